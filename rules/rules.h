@@ -1,0 +1,213 @@
+/*
+ * rules.h -- the contract between pbem's core and a game's rule module.
+ *
+ * This is the only header a rule module includes.  A module is a table of
+ * functions (struct rules_module) that the core calls; the core's own types
+ * (store, protocol, daemon) are invisible from here, and rules/ is compiled
+ * with include paths that reach only rules/, so a module cannot reach past
+ * this contract.
+ *
+ * What a module promises:
+ *   - It is pure and deterministic.  The same state, seat, move text and
+ *     random stream give the same new state, byte for byte, on every
+ *     machine.  It keeps no global mutable state, reads no clock, does no
+ *     I/O, and draws randomness only from the struct rules_rng it is given.
+ *   - Its state round-trips through save() and load() exactly: the core
+ *     stores save()'s JSON as the snapshot and hashes it (with sorted keys,
+ *     compact form) to prove a replay reached the same position.
+ *   - It never trusts a move: check() rejects anything illegal with a
+ *     specific message saying what was wrong and what is legal now, and
+ *     apply() is only called after check() passed on the same state.
+ *   - view() for a seat contains nothing that seat may not know; the public
+ *     view contains nothing hidden from every seat.
+ *
+ * What the core promises a module:
+ *   - Calls happen on one thread per state; a state is never shared.
+ *   - apply() is called only after parse() and check() succeeded on the
+ *     very same state, seat and move.
+ *   - The random stream passed to setup() and apply() is keyed by the
+ *     game's secret seed and the move's sequence number (docs/PROTOCOL.md),
+ *     so a replay sees exactly the same numbers.
+ *
+ * Versioning: the table starts with api_version.  Fields are only ever
+ * added at the end, with RULES_API_VERSION bumped; the core reads only the
+ * fields the module's api_version has.  ruleset_version is the module's
+ * own version: bump it whenever a change could alter how a recorded game
+ * replays, and keep the old behaviour reachable for games created with it.
+ */
+#ifndef PBEM_RULES_H
+#define PBEM_RULES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#define RULES_API_VERSION 1
+
+/* Every error message a module writes fits in this many bytes. */
+#define RULES_ERRLEN 1024
+
+/* Result of parse(), check() and load(): one enum for every method. */
+enum rules_status {
+	RULES_OK = 0,
+	RULES_SYNTAX,		/* the text is not a move of this game */
+	RULES_ILLEGAL,		/* a move, but not a legal one now */
+	RULES_NOT_YOUR_TURN,	/* the seat may not act now */
+	RULES_GAME_OVER,	/* the game has ended; nothing more to play */
+	RULES_BAD_OPTIONS,	/* setup(): options refused */
+	RULES_BAD_STATE		/* load(): saved state is not valid */
+};
+
+/* Languages for messages and help text.  Parsing accepts both always. */
+enum rules_lang {
+	RULES_LANG_EN = 0,
+	RULES_LANG_FR = 1
+};
+
+/* Special viewers for view(); seats are numbered 0 .. nseats-1. */
+#define RULES_VIEW_PUBLIC (-1)	/* spectators: only what is public */
+#define RULES_VIEW_FULL   (-2)	/* administrators and audits: everything */
+
+/*
+ * The deterministic random stream.  Opaque; the core owns it.
+ */
+struct rules_rng;
+
+/* A uniform integer in [0, bound).  bound must be at least 1. */
+uint32_t	rules_rng_below(struct rules_rng *rng, uint32_t bound);
+/* Fisher-Yates shuffle of n ints, drawing from rng. */
+void		rules_rng_shuffle(struct rules_rng *rng, int *items, size_t n);
+
+/*
+ * Text helpers shared by every module's parser (rules/text.c).
+ */
+/* Lower-case, strip accents from Latin letters (UTF-8), map typographic
+ * apostrophes to ', collapse runs of blanks to one space and trim.  The
+ * result is written to out (always NUL-terminated).  Returns 0, or -1 if
+ * out was too small (out then holds a truncated, still valid string). */
+int		rules_fold(const char *in, char *out, size_t outlen);
+
+/*
+ * The module table.  Filled in with designated initializers by each
+ * module, listed in rules/registry.c.
+ */
+struct rules_module {
+	/* Set to RULES_API_VERSION when the module was written. */
+	int api_version;
+
+	/* Short machine name, as stored with each game ("stmissions"). */
+	const char *name;
+
+	/* The module's own version; see the note at the top. */
+	int ruleset_version;
+
+	/* Human titles and one-paragraph summaries, English and French. */
+	const char *title_en;
+	const char *title_fr;
+	const char *summary_en;
+	const char *summary_fr;
+
+	/* Seats the game can be created with. */
+	int min_seats;
+	int max_seats;
+
+	/*
+	 * setup -- build the opening position.
+	 * Called by the core once, when a game is created.  options is a JSON
+	 * object (possibly empty, never NULL) of game options.  Returns a new
+	 * state, or NULL with RULES_BAD_OPTIONS' message in err when nseats or
+	 * options are refused.  Shuffles and first-player draws use rng only.
+	 */
+	void *(*setup)(int nseats, const json_t *options, struct rules_rng *rng,
+	    char *err, size_t errlen);
+
+	/* destroy -- free a state made by setup() or load(). NULL is fine. */
+	void (*destroy)(void *state);
+
+	/*
+	 * save -- the whole state as JSON (a new reference).  load -- the
+	 * inverse.  load() must refuse (NULL, message in err) anything save()
+	 * could not have produced rather than crash on it: snapshots are
+	 * checked, but a module must still never trust bytes from disk.
+	 */
+	json_t *(*save)(const void *state);
+	void *(*load)(const json_t *saved, char *err, size_t errlen);
+
+	/*
+	 * to_act -- which seats must act now.  Writes up to max seat numbers
+	 * into seats and returns how many must act (which may exceed max);
+	 * 0 means the game is over.
+	 */
+	int (*to_act)(const void *state, int *seats, int max);
+
+	/*
+	 * parse -- read a move written by a person, in English or French
+	 * keywords, card names or ids, case- and accent-insensitively.  On
+	 * success *move is a new JSON value in the module's own form.  Parse
+	 * may look at the state (to resolve "discard Worf" to the card in the
+	 * hand) but must not judge legality beyond what it needs to read the
+	 * text.  On failure, RULES_SYNTAX and a message in lang saying which
+	 * word was not understood and what forms are accepted.
+	 */
+	enum rules_status (*parse)(const void *state, int seat,
+	    const char *text, enum rules_lang lang, json_t **move,
+	    char *err, size_t errlen);
+
+	/*
+	 * check -- is this parsed move legal for seat now?  Pure: it must not
+	 * change the state.  On refusal, the status and a message in lang that
+	 * names what was wrong and what is legal now.  A refusal message must
+	 * not reveal anything seat may not see.
+	 */
+	enum rules_status (*check)(const void *state, int seat,
+	    const json_t *move, enum rules_lang lang, char *err, size_t errlen);
+
+	/*
+	 * apply -- play a move that check() accepted.  Must not fail; a broken
+	 * invariant here is a bug and may abort.
+	 */
+	void (*apply)(void *state, int seat, const json_t *move,
+	    struct rules_rng *rng);
+
+	/*
+	 * view -- what viewer may see: a seat number, RULES_VIEW_PUBLIC or
+	 * RULES_VIEW_FULL.  A new JSON object.  Every view holds at least
+	 * "to_act" (array of seats) and "over" (bool).
+	 */
+	json_t *(*view)(const void *state, int viewer);
+
+	/*
+	 * legal_moves -- every legal move for seat now, as an array of move
+	 * texts in English that parse() reads back to that move.  Empty when
+	 * the seat may not act.  Used by bots, random-play tests and help.
+	 */
+	json_t *(*legal_moves)(const void *state, int seat);
+
+	/*
+	 * move_forms -- the forms of move open to seat now, for people: an
+	 * array of short strings in lang such as "draw galaxy, discard <card
+	 * in your hand>".  Shown with every refusal and in help.
+	 */
+	json_t *(*move_forms)(const void *state, int seat, enum rules_lang lang);
+
+	/*
+	 * result -- NULL while the game runs; afterwards a new JSON object with
+	 * "scores" (array, one number per seat), "winners" (array of seats;
+	 * ties share victory) and any per-seat "breakdown" the game has.
+	 */
+	json_t *(*result)(const void *state);
+};
+
+/*
+ * The registry (rules/registry.c): every module the build knows.
+ */
+/* The module called name, or NULL if there is none. */
+const struct rules_module *rules_find(const char *name);
+/* The NULL-terminated list of all modules, in a stable order. */
+const struct rules_module *const *rules_all(void);
+/* 0 if the table is well formed, else -1 with the reason in err.  The core
+ * checks each module once at start-up and refuses to run a bad one. */
+int rules_validate_module(const struct rules_module *m, char *err,
+    size_t errlen);
+
+#endif /* PBEM_RULES_H */

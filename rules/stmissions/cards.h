@@ -1,0 +1,96 @@
+/*
+ * cards.h -- the 74 cards of Star Trek: Missions as data.
+ *
+ * Card numbers are indexes into stm_cards[]: 0..49 are the Galaxy cards
+ * G01..G50, 50..73 the Mission cards M01..M24, in the order of
+ * shared/games/stmissions-cards.md (alphabetical English names).  Every
+ * attribute is a bit set so scoring can test membership cheaply.  The
+ * bonus rules themselves live in score.c, keyed by card number.
+ */
+#ifndef STM_CARDS_H
+#define STM_CARDS_H
+
+#define STM_NGALAXY	50
+#define STM_NMISSION	24
+#define STM_NCARDS	74
+
+/* Types (a card may have two: Transporter is System and Location). */
+enum stm_type {
+	STM_T_CAPTAIN	= 1 << 0,
+	STM_T_PERSONNEL	= 1 << 1,
+	STM_T_CIVILIAN	= 1 << 2,
+	STM_T_LOCATION	= 1 << 3,
+	STM_T_SYSTEM	= 1 << 4,
+	STM_T_EQUIPMENT	= 1 << 5,
+	STM_T_ARTIFACT	= 1 << 6,
+	STM_T_ENTITY	= 1 << 7,
+	STM_T_WILD	= 1 << 8,
+	STM_T_MISSION	= 1 << 9
+};
+#define STM_NTYPES 10
+
+enum stm_specialty {
+	STM_S_COMMAND		= 1 << 0,
+	STM_S_COMBAT		= 1 << 1,
+	STM_S_SCIENCE		= 1 << 2,
+	STM_S_MEDICAL		= 1 << 3,
+	STM_S_SECURITY		= 1 << 4,
+	STM_S_ARCHAEOLOGIST	= 1 << 5,
+	STM_S_AMBASSADOR	= 1 << 6,
+	STM_S_ENGINEER		= 1 << 7,
+	STM_S_COUNSELOR		= 1 << 8,
+	STM_S_WEAPON		= 1 << 9,
+	STM_S_COSMIC		= 1 << 10
+};
+#define STM_NSPECIALTIES 11
+
+enum stm_lifeform {
+	STM_L_HUMAN		= 1 << 0,
+	STM_L_VULCAN		= 1 << 1,
+	STM_L_KLINGON		= 1 << 2,
+	STM_L_ROMULAN		= 1 << 3,
+	STM_L_FERENGI		= 1 << 4,
+	STM_L_BETAZOID		= 1 << 5,
+	STM_L_ANDROID		= 1 << 6,
+	STM_L_HOLOGRAM		= 1 << 7,
+	STM_L_CRYSTALLINE	= 1 << 8,
+	STM_L_EL_AURIAN		= 1 << 9
+};
+#define STM_NLIFEFORMS 10
+
+/* Affiliation: exactly one, or none. */
+enum stm_affiliation {
+	STM_A_NONE = 0,
+	STM_A_FED,
+	STM_A_KE,
+	STM_A_RSE,
+	STM_A_FA,
+	STM_A_HOS
+};
+#define STM_NAFFILIATIONS 6
+
+struct stm_card {
+	const char	*id;		/* "G01" .. "G50", "M01" .. "M24" */
+	const char	*name_en;
+	const char	*name_fr;
+	unsigned	 types;		/* enum stm_type bits */
+	unsigned	 specialties;	/* enum stm_specialty bits */
+	unsigned	 lifeforms;	/* enum stm_lifeform bits */
+	int		 affiliation;	/* enum stm_affiliation */
+	const char	*bonus_en;	/* the bonus, as printed, for people */
+	const char	*bonus_fr;
+};
+
+extern const struct stm_card stm_cards[STM_NCARDS];
+
+/* Convenience: is card number c a Mission card? */
+#define STM_IS_MISSION(c) ((c) >= STM_NGALAXY)
+
+/* Names of attribute values for views and breakdowns, by bit position
+ * (types, specialties, lifeforms) or enum value (affiliations). */
+const char *stm_type_name(int bit, int lang);
+const char *stm_specialty_name(int bit, int lang);
+const char *stm_lifeform_name(int bit, int lang);
+const char *stm_affiliation_name(int aff, int lang);
+
+#endif /* STM_CARDS_H */

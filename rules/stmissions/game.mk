@@ -1,0 +1,2 @@
+# Star Trek: Missions -- the rule module (flow, moves, views).
+STM_GAME_SOURCES = rules/stmissions/stmissions.c

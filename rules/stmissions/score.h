@@ -1,0 +1,41 @@
+/*
+ * score.h -- scoring a Star Trek: Missions hand.
+ *
+ * stm_score_hand() applies every principle of the card catalogue: each
+ * other card gives a card at most one bonus; "different ..." clauses are
+ * exact maximum matchings; blanking is resolved to a fixed point; Wesley
+ * Crusher copies the best other System/Engineer; and the holder's choices
+ * (Borg Cube, Unidentified Ship, Thought Maker, Mysterious Plague) are
+ * searched so that the hand's total is the highest possible.  The result
+ * names those choices so the breakdown can show them.  Pure and
+ * deterministic; it allocates nothing.
+ */
+#ifndef STM_SCORE_H
+#define STM_SCORE_H
+
+#include <jansson.h>
+
+#define STM_HAND_MAX 12		/* 7 in play; Meddlesome Q may add more */
+
+struct stm_hand_score {
+	int	total;
+	int	ncards;
+	int	cards[STM_HAND_MAX];	/* card numbers, in the order given */
+	int	points[STM_HAND_MAX];	/* each card's final points */
+	int	blanked[STM_HAND_MAX];	/* non-zero if blanked */
+	/* The holder's choices that gave this total, in English, for
+	 * people: e.g. "Unidentified Ship as Captain, Human, FED, Command".
+	 * Empty if no choice card was in the hand. */
+	char	choices_en[512];
+	char	choices_fr[512];
+};
+
+/* Score ncards card numbers (0 < ncards <= STM_HAND_MAX, no repeats).
+ * Returns 0, or -1 if the hand is not valid (then out is untouched). */
+int	stm_score_hand(const int *cards, int ncards, struct stm_hand_score *out);
+
+/* The breakdown as JSON: {"total":N, "cards":[{"id","name","points",
+ * "blanked"}...], "choices": "..."} with names in lang (0 en, 1 fr). */
+json_t *stm_score_json(const struct stm_hand_score *s, int lang);
+
+#endif /* STM_SCORE_H */

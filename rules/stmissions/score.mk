@@ -1,0 +1,9 @@
+# Star Trek: Missions -- the cards and the scoring.
+STM_SCORE_SOURCES = rules/stmissions/cards.h rules/stmissions/cards.c \
+	rules/stmissions/score.h rules/stmissions/score.c
+
+check_PROGRAMS += tests/check_stm_score
+TESTS += tests/check_stm_score
+tests_check_stm_score_SOURCES = tests/check_stm_score.c $(STM_SCORE_SOURCES)
+tests_check_stm_score_CPPFLAGS = $(RULES_CPPFLAGS) -I$(srcdir)/rules/stmissions $(CHECK_CFLAGS)
+tests_check_stm_score_LDADD = $(CHECK_LIBS) $(JANSSON_LIBS)

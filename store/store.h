@@ -1,0 +1,217 @@
+/*
+ * store.h -- pbem's persistent store: players, games, the move log,
+ * state snapshots and the outbox.
+ *
+ * This is a narrow interface on purpose.  store_sqlite.c implements it on
+ * one SQLite file (WAL mode, numbered migrations run at open); another
+ * backend (PostgreSQL with one row lock per game) can implement the same
+ * functions later without the rest of pbem changing.
+ *
+ * What the store promises:
+ *   - store_open() brings any older file up to the current schema, in one
+ *     transaction per migration, and refuses a file newer than it knows.
+ *   - The log is append-only: store_log_append() never overwrites, and
+ *     fails with STORE_EXISTS when (game, seq) is already taken.  This is
+ *     what makes two racing submissions of one sequence number safe.
+ *   - Between store_begin() and store_commit() every write is one atomic
+ *     unit: after a crash either all of it is there or none of it.
+ *   - It stores bytes; it does not compute hashes or check signatures.
+ *     The hash chain is the core's (daemon/chain.c).
+ *
+ * Every function returns an enum store_status; on STORE_ERROR the
+ * reason is available from store_errmsg() until the next call.
+ * Functions that hand back text allocate it with malloc(); the caller
+ * frees it (store_entry_clear() for entries).
+ */
+#ifndef PBEM_STORE_H
+#define PBEM_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum store_status {
+	STORE_OK = 0,
+	STORE_NOTFOUND,		/* no such row */
+	STORE_EXISTS,		/* unique key already taken */
+	STORE_BUSY,		/* database locked longer than the timeout */
+	STORE_ERROR		/* anything else; see store_errmsg() */
+};
+
+#define STORE_NAME_MAX		64
+#define STORE_EMAIL_MAX		256
+#define STORE_RULESET_MAX	32
+#define STORE_MAX_SEATS		8
+#define STORE_KEY_BYTES		32	/* Ed25519 public key */
+#define STORE_SIG_BYTES		64	/* Ed25519 signature */
+#define STORE_HASH_BYTES	32	/* BLAKE2b-256 */
+#define STORE_SEED_BYTES	32
+
+struct store;
+
+/* ---- Opening and transactions ---------------------------------------- */
+
+/* Open (creating if needed) the database at path and migrate it. */
+enum store_status store_open(const char *path, struct store **out,
+    char *err, size_t errlen);
+void		store_close(struct store *st);
+const char     *store_errmsg(struct store *st);
+/* The schema version this build writes, and the one the file has. */
+int		store_schema_latest(void);
+int		store_schema_version(struct store *st);
+
+/* BEGIN IMMEDIATE: takes the write lock now, so a transaction that reads
+ * and then writes can never fail half-way on a lock. */
+enum store_status store_begin(struct store *st);
+enum store_status store_commit(struct store *st);
+/* Always safe to call, also when no transaction is open. */
+void		store_rollback(struct store *st);
+
+/* ---- Server metadata (key/value) -------------------------------------- */
+
+enum store_status store_meta_set(struct store *st, const char *key,
+    const char *value);
+/* *value is malloc'd. */
+enum store_status store_meta_get(struct store *st, const char *key,
+    char **value);
+
+/* ---- Players ----------------------------------------------------------- */
+
+struct store_player {
+	int64_t		id;
+	char		name[STORE_NAME_MAX];
+	char		email[STORE_EMAIL_MAX];
+	char		lang[8];		/* "en" or "fr" */
+	unsigned char	pubkey[STORE_KEY_BYTES];
+};
+
+/* Insert p (p->id is set).  STORE_EXISTS if the name or key is taken. */
+enum store_status store_player_add(struct store *st, struct store_player *p);
+enum store_status store_player_get(struct store *st, int64_t id,
+    struct store_player *p);
+enum store_status store_player_find(struct store *st, const char *name,
+    struct store_player *p);
+/* Replace the player's key (the old one stops working at once). */
+enum store_status store_player_set_key(struct store *st, int64_t id,
+    const unsigned char pubkey[STORE_KEY_BYTES]);
+typedef int (*store_player_cb)(const struct store_player *p, void *arg);
+/* Calls cb for each player by id; stops early if cb returns non-zero. */
+enum store_status store_player_foreach(struct store *st, store_player_cb cb,
+    void *arg);
+
+/* ---- Games ------------------------------------------------------------- */
+
+enum store_game_status {
+	STORE_GAME_RUNNING = 0,
+	STORE_GAME_OVER = 1
+};
+
+struct store_game {
+	int64_t		id;
+	char		ruleset[STORE_RULESET_MAX];
+	int		ruleset_version;
+	char	       *options;		/* JSON text, malloc'd */
+	int		nseats;
+	int64_t		seat_player[STORE_MAX_SEATS];
+	unsigned char	seed[STORE_SEED_BYTES];		/* secret until over */
+	unsigned char	commitment[STORE_HASH_BYTES];	/* BLAKE2b(seed) */
+	int		status;			/* enum store_game_status */
+	int64_t		created;		/* unix seconds */
+};
+
+/* Insert g with its seats (g->id is set). */
+enum store_status store_game_add(struct store *st, struct store_game *g);
+/* Fills g; g->options is malloc'd: free with store_game_clear(). */
+enum store_status store_game_get(struct store *st, int64_t id,
+    struct store_game *g);
+void		store_game_clear(struct store_game *g);
+enum store_status store_game_set_status(struct store *st, int64_t id,
+    int status);
+/* Give a seat to another player (replacement). */
+enum store_status store_game_set_seat(struct store *st, int64_t id, int seat,
+    int64_t player_id);
+typedef int (*store_game_cb)(const struct store_game *g, void *arg);
+enum store_status store_game_foreach(struct store *st, store_game_cb cb,
+    void *arg);
+
+/* ---- The move log ------------------------------------------------------ */
+
+enum store_entry_kind {
+	STORE_ENTRY_GENESIS = 0,	/* seq 0: the game's creation record */
+	STORE_ENTRY_MOVE = 1		/* a signed move by a seat */
+};
+
+struct store_entry {
+	int64_t		game_id;
+	int64_t		seq;
+	int		kind;			/* enum store_entry_kind */
+	int		seat;			/* -1 for the genesis entry */
+	char	       *text;			/* move text or genesis record */
+	unsigned char	signature[STORE_SIG_BYTES];	/* the player's */
+	unsigned char	state_hash[STORE_HASH_BYTES];	/* after this entry */
+	unsigned char	prev_hash[STORE_HASH_BYTES];
+	unsigned char	hash[STORE_HASH_BYTES];
+	unsigned char	receipt[STORE_SIG_BYTES];	/* the server's */
+	int64_t		time;			/* unix seconds */
+};
+
+/* Append e.  STORE_EXISTS if (game_id, seq) is already in the log. */
+enum store_status store_log_append(struct store *st,
+    const struct store_entry *e);
+/* e->text is malloc'd; free it with store_entry_clear(). */
+enum store_status store_log_get(struct store *st, int64_t game_id,
+    int64_t seq, struct store_entry *e);
+enum store_status store_log_last(struct store *st, int64_t game_id,
+    struct store_entry *e);
+void		store_entry_clear(struct store_entry *e);
+typedef int (*store_entry_cb)(const struct store_entry *e, void *arg);
+/* Entries of one game in sequence order; stops if cb returns non-zero. */
+enum store_status store_log_foreach(struct store *st, int64_t game_id,
+    store_entry_cb cb, void *arg);
+
+/* ---- State snapshots --------------------------------------------------- */
+
+/* The module's saved state (JSON text) after entry seq. */
+enum store_status store_snapshot_put(struct store *st, int64_t game_id,
+    int64_t seq, const char *state);
+/* The newest snapshot: *seq and *state (malloc'd). */
+enum store_status store_snapshot_latest(struct store *st, int64_t game_id,
+    int64_t *seq, char **state);
+enum store_status store_snapshot_get(struct store *st, int64_t game_id,
+    int64_t seq, char **state);
+
+/* ---- The outbox (notifications delivered after commit) ----------------- */
+
+enum store_outbox_status {
+	STORE_OUTBOX_PENDING = 0,
+	STORE_OUTBOX_SENT = 1,
+	STORE_OUTBOX_FAILED = 2		/* permanent failure, reported */
+};
+
+struct store_outbox {
+	int64_t		id;
+	int64_t		game_id;
+	int64_t		seq;
+	char		channel[16];		/* "mail", "webhook", ... */
+	char		recipient[STORE_EMAIL_MAX];
+	char		event[32];		/* "turn", "accepted", ... */
+	char	       *payload;		/* JSON text, malloc'd */
+	int		status;			/* enum store_outbox_status */
+	int		attempts;
+	int64_t		next_attempt;		/* unix seconds */
+	char		last_error[256];
+};
+
+/* Queue a notification (o->id is set). */
+enum store_status store_outbox_add(struct store *st, struct store_outbox *o);
+typedef int (*store_outbox_cb)(const struct store_outbox *o, void *arg);
+/* Pending rows whose next_attempt <= now, oldest first, at most limit. */
+enum store_status store_outbox_due(struct store *st, int64_t now, int limit,
+    store_outbox_cb cb, void *arg);
+enum store_status store_outbox_mark_sent(struct store *st, int64_t id);
+/* Count a failed attempt; retry at next_attempt, or give up if permanent. */
+enum store_status store_outbox_mark_failed(struct store *st, int64_t id,
+    int64_t next_attempt, int permanent, const char *why);
+/* Number of pending rows. */
+enum store_status store_outbox_pending(struct store *st, int64_t *count);
+
+#endif /* PBEM_STORE_H */

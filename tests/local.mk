@@ -1,0 +1,1 @@
+# tests/: whole-system tests (engine, random play, tampering, CLI).
