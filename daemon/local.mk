@@ -12,3 +12,18 @@ TESTS += tests/check_protocol
 tests_check_protocol_SOURCES = tests/check_protocol.c
 tests_check_protocol_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS)
 tests_check_protocol_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+daemon_libpbem_a_SOURCES += \
+	daemon/chain.h daemon/chain.c \
+	daemon/serverkey.h daemon/serverkey.c \
+	daemon/engine.h daemon/create.c daemon/submit.c daemon/gamestate.c \
+	daemon/audit.h daemon/audit.c \
+	daemon/bundle.h daemon/bundle.c
+
+# Programs.
+bin_PROGRAMS += daemon/pbem daemon/pbemctl
+daemon_pbem_SOURCES = daemon/pbem.c daemon/cli.h daemon/cli.c
+daemon_pbem_CPPFLAGS = $(CORE_CPPFLAGS)
+daemon_pbem_LDADD = $(CORE_LIBS)
+daemon_pbemctl_SOURCES = daemon/pbemctl.c daemon/cli.h daemon/cli.c
+daemon_pbemctl_CPPFLAGS = $(CORE_CPPFLAGS)
+daemon_pbemctl_LDADD = $(CORE_LIBS)

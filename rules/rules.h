@@ -196,6 +196,17 @@ struct rules_module {
 	 * ties share victory) and any per-seat "breakdown" the game has.
 	 */
 	json_t *(*result)(const void *state);
+
+	/*
+	 * score_cards -- optional (NULL if the game has no such notion).
+	 * Score a set of cards given as text (ids or names, separated by
+	 * commas) as if it were a final hand, for `pbemctl score`.  Returns a
+	 * new JSON object {"total": N, "cards": [{"id", "name", "points",
+	 * "blanked"}...], "choices": "..."} with names in lang, or NULL with
+	 * the reason in err (unknown card, repeated card, wrong count).
+	 */
+	json_t *(*score_cards)(const char *cards, enum rules_lang lang,
+	    char *err, size_t errlen);
 };
 
 /*

@@ -1,0 +1,395 @@
+/*
+ * template.c -- "Ladder", the smallest complete rule module, meant to be
+ * copied.  It builds, registers and passes the rule-module conformance
+ * tests unmodified, and shows every part of the contract in rules.h:
+ * shuffling from the seeded stream, hidden hands, moves in English and
+ * French, check before apply, views per seat, save/load that refuses bad
+ * input, and a result with shared victory.
+ *
+ * The game: a deck of cards 1..12 is shuffled and each seat is dealt 3
+ * (hidden).  Seats take turns in order; on a turn a seat plays one card
+ * from its hand face up onto the pile.  A card higher than the card it
+ * covers scores its value; a lower one scores nothing (the first card
+ * always scores).  When every hand is empty the highest score wins; ties
+ * share the victory.
+ *
+ * To start a new game module from this file:
+ *  1. Copy rules/template/ to rules/<game>/ and rename template.c.
+ *  2. Rename template_module and set name, titles and summaries; start
+ *     ruleset_version at 1.
+ *  3. Replace struct ladder with your game's state; keep it free of
+ *     pointers into shared data so save/load stay simple.
+ *  4. Rewrite setup, the move reader (parse), check and apply; keep
+ *     check pure and make apply assume check passed.
+ *  5. Rewrite view so that a seat sees only what it may know; list your
+ *     hidden fields in the conformance test's leak check.
+ *  6. Add the module to rules/registry.c and its sources to
+ *     rules/local.mk, then run `make check`: the conformance test
+ *     (tests/check_rules_api.c) plays every registered module at random.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules.h"
+
+#define LADDER_DECK	12
+#define LADDER_HAND	3
+#define LADDER_SEATS	4
+
+struct ladder {
+	int	nseats;
+	int	deck[LADDER_DECK];	/* undealt cards, in order (hidden) */
+	int	ndeck;
+	int	hand[LADDER_SEATS][LADDER_HAND];	/* 0 = played */
+	int	pile[LADDER_SEATS * LADDER_HAND];	/* played, in order */
+	int	npile;
+	int	score[LADDER_SEATS];
+	int	current;		/* seat to play */
+};
+
+static int
+cards_left(const struct ladder *g, int seat)
+{
+	int i, n = 0;
+
+	for (i = 0; i < LADDER_HAND; i++)
+		if (g->hand[seat][i] != 0)
+			n++;
+	return n;
+}
+
+static int
+game_over(const struct ladder *g)
+{
+	return g->npile == g->nseats * LADDER_HAND;
+}
+
+static void *
+ladder_setup(int nseats, const json_t *options, struct rules_rng *rng,
+    char *err, size_t errlen)
+{
+	struct ladder *g;
+	int i, s;
+
+	if (nseats < 2 || nseats > LADDER_SEATS) {
+		snprintf(err, errlen, "Ladder is for 2 to 4 players, not %d",
+		    nseats);
+		return NULL;
+	}
+	if (json_object_size(options) != 0) {
+		snprintf(err, errlen, "Ladder has no options; remove \"%s\"",
+		    json_object_iter_key(json_object_iter((json_t *)options)));
+		return NULL;
+	}
+	if ((g = calloc(1, sizeof(*g))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	g->nseats = nseats;
+	for (i = 0; i < LADDER_DECK; i++)
+		g->deck[i] = i + 1;
+	rules_rng_shuffle(rng, g->deck, LADDER_DECK);
+	g->ndeck = LADDER_DECK;
+	for (s = 0; s < nseats; s++)
+		for (i = 0; i < LADDER_HAND; i++)
+			g->hand[s][i] = g->deck[--g->ndeck];
+	g->current = (int)rules_rng_below(rng, (uint32_t)nseats);
+	return g;
+}
+
+static void
+ladder_destroy(void *state)
+{
+	free(state);
+}
+
+static json_t *
+int_array(const int *v, int n)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(v[i]));
+	return a;
+}
+
+static json_t *
+ladder_save(const void *state)
+{
+	const struct ladder *g = state;
+	json_t *hands = json_array();
+	int s;
+
+	for (s = 0; s < g->nseats; s++)
+		json_array_append_new(hands, int_array(g->hand[s], LADDER_HAND));
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:i}",
+	    "nseats", g->nseats,
+	    "deck", int_array(g->deck, g->ndeck),
+	    "hands", hands,
+	    "pile", int_array(g->pile, g->npile),
+	    "scores", int_array(g->score, g->nseats),
+	    "current", g->current);
+}
+
+/* Read a JSON array of at most max integers in 0..top into v. */
+static int
+read_ints(const json_t *a, int *v, int max, int top, int *n)
+{
+	size_t i;
+
+	if (!json_is_array(a) || json_array_size(a) > (size_t)max)
+		return -1;
+	for (i = 0; i < json_array_size(a); i++) {
+		json_t *x = json_array_get(a, i);
+		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
+		    json_integer_value(x) > top)
+			return -1;
+		v[i] = (int)json_integer_value(x);
+	}
+	*n = (int)i;
+	return 0;
+}
+
+/* Every card 1..12 exactly once across deck, hands and pile. */
+static int
+cards_conserved(const struct ladder *g)
+{
+	int seen[LADDER_DECK + 1] = { 0 };
+	int i, s, c;
+
+	for (i = 0; i < g->ndeck; i++)
+		seen[g->deck[i]]++;
+	for (i = 0; i < g->npile; i++)
+		seen[g->pile[i]]++;
+	for (s = 0; s < g->nseats; s++)
+		for (i = 0; i < LADDER_HAND; i++)
+			if ((c = g->hand[s][i]) != 0)
+				seen[c]++;
+	for (i = 1; i <= LADDER_DECK; i++)
+		if (seen[i] != 1)
+			return 0;
+	return seen[0] == 0;
+}
+
+static void *
+ladder_load(const json_t *saved, char *err, size_t errlen)
+{
+	struct ladder g, *copy;
+	json_t *hands;
+	int s, n, nseats, current;
+
+	memset(&g, 0, sizeof(g));
+	if (json_unpack((json_t *)saved, "{s:i, s:o, s:i}", "nseats", &nseats,
+	    "hands", &hands, "current", &current) != 0 ||
+	    nseats < 2 || nseats > LADDER_SEATS || current < 0 ||
+	    current >= nseats || !json_is_array(hands) ||
+	    json_array_size(hands) != (size_t)nseats)
+		goto bad;
+	g.nseats = nseats;
+	g.current = current;
+	if (read_ints(json_object_get(saved, "deck"), g.deck, LADDER_DECK,
+	    LADDER_DECK, &g.ndeck) != 0 ||
+	    read_ints(json_object_get(saved, "pile"), g.pile,
+	    LADDER_SEATS * LADDER_HAND, LADDER_DECK, &g.npile) != 0 ||
+	    read_ints(json_object_get(saved, "scores"), g.score,
+	    LADDER_SEATS, LADDER_DECK * LADDER_HAND, &n) != 0 || n != nseats)
+		goto bad;
+	for (s = 0; s < nseats; s++)
+		if (read_ints(json_array_get(hands, (size_t)s), g.hand[s],
+		    LADDER_HAND, LADDER_DECK, &n) != 0 || n != LADDER_HAND)
+			goto bad;
+	if (g.ndeck + g.npile + nseats * LADDER_HAND < LADDER_DECK ||
+	    !cards_conserved(&g))
+		goto bad;
+	if ((copy = malloc(sizeof(*copy))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	*copy = g;
+	return copy;
+bad:
+	snprintf(err, errlen, "saved Ladder state is not valid");
+	return NULL;
+}
+
+static int
+ladder_to_act(const void *state, int *seats, int max)
+{
+	const struct ladder *g = state;
+
+	if (game_over(g))
+		return 0;
+	if (max > 0)
+		seats[0] = g->current;
+	return 1;
+}
+
+static enum rules_status
+ladder_parse(const void *state, int seat, const char *text,
+    enum rules_lang lang, json_t **move, char *err, size_t errlen)
+{
+	char folded[128], extra;
+	int card;
+
+	if (rules_fold(text, folded, sizeof(folded)) != 0 ||
+	    (sscanf(folded, "play %d %c", &card, &extra) != 1 &&
+	    sscanf(folded, "jouer %d %c", &card, &extra) != 1)) {
+		snprintf(err, errlen, lang == RULES_LANG_FR ?
+		    "coup non compris : \"%s\" ; écrivez « jouer N »" :
+		    "move not understood: \"%s\"; write \"play N\"", text);
+		return RULES_SYNTAX;
+	}
+	*move = json_pack("{s:i}", "play", card);
+	return RULES_OK;
+}
+
+static enum rules_status
+ladder_check(const void *state, int seat, const json_t *move,
+    enum rules_lang lang, char *err, size_t errlen)
+{
+	const struct ladder *g = state;
+	int card = (int)json_integer_value(json_object_get(move, "play"));
+	int i;
+
+	if (game_over(g)) {
+		snprintf(err, errlen, lang == RULES_LANG_FR ?
+		    "la partie est terminée" : "the game is over");
+		return RULES_GAME_OVER;
+	}
+	if (seat != g->current) {
+		snprintf(err, errlen, lang == RULES_LANG_FR ?
+		    "ce n'est pas votre tour ; c'est au siège %d de jouer" :
+		    "it is not your turn; seat %d is to play", g->current);
+		return RULES_NOT_YOUR_TURN;
+	}
+	for (i = 0; i < LADDER_HAND; i++)
+		if (card != 0 && g->hand[seat][i] == card)
+			return RULES_OK;
+	snprintf(err, errlen, lang == RULES_LANG_FR ?
+	    "vous n'avez pas le %d en main" : "you do not hold a %d", card);
+	return RULES_ILLEGAL;
+}
+
+static void
+ladder_apply(void *state, int seat, const json_t *move,
+    struct rules_rng *rng)
+{
+	struct ladder *g = state;
+	int card = (int)json_integer_value(json_object_get(move, "play"));
+	int i;
+
+	for (i = 0; i < LADDER_HAND; i++)
+		if (g->hand[seat][i] == card)
+			g->hand[seat][i] = 0;
+	if (g->npile == 0 || card > g->pile[g->npile - 1])
+		g->score[seat] += card;
+	g->pile[g->npile++] = card;
+	g->current = (g->current + 1) % g->nseats;
+}
+
+static json_t *
+ladder_view(const void *state, int viewer)
+{
+	const struct ladder *g = state;
+	json_t *view, *seats, *to_act = json_array();
+	int s;
+
+	if (!game_over(g))
+		json_array_append_new(to_act, json_integer(g->current));
+	seats = json_array();
+	for (s = 0; s < g->nseats; s++) {
+		json_t *seat = json_pack("{s:i, s:i, s:i}", "seat", s,
+		    "cards_left", cards_left(g, s), "score", g->score[s]);
+		if (viewer == s || viewer == RULES_VIEW_FULL)
+			json_object_set_new(seat, "hand",
+			    int_array(g->hand[s], LADDER_HAND));
+		json_array_append_new(seats, seat);
+	}
+	view = json_pack("{s:s, s:o, s:b, s:o, s:o}", "game", "template",
+	    "to_act", to_act, "over", game_over(g),
+	    "pile", int_array(g->pile, g->npile), "seats", seats);
+	if (viewer == RULES_VIEW_FULL)
+		json_object_set_new(view, "deck", int_array(g->deck, g->ndeck));
+	return view;
+}
+
+static json_t *
+ladder_legal_moves(const void *state, int seat)
+{
+	const struct ladder *g = state;
+	json_t *moves = json_array();
+	char text[32];
+	int i;
+
+	if (game_over(g) || seat != g->current)
+		return moves;
+	for (i = 0; i < LADDER_HAND; i++) {
+		if (g->hand[seat][i] == 0)
+			continue;
+		snprintf(text, sizeof(text), "play %d", g->hand[seat][i]);
+		json_array_append_new(moves, json_string(text));
+	}
+	return moves;
+}
+
+static json_t *
+ladder_move_forms(const void *state, int seat, enum rules_lang lang)
+{
+	const struct ladder *g = state;
+	json_t *forms = json_array();
+
+	if (!game_over(g) && seat == g->current)
+		json_array_append_new(forms, json_string(lang == RULES_LANG_FR ?
+		    "jouer <une carte de votre main>" :
+		    "play <a card in your hand>"));
+	return forms;
+}
+
+static json_t *
+ladder_result(const void *state)
+{
+	const struct ladder *g = state;
+	json_t *winners;
+	int s, best = -1;
+
+	if (!game_over(g))
+		return NULL;
+	for (s = 0; s < g->nseats; s++)
+		if (g->score[s] > best)
+			best = g->score[s];
+	winners = json_array();
+	for (s = 0; s < g->nseats; s++)
+		if (g->score[s] == best)
+			json_array_append_new(winners, json_integer(s));
+	return json_pack("{s:o, s:o}", "scores",
+	    int_array(g->score, g->nseats), "winners", winners);
+}
+
+const struct rules_module template_module = {
+	.api_version = RULES_API_VERSION,
+	.name = "template",
+	.ruleset_version = 1,
+	.title_en = "Ladder (template game)",
+	.title_fr = "Échelle (jeu modèle)",
+	.summary_en = "Play your three hidden cards one at a time; a card "
+	    "higher than the one it covers scores its value.",
+	.summary_fr = "Jouez vos trois cartes cachées une à une ; une carte "
+	    "plus haute que celle qu'elle recouvre marque sa valeur.",
+	.min_seats = 2,
+	.max_seats = LADDER_SEATS,
+	.setup = ladder_setup,
+	.destroy = ladder_destroy,
+	.save = ladder_save,
+	.load = ladder_load,
+	.to_act = ladder_to_act,
+	.parse = ladder_parse,
+	.check = ladder_check,
+	.apply = ladder_apply,
+	.view = ladder_view,
+	.legal_moves = ladder_legal_moves,
+	.move_forms = ladder_move_forms,
+	.result = ladder_result,
+	.score_cards = NULL,
+};

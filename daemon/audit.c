@@ -1,0 +1,412 @@
+/*
+ * audit.c -- walking a game's log and re-checking everything (audit.h).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "audit.h"
+#include "chain.h"
+#include "protocol.h"
+#include "rng.h"
+
+/* What the genesis record told us. */
+struct genesis {
+	const struct rules_module *module;
+	json_t		*options;
+	int		 nseats;
+	unsigned char	 keys[STORE_MAX_SEATS][32];
+	unsigned char	 commitment[STORE_HASH_BYTES];
+};
+
+static int
+fail(struct audit_report *r, int64_t seq, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->ok = 0;
+	r->bad_seq = seq;
+	va_start(ap, fmt);
+	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Check the links, hash and receipt of entry i. */
+static int
+check_link(const struct audit_log *log, size_t i, struct audit_report *r)
+{
+	static const unsigned char zero[STORE_HASH_BYTES];
+	const struct store_entry *e = &log->entries[i];
+	const unsigned char *prev;
+	unsigned char hash[STORE_HASH_BYTES], buf[512];
+	struct proto_receipt rc;
+	size_t len;
+
+	if (e->seq != (int64_t)i)
+		return fail(r, (int64_t)i, "entry %zu has sequence number %lld"
+		    " (entries must be numbered 0, 1, 2, ... without gaps)", i,
+		    (long long)e->seq);
+	if (e->game_id != log->game_id)
+		return fail(r, e->seq, "entry %lld belongs to game %lld, not "
+		    "game %lld", (long long)e->seq, (long long)e->game_id,
+		    (long long)log->game_id);
+	if ((i == 0) != (e->kind == STORE_ENTRY_GENESIS))
+		return fail(r, e->seq, "entry %lld has kind %d; only entry 0 "
+		    "is the genesis entry", (long long)e->seq, e->kind);
+	prev = i == 0 ? zero : log->entries[i - 1].hash;
+	if (memcmp(e->prev_hash, prev, STORE_HASH_BYTES) != 0)
+		return fail(r, e->seq, "entry %lld does not link to the hash "
+		    "of entry %lld", (long long)e->seq, (long long)e->seq - 1);
+	chain_entry_hash(e, hash);
+	if (memcmp(hash, e->hash, STORE_HASH_BYTES) != 0)
+		return fail(r, e->seq, "entry %lld: its contents do not match "
+		    "its hash (the entry was altered)", (long long)e->seq);
+	memset(&rc, 0, sizeof(rc));
+	rc.game_id = e->game_id;
+	rc.seq = e->seq;
+	rc.seat = e->seat;
+	memcpy(rc.entry_hash, e->hash, STORE_HASH_BYTES);
+	memcpy(rc.signature, e->receipt, STORE_SIG_BYTES);
+	len = proto_receipt_canonical(&rc, buf, sizeof(buf));
+	if (len == 0 || crypto_sign_verify_detached(rc.signature, buf, len,
+	    log->server_pub) != 0)
+		return fail(r, e->seq, "entry %lld: the server's receipt "
+		    "signature does not verify", (long long)e->seq);
+	return 0;
+}
+
+static int
+read_genesis(const struct audit_log *log, struct genesis *gen,
+    struct audit_report *r)
+{
+	const struct store_entry *e = &log->entries[0];
+	unsigned char key[32];
+	char perr[256];
+	const char *ruleset = NULL, *commit = NULL, *server = NULL;
+	json_t *root, *seats, *seat;
+	json_int_t game = -1;
+	int version = 0;
+	size_t i;
+
+	if (crypto_sign_verify_detached(e->signature,
+	    (const unsigned char *)e->text, strlen(e->text),
+	    log->server_pub) != 0)
+		return fail(r, 0, "genesis entry: the server's signature over "
+		    "the game record does not verify");
+	root = json_loads(e->text, 0, NULL);
+	if (root == NULL || json_unpack(root, "{s:I, s:s, s:i, s:o, s:o, s:s,"
+	    " s:s}", "game", &game, "ruleset", &ruleset, "ruleset_version",
+	    &version, "options", &gen->options, "seats", &seats,
+	    "commitment", &commit, "server_key", &server) != 0) {
+		json_decref(root);
+		return fail(r, 0, "genesis entry: the game record is not a "
+		    "valid pbem-genesis-v1 record");
+	}
+	json_incref(gen->options);
+	snprintf(r->ruleset, sizeof(r->ruleset), "%s", ruleset);
+	gen->module = rules_find(ruleset);
+	if (game != log->game_id || gen->module == NULL ||
+	    gen->module->ruleset_version != version ||
+	    proto_unhex(commit, gen->commitment, STORE_HASH_BYTES) != 0 ||
+	    proto_pubkey_parse(server, key, perr, sizeof(perr)) != PROTO_OK ||
+	    memcmp(key, log->server_pub, 32) != 0 || !json_is_array(seats) ||
+	    json_array_size(seats) < 1 ||
+	    json_array_size(seats) > STORE_MAX_SEATS) {
+		json_decref(root);
+		return fail(r, 0, "genesis entry: game id, ruleset %s version "
+		    "%d, commitment, server key or seats do not check out",
+		    ruleset, version);
+	}
+	gen->nseats = (int)json_array_size(seats);
+	r->nseats = gen->nseats;
+	json_array_foreach(seats, i, seat) {
+		const char *ktext = json_string_value(json_object_get(seat,
+		    "key"));
+		if (ktext == NULL || proto_pubkey_parse(ktext, gen->keys[i],
+		    perr, sizeof(perr)) != PROTO_OK) {
+			json_decref(root);
+			return fail(r, 0, "genesis entry: seat %zu has no valid "
+			    "key", i);
+		}
+	}
+	json_decref(root);
+	return 0;
+}
+
+/* The game row must say what the genesis record says. */
+static int
+check_row(const struct audit_log *log, const struct genesis *gen,
+    struct audit_report *r)
+{
+	const struct store_game *g = log->row;
+	json_t *opts;
+	int same;
+
+	if (g == NULL)
+		return 0;
+	opts = json_loads(g->options ? g->options : "{}", 0, NULL);
+	same = opts != NULL && json_equal(opts, gen->options);
+	json_decref(opts);
+	if (!same || g->nseats != gen->nseats ||
+	    strcmp(g->ruleset, gen->module->name) != 0 ||
+	    memcmp(g->commitment, gen->commitment, STORE_HASH_BYTES) != 0)
+		return fail(r, 0, "game %lld: the games table disagrees with "
+		    "the genesis record (ruleset, options, seats or "
+		    "commitment altered)", (long long)log->game_id);
+	return 0;
+}
+
+static int
+check_move_signature(const struct store_entry *e, const struct genesis *gen,
+    struct audit_report *r)
+{
+	struct proto_move m;
+
+	if (e->seat < 0 || e->seat >= gen->nseats)
+		return fail(r, e->seq, "entry %lld names seat %d; the game has "
+		    "%d seats", (long long)e->seq, e->seat, gen->nseats);
+	if (strlen(e->text) > PROTO_MOVE_MAX)
+		return fail(r, e->seq, "entry %lld: move text too long",
+		    (long long)e->seq);
+	memset(&m, 0, sizeof(m));
+	m.game_id = e->game_id;
+	m.seq = e->seq;
+	m.seat = e->seat;
+	snprintf(m.text, sizeof(m.text), "%s", e->text);
+	memcpy(m.signature, e->signature, STORE_SIG_BYTES);
+	if (proto_move_verify(&m, gen->keys[e->seat]) != PROTO_OK)
+		return fail(r, e->seq, "entry %lld: the move's signature does "
+		    "not verify with seat %d's key", (long long)e->seq,
+		    e->seat);
+	return 0;
+}
+
+/* Compare the replayed state with the entry (and the stored snapshot). */
+static int
+check_state(const struct audit_log *log, size_t i, const void *state,
+    const struct genesis *gen, struct audit_report *r)
+{
+	const struct store_entry *e = &log->entries[i];
+	unsigned char hash[STORE_HASH_BYTES];
+	json_t *saved = gen->module->save(state);
+	char *text = chain_state_text(saved);
+	int bad_snapshot;
+
+	json_decref(saved);
+	chain_state_hash(text, hash);
+	bad_snapshot = log->snapshots != NULL && log->snapshots[i] != NULL &&
+	    strcmp(log->snapshots[i], text) != 0;
+	free(text);
+	memcpy(r->final_state_hash, hash, STORE_HASH_BYTES);
+	if (memcmp(hash, e->state_hash, STORE_HASH_BYTES) != 0)
+		return fail(r, e->seq, "entry %lld: replaying from the seed "
+		    "gives a different state than the log records",
+		    (long long)e->seq);
+	if (bad_snapshot)
+		return fail(r, e->seq, "entry %lld: the stored snapshot differs"
+		    " from the replayed state (the snapshot was altered)",
+		    (long long)e->seq);
+	return 0;
+}
+
+/* Apply entry i's move to state; 0, or -1 if the rules refuse it. */
+static int
+replay_move(const struct audit_log *log, size_t i, void *state,
+    const struct genesis *gen, struct audit_report *r)
+{
+	const struct store_entry *e = &log->entries[i];
+	const struct rules_module *m = gen->module;
+	char err[RULES_ERRLEN];
+	struct rules_rng rng;
+	json_t *move = NULL;
+
+	if (m->parse(state, e->seat, e->text, RULES_LANG_EN, &move, err,
+	    sizeof(err)) != RULES_OK || m->check(state, e->seat, move,
+	    RULES_LANG_EN, err, sizeof(err)) != RULES_OK) {
+		json_decref(move);
+		return fail(r, e->seq, "entry %lld: the rules refuse the move "
+		    "\"%s\" on replay: %s", (long long)e->seq, e->text, err);
+	}
+	rng_init(&rng, log->seed, (uint64_t)e->seq);
+	m->apply(state, e->seat, move, &rng);
+	json_decref(move);
+	return 0;
+}
+
+static int
+walk(const struct audit_log *log, struct genesis *gen,
+    struct audit_report *r, audit_step_cb step, void *arg)
+{
+	char err[RULES_ERRLEN];
+	struct rules_rng rng;
+	void *state = NULL;
+	size_t i;
+	int rc = -1;
+
+	for (i = 0; i < log->nentries; i++) {
+		const struct store_entry *e = &log->entries[i];
+
+		if (check_link(log, i, r) != 0)
+			goto out;
+		if (i == 0) {
+			if (read_genesis(log, gen, r) != 0 ||
+			    check_row(log, gen, r) != 0)
+				goto out;
+		} else if (check_move_signature(e, gen, r) != 0)
+			goto out;
+		if (log->have_seed) {
+			if (i == 0) {
+				rng_init(&rng, log->seed, 0);
+				state = gen->module->setup(gen->nseats,
+				    gen->options, &rng, err, sizeof(err));
+				if (state == NULL) {
+					fail(r, 0, "genesis entry: setup "
+					    "refused: %s", err);
+					goto out;
+				}
+			} else if (replay_move(log, i, state, gen, r) != 0)
+				goto out;
+			if (check_state(log, i, state, gen, r) != 0)
+				goto out;
+			if (step != NULL)
+				step(e, gen->module, state, arg);
+		}
+		r->checked = i + 1;
+	}
+	r->replayed = log->have_seed;
+	rc = 0;
+out:
+	if (state != NULL)
+		gen->module->destroy(state);
+	return rc;
+}
+
+int
+audit_run(const struct audit_log *log, struct audit_report *r,
+    audit_step_cb step, void *arg)
+{
+	struct genesis gen;
+	unsigned char commit[STORE_HASH_BYTES];
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	memset(&gen, 0, sizeof(gen));
+	r->ok = 1;
+	r->bad_seq = -1;
+	if (log->nentries == 0)
+		return fail(r, 0, "game %lld has no log entries",
+		    (long long)log->game_id);
+	rc = walk(log, &gen, r, step, arg);
+	if (rc == 0 && log->have_seed) {
+		rng_seed_commit(log->seed, commit);
+		if (memcmp(commit, gen.commitment, STORE_HASH_BYTES) != 0)
+			rc = fail(r, 0, "the seed does not match the "
+			    "commitment published at creation");
+	}
+	json_decref(gen.options);
+	return rc;
+}
+
+/* ---- Loading from the store ------------------------------------------ */
+
+struct collect {
+	struct audit_log	*log;
+	size_t			 cap;
+	int			 failed;
+};
+
+static int
+collect_entry(const struct store_entry *e, void *arg)
+{
+	struct collect *c = arg;
+	struct audit_log *log = c->log;
+	struct store_entry *copy;
+
+	if (log->nentries == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 64;
+		struct store_entry *grown = realloc(log->entries,
+		    cap * sizeof(*grown));
+		if (grown == NULL) {
+			c->failed = 1;
+			return 1;
+		}
+		log->entries = grown;
+		c->cap = cap;
+	}
+	copy = &log->entries[log->nentries];
+	*copy = *e;
+	if ((copy->text = strdup(e->text ? e->text : "")) == NULL) {
+		c->failed = 1;
+		return 1;
+	}
+	log->nentries++;
+	return 0;
+}
+
+int
+audit_load_store(struct store *st, int64_t game_id, struct audit_log *log,
+    struct store_game *row, char *err, size_t errlen)
+{
+	struct collect c;
+	char *pub = NULL, perr[256];
+	size_t i;
+
+	memset(log, 0, sizeof(*log));
+	memset(&c, 0, sizeof(c));
+	log->game_id = game_id;
+	if (store_game_get(st, game_id, row) != STORE_OK) {
+		snprintf(err, errlen, "there is no game %lld",
+		    (long long)game_id);
+		return -1;
+	}
+	log->row = row;
+	memcpy(log->seed, row->seed, STORE_SEED_BYTES);
+	log->have_seed = 1;
+	if (store_meta_get(st, "server_key", &pub) != STORE_OK ||
+	    proto_pubkey_parse(pub, log->server_pub, perr, sizeof(perr)) !=
+	    PROTO_OK) {
+		snprintf(err, errlen, "the database has no valid server_key");
+		free(pub);
+		return -1;
+	}
+	free(pub);
+	c.log = log;
+	if (store_log_foreach(st, game_id, collect_entry, &c) != STORE_OK ||
+	    c.failed) {
+		snprintf(err, errlen, "reading the log of game %lld: %s",
+		    (long long)game_id, store_errmsg(st));
+		audit_log_clear(log);
+		return -1;
+	}
+	log->snapshots = calloc(log->nentries + 1, sizeof(char *));
+	if (log->snapshots == NULL) {
+		snprintf(err, errlen, "out of memory");
+		audit_log_clear(log);
+		return -1;
+	}
+	for (i = 0; i < log->nentries; i++)
+		if (store_snapshot_get(st, game_id, (int64_t)i,
+		    &log->snapshots[i]) != STORE_OK)
+			log->snapshots[i] = NULL;
+	return 0;
+}
+
+void
+audit_log_clear(struct audit_log *log)
+{
+	size_t i;
+
+	for (i = 0; i < log->nentries; i++) {
+		free(log->entries[i].text);
+		if (log->snapshots != NULL)
+			free(log->snapshots[i]);
+	}
+	free(log->entries);
+	free(log->snapshots);
+	sodium_memzero(log->seed, sizeof(log->seed));
+	memset(log, 0, sizeof(*log));
+}

@@ -1,0 +1,142 @@
+/*
+ * bundle.c -- exporting a game's log, and reading it back (bundle.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bundle.h"
+#include "protocol.h"
+
+static json_t *
+hex_string(const unsigned char *bytes, size_t n)
+{
+	char hex[2 * 64 + 1];
+
+	proto_hex(bytes, n, hex);
+	return json_string(hex);
+}
+
+static json_t *
+entry_json(const struct store_entry *e)
+{
+	return json_pack("{s:I, s:i, s:i, s:I, s:s, s:o, s:o, s:o, s:o, s:o}",
+	    "seq", (json_int_t)e->seq, "kind", e->kind, "seat", e->seat,
+	    "time", (json_int_t)e->time, "text", e->text ? e->text : "",
+	    "signature", hex_string(e->signature, STORE_SIG_BYTES),
+	    "state_hash", hex_string(e->state_hash, STORE_HASH_BYTES),
+	    "prev_hash", hex_string(e->prev_hash, STORE_HASH_BYTES),
+	    "hash", hex_string(e->hash, STORE_HASH_BYTES),
+	    "receipt", hex_string(e->receipt, STORE_SIG_BYTES));
+}
+
+json_t *
+bundle_export(struct store *st, int64_t game_id, char *err, size_t errlen)
+{
+	struct store_game row;
+	struct audit_log log;
+	json_t *bundle, *entries;
+	char key[128];
+	size_t i;
+
+	if (audit_load_store(st, game_id, &log, &row, err, errlen) != 0)
+		return NULL;
+	entries = json_array();
+	for (i = 0; i < log.nentries; i++)
+		json_array_append_new(entries, entry_json(&log.entries[i]));
+	proto_pubkey_format(log.server_pub, key, sizeof(key));
+	bundle = json_pack("{s:s, s:s, s:I, s:o}", "format", "pbem-bundle-v1",
+	    "server_key", key, "game", (json_int_t)game_id,
+	    "entries", entries);
+	if (row.status == STORE_GAME_OVER)
+		json_object_set_new(bundle, "seed",
+		    hex_string(row.seed, STORE_SEED_BYTES));
+	audit_log_clear(&log);
+	store_game_clear(&row);
+	return bundle;
+}
+
+static int
+get_hex(const json_t *obj, const char *name, unsigned char *out, size_t n)
+{
+	const char *text = json_string_value(json_object_get(obj, name));
+
+	return text != NULL && strlen(text) == 2 * n &&
+	    proto_unhex(text, out, n) == 0 ? 0 : -1;
+}
+
+static int
+read_entry(const json_t *j, int64_t game_id, struct store_entry *e)
+{
+	json_int_t seq, time;
+	const char *text;
+	int kind, seat;
+
+	if (json_unpack((json_t *)j, "{s:I, s:i, s:i, s:I, s:s}", "seq", &seq,
+	    "kind", &kind, "seat", &seat, "time", &time, "text", &text) != 0)
+		return -1;
+	memset(e, 0, sizeof(*e));
+	e->game_id = game_id;
+	e->seq = seq;
+	e->kind = kind;
+	e->seat = seat;
+	e->time = time;
+	if (get_hex(j, "signature", e->signature, STORE_SIG_BYTES) != 0 ||
+	    get_hex(j, "state_hash", e->state_hash, STORE_HASH_BYTES) != 0 ||
+	    get_hex(j, "prev_hash", e->prev_hash, STORE_HASH_BYTES) != 0 ||
+	    get_hex(j, "hash", e->hash, STORE_HASH_BYTES) != 0 ||
+	    get_hex(j, "receipt", e->receipt, STORE_SIG_BYTES) != 0)
+		return -1;
+	return (e->text = strdup(text)) == NULL ? -1 : 0;
+}
+
+int
+bundle_read(const json_t *bundle, struct audit_log *log, char *err,
+    size_t errlen)
+{
+	const char *format = NULL, *key = NULL;
+	json_t *entries, *seed;
+	json_int_t game;
+	char perr[256];
+	size_t i;
+
+	memset(log, 0, sizeof(*log));
+	if (json_unpack((json_t *)bundle, "{s:s, s:s, s:I, s:o}", "format",
+	    &format, "server_key", &key, "game", &game, "entries",
+	    &entries) != 0 || strcmp(format, "pbem-bundle-v1") != 0 ||
+	    !json_is_array(entries)) {
+		snprintf(err, errlen, "not a pbem-bundle-v1 file (it needs "
+		    "format, server_key, game and entries)");
+		return -1;
+	}
+	if (proto_pubkey_parse(key, log->server_pub, perr, sizeof(perr)) !=
+	    PROTO_OK) {
+		snprintf(err, errlen, "server_key: %s", perr);
+		return -1;
+	}
+	log->game_id = game;
+	if ((seed = json_object_get(bundle, "seed")) != NULL) {
+		if (get_hex(bundle, "seed", log->seed, STORE_SEED_BYTES) != 0) {
+			snprintf(err, errlen, "seed is not 64 hex digits");
+			return -1;
+		}
+		log->have_seed = 1;
+	}
+	log->entries = calloc(json_array_size(entries) + 1,
+	    sizeof(*log->entries));
+	if (log->entries == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < json_array_size(entries); i++) {
+		if (read_entry(json_array_get(entries, i), game,
+		    &log->entries[i]) != 0) {
+			snprintf(err, errlen, "entry %zu of the bundle is not "
+			    "well formed", i);
+			audit_log_clear(log);
+			return -1;
+		}
+		log->nentries++;
+	}
+	return 0;
+}

@@ -1,0 +1,224 @@
+/*
+ * create.c -- creating a game: seed, commitment, setup, genesis entry.
+ *
+ * The genesis entry (seq 0) records what the game is: ruleset and its
+ * version, options, each seat's player and public key, the seed
+ * commitment and the server's key, as canonical JSON signed by the
+ * server.  Audits take the seat keys from it, so a log carries everything
+ * needed to check it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sodium.h>
+
+#include "chain.h"
+#include "engine.h"
+#include "rng.h"
+
+/* Parse the options text into a JSON object; "" or NULL is {}. */
+static json_t *
+parse_options(const char *options, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	json_t *obj;
+
+	if (options == NULL || *options == '\0')
+		return json_object();
+	obj = json_loads(options, JSON_REJECT_DUPLICATES, &jerr);
+	if (obj == NULL) {
+		snprintf(err, errlen, "options are not valid JSON: %s "
+		    "(line %d, column %d)", jerr.text, jerr.line, jerr.column);
+		return NULL;
+	}
+	if (!json_is_object(obj)) {
+		snprintf(err, errlen, "options must be a JSON object such as "
+		    "{\"name\": value}");
+		json_decref(obj);
+		return NULL;
+	}
+	return obj;
+}
+
+/* The genesis record, canonical JSON (sorted keys, compact). */
+static char *
+genesis_text(const struct store_game *g, const json_t *options,
+    const struct store_player *players, const unsigned char server_pub[32])
+{
+	char hex[2 * STORE_HASH_BYTES + 1], key[128];
+	json_t *seats = json_array(), *record;
+	char *text;
+	int s;
+
+	for (s = 0; s < g->nseats; s++) {
+		proto_pubkey_format(players[s].pubkey, key, sizeof(key));
+		json_array_append_new(seats, json_pack("{s:i, s:s, s:s}",
+		    "seat", s, "player", players[s].name, "key", key));
+	}
+	proto_hex(g->commitment, STORE_HASH_BYTES, hex);
+	proto_pubkey_format(server_pub, key, sizeof(key));
+	record = json_pack("{s:s, s:I, s:s, s:i, s:O, s:o, s:s, s:s, s:I}",
+	    "format", "pbem-genesis-v1",
+	    "game", (json_int_t)g->id,
+	    "ruleset", g->ruleset,
+	    "ruleset_version", g->ruleset_version,
+	    "options", options,
+	    "seats", seats,
+	    "commitment", hex,
+	    "server_key", key,
+	    "created", (json_int_t)g->created);
+	text = json_dumps(record, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(record);
+	return text;
+}
+
+void
+engine_sign_receipt(const struct serverkey *key, struct store_entry *e)
+{
+	struct proto_receipt r;
+	unsigned char buf[512];
+	size_t len;
+
+	memset(&r, 0, sizeof(r));
+	r.game_id = e->game_id;
+	r.seq = e->seq;
+	r.seat = e->seat;
+	memcpy(r.entry_hash, e->hash, STORE_HASH_BYTES);
+	len = proto_receipt_canonical(&r, buf, sizeof(buf));
+	serverkey_sign(key, buf, len, e->receipt);
+}
+
+static enum engine_status
+store_failure(struct store *st, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "store: %s", store_errmsg(st));
+	store_rollback(st);
+	return ENGINE_INTERNAL;
+}
+
+/* Look the players up and check each seat has a distinct one. */
+static enum engine_status
+load_players(struct store *st, const int64_t *ids, int nseats,
+    struct store_player *players, char *err, size_t errlen)
+{
+	int s, t;
+
+	for (s = 0; s < nseats; s++) {
+		if (store_player_get(st, ids[s], &players[s]) != STORE_OK) {
+			snprintf(err, errlen, "seat %d: no player with id %lld",
+			    s, (long long)ids[s]);
+			return ENGINE_BAD_REQUEST;
+		}
+		for (t = 0; t < s; t++)
+			if (ids[t] == ids[s]) {
+				snprintf(err, errlen, "player %s is given "
+				    "seats %d and %d; one seat each",
+				    players[s].name, t, s);
+				return ENGINE_BAD_REQUEST;
+			}
+	}
+	return ENGINE_OK;
+}
+
+enum engine_status
+engine_create_game(struct store *st, const struct serverkey *key,
+    const char *ruleset, const char *options, const int64_t *players,
+    int nseats, int64_t *game_id, char *err, size_t errlen)
+{
+	struct store_player seat_players[STORE_MAX_SEATS];
+	const struct rules_module *m;
+	struct store_game g;
+	struct store_entry e;
+	struct rules_rng rng;
+	unsigned char server_pub[32];
+	json_t *opts, *saved;
+	void *state;
+	char *state_text = NULL, *gtext = NULL;
+	enum engine_status rc;
+	int s;
+
+	if ((m = rules_find(ruleset)) == NULL) {
+		snprintf(err, errlen, "unknown ruleset \"%s\"; see `pbemctl "
+		    "rulesets` for the list", ruleset);
+		return ENGINE_BAD_REQUEST;
+	}
+	if (nseats < m->min_seats || nseats > m->max_seats) {
+		snprintf(err, errlen, "%s is for %d to %d players, not %d",
+		    m->name, m->min_seats, m->max_seats, nseats);
+		return ENGINE_BAD_REQUEST;
+	}
+	if ((opts = parse_options(options, err, errlen)) == NULL)
+		return ENGINE_BAD_REQUEST;
+	if ((rc = load_players(st, players, nseats, seat_players, err,
+	    errlen)) != ENGINE_OK) {
+		json_decref(opts);
+		return rc;
+	}
+
+	memset(&g, 0, sizeof(g));
+	snprintf(g.ruleset, sizeof(g.ruleset), "%s", m->name);
+	g.ruleset_version = m->ruleset_version;
+	g.options = json_dumps(opts, JSON_COMPACT | JSON_SORT_KEYS);
+	g.nseats = nseats;
+	for (s = 0; s < nseats; s++)
+		g.seat_player[s] = players[s];
+	rng_seed_generate(g.seed);
+	rng_seed_commit(g.seed, g.commitment);
+	g.status = STORE_GAME_RUNNING;
+	g.created = (int64_t)time(NULL);
+
+	rng_init(&rng, g.seed, 0);
+	state = m->setup(nseats, opts, &rng, err, errlen);
+	if (state == NULL) {
+		json_decref(opts);
+		free(g.options);
+		return ENGINE_BAD_REQUEST;
+	}
+	saved = m->save(state);
+	state_text = chain_state_text(saved);
+	json_decref(saved);
+	m->destroy(state);
+
+	rc = ENGINE_INTERNAL;
+	if (store_begin(st) != STORE_OK) {
+		rc = store_failure(st, err, errlen);
+		goto out;
+	}
+	if (store_game_add(st, &g) != STORE_OK) {
+		rc = store_failure(st, err, errlen);
+		goto out;
+	}
+	serverkey_public(key, server_pub);
+	gtext = genesis_text(&g, opts, seat_players, server_pub);
+
+	memset(&e, 0, sizeof(e));
+	e.game_id = g.id;
+	e.seq = 0;
+	e.kind = STORE_ENTRY_GENESIS;
+	e.seat = -1;
+	e.text = gtext;
+	e.time = g.created;
+	serverkey_sign(key, (const unsigned char *)gtext, strlen(gtext),
+	    e.signature);
+	chain_state_hash(state_text, e.state_hash);
+	chain_entry_hash(&e, e.hash);
+	engine_sign_receipt(key, &e);
+
+	if (store_log_append(st, &e) != STORE_OK ||
+	    store_snapshot_put(st, g.id, 0, state_text) != STORE_OK ||
+	    store_commit(st) != STORE_OK) {
+		rc = store_failure(st, err, errlen);
+		goto out;
+	}
+	*game_id = g.id;
+	rc = ENGINE_OK;
+out:
+	sodium_memzero(g.seed, sizeof(g.seed));
+	json_decref(opts);
+	free(g.options);
+	free(gtext);
+	free(state_text);
+	return rc;
+}

@@ -1,0 +1,108 @@
+/*
+ * engine.h -- the path of a move, and of a game's creation.
+ *
+ * Every way in (pbemctl submit, HTTP, mail) hands the engine the text
+ * that contains a signed move block; the engine finds the block, checks
+ * the seat's signature, the game and the sequence number, and then, in
+ * one BEGIN IMMEDIATE transaction: loads the latest snapshot, lets the
+ * rule module parse, check and apply the move, appends the hash-chained
+ * log entry, the new snapshot and one outbox row per recipient, and
+ * commits.  Either all of that is stored or none of it.  The reply is the
+ * server's receipt, or a stable error code with a message saying what was
+ * wrong and the legal move forms -- and on any error nothing changed.
+ *
+ * Files: create.c (new games and their genesis entry), submit.c (moves),
+ * gamestate.c (loading a game's module and state), audit.c (re-checking
+ * a log), bundle.c (export and offline verification).
+ */
+#ifndef PBEM_ENGINE_H
+#define PBEM_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "protocol.h"
+#include "rules.h"
+#include "serverkey.h"
+#include "store.h"
+
+/* Results with a stable machine code each (engine_status_code()). */
+enum engine_status {
+	ENGINE_OK = 0,
+	ENGINE_NO_BLOCK,	/* "no_block": no signed block in the text */
+	ENGINE_MALFORMED,	/* "malformed_block" */
+	ENGINE_UNKNOWN_GAME,	/* "unknown_game" */
+	ENGINE_BAD_SEAT,	/* "bad_seat": no such seat in that game */
+	ENGINE_BAD_SIGNATURE,	/* "bad_signature" */
+	ENGINE_STALE_SEQ,	/* "stale_sequence": already played */
+	ENGINE_FUTURE_SEQ,	/* "future_sequence" */
+	ENGINE_GAME_OVER,	/* "game_over" */
+	ENGINE_NOT_YOUR_TURN,	/* "not_your_turn" */
+	ENGINE_SYNTAX,		/* "move_not_understood" */
+	ENGINE_ILLEGAL,		/* "illegal_move" */
+	ENGINE_BAD_REQUEST,	/* "bad_request": creation refused */
+	ENGINE_BUSY,		/* "busy": try again */
+	ENGINE_INTERNAL		/* "internal_error": see the daemon log */
+};
+
+const char *engine_status_code(enum engine_status status);
+
+struct engine_reply {
+	enum engine_status	status;
+	char			message[2048];	/* for people; lang */
+	json_t		       *forms;		/* legal move forms or NULL */
+	struct proto_receipt	receipt;	/* when status is ENGINE_OK */
+	int64_t			game_id;
+	int64_t			next_seq;	/* the sequence number to sign next */
+	int			game_over;	/* the move ended the game */
+};
+
+/* Free what a reply holds (not the reply itself). */
+void	engine_reply_clear(struct engine_reply *reply);
+
+/* ---- create.c ---------------------------------------------------------- */
+
+/*
+ * Create a game of ruleset for the given players (one per seat, in seat
+ * order), with options as JSON text (NULL for none).  Draws a secret seed,
+ * sets the game up, and stores the game, its genesis log entry (signed by
+ * the server) and the opening snapshot in one transaction.
+ */
+enum engine_status engine_create_game(struct store *st,
+	    const struct serverkey *key, const char *ruleset,
+	    const char *options, const int64_t *players, int nseats,
+	    int64_t *game_id, char *err, size_t errlen);
+
+/* Sign the receipt of entry e (its hash must be set) into e->receipt. */
+void	engine_sign_receipt(const struct serverkey *key,
+	    struct store_entry *e);
+
+/* ---- submit.c ---------------------------------------------------------- */
+
+/* Find, verify and play the signed move in text.  lang is for messages. */
+void	engine_submit(struct store *st, const struct serverkey *key,
+	    const char *text, size_t len, enum rules_lang lang,
+	    struct engine_reply *reply);
+
+/* ---- gamestate.c ------------------------------------------------------- */
+
+struct gamestate {
+	struct store_game	    game;
+	const struct rules_module  *module;
+	void			   *state;	/* the module's state */
+	int64_t			    seq;	/* last entry applied */
+	unsigned char		    last_hash[STORE_HASH_BYTES];
+};
+
+/* Load a game's newest state (or the one after entry seq, if seq >= 0). */
+enum engine_status gamestate_load(struct store *st, int64_t game_id,
+	    int64_t seq, struct gamestate *gs, char *err, size_t errlen);
+void	gamestate_clear(struct gamestate *gs);
+/* The view of viewer (seat, RULES_VIEW_PUBLIC, RULES_VIEW_FULL), with the
+ * game's id, ruleset, next sequence number and, once over, the result
+ * and the revealed seed. */
+json_t *gamestate_view(const struct gamestate *gs, int viewer);
+
+#endif /* PBEM_ENGINE_H */

@@ -1,0 +1,155 @@
+/*
+ * gamestate.c -- a game's row, module and state, loaded from the store,
+ * and the views built on them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chain.h"
+#include "engine.h"
+
+static const char *const status_codes[] = {
+	[ENGINE_OK] = "ok",
+	[ENGINE_NO_BLOCK] = "no_block",
+	[ENGINE_MALFORMED] = "malformed_block",
+	[ENGINE_UNKNOWN_GAME] = "unknown_game",
+	[ENGINE_BAD_SEAT] = "bad_seat",
+	[ENGINE_BAD_SIGNATURE] = "bad_signature",
+	[ENGINE_STALE_SEQ] = "stale_sequence",
+	[ENGINE_FUTURE_SEQ] = "future_sequence",
+	[ENGINE_GAME_OVER] = "game_over",
+	[ENGINE_NOT_YOUR_TURN] = "not_your_turn",
+	[ENGINE_SYNTAX] = "move_not_understood",
+	[ENGINE_ILLEGAL] = "illegal_move",
+	[ENGINE_BAD_REQUEST] = "bad_request",
+	[ENGINE_BUSY] = "busy",
+	[ENGINE_INTERNAL] = "internal_error",
+};
+
+const char *
+engine_status_code(enum engine_status status)
+{
+	if ((unsigned)status >= sizeof(status_codes) / sizeof(status_codes[0]))
+		return "internal_error";
+	return status_codes[status];
+}
+
+void
+engine_reply_clear(struct engine_reply *reply)
+{
+	json_decref(reply->forms);
+	reply->forms = NULL;
+}
+
+void
+gamestate_clear(struct gamestate *gs)
+{
+	if (gs->module != NULL && gs->state != NULL)
+		gs->module->destroy(gs->state);
+	store_game_clear(&gs->game);
+	memset(gs, 0, sizeof(*gs));
+}
+
+enum engine_status
+gamestate_load(struct store *st, int64_t game_id, int64_t seq,
+    struct gamestate *gs, char *err, size_t errlen)
+{
+	struct store_entry last;
+	json_error_t jerr;
+	json_t *saved;
+	unsigned char hash[STORE_HASH_BYTES], state_hash[STORE_HASH_BYTES];
+	char *text = NULL, lerr[RULES_ERRLEN];
+	enum store_status rc;
+
+	memset(gs, 0, sizeof(*gs));
+	rc = store_game_get(st, game_id, &gs->game);
+	if (rc == STORE_NOTFOUND) {
+		snprintf(err, errlen, "there is no game %lld",
+		    (long long)game_id);
+		return ENGINE_UNKNOWN_GAME;
+	}
+	if (rc != STORE_OK)
+		goto store_error;
+	gs->module = rules_find(gs->game.ruleset);
+	if (gs->module == NULL ||
+	    gs->module->ruleset_version != gs->game.ruleset_version) {
+		snprintf(err, errlen, "game %lld uses ruleset %s version %d, "
+		    "which this build does not have", (long long)game_id,
+		    gs->game.ruleset, gs->game.ruleset_version);
+		gamestate_clear(gs);
+		return ENGINE_INTERNAL;
+	}
+	/* The newest state is the one after the last log entry; the
+	 * snapshot must hash to what that entry recorded. */
+	memset(&last, 0, sizeof(last));
+	if (seq < 0)
+		rc = store_log_last(st, game_id, &last);
+	else
+		rc = store_log_get(st, game_id, seq, &last);
+	if (rc != STORE_OK)
+		goto store_error;
+	gs->seq = last.seq;
+	memcpy(gs->last_hash, last.hash, STORE_HASH_BYTES);
+	memcpy(state_hash, last.state_hash, STORE_HASH_BYTES);
+	store_entry_clear(&last);
+	if ((rc = store_snapshot_get(st, game_id, gs->seq, &text)) != STORE_OK)
+		goto store_error;
+	chain_state_hash(text, hash);
+	if (memcmp(hash, state_hash, STORE_HASH_BYTES) != 0) {
+		snprintf(err, errlen, "game %lld: snapshot %lld does not match "
+		    "the state hash in the log; run pbemctl audit %lld",
+		    (long long)game_id, (long long)gs->seq, (long long)game_id);
+		free(text);
+		gamestate_clear(gs);
+		return ENGINE_INTERNAL;
+	}
+
+	saved = json_loads(text, 0, &jerr);
+	free(text);
+	if (saved == NULL) {
+		snprintf(err, errlen, "game %lld: snapshot %lld is not JSON: %s",
+		    (long long)game_id, (long long)gs->seq, jerr.text);
+		gamestate_clear(gs);
+		return ENGINE_INTERNAL;
+	}
+	gs->state = gs->module->load(saved, lerr, sizeof(lerr));
+	json_decref(saved);
+	if (gs->state == NULL) {
+		snprintf(err, errlen, "game %lld: snapshot %lld refused: %s",
+		    (long long)game_id, (long long)gs->seq, lerr);
+		gamestate_clear(gs);
+		return ENGINE_INTERNAL;
+	}
+	return ENGINE_OK;
+
+store_error:
+	snprintf(err, errlen, "game %lld: store: %s", (long long)game_id,
+	    store_errmsg(st));
+	free(text);
+	gamestate_clear(gs);
+	return rc == STORE_BUSY ? ENGINE_BUSY : ENGINE_INTERNAL;
+}
+
+json_t *
+gamestate_view(const struct gamestate *gs, int viewer)
+{
+	json_t *view, *result;
+	char hex[2 * STORE_HASH_BYTES + 1];
+
+	view = gs->module->view(gs->state, viewer);
+	json_object_set_new(view, "game_id", json_integer(gs->game.id));
+	json_object_set_new(view, "ruleset", json_string(gs->game.ruleset));
+	json_object_set_new(view, "next_seq", json_integer(gs->seq + 1));
+	proto_hex(gs->game.commitment, STORE_HASH_BYTES, hex);
+	json_object_set_new(view, "seed_commitment", json_string(hex));
+	if (viewer >= 0)
+		json_object_set_new(view, "seat", json_integer(viewer));
+	result = gs->module->result(gs->state);
+	if (result != NULL) {
+		json_object_set_new(view, "result", result);
+		proto_hex(gs->game.seed, STORE_SEED_BYTES, hex);
+		json_object_set_new(view, "seed", json_string(hex));
+	}
+	return view;
+}

@@ -1,0 +1,228 @@
+/*
+ * pbem.c -- the player's command line: make a key pair, sign a move into
+ * the armoured block to paste into a mail or POST over HTTP, and verify a
+ * game bundle offline.  It never talks to a server.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "audit.h"
+#include "bundle.h"
+#include "cli.h"
+#include "protocol.h"
+
+static void
+usage(void)
+{
+	fprintf(stderr,
+"usage: pbem keygen [-o KEYFILE]      make a key pair (KEYFILE, KEYFILE.pub)\n"
+"       pbem pubkey [-k KEYFILE]      print the public key to register\n"
+"       pbem sign [-k KEYFILE] -g GAME -n SEQ -s SEAT MOVE...\n"
+"                                     print the signed block for MOVE\n"
+"       pbem verify BUNDLE            check an exported game offline\n"
+"KEYFILE defaults to $PBEM_KEY or ./pbem.key\n");
+	exit(2);
+}
+
+static const char *
+default_keyfile(void)
+{
+	return getenv("PBEM_KEY") ? getenv("PBEM_KEY") : "pbem.key";
+}
+
+static void
+write_file(const char *path, const char *text, mode_t mode)
+{
+	size_t len = strlen(text);
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, mode);
+	if (fd == -1)
+		cli_fatal("%s: %s%s", path, strerror(errno), errno == EEXIST ?
+		    " (refusing to overwrite a key)" : "");
+	if (write(fd, text, len) != (ssize_t)len || close(fd) != 0)
+		cli_fatal("%s: write failed: %s", path, strerror(errno));
+}
+
+static int
+cmd_keygen(int argc, char **argv)
+{
+	unsigned char pk[crypto_sign_PUBLICKEYBYTES];
+	unsigned char sk[crypto_sign_SECRETKEYBYTES];
+	char text[256], pubpath[4096];
+	const char *path = default_keyfile();
+	int ch;
+
+	while ((ch = getopt(argc, argv, "o:")) != -1) {
+		if (ch != 'o')
+			usage();
+		path = optarg;
+	}
+	if (optind != argc)
+		usage();
+	crypto_sign_keypair(pk, sk);
+	proto_seckey_format(sk, text, sizeof(text) - 1);
+	strcat(text, "\n");
+	write_file(path, text, 0600);
+	sodium_memzero(text, sizeof(text));
+	sodium_memzero(sk, sizeof(sk));
+	proto_pubkey_format(pk, text, sizeof(text) - 1);
+	strcat(text, "\n");
+	snprintf(pubpath, sizeof(pubpath), "%s.pub", path);
+	write_file(pubpath, text, 0644);
+	printf("secret key in %s (keep it), public key in %s:\n%s", path,
+	    pubpath, text);
+	return 0;
+}
+
+static void
+load_secret(const char *path, unsigned char sk[PROTO_SECKEY_BYTES])
+{
+	char err[512], *text;
+	size_t len;
+
+	if ((text = cli_read_file(path, 4096, &len, err, sizeof(err))) == NULL)
+		cli_fatal("%s (make one with `pbem keygen`)", err);
+	text[strcspn(text, "\r\n")] = '\0';
+	if (proto_seckey_parse(text, sk, err, sizeof(err)) != PROTO_OK)
+		cli_fatal("%s: %s", path, err);
+	sodium_memzero(text, len);
+	free(text);
+}
+
+static int
+cmd_pubkey(int argc, char **argv)
+{
+	unsigned char sk[PROTO_SECKEY_BYTES], pk[PROTO_PUBKEY_BYTES];
+	const char *path = default_keyfile();
+	char text[128];
+	int ch;
+
+	while ((ch = getopt(argc, argv, "k:")) != -1) {
+		if (ch != 'k')
+			usage();
+		path = optarg;
+	}
+	load_secret(path, sk);
+	crypto_sign_ed25519_sk_to_pk(pk, sk);
+	sodium_memzero(sk, sizeof(sk));
+	proto_pubkey_format(pk, text, sizeof(text));
+	printf("%s\n", text);
+	return 0;
+}
+
+static int
+cmd_sign(int argc, char **argv)
+{
+	unsigned char sk[PROTO_SECKEY_BYTES];
+	const char *path = default_keyfile();
+	struct proto_move m;
+	char err[512], block[4096];
+	int64_t game = -1, seq = -1, seat = -1;
+	size_t used = 0;
+	int ch, i;
+
+	while ((ch = getopt(argc, argv, "+k:g:n:s:")) != -1) {
+		switch (ch) {
+		case 'k': path = optarg; break;
+		case 'g': game = cli_number(optarg, 1, INT64_MAX, "-g game");
+			break;
+		case 'n': seq = cli_number(optarg, 1, INT64_MAX, "-n seq");
+			break;
+		case 's': seat = cli_number(optarg, 0, 7, "-s seat"); break;
+		default: usage();
+		}
+	}
+	if (game < 0 || seq < 0 || seat < 0 || optind == argc)
+		usage();
+	memset(&m, 0, sizeof(m));
+	m.game_id = game;
+	m.seq = seq;
+	m.seat = (int)seat;
+	for (i = optind; i < argc; i++) {
+		size_t len = strlen(argv[i]);
+		if (used + len + 2 > sizeof(m.text))
+			cli_fatal("the move is longer than %d bytes",
+			    PROTO_MOVE_MAX);
+		if (used > 0)
+			m.text[used++] = ' ';
+		memcpy(m.text + used, argv[i], len);
+		used += len;
+	}
+	m.text[used] = '\0';
+	if (proto_clean_text(m.text, err, sizeof(err)) != PROTO_OK)
+		cli_fatal("%s", err);
+	load_secret(path, sk);
+	proto_move_sign(&m, sk);
+	sodium_memzero(sk, sizeof(sk));
+	proto_move_armour(&m, block, sizeof(block));
+	fputs(block, stdout);
+	return 0;
+}
+
+static int
+cmd_verify(int argc, char **argv)
+{
+	struct audit_report report;
+	struct audit_log log;
+	json_error_t jerr;
+	json_t *bundle;
+	char err[512];
+	int rc;
+
+	if (argc != 2)
+		usage();
+	cli_check_modules();
+	bundle = json_load_file(argv[1], JSON_REJECT_DUPLICATES, &jerr);
+	if (bundle == NULL)
+		cli_fatal("%s: not JSON: %s (line %d)", argv[1], jerr.text,
+		    jerr.line);
+	if (bundle_read(bundle, &log, err, sizeof(err)) != 0)
+		cli_fatal("%s: %s", argv[1], err);
+	json_decref(bundle);
+	rc = audit_run(&log, &report, NULL, NULL);
+	if (rc != 0)
+		printf("game %lld: FAILED at entry %lld: %s\n",
+		    (long long)log.game_id, (long long)report.bad_seq,
+		    report.reason);
+	else if (report.replayed)
+		printf("game %lld: ok, %zu entries; signatures, hashes, "
+		    "receipts and a full replay from the revealed seed check "
+		    "out\n", (long long)log.game_id, report.checked);
+	else
+		printf("game %lld: ok, %zu entries; signatures, hashes and "
+		    "receipts check out (the seed is revealed when the game "
+		    "ends; replay then)\n", (long long)log.game_id,
+		    report.checked);
+	audit_log_clear(&log);
+	return rc == 0 ? 0 : 1;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc < 2)
+		usage();
+	if (sodium_init() < 0)
+		cli_fatal("libsodium failed to initialise");
+	argc--;
+	argv++;
+	if (strcmp(argv[0], "keygen") == 0)
+		return cmd_keygen(argc, argv);
+	if (strcmp(argv[0], "pubkey") == 0)
+		return cmd_pubkey(argc, argv);
+	if (strcmp(argv[0], "sign") == 0)
+		return cmd_sign(argc, argv);
+	if (strcmp(argv[0], "verify") == 0)
+		return cmd_verify(argc, argv);
+	fprintf(stderr, "pbem: unknown command \"%s\"\n", argv[0]);
+	usage();
+	return 2;
+}

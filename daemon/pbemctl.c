@@ -1,0 +1,647 @@
+/*
+ * pbemctl.c -- the administrator's command line.
+ *
+ * Every command opens the database (-d, $PBEM_DB, or ./pbem.db), does one
+ * thing, and exits 0 on success, 1 when the thing asked for failed (a
+ * refused move, an audit that found a fault), 2 on a usage error.
+ * Messages for people go to standard error; results to standard output.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "audit.h"
+#include "bundle.h"
+#include "cli.h"
+#include "engine.h"
+#include "protocol.h"
+
+struct ctl {
+	const char		*dbpath;
+	struct store		*st;
+	struct serverkey	*key;
+};
+
+static void
+usage(void)
+{
+	fprintf(stderr,
+"usage: pbemctl [-d database] command [arguments]\n"
+"  init                              create the database and server key\n"
+"  rulesets                          list the games this server runs\n"
+"  player add NAME (--key KEY | --key-file FILE) [--email ADDR] [--lang en|fr]\n"
+"  player key NAME (--key KEY | --key-file FILE)   replace a player's key\n"
+"  player list\n"
+"  game create RULESET PLAYER,PLAYER,... [--options JSON]\n"
+"  game list\n"
+"  view GAME [--seat N | --public | --full] [--lang en|fr]\n"
+"  submit [FILE] [--lang en|fr]      play the signed move in FILE or stdin\n"
+"  replay GAME [--seat N | --public | --full]\n"
+"  audit [GAME]                      check every signature, hash and state\n"
+"  export GAME [-o FILE]             write a bundle `pbem verify` checks\n"
+"  score RULESET CARD,CARD,... [--explain] [--lang en|fr]\n");
+	exit(2);
+}
+
+/* Open the store and (unless no_key) the server key. */
+static void
+ctl_open(struct ctl *c, int create)
+{
+	char err[512], *keypath;
+
+	if (store_open(c->dbpath, &c->st, err, sizeof(err)) != STORE_OK)
+		cli_fatal("%s", err);
+	keypath = serverkey_path_for(c->dbpath);
+	c->key = serverkey_open(keypath, create, err, sizeof(err));
+	free(keypath);
+	if (c->key == NULL)
+		cli_fatal("%s%s", err, create ? "" :
+		    " (run `pbemctl init` first)");
+}
+
+static void
+ctl_close(struct ctl *c)
+{
+	serverkey_close(c->key);
+	store_close(c->st);
+}
+
+static int
+cmd_init(struct ctl *c, int argc, char **argv)
+{
+	unsigned char pub[32];
+	char text[128], *old = NULL;
+
+	ctl_open(c, 1);
+	serverkey_public(c->key, pub);
+	proto_pubkey_format(pub, text, sizeof(text));
+	if (store_meta_get(c->st, "server_key", &old) == STORE_OK) {
+		if (strcmp(old, text) != 0)
+			cli_fatal("%s already belongs to server key %s, not "
+			    "to the key in %s.key", c->dbpath, old, c->dbpath);
+	} else if (store_meta_set(c->st, "server_key", text) != STORE_OK)
+		cli_fatal("store: %s", store_errmsg(c->st));
+	free(old);
+	printf("database %s ready (schema %d)\nserver key %s\n", c->dbpath,
+	    store_schema_version(c->st), text);
+	ctl_close(c);
+	return 0;
+}
+
+static int
+cmd_rulesets(struct ctl *c, int argc, char **argv)
+{
+	const struct rules_module *const *m;
+
+	for (m = rules_all(); *m != NULL; m++)
+		printf("%-12s %d-%d players  %s\n", (*m)->name,
+		    (*m)->min_seats, (*m)->max_seats, (*m)->title_en);
+	return 0;
+}
+
+/* --key KEY or --key-file FILE into pk. */
+static void
+read_key_option(const char *key, const char *file, unsigned char pk[32])
+{
+	char err[256], *text = NULL;
+	size_t len;
+
+	if ((key == NULL) == (file == NULL))
+		cli_fatal("give the player's public key with --key KEY or "
+		    "--key-file FILE (from `pbem keygen`)");
+	if (file != NULL) {
+		if ((text = cli_read_file(file, 4096, &len, err,
+		    sizeof(err))) == NULL)
+			cli_fatal("%s", err);
+		text[strcspn(text, "\r\n")] = '\0';
+		key = text;
+	}
+	if (proto_pubkey_parse(key, pk, err, sizeof(err)) != PROTO_OK)
+		cli_fatal("%s", err);
+	free(text);
+}
+
+static int
+player_add(struct ctl *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "key", required_argument, NULL, 'k' },
+		{ "key-file", required_argument, NULL, 'K' },
+		{ "email", required_argument, NULL, 'e' },
+		{ "lang", required_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *key = NULL, *keyfile = NULL, *email = "", *lang = "en";
+	struct store_player p;
+	enum store_status rc;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'k': key = optarg; break;
+		case 'K': keyfile = optarg; break;
+		case 'e': email = optarg; break;
+		case 'l': lang = optarg; break;
+		default: usage();
+		}
+	}
+	if (optind + 1 != argc)
+		usage();
+	if (strcmp(lang, "en") != 0 && strcmp(lang, "fr") != 0)
+		cli_fatal("--lang must be en or fr, not %s", lang);
+	if (!cli_valid_name(argv[optind]))
+		cli_fatal("a player name is 1-63 letters, digits, '.', '-' or "
+		    "'_': \"%s\" is not", argv[optind]);
+	memset(&p, 0, sizeof(p));
+	snprintf(p.name, sizeof(p.name), "%s", argv[optind]);
+	snprintf(p.email, sizeof(p.email), "%s", email);
+	snprintf(p.lang, sizeof(p.lang), "%s", lang);
+	read_key_option(key, keyfile, p.pubkey);
+	ctl_open(c, 0);
+	rc = store_player_add(c->st, &p);
+	if (rc == STORE_EXISTS)
+		cli_fatal("a player named %s, or with that key, already exists",
+		    p.name);
+	if (rc != STORE_OK)
+		cli_fatal("store: %s", store_errmsg(c->st));
+	printf("player %lld %s\n", (long long)p.id, p.name);
+	ctl_close(c);
+	return 0;
+}
+
+static int
+player_key(struct ctl *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "key", required_argument, NULL, 'k' },
+		{ "key-file", required_argument, NULL, 'K' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *key = NULL, *keyfile = NULL;
+	struct store_player p;
+	unsigned char pk[32];
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'k': key = optarg; break;
+		case 'K': keyfile = optarg; break;
+		default: usage();
+		}
+	}
+	if (optind + 1 != argc)
+		usage();
+	read_key_option(key, keyfile, pk);
+	ctl_open(c, 0);
+	if (store_player_find(c->st, argv[optind], &p) != STORE_OK)
+		cli_fatal("no player named %s", argv[optind]);
+	if (store_player_set_key(c->st, p.id, pk) != STORE_OK)
+		cli_fatal("store: %s", store_errmsg(c->st));
+	printf("player %s has a new key\n", p.name);
+	ctl_close(c);
+	return 0;
+}
+
+static int
+print_player(const struct store_player *p, void *arg)
+{
+	char key[128];
+
+	proto_pubkey_format(p->pubkey, key, sizeof(key));
+	printf("%lld\t%s\t%s\t%s\t%s\n", (long long)p->id, p->name, p->lang,
+	    p->email, key);
+	return 0;
+}
+
+static int
+cmd_player(struct ctl *c, int argc, char **argv)
+{
+	if (argc < 2)
+		usage();
+	if (strcmp(argv[1], "add") == 0)
+		return player_add(c, argc - 1, argv + 1);
+	if (strcmp(argv[1], "key") == 0)
+		return player_key(c, argc - 1, argv + 1);
+	if (strcmp(argv[1], "list") == 0 && argc == 2) {
+		ctl_open(c, 0);
+		if (store_player_foreach(c->st, print_player, NULL) != STORE_OK)
+			cli_fatal("store: %s", store_errmsg(c->st));
+		ctl_close(c);
+		return 0;
+	}
+	usage();
+	return 2;
+}
+
+static int
+game_create(struct ctl *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "options", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int64_t players[STORE_MAX_SEATS], game_id;
+	const char *options = NULL;
+	struct store_player p;
+	char err[1024], *names, *name, *save = NULL, hex[65];
+	struct store_game g;
+	int ch, nseats = 0;
+
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (ch != 'o')
+			usage();
+		options = optarg;
+	}
+	if (optind + 2 != argc)
+		usage();
+	ctl_open(c, 0);
+	names = strdup(argv[optind + 1]);
+	for (name = strtok_r(names, ",", &save); name != NULL;
+	    name = strtok_r(NULL, ",", &save)) {
+		if (nseats == STORE_MAX_SEATS)
+			cli_fatal("at most %d seats", STORE_MAX_SEATS);
+		if (store_player_find(c->st, name, &p) != STORE_OK)
+			cli_fatal("no player named %s (see `pbemctl player "
+			    "list`)", name);
+		players[nseats++] = p.id;
+	}
+	free(names);
+	if (engine_create_game(c->st, c->key, argv[optind], options, players,
+	    nseats, &game_id, err, sizeof(err)) != ENGINE_OK)
+		cli_fatal("%s", err);
+	if (store_game_get(c->st, game_id, &g) != STORE_OK)
+		cli_fatal("store: %s", store_errmsg(c->st));
+	proto_hex(g.commitment, STORE_HASH_BYTES, hex);
+	printf("game %lld created: %s, %d seats, seed commitment %s\n",
+	    (long long)game_id, g.ruleset, g.nseats, hex);
+	store_game_clear(&g);
+	ctl_close(c);
+	return 0;
+}
+
+static int
+print_game(const struct store_game *g, void *arg)
+{
+	printf("%lld\t%s\t%d seats\t%s\n", (long long)g->id, g->ruleset,
+	    g->nseats, g->status == STORE_GAME_OVER ? "over" : "running");
+	return 0;
+}
+
+static int
+cmd_game(struct ctl *c, int argc, char **argv)
+{
+	if (argc < 2)
+		usage();
+	if (strcmp(argv[1], "create") == 0)
+		return game_create(c, argc - 1, argv + 1);
+	if (strcmp(argv[1], "list") == 0 && argc == 2) {
+		ctl_open(c, 0);
+		if (store_game_foreach(c->st, print_game, NULL) != STORE_OK)
+			cli_fatal("store: %s", store_errmsg(c->st));
+		ctl_close(c);
+		return 0;
+	}
+	usage();
+	return 2;
+}
+
+/* Parse --seat N / --public / --full / --lang for view and replay. */
+static void
+viewer_options(int argc, char **argv, int *viewer, enum rules_lang *lang)
+{
+	static const struct option opts[] = {
+		{ "seat", required_argument, NULL, 's' },
+		{ "public", no_argument, NULL, 'p' },
+		{ "full", no_argument, NULL, 'f' },
+		{ "lang", required_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int ch;
+
+	*viewer = RULES_VIEW_PUBLIC;
+	*lang = RULES_LANG_EN;
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 's':
+			*viewer = (int)cli_number(optarg, 0, 7, "--seat");
+			break;
+		case 'p': *viewer = RULES_VIEW_PUBLIC; break;
+		case 'f': *viewer = RULES_VIEW_FULL; break;
+		case 'l': *lang = cli_lang(optarg); break;
+		default: usage();
+		}
+	}
+}
+
+static int
+cmd_view(struct ctl *c, int argc, char **argv)
+{
+	struct gamestate gs;
+	enum rules_lang lang;
+	int64_t game_id;
+	char err[1024];
+	int viewer;
+
+	viewer_options(argc, argv, &viewer, &lang);
+	if (optind + 1 != argc)
+		usage();
+	game_id = cli_number(argv[optind], 1, INT64_MAX, "game");
+	ctl_open(c, 0);
+	if (gamestate_load(c->st, game_id, -1, &gs, err, sizeof(err)) !=
+	    ENGINE_OK)
+		cli_fatal("%s", err);
+	if (viewer >= gs.game.nseats)
+		cli_fatal("game %lld has seats 0 to %d", (long long)game_id,
+		    gs.game.nseats - 1);
+	cli_print_json(gamestate_view(&gs, viewer));
+	gamestate_clear(&gs);
+	ctl_close(c);
+	return 0;
+}
+
+static int
+cmd_submit(struct ctl *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "lang", required_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 }
+	};
+	enum rules_lang lang = RULES_LANG_EN;
+	struct engine_reply reply;
+	char err[512], *text, block[2048];
+	size_t len, i;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (ch != 'l')
+			usage();
+		lang = cli_lang(optarg);
+	}
+	if (optind + 1 < argc)
+		usage();
+	text = cli_read_file(optind < argc ? argv[optind] : "-",
+	    CLI_INPUT_MAX, &len, err, sizeof(err));
+	if (text == NULL)
+		cli_fatal("%s", err);
+	ctl_open(c, 0);
+	engine_submit(c->st, c->key, text, len, lang, &reply);
+	free(text);
+	if (reply.status != ENGINE_OK) {
+		fprintf(stderr, "pbemctl: refused (%s): %s\n",
+		    engine_status_code(reply.status), reply.message);
+		if (reply.forms != NULL && json_array_size(reply.forms) > 0) {
+			fprintf(stderr, lang == RULES_LANG_FR ?
+			    "coups possibles :\n" : "legal moves:\n");
+			for (i = 0; i < json_array_size(reply.forms); i++)
+				fprintf(stderr, "  %s\n", json_string_value(
+				    json_array_get(reply.forms, i)));
+		}
+		engine_reply_clear(&reply);
+		ctl_close(c);
+		return 1;
+	}
+	proto_receipt_armour(&reply.receipt, block, sizeof(block));
+	printf("%s\n%s", reply.message, block);
+	if (reply.game_over)
+		printf("game %lld is over\n", (long long)reply.game_id);
+	engine_reply_clear(&reply);
+	ctl_close(c);
+	return 0;
+}
+
+struct replay_ctx {
+	int viewer;
+};
+
+static void
+replay_step(const struct store_entry *e, const struct rules_module *m,
+    const void *state, void *arg)
+{
+	struct replay_ctx *rc = arg;
+
+	if (e->kind == STORE_ENTRY_GENESIS)
+		printf("== %lld: game created\n", (long long)e->seq);
+	else
+		printf("== %lld: seat %d: %s\n", (long long)e->seq, e->seat,
+		    e->text);
+	cli_print_json(m->view(state, rc->viewer));
+}
+
+/* Audit one game; prints a line; 0 if it checks out. */
+static int
+audit_one(struct ctl *c, int64_t game_id, audit_step_cb step, void *arg)
+{
+	struct audit_report report;
+	struct audit_log log;
+	struct store_game row;
+	char err[512];
+	int rc;
+
+	if (audit_load_store(c->st, game_id, &log, &row, err,
+	    sizeof(err)) != 0) {
+		fprintf(stderr, "pbemctl: %s\n", err);
+		return -1;
+	}
+	rc = audit_run(&log, &report, step, arg);
+	if (rc == 0 && step == NULL)
+		printf("game %lld: ok, %zu entries, every signature, hash and "
+		    "state checks out\n", (long long)game_id, report.checked);
+	else if (rc != 0)
+		printf("game %lld: FAILED at entry %lld: %s\n",
+		    (long long)game_id, (long long)report.bad_seq,
+		    report.reason);
+	audit_log_clear(&log);
+	store_game_clear(&row);
+	return rc;
+}
+
+static int
+cmd_replay(struct ctl *c, int argc, char **argv)
+{
+	struct replay_ctx rc;
+	enum rules_lang lang;
+	int64_t game_id;
+
+	viewer_options(argc, argv, &rc.viewer, &lang);
+	if (optind + 1 != argc)
+		usage();
+	game_id = cli_number(argv[optind], 1, INT64_MAX, "game");
+	ctl_open(c, 0);
+	if (audit_one(c, game_id, replay_step, &rc) != 0)
+		return 1;
+	ctl_close(c);
+	return 0;
+}
+
+static int
+collect_game(const struct store_game *g, void *arg)
+{
+	struct { int64_t *ids; size_t n, cap; } *list = arg;
+
+	if (list->n == list->cap) {
+		list->cap = list->cap ? list->cap * 2 : 16;
+		list->ids = realloc(list->ids, list->cap * sizeof(int64_t));
+		if (list->ids == NULL)
+			cli_fatal("out of memory");
+	}
+	list->ids[list->n++] = g->id;
+	return 0;
+}
+
+static int
+cmd_audit(struct ctl *c, int argc, char **argv)
+{
+	struct { int64_t *ids; size_t n, cap; } list = { NULL, 0, 0 };
+	size_t i;
+	int failed = 0;
+
+	if (argc > 2)
+		usage();
+	ctl_open(c, 0);
+	if (argc == 2) {
+		failed = audit_one(c, cli_number(argv[1], 1, INT64_MAX, "game"),
+		    NULL, NULL) != 0;
+	} else {
+		if (store_game_foreach(c->st, collect_game, &list) != STORE_OK)
+			cli_fatal("store: %s", store_errmsg(c->st));
+		for (i = 0; i < list.n; i++)
+			failed |= audit_one(c, list.ids[i], NULL, NULL) != 0;
+		free(list.ids);
+	}
+	ctl_close(c);
+	return failed ? 1 : 0;
+}
+
+static int
+cmd_export(struct ctl *c, int argc, char **argv)
+{
+	const char *out = NULL;
+	json_t *bundle;
+	char err[512];
+	int ch;
+
+	while ((ch = getopt(argc, argv, "o:")) != -1) {
+		if (ch != 'o')
+			usage();
+		out = optarg;
+	}
+	if (optind + 1 != argc)
+		usage();
+	ctl_open(c, 0);
+	bundle = bundle_export(c->st, cli_number(argv[optind], 1, INT64_MAX,
+	    "game"), err, sizeof(err));
+	if (bundle == NULL)
+		cli_fatal("%s", err);
+	if (out == NULL)
+		cli_print_json(bundle);
+	else if (json_dump_file(bundle, out, JSON_INDENT(1) |
+	    JSON_SORT_KEYS) != 0)
+		cli_fatal("cannot write %s", out);
+	else
+		json_decref(bundle);
+	ctl_close(c);
+	return 0;
+}
+
+static int
+cmd_score(struct ctl *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "explain", no_argument, NULL, 'x' },
+		{ "lang", required_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct rules_module *m;
+	enum rules_lang lang = RULES_LANG_EN;
+	json_t *score, *card;
+	const char *choices;
+	char err[RULES_ERRLEN];
+	int ch, explain = 0;
+	size_t i;
+
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'x': explain = 1; break;
+		case 'l': lang = cli_lang(optarg); break;
+		default: usage();
+		}
+	}
+	if (optind + 2 != argc)
+		usage();
+	if ((m = rules_find(argv[optind])) == NULL)
+		cli_fatal("unknown ruleset %s", argv[optind]);
+	if (m->score_cards == NULL)
+		cli_fatal("%s has no hand scoring", m->name);
+	if ((score = m->score_cards(argv[optind + 1], lang, err,
+	    sizeof(err))) == NULL)
+		cli_fatal("%s", err);
+	if (explain) {
+		json_array_foreach(json_object_get(score, "cards"), i, card)
+			printf("%-4s %-36s %4lld%s\n",
+			    json_string_value(json_object_get(card, "id")),
+			    json_string_value(json_object_get(card, "name")),
+			    (long long)json_integer_value(json_object_get(card,
+			    "points")), json_is_true(json_object_get(card,
+			    "blanked")) ? (lang == RULES_LANG_FR ? " (masquée)" :
+			    " (blanked)") : "");
+		choices = json_string_value(json_object_get(score, "choices"));
+		if (choices != NULL && *choices != '\0')
+			printf("%s: %s\n", lang == RULES_LANG_FR ? "choix" :
+			    "choices", choices);
+	}
+	printf("%lld\n", (long long)json_integer_value(json_object_get(score,
+	    "total")));
+	json_decref(score);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*run)(struct ctl *, int, char **);
+} commands[] = {
+	{ "init", cmd_init },
+	{ "rulesets", cmd_rulesets },
+	{ "player", cmd_player },
+	{ "game", cmd_game },
+	{ "view", cmd_view },
+	{ "submit", cmd_submit },
+	{ "replay", cmd_replay },
+	{ "audit", cmd_audit },
+	{ "export", cmd_export },
+	{ "score", cmd_score },
+};
+
+int
+main(int argc, char **argv)
+{
+	struct ctl c;
+	size_t i;
+	int ch;
+
+	memset(&c, 0, sizeof(c));
+	c.dbpath = getenv("PBEM_DB") ? getenv("PBEM_DB") : "pbem.db";
+	while ((ch = getopt(argc, argv, "+d:h")) != -1) {
+		switch (ch) {
+		case 'd': c.dbpath = optarg; break;
+		default: usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1)
+		usage();
+	if (sodium_init() < 0)
+		cli_fatal("libsodium failed to initialise");
+	cli_check_modules();
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[0], commands[i].name) == 0) {
+			optind = 0;	/* glibc: re-initialise for the command */
+			return commands[i].run(&c, argc, argv);
+		}
+	fprintf(stderr, "pbemctl: unknown command \"%s\"\n", argv[0]);
+	usage();
+	return 2;
+}
