@@ -27,3 +27,9 @@ daemon_pbem_LDADD = $(CORE_LIBS)
 daemon_pbemctl_SOURCES = daemon/pbemctl.c daemon/cli.h daemon/cli.c
 daemon_pbemctl_CPPFLAGS = $(CORE_CPPFLAGS)
 daemon_pbemctl_LDADD = $(CORE_LIBS)
+
+bin_PROGRAMS += daemon/pbemd
+daemon_pbemd_SOURCES = daemon/pbemd.c daemon/daemon.h daemon/http.c \
+	daemon/log.h daemon/log.c
+daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS)
+daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) -lpthread

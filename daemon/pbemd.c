@@ -1,0 +1,197 @@
+/*
+ * pbemd.c -- the pbem daemon: start-up and the main loop.
+ *
+ * init (options, database, server key) -> optional demo game -> register
+ * handlers (HTTP) -> run until SIGTERM or SIGINT, then stop accepting,
+ * let in-flight requests finish, close the store and exit 0.
+ *
+ * Embedded defaults: ./pbem.db, its key ./pbem.db.key, HTTP on
+ * 127.0.0.1:8080.  `pbemd --demo` also creates two players with key files
+ * in ./demo/ and a Star Trek: Missions game between them, and prints how
+ * to play it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "daemon.h"
+#include "engine.h"
+#include "protocol.h"
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: pbemd [-v] [-d database] [-l address] "
+	    "[-p port] [--demo]\n");
+	exit(2);
+}
+
+/* Bind the server key to the database, as `pbemctl init` does. */
+static void
+bind_server_key(struct daemon *d)
+{
+	unsigned char pub[32];
+	char text[128], *old = NULL;
+
+	serverkey_public(d->key, pub);
+	proto_pubkey_format(pub, text, sizeof(text));
+	if (store_meta_get(d->st, "server_key", &old) == STORE_OK) {
+		if (strcmp(old, text) != 0)
+			fatalx("%s belongs to server key %s, not to the key in "
+			    "%s.key", d->dbpath, old, d->dbpath);
+		free(old);
+	} else if (store_meta_set(d->st, "server_key", text) != STORE_OK)
+		fatalx("store: %s", store_errmsg(d->st));
+}
+
+/* A demo player with a key pair in demo/NAME.key(.pub); its id. */
+static int64_t
+demo_player(struct daemon *d, const char *name, const char *lang)
+{
+	unsigned char sk[64];
+	struct store_player p;
+	char path[256], text[256];
+	FILE *f;
+	int fd;
+
+	if (store_player_find(d->st, name, &p) == STORE_OK)
+		return p.id;
+	memset(&p, 0, sizeof(p));
+	snprintf(p.name, sizeof(p.name), "%s", name);
+	snprintf(p.email, sizeof(p.email), "%s@localhost", name);
+	snprintf(p.lang, sizeof(p.lang), "%s", lang);
+	crypto_sign_keypair(p.pubkey, sk);
+	snprintf(path, sizeof(path), "demo/%s.key", name);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) == -1 ||
+	    (f = fdopen(fd, "w")) == NULL)
+		fatal("%s", path);
+	proto_seckey_format(sk, text, sizeof(text));
+	fprintf(f, "%s\n", text);
+	fclose(f);
+	sodium_memzero(sk, sizeof(sk));
+	sodium_memzero(text, sizeof(text));
+	snprintf(path, sizeof(path), "demo/%s.key.pub", name);
+	if ((f = fopen(path, "w")) == NULL)
+		fatal("%s", path);
+	proto_pubkey_format(p.pubkey, text, sizeof(text));
+	fprintf(f, "%s\n", text);
+	fclose(f);
+	if (store_player_add(d->st, &p) != STORE_OK)
+		fatalx("store: %s", store_errmsg(d->st));
+	return p.id;
+}
+
+static int
+count_game(const struct store_game *g, void *arg)
+{
+	(*(int64_t *)arg) = g->id;
+	return 0;
+}
+
+static void
+demo(struct daemon *d)
+{
+	int64_t players[2], game = 0;
+	char err[1024];
+
+	if (mkdir("demo", 0700) == -1 && errno != EEXIST)
+		fatal("mkdir demo");
+	players[0] = demo_player(d, "alice", "en");
+	players[1] = demo_player(d, "bruno", "fr");
+	store_game_foreach(d->st, count_game, &game);
+	if (game == 0 && engine_create_game(d->st, d->key, "stmissions", NULL,
+	    players, 2, &game, err, sizeof(err)) != ENGINE_OK)
+		fatalx("demo game: %s", err);
+	printf(
+"Demo: game %lld of Star Trek: Missions, alice (seat 0) against bruno (seat 1).\n"
+"  See whose turn it is and the public table:\n"
+"    curl -s http://%s:%d/v1/games/%lld\n"
+"  See your hand (administrator view of seat 0):\n"
+"    ./daemon/pbemctl -d %s view %lld --seat 0\n"
+"  Play as alice (use the \"next_seq\" the view shows, here 1):\n"
+"    ./daemon/pbem sign -k demo/alice.key -g %lld -n 1 -s 0 \"draw galaxy, discard drawn\" \\\n"
+"      | curl -s --data-binary @- http://%s:%d/v1/games/%lld/moves\n"
+"  Bruno signs with demo/bruno.key and -s 1; French works too:\n"
+"    \"piocher galaxie, défausser la carte piochée\"\n",
+	    (long long)game, d->address, d->port, (long long)game, d->dbpath,
+	    (long long)game, (long long)game, d->address, d->port,
+	    (long long)game);
+	fflush(stdout);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "demo", no_argument, NULL, 'D' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct daemon d;
+	sigset_t set;
+	char err[512], *keypath;
+	int ch, sig, want_demo = 0, verbose = 0;
+
+	memset(&d, 0, sizeof(d));
+	d.dbpath = "pbem.db";
+	d.address = "127.0.0.1";
+	d.port = 8080;
+	while ((ch = getopt_long(argc, argv, "vd:l:p:", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'v': verbose = 1; break;
+		case 'd': d.dbpath = optarg; break;
+		case 'l': d.address = optarg; break;
+		case 'p': d.port = atoi(optarg); break;
+		case 'D': want_demo = 1; break;
+		default: usage();
+		}
+	}
+	if (optind != argc || d.port <= 0 || d.port > 65535)
+		usage();
+	log_init("pbemd", 0, verbose);
+	if (sodium_init() < 0)
+		fatalx("libsodium failed to initialise");
+
+	if (store_open(d.dbpath, &d.st, err, sizeof(err)) != STORE_OK)
+		fatalx("%s", err);
+	keypath = serverkey_path_for(d.dbpath);
+	if ((d.key = serverkey_open(keypath, 1, err, sizeof(err))) == NULL)
+		fatalx("%s", err);
+	free(keypath);
+	bind_server_key(&d);
+	if (want_demo)
+		demo(&d);
+
+	/* Signals are taken synchronously by this thread only. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (http_start(&d) != 0)
+		exit(1);
+	for (;;) {
+		if (sigwait(&set, &sig) != 0)
+			continue;
+		if (sig == SIGHUP) {
+			log_info("SIGHUP: nothing to reload yet");
+			continue;
+		}
+		log_info("%s: stopping", strsignal(sig));
+		break;
+	}
+	http_stop(&d);		/* waits for requests in flight */
+	serverkey_close(d.key);
+	store_close(d.st);
+	return 0;
+}

@@ -1,0 +1,54 @@
+/*
+ * testlib.h -- helpers for the whole-system tests: a fresh database and
+ * server key in a temporary directory, players with real Ed25519 keys,
+ * signing and submitting moves, a seeded pseudo-random choice for random
+ * play (tests must not depend on luck, so every run makes the same
+ * choices), and row counts to prove a refusal changed nothing.
+ */
+#ifndef PBEM_TESTLIB_H
+#define PBEM_TESTLIB_H
+
+#include <stdint.h>
+
+#include "engine.h"
+
+struct testenv {
+	char			 dir[256];
+	char			 dbpath[300];
+	struct store		*st;
+	struct serverkey	*key;
+	unsigned char		 server_pub[32];
+	int			 nplayers;
+	int64_t			 player_id[8];
+	unsigned char		 player_sk[8][64];
+};
+
+/* A fresh database with nplayers players named p0, p1, ... */
+void	testenv_open(struct testenv *env, int nplayers);
+void	testenv_close(struct testenv *env);
+/* Create a game of ruleset for players 0..nseats-1 in order. */
+int64_t	testenv_game(struct testenv *env, const char *ruleset, int nseats);
+/* Sign move text for (game, seq, seat) with player signer's key and
+ * write the armoured block into out. */
+void	testenv_block(struct testenv *env, int signer, int64_t game,
+	    int64_t seq, int seat, const char *text, char *out, size_t outlen);
+/* Sign with the seat's own player's key and submit. */
+void	testenv_play(struct testenv *env, int64_t game, int64_t seq, int seat,
+	    const char *text, struct engine_reply *reply);
+
+/* Rows in the database: log entries + snapshots + outbox + games. */
+int64_t	testenv_rows(struct testenv *env);
+
+/* Deterministic choice: a xorshift generator. */
+uint32_t test_random(uint64_t *state, uint32_t bound);
+
+/* Flip the lowest bit of byte offset of table.column in the row of
+ * (game_id, seq), bypassing the store (tampering); keeps the value's
+ * type.  Flipping twice restores it. */
+void	testenv_flip(struct testenv *env, const char *table,
+	    const char *column, int64_t game, int64_t seq, int offset);
+
+/* Run an SQL statement on the raw file (tampering); returns sqlite rc. */
+int	testenv_sql(struct testenv *env, const char *sql);
+
+#endif /* PBEM_TESTLIB_H */
