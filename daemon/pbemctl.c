@@ -38,6 +38,7 @@ usage(void)
 "  game create RULESET PLAYER,PLAYER,... [--options JSON]\n"
 "  game list\n"
 "  view GAME [--seat N | --public | --full] [--lang en|fr]\n"
+"  moves GAME [--lang en|fr]         who must act, and their legal moves\n"
 "  submit [FILE] [--lang en|fr]      play the signed move in FILE or stdin\n"
 "  replay GAME [--seat N | --public | --full]\n"
 "  audit [GAME]                      check every signature, hash and state\n"
@@ -362,6 +363,46 @@ cmd_view(struct ctl *c, int argc, char **argv)
 	return 0;
 }
 
+/* One line per legal move: seat, sequence number, move text; then the
+ * move forms for people on standard error. */
+static int
+cmd_moves(struct ctl *c, int argc, char **argv)
+{
+	int seats[STORE_MAX_SEATS], nact, i, viewer;
+	struct gamestate gs;
+	enum rules_lang lang;
+	json_t *moves, *forms;
+	char err[1024];
+	size_t j;
+
+	viewer_options(argc, argv, &viewer, &lang);
+	if (optind + 1 != argc)
+		usage();
+	ctl_open(c, 0);
+	if (gamestate_load(c->st, cli_number(argv[optind], 1, INT64_MAX,
+	    "game"), -1, &gs, err, sizeof(err)) != ENGINE_OK)
+		cli_fatal("%s", err);
+	nact = gs.module->to_act(gs.state, seats, STORE_MAX_SEATS);
+	if (nact == 0)
+		fprintf(stderr, "game %lld is over\n", (long long)gs.game.id);
+	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++) {
+		moves = gs.module->legal_moves(gs.state, seats[i]);
+		for (j = 0; j < json_array_size(moves); j++)
+			printf("%d\t%lld\t%s\n", seats[i], (long long)gs.seq + 1,
+			    json_string_value(json_array_get(moves, j)));
+		json_decref(moves);
+		forms = gs.module->move_forms(gs.state, seats[i], lang);
+		fprintf(stderr, "seat %d:\n", seats[i]);
+		for (j = 0; j < json_array_size(forms); j++)
+			fprintf(stderr, "  %s\n", json_string_value(
+			    json_array_get(forms, j)));
+		json_decref(forms);
+	}
+	gamestate_clear(&gs);
+	ctl_close(c);
+	return 0;
+}
+
 static int
 cmd_submit(struct ctl *c, int argc, char **argv)
 {
@@ -607,6 +648,7 @@ static const struct {
 	{ "player", cmd_player },
 	{ "game", cmd_game },
 	{ "view", cmd_view },
+	{ "moves", cmd_moves },
 	{ "submit", cmd_submit },
 	{ "replay", cmd_replay },
 	{ "audit", cmd_audit },

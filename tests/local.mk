@@ -6,3 +6,19 @@ TESTS += tests/check_engine
 tests_check_engine_SOURCES = tests/check_engine.c $(TESTLIB)
 tests_check_engine_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
 tests_check_engine_LDADD = $(CORE_LIBS) $(CHECK_LIBS) -lpthread
+
+# The command-line tools and pbemd end to end.
+TESTS += tests/cli-test.sh
+EXTRA_DIST += tests/cli-test.sh tests/run-all.sh contrib/install-deps.sh
+
+check_PROGRAMS += tests/check_random_play
+TESTS += tests/check_random_play
+tests_check_random_play_SOURCES = tests/check_random_play.c $(TESTLIB)
+tests_check_random_play_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
+tests_check_random_play_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+
+check_PROGRAMS += tests/check_rules_api
+TESTS += tests/check_rules_api
+tests_check_rules_api_SOURCES = tests/check_rules_api.c
+tests_check_rules_api_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS)
+tests_check_rules_api_LDADD = $(CORE_LIBS) $(CHECK_LIBS)

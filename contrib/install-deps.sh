@@ -1,0 +1,10 @@
+#!/bin/sh
+# install-deps.sh -- install what pbem needs to build, test and run, from
+# Debian 12's packages.  Run as root (CI runs it from .ci/run).
+set -e
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+apt-get install -y --no-install-recommends \
+	ca-certificates build-essential autoconf automake pkg-config \
+	libsodium-dev libsqlite3-dev libjansson-dev libmicrohttpd-dev \
+	check sqlite3 curl valgrind

@@ -1,0 +1,243 @@
+/*
+ * check_rules_api.c -- the rule-module contract, checked on every module
+ * in the registry (so a new module is tested the moment it is listed):
+ *   - the registry: lookups, unknown names, every table valid;
+ *   - registration rules refused: bad version, bad name, bad seat range,
+ *     a missing method;
+ *   - setup refuses seat counts outside the module's range;
+ *   - seeded random play: after every move save/load/save is
+ *     byte-identical, every legal move parses and checks, the seats that
+ *     must act are real seats, views carry "to_act" and "over", check()
+ *     leaves the state untouched, the same seed and moves give the same
+ *     final state, and every game ends with a result naming winners.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "rng.h"
+#include "rules.h"
+
+#define GAMES_PER_COUNT	200
+#define MAX_MOVES	1000
+
+static char *
+saved_text(const struct rules_module *m, const void *state)
+{
+	json_t *saved = m->save(state);
+	char *text = json_dumps(saved, JSON_COMPACT | JSON_SORT_KEYS);
+
+	json_decref(saved);
+	return text;
+}
+
+START_TEST(test_registry)
+{
+	const struct rules_module *const *m;
+	char err[256];
+	int n = 0;
+
+	for (m = rules_all(); *m != NULL; m++, n++) {
+		ck_assert_msg(rules_validate_module(*m, err, sizeof(err)) == 0,
+		    "%s", err);
+		ck_assert_ptr_eq(rules_find((*m)->name), *m);
+	}
+	ck_assert_int_ge(n, 2);
+	ck_assert_ptr_null(rules_find("no-such-game"));
+	ck_assert_ptr_null(rules_find(NULL));
+	ck_assert_ptr_nonnull(rules_find("stmissions"));
+	ck_assert_ptr_nonnull(rules_find("template"));
+}
+END_TEST
+
+START_TEST(test_registration_rules)
+{
+	struct rules_module bad = *rules_find("template");
+	char err[256];
+
+	bad.api_version = RULES_API_VERSION + 1;
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "api_version"));
+	bad = *rules_find("template");
+	bad.name = "Bad Name";
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "module name"));
+	bad = *rules_find("template");
+	bad.min_seats = 5;
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "seats"));
+	bad = *rules_find("template");
+	bad.check = NULL;
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "method check is missing"));
+	bad = *rules_find("template");
+	bad.ruleset_version = 0;
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
+	ck_assert_int_eq(rules_validate_module(NULL, err, sizeof(err)), -1);
+}
+END_TEST
+
+START_TEST(test_setup_seat_range)
+{
+	const struct rules_module *const *m;
+	unsigned char seed[32] = { 1 };
+	struct rules_rng rng;
+	json_t *none = json_object();
+	char err[RULES_ERRLEN];
+	void *state;
+
+	for (m = rules_all(); *m != NULL; m++) {
+		rng_init(&rng, seed, 0);
+		ck_assert_ptr_null((*m)->setup((*m)->min_seats - 1, none, &rng,
+		    err, sizeof(err)));
+		ck_assert_uint_gt(strlen(err), 0);
+		ck_assert_ptr_null((*m)->setup((*m)->max_seats + 1, none, &rng,
+		    err, sizeof(err)));
+		state = (*m)->setup((*m)->min_seats, none, &rng, err,
+		    sizeof(err));
+		ck_assert_msg(state != NULL, "%s: %s", (*m)->name, err);
+		(*m)->destroy(state);
+	}
+	json_decref(none);
+}
+END_TEST
+
+/* One move's worth of contract checks on state, for seat. */
+static void
+check_step(const struct rules_module *m, void *state, int seat)
+{
+	char err[RULES_ERRLEN], *before, *after, *reloaded;
+	json_t *moves, *move, *saved, *view;
+	void *copy;
+	size_t i;
+
+	before = saved_text(m, state);
+	saved = json_loads(before, 0, NULL);
+	copy = m->load(saved, err, sizeof(err));
+	ck_assert_msg(copy != NULL, "%s: load refused its own save: %s",
+	    m->name, err);
+	reloaded = saved_text(m, copy);
+	ck_assert_str_eq(before, reloaded);
+	m->destroy(copy);
+	json_decref(saved);
+	free(reloaded);
+
+	moves = m->legal_moves(state, seat);
+	ck_assert_msg(json_array_size(moves) > 0, "%s: seat %d must act but "
+	    "has no legal move", m->name, seat);
+	for (i = 0; i < json_array_size(moves); i++) {
+		const char *text = json_string_value(json_array_get(moves, i));
+		move = NULL;
+		ck_assert_msg(m->parse(state, seat, text, RULES_LANG_EN, &move,
+		    err, sizeof(err)) == RULES_OK, "%s: legal move \"%s\" "
+		    "does not parse: %s", m->name, text, err);
+		ck_assert_msg(m->check(state, seat, move, RULES_LANG_EN, err,
+		    sizeof(err)) == RULES_OK, "%s: legal move \"%s\" is "
+		    "refused: %s", m->name, text, err);
+		json_decref(move);
+	}
+	json_decref(moves);
+	view = m->view(state, seat);
+	ck_assert_ptr_nonnull(json_object_get(view, "to_act"));
+	ck_assert_ptr_nonnull(json_object_get(view, "over"));
+	json_decref(view);
+	after = saved_text(m, state);
+	ck_assert_msg(strcmp(before, after) == 0, "%s: parse/check/view "
+	    "changed the state", m->name);
+	free(before);
+	free(after);
+}
+
+/* Play one game at random; returns the final saved state (malloc'd). */
+static char *
+play(const struct rules_module *m, int nseats, uint64_t game, int checks)
+{
+	unsigned char seed[32];
+	char err[RULES_ERRLEN], *final;
+	struct rules_rng rng;
+	json_t *opts = json_object(), *moves, *move, *result;
+	int seats[8], nact, n;
+	uint32_t pick;
+	void *state;
+
+	memset(seed, 0, sizeof(seed));
+	memcpy(seed, &game, sizeof(game));
+	rng_init(&rng, seed, 0);
+	state = m->setup(nseats, opts, &rng, err, sizeof(err));
+	ck_assert_msg(state != NULL, "%s: %s", m->name, err);
+	json_decref(opts);
+	for (n = 1; (nact = m->to_act(state, seats, 8)) > 0; n++) {
+		ck_assert_msg(n < MAX_MOVES, "%s: game does not end", m->name);
+		ck_assert_int_ge(seats[0], 0);
+		ck_assert_int_lt(seats[0], nseats);
+		if (checks)
+			check_step(m, state, seats[0]);
+		moves = m->legal_moves(state, seats[0]);
+		rng_init(&rng, seed, 1000000 + (uint64_t)n);
+		pick = rules_rng_below(&rng, (uint32_t)json_array_size(moves));
+		move = NULL;
+		ck_assert_int_eq(m->parse(state, seats[0], json_string_value(
+		    json_array_get(moves, pick)), RULES_LANG_EN, &move, err,
+		    sizeof(err)), RULES_OK);
+		ck_assert_int_eq(m->check(state, seats[0], move, RULES_LANG_EN,
+		    err, sizeof(err)), RULES_OK);
+		rng_init(&rng, seed, (uint64_t)n);
+		m->apply(state, seats[0], move, &rng);
+		json_decref(move);
+		json_decref(moves);
+	}
+	result = m->result(state);
+	ck_assert_ptr_nonnull(result);
+	ck_assert_uint_eq(json_array_size(json_object_get(result, "scores")),
+	    (size_t)nseats);
+	ck_assert_uint_ge(json_array_size(json_object_get(result, "winners")),
+	    1);
+	json_decref(result);
+	final = saved_text(m, state);
+	m->destroy(state);
+	return final;
+}
+
+START_TEST(test_random_play_contract)
+{
+	const struct rules_module *const *m;
+	char *a, *b;
+	int nseats, g;
+
+	for (m = rules_all(); *m != NULL; m++)
+		for (nseats = (*m)->min_seats; nseats <= (*m)->max_seats;
+		    nseats++)
+			for (g = 0; g < GAMES_PER_COUNT; g++) {
+				a = play(*m, nseats, (uint64_t)g, g < 20);
+				b = play(*m, nseats, (uint64_t)g, 0);
+				ck_assert_msg(strcmp(a, b) == 0, "%s: same "
+				    "seed and moves, different end",
+				    (*m)->name);
+				free(a);
+				free(b);
+			}
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("rules_api");
+	TCase *tc = tcase_create("contract");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_registry);
+	tcase_add_test(tc, test_registration_rules);
+	tcase_add_test(tc, test_setup_seat_range);
+	tcase_add_test(tc, test_random_play_contract);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,187 @@
+#!/bin/sh
+# cli-test.sh -- the command-line tools end to end, as an administrator
+# and two players would use them: keys, registration, a whole game of
+# Star Trek: Missions played with signed blocks, refusals with their
+# codes, audit, export and offline verification, tampering caught by the
+# audit, the fixed `pbemctl score` interface, and pbemd's HTTP API with
+# its demo game.  Run by `make check` (top_builddir is set by the harness).
+
+set -u
+: "${top_builddir:=.}"
+bin="$(cd "$top_builddir" && pwd)/daemon"
+work=$(mktemp -d /tmp/pbem-cli-XXXXXX)
+pid=
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+cd "$work" || exit 1
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+# expect DESCRIPTION EXIT-CODE COMMAND...: run, compare the exit code
+expect() {
+	what=$1 want=$2
+	shift 2
+	"$@" >out.txt 2>err.txt
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok; else
+		bad "$what: exit $got, expected $want"
+		sed 's/^/  | /' out.txt err.txt >&2
+	fi
+}
+# contains DESCRIPTION FILE TEXT
+contains() {
+	if grep -qF -- "$3" "$2"; then ok; else
+		bad "$1: \"$3\" not in $2"; sed 's/^/  | /' "$2" >&2
+	fi
+}
+
+ctl() { "$bin/pbemctl" -d "$work/pbem.db" "$@"; }
+
+# --- set-up -----------------------------------------------------------------
+expect "init" 0 ctl init
+contains "init" out.txt "server key ed25519:"
+expect "rulesets" 0 ctl rulesets
+contains "rulesets" out.txt "stmissions"
+expect "keygen alice" 0 "$bin/pbem" keygen -o alice.key
+expect "keygen bob" 0 "$bin/pbem" keygen -o bob.key
+expect "keygen refuses to overwrite" 1 "$bin/pbem" keygen -o bob.key
+contains "keygen refuses" err.txt "refusing to overwrite"
+expect "add alice" 0 ctl player add alice --key-file alice.key.pub \
+	--email alice@example.org
+expect "add bob" 0 ctl player add bob --key-file bob.key.pub --lang fr
+expect "duplicate player" 1 ctl player add alice --key-file bob.key.pub
+contains "duplicate player" err.txt "already exists"
+expect "bad key" 1 ctl player add carol --key ed25519:nonsense
+expect "too few seats" 1 ctl game create stmissions alice
+contains "too few seats" err.txt "2 to 4 players"
+expect "create" 0 ctl game create stmissions alice,bob
+contains "create" out.txt "game 1 created"
+contains "create" out.txt "seed commitment"
+
+# --- refusals, each with its own code, and nothing stored --------------------
+ctl moves 1 >moves.txt 2>/dev/null
+seat=$(head -n 1 moves.txt | cut -f 1)
+seq=$(head -n 1 moves.txt | cut -f 2)
+move=$(head -n 1 moves.txt | cut -f 3)
+if [ "$seat" = 0 ]; then key=alice.key other=bob.key; else key=bob.key other=alice.key; fi
+"$bin/pbem" sign -k "$other" -g 1 -n "$seq" -s "$seat" "$move" >wrongkey.txt
+expect "wrong key" 1 ctl submit wrongkey.txt
+contains "wrong key" err.txt "bad_signature"
+"$bin/pbem" sign -k "$key" -g 1 -n 9 -s "$seat" "$move" >future.txt
+expect "future seq" 1 ctl submit future.txt
+contains "future seq" err.txt "future_sequence"
+"$bin/pbem" sign -k "$key" -g 1 -n "$seq" -s "$seat" "draw galaxy, discard Picard Ier" >unknown.txt
+expect "unknown card" 1 ctl submit unknown.txt
+contains "unknown card" err.txt "move_not_understood"
+contains "unknown card lists legal forms" err.txt "legal moves:"
+printf 'Hello,\n> -----BEGIN PBEM MOVE-----\n> Version: 1\n> -----END PBEM MOVE-----\n' >broken.txt
+expect "malformed block" 1 ctl submit broken.txt
+contains "malformed block" err.txt "malformed_block"
+expect "nothing stored" 0 ctl audit 1
+contains "nothing stored" out.txt "ok, 1 entries"
+
+# --- a whole game, each move signed by its seat and pasted as a reply --------
+moves=0
+while ctl moves 1 >moves.txt 2>/dev/null && [ -s moves.txt ]; do
+	n=$(wc -l <moves.txt)
+	pick=$(( (moves * 7919) % n + 1 ))
+	line=$(sed -n "${pick}p" moves.txt)
+	seat=$(printf '%s' "$line" | cut -f 1)
+	seq=$(printf '%s' "$line" | cut -f 2)
+	move=$(printf '%s' "$line" | cut -f 3)
+	if [ "$seat" = 0 ]; then key=alice.key; else key=bob.key; fi
+	# The block quoted by a mail client, with CRLF line ends.
+	{ printf 'Re: your turn\r\n\r\nMy move:\r\n\r\n'
+	  "$bin/pbem" sign -k "$key" -g 1 -n "$seq" -s "$seat" "$move" |
+		sed 's/^/> /; s/$/\r/'; } >move.txt
+	if ! ctl submit move.txt >receipt.txt 2>err.txt; then
+		bad "move $seq ($move) refused"; cat err.txt >&2; break
+	fi
+	moves=$((moves + 1))
+	[ $moves -lt 400 ] || { bad "game does not end"; break; }
+done
+[ $moves -gt 5 ] && ok || bad "only $moves moves played"
+contains "receipt" receipt.txt "BEGIN PBEM RECEIPT"
+contains "game over" receipt.txt "is over"
+expect "replay the stale block" 1 ctl submit move.txt
+contains "stale" err.txt "stale_sequence"
+expect "view seat 1" 0 ctl view 1 --seat 1
+contains "result revealed" out.txt "\"seed\""
+expect "audit" 0 ctl audit 1
+contains "audit" out.txt "every signature, hash and state checks out"
+expect "replay" 0 ctl replay 1 --seat 0
+contains "replay" out.txt "== 1: seat"
+expect "export" 0 ctl export 1 -o bundle.json
+expect "verify" 0 "$bin/pbem" verify bundle.json
+contains "verify" out.txt "full replay from the revealed seed"
+
+# --- tampering ---------------------------------------------------------------
+if command -v sqlite3 >/dev/null; then
+	sqlite3 pbem.db "DROP TRIGGER IF EXISTS log_no_update;
+		UPDATE log SET text = text || ' ' WHERE game_id = 1 AND seq = 3;"
+	expect "tampered log" 1 ctl audit 1
+	contains "tampered log" out.txt "FAILED at entry 3"
+	sed 's/"text": "draw/"text": "DRAW/' bundle.json >tampered.json
+	if ! cmp -s bundle.json tampered.json; then
+		expect "tampered bundle" 1 "$bin/pbem" verify tampered.json
+		contains "tampered bundle" out.txt "FAILED at entry"
+	fi
+else
+	bad "sqlite3 is not installed"
+fi
+
+# --- the fixed scoring interface ----------------------------------------------
+expect "score 66" 0 ctl score stmissions G27,G08,G01,G09,M05,G32,G04
+[ "$(tail -n 1 out.txt)" = 66 ] && ok || bad "score: $(tail -n 1 out.txt), expected 66"
+expect "score explain" 0 ctl score stmissions \
+	"Lieutenant Worf,Commander Kurn,G01,G09,M05,Torpilles à photons,G04" --explain
+[ "$(tail -n 1 out.txt)" = 66 ] && ok || bad "score --explain last line"
+contains "score explain" out.txt "Lieutenant Worf"
+expect "score 5" 0 ctl score stmissions M01,G25
+[ "$(tail -n 1 out.txt)" = 5 ] && ok || bad "Away Team + Data"
+expect "score unknown card" 1 ctl score stmissions G27,X99
+
+# --- the daemon: demo game over HTTP, clean stop on SIGTERM -------------------
+if command -v curl >/dev/null; then
+	mkdir d && cd d
+	port=$((20000 + $$ % 20000))
+	"$bin/pbemd" --demo -p "$port" >demo.txt 2>pbemd.log &
+	pid=$!
+	up=0
+	for _ in $(seq 1 50); do
+		curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null && { up=1; break; }
+		sleep 0.1
+	done
+	[ $up = 1 ] && ok || bad "pbemd did not answer"
+	contains "demo instructions" demo.txt "demo/alice.key"
+	curl -s "http://127.0.0.1:$port/v1/games/1" >view.json
+	contains "public view" view.json '"to_act"'
+	"$bin/pbemctl" moves 1 >moves.txt 2>/dev/null
+	seat=$(head -n 1 moves.txt | cut -f 1)
+	move=$(head -n 1 moves.txt | cut -f 3)
+	if [ "$seat" = 0 ]; then key=demo/alice.key; else key=demo/bruno.key; fi
+	"$bin/pbem" sign -k "$key" -g 1 -n 1 -s "$seat" "$move" |
+		curl -s --data-binary @- "http://127.0.0.1:$port/v1/games/1/moves" >posted.json
+	contains "move over HTTP" posted.json '"next_seq": 2'
+	"$bin/pbem" sign -k "$key" -g 1 -n 1 -s "$seat" "$move" |
+		curl -s --data-binary @- "http://127.0.0.1:$port/v1/games/1/moves" >stale.json
+	contains "stale over HTTP" stale.json '"code": "stale_sequence"'
+	curl -s "http://127.0.0.1:$port/v1/nothing" >nf.json
+	contains "404" nf.json '"not_found"'
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	pid=
+	[ $rc = 0 ] && ok || bad "pbemd exit code $rc after SIGTERM"
+	cd ..
+else
+	bad "curl is not installed"
+fi
+
+echo "cli-test: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,29 @@
+#!/bin/sh
+# run-all.sh -- the whole test suite, as CI runs it: a normal build with
+# `make check` and `make distcheck`, then the same suite built with
+# AddressSanitizer and UndefinedBehaviorSanitizer.  Builds happen in
+# _build/ and _build-asan/ so the source tree stays clean.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+jobs=$(nproc 2>/dev/null || echo 2)
+
+autoreconf -fi
+
+echo "=== build and test (gcc -O2, -Wall -Wextra)"
+rm -rf _build && mkdir _build && cd _build
+../configure CFLAGS="-O2 -g" --enable-silent-rules
+make -j"$jobs"
+make -j"$jobs" check || { cat tests/*.log; exit 1; }
+echo "=== make distcheck"
+make -j"$jobs" distcheck
+cd "$top"
+
+echo "=== build and test under AddressSanitizer + UBSan"
+rm -rf _build-asan && mkdir _build-asan && cd _build-asan
+../configure --enable-sanitizers CFLAGS="-O1 -g" --enable-silent-rules
+make -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	make -j"$jobs" check || { cat tests/*.log; exit 1; }
+echo "=== all tests passed (normal, distcheck, ASan+UBSan)"
