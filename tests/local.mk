@@ -22,3 +22,9 @@ TESTS += tests/check_rules_api
 tests_check_rules_api_SOURCES = tests/check_rules_api.c
 tests_check_rules_api_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS)
 tests_check_rules_api_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+
+EXTRA_PROGRAMS += tests/bench_engine
+BENCHES += tests/bench_engine
+tests_bench_engine_SOURCES = tests/bench_engine.c
+tests_bench_engine_CPPFLAGS = $(CORE_CPPFLAGS)
+tests_bench_engine_LDADD = $(CORE_LIBS)
