@@ -10,6 +10,7 @@
 
 #include "audit.h"
 #include "chain.h"
+#include "engine.h"
 #include "protocol.h"
 #include "rng.h"
 
@@ -65,12 +66,7 @@ check_link(const struct audit_log *log, size_t i, struct audit_report *r)
 	if (memcmp(hash, e->hash, STORE_HASH_BYTES) != 0)
 		return fail(r, e->seq, "entry %lld: its contents do not match "
 		    "its hash (the entry was altered)", (long long)e->seq);
-	memset(&rc, 0, sizeof(rc));
-	rc.game_id = e->game_id;
-	rc.seq = e->seq;
-	rc.seat = e->seat;
-	memcpy(rc.entry_hash, e->hash, STORE_HASH_BYTES);
-	memcpy(rc.signature, e->receipt, STORE_SIG_BYTES);
+	engine_receipt_of(e, &rc);
 	len = proto_receipt_canonical(&rc, buf, sizeof(buf));
 	if (len == 0 || crypto_sign_verify_detached(rc.signature, buf, len,
 	    log->server_pub) != 0)

@@ -7,6 +7,7 @@
  * server.  Audits take the seat keys from it, so a log carries everything
  * needed to check it.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,18 +76,26 @@ genesis_text(const struct store_game *g, const json_t *options,
 }
 
 void
+engine_receipt_of(const struct store_entry *e, struct proto_receipt *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->game_id = e->game_id;
+	r->seq = e->seq;
+	r->seat = e->seat < 0 ? 0 : e->seat;
+	memcpy(r->entry_hash, e->hash, STORE_HASH_BYTES);
+	memcpy(r->signature, e->receipt, STORE_SIG_BYTES);
+}
+
+void
 engine_sign_receipt(const struct serverkey *key, struct store_entry *e)
 {
 	struct proto_receipt r;
-	unsigned char buf[512];
+	unsigned char buf[PROTO_CANONICAL_MAX];
 	size_t len;
 
-	memset(&r, 0, sizeof(r));
-	r.game_id = e->game_id;
-	r.seq = e->seq;
-	r.seat = e->seat;
-	memcpy(r.entry_hash, e->hash, STORE_HASH_BYTES);
+	engine_receipt_of(e, &r);
 	len = proto_receipt_canonical(&r, buf, sizeof(buf));
+	assert(len > 0);
 	serverkey_sign(key, buf, len, e->receipt);
 }
 

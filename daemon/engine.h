@@ -75,7 +75,12 @@ enum engine_status engine_create_game(struct store *st,
 	    const char *options, const int64_t *players, int nseats,
 	    int64_t *game_id, char *err, size_t errlen);
 
-/* Sign the receipt of entry e (its hash must be set) into e->receipt. */
+/* The receipt of log entry e (its hash must be set): game, seq, seat and
+ * entry hash.  The genesis entry has no seat; its receipt names seat 0
+ * (docs/LOG.md). */
+void	engine_receipt_of(const struct store_entry *e,
+	    struct proto_receipt *r);
+/* Sign the receipt of entry e into e->receipt. */
 void	engine_sign_receipt(const struct serverkey *key,
 	    struct store_entry *e);
 

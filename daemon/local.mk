@@ -11,7 +11,7 @@ check_PROGRAMS += tests/check_protocol
 TESTS += tests/check_protocol
 tests_check_protocol_SOURCES = tests/check_protocol.c
 tests_check_protocol_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS)
-tests_check_protocol_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+tests_check_protocol_LDADD = daemon/libpbem.a $(SODIUM_LIBS) $(CHECK_LIBS)
 daemon_libpbem_a_SOURCES += \
 	daemon/chain.h daemon/chain.c \
 	daemon/serverkey.h daemon/serverkey.c \

@@ -12,6 +12,8 @@
  * Nothing here touches the store or the rules; it is pure functions over
  * bytes, safe on any input: every parser returns PROTO_OK or a specific
  * error with a message, never crashes, never reads past its input.
+ *
+ * The core calls sodium_init() once at start-up, before any of these.
  */
 #ifndef PBEM_PROTOCOL_H
 #define PBEM_PROTOCOL_H
@@ -25,6 +27,9 @@
 #define PROTO_SECKEY_BYTES	64
 #define PROTO_SIG_BYTES		64
 #define PROTO_HASH_BYTES	32
+#define PROTO_CANONICAL_MAX	1152	/* canonical bytes of a move or receipt */
+#define PROTO_ARMOUR_MAX	1536	/* an armoured block, with its NUL */
+#define PROTO_KEY_TEXT_MAX	128	/* a key as text, with its NUL */
 
 enum proto_status {
 	PROTO_OK = 0,
@@ -52,11 +57,18 @@ struct proto_receipt {
 };
 
 /* Normalise move text in place: CRLF and tabs to spaces, runs of blanks to
- * one space, trimmed; invalid UTF-8 or control characters are refused. */
+ * one space, trimmed; invalid UTF-8 or control characters are refused.
+ * Empty text is PROTO_MALFORMED; longer than PROTO_MOVE_MAX bytes once
+ * cleaned is PROTO_TOO_LONG.  On error, text is left unchanged. */
 enum proto_status proto_clean_text(char *text, char *err, size_t errlen);
 
 /* The canonical bytes that are signed for m (without its signature).
- * Returns the length, or 0 if buf is too small. */
+ * Returns the length, or 0 if buf is too small or m cannot be encoded
+ * (a negative game id, seq or seat, or text not in proto_clean_text's
+ * form).  PROTO_CANONICAL_MAX bytes are always enough.  proto_move_sign
+ * asserts that m can be encoded; proto_move_verify answers
+ * PROTO_MALFORMED if it cannot, PROTO_BAD_SIGNATURE if the signature
+ * does not verify. */
 size_t	proto_move_canonical(const struct proto_move *m, unsigned char *buf,
 	    size_t buflen);
 void	proto_move_sign(struct proto_move *m,
@@ -65,14 +77,19 @@ enum proto_status proto_move_verify(const struct proto_move *m,
 	    const unsigned char pubkey[PROTO_PUBKEY_BYTES]);
 
 /* Write the armoured block for m into out (NUL-terminated).  Returns the
- * length, or 0 if out is too small. */
+ * length, or 0 if out is too small (PROTO_ARMOUR_MAX always suffices) or
+ * m cannot be encoded. */
 size_t	proto_move_armour(const struct proto_move *m, char *out,
 	    size_t outlen);
 /* Find the first armoured move block anywhere in text (quoted, re-wrapped,
- * indented, CRLF) and read it into m.  Does not verify the signature. */
+ * indented, CRLF) and read it into m.  Does not verify the signature.
+ * text need not be NUL-terminated.  On any status but PROTO_OK, m is
+ * zeroed and err says what was wrong. */
 enum proto_status proto_move_find(const char *text, size_t len,
 	    struct proto_move *m, char *err, size_t errlen);
 
+/* Receipts: as for moves.  There is no proto_receipt_sign: the server
+ * signs proto_receipt_canonical()'s bytes with its own key, held apart. */
 size_t	proto_receipt_canonical(const struct proto_receipt *r,
 	    unsigned char *buf, size_t buflen);
 enum proto_status proto_receipt_verify(const struct proto_receipt *r,
@@ -83,7 +100,11 @@ enum proto_status proto_receipt_find(const char *text, size_t len,
 	    struct proto_receipt *r, char *err, size_t errlen);
 
 /* Keys as one line of text: "ed25519:<base64 of 32 bytes>" for public
- * keys, "ed25519-secret:<base64 of 64 bytes>" for secret keys. */
+ * keys, "ed25519-secret:<base64 of 64 bytes>" for secret keys.  The
+ * format functions return the length, or 0 if out is too small
+ * (PROTO_KEY_TEXT_MAX suffices).  The parsers ignore blanks around the
+ * text, and refuse a public key that is not a valid curve point and a
+ * secret key whose public half does not match its seed. */
 size_t	proto_pubkey_format(const unsigned char pk[PROTO_PUBKEY_BYTES],
 	    char *out, size_t outlen);
 enum proto_status proto_pubkey_parse(const char *text,
@@ -93,7 +114,8 @@ size_t	proto_seckey_format(const unsigned char sk[PROTO_SECKEY_BYTES],
 enum proto_status proto_seckey_parse(const char *text,
 	    unsigned char sk[PROTO_SECKEY_BYTES], char *err, size_t errlen);
 
-/* Lower-case hex of n bytes into out (2n+1 bytes); and back (-1 if bad). */
+/* Lower-case hex of n bytes into out (2n+1 bytes); and back (-1 if bad:
+ * hex must be exactly 2n hex digits, either case). */
 void	proto_hex(const unsigned char *bytes, size_t n, char *out);
 int	proto_unhex(const char *hex, unsigned char *bytes, size_t n);
 

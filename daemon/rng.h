@@ -10,6 +10,13 @@
  * BLAKE2b-256(key = seed, message = "pbem-rng-v1" || u64be(step)), nonce
  * zero -- so anyone holding the revealed seed can re-run every draw
  * (docs/PROTOCOL.md, with test vectors).
+ *
+ * rules_rng_below() (rejection sampling) and rules_rng_shuffle()
+ * (Fisher-Yates from the last index down), declared in rules.h, are
+ * implemented in rng.c on this stream; PROTOCOL.md fixes how many words
+ * each consumes.  The core calls sodium_init() once at start-up;
+ * rng_seed_generate() also calls it (idempotent) and aborts if the system
+ * has no random source.
  */
 #ifndef PBEM_RNG_H
 #define PBEM_RNG_H

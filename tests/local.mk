@@ -28,3 +28,4 @@ BENCHES += tests/bench_engine
 tests_bench_engine_SOURCES = tests/bench_engine.c
 tests_bench_engine_CPPFLAGS = $(CORE_CPPFLAGS)
 tests_bench_engine_LDADD = $(CORE_LIBS)
+EXTRA_DIST += tests/fuzz_protocol.c tests/vectors
