@@ -1,10 +1,20 @@
 # store/: the SQLite implementation of store.h.
 noinst_LIBRARIES += store/libstore.a
 store_libstore_a_CPPFLAGS = $(STORE_CPPFLAGS)
-store_libstore_a_SOURCES = store/store.h store/store_sqlite.c
+store_libstore_a_SOURCES = store/store.h store/store_sqlite.c \
+	store/migrations.h store/migrations.c store/store_test.h
 
+# -lpthread: the race test runs two connections in two threads.
 check_PROGRAMS += tests/check_store
 TESTS += tests/check_store
 tests_check_store_SOURCES = tests/check_store.c
 tests_check_store_CPPFLAGS = $(STORE_CPPFLAGS) $(CHECK_CFLAGS)
-tests_check_store_LDADD = store/libstore.a $(CHECK_LIBS) $(SQLITE_LIBS)
+tests_check_store_LDADD = store/libstore.a $(CHECK_LIBS) $(SQLITE_LIBS) \
+	-lpthread
+
+# Committed transactions per second for the per-move write pattern.
+EXTRA_PROGRAMS += tests/bench_store
+BENCHES += tests/bench_store
+tests_bench_store_SOURCES = tests/bench_store.c
+tests_bench_store_CPPFLAGS = $(STORE_CPPFLAGS)
+tests_bench_store_LDADD = store/libstore.a $(SQLITE_LIBS)

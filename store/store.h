@@ -22,6 +22,11 @@
  * reason is available from store_errmsg() until the next call.
  * Functions that hand back text allocate it with malloc(); the caller
  * frees it (store_entry_clear() for entries).
+ *
+ * Callbacks (the _foreach functions, store_outbox_due) get a struct that
+ * is valid only during the call.  They may call other store functions,
+ * but not the _foreach that is calling them (STORE_ERROR).  Schema,
+ * migrations and the reasons behind them: docs/STORE.md.
  */
 #ifndef PBEM_STORE_H
 #define PBEM_STORE_H
@@ -62,6 +67,7 @@ int		store_schema_version(struct store *st);
 /* BEGIN IMMEDIATE: takes the write lock now, so a transaction that reads
  * and then writes can never fail half-way on a lock. */
 enum store_status store_begin(struct store *st);
+/* A commit that fails is rolled back: nothing of it stays. */
 enum store_status store_commit(struct store *st);
 /* Always safe to call, also when no transaction is open. */
 void		store_rollback(struct store *st);
@@ -111,7 +117,7 @@ struct store_game {
 	int		ruleset_version;
 	char	       *options;		/* JSON text, malloc'd */
 	int		nseats;
-	int64_t		seat_player[STORE_MAX_SEATS];
+	int64_t		seat_player[STORE_MAX_SEATS];	/* 0: open seat */
 	unsigned char	seed[STORE_SEED_BYTES];		/* secret until over */
 	unsigned char	commitment[STORE_HASH_BYTES];	/* BLAKE2b(seed) */
 	int		status;			/* enum store_game_status */
@@ -189,7 +195,7 @@ enum store_outbox_status {
 
 struct store_outbox {
 	int64_t		id;
-	int64_t		game_id;
+	int64_t		game_id;		/* 0: about no game */
 	int64_t		seq;
 	char		channel[16];		/* "mail", "webhook", ... */
 	char		recipient[STORE_EMAIL_MAX];

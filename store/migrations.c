@@ -1,0 +1,395 @@
+/*
+ * migrations.c -- the store's schema, as an ordered list of migrations.
+ *
+ * Rules for this file (docs/STORE.md says why):
+ *   - Never edit a migration that has shipped; add a new one at the end.
+ *   - Each migration is plain SQL run by sqlite3_exec() inside the
+ *     runner's transaction; it must not contain BEGIN/COMMIT or touch
+ *     user_version itself.
+ *   - CHECK constraints guard what is fixed for good (key, hash and
+ *     signature sizes, the seat limit of the struct); values that may
+ *     grow (entry kinds, game and outbox statuses) only get a lower
+ *     bound, because widening a CHECK means rebuilding the table.
+ */
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "migrations.h"
+
+/* PRAGMA application_id of a pbem store: 'pbem' in ASCII. */
+#define PBEM_APPLICATION_ID	0x7062656d
+
+struct migration {
+	int		 version;
+	const char	*name;
+	const char	*sql;
+};
+
+/* 1: the initial schema. */
+static const char migration_1[] =
+	"PRAGMA application_id = 1885496685;\n"	/* PBEM_APPLICATION_ID */
+
+	"CREATE TABLE meta (\n"
+	"	key	TEXT PRIMARY KEY NOT NULL,\n"
+	"	value	TEXT NOT NULL\n"
+	");\n"
+
+	"CREATE TABLE players (\n"
+	"	id	INTEGER PRIMARY KEY,\n"
+	"	name	TEXT NOT NULL UNIQUE CONSTRAINT name_size\n"
+	"		    CHECK (length(CAST(name AS BLOB)) BETWEEN 1 AND 63),\n"
+	"	email	TEXT NOT NULL CONSTRAINT email_size\n"
+	"		    CHECK (length(CAST(email AS BLOB)) <= 255),\n"
+	"	created	INTEGER NOT NULL\n"
+	");\n"
+
+	/* Every key a player ever had; revoked is NULL for the active one. */
+	"CREATE TABLE player_keys (\n"
+	"	id	INTEGER PRIMARY KEY,\n"
+	"	player_id INTEGER NOT NULL REFERENCES players(id),\n"
+	"	pubkey	BLOB NOT NULL UNIQUE CONSTRAINT pubkey_size\n"
+	"		    CHECK (typeof(pubkey) = 'blob' AND length(pubkey) = 32),\n"
+	"	created	INTEGER NOT NULL,\n"
+	"	revoked	INTEGER\n"
+	");\n"
+	"CREATE UNIQUE INDEX player_keys_active ON player_keys(player_id)\n"
+	"	WHERE revoked IS NULL;\n"
+
+	"CREATE TABLE games (\n"
+	"	id	INTEGER PRIMARY KEY,\n"
+	"	ruleset	TEXT NOT NULL CONSTRAINT ruleset_size\n"
+	"		    CHECK (length(CAST(ruleset AS BLOB)) BETWEEN 1 AND 31),\n"
+	"	ruleset_version INTEGER NOT NULL,\n"
+	"	options	TEXT NOT NULL,\n"
+	"	nseats	INTEGER NOT NULL CONSTRAINT nseats_range\n"
+	"		    CHECK (nseats BETWEEN 1 AND 8),\n"
+	"	seed	BLOB NOT NULL CONSTRAINT seed_size\n"
+	"		    CHECK (typeof(seed) = 'blob' AND length(seed) = 32),\n"
+	"	commitment BLOB NOT NULL CONSTRAINT commitment_size\n"
+	"		    CHECK (typeof(commitment) = 'blob'"
+	" AND length(commitment) = 32),\n"
+	"	status	INTEGER NOT NULL CONSTRAINT status_range\n"
+	"		    CHECK (status >= 0),\n"
+	"	created	INTEGER NOT NULL\n"
+	");\n"
+
+	/* player_id NULL: the seat is open. */
+	"CREATE TABLE seats (\n"
+	"	game_id	INTEGER NOT NULL REFERENCES games(id),\n"
+	"	seat	INTEGER NOT NULL CONSTRAINT seat_range\n"
+	"		    CHECK (seat BETWEEN 0 AND 7),\n"
+	"	player_id INTEGER REFERENCES players(id),\n"
+	"	PRIMARY KEY (game_id, seat)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE INDEX seats_player ON seats(player_id);\n"
+
+	"CREATE TABLE log (\n"
+	"	game_id	INTEGER NOT NULL REFERENCES games(id),\n"
+	"	seq	INTEGER NOT NULL CONSTRAINT seq_range CHECK (seq >= 0),\n"
+	"	kind	INTEGER NOT NULL CONSTRAINT kind_range CHECK (kind >= 0),\n"
+	"	seat	INTEGER NOT NULL CONSTRAINT seat_range\n"
+	"		    CHECK (seat BETWEEN -1 AND 7),\n"
+	"	text	TEXT NOT NULL,\n"
+	"	signature BLOB NOT NULL CONSTRAINT signature_size\n"
+	"		    CHECK (typeof(signature) = 'blob'"
+	" AND length(signature) = 64),\n"
+	"	state_hash BLOB NOT NULL CONSTRAINT state_hash_size\n"
+	"		    CHECK (typeof(state_hash) = 'blob'"
+	" AND length(state_hash) = 32),\n"
+	"	prev_hash BLOB NOT NULL CONSTRAINT prev_hash_size\n"
+	"		    CHECK (typeof(prev_hash) = 'blob'"
+	" AND length(prev_hash) = 32),\n"
+	"	hash	BLOB NOT NULL CONSTRAINT hash_size\n"
+	"		    CHECK (typeof(hash) = 'blob' AND length(hash) = 32),\n"
+	"	receipt	BLOB NOT NULL CONSTRAINT receipt_size\n"
+	"		    CHECK (typeof(receipt) = 'blob' AND length(receipt) = 64),\n"
+	"	time	INTEGER NOT NULL,\n"
+	"	PRIMARY KEY (game_id, seq)\n"
+	");\n"
+	/*
+	 * The API has no way to change the log; these catch a mistake in
+	 * hand-written SQL.  They are not a defence against someone with
+	 * the file (they can drop them): that is the hash chain's job.
+	 */
+	"CREATE TRIGGER log_no_update BEFORE UPDATE ON log BEGIN\n"
+	"	SELECT RAISE(ABORT, 'log is append-only: UPDATE refused');\n"
+	"END;\n"
+	"CREATE TRIGGER log_no_delete BEFORE DELETE ON log BEGIN\n"
+	"	SELECT RAISE(ABORT, 'log is append-only: DELETE refused');\n"
+	"END;\n"
+
+	"CREATE TABLE snapshots (\n"
+	"	game_id	INTEGER NOT NULL REFERENCES games(id),\n"
+	"	seq	INTEGER NOT NULL CONSTRAINT seq_range CHECK (seq >= 0),\n"
+	"	state	TEXT NOT NULL,\n"
+	"	PRIMARY KEY (game_id, seq)\n"
+	");\n"
+
+	/*
+	 * AUTOINCREMENT: an outbox id is never reused, even if sent rows are
+	 * pruned one day, so receivers may use it to drop duplicates.
+	 * game_id NULL: a notification about no game.
+	 */
+	"CREATE TABLE outbox (\n"
+	"	id	INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+	"	game_id	INTEGER REFERENCES games(id),\n"
+	"	seq	INTEGER,\n"
+	"	channel	TEXT NOT NULL CONSTRAINT channel_size\n"
+	"		    CHECK (length(CAST(channel AS BLOB)) BETWEEN 1 AND 15),\n"
+	"	recipient TEXT NOT NULL CONSTRAINT recipient_size\n"
+	"		    CHECK (length(CAST(recipient AS BLOB)) <= 255),\n"
+	"	event	TEXT NOT NULL CONSTRAINT event_size\n"
+	"		    CHECK (length(CAST(event AS BLOB)) BETWEEN 1 AND 31),\n"
+	"	payload	TEXT NOT NULL,\n"
+	"	status	INTEGER NOT NULL DEFAULT 0 CONSTRAINT status_range\n"
+	"		    CHECK (status >= 0),\n"
+	"	attempts INTEGER NOT NULL DEFAULT 0 CONSTRAINT attempts_range\n"
+	"		    CHECK (attempts >= 0),\n"
+	"	next_attempt INTEGER NOT NULL,\n"
+	"	last_error TEXT NOT NULL DEFAULT '' CONSTRAINT last_error_size\n"
+	"		    CHECK (length(CAST(last_error AS BLOB)) <= 255),\n"
+	"	created	INTEGER NOT NULL\n"
+	");\n";
+
+/*
+ * 2: players choose the language of their mail, and the outbox workers
+ * find due rows without scanning every row ever sent.
+ *
+ * The index is partial: sent and failed rows, which pile up for ever, are
+ * not in it, so it stays the size of the queue.  It is ordered by id with
+ * next_attempt beside it, so "due rows, oldest first, at most N" walks it
+ * in order, tests next_attempt without touching the table and stops after
+ * N rows -- no sort, however long the backlog.  Queries must say
+ * "status = 0" literally for SQLite to use a partial index.
+ */
+static const char migration_2[] =
+	"ALTER TABLE players ADD COLUMN lang TEXT NOT NULL DEFAULT 'en'\n"
+	"	CONSTRAINT lang_size\n"
+	"	CHECK (length(CAST(lang AS BLOB)) BETWEEN 2 AND 7);\n"
+	"CREATE INDEX outbox_pending ON outbox(id, next_attempt)\n"
+	"	WHERE status = 0;\n";
+
+static const struct migration migrations[] = {
+	{ 1, "initial schema", migration_1 },
+	{ 2, "players.lang and outbox_pending index", migration_2 },
+};
+
+#define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))
+
+int
+migrations_latest(void)
+{
+	return migrations[NMIGRATIONS - 1].version;
+}
+
+static enum store_status
+fail(sqlite3 *db, int rc, char *err, size_t errlen, const char *fmt,
+    const char *what)
+{
+	snprintf(err, errlen, fmt, what, sqlite3_errmsg(db));
+	rc &= 0xff;
+	if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+		return STORE_BUSY;
+	return STORE_ERROR;
+}
+
+/* Run one pragma or query whose answer is a single integer. */
+static int
+query_int(sqlite3 *db, const char *sql, int *out)
+{
+	sqlite3_stmt	*s;
+	int		 rc;
+
+	if ((rc = sqlite3_prepare_v2(db, sql, -1, &s, NULL)) != SQLITE_OK)
+		return rc;
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		*out = sqlite3_column_int(s, 0);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int
+migrations_version(sqlite3 *db)
+{
+	int	 v;
+
+	if (query_int(db, "PRAGMA user_version", &v) != SQLITE_OK)
+		return -1;
+	return v;
+}
+
+/*
+ * Refuse files this build must not write: a newer schema, or a database
+ * that belongs to another program (tables but no version, or a foreign
+ * application_id).
+ */
+static enum store_status
+check_file(sqlite3 *db, int version, char *err, size_t errlen)
+{
+	int	 appid, ntables, rc;
+
+	if (version > migrations_latest()) {
+		snprintf(err, errlen, "database schema version %d is newer "
+		    "than this build of pbem knows (%d); refusing to open it "
+		    "-- run a newer pbem", version, migrations_latest());
+		return STORE_ERROR;
+	}
+	if ((rc = query_int(db, "PRAGMA application_id", &appid)) !=
+	    SQLITE_OK)
+		return fail(db, rc, err, errlen, "%s: %s", "application_id");
+	if ((rc = query_int(db, "SELECT count(*) FROM sqlite_master",
+	    &ntables)) != SQLITE_OK)
+		return fail(db, rc, err, errlen, "%s: %s", "reading schema");
+	if (version == 0 && ntables > 0) {
+		snprintf(err, errlen, "not a pbem database: it has tables "
+		    "but no pbem schema version");
+		return STORE_ERROR;
+	}
+	if (version > 0 && appid != PBEM_APPLICATION_ID) {
+		snprintf(err, errlen, "not a pbem database: application_id "
+		    "is %#x, expected %#x", (unsigned)appid,
+		    (unsigned)PBEM_APPLICATION_ID);
+		return STORE_ERROR;
+	}
+	return STORE_OK;
+}
+
+/* Fail if the migration left a row pointing at a missing parent. */
+static enum store_status
+check_foreign_keys(sqlite3 *db, const struct migration *m, char *err,
+    size_t errlen)
+{
+	sqlite3_stmt	*s;
+	int		 rc;
+
+	rc = sqlite3_prepare_v2(db, "PRAGMA foreign_key_check", -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return fail(db, rc, err, errlen, "%s: %s",
+		    "foreign_key_check");
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		snprintf(err, errlen, "migration %d (%s) leaves a row of "
+		    "table %s without its parent in %s", m->version, m->name,
+		    (const char *)sqlite3_column_text(s, 0),
+		    (const char *)sqlite3_column_text(s, 2));
+	sqlite3_finalize(s);
+	if (rc == SQLITE_ROW)
+		return STORE_ERROR;
+	if (rc != SQLITE_DONE)
+		return fail(db, rc, err, errlen, "%s: %s",
+		    "foreign_key_check");
+	return STORE_OK;
+}
+
+/*
+ * The body of one migration, inside its transaction.  Another process
+ * may have run it while we waited for the lock, so look again.
+ */
+static enum store_status
+apply(sqlite3 *db, const struct migration *m, char *err, size_t errlen)
+{
+	enum store_status	 status;
+	char			 sql[64];
+	int			 rc, version;
+
+	if ((version = migrations_version(db)) < 0)
+		return fail(db, SQLITE_ERROR, err, errlen, "%s: %s",
+		    "user_version");
+	if ((status = check_file(db, version, err, errlen)) != STORE_OK)
+		return status;
+	if (version >= m->version)
+		return STORE_OK;
+
+	if ((rc = sqlite3_exec(db, m->sql, NULL, NULL, NULL)) != SQLITE_OK) {
+		snprintf(err, errlen, "migration %d (%s) failed: %s",
+		    m->version, m->name, sqlite3_errmsg(db));
+		return STORE_ERROR;
+	}
+	if ((status = check_foreign_keys(db, m, err, errlen)) != STORE_OK)
+		return status;
+	/* A pragma takes no parameters; the number is ours, not input. */
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", m->version);
+	if ((rc = sqlite3_exec(db, sql, NULL, NULL, NULL)) != SQLITE_OK)
+		return fail(db, rc, err, errlen, "%s: %s", "user_version");
+	return STORE_OK;
+}
+
+/*
+ * One migration in one transaction.  Foreign keys are switched off
+ * around it (they cannot be toggled inside a transaction) so that a
+ * migration may rebuild a table the SQLite way -- create, copy, drop,
+ * rename; check_foreign_keys() then verifies the result before commit.
+ */
+static enum store_status
+run_one(sqlite3 *db, const struct migration *m, char *err, size_t errlen)
+{
+	enum store_status	 status;
+	int			 rc;
+
+	if ((rc = sqlite3_exec(db, "PRAGMA foreign_keys = OFF", NULL, NULL,
+	    NULL)) != SQLITE_OK)
+		return fail(db, rc, err, errlen, "%s: %s", "foreign_keys");
+	if ((rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) !=
+	    SQLITE_OK)
+		status = fail(db, rc, err, errlen, "%s: %s", "migration");
+	else if ((status = apply(db, m, err, errlen)) != STORE_OK)
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	else if ((rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL)) !=
+	    SQLITE_OK) {
+		status = fail(db, rc, err, errlen, "%s: commit: %s", m->name);
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	}
+
+	rc = sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	if (rc != SQLITE_OK && status == STORE_OK)
+		status = fail(db, rc, err, errlen, "%s: %s", "foreign_keys");
+	return status;
+}
+
+enum store_status
+migrations_check(sqlite3 *db, char *err, size_t errlen)
+{
+	int	 version;
+
+	if ((version = migrations_version(db)) < 0)
+		return fail(db, SQLITE_ERROR, err, errlen, "%s: %s",
+		    "reading user_version");
+	return check_file(db, version, err, errlen);
+}
+
+enum store_status
+migrate(sqlite3 *db, int target, char *err, size_t errlen)
+{
+	enum store_status	 status;
+	size_t			 i;
+	int			 version;
+
+	if (target < 1 || target > migrations_latest()) {
+		snprintf(err, errlen, "no schema version %d (this build "
+		    "knows 1 to %d)", target, migrations_latest());
+		return STORE_ERROR;
+	}
+	if ((version = migrations_version(db)) < 0)
+		return fail(db, SQLITE_ERROR, err, errlen, "%s: %s",
+		    "reading user_version");
+	/* Refuse before taking any lock or writing anything. */
+	if ((status = check_file(db, version, err, errlen)) != STORE_OK)
+		return status;
+
+	for (i = 0; i < NMIGRATIONS; i++) {
+		const struct migration *m = &migrations[i];
+
+		/* The list must be 1, 2, 3, ... with no gap. */
+		assert(m->version == (int)i + 1);
+		if (m->version <= version || m->version > target)
+			continue;
+		if ((status = run_one(db, m, err, errlen)) != STORE_OK)
+			return status;
+	}
+	return STORE_OK;
+}
