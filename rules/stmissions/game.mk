@@ -1,2 +1,17 @@
 # Star Trek: Missions -- the rule module (flow, moves, views).
-STM_GAME_SOURCES = rules/stmissions/stmissions.c
+STM_GAME_SOURCES = rules/stmissions/stmissions.h \
+	rules/stmissions/stmissions.c rules/stmissions/state.c \
+	rules/stmissions/words.c rules/stmissions/parse.c \
+	rules/stmissions/turn.c rules/stmissions/view.c \
+	rules/stmissions/msg.c
+
+# Conformance, rule and random-play tests of the module.  The test builds
+# its random stream with daemon/rng.h; the module itself sees only rules/.
+check_PROGRAMS += tests/check_stm_rules
+TESTS += tests/check_stm_rules
+tests_check_stm_rules_SOURCES = tests/check_stm_rules.c
+tests_check_stm_rules_CPPFLAGS = $(RULES_CPPFLAGS) \
+	-I$(srcdir)/rules/stmissions -I$(srcdir)/daemon $(SODIUM_CFLAGS) \
+	$(CHECK_CFLAGS)
+tests_check_stm_rules_LDADD = daemon/libpbem.a rules/librules.a \
+	$(SODIUM_LIBS) $(JANSSON_LIBS) $(CHECK_LIBS)
