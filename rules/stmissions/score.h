@@ -7,8 +7,10 @@
  * Crusher copies the best other System/Engineer; and the holder's choices
  * (Borg Cube, Unidentified Ship, Thought Maker, Mysterious Plague) are
  * searched so that the hand's total is the highest possible.  The result
- * names those choices so the breakdown can show them.  Pure and
- * deterministic; it allocates nothing.
+ * names those choices so the breakdown can show them; among equally good
+ * choices the first found is named, always the same for the same hand.
+ * Pure and deterministic; it allocates nothing (it uses under 80 KB of
+ * stack).  docs/stmissions-scoring.md states every reading of a card.
  */
 #ifndef STM_SCORE_H
 #define STM_SCORE_H
@@ -22,10 +24,15 @@ struct stm_hand_score {
 	int	ncards;
 	int	cards[STM_HAND_MAX];	/* card numbers, in the order given */
 	int	points[STM_HAND_MAX];	/* each card's final points */
-	int	blanked[STM_HAND_MAX];	/* non-zero if blanked */
-	/* The holder's choices that gave this total, in English, for
-	 * people: e.g. "Unidentified Ship as Captain, Human, FED, Command".
-	 * Empty if no choice card was in the hand. */
+	int	blanked[STM_HAND_MAX];	/* non-zero if blanked (a card Borg
+					 * Cube blanks is, and its points are
+					 * Borg Cube's) */
+	/* The holder's choices that gave this total, for people, parts
+	 * joined by "; " (" ; " in French): e.g. "Borg Cube blanks Lore
+	 * and Spock; Unidentified Ship: Captain, Human, Federation,
+	 * Command; Thought Maker: Lieutenant Worf becomes Klingon Empire;
+	 * Mysterious Plague: Vulcan".  Empty if no choice card was in the
+	 * hand. */
 	char	choices_en[512];
 	char	choices_fr[512];
 };

@@ -7,3 +7,10 @@ TESTS += tests/check_stm_score
 tests_check_stm_score_SOURCES = tests/check_stm_score.c $(STM_SCORE_SOURCES)
 tests_check_stm_score_CPPFLAGS = $(RULES_CPPFLAGS) -I$(srcdir)/rules/stmissions $(CHECK_CFLAGS)
 tests_check_stm_score_LDADD = $(CHECK_LIBS) $(JANSSON_LIBS)
+
+# How fast the scorer is (make bench): hands per second and the worst case.
+BENCHES += tests/bench_stm_score
+EXTRA_PROGRAMS += tests/bench_stm_score
+tests_bench_stm_score_SOURCES = tests/bench_stm_score.c $(STM_SCORE_SOURCES)
+tests_bench_stm_score_CPPFLAGS = $(RULES_CPPFLAGS) -I$(srcdir)/rules/stmissions
+tests_bench_stm_score_LDADD = $(JANSSON_LIBS)
