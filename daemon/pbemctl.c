@@ -413,7 +413,7 @@ cmd_submit(struct ctl *c, int argc, char **argv)
 	enum rules_lang lang = RULES_LANG_EN;
 	struct engine_reply reply;
 	char err[512], *text, block[2048];
-	size_t len, i;
+	size_t len;
 	int ch;
 
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -433,13 +433,6 @@ cmd_submit(struct ctl *c, int argc, char **argv)
 	if (reply.status != ENGINE_OK) {
 		fprintf(stderr, "pbemctl: refused (%s): %s\n",
 		    engine_status_code(reply.status), reply.message);
-		if (reply.forms != NULL && json_array_size(reply.forms) > 0) {
-			fprintf(stderr, lang == RULES_LANG_FR ?
-			    "coups possibles :\n" : "legal moves:\n");
-			for (i = 0; i < json_array_size(reply.forms); i++)
-				fprintf(stderr, "  %s\n", json_string_value(
-				    json_array_get(reply.forms, i)));
-		}
 		engine_reply_clear(&reply);
 		ctl_close(c);
 		return 1;

@@ -78,7 +78,7 @@ contains "future seq" err.txt "future_sequence"
 "$bin/pbem" sign -k "$key" -g 1 -n "$seq" -s "$seat" "draw galaxy, discard Picard Ier" >unknown.txt
 expect "unknown card" 1 ctl submit unknown.txt
 contains "unknown card" err.txt "move_not_understood"
-contains "unknown card lists legal forms" err.txt "legal moves:"
+contains "unknown card lists legal forms" err.txt "draw galaxy, discard"
 printf 'Hello,\n> -----BEGIN PBEM MOVE-----\n> Version: 1\n> -----END PBEM MOVE-----\n' >broken.txt
 expect "malformed block" 1 ctl submit broken.txt
 contains "malformed block" err.txt "malformed_block"

@@ -251,7 +251,7 @@ ladder_check(const void *state, int seat, const json_t *move,
 {
 	const struct ladder *g = state;
 	int card = (int)json_integer_value(json_object_get(move, "play"));
-	int i;
+	int i, n;
 
 	if (game_over(g)) {
 		snprintf(err, errlen, lang == RULES_LANG_FR ?
@@ -267,8 +267,14 @@ ladder_check(const void *state, int seat, const json_t *move,
 	for (i = 0; i < LADDER_HAND; i++)
 		if (card != 0 && g->hand[seat][i] == card)
 			return RULES_OK;
-	snprintf(err, errlen, lang == RULES_LANG_FR ?
-	    "vous n'avez pas le %d en main" : "you do not hold a %d", card);
+	/* Say what is legal: the cards the seat holds (its own). */
+	n = snprintf(err, errlen, lang == RULES_LANG_FR ?
+	    "vous n'avez pas le %d en main ; jouez une de vos cartes :" :
+	    "you do not hold a %d; play one of your cards:", card);
+	for (i = 0; i < LADDER_HAND && n > 0 && (size_t)n < errlen; i++)
+		if (g->hand[seat][i] != 0)
+			n += snprintf(err + n, errlen - (size_t)n, " %d",
+			    g->hand[seat][i]);
 	return RULES_ILLEGAL;
 }
 
