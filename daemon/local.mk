@@ -25,7 +25,8 @@ daemon_pbem_SOURCES = daemon/pbem.c daemon/cli.h daemon/cli.c
 daemon_pbem_CPPFLAGS = $(CORE_CPPFLAGS)
 daemon_pbem_LDADD = $(CORE_LIBS)
 daemon_pbemctl_SOURCES = daemon/pbemctl.c daemon/cli.h daemon/cli.c
-daemon_pbemctl_CPPFLAGS = $(CORE_CPPFLAGS)
+daemon_pbemctl_CPPFLAGS = $(CORE_CPPFLAGS) \
+	-DPBEM_TEMPLATE_DIR=\"$(pkgdatadir)/templates\"
 daemon_pbemctl_LDADD = $(CORE_LIBS)
 
 bin_PROGRAMS += daemon/pbemd

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <sodium.h>
 
@@ -17,7 +18,9 @@
 #include "bundle.h"
 #include "cli.h"
 #include "engine.h"
+#include "present.h"
 #include "protocol.h"
+#include "templates.h"
 
 struct ctl {
 	const char		*dbpath;
@@ -37,10 +40,11 @@ usage(void)
 "  player list\n"
 "  game create RULESET PLAYER,PLAYER,... [--options JSON]\n"
 "  game list\n"
-"  view GAME [--seat N | --public | --full] [--lang en|fr]\n"
+"  view GAME [--seat N | --public | --full] [--lang en|fr] [--text]\n"
 "  moves GAME [--lang en|fr]         who must act, and their legal moves\n"
 "  submit [FILE] [--lang en|fr]      play the signed move in FILE or stdin\n"
-"  replay GAME [--seat N | --public | --full]\n"
+"  replay GAME [--seat N | --public | --full] [--lang en|fr] [--text]\n"
+"    --text renders the view with the templates (--templates DIR)\n"
 "  audit [GAME]                      check every signature, hash and state\n"
 "  export GAME [-o FILE]             write a bundle `pbem verify` checks\n"
 "  score RULESET CARD,CARD,... [--explain] [--lang en|fr]\n");
@@ -309,44 +313,124 @@ cmd_game(struct ctl *c, int argc, char **argv)
 	return 2;
 }
 
-/* Parse --seat N / --public / --full / --lang for view and replay. */
+/* How view, replay and moves show a game. */
+struct view_opts {
+	int		 viewer;	/* seat, RULES_VIEW_PUBLIC or _FULL */
+	enum rules_lang	 lang;
+	struct tpl_set	*templates;	/* --text: render, else JSON */
+};
+
+/* Where templates are: --templates, $PBEM_TEMPLATES, the installed
+ * folder, or ./templates when running from the source tree. */
+static struct tpl_set *
+load_templates(const char *dir)
+{
+	struct tpl_set *set;
+	struct stat sb;
+	char err[1024];
+
+	if (dir == NULL)
+		dir = getenv("PBEM_TEMPLATES");
+	if (dir == NULL)
+		dir = stat(PBEM_TEMPLATE_DIR, &sb) == 0 ? PBEM_TEMPLATE_DIR :
+		    "templates";
+	if ((set = templates_load(dir, err, sizeof(err))) == NULL)
+		cli_fatal("%s", err);
+	return set;
+}
+
+/* Parse --seat N / --public / --full / --lang / --text [--templates DIR]
+ * for view, replay and moves. */
 static void
-viewer_options(int argc, char **argv, int *viewer, enum rules_lang *lang)
+viewer_options(int argc, char **argv, struct view_opts *vo)
 {
 	static const struct option opts[] = {
 		{ "seat", required_argument, NULL, 's' },
 		{ "public", no_argument, NULL, 'p' },
 		{ "full", no_argument, NULL, 'f' },
 		{ "lang", required_argument, NULL, 'l' },
+		{ "text", no_argument, NULL, 't' },
+		{ "templates", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int ch;
+	const char *dir = NULL;
+	int ch, text = 0;
 
-	*viewer = RULES_VIEW_PUBLIC;
-	*lang = RULES_LANG_EN;
+	memset(vo, 0, sizeof(*vo));
+	vo->viewer = RULES_VIEW_PUBLIC;
+	vo->lang = RULES_LANG_EN;
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (ch) {
 		case 's':
-			*viewer = (int)cli_number(optarg, 0, 7, "--seat");
+			vo->viewer = (int)cli_number(optarg, 0, 7, "--seat");
 			break;
-		case 'p': *viewer = RULES_VIEW_PUBLIC; break;
-		case 'f': *viewer = RULES_VIEW_FULL; break;
-		case 'l': *lang = cli_lang(optarg); break;
+		case 'p': vo->viewer = RULES_VIEW_PUBLIC; break;
+		case 'f': vo->viewer = RULES_VIEW_FULL; break;
+		case 'l': vo->lang = cli_lang(optarg); break;
+		case 't': text = 1; break;
+		case 'T': dir = optarg; text = 1; break;
 		default: usage();
 		}
 	}
+	if (text && vo->viewer == RULES_VIEW_FULL)
+		cli_fatal("--text shows a seat or the public; --full is JSON "
+		    "only");
+	if (text)
+		vo->templates = load_templates(dir);
+}
+
+/* Print what vo->viewer sees of a game: the view as JSON, or rendered
+ * with the viewer's template (your_turn, waiting, spectator, game_over). */
+static void
+show(const struct view_opts *vo, const struct rules_module *m,
+    const void *state, json_t *view)
+{
+	struct present_info info;
+	struct mustache_buf out;
+	const char *name;
+	json_t *shown;
+	char err[1024];
+	int seats[STORE_MAX_SEATS], nact, i, acting = 0;
+
+	if (vo->templates == NULL) {
+		cli_print_json(view);
+		return;
+	}
+	nact = m->to_act(state, seats, STORE_MAX_SEATS);
+	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
+		acting |= seats[i] == vo->viewer;
+	name = nact == 0 ? "game_over" : vo->viewer < 0 ? "spectator" :
+	    acting ? "your_turn" : "waiting";
+	memset(&info, 0, sizeof(info));
+	info.lang = vo->lang;
+	info.module = m;
+	info.viewer = vo->viewer;
+	if (acting) {
+		info.forms = m->move_forms(state, vo->viewer, vo->lang);
+		info.legal = m->legal_moves(state, vo->viewer);
+	}
+	shown = present_view(view, &info);
+	mustache_buf_init(&out);
+	if (templates_render(vo->templates, present_lang_code(vo->lang),
+	    m->name, name, TPL_TEXT, shown, &out, err, sizeof(err)) != 0)
+		cli_fatal("%s", err);
+	fputs(out.data != NULL ? out.data : "", stdout);
+	mustache_buf_free(&out);
+	json_decref(shown);
+	json_decref((json_t *)info.forms);
+	json_decref((json_t *)info.legal);
+	json_decref(view);
 }
 
 static int
 cmd_view(struct ctl *c, int argc, char **argv)
 {
+	struct view_opts vo;
 	struct gamestate gs;
-	enum rules_lang lang;
 	int64_t game_id;
 	char err[1024];
-	int viewer;
 
-	viewer_options(argc, argv, &viewer, &lang);
+	viewer_options(argc, argv, &vo);
 	if (optind + 1 != argc)
 		usage();
 	game_id = cli_number(argv[optind], 1, INT64_MAX, "game");
@@ -354,10 +438,11 @@ cmd_view(struct ctl *c, int argc, char **argv)
 	if (gamestate_load(c->st, game_id, -1, &gs, err, sizeof(err)) !=
 	    ENGINE_OK)
 		cli_fatal("%s", err);
-	if (viewer >= gs.game.nseats)
+	if (vo.viewer >= gs.game.nseats)
 		cli_fatal("game %lld has seats 0 to %d", (long long)game_id,
 		    gs.game.nseats - 1);
-	cli_print_json(gamestate_view(&gs, viewer));
+	show(&vo, gs.module, gs.state, gamestate_view(&gs, vo.viewer));
+	templates_free(vo.templates);
 	gamestate_clear(&gs);
 	ctl_close(c);
 	return 0;
@@ -368,14 +453,14 @@ cmd_view(struct ctl *c, int argc, char **argv)
 static int
 cmd_moves(struct ctl *c, int argc, char **argv)
 {
-	int seats[STORE_MAX_SEATS], nact, i, viewer;
+	int seats[STORE_MAX_SEATS], nact, i;
+	struct view_opts vo;
 	struct gamestate gs;
-	enum rules_lang lang;
 	json_t *moves, *forms;
 	char err[1024];
 	size_t j;
 
-	viewer_options(argc, argv, &viewer, &lang);
+	viewer_options(argc, argv, &vo);
 	if (optind + 1 != argc)
 		usage();
 	ctl_open(c, 0);
@@ -391,7 +476,7 @@ cmd_moves(struct ctl *c, int argc, char **argv)
 			printf("%d\t%lld\t%s\n", seats[i], (long long)gs.seq + 1,
 			    json_string_value(json_array_get(moves, j)));
 		json_decref(moves);
-		forms = gs.module->move_forms(gs.state, seats[i], lang);
+		forms = gs.module->move_forms(gs.state, seats[i], vo.lang);
 		fprintf(stderr, "seat %d:\n", seats[i]);
 		for (j = 0; j < json_array_size(forms); j++)
 			fprintf(stderr, "  %s\n", json_string_value(
@@ -446,22 +531,18 @@ cmd_submit(struct ctl *c, int argc, char **argv)
 	return 0;
 }
 
-struct replay_ctx {
-	int viewer;
-};
-
 static void
 replay_step(const struct store_entry *e, const struct rules_module *m,
     const void *state, void *arg)
 {
-	struct replay_ctx *rc = arg;
+	const struct view_opts *vo = arg;
 
 	if (e->kind == STORE_ENTRY_GENESIS)
 		printf("== %lld: game created\n", (long long)e->seq);
 	else
 		printf("== %lld: seat %d: %s\n", (long long)e->seq, e->seat,
 		    e->text);
-	cli_print_json(m->view(state, rc->viewer));
+	show(vo, m, state, m->view(state, vo->viewer));
 }
 
 /* Audit one game; prints a line; 0 if it checks out. */
@@ -495,17 +576,17 @@ audit_one(struct ctl *c, int64_t game_id, audit_step_cb step, void *arg)
 static int
 cmd_replay(struct ctl *c, int argc, char **argv)
 {
-	struct replay_ctx rc;
-	enum rules_lang lang;
+	struct view_opts vo;
 	int64_t game_id;
 
-	viewer_options(argc, argv, &rc.viewer, &lang);
+	viewer_options(argc, argv, &vo);
 	if (optind + 1 != argc)
 		usage();
 	game_id = cli_number(argv[optind], 1, INT64_MAX, "game");
 	ctl_open(c, 0);
-	if (audit_one(c, game_id, replay_step, &rc) != 0)
+	if (audit_one(c, game_id, replay_step, &vo) != 0)
 		return 1;
+	templates_free(vo.templates);
 	ctl_close(c);
 	return 0;
 }

@@ -8,6 +8,8 @@
 
 set -u
 : "${top_builddir:=.}"
+: "${top_srcdir:=.}"
+top_srcdir=$(cd "$top_srcdir" && pwd)
 bin="$(cd "$top_builddir" && pwd)/daemon"
 work=$(mktemp -d /tmp/pbem-cli-XXXXXX)
 pid=
@@ -62,6 +64,11 @@ contains "too few seats" err.txt "2 to 4 players"
 expect "create" 0 ctl game create stmissions alice,bob
 contains "create" out.txt "game 1 created"
 contains "create" out.txt "seed commitment"
+expect "text view" 0 ctl view 1 --seat 0 --text --templates "$top_srcdir/templates"
+contains "text view" out.txt "Your hand:"
+expect "text view in French" 0 ctl view 1 --seat 1 --text --lang fr \
+	--templates "$top_srcdir/templates"
+contains "text view in French" out.txt "Votre main"
 
 # --- refusals, each with its own code, and nothing stored --------------------
 ctl moves 1 >moves.txt 2>/dev/null
@@ -110,6 +117,9 @@ contains "receipt" receipt.txt "BEGIN PBEM RECEIPT"
 contains "game over" receipt.txt "is over"
 expect "replay the stale block" 1 ctl submit move.txt
 contains "stale" err.txt "stale_sequence"
+expect "game over text" 0 ctl view 1 --seat 1 --text --lang fr \
+	--templates "$top_srcdir/templates"
+contains "game over text" out.txt "la partie est finie"
 expect "view seat 1" 0 ctl view 1 --seat 1
 contains "result revealed" out.txt "\"seed\""
 expect "audit" 0 ctl audit 1

@@ -1,0 +1,349 @@
+/*
+ * present.c -- presentation fields for templates (see present.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "present.h"
+
+const char *
+present_lang_code(enum rules_lang lang)
+{
+	return lang == RULES_LANG_FR ? "fr" : "en";
+}
+
+/* Characters in a UTF-8 string (continuation bytes not counted). */
+static size_t
+width(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+/* The strings of an array joined with ", "; NULL if any item is not a
+ * string. */
+static json_t *
+join_strings(const json_t *a, const char *sep)
+{
+	json_t	*out;
+	char	*buf;
+	size_t	 i, len = 1, at = 0;
+
+	for (i = 0; i < json_array_size(a); i++) {
+		if (!json_is_string(json_array_get(a, i)))
+			return NULL;
+		len += json_string_length(json_array_get(a, i)) + strlen(sep);
+	}
+	if ((buf = malloc(len)) == NULL)
+		abort();
+	buf[0] = '\0';
+	for (i = 0; i < json_array_size(a); i++) {
+		if (i > 0) {
+			memcpy(buf + at, sep, strlen(sep));
+			at += strlen(sep);
+		}
+		memcpy(buf + at, json_string_value(json_array_get(a, i)),
+		    json_string_length(json_array_get(a, i)));
+		at += json_string_length(json_array_get(a, i));
+	}
+	buf[at] = '\0';
+	out = json_string(buf);
+	free(buf);
+	return out;
+}
+
+/* K from K_en / K_fr, and K_text for arrays of strings. */
+static void
+localise(json_t *obj, const char *code)
+{
+	json_t		*add, *v, *text;
+	const char	*key;
+	char		 base[256], k[300];
+	size_t		 len;
+
+	add = json_object();
+	json_object_foreach(obj, key, v) {
+		len = strlen(key);
+		if (len < 4 || len - 3 >= sizeof(base) || key[len - 3] != '_' ||
+		    strcmp(key + len - 2, code) != 0)
+			continue;
+		memcpy(base, key, len - 3);
+		base[len - 3] = '\0';
+		json_object_set(add, base, v);
+		if (json_is_array(v) && (text = join_strings(v, ", ")) != NULL) {
+			snprintf(k, sizeof(k), "%s_text", base);
+			json_object_set_new(add, k, text);
+		}
+	}
+	json_object_update(obj, add);
+	json_decref(add);
+}
+
+/* A lowercase keyword such as "take" or "discard_galaxy"? */
+static int
+is_keyword(const json_t *v)
+{
+	const char	*s = json_string_value(v);
+	size_t		 i;
+
+	if (s == NULL || *s == '\0' || strlen(s) > 32)
+		return 0;
+	for (i = 0; s[i] != '\0'; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || s[i] == '_' ||
+		    (s[i] >= '0' && s[i] <= '9')))
+			return 0;
+	return 1;
+}
+
+/* K_VALUE: true for each keyword field K (or keyword in an array K). */
+static void
+flag_keywords(json_t *obj)
+{
+	json_t		*add, *v, *item;
+	const char	*key;
+	char		 k[300];
+	size_t		 i;
+
+	add = json_object();
+	json_object_foreach(obj, key, v) {
+		if (strlen(key) > 200)
+			continue;
+		if (is_keyword(v)) {
+			snprintf(k, sizeof(k), "%s_%s", key,
+			    json_string_value(v));
+			json_object_set_new(add, k, json_true());
+		}
+		json_array_foreach(v, i, item)
+			if (is_keyword(item)) {
+				snprintf(k, sizeof(k), "%s_%s", key,
+				    json_string_value(item));
+				json_object_set_new(add, k, json_true());
+			}
+	}
+	json_object_update_missing(obj, add);
+	json_decref(add);
+}
+
+/* K_padded on every object of an array of objects. */
+static void
+pad_columns(json_t *arr)
+{
+	json_t		*keys, *el, *v, *w;
+	const char	*key;
+	char		*buf, k[300];
+	size_t		 i, n, wd;
+
+	keys = json_object();		/* key -> widest value */
+	json_array_foreach(arr, i, el) {
+		if (!json_is_object(el)) {
+			json_decref(keys);
+			return;
+		}
+		json_object_foreach(el, key, v) {
+			if (!json_is_string(v) || strlen(key) > 256)
+				continue;
+			wd = width(json_string_value(v));
+			w = json_object_get(keys, key);
+			if (w == NULL || (size_t)json_integer_value(w) < wd)
+				json_object_set_new(keys, key,
+				    json_integer((json_int_t)wd));
+		}
+	}
+	json_array_foreach(arr, i, el) {
+		json_object_foreach(keys, key, w) {
+			v = json_object_get(el, key);
+			if (!json_is_string(v))
+				continue;
+			wd = width(json_string_value(v));
+			n = (size_t)json_integer_value(w) - wd;
+			if ((buf = malloc(json_string_length(v) + n + 1)) ==
+			    NULL)
+				abort();
+			memcpy(buf, json_string_value(v), json_string_length(v));
+			memset(buf + json_string_length(v), ' ', n);
+			buf[json_string_length(v) + n] = '\0';
+			snprintf(k, sizeof(k), "%s_padded", key);
+			json_object_set_new(el, k, json_string(buf));
+			free(buf);
+		}
+	}
+	json_decref(keys);
+}
+
+static void
+decorate(json_t *v, const char *code)
+{
+	const char	*key;
+	json_t		*child;
+	size_t		 i;
+
+	if (json_is_object(v)) {
+		json_object_foreach(v, key, child)
+			decorate(child, code);
+		localise(v, code);
+		flag_keywords(v);
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, child)
+			decorate(child, code);
+		if (json_array_size(v) > 0)
+			pad_columns(v);
+	}
+}
+
+static int
+in_array(const json_t *a, json_int_t n)
+{
+	size_t	 i;
+	json_t	*v;
+
+	json_array_foreach(a, i, v)
+		if (json_is_integer(v) && json_integer_value(v) == n)
+			return 1;
+	return 0;
+}
+
+/* "0, 2" from [0, 2]. */
+static json_t *
+seats_text(const json_t *a)
+{
+	json_t	*strs, *v, *out;
+	char	 num[32];
+	size_t	 i;
+
+	strs = json_array();
+	json_array_foreach(a, i, v) {
+		snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT,
+		    json_integer_value(v));
+		json_array_append_new(strs, json_string(num));
+	}
+	out = join_strings(strs, ", ");
+	json_decref(strs);
+	return out;
+}
+
+/* [{"text", "sign"}] for each move text, signed by the viewer at the
+ * view's next sequence number. */
+static json_t *
+sign_lines(const json_t *view, const json_t *moves, int viewer, size_t max)
+{
+	json_t		*out, *m;
+	char		*line;
+	size_t		 i, n, pick, len;
+
+	out = json_array();
+	n = json_array_size(moves);
+	for (i = 0; i < n && i < max; i++) {
+		/* spread the picks over the list: first, middle, last */
+		pick = n <= max ? i : i * (n - 1) / (max - 1);
+		m = json_array_get(moves, pick);
+		if (!json_is_string(m))
+			continue;
+		len = json_string_length(m) + 128;
+		if ((line = malloc(len)) == NULL)
+			abort();
+		snprintf(line, len, "pbem sign -g %" JSON_INTEGER_FORMAT
+		    " -n %" JSON_INTEGER_FORMAT " -s %d \"%s\"",
+		    json_integer_value(json_object_get(view, "game_id")),
+		    json_integer_value(json_object_get(view, "next_seq")),
+		    viewer, json_string_value(m));
+		json_array_append_new(out, json_pack("{s:s, s:s}", "text",
+		    json_string_value(m), "sign", line));
+		free(line);
+	}
+	return out;
+}
+
+static void
+mark_seats(json_t *v, int viewer)
+{
+	json_t		*seats, *s, *to_act;
+	json_int_t	 n;
+	size_t		 i;
+
+	seats = json_object_get(v, "seats");
+	to_act = json_object_get(v, "to_act");
+	json_array_foreach(seats, i, s) {
+		if (!json_is_object(s) ||
+		    !json_is_integer(json_object_get(s, "seat")))
+			continue;
+		n = json_integer_value(json_object_get(s, "seat"));
+		json_object_set_new(s, "you", json_boolean(n == viewer));
+		json_object_set_new(s, "to_act",
+		    json_boolean(in_array(to_act, n)));
+	}
+}
+
+/* standings and winners_text, from the (already localised) result. */
+static void
+add_standings(json_t *v, int viewer)
+{
+	json_t		*result, *scores, *winners, *hands, *bd, *st, *row;
+	size_t		 i;
+
+	result = json_object_get(v, "result");
+	scores = json_object_get(result, "scores");
+	if (!json_is_array(scores))
+		return;
+	winners = json_object_get(result, "winners");
+	hands = json_object_get(v, "hands");
+	bd = json_object_get(result, "breakdown");
+	st = json_array();
+	for (i = 0; i < json_array_size(scores); i++) {
+		row = json_pack("{s:i, s:O, s:b, s:b}", "seat", (int)i,
+		    "score", json_array_get(scores, i),
+		    "winner", in_array(winners, (json_int_t)i),
+		    "you", (int)i == viewer);
+		if (json_array_get(hands, i) != NULL)
+			json_object_set(row, "hand", json_array_get(hands, i));
+		if (json_array_get(bd, i) != NULL)
+			json_object_set(row, "breakdown", json_array_get(bd, i));
+		json_array_append_new(st, row);
+	}
+	json_object_set_new(v, "standings", st);
+	if (json_is_array(winners))
+		json_object_set_new(v, "winners_text", seats_text(winners));
+}
+
+json_t *
+present_view(const json_t *view, const struct present_info *info)
+{
+	const struct rules_module	*m = info->module;
+	json_t				*v, *to_act, *empty;
+	int				 fr = info->lang == RULES_LANG_FR;
+
+	v = json_deep_copy(view);
+	if (v == NULL)
+		abort();
+	decorate(v, present_lang_code(info->lang));
+	json_object_set_new(v, "lang",
+	    json_string(present_lang_code(info->lang)));
+	if (m != NULL) {
+		json_object_set_new(v, "title",
+		    json_string(fr ? m->title_fr : m->title_en));
+		json_object_set_new(v, "summary",
+		    json_string(fr ? m->summary_fr : m->summary_en));
+	}
+	to_act = json_object_get(v, "to_act");
+	json_object_set_new(v, "spectator", json_boolean(info->viewer < 0));
+	json_object_set_new(v, "your_turn", json_boolean(info->viewer >= 0 &&
+	    in_array(to_act, info->viewer)));
+	json_object_set_new(v, "waiting_for", seats_text(to_act));
+	mark_seats(v, info->viewer);
+	empty = json_array();
+	json_object_set_new(v, "forms", sign_lines(v, info->forms != NULL ?
+	    info->forms : empty, info->viewer, 16));
+	json_object_set_new(v, "examples", sign_lines(v, info->legal != NULL ?
+	    info->legal : empty, info->viewer, 3));
+	json_decref(empty);
+	if (info->move != NULL)
+		json_object_set_new(v, "move", json_string(info->move));
+	if (info->reason != NULL)
+		json_object_set_new(v, "reason", json_string(info->reason));
+	add_standings(v, info->viewer);
+	return v;
+}

@@ -1,0 +1,67 @@
+/*
+ * present.h -- the view decorator: a copy of a seat's view with the
+ * presentation fields a Mustache template cannot compute.
+ *
+ * Mustache has no arithmetic, no string functions and no way to pick a
+ * field by language.  present_view() adds those fields, knowing nothing
+ * of any game beyond the rule-module contract (rules.h): it works on key
+ * names and on the "to_act", "seats", "hands" and "result" fields every
+ * module documents.  It adds nothing the view did not already show, so a
+ * decorated view is exactly as secret as the view it came from.
+ *
+ * Added to every object of the view, at any depth:
+ *   K            for each K_en / K_fr pair, the value in the player's
+ *                language ("name" from "name_en"); a French K_fr also
+ *                replaces a plain K ("breakdown" from "breakdown_fr")
+ *   K_text       for each localised array of strings, its items joined
+ *                with ", " ("types_text")
+ *   K_VALUE      true, for each field K whose value (or an item of whose
+ *                array value) is a lowercase keyword [a-z0-9_]{1,32}:
+ *                "action_take", "phase_q_draw", "end_reasons_discard_galaxy"
+ *                -- Mustache cannot compare strings
+ * Added to each object in an array of objects:
+ *   K_padded     each string field padded with spaces to the widest value
+ *                of K in that array (in characters), for aligned tables
+ * Added at the top:
+ *   lang         "en" or "fr"
+ *   title, summary        the game's, in the player's language
+ *   spectator    true for the public view
+ *   your_turn    the viewer is in to_act
+ *   waiting_for  the seats in to_act as text ("0, 2")
+ *   seats[].you, seats[].to_act   booleans (when "seats" is an array of
+ *                objects with "seat")
+ *   forms        [{"text", "sign"}]: the move forms open to the viewer,
+ *                each with a ready-to-fill `pbem sign` line
+ *   examples     [{"text", "sign"}]: up to three legal moves, likewise
+ *   move, reason the move text and refusal message, when given
+ *   standings    once "result" exists: [{"seat", "score", "winner",
+ *                "you", "hand", "breakdown"}] in seat order
+ *   winners_text the winning seats as text
+ */
+#ifndef PBEM_PRESENT_H
+#define PBEM_PRESENT_H
+
+#include <jansson.h>
+
+#include "rules.h"
+
+struct present_info {
+	enum rules_lang			 lang;
+	const struct rules_module	*module;	/* title; may be NULL */
+	int				 viewer;	/* a seat, or
+							 * RULES_VIEW_PUBLIC */
+	const json_t			*forms;		/* move_forms(), or
+							 * NULL */
+	const json_t			*legal;		/* legal_moves(), or
+							 * NULL */
+	const char			*move;		/* or NULL */
+	const char			*reason;	/* or NULL */
+};
+
+/* A new, decorated copy of view (which is not changed). */
+json_t	*present_view(const json_t *view, const struct present_info *info);
+
+/* The language code for lang: "en" or "fr". */
+const char *present_lang_code(enum rules_lang lang);
+
+#endif /* PBEM_PRESENT_H */

@@ -1,0 +1,730 @@
+/*
+ * check_templates.c -- the shipped templates ($top_srcdir/templates):
+ *   - the set loads, and every (language, game, template) exists;
+ *   - a broken template is refused at load time with its file and line,
+ *     and so is a {{>partial}} naming nothing;
+ *   - golden files: each template in each language is rendered from a
+ *     fixed view (tests/golden/views/GAME/NAME.json, made once by playing
+ *     the real module from a fixed seed) and compared with
+ *     tests/golden/LANG/GAME/NAME.txt, so a wording change shows as a diff.
+ *     PBEM_GOLDEN_UPDATE=1 rewrites the golden files (and writes any
+ *     missing fixed view); review the diff, then commit;
+ *   - hidden cards: 200 random games of stmissions per seat count; at
+ *     three positions per game (two varied, and the end) every template in both languages is rendered for
+ *     every seat (and the public view) and must not contain the id of a
+ *     card another seat holds (or a deck holds) that is not public, nor
+ *     its name unless that name is already in the seat's own view (a
+ *     card's bonus text may name another card).
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "present.h"
+#include "rng.h"
+#include "rules.h"
+#include "templates.h"
+
+#define LEAK_GAMES	200	/* per seat count */
+#define LEAK_SPREAD	40	/* render at one move in [0, 40), one in
+				 * [40, 80) (varied per game) and the end */
+#define MAX_MOVES	4000
+
+static const char *const langs[] = { "en", "fr" };
+static const char *const games[] = { "stmissions", "template" };
+static const char *const names[] = {
+	"your_turn", "accepted", "rejected", "game_over", "help", "spectator",
+	"waiting"
+};
+#define NLANGS	(sizeof(langs) / sizeof(langs[0]))
+#define NGAMES	(sizeof(games) / sizeof(games[0]))
+#define NNAMES	(sizeof(names) / sizeof(names[0]))
+
+static const char *
+srcdir(void)
+{
+	const char	*top = getenv("top_srcdir");
+
+	return top != NULL && *top != '\0' ? top : ".";
+}
+
+static struct tpl_set *
+load_shipped(void)
+{
+	struct tpl_set	*set;
+	char		 dir[4096], err[1024];
+
+	snprintf(dir, sizeof(dir), "%s/templates", srcdir());
+	set = templates_load(dir, err, sizeof(err));
+	ck_assert_msg(set != NULL, "%s", err);
+	return set;
+}
+
+START_TEST(test_all_present)
+{
+	struct tpl_set	*set = load_shipped();
+	size_t		 l, g, n;
+
+	for (l = 0; l < NLANGS; l++)
+		for (g = 0; g < NGAMES; g++)
+			for (n = 0; n < NNAMES; n++)
+				ck_assert_msg(templates_has(set, langs[l],
+				    games[g], names[n], TPL_TEXT),
+				    "missing %s/%s/%s.txt.mustache", langs[l],
+				    games[g], names[n]);
+	templates_free(set);
+}
+END_TEST
+
+/*
+ * Load-time errors, on a scratch folder.
+ */
+static void
+write_text(const char *path, const char *text)
+{
+	FILE	*f = fopen(path, "w");
+
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	fputs(text, f);
+	fclose(f);
+}
+
+static void
+expect_load_error(const char *dir, const char *want)
+{
+	struct tpl_set	*set;
+	char		 err[1024], full[1024];
+
+	set = templates_load(dir, err, sizeof(err));
+	ck_assert_ptr_null(set);
+	snprintf(full, sizeof(full), want, dir);
+	ck_assert_str_eq(err, full);
+}
+
+START_TEST(test_load_errors)
+{
+	char	dir[] = "/tmp/pbem-tpl-XXXXXX", p[4096];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/en", dir);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/en/g", dir);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+
+	snprintf(p, sizeof(p), "%s/en/g/a.txt.mustache", dir);
+	write_text(p, "line 1\n{{#hand}}\n{{name}}\n{{/cards}}\n");
+	expect_load_error(dir, "%s/en/g/a.txt.mustache:4: mismatched close "
+	    "tag: section \"hand\" opened on line 2 is closed by \"cards\"");
+
+	write_text(p, "ok {{>nothere}}\n");
+	expect_load_error(dir, "%s/en/g/a.txt.mustache:1: no partial "
+	    "\"nothere\" in en/g/ or en/partials/");
+
+	write_text(p, "ok\n");
+	snprintf(p, sizeof(p), "%s/en/g/b.mustache", dir);
+	write_text(p, "x");
+	expect_load_error(dir, "%s/en/g/b.mustache: not a template: names "
+	    "end in .txt.mustache or .html.mustache");
+	unlink(p);
+
+	snprintf(p, sizeof(p), "%s/en/g/a.txt.mustache", dir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/en/g", dir);
+	rmdir(p);
+	snprintf(p, sizeof(p), "%s/en", dir);
+	rmdir(p);
+	expect_load_error(dir, "%s: no templates");
+	rmdir(dir);
+}
+END_TEST
+
+/*
+ * Playing a game and making the engine's view (daemon/gamestate.c).
+ */
+struct game {
+	const struct rules_module	*m;
+	void				*state;
+	unsigned char			 seed[RNG_SEED_BYTES];
+	int				 seq;	/* moves applied */
+	int				 id;
+};
+
+static void
+game_start(struct game *g, const char *ruleset, int nseats, uint64_t n)
+{
+	struct rules_rng	 rng;
+	json_t			*opts = json_object();
+	char			 err[RULES_ERRLEN];
+
+	memset(g, 0, sizeof(*g));
+	g->m = rules_find(ruleset);
+	ck_assert_ptr_nonnull(g->m);
+	memcpy(g->seed, &n, sizeof(n));
+	g->seed[31] = 0x5a;
+	g->id = (int)(n % 1000) + 7;
+	rng_init(&rng, g->seed, 0);
+	g->state = g->m->setup(nseats, opts, &rng, err, sizeof(err));
+	ck_assert_msg(g->state != NULL, "%s", err);
+	json_decref(opts);
+}
+
+static void
+hex(const unsigned char *b, size_t n, char *out)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+}
+
+/* What gamestate_view() gives a viewer. */
+static json_t *
+engine_view(const struct game *g, int viewer)
+{
+	unsigned char	 commit[RNG_HASH_BYTES];
+	char		 h[2 * RNG_SEED_BYTES + 1];
+	json_t		*v, *result;
+
+	v = g->m->view(g->state, viewer);
+	json_object_set_new(v, "game_id", json_integer(g->id));
+	json_object_set_new(v, "ruleset", json_string(g->m->name));
+	json_object_set_new(v, "next_seq", json_integer(g->seq + 1));
+	rng_seed_commit(g->seed, commit);
+	hex(commit, sizeof(commit), h);
+	json_object_set_new(v, "seed_commitment", json_string(h));
+	if (viewer >= 0)
+		json_object_set_new(v, "seat", json_integer(viewer));
+	if ((result = g->m->result(g->state)) != NULL) {
+		json_object_set_new(v, "result", result);
+		hex(g->seed, sizeof(g->seed), h);
+		json_object_set_new(v, "seed", json_string(h));
+	}
+	return v;
+}
+
+/* The seat to act, or -1 when the game is over. */
+static int
+acting(const struct game *g)
+{
+	int	seats[8];
+
+	return g->m->to_act(g->state, seats, 8) > 0 ? seats[0] : -1;
+}
+
+/* Apply text for seat (it must be legal). */
+static void
+game_play(struct game *g, int seat, const char *text)
+{
+	struct rules_rng	 rng;
+	json_t			*move = NULL;
+	char			 err[RULES_ERRLEN];
+
+	if (g->m->parse(g->state, seat, text, RULES_LANG_EN, &move, err,
+	    sizeof(err)) != RULES_OK || g->m->check(g->state, seat, move,
+	    RULES_LANG_EN, err, sizeof(err)) != RULES_OK)
+		ck_abort_msg("%s: %s", text, err);
+	g->seq++;
+	rng_init(&rng, g->seed, (uint64_t)g->seq);
+	g->m->apply(g->state, seat, move, &rng);
+	json_decref(move);
+}
+
+/* A legal move for the acting seat, picked by the game's own stream (so
+ * play does not depend on anything but the seed).  Returns the seat. */
+static int
+game_step(struct game *g, char *played, size_t len)
+{
+	struct rules_rng	 rng;
+	json_t			*moves;
+	uint32_t		 pick;
+	int			 seat;
+
+	if ((seat = acting(g)) < 0)
+		return -1;
+	moves = g->m->legal_moves(g->state, seat);
+	if (json_array_size(moves) == 0)
+		ck_abort_msg("seat %d must act but has no legal move", seat);
+	rng_init(&rng, g->seed, 1000000 + (uint64_t)g->seq);
+	pick = rules_rng_below(&rng, (uint32_t)json_array_size(moves));
+	snprintf(played, len, "%s",
+	    json_string_value(json_array_get(moves, pick)));
+	json_decref(moves);
+	game_play(g, seat, played);
+	return seat;
+}
+
+/* The first of texts that seat may not play now, with the refusal in
+ * both languages; 0 if every text was accepted. */
+static int
+refusal(const struct game *g, int seat, const char *const *texts,
+    const char **text, char *en, char *fr, size_t len)
+{
+	json_t	*move;
+	int	 i, l;
+	char	*msg;
+
+	for (i = 0; texts[i] != NULL; i++)
+		for (l = 0; l < 2; l++) {
+			msg = l == 0 ? en : fr;
+			move = NULL;
+			if (g->m->parse(g->state, seat, texts[i],
+			    (enum rules_lang)l, &move, msg, len) == RULES_OK &&
+			    g->m->check(g->state, seat, move,
+			    (enum rules_lang)l, msg, len) == RULES_OK) {
+				json_decref(move);
+				break;
+			}
+			json_decref(move);
+			if (l == 1) {
+				*text = texts[i];
+				return 1;
+			}
+		}
+	return 0;
+}
+
+static const char *const bad_moves[] = {
+	"discard Z99", "take G01, discard M24", "play 99", "draw missions",
+	NULL
+};
+
+/*
+ * Fixed views: {"viewer", "view", "forms_en", "forms_fr", "legal",
+ * "move", "reason_en", "reason_fr"} -- everything a notifier passes to
+ * present_view() -- for each template of a game.
+ */
+static json_t *
+make_case(const struct game *g, int viewer, const char *move,
+    const char *reason_en, const char *reason_fr)
+{
+	json_t	*c;
+
+	c = json_object();
+	json_object_set_new(c, "viewer", json_integer(viewer));
+	json_object_set_new(c, "view", engine_view(g, viewer));
+	json_object_set_new(c, "forms_en", g->m->move_forms(g->state, viewer,
+	    RULES_LANG_EN));
+	json_object_set_new(c, "forms_fr", g->m->move_forms(g->state, viewer,
+	    RULES_LANG_FR));
+	json_object_set_new(c, "legal", viewer >= 0 ?
+	    g->m->legal_moves(g->state, viewer) : json_array());
+	if (move != NULL)
+		json_object_set_new(c, "move", json_string(move));
+	if (reason_en != NULL) {
+		json_object_set_new(c, "reason_en", json_string(reason_en));
+		json_object_set_new(c, "reason_fr", json_string(reason_fr));
+	}
+	return c;
+}
+
+static void
+save_case(const char *game, const char *name, json_t *c)
+{
+	char	path[4096];
+
+	snprintf(path, sizeof(path), "%s/tests/golden/views/%s/%s.json",
+	    srcdir(), game, name);
+	ck_assert_msg(json_dump_file(c, path, JSON_INDENT(1) |
+	    JSON_SORT_KEYS) == 0, "cannot write %s", path);
+	json_decref(c);
+}
+
+/* Play the fixed game of a module and save one case per template. */
+static void
+make_fixed_views(const char *game)
+{
+	struct game	 g;
+	char		 path[4096], played[256], en[RULES_ERRLEN];
+	char		 fr[RULES_ERRLEN];
+	const char	*bad;
+	int		 i, seat, nseats;
+
+	nseats = strcmp(game, "stmissions") == 0 ? 3 : 2;
+	snprintf(path, sizeof(path), "%s/tests/golden/views", srcdir());
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/tests/golden/views/%s", srcdir(),
+	    game);
+	mkdir(path, 0755);
+
+	game_start(&g, game, nseats, 42);
+	for (i = 0; i < 5 && acting(&g) >= 0; i++)
+		game_step(&g, played, sizeof(played));
+	seat = acting(&g);
+	ck_assert_int_ge(seat, 0);
+	save_case(game, "your_turn", make_case(&g, seat, NULL, NULL, NULL));
+	save_case(game, "help", make_case(&g, seat, NULL, NULL, NULL));
+	save_case(game, "spectator", make_case(&g, RULES_VIEW_PUBLIC, NULL,
+	    NULL, NULL));
+	save_case(game, "waiting", make_case(&g, (seat + 1) % nseats, NULL,
+	    NULL, NULL));
+	ck_assert(refusal(&g, seat, bad_moves, &bad, en, fr, sizeof(en)));
+	save_case(game, "rejected", make_case(&g, seat, bad, en, fr));
+	seat = game_step(&g, played, sizeof(played));
+	save_case(game, "accepted", make_case(&g, seat, played, NULL, NULL));
+	while (acting(&g) >= 0)
+		game_step(&g, played, sizeof(played));
+	save_case(game, "game_over", make_case(&g, 0, NULL, NULL, NULL));
+	g.m->destroy(g.state);
+}
+
+/* A case decorated for one language, as a notifier would. */
+static json_t *
+present_case(const char *game, size_t lang, const json_t *c)
+{
+	struct present_info	 info;
+	json_t			*pv;
+	char			 key[32];
+
+	memset(&info, 0, sizeof(info));
+	info.lang = lang == 0 ? RULES_LANG_EN : RULES_LANG_FR;
+	info.module = rules_find(game);
+	info.viewer = (int)json_integer_value(json_object_get(c, "viewer"));
+	snprintf(key, sizeof(key), "forms_%s", langs[lang]);
+	info.forms = json_object_get(c, key);
+	info.legal = json_object_get(c, "legal");
+	info.move = json_string_value(json_object_get(c, "move"));
+	snprintf(key, sizeof(key), "reason_%s", langs[lang]);
+	info.reason = json_string_value(json_object_get(c, key));
+	pv = present_view(json_object_get(c, "view"), &info);
+	return pv;
+}
+
+/* Render one template from a decorated view.  Returns a malloc'ed
+ * string.  (Plain ifs, not ck_assert, in code run thousands of times:
+ * each ck_assert writes its location to the runner.) */
+static char *
+render_pv(const struct tpl_set *set, const char *game, const char *name,
+    size_t lang, const json_t *pv)
+{
+	struct mustache_buf	 out;
+	char			 err[1024];
+
+	mustache_buf_init(&out);
+	if (templates_render(set, langs[lang], game, name, TPL_TEXT, pv, &out,
+	    err, sizeof(err)) != 0)
+		ck_abort_msg("%s", err);
+	return out.data;
+}
+
+static char *
+render_case(const struct tpl_set *set, const char *game, const char *name,
+    size_t lang, const json_t *c)
+{
+	json_t	*pv;
+	char	*s;
+
+	pv = present_case(game, lang, c);
+	s = render_pv(set, game, name, lang, pv);
+	json_decref(pv);
+	return s;
+}
+
+static char *
+slurp(const char *path)
+{
+	FILE	*f;
+	char	*buf;
+	long	 n;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_golden)
+{
+	struct tpl_set	*set = load_shipped();
+	const char	*update = getenv("PBEM_GOLDEN_UPDATE");
+	int		 updating = update != NULL && strcmp(update, "1") == 0;
+	char		 path[4096], *got, *want;
+	json_t		*c;
+	json_error_t	 jerr;
+	size_t		 l, g, n;
+	int		 bad = 0;
+	FILE		*f;
+
+	for (g = 0; g < NGAMES; g++) {
+		snprintf(path, sizeof(path), "%s/tests/golden/views/%s/%s.json",
+		    srcdir(), games[g], names[0]);
+		if (updating && access(path, F_OK) != 0)
+			make_fixed_views(games[g]);
+		for (n = 0; n < NNAMES; n++) {
+			snprintf(path, sizeof(path), "%s/tests/golden/views/"
+			    "%s/%s.json", srcdir(), games[g], names[n]);
+			c = json_load_file(path, 0, &jerr);
+			ck_assert_msg(c != NULL, "%s: %s (PBEM_GOLDEN_UPDATE=1 "
+			    "writes missing views)", path, jerr.text);
+			for (l = 0; l < NLANGS; l++) {
+				got = render_case(set, games[g], names[n], l, c);
+				snprintf(path, sizeof(path), "%s/tests/golden/"
+				    "%s/%s/%s.txt", srcdir(), langs[l],
+				    games[g], names[n]);
+				if (updating) {
+					f = fopen(path, "w");
+					ck_assert_msg(f != NULL, "%s: %s", path,
+					    strerror(errno));
+					fputs(got, f);
+					fclose(f);
+				} else if ((want = slurp(path)) == NULL ||
+				    strcmp(want, got) != 0) {
+					printf("golden: %s differs; got:\n%s\n",
+					    path, got);
+					bad++;
+					free(want);
+				} else
+					free(want);
+				free(got);
+			}
+			json_decref(c);
+		}
+	}
+	templates_free(set);
+	ck_assert_msg(bad == 0, "%d golden file(s) differ (review, then "
+	    "PBEM_GOLDEN_UPDATE=1 make check to accept)", bad);
+}
+END_TEST
+
+/*
+ * Hidden cards.
+ */
+
+/* Does s contain word, not inside a longer word? */
+static int
+has_word(const char *s, const char *word)
+{
+	const char	*p;
+	size_t		 n = strlen(word);
+
+	if (n == 0)
+		return 0;
+	for (p = strstr(s, word); p != NULL; p = strstr(p + 1, word)) {
+		int before = p > s ? (unsigned char)p[-1] : ' ';
+		int after = (unsigned char)p[n];
+
+		if ((before < 0x80 && (before == '_' || (before >= '0' &&
+		    before <= '9') || ((before | 0x20) >= 'a' &&
+		    (before | 0x20) <= 'z'))) ||
+		    (after < 0x80 && (after == '_' || (after >= '0' &&
+		    after <= '9') || ((after | 0x20) >= 'a' &&
+		    (after | 0x20) <= 'z'))))
+			continue;
+		return 1;
+	}
+	return 0;
+}
+
+/* Add each card object of a (possibly NULL) array to secrets unless its
+ * id is public.  The holder of Meddlesome Q (M18) is announced once the
+ * game has ended (public "q_seat", docs/stmissions.md section 5). */
+static void
+add_secret_cards(json_t *secrets, const json_t *cards, const char *pub,
+    int holds_q)
+{
+	const json_t	*card;
+	const char	*id;
+	char		 quoted[32];
+	size_t		 i;
+
+	json_array_foreach(cards, i, card) {
+		id = json_string_value(json_object_get(card, "id"));
+		if (id == NULL)
+			continue;
+		snprintf(quoted, sizeof(quoted), "\"%s\"", id);
+		if (holds_q && strcmp(id, "M18") == 0)
+			continue;
+		if (strstr(pub, quoted) == NULL)
+			json_array_append_new(secrets,
+			    json_deep_copy(card));
+	}
+}
+
+static void
+add_secret_ids(json_t *secrets, const json_t *ids)
+{
+	const json_t	*id;
+	size_t		 i;
+
+	json_array_foreach(ids, i, id)
+		json_array_append_new(secrets, json_pack("{s:O}", "id", id));
+}
+
+/* What viewer must not see: other seats' cards that are not public,
+ * other seats' drawn cards, and the decks. */
+static json_t *
+secrets_for(const struct game *g, int viewer)
+{
+	json_t		*full, *pub, *secrets, *pending;
+	char		*pubtext;
+	size_t		 s;
+
+	full = g->m->view(g->state, RULES_VIEW_FULL);
+	pub = g->m->view(g->state, RULES_VIEW_PUBLIC);
+	pubtext = json_dumps(pub, JSON_COMPACT);
+	secrets = json_array();
+	for (s = 0; s < json_array_size(json_object_get(full, "hands")); s++)
+		if ((int)s != viewer)
+			add_secret_cards(secrets, json_array_get(
+			    json_object_get(full, "hands"), s), pubtext,
+			    json_integer_value(json_object_get(pub, "q_seat")) ==
+			    (json_int_t)s);
+	pending = json_object_get(full, "pending");
+	if (json_is_object(pending) && json_integer_value(json_object_get(
+	    pending, "seat")) != viewer)
+		add_secret_cards(secrets, json_object_get(pending, "drawn"),
+		    pubtext, 0);
+	add_secret_ids(secrets, json_object_get(full, "galaxy_order"));
+	add_secret_ids(secrets, json_object_get(full, "mission_order"));
+	free(pubtext);
+	json_decref(pub);
+	json_decref(full);
+	return secrets;
+}
+
+/* Each template rendered from an empty view: its fixed wording (rules
+ * text may name a card such as Meddlesome Q without revealing anything). */
+static char *fixed_text[NLANGS][NNAMES];
+
+static void
+render_fixed_text(const struct tpl_set *set, const char *game)
+{
+	json_t	*c;
+	size_t	 l, n;
+
+	c = json_pack("{s:i, s:{}}", "viewer", 0, "view");
+	for (l = 0; l < NLANGS; l++)
+		for (n = 0; n < NNAMES; n++)
+			fixed_text[l][n] = render_case(set, game, names[n], l,
+			    c);
+	json_decref(c);
+}
+
+static void
+check_no_leak(const struct tpl_set *set, const struct game *g, int viewer,
+    const char *move)
+{
+	json_t		*c, *secrets, *card, *pv;
+	const char	*bad, *fields[] = { "name_en", "name_fr" };
+	char		*out, *viewtext, en[RULES_ERRLEN], fr[RULES_ERRLEN];
+	size_t		 l, n, i, f;
+
+	c = make_case(g, viewer, move, NULL, NULL);
+	if (viewer >= 0 && refusal(g, viewer, bad_moves, &bad, en, fr,
+	    sizeof(en))) {
+		json_object_set_new(c, "reason_en", json_string(en));
+		json_object_set_new(c, "reason_fr", json_string(fr));
+	}
+	viewtext = json_dumps(json_object_get(c, "view"), JSON_COMPACT);
+	secrets = secrets_for(g, viewer);
+	for (l = 0; l < NLANGS; l++) {
+		pv = present_case(g->m->name, l, c);
+		for (n = 0; n < NNAMES; n++) {
+			out = render_pv(set, g->m->name, names[n], l, pv);
+			json_array_foreach(secrets, i, card) {
+				const char *id = json_string_value(
+				    json_object_get(card, "id"));
+
+				if (has_word(fixed_text[l][n], id))
+					continue;
+				if (has_word(out, id))
+					ck_abort_msg("seat %d sees hidden %s in "
+					    "%s/%s:\n%s", viewer, id, langs[l],
+					    names[n], out);
+				for (f = 0; f < 2; f++) {
+					const char *nm = json_string_value(
+					    json_object_get(card, fields[f]));
+
+					if (nm == NULL || has_word(viewtext, nm) ||
+					    has_word(fixed_text[l][n], nm))
+						continue;
+					if (has_word(out, nm))
+						ck_abort_msg("seat %d sees hidden "
+						    "%s (%s) in %s/%s:\n%s", viewer,
+						    nm, id, langs[l], names[n],
+						    out);
+				}
+			}
+			free(out);
+		}
+		json_decref(pv);
+	}
+	json_decref(secrets);
+	free(viewtext);
+	json_decref(c);
+}
+
+START_TEST(test_no_hidden_cards)
+{
+	const struct rules_module	*m = rules_find("stmissions");
+	struct tpl_set			*set = load_shipped();
+	struct game			 g;
+	char				 played[256];
+	int				 nseats, n, seat, step, rendered = 0;
+	size_t				 l, k;
+
+	render_fixed_text(set, "stmissions");
+
+	for (nseats = m->min_seats; nseats <= m->max_seats; nseats++)
+		for (n = 0; n < LEAK_GAMES; n++) {
+			game_start(&g, "stmissions", nseats,
+			    (uint64_t)(nseats * 1000 + n));
+			played[0] = '\0';
+			for (step = 0; step < MAX_MOVES; step++) {
+				if (step == (n * 7) % LEAK_SPREAD ||
+				    step == LEAK_SPREAD + (n * 13) % LEAK_SPREAD ||
+				    acting(&g) < 0) {
+					for (seat = RULES_VIEW_PUBLIC;
+					    seat < nseats; seat++)
+						check_no_leak(set, &g, seat,
+						    played[0] != '\0' ? played :
+						    NULL);
+					rendered++;
+				}
+				if (game_step(&g, played, sizeof(played)) < 0)
+					break;
+			}
+			ck_assert_int_lt(step, MAX_MOVES);
+			g.m->destroy(g.state);
+		}
+	printf("hidden cards: %d positions rendered for every seat, no "
+	    "leak\n", rendered);
+	for (l = 0; l < NLANGS; l++)
+		for (k = 0; k < NNAMES; k++)
+			free(fixed_text[l][k]);
+	templates_free(set);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite	*s = suite_create("templates");
+	TCase	*tc = tcase_create("templates");
+	SRunner	*sr;
+	int	 failed;
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_all_present);
+	tcase_add_test(tc, test_load_errors);
+	tcase_add_test(tc, test_golden);
+	tcase_add_test(tc, test_no_hidden_cards);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
