@@ -3,7 +3,8 @@ noinst_LIBRARIES += rules/librules.a
 rules_librules_a_CPPFLAGS = $(RULES_CPPFLAGS)
 rules_librules_a_SOURCES = rules/rules.h rules/registry.c rules/text.c \
 	rules/template/template.c \
-	$(STM_SCORE_SOURCES) $(STM_GAME_SOURCES)
+	$(STM_SCORE_SOURCES) $(STM_GAME_SOURCES) $(EVE_SOURCES)
 
 include $(srcdir)/rules/stmissions/score.mk
 include $(srcdir)/rules/stmissions/game.mk
+include $(srcdir)/rules/eve/eve.mk

@@ -13,10 +13,12 @@
 
 extern const struct rules_module stmissions_module;
 extern const struct rules_module template_module;
+extern const struct rules_module eve_module;
 
 static const struct rules_module *const modules[] = {
 	&stmissions_module,
 	&template_module,
+	&eve_module,
 	NULL
 };
 

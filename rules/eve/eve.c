@@ -1,0 +1,197 @@
+/*
+ * eve.c -- Enterprise vs Excelsior: the module table, setup and options,
+ * who acts, check/apply and the result.
+ *
+ * The game (docs/eve.md): two ships race along their own route of a row
+ * of travel cards, paying flight cards for the spaces ahead; the first to
+ * the last space ends the stage and scores the distance to the other
+ * ship, the player with more cards played to Starfleet scores 3; stages
+ * repeat until someone has 12 points.  Expert mode adds ship tracks.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eve.h"
+
+static void *
+eve_setup(int nseats, const json_t *options, struct rules_rng *rng,
+    char *err, size_t errlen)
+{
+	struct eve *g;
+	const char *key;
+	json_t *val;
+	int mode = MODE_BASE, first = -1, s, i;
+
+	if (nseats != EVE_SEATS) {
+		snprintf(err, errlen, "Enterprise vs Excelsior is played by "
+		    "exactly 2 players, not %d", nseats);
+		return NULL;
+	}
+	json_object_foreach((json_t *)options, key, val) {
+		if (strcmp(key, "mode") == 0) {
+			const char *m = json_string_value(val);
+
+			if (m != NULL && strcmp(m, "base") == 0)
+				mode = MODE_BASE;
+			else if (m != NULL && strcmp(m, "expert") == 0)
+				mode = MODE_EXPERT;
+			else {
+				snprintf(err, errlen, "option \"mode\" must be "
+				    "\"base\" or \"expert\"");
+				return NULL;
+			}
+		} else if (strcmp(key, "first") == 0) {
+			if (json_is_integer(val) && (json_integer_value(val) ==
+			    0 || json_integer_value(val) == 1))
+				first = (int)json_integer_value(val);
+			else if (json_is_string(val) &&
+			    strcmp(json_string_value(val), "random") == 0)
+				first = -1;
+			else {
+				snprintf(err, errlen, "option \"first\" must be "
+				    "0, 1 or \"random\"");
+				return NULL;
+			}
+		} else {
+			snprintf(err, errlen, "unknown option \"%s\"; the "
+			    "options are \"mode\" (\"base\" or \"expert\") and "
+			    "\"first\" (0, 1 or \"random\")", key);
+			return NULL;
+		}
+	}
+	if ((g = calloc(1, sizeof(*g))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	g->mode = mode;
+	g->winner = -1;
+	g->last_finisher = -1;
+	for (i = 0; i < EVE_TRAVEL; i++)
+		g->tdeck[i] = i;
+	g->ntdeck = EVE_TRAVEL;
+	for (s = 0; s < EVE_SEATS; s++) {
+		struct eve_player *pl = &g->p[s];
+
+		for (i = 0; i < EVE_DECK; i++)
+			pl->deck[i] = i;
+		pl->ndeck = EVE_DECK;
+		rules_rng_shuffle(rng, pl->deck, EVE_DECK);
+		while (pl->nhand < EVE_HAND)
+			pl->hand[pl->nhand++] = pl->deck[--pl->ndeck];
+	}
+	if (mode == MODE_EXPERT)
+		eve_expert_init(g);
+	if (first < 0)
+		first = (int)rules_rng_below(rng, EVE_SEATS);
+	eve_new_stage(g, first, rng);
+	return g;
+}
+
+static void
+eve_destroy(void *state)
+{
+	free(state);
+}
+
+static int
+eve_to_act(const void *state, int *seats, int max)
+{
+	const struct eve *g = state;
+
+	if (g->over)
+		return 0;
+	if (max > 0)
+		seats[0] = g->current;
+	return 1;
+}
+
+static enum rules_status
+eve_parse(const void *state, int seat, const char *text,
+    enum rules_lang lang, json_t **move, char *err, size_t errlen)
+{
+	struct eve_step steps[EVE_MAXSTEPS];
+	int n;
+
+	(void)state;
+	(void)seat;
+	if (eve_parse_turn(text, steps, &n, lang, err, errlen) != 0)
+		return RULES_SYNTAX;
+	*move = eve_steps_json(steps, n);
+	return RULES_OK;
+}
+
+static enum rules_status
+eve_check(const void *state, int seat, const json_t *move,
+    enum rules_lang lang, char *err, size_t errlen)
+{
+	struct eve_step steps[EVE_MAXSTEPS];
+	struct eve copy = *(const struct eve *)state;
+	int n;
+
+	if (eve_steps_from_json(move, steps, &n) != 0) {
+		eve_err(err, errlen, lang, "the move is not a list of steps",
+		    "le coup n'est pas une liste d'étapes");
+		return RULES_SYNTAX;
+	}
+	return eve_run_turn(&copy, seat, steps, n, NULL, lang, err, errlen);
+}
+
+static void
+eve_apply(void *state, int seat, const json_t *move, struct rules_rng *rng)
+{
+	struct eve_step steps[EVE_MAXSTEPS];
+	char err[RULES_ERRLEN];
+	int n;
+
+	if (eve_steps_from_json(move, steps, &n) != 0 ||
+	    eve_run_turn(state, seat, steps, n, rng, RULES_LANG_EN, err,
+	    sizeof(err)) != RULES_OK)
+		abort();	/* check() passed on this very state */
+}
+
+static json_t *
+eve_result(const void *state)
+{
+	const struct eve *g = state;
+	json_t *winners;
+
+	if (!g->over)
+		return NULL;
+	winners = json_array();
+	if (g->winner >= 0)
+		json_array_append_new(winners, json_integer(g->winner));
+	return json_pack("{s:[i,i], s:o, s:s}", "scores", g->p[0].score,
+	    g->p[1].score, "winners", winners, "outcome",
+	    g->winner >= 0 ? "winner" : "no winner");
+}
+
+const struct rules_module eve_module = {
+	.api_version = RULES_API_VERSION,
+	.name = "eve",
+	.ruleset_version = 1,
+	.title_en = "Enterprise vs Excelsior",
+	.title_fr = "Enterprise contre Excelsior",
+	.summary_en = "Race the Enterprise against the Excelsior along routes "
+	    "of travel cards, flying with matching cards, jokers and Spock's "
+	    "tricks; the first to 12 points over several stages wins.",
+	.summary_fr = "Faites la course entre l'Enterprise et l'Excelsior sur "
+	    "des itinéraires de cartes de voyage, avec des cartes de vol, des "
+	    "jokers et les ruses de Spock ; le premier à 12 points après "
+	    "plusieurs étapes gagne.",
+	.min_seats = EVE_SEATS,
+	.max_seats = EVE_SEATS,
+	.setup = eve_setup,
+	.destroy = eve_destroy,
+	.save = eve_save,
+	.load = eve_load,
+	.to_act = eve_to_act,
+	.parse = eve_parse,
+	.check = eve_check,
+	.apply = eve_apply,
+	.view = eve_view,
+	.legal_moves = eve_legal_moves,
+	.move_forms = eve_move_forms,
+	.result = eve_result,
+	.score_cards = NULL,
+};

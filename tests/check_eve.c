@@ -1,0 +1,767 @@
+/*
+ * check_eve.c -- Enterprise vs Excelsior through its module table: setup
+ * and options, every turn rule with the words of its refusal, the
+ * Klingon, jokers, Spock cards, stage end and scoring, the tie rule,
+ * expert mode, hidden information, save/load, and thousands of random
+ * games in each mode checked after every turn (cards conserved, views
+ * hiding what they must, exact replay).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+#include <jansson.h>
+
+#include "rules.h"
+#include "rng.h"
+#include "eve.h"
+
+extern const struct rules_module eve_module;
+static const struct rules_module *M = &eve_module;
+
+static void
+seeded(struct rules_rng *rng, uint64_t seed, uint64_t step)
+{
+	unsigned char key[RNG_SEED_BYTES];
+	int i;
+
+	memset(key, 0, sizeof(key));
+	for (i = 0; i < 8; i++)
+		key[i] = (unsigned char)(seed >> (8 * i));
+	rng_init(rng, key, step);
+}
+
+static struct eve *
+new_game(const char *opts_text, uint64_t seed)
+{
+	struct rules_rng rng;
+	json_t *opts = json_loads(opts_text, 0, NULL);
+	char err[RULES_ERRLEN];
+	void *st;
+
+	seeded(&rng, seed, 0);
+	st = M->setup(2, opts, &rng, err, sizeof(err));
+	json_decref(opts);
+	ck_assert_msg(st != NULL, "setup: %s", err);
+	return st;
+}
+
+/* Lay out the row: route 0 and route 1 types per card. */
+static void
+set_row(struct eve *g, const int (*types)[2], int n)
+{
+	int used[EVE_TRAVEL] = { 0 }, i, c;
+
+	for (i = 0; i < n; i++) {
+		for (c = 0; c < EVE_TRAVEL; c++) {
+			if (used[c])
+				continue;
+			if (eve_travel_half(c, 0) == types[i][0] &&
+			    eve_travel_half(c, 1) == types[i][1]) {
+				g->flip[i] = 0;
+				break;
+			}
+			if (eve_travel_half(c, 1) == types[i][0] &&
+			    eve_travel_half(c, 0) == types[i][1]) {
+				g->flip[i] = 1;
+				break;
+			}
+		}
+		ck_assert_int_lt(c, EVE_TRAVEL);
+		used[c] = 1;
+		g->row[i] = c;
+	}
+	g->nrow = n;
+	g->ntdeck = g->ntdiscard = 0;
+	for (c = 0; c < EVE_TRAVEL; c++)
+		if (!used[c])
+			g->tdeck[g->ntdeck++] = c;
+}
+
+/* Give seat exactly these hand and reserve kinds (reserve: top last). */
+static void
+set_cards(struct eve *g, int seat, const int *hand, int nh,
+    const int *reserve, int nr)
+{
+	struct eve_player *pl = &g->p[seat];
+	int used[EVE_DECK] = { 0 }, i, c;
+
+	pl->nhand = pl->nreserve = pl->ndiscard = pl->nfleet = pl->ndeck = 0;
+	for (i = 0; i < nh + nr; i++) {
+		int kind = i < nh ? hand[i] : reserve[i - nh];
+
+		for (c = 0; c < EVE_DECK; c++)
+			if (!used[c] && eve_kind(c) == kind)
+				break;
+		ck_assert_int_lt(c, EVE_DECK);
+		used[c] = 1;
+		if (i < nh)
+			pl->hand[pl->nhand++] = c;
+		else
+			pl->reserve[pl->nreserve++] = c;
+	}
+	for (c = EVE_DECK - 1; c >= 0; c--)
+		if (!used[c])
+			pl->deck[pl->ndeck++] = c;
+}
+
+/* Parse and check text for seat; the status, message in err. */
+static enum rules_status
+try(struct eve *g, int seat, const char *text, enum rules_lang lang,
+    char *err)
+{
+	json_t *move = NULL;
+	enum rules_status rs;
+
+	rs = M->parse(g, seat, text, lang, &move, err, RULES_ERRLEN);
+	if (rs != RULES_OK)
+		return rs;
+	rs = M->check(g, seat, move, lang, err, RULES_ERRLEN);
+	json_decref(move);
+	return rs;
+}
+
+static void
+play(struct eve *g, const char *text)
+{
+	struct rules_rng rng;
+	json_t *move = NULL;
+	char err[RULES_ERRLEN];
+	int seat = g->current;
+
+	ck_assert_msg(M->parse(g, seat, text, RULES_LANG_EN, &move, err,
+	    sizeof(err)) == RULES_OK, "parse \"%s\": %s", text, err);
+	ck_assert_msg(M->check(g, seat, move, RULES_LANG_EN, err,
+	    sizeof(err)) == RULES_OK, "check \"%s\": %s", text, err);
+	seeded(&rng, 99, 1);
+	M->apply(g, seat, move, &rng);
+	json_decref(move);
+	ck_assert(eve_conserved(g));
+}
+
+static void
+refused(struct eve *g, const char *text, const char *words)
+{
+	char err[RULES_ERRLEN];
+
+	ck_assert_int_ne(try(g, g->current, text, RULES_LANG_EN, err),
+	    RULES_OK);
+	ck_assert_msg(strstr(err, words) != NULL, "\"%s\": got \"%s\", "
+	    "wanted \"%s\"", text, err, words);
+}
+
+enum { N = K_NEBULA, A = K_ASTEROID, C = K_CLASSM, B = K_BLACKHOLE,
+	I = K_IONSTORM };
+
+/* A standard test position: seat 0 to play, row of 9. */
+static struct eve *
+position(void)
+{
+	static const int row[9][2] = {
+		{ N, A }, { A, C }, { A, B }, { A, I }, { C, N },
+		{ B, A }, { I, C }, { N, B }, { C, I }
+	};
+	static const int h1[5] = { N, A, C, B, I };
+	struct eve *g = new_game("{\"first\": 0}", 1);
+
+	set_row(g, row, 9);
+	set_cards(g, 0, h1, 5, NULL, 0);
+	set_cards(g, 1, h1, 5, NULL, 0);
+	g->starfleet = 0;	/* nebula + asteroid */
+	ck_assert(eve_conserved(g));
+	return g;
+}
+
+START_TEST(test_setup)
+{
+	struct rules_rng rng;
+	char err[RULES_ERRLEN];
+	json_t *o;
+	struct eve *g;
+	int i, r;
+
+	seeded(&rng, 1, 0);
+	o = json_object();
+	ck_assert_ptr_null(M->setup(3, o, &rng, err, sizeof(err)));
+	ck_assert(strstr(err, "exactly 2 players") != NULL);
+	json_decref(o);
+	o = json_pack("{s:s}", "mode", "hard");
+	ck_assert_ptr_null(M->setup(2, o, &rng, err, sizeof(err)));
+	ck_assert(strstr(err, "\"base\" or \"expert\"") != NULL);
+	json_decref(o);
+	o = json_pack("{s:i}", "colour", 1);
+	ck_assert_ptr_null(M->setup(2, o, &rng, err, sizeof(err)));
+	ck_assert(strstr(err, "unknown option \"colour\"") != NULL);
+	json_decref(o);
+	o = json_pack("{s:i}", "first", 2);
+	ck_assert_ptr_null(M->setup(2, o, &rng, err, sizeof(err)));
+	ck_assert(strstr(err, "\"first\" must be") != NULL);
+	json_decref(o);
+	for (i = 0; i < 200; i++) {
+		g = new_game(i % 2 ? "{\"first\": 1}" : "{}", (uint64_t)i);
+		ck_assert_int_eq(g->nrow, 9);
+		ck_assert_int_eq(g->ntdeck, 31);
+		for (r = 1; r < 9; r++) {
+			ck_assert_int_ne(eve_space(g, r, 0),
+			    eve_space(g, r - 1, 0));
+			ck_assert_int_ne(eve_space(g, r, 1),
+			    eve_space(g, r - 1, 1));
+		}
+		ck_assert_int_eq(g->p[0].nhand, 5);
+		ck_assert_int_eq(g->p[1].ndeck, 28);
+		ck_assert_int_eq(g->p[0].pos, -1);
+		ck_assert_int_eq(g->p[1].pos, -1);
+		ck_assert_int_eq(g->kl_pos, -1);
+		ck_assert_int_eq(g->mode, MODE_BASE);
+		if (i % 2)
+			ck_assert_int_eq(g->current, 1);
+		ck_assert(eve_conserved(g));
+		M->destroy(g);
+	}
+	g = new_game("{\"mode\": \"expert\", \"first\": \"random\"}", 5);
+	ck_assert_int_eq(g->mode, MODE_EXPERT);
+	ck_assert_int_eq(g->p[1].track[T_DILITHIUM], 5);
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(test_fly_and_runs)
+{
+	struct eve *g = position();
+
+	refused(g, "fly asteroid", "next space of your route is nebula");
+	play(g, "fly nebula");
+	ck_assert_int_eq(g->p[0].pos, 0);
+	ck_assert_int_eq(g->current, 1);
+	ck_assert_int_eq(g->p[0].nhand, 5);
+	ck_assert_int_eq(g->p[0].ndiscard, 1);
+	/* Seat 1's route: A C B I N A C B I; now seat 0 again. */
+	g->current = 0;
+	/* Route 0 from space 1: A A A (a run of three) C. */
+	play(g, "fly asteroid field");
+	ck_assert_int_eq(g->p[0].pos, 3);
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(test_klingon_in_run)
+{
+	struct eve *g = position();
+	static const int h[5] = { A, A, A, N, N };
+
+	g->p[0].pos = 0;
+	set_cards(g, 0, h, 5, NULL, 0);
+	g->kl_pos = 2;		/* inside the run A A A */
+	g->kl_route = 0;
+	play(g, "fly asteroid");
+	ck_assert_int_eq(g->p[0].pos, 1);	/* stopped before it */
+	g->current = 0;
+	refused(g, "fly asteroid", "second matching card or a joker");
+	play(g, "fly asteroid; fly asteroid");
+	ck_assert_int_eq(g->kl_pos, -1);	/* beside the row again */
+	ck_assert_int_eq(g->p[0].pos, 3);	/* and on to the run's end */
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(test_klingon_payments)
+{
+	static const int h[5] = { A, I, I, N, N };
+	static const int h2[5] = { I, I, N, N, C };
+	struct eve *g = position();
+
+	g->p[0].pos = 0;
+	g->kl_pos = 1;
+	g->kl_route = 0;
+	set_cards(g, 0, h, 5, NULL, 0);
+	play(g, "fly asteroid; joker ion storm ion storm");
+	ck_assert_int_eq(g->p[0].pos, 3);
+	M->destroy(g);
+	g = position();
+	g->p[0].pos = 0;
+	g->kl_pos = 1;
+	g->kl_route = 0;
+	set_cards(g, 0, h2, 5, NULL, 0);
+	refused(g, "joker ion ion; joker nebula nebula", "already used 3");
+	set_cards(g, 0, h2, 3, (const int[]){ C, N }, 2);
+	g->p[0].nhand = 3;
+	play(g, "joker ion ion; joker nebula nebula from reserve");
+	ck_assert_int_eq(g->p[0].pos, 3);
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(test_joker_hand_reserve)
+{
+	static const int h[5] = { I, B, B, N, N };
+	struct eve *g = position();
+
+	set_cards(g, 0, h, 5, (const int[]){ C, I }, 2);
+	refused(g, "joker ion storm ion storm", "no ion storm in your hand");
+	refused(g, "joker black hole from reserve black hole",
+	    "top card of your reserve pile is ion storm");
+	refused(g, "joker ion black hole", "two identical flight cards");
+	play(g, "joker ion storm from reserve ion storm");
+	ck_assert_int_eq(g->p[0].pos, 0);
+	ck_assert_int_eq(g->p[0].nreserve, 1);
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(test_limits_reserve_starfleet)
+{
+	static const int h[5] = { N, N, A, A, C };
+	struct eve *g = position();
+	char err[RULES_ERRLEN];
+
+	set_cards(g, 0, h, 5, NULL, 0);
+	refused(g, "reserve nebula; reserve nebula; reserve class-m; "
+	    "discard asteroid", "already used 3 cards from your hand");
+	play(g, "reserve nebula; reserve class-m planet; starfleet asteroid");
+	ck_assert_int_eq(g->p[0].nreserve, 2);
+	ck_assert_int_eq(eve_kind(g->p[0].reserve[1]), K_CLASSM);
+	ck_assert_int_eq(g->p[0].nfleet, 1);
+	ck_assert_int_eq(g->p[0].nhand, 5);
+	g->current = 0;
+	set_cards(g, 0, h, 5, (const int[]){ N, C }, 2);
+	refused(g, "starfleet class-m", "does not match the Starfleet card");
+	refused(g, "fly nebula from reserve", "top card of your reserve pile "
+	    "is class-m planet");
+	play(g, "discard class-m from reserve; fly nebula from reserve");
+	ck_assert_int_eq(g->p[0].pos, 0);
+	ck_assert_int_eq(try(g, 1, "pass", RULES_LANG_EN, err), RULES_OK);
+	ck_assert_int_eq(try(g, 0, "pass", RULES_LANG_EN, err),
+	    RULES_NOT_YOUR_TURN);
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(test_spock)
+{
+	static const int h[5] = { K_RETREAT, K_RETREAT, K_NEUTRAL, K_MIRROR,
+	    K_BRIEFING };
+	struct eve *g = position();
+	int row3, flip3, nrow;
+
+	set_cards(g, 0, h, 5, NULL, 0);
+	refused(g, "spock retreat back", "still before the row");
+	play(g, "spock retreat forward; spock retreat forward; "
+	    "spock neutral zone klingon 1 excelsior");
+	ck_assert_int_eq(g->p[0].pos, 1);
+	ck_assert_int_eq(g->kl_pos, 0);
+	ck_assert_int_eq(g->kl_route, 1);
+	g->current = 0;
+	g->p[1].pos = 3;
+	set_cards(g, 0, h, 5, NULL, 0);
+	row3 = g->row[4];
+	flip3 = g->flip[4];
+	refused(g, "spock mirror universe turn 2", "not free");
+	play(g, "spock mirror universe turn 5; spock retreat back");
+	ck_assert_int_eq(g->flip[4], !flip3);
+	ck_assert_int_eq(g->row[4], row3);
+	ck_assert_int_eq(g->p[1].pos, 2);
+	g->current = 0;
+	set_cards(g, 0, h, 5, NULL, 0);
+	nrow = g->nrow;
+	refused(g, "spock neutral zone discard 9", "last card");
+	play(g, "spock neutral zone discard 5; spock mirror swap 6 7; "
+	    "spock briefing extend keep flip");
+	ck_assert_int_eq(g->nrow, nrow - 1 + 2);
+	ck_assert_int_eq(g->ntdiscard, 1);
+	ck_assert_int_eq(g->flip[g->nrow - 1], 1);
+	g->current = 0;
+	set_cards(g, 0, h, 3, (const int[]){ N, A, K_BRIEFING }, 3);
+	g->p[0].nhand = 3;
+	refused(g, "spock briefing from reserve order nebula",
+	    "holds 2 cards");
+	play(g, "spock briefing from reserve order nebula, asteroid");
+	ck_assert_int_eq(eve_kind(g->p[0].reserve[1]), K_NEBULA);
+	ck_assert_int_eq(eve_kind(g->p[0].reserve[0]), K_ASTEROID);
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(test_extend_refill)
+{
+	struct eve *g = position();
+	struct eve_player *pl = &g->p[0];
+	int top = g->tdeck[g->ntdeck - 1], i;
+
+	refused(g, "extend; fly nebula", "extension ends the turn");
+	play(g, "fly nebula; extend flip");
+	ck_assert_int_eq(g->nrow, 10);
+	ck_assert_int_eq(g->row[9], top);
+	ck_assert_int_eq(g->flip[9], 1);
+	/* Refill with reshuffle: an empty deck takes the discard pile. */
+	g->current = 0;
+	for (i = 0; i < pl->ndeck; i++)
+		pl->discard[pl->ndiscard++] = pl->deck[i];
+	pl->ndeck = 0;
+	play(g, "discard nebula; discard asteroid");
+	ck_assert_int_eq(pl->nhand, 5);
+	ck_assert_int_eq(pl->ndiscard, 0);
+	ck_assert_int_eq(pl->ndeck, EVE_DECK - 5 - 2 + 2);
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(test_stage_end_mid_turn)
+{
+	static const int h[5] = { C, C, N, N, A };
+	struct eve *g = position();
+
+	g->p[0].pos = 7;
+	g->p[1].pos = 2;
+	set_cards(g, 0, h, 5, NULL, 0);
+	set_cards(g, 1, h, 3, (const int[]){ N }, 1);
+	g->p[1].nhand = 5;
+	g->p[1].hand[3] = g->p[1].deck[--g->p[1].ndeck];
+	g->p[1].hand[4] = g->p[1].deck[--g->p[1].ndeck];
+	/* One card to Starfleet each side but two for seat 0. */
+	g->p[0].fleet[g->p[0].nfleet++] = g->p[0].deck[--g->p[0].ndeck];
+	ck_assert(eve_conserved(g));
+	refused(g, "fly class-m; discard nebula", "stage already ended at "
+	    "step 1");
+	refused(g, "fly class-m; extend", "stage already ended");
+	play(g, "starfleet nebula; fly class-m planet");
+	/* distance 8 - 2 = 6, Starfleet 2 to 0: +3 */
+	ck_assert_int_eq(g->p[0].score, 9);
+	ck_assert_int_eq(g->p[1].score, 0);
+	ck_assert_int_eq(g->stage, 2);
+	ck_assert_int_eq(g->current, 1);	/* fewer points starts */
+	ck_assert_int_eq(g->p[0].nfleet, 0);
+	ck_assert_int_eq(g->p[0].pos, -1);
+	ck_assert_int_eq(g->nrow, 9);
+	ck_assert_int_eq(g->last_finisher, 0);
+	ck_assert(!g->over);
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(test_tie_rule)
+{
+	static const int h[5] = { C, C, N, N, A };
+	struct eve *g = position();
+	json_t *res;
+
+	g->p[0].pos = 7;
+	g->p[1].pos = 6;	/* distance 2 */
+	g->p[0].score = 10;
+	g->p[1].score = 12 - 0;
+	g->p[1].score = 11;
+	set_cards(g, 0, h, 5, NULL, 0);
+	/* Seat 1 has one Starfleet card: +3 to 14; seat 0 to 12. */
+	g->p[1].fleet[g->p[1].nfleet++] = g->p[1].deck[--g->p[1].ndeck];
+	g->p[1].score = 9;	/* 9 + 3 = 12 */
+	play(g, "fly class-m");
+	ck_assert(g->over);
+	ck_assert_int_eq(g->p[0].score, 12);
+	ck_assert_int_eq(g->p[1].score, 12);
+	ck_assert_int_eq(g->winner, 0);		/* won the last stage */
+	res = M->result(g);
+	ck_assert_int_eq(json_integer_value(json_array_get(
+	    json_object_get(res, "winners"), 0)), 0);
+	json_decref(res);
+	ck_assert_int_eq(M->to_act(g, (int[1]){ 0 }, 1), 0);
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(test_parse_fr)
+{
+	struct eve *g = position();
+	char err[RULES_ERRLEN];
+	json_t *m1 = NULL, *m2 = NULL;
+
+	ck_assert_int_eq(M->parse(g, 0, "Voler Nébuleuse ; réserver champ "
+	    "d'astéroïdes; allonger tourner", RULES_LANG_FR, &m1, err,
+	    sizeof(err)), RULES_OK);
+	ck_assert_int_eq(M->parse(g, 0, "fly neb; reserve ast; extend flip",
+	    RULES_LANG_EN, &m2, err, sizeof(err)), RULES_OK);
+	ck_assert(json_equal(m1, m2));
+	json_decref(m1);
+	json_decref(m2);
+	ck_assert_int_eq(M->parse(g, 0, "voler banane", RULES_LANG_FR, &m1,
+	    err, sizeof(err)), RULES_SYNTAX);
+	ck_assert(strstr(err, "étape 1") != NULL);
+	ck_assert_int_eq(try(g, 0, "voler astéroïdes", RULES_LANG_FR, err),
+	    RULES_ILLEGAL);
+	ck_assert(strstr(err, "prochaine case") != NULL);
+	ck_assert_int_eq(try(g, 0, "spock repli de la réserve avant",
+	    RULES_LANG_FR, err), RULES_ILLEGAL);
+	ck_assert(strstr(err, "réserve est vide") != NULL);
+	M->destroy(g);
+}
+END_TEST
+
+/* No view for seat (or the public) shows what it must not. */
+static void
+check_views(const struct eve *g)
+{
+	int v;
+
+	for (v = -2; v < 2; v++) {
+		json_t *view = M->view(g, v), *seats;
+		int s;
+
+		ck_assert_ptr_nonnull(json_object_get(view, "to_act"));
+		ck_assert_ptr_nonnull(json_object_get(view, "over"));
+		seats = json_object_get(view, "seats");
+		for (s = 0; s < 2; s++) {
+			json_t *o = json_array_get(seats, (size_t)s);
+			int mine = v == s || v == RULES_VIEW_FULL;
+
+			ck_assert_int_eq(json_object_get(o, "hand") != NULL,
+			    mine);
+			ck_assert_int_eq(json_object_get(o, "reserve") != NULL,
+			    mine);
+			ck_assert_int_eq(json_object_get(o, "deck") != NULL,
+			    v == RULES_VIEW_FULL);
+		}
+		ck_assert_int_eq(json_object_get(view, "travel_deck") != NULL,
+		    v == RULES_VIEW_FULL);
+		json_decref(view);
+	}
+}
+
+static char *
+dump(const void *st)
+{
+	json_t *j = M->save(st);
+	char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+
+	json_decref(j);
+	return s;
+}
+
+START_TEST(test_save_load)
+{
+	struct eve *g = position();
+	char err[RULES_ERRLEN], *a, *b;
+	json_t *j;
+	void *copy;
+
+	j = M->save(g);
+	copy = M->load(j, err, sizeof(err));
+	ck_assert_ptr_nonnull(copy);
+	a = dump(g);
+	b = dump(copy);
+	ck_assert_str_eq(a, b);
+	free(a);
+	free(b);
+	M->destroy(copy);
+	/* A card in two places, a ship off the row, an unknown key. */
+	json_array_set_new(json_object_get(json_array_get(json_object_get(j,
+	    "players"), 0), "hand"), 0, json_integer(32));
+	ck_assert_ptr_null(M->load(j, err, sizeof(err)));
+	ck_assert(strstr(err, "not valid") != NULL);
+	json_decref(j);
+	j = M->save(g);
+	json_object_set_new(json_array_get(json_object_get(j, "players"), 1),
+	    "pos", json_integer(40));
+	ck_assert_ptr_null(M->load(j, err, sizeof(err)));
+	json_decref(j);
+	j = M->save(g);
+	json_object_set_new(j, "extra", json_true());
+	ck_assert_ptr_null(M->load(j, err, sizeof(err)));
+	json_decref(j);
+	ck_assert_ptr_null(M->load(json_null(), err, sizeof(err)));
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(test_expert)
+{
+	static const int h[5] = { N, A, A, C, B };
+	struct eve *g = new_game("{\"mode\": \"expert\", \"first\": 0}", 3);
+	static const int row[9][2] = {
+		{ N, A }, { A, C }, { A, B }, { A, I }, { C, N },
+		{ B, A }, { I, C }, { N, B }, { C, I }
+	};
+
+	set_row(g, row, 9);
+	set_cards(g, 0, h, 5, NULL, 0);
+	g->starfleet = 0;
+	play(g, "fly nebula");
+	/* One space entered; the nebula then gave 1d6 dilithium. */
+	ck_assert_int_ge(g->p[0].track[T_DILITHIUM], 5);
+	g->current = 0;
+	g->p[0].track[T_DILITHIUM] = 2;
+	set_cards(g, 0, h, 5, NULL, 0);
+	play(g, "fly asteroid");
+	ck_assert_int_eq(g->p[0].pos, 2);	/* ran out of dilithium */
+	ck_assert_int_eq(g->p[0].track[T_DILITHIUM], 0);
+	ck_assert_int_le(g->p[0].track[T_SHIELD], 4);	/* asteroid */
+	g->current = 0;
+	set_cards(g, 0, h, 5, NULL, 0);
+	refused(g, "fly asteroid", "no dilithium");
+	g->p[0].track[T_DILITHIUM] = 3;
+	refused(g, "fly asteroid; trade hull dilithium",
+	    "class-M planet");
+	play(g, "fly asteroid back");
+	ck_assert_int_eq(g->p[0].pos, 1);
+	/* The Klingon fight and destruction. */
+	g->current = 0;
+	set_cards(g, 0, h, 5, NULL, 0);
+	g->kl_pos = 2;
+	g->kl_route = 0;
+	g->p[0].track[T_TORPEDO] = 0;
+	g->p[0].track[T_SHIELD] = 0;
+	g->p[0].track[T_HULL] = 1;
+	play(g, "fly asteroid");
+	ck_assert(g->p[0].destroyed);
+	ck_assert(g->over);
+	ck_assert_int_eq(g->winner, 1);
+	M->destroy(g);
+	/* No winner: both ships without dilithium. */
+	g = new_game("{\"mode\": \"expert\", \"first\": 0}", 4);
+	set_row(g, row, 9);
+	set_cards(g, 0, h, 5, NULL, 0);
+	g->p[0].track[T_DILITHIUM] = 1;
+	g->p[1].track[T_DILITHIUM] = 0;
+	g->starfleet = 0;
+	play(g, "fly nebula; reserve asteroid");
+	ck_assert(!g->over);	/* the nebula refilled dilithium */
+	g->current = 0;
+	g->p[0].track[T_DILITHIUM] = 0;
+	play(g, "pass");
+	ck_assert(g->over);
+	ck_assert_int_eq(g->winner, -1);
+	M->destroy(g);
+}
+END_TEST
+
+/*
+ * Random play: legal moves only, invariants after every turn, replay.
+ */
+static int
+random_game(const char *opts, uint64_t seed, int checks, char **final,
+    int *turns)
+{
+	struct eve *g = new_game(opts, seed);
+	struct rules_rng rng;
+	char err[RULES_ERRLEN];
+	int n, seats[2];
+	json_t *moves, *move;
+
+	for (n = 1; M->to_act(g, seats, 2) > 0; n++) {
+		uint32_t pick;
+		size_t k;
+
+		ck_assert_msg(n < 3000, "game %llu does not end",
+		    (unsigned long long)seed);
+		moves = M->legal_moves(g, seats[0]);
+		ck_assert_uint_gt(json_array_size(moves), 0);
+		move = M->legal_moves(g, 1 - seats[0]);
+		ck_assert_uint_eq(json_array_size(move), 0);
+		json_decref(move);
+		seeded(&rng, seed, 1000000 + (uint64_t)n);
+		/* Prefer the first (furthest) turns 3 times in 4. */
+		k = json_array_size(moves);
+		pick = rules_rng_below(&rng, 4) ? rules_rng_below(&rng,
+		    (uint32_t)(k < 4 ? k : 4)) : rules_rng_below(&rng,
+		    (uint32_t)k);
+		move = NULL;
+		ck_assert_int_eq(M->parse(g, seats[0], json_string_value(
+		    json_array_get(moves, pick)), RULES_LANG_EN, &move, err,
+		    sizeof(err)), RULES_OK);
+		ck_assert_msg(M->check(g, seats[0], move, RULES_LANG_EN, err,
+		    sizeof(err)) == RULES_OK, "%s", err);
+		seeded(&rng, seed, (uint64_t)n);
+		M->apply(g, seats[0], move, &rng);
+		json_decref(move);
+		json_decref(moves);
+		ck_assert(eve_conserved(g));
+		if (checks) {
+			char *a = dump(g), *b;
+			json_t *j = M->save(g);
+			void *copy = M->load(j, err, sizeof(err));
+
+			ck_assert_msg(copy != NULL, "%s", err);
+			b = dump(copy);
+			ck_assert_str_eq(a, b);
+			free(a);
+			free(b);
+			M->destroy(copy);
+			json_decref(j);
+			check_views(g);
+		}
+	}
+	*turns = n;
+	*final = dump(g);
+	n = g->winner;
+	M->destroy(g);
+	return n;
+}
+
+#define GAMES	2000
+
+static void
+random_mode(const char *opts, const char *label)
+{
+	char *first, *again;
+	int g, turns, turns2, won[3] = { 0 }, w;
+	long total = 0;
+
+	for (g = 0; g < GAMES; g++) {
+		w = random_game(opts, (uint64_t)g + 7, g < 20, &first, &turns);
+		won[w + 1]++;
+		total += turns;
+		if (g % 100 == 0) {	/* replay reaches the same state */
+			random_game(opts, (uint64_t)g + 7, 0, &again, &turns2);
+			ck_assert_str_eq(first, again);
+			free(again);
+		}
+		free(first);
+	}
+	fprintf(stderr, "%s: %d games, %ld turns, wins %d/%d, no winner "
+	    "%d\n", label, GAMES, total, won[1], won[2], won[0]);
+	if (strcmp(label, "base") == 0)
+		ck_assert_int_eq(won[0], 0);
+}
+
+START_TEST(test_random_base)
+{
+	random_mode("{}", "base");
+}
+END_TEST
+
+START_TEST(test_random_expert)
+{
+	random_mode("{\"mode\": \"expert\"}", "expert");
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("eve");
+	TCase *tc = tcase_create("rules");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_setup);
+	tcase_add_test(tc, test_fly_and_runs);
+	tcase_add_test(tc, test_klingon_in_run);
+	tcase_add_test(tc, test_klingon_payments);
+	tcase_add_test(tc, test_joker_hand_reserve);
+	tcase_add_test(tc, test_limits_reserve_starfleet);
+	tcase_add_test(tc, test_spock);
+	tcase_add_test(tc, test_extend_refill);
+	tcase_add_test(tc, test_stage_end_mid_turn);
+	tcase_add_test(tc, test_tie_rule);
+	tcase_add_test(tc, test_parse_fr);
+	tcase_add_test(tc, test_save_load);
+	tcase_add_test(tc, test_expert);
+	tcase_add_test(tc, test_random_base);
+	tcase_add_test(tc, test_random_expert);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}
