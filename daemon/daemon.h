@@ -14,6 +14,7 @@
 #include "store.h"
 
 struct MHD_Daemon;
+struct tpl_set;
 
 struct daemon {
 	const char		*dbpath;
@@ -22,6 +23,8 @@ struct daemon {
 	struct store		*st;
 	struct serverkey	*key;
 	struct MHD_Daemon	*httpd;
+	const char		*template_dir;	/* NULL: the default */
+	struct tpl_set		*templates;	/* loaded at start-up */
 };
 
 /* http.c */

@@ -11,6 +11,7 @@
  *   GET  /v1/games
  *   GET  /v1/games/{id}            public view
  *   GET  /v1/games/{id}/seed       commitment, and the seed once over
+ *   GET  /v1/games/{id}/text       the public view as text (?lang=fr)
  *   POST /v1/games/{id}/moves      body: the signed move block
  */
 #include <inttypes.h>
@@ -25,6 +26,8 @@
 
 #include "daemon.h"
 #include "engine.h"
+#include "present.h"
+#include "templates.h"
 
 #define HTTP_BODY_MAX	(64 * 1024)
 
@@ -150,9 +153,63 @@ post_move(struct daemon *d, struct MHD_Connection *conn, int64_t game_id,
 }
 
 static enum MHD_Result
+send_text(struct MHD_Connection *conn, unsigned int status, char *text)
+{
+	struct MHD_Response *resp;
+	enum MHD_Result rc;
+
+	resp = MHD_create_response_from_buffer(strlen(text), text,
+	    MHD_RESPMEM_MUST_FREE);
+	MHD_add_response_header(resp, "Content-Type",
+	    "text/plain; charset=utf-8");
+	rc = MHD_queue_response(conn, status, resp);
+	MHD_destroy_response(resp);
+	return rc;
+}
+
+/* The public view rendered with the spectator (or game over) template. */
+static enum MHD_Result
+get_text(struct daemon *d, struct MHD_Connection *conn,
+    const struct gamestate *gs)
+{
+	const char *lang = MHD_lookup_connection_value(conn,
+	    MHD_GET_ARGUMENT_KIND, "lang");
+	struct present_info info;
+	struct mustache_buf out;
+	json_t *view, *shown;
+	char err[1024];
+	int seat;
+
+	memset(&info, 0, sizeof(info));
+	info.lang = lang != NULL && strcmp(lang, "fr") == 0 ? RULES_LANG_FR :
+	    RULES_LANG_EN;
+	info.module = gs->module;
+	info.viewer = RULES_VIEW_PUBLIC;
+	view = gamestate_view(gs, RULES_VIEW_PUBLIC);
+	shown = present_view(view, &info);
+	json_decref(view);
+	mustache_buf_init(&out);
+	if (templates_render(d->templates, present_lang_code(info.lang),
+	    gs->module->name, gs->module->to_act(gs->state, &seat, 1) == 0 ?
+	    "game_over" : "spectator", TPL_TEXT, shown, &out, err,
+	    sizeof(err)) != 0) {
+		json_decref(shown);
+		mustache_buf_free(&out);
+		log_warnx("http: %s", err);
+		return send_error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR,
+		    "internal_error", err, NULL);
+	}
+	json_decref(shown);
+	if (out.data == NULL)
+		return send_text(conn, MHD_HTTP_OK, strdup(""));
+	return send_text(conn, MHD_HTTP_OK, out.data);	/* takes it */
+}
+
+static enum MHD_Result
 get_game(struct daemon *d, struct MHD_Connection *conn, int64_t game_id,
     const char *rest)
 {
+	enum MHD_Result rc;
 	struct gamestate gs;
 	char err[1024], hex[65];
 	json_t *body;
@@ -161,6 +218,11 @@ get_game(struct daemon *d, struct MHD_Connection *conn, int64_t game_id,
 	    ENGINE_OK)
 		return send_error(conn, MHD_HTTP_NOT_FOUND, "unknown_game",
 		    err, NULL);
+	if (strcmp(rest, "/text") == 0) {
+		rc = get_text(d, conn, &gs);
+		gamestate_clear(&gs);
+		return rc;
+	}
 	if (*rest == '\0')
 		body = gamestate_view(&gs, RULES_VIEW_PUBLIC);
 	else if (strcmp(rest, "/seed") == 0) {

@@ -1,7 +1,8 @@
 # daemon/: the core library (protocol, random stream, log chain, engine)
 # and the programs built on it.
 noinst_LIBRARIES += daemon/libpbem.a
-daemon_libpbem_a_CPPFLAGS = $(CORE_CPPFLAGS)
+daemon_libpbem_a_CPPFLAGS = $(CORE_CPPFLAGS) \
+	-DPBEM_TEMPLATE_DIR=\"$(pkgdatadir)/templates\"
 daemon_libpbem_a_SOURCES = \
 	daemon/protocol.h daemon/protocol.c \
 	daemon/rng.h daemon/rng.c
@@ -25,8 +26,7 @@ daemon_pbem_SOURCES = daemon/pbem.c daemon/cli.h daemon/cli.c
 daemon_pbem_CPPFLAGS = $(CORE_CPPFLAGS)
 daemon_pbem_LDADD = $(CORE_LIBS)
 daemon_pbemctl_SOURCES = daemon/pbemctl.c daemon/cli.h daemon/cli.c
-daemon_pbemctl_CPPFLAGS = $(CORE_CPPFLAGS) \
-	-DPBEM_TEMPLATE_DIR=\"$(pkgdatadir)/templates\"
+daemon_pbemctl_CPPFLAGS = $(CORE_CPPFLAGS)
 daemon_pbemctl_LDADD = $(CORE_LIBS)
 
 bin_PROGRAMS += daemon/pbemd

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <sodium.h>
 
@@ -326,15 +325,10 @@ static struct tpl_set *
 load_templates(const char *dir)
 {
 	struct tpl_set *set;
-	struct stat sb;
 	char err[1024];
 
-	if (dir == NULL)
-		dir = getenv("PBEM_TEMPLATES");
-	if (dir == NULL)
-		dir = stat(PBEM_TEMPLATE_DIR, &sb) == 0 ? PBEM_TEMPLATE_DIR :
-		    "templates";
-	if ((set = templates_load(dir, err, sizeof(err))) == NULL)
+	if ((set = templates_load(templates_dir(dir), err,
+	    sizeof(err))) == NULL)
 		cli_fatal("%s", err);
 	return set;
 }

@@ -26,12 +26,13 @@
 #include "daemon.h"
 #include "engine.h"
 #include "protocol.h"
+#include "templates.h"
 
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: pbemd [-v] [-d database] [-l address] "
-	    "[-p port] [--demo]\n");
+	    "[-p port] [-t templates] [--demo]\n");
 	exit(2);
 }
 
@@ -113,16 +114,18 @@ demo(struct daemon *d)
 		fatalx("demo game: %s", err);
 	printf(
 "Demo: game %lld of Star Trek: Missions, alice (seat 0) against bruno (seat 1).\n"
-"  See whose turn it is and the public table:\n"
+"  See whose turn it is and the public table (JSON, or text in English or French):\n"
 "    curl -s http://%s:%d/v1/games/%lld\n"
-"  See your hand (administrator view of seat 0):\n"
-"    ./daemon/pbemctl -d %s view %lld --seat 0\n"
+"    curl -s 'http://%s:%d/v1/games/%lld/text?lang=fr'\n"
+"  See alice's hand and her moves (administrator view of seat 0):\n"
+"    ./daemon/pbemctl -d %s view %lld --seat 0 --text\n"
 "  Play as alice (use the \"next_seq\" the view shows, here 1):\n"
 "    ./daemon/pbem sign -k demo/alice.key -g %lld -n 1 -s 0 \"draw galaxy, discard drawn\" \\\n"
 "      | curl -s --data-binary @- http://%s:%d/v1/games/%lld/moves\n"
 "  Bruno signs with demo/bruno.key and -s 1; French works too:\n"
 "    \"piocher galaxie, défausser la carte piochée\"\n",
-	    (long long)game, d->address, d->port, (long long)game, d->dbpath,
+	    (long long)game, d->address, d->port, (long long)game,
+	    d->address, d->port, (long long)game, d->dbpath,
 	    (long long)game, (long long)game, d->address, d->port,
 	    (long long)game);
 	fflush(stdout);
@@ -144,12 +147,13 @@ main(int argc, char **argv)
 	d.dbpath = "pbem.db";
 	d.address = "127.0.0.1";
 	d.port = 8080;
-	while ((ch = getopt_long(argc, argv, "vd:l:p:", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "vd:l:p:t:", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'v': verbose = 1; break;
 		case 'd': d.dbpath = optarg; break;
 		case 'l': d.address = optarg; break;
 		case 'p': d.port = atoi(optarg); break;
+		case 't': d.template_dir = optarg; break;
 		case 'D': want_demo = 1; break;
 		default: usage();
 		}
@@ -160,6 +164,14 @@ main(int argc, char **argv)
 	if (sodium_init() < 0)
 		fatalx("libsodium failed to initialise");
 
+	/* Every template is compiled now: a broken one stops the start
+	 * with its file, line and reason, never a send later. */
+	d.template_dir = templates_dir(d.template_dir);
+	if ((d.templates = templates_load(d.template_dir, err,
+	    sizeof(err))) == NULL)
+		fatalx("templates: %s", err);
+	log_info("templates: %zu loaded from %s", templates_count(d.templates),
+	    d.template_dir);
 	if (store_open(d.dbpath, &d.st, err, sizeof(err)) != STORE_OK)
 		fatalx("%s", err);
 	keypath = serverkey_path_for(d.dbpath);
@@ -193,5 +205,6 @@ main(int argc, char **argv)
 	http_stop(&d);		/* waits for requests in flight */
 	serverkey_close(d.key);
 	store_close(d.st);
+	templates_free(d.templates);
 	return 0;
 }

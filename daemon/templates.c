@@ -364,3 +364,17 @@ templates_render(const struct tpl_set *set, const char *lang,
 	    format == TPL_HTML ? MUSTACHE_ESCAPE_HTML : MUSTACHE_ESCAPE_NONE,
 	    out, err, errlen);
 }
+
+const char *
+templates_dir(const char *dir)
+{
+	struct stat sb;
+
+	if (dir != NULL)
+		return dir;
+	if ((dir = getenv("PBEM_TEMPLATES")) != NULL)
+		return dir;
+	if (stat(PBEM_TEMPLATE_DIR, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return PBEM_TEMPLATE_DIR;
+	return "templates";
+}

@@ -43,6 +43,10 @@ struct tpl_set;
  */
 /* Load and compile every template under dir.  Returns the set, or NULL
  * with the first problem in err ("FILE:LINE: reason" or "DIR: reason"). */
+/* The folder to load: dir if given, else $PBEM_TEMPLATES, else the
+ * installed folder ($(pkgdatadir)/templates) if it exists, else
+ * "templates" (running from the source tree). */
+const char	*templates_dir(const char *dir);
 struct tpl_set	*templates_load(const char *dir, char *err, size_t errlen);
 void		 templates_free(struct tpl_set *set);
 

@@ -160,7 +160,12 @@ expect "score unknown card" 1 ctl score stmissions G27,X99
 if command -v curl >/dev/null; then
 	mkdir d && cd d
 	port=$((20000 + $$ % 20000))
-	"$bin/pbemd" --demo -p "$port" >demo.txt 2>pbemd.log &
+	# A broken template stops the start, naming file and line.
+	mkdir -p badtpl/en/stmissions
+	printf 'Hello {{#hand}}\n' >badtpl/en/stmissions/help.txt.mustache
+	expect "broken template" 1 "$bin/pbemd" -t badtpl -p "$port"
+	contains "broken template" err.txt "help.txt.mustache:1"
+	"$bin/pbemd" --demo -p "$port" -t "$top_srcdir/templates" >demo.txt 2>pbemd.log &
 	pid=$!
 	up=0
 	for _ in $(seq 1 50); do
@@ -171,6 +176,8 @@ if command -v curl >/dev/null; then
 	contains "demo instructions" demo.txt "demo/alice.key"
 	curl -s "http://127.0.0.1:$port/v1/games/1" >view.json
 	contains "public view" view.json '"to_act"'
+	curl -s "http://127.0.0.1:$port/v1/games/1/text?lang=fr" >view.txt
+	contains "text view over HTTP" view.txt "Défausse"
 	"$bin/pbemctl" moves 1 >moves.txt 2>/dev/null
 	seat=$(head -n 1 moves.txt | cut -f 1)
 	move=$(head -n 1 moves.txt | cut -f 3)
