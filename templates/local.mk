@@ -11,6 +11,16 @@ daemon_libpbem_a_SOURCES += \
 # ship exactly these (nobase_ keeps the en/GAME/ folders).
 templatedir = $(pkgdatadir)
 nobase_dist_template_DATA = \
+	templates/en/eve/accepted.txt.mustache \
+	templates/en/eve/board.txt.mustache \
+	templates/en/eve/cards.txt.mustache \
+	templates/en/eve/game_over.txt.mustache \
+	templates/en/eve/help.txt.mustache \
+	templates/en/eve/moves.txt.mustache \
+	templates/en/eve/rejected.txt.mustache \
+	templates/en/eve/spectator.txt.mustache \
+	templates/en/eve/waiting.txt.mustache \
+	templates/en/eve/your_turn.txt.mustache \
 	templates/en/partials/footer.txt.mustache \
 	templates/en/partials/hand.txt.mustache \
 	templates/en/partials/standings.txt.mustache \
@@ -32,6 +42,16 @@ nobase_dist_template_DATA = \
 	templates/en/template/spectator.txt.mustache \
 	templates/en/template/waiting.txt.mustache \
 	templates/en/template/your_turn.txt.mustache \
+	templates/fr/eve/accepted.txt.mustache \
+	templates/fr/eve/board.txt.mustache \
+	templates/fr/eve/cards.txt.mustache \
+	templates/fr/eve/game_over.txt.mustache \
+	templates/fr/eve/help.txt.mustache \
+	templates/fr/eve/moves.txt.mustache \
+	templates/fr/eve/rejected.txt.mustache \
+	templates/fr/eve/spectator.txt.mustache \
+	templates/fr/eve/waiting.txt.mustache \
+	templates/fr/eve/your_turn.txt.mustache \
 	templates/fr/partials/footer.txt.mustache \
 	templates/fr/partials/hand.txt.mustache \
 	templates/fr/partials/standings.txt.mustache \

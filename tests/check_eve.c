@@ -496,6 +496,86 @@ START_TEST(test_parse_fr)
 }
 END_TEST
 
+/* True when some form in forms contains every one of the words. */
+static int
+has_form(const json_t *forms, const char *a, const char *b)
+{
+	size_t i;
+
+	for (i = 0; i < json_array_size(forms); i++) {
+		const char *f = json_string_value(json_array_get(forms, i));
+
+		if (strstr(f, a) != NULL && (b == NULL || strstr(f, b) != NULL))
+			return 1;
+	}
+	return 0;
+}
+
+static void
+print_forms(const json_t *forms)
+{
+	size_t i;
+
+	for (i = 0; i < json_array_size(forms); i++)
+		fprintf(stderr, "  %s\n",
+		    json_string_value(json_array_get(forms, i)));
+}
+
+START_TEST(test_move_forms)
+{
+	static const int h[5] = { N, N, A, A, K_RETREAT };
+	static const int r[1] = { K_MIRROR };
+	static const int h1[5] = { K_BRIEFING, K_NEUTRAL, K_NEUTRAL, C, C };
+	struct eve *g = position();
+	json_t *f;
+
+	set_cards(g, 0, h, 5, r, 1);
+	set_cards(g, 1, h1, 5, NULL, 0);
+	f = M->move_forms(g, 0, RULES_LANG_EN);
+	if (getenv("EVE_FORMS") != NULL)
+		print_forms(f);
+	ck_assert(has_form(f, "one turn, one message", NULL));
+	ck_assert(has_form(f, "fly nebula — your next space is nebula",
+	    "you hold 2 nebula"));
+	ck_assert(has_form(f, "joker nebula nebula", "pair of nebula"));
+	ck_assert(has_form(f, "joker asteroid field asteroid field", NULL));
+	ck_assert(has_form(f, "starfleet <card>", "shows nebula and "
+	    "asteroid field; you hold 2 nebula, 2 asteroid field"));
+	ck_assert(has_form(f, "spock retreat forward", NULL));
+	ck_assert(has_form(f, "spock mirror universe from reserve turn",
+	    NULL));
+	ck_assert(has_form(f, "reserve <hand card>", NULL));
+	ck_assert(has_form(f, "extend [flip]", NULL));
+	ck_assert(has_form(f, "pass", NULL));
+	/* The opponent's hidden hand is never named. */
+	ck_assert(!has_form(f, "briefing", NULL));
+	ck_assert(!has_form(f, "neutral zone", NULL));
+	ck_assert(!has_form(f, "class-m", NULL));
+	json_decref(f);
+	f = M->move_forms(g, 0, RULES_LANG_FR);
+	if (getenv("EVE_FORMS") != NULL)
+		print_forms(f);
+	ck_assert(has_form(f, "voler nébuleuse", "2 carte(s) nébuleuse"));
+	ck_assert(has_form(f, "spock repli avant", NULL));
+	ck_assert(has_form(f, "passer", NULL));
+	json_decref(f);
+	/* Every form's step is one that check() takes. */
+	ck_assert_int_eq(try(g, 0, "spock mirror universe from reserve turn "
+	    "3", RULES_LANG_EN, (char[RULES_ERRLEN]){ 0 }), RULES_OK);
+	/* The Klingon on the next space: the flight still offered. */
+	g->kl_pos = 0;
+	g->kl_route = 0;
+	f = M->move_forms(g, 0, RULES_LANG_EN);
+	ck_assert(has_form(f, "fly nebula", "pay twice"));
+	json_decref(f);
+	/* No form for a seat not to act. */
+	f = M->move_forms(g, 1, RULES_LANG_EN);
+	ck_assert_int_eq(json_array_size(f), 0);
+	json_decref(f);
+	M->destroy(g);
+}
+END_TEST
+
 /* No view for seat (or the public) shows what it must not. */
 static void
 check_views(const struct eve *g)
@@ -517,6 +597,10 @@ check_views(const struct eve *g)
 			    mine);
 			ck_assert_int_eq(json_object_get(o, "reserve") != NULL,
 			    mine);
+			ck_assert_int_eq(json_object_get(o, "hand_cards") !=
+			    NULL, mine);
+			ck_assert_int_eq(json_object_get(o, "reserve_cards") !=
+			    NULL, mine);
 			ck_assert_int_eq(json_object_get(o, "deck") != NULL,
 			    v == RULES_VIEW_FULL);
 		}
@@ -755,6 +839,7 @@ main(void)
 	tcase_add_test(tc, test_tie_rule);
 	tcase_add_test(tc, test_parse_fr);
 	tcase_add_test(tc, test_save_load);
+	tcase_add_test(tc, test_move_forms);
 	tcase_add_test(tc, test_expert);
 	tcase_add_test(tc, test_random_base);
 	tcase_add_test(tc, test_random_expert);

@@ -37,7 +37,7 @@
 #define MAX_MOVES	4000
 
 static const char *const langs[] = { "en", "fr" };
-static const char *const games[] = { "stmissions", "template" };
+static const char *const games[] = { "eve", "stmissions", "template" };
 static const char *const names[] = {
 	"your_turn", "accepted", "rejected", "game_over", "help", "spectator",
 	"waiting"

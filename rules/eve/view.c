@@ -12,6 +12,7 @@
  * it builds a bounded, deterministic set of complete turns, each checked
  * by the same code as check(), the furthest forward flight first.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "eve.h"
 
 #define MAX_LEGAL	50
+#define STRIP_CARDS	12	/* row cards per line of the text strip */
 
 static json_t *
 kind_names(const int *cards, int n, int top_first)
@@ -32,23 +34,89 @@ kind_names(const int *cards, int n, int top_first)
 	return a;
 }
 
+/*
+ * Presentation fields for text templates (public data only): short
+ * names of travel types, localised card names, the ship and Klingon
+ * markers of the row strip.  The short names are ones parse() reads.
+ */
+static const char *const abbr_en[EVE_NTYPES] = {
+	"NEB", "AST", "CM ", "BH ", "ION"
+};
+static const char *const abbr_fr[EVE_NTYPES] = {
+	"NEB", "AST", "PCM", "TN ", "TI "
+};
+
+static json_t *
+card_objs(const int *cards, int n, int top_first)
+{
+	json_t *a = json_array();
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		k = eve_kind(cards[top_first ? n - 1 - i : i]);
+		json_array_append_new(a, json_pack("{s:s, s:s, s:b}",
+		    "name_en", eve_kind_name(k, RULES_LANG_EN),
+		    "name_fr", eve_kind_name(k, RULES_LANG_FR),
+		    "spock", k >= EVE_NTYPES));
+	}
+	return a;
+}
+
+static json_t *
+row_cell(const struct eve *g, int i)
+{
+	json_t *o;
+	char label[16];
+	int r, t;
+
+	snprintf(label, sizeof(label), "%-3d", i + 1);
+	o = json_pack("{s:i, s:s, s:s, s:s}", "card", i + 1, "label", label,
+	    "enterprise", eve_kind_name(eve_space(g, i, 0), RULES_LANG_EN),
+	    "excelsior", eve_kind_name(eve_space(g, i, 1), RULES_LANG_EN));
+	for (r = 0; r < EVE_SEATS; r++) {
+		const char *route = eve_route_name(r);
+		char key[32];
+
+		t = eve_space(g, i, r);
+		snprintf(key, sizeof(key), "%s_abbr_en", route);
+		json_object_set_new(o, key, json_string(abbr_en[t]));
+		snprintf(key, sizeof(key), "%s_abbr_fr", route);
+		json_object_set_new(o, key, json_string(abbr_fr[t]));
+		snprintf(key, sizeof(key), "%s_ship", route);
+		json_object_set_new(o, key, json_boolean(g->p[r].pos == i));
+		snprintf(key, sizeof(key), "%s_klingon", route);
+		json_object_set_new(o, key, json_boolean(g->kl_pos == i &&
+		    g->kl_route == r));
+	}
+	return o;
+}
+
+static const char *
+sf_name(int sym, enum rules_lang lang)
+{
+	return sym == EVE_SPOCK ? "Spock" : eve_kind_name(sym, lang);
+}
+
 json_t *
 eve_view(const void *state, int viewer)
 {
 	const struct eve *g = state;
 	json_t *v, *row = json_array(), *seats = json_array(), *to_act;
+	json_t *strip = json_array(), *v0 = json_object();
 	int i, s, full = viewer == RULES_VIEW_FULL;
 
 	to_act = json_array();
 	if (!g->over)
 		json_array_append_new(to_act, json_integer(g->current));
-	for (i = 0; i < g->nrow; i++)
-		json_array_append_new(row, json_pack("{s:i, s:s, s:s}",
-		    "card", i + 1,
-		    "enterprise", eve_kind_name(eve_space(g, i, 0),
-		    RULES_LANG_EN),
-		    "excelsior", eve_kind_name(eve_space(g, i, 1),
-		    RULES_LANG_EN)));
+	for (i = 0; i < g->nrow; i++) {
+		json_array_append_new(row, row_cell(g, i));
+		if (i % STRIP_CARDS == 0)
+			json_array_append_new(strip, json_pack("{s:b, s:[]}",
+			    "first", i == 0, "cards"));
+		json_array_append_new(json_object_get(json_array_get(strip,
+		    json_array_size(strip) - 1), "cards"), row_cell(g, i));
+	}
+	json_object_set_new(v0, "strip", strip);
 	for (s = 0; s < EVE_SEATS; s++) {
 		const struct eve_player *pl = &g->p[s];
 		json_t *o = json_pack("{s:i, s:s, s:i, s:i, s:i, s:i, s:i, "
@@ -61,6 +129,11 @@ eve_view(const void *state, int viewer)
 
 		json_object_set_new(o, "starfleet", kind_names(pl->fleet,
 		    pl->nfleet, 0));
+		json_object_set_new(o, "at_start", json_boolean(pl->pos < 0));
+		json_object_set_new(o, "discard_size",
+		    json_integer(pl->ndiscard));
+		json_object_set_new(o, "discard_cards", card_objs(pl->discard,
+		    pl->ndiscard, 1));
 		if (g->mode == MODE_EXPERT) {
 			json_object_set_new(o, "tracks", json_pack(
 			    "{s:i, s:i, s:i, s:i}",
@@ -76,6 +149,10 @@ eve_view(const void *state, int viewer)
 			    pl->nhand, 0));
 			json_object_set_new(o, "reserve", kind_names(
 			    pl->reserve, pl->nreserve, 1));
+			json_object_set_new(o, "hand_cards", card_objs(
+			    pl->hand, pl->nhand, 0));
+			json_object_set_new(o, "reserve_cards", card_objs(
+			    pl->reserve, pl->nreserve, 1));
 		}
 		if (full)
 			json_object_set_new(o, "deck", kind_names(pl->deck,
@@ -88,11 +165,25 @@ eve_view(const void *state, int viewer)
 	    "current", g->current, "row", row,
 	    "travel_deck_size", g->ntdeck, "travel_discard_size",
 	    g->ntdiscard, "seats", seats);
+	json_object_update(v, v0);
+	json_decref(v0);
 	json_object_set_new(v, "starfleet_card", json_pack("[s,s]",
 	    eve_sf_symbol(g->starfleet, 0) == EVE_SPOCK ? "Spock" :
 	    eve_kind_name(eve_sf_symbol(g->starfleet, 0), RULES_LANG_EN),
 	    eve_sf_symbol(g->starfleet, 1) == EVE_SPOCK ? "Spock" :
 	    eve_kind_name(eve_sf_symbol(g->starfleet, 1), RULES_LANG_EN)));
+	json_object_set_new(v, "starfleet_text_en", json_sprintf("%s and %s",
+	    sf_name(eve_sf_symbol(g->starfleet, 0), RULES_LANG_EN),
+	    sf_name(eve_sf_symbol(g->starfleet, 1), RULES_LANG_EN)));
+	json_object_set_new(v, "starfleet_text_fr", json_sprintf("%s et %s",
+	    sf_name(eve_sf_symbol(g->starfleet, 0), RULES_LANG_FR),
+	    sf_name(eve_sf_symbol(g->starfleet, 1), RULES_LANG_FR)));
+	json_object_set_new(v, "enterprise_at_start",
+	    json_boolean(g->p[0].pos < 0));
+	json_object_set_new(v, "excelsior_at_start",
+	    json_boolean(g->p[1].pos < 0));
+	json_object_set_new(v, "current_ship", json_string(g->current == 0 ?
+	    "Enterprise" : "Excelsior"));
 	json_object_set_new(v, "klingon", g->kl_pos < 0 ? json_null() :
 	    json_pack("{s:i, s:s}", "card", g->kl_pos + 1, "route",
 	    eve_route_name(g->kl_route)));
@@ -388,47 +479,344 @@ eve_legal_moves(const void *state, int seat)
 	return gen.out;
 }
 
+/*
+ * Move forms: the steps open now to the seat to act, each judged by
+ * check()'s own code (try_text) on its own, in the reader's language.
+ * Only the seat's own hand and reserve top are named.
+ */
+struct forms {
+	const struct eve *g;
+	int		 seat, fr;
+	json_t		*out;
+};
+
+static void
+form(struct forms *fm, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+form(struct forms *fm, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	json_array_append_new(fm->out, json_string(buf));
+}
+
+/*
+ * Whether the flight step text is legal now: alone, or, when it is the
+ * first of the two payments the Klingon's space costs, with some second
+ * payment after it.
+ */
+static int
+flight_ok(const struct eve *g, int seat, const char *text, int dir)
+{
+	char cand[16][64], two[200];
+	struct eve after;
+	int n, i;
+
+	if (try_text(g, seat, text, &after) == 0)
+		return 1;
+	if (g->kl_pos != g->p[seat].pos + dir || g->kl_route != seat)
+		return 0;
+	n = flight_steps(g, seat, cand, dir);
+	for (i = 0; i < n; i++) {
+		snprintf(two, sizeof(two), "%.96s; %.63s", text, cand[i]);
+		if (try_text(g, seat, two, &after) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+step_ok(const struct forms *fm, const char *text)
+{
+	struct eve after;
+
+	return try_text(fm->g, fm->seat, text, &after) == 0;
+}
+
+static const char *
+fkind(const struct forms *fm, int kind)
+{
+	return eve_kind_name(kind, fm->fr ? RULES_LANG_FR : RULES_LANG_EN);
+}
+
+/* The seat's distinct hand kinds (among those in want) as "a, b, c". */
+static int
+hand_list(const struct forms *fm, char *buf, size_t len, const int *want)
+{
+	const struct eve_player *pl = &fm->g->p[fm->seat];
+	int seen[K_NKINDS] = { 0 }, i, k, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < pl->nhand; i++)
+		seen[eve_kind(pl->hand[i])]++;
+	for (k = 0; k < K_NKINDS; k++) {
+		if (seen[k] == 0 || (want != NULL && !want[k]))
+			continue;
+		if (seen[k] > 1)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%d %s",
+			    n ? ", " : "", seen[k], fkind(fm, k));
+		else
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+			    n ? ", " : "", fkind(fm, k));
+		n++;
+	}
+	return n;
+}
+
+static void
+flight_forms(struct forms *fm, int dir)
+{
+	const struct eve *g = fm->g;
+	const struct eve_player *pl = &g->p[fm->seat];
+	int next = pl->pos + dir, t, k, i, nh[K_NKINDS] = { 0 }, top = -1;
+	int fr = fm->fr;
+	const char *back = dir < 0 ? " back" : "";
+	const char *fback = dir < 0 ? (fr ? " arrière" : " back") : "";
+	const char *kl;
+	char text[160];
+
+	if (next < 0 || next >= g->nrow)
+		return;
+	for (i = 0; i < pl->nhand; i++)
+		nh[eve_kind(pl->hand[i])]++;
+	if (pl->nreserve > 0)
+		top = eve_kind(pl->reserve[pl->nreserve - 1]);
+	t = eve_space(g, next, fm->seat);
+	kl = g->kl_pos == next && g->kl_route == fm->seat ? (fr ?
+	    " ; le Klingon y est : payez deux fois dans ce tour" :
+	    "; the Klingon is there: pay twice this turn") : "";
+	snprintf(text, sizeof(text), "fly %s%s", eve_kind_name(t,
+	    RULES_LANG_EN), back);
+	if (flight_ok(g, fm->seat, text, dir))
+		form(fm, fr ? "voler %s%s — votre %s case est : %s ; vous "
+		    "avez %d carte(s) %s%s" : "fly %s%s — your %s space is "
+		    "%s; you hold %d %s card(s)%s", fkind(fm, t), fback,
+		    dir < 0 ? (fr ? "précédente" : "previous") :
+		    (fr ? "prochaine" : "next"), fkind(fm, t), nh[t],
+		    fkind(fm, t), kl);
+	snprintf(text, sizeof(text), "fly %s from reserve%s",
+	    eve_kind_name(t, RULES_LANG_EN), back);
+	if (flight_ok(g, fm->seat, text, dir))
+		form(fm, fr ? "voler %s de la réserve%s — le dessus de votre "
+		    "réserve est : %s%s" : "fly %s from reserve%s — the top "
+		    "of your reserve is %s%s", fkind(fm, t), fback,
+		    fkind(fm, t), kl);
+	for (k = 0; k < EVE_NTYPES; k++) {
+		const char *kn = eve_kind_name(k, RULES_LANG_EN);
+
+		snprintf(text, sizeof(text), "joker %s %s%s", kn, kn, back);
+		if (nh[k] >= 2 && flight_ok(g, fm->seat, text, dir))
+			form(fm, fr ? "joker %s %s%s — vous avez une paire "
+			    "de %s%s" : "joker %s %s%s — you hold a pair of "
+			    "%s%s", fkind(fm, k), fkind(fm, k), fback,
+			    fkind(fm, k), kl);
+		snprintf(text, sizeof(text), "joker %s from reserve %s%s", kn,
+		    kn, back);
+		if (top == k && nh[k] >= 1 && flight_ok(g, fm->seat, text,
+		    dir))
+			form(fm, fr ? "joker %s de la réserve %s%s — le "
+			    "dessus de votre réserve et une carte de la main "
+			    "sont : %s%s" : "joker %s from reserve %s%s — the "
+			    "top of your reserve and a hand card are %s%s",
+			    fkind(fm, k), fkind(fm, k), fback, fkind(fm, k),
+			    kl);
+	}
+}
+
+static void
+starfleet_forms(struct forms *fm)
+{
+	const struct eve *g = fm->g;
+	const struct eve_player *pl = &g->p[fm->seat];
+	int want[K_NKINDS] = { 0 }, k, s0, s1, top;
+	char text[128], list[512], shows[160];
+
+	s0 = eve_sf_symbol(g->starfleet, 0);
+	s1 = eve_sf_symbol(g->starfleet, 1);
+	snprintf(shows, sizeof(shows), fm->fr ? "%s et %s" : "%s and %s",
+	    s0 == EVE_SPOCK ? "Spock" : fkind(fm, s0),
+	    s1 == EVE_SPOCK ? "Spock" : fkind(fm, s1));
+	for (k = 0; k < K_NKINDS; k++) {
+		snprintf(text, sizeof(text), "starfleet %s",
+		    eve_kind_name(k, RULES_LANG_EN));
+		want[k] = eve_sf_matches(g->starfleet, k) && step_ok(fm, text);
+	}
+	if (hand_list(fm, list, sizeof(list), want) > 0)
+		form(fm, fm->fr ? "starfleet <carte> — la carte Starfleet "
+		    "montre %s ; vous avez : %s" : "starfleet <card> — the "
+		    "Starfleet card shows %s; you hold %s", shows, list);
+	if (pl->nreserve == 0)
+		return;
+	top = eve_kind(pl->reserve[pl->nreserve - 1]);
+	snprintf(text, sizeof(text), "starfleet %s from reserve",
+	    eve_kind_name(top, RULES_LANG_EN));
+	if (eve_sf_matches(g->starfleet, top) && step_ok(fm, text))
+		form(fm, fm->fr ? "starfleet %s de la réserve — la carte "
+		    "Starfleet montre %s" : "starfleet %s from reserve — the "
+		    "Starfleet card shows %s", fkind(fm, top), shows);
+}
+
+/* The card numbers n (1..) for which fmt with n is legal, as "1, 3-5". */
+static int
+numbers_ok(struct forms *fm, const char *fmt, const char *src, char *buf,
+    size_t len)
+{
+	char text[128];
+	int i, n = 0, first = -1;
+
+	buf[0] = '\0';
+	for (i = 0; i <= fm->g->nrow; i++) {
+		int ok = 0;
+
+		if (i < fm->g->nrow) {
+			snprintf(text, sizeof(text), fmt, src, i + 1);
+			ok = step_ok(fm, text);
+		}
+		if (ok && first < 0)
+			first = i;
+		if (ok || first < 0)
+			continue;
+		if (first == i - 1)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%d",
+			    n ? ", " : "", first + 1);
+		else
+			snprintf(buf + strlen(buf), len - strlen(buf),
+			    "%s%d-%d", n ? ", " : "", first + 1, i);
+		n += i - first;
+		first = -1;
+	}
+	return n;
+}
+
+/* A Spock card's actions open now; src is "" or " from reserve". */
+static void
+spock_forms(struct forms *fm, int kind, const char *src)
+{
+	const struct eve *g = fm->g;
+	int fr = fm->fr, opp = 1 - fm->seat, a, b;
+	const char *fsrc = src[0] == '\0' ? "" : fr ? " de la réserve" :
+	    " from reserve";
+	char text[128], l1[256], l2[256];
+
+	switch (kind) {
+	case K_RETREAT:
+		snprintf(text, sizeof(text), "spock retreat%s forward", src);
+		a = step_ok(fm, text);
+		snprintf(text, sizeof(text), "spock retreat%s back", src);
+		b = step_ok(fm, text);
+		if (a)
+			form(fm, fr ? "spock repli%s avant — votre vaisseau "
+			    "avance d'une case" : "spock retreat%s forward — "
+			    "your ship 1 space on", fsrc);
+		if (b)
+			form(fm, fr ? "spock repli%s arrière — l'%s recule "
+			    "d'une case" : "spock retreat%s back — the %s 1 "
+			    "space back", fsrc, opp == 0 ? "Enterprise" :
+			    "Excelsior");
+		break;
+	case K_NEUTRAL:
+		snprintf(text, sizeof(text), "spock neutral zone%%s klingon "
+		    "%%d %s", eve_route_name(opp));
+		a = numbers_ok(fm, text, src, l1, sizeof(l1));
+		b = numbers_ok(fm, "spock neutral zone%s discard %d", src, l2,
+		    sizeof(l2));
+		if (a > 0)
+			form(fm, fr ? "spock zone neutre%s klingon <n> %s — "
+			    "n parmi %s" : "spock neutral zone%s klingon <n> "
+			    "%s — n among %s", fsrc, eve_route_name(opp), l1);
+		if (b > 0)
+			form(fm, fr ? "spock zone neutre%s défausser <n> — n "
+			    "parmi %s" : "spock neutral zone%s discard <n> — "
+			    "n among %s", fsrc, l2);
+		break;
+	case K_MIRROR:
+		a = numbers_ok(fm, "spock mirror universe%s turn %d", src, l1,
+		    sizeof(l1));
+		if (a > 0) {
+			form(fm, fr ? "spock univers miroir%s tourner <n> — n "
+			    "parmi %s" : "spock mirror universe%s turn <n> — "
+			    "n among %s", fsrc, l1);
+			if (a > 1)
+				form(fm, fr ? "spock univers miroir%s échanger "
+				    "<n> <m> — deux cartes libres parmi %s" :
+				    "spock mirror universe%s swap <n> <m> — "
+				    "two free cards among %s", fsrc, l1);
+		}
+		break;
+	case K_BRIEFING:
+		snprintf(text, sizeof(text), "spock briefing%s extend", src);
+		if (step_ok(fm, text))
+			form(fm, fr ? "spock briefing%s allonger "
+			    "[tourner|garder] [tourner|garder] — la pioche de "
+			    "voyage a %d carte(s)" : "spock briefing%s extend "
+			    "[flip|keep] [flip|keep] — the travel deck has %d "
+			    "card(s)", fsrc, g->ntdeck);
+		if (g->p[fm->seat].nreserve > 1)
+			form(fm, fr ? "spock briefing%s ordonner <cartes de "
+			    "la réserve, dessus d'abord>" : "spock briefing%s "
+			    "order <reserve cards, top first>", fsrc);
+		break;
+	}
+}
+
 json_t *
 eve_move_forms(const void *state, int seat, enum rules_lang lang)
 {
 	const struct eve *g = state;
-	json_t *f = json_array();
-	int fr = lang == RULES_LANG_FR;
+	const struct eve_player *pl;
+	struct forms fm = { g, seat, lang == RULES_LANG_FR, json_array() };
+	int fr = fm.fr, k, i, has[K_NKINDS] = { 0 }, top = -1;
+	char list[512], text[128];
 
-#define FORM(en, frs) json_array_append_new(f, json_string(fr ? (frs) : (en)))
 	if (g->over || seat != g->current)
-		return f;
-	FORM("a turn is one message: steps separated by ';' (up to 3 cards "
-	    "from your hand and 3 from the top of your reserve pile), or "
-	    "\"pass\"",
-	    "un tour est un message : des étapes séparées par « ; » (au plus "
-	    "3 cartes de la main et 3 du dessus de la réserve), ou « passer »");
-	FORM("fly <flight card> [from reserve]" ,
-	    "voler <carte de vol> [de la réserve]");
-	FORM("joker <card> [from reserve] <same card> [from reserve]",
-	    "joker <carte> [de la réserve] <même carte> [de la réserve]");
-	FORM("starfleet <card matching the Starfleet card> [from reserve]",
-	    "starfleet <carte correspondant à la carte Starfleet> [de la "
-	    "réserve]");
-	FORM("reserve <hand card>; discard <card> [from reserve]",
-	    "réserver <carte de la main> ; défausser <carte> [de la réserve]");
-	FORM("spock retreat forward|back; spock neutral zone klingon <n> "
-	    "<enterprise|excelsior> | discard <n>",
-	    "spock repli avant|arrière ; spock zone neutre klingon <n> "
-	    "<enterprise|excelsior> | défausser <n>");
-	FORM("spock mirror universe turn <n> | swap <n> <m>; spock briefing "
-	    "extend [flip|keep] [flip|keep] | order <reserve cards, top first>",
-	    "spock univers miroir tourner <n> | échanger <n> <m> ; spock "
-	    "briefing allonger [tourner|garder] [tourner|garder] | ordonner "
-	    "<cartes de la réserve, dessus d'abord>");
-	FORM("last: extend [flip|keep]", "en dernier : allonger "
-	    "[tourner|garder]");
-	if (g->mode == MODE_EXPERT) {
-		FORM("expert: fly <card> back; after a flight ending on a "
-		    "class-M planet: trade <track> <track>",
-		    "expert : voler <carte> arrière ; après un vol finissant "
-		    "sur une planète de classe M : commercer <piste> <piste>");
+		return fm.out;
+	pl = &g->p[seat];
+	for (i = 0; i < pl->nhand; i++)
+		has[eve_kind(pl->hand[i])] = 1;
+	if (pl->nreserve > 0)
+		top = eve_kind(pl->reserve[pl->nreserve - 1]);
+	form(&fm, "%s", fr ? "un tour, un message : étapes séparées par "
+	    "« ; », au plus 3 cartes de la main et 3 de la réserve" :
+	    "one turn, one message: steps separated by ';', up to 3 cards "
+	    "from your hand and 3 from your reserve");
+	flight_forms(&fm, 1);
+	if (g->mode == MODE_EXPERT)
+		flight_forms(&fm, -1);
+	starfleet_forms(&fm);
+	for (k = EVE_NTYPES; k < K_NKINDS; k++) {
+		if (has[k])
+			spock_forms(&fm, k, "");
+		if (top == k)
+			spock_forms(&fm, k, " from reserve");
 	}
-#undef FORM
-	return f;
+	if (hand_list(&fm, list, sizeof(list), NULL) > 0) {
+		snprintf(text, sizeof(text), "reserve %s",
+		    eve_kind_name(eve_kind(pl->hand[0]), RULES_LANG_EN));
+		if (step_ok(&fm, text))
+			form(&fm, fr ? "réserver <carte de la main> — vous "
+			    "avez : %s" : "reserve <hand card> — you hold %s",
+			    list);
+		form(&fm, fr ? "défausser <carte de la main> — une carte "
+		    "inutile" : "discard <hand card> — an unused card");
+	}
+	if (top >= 0)
+		form(&fm, fr ? "défausser %s de la réserve" : "discard %s from "
+		    "reserve", fkind(&fm, top));
+	if (step_ok(&fm, "extend"))
+		form(&fm, fr ? "allonger [tourner] — en dernier ; la pioche de "
+		    "voyage a %d carte(s)" : "extend [flip] — last step; the "
+		    "travel deck has %d card(s)", g->ntdeck);
+	if (g->mode == MODE_EXPERT)
+		form(&fm, "%s", fr ? "après un vol finissant sur une planète "
+		    "de classe M : commercer <piste> <piste> (en dernier)" :
+		    "after a flight ending on a class-M planet: trade <track> "
+		    "<track> (very last)");
+	form(&fm, "%s", fr ? "passer" : "pass");
+	return fm.out;
 }
