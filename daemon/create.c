@@ -99,6 +99,30 @@ engine_sign_receipt(const struct serverkey *key, struct store_entry *e)
 	serverkey_sign(key, buf, len, e->receipt);
 }
 
+int
+engine_bind_server_key(struct store *st, const struct serverkey *key,
+    char *keytext, size_t keytextlen, char *err, size_t errlen)
+{
+	unsigned char pub[SERVERKEY_PUB_BYTES];
+	char *old = NULL;
+	int rc = 0;
+
+	serverkey_public(key, pub);
+	proto_pubkey_format(pub, keytext, keytextlen);
+	if (store_meta_get(st, "server_key", &old) == STORE_OK) {
+		if (strcmp(old, keytext) != 0) {
+			snprintf(err, errlen, "the database belongs to server "
+			    "key %s, not to this key (%s)", old, keytext);
+			rc = -1;
+		}
+	} else if (store_meta_set(st, "server_key", keytext) != STORE_OK) {
+		snprintf(err, errlen, "store: %s", store_errmsg(st));
+		rc = -1;
+	}
+	free(old);
+	return rc;
+}
+
 static enum engine_status
 store_failure(struct store *st, char *err, size_t errlen)
 {

@@ -84,6 +84,15 @@ void	engine_receipt_of(const struct store_entry *e,
 void	engine_sign_receipt(const struct serverkey *key,
 	    struct store_entry *e);
 
+/*
+ * Record key's public half as the database's server key, or check that
+ * the database already names this key.  Writes the key's text form into
+ * keytext.  -1 with the reason in err if the database belongs to another
+ * key (a server must never sign receipts for a log it did not start).
+ */
+int	engine_bind_server_key(struct store *st, const struct serverkey *key,
+	    char *keytext, size_t keytextlen, char *err, size_t errlen);
+
 /* ---- submit.c ---------------------------------------------------------- */
 
 /* Find, verify and play the signed move in text.  lang is for messages. */

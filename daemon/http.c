@@ -37,23 +37,32 @@ struct request {
 	int	 too_large;
 };
 
+/* Queue text (malloc'd; the response frees it) as the answer. */
 static enum MHD_Result
-send_json(struct MHD_Connection *conn, unsigned int status, json_t *body)
+send_body(struct MHD_Connection *conn, unsigned int status,
+    const char *content_type, char *text)
 {
 	struct MHD_Response *resp;
 	enum MHD_Result rc;
-	char *text = json_dumps(body, JSON_INDENT(2) | JSON_SORT_KEYS);
 
-	json_decref(body);
 	if (text == NULL)
 		return MHD_NO;
 	resp = MHD_create_response_from_buffer(strlen(text), text,
 	    MHD_RESPMEM_MUST_FREE);
-	MHD_add_response_header(resp, "Content-Type",
-	    "application/json; charset=utf-8");
+	MHD_add_response_header(resp, "Content-Type", content_type);
 	rc = MHD_queue_response(conn, status, resp);
 	MHD_destroy_response(resp);
 	return rc;
+}
+
+static enum MHD_Result
+send_json(struct MHD_Connection *conn, unsigned int status, json_t *body)
+{
+	char *text = json_dumps(body, JSON_INDENT(2) | JSON_SORT_KEYS);
+
+	json_decref(body);
+	return send_body(conn, status, "application/json; charset=utf-8",
+	    text);
 }
 
 static enum MHD_Result
@@ -152,21 +161,6 @@ post_move(struct daemon *d, struct MHD_Connection *conn, int64_t game_id,
 	return rc;
 }
 
-static enum MHD_Result
-send_text(struct MHD_Connection *conn, unsigned int status, char *text)
-{
-	struct MHD_Response *resp;
-	enum MHD_Result rc;
-
-	resp = MHD_create_response_from_buffer(strlen(text), text,
-	    MHD_RESPMEM_MUST_FREE);
-	MHD_add_response_header(resp, "Content-Type",
-	    "text/plain; charset=utf-8");
-	rc = MHD_queue_response(conn, status, resp);
-	MHD_destroy_response(resp);
-	return rc;
-}
-
 /* The public view rendered with the spectator (or game over) template. */
 static enum MHD_Result
 get_text(struct daemon *d, struct MHD_Connection *conn,
@@ -201,8 +195,10 @@ get_text(struct daemon *d, struct MHD_Connection *conn,
 	}
 	json_decref(shown);
 	if (out.data == NULL)
-		return send_text(conn, MHD_HTTP_OK, strdup(""));
-	return send_text(conn, MHD_HTTP_OK, out.data);	/* takes it */
+		return send_body(conn, MHD_HTTP_OK, "text/plain; charset=utf-8",
+		    strdup(""));
+	return send_body(conn, MHD_HTTP_OK, "text/plain; charset=utf-8",
+	    out.data);	/* takes it */
 }
 
 static enum MHD_Result

@@ -76,19 +76,12 @@ ctl_close(struct ctl *c)
 static int
 cmd_init(struct ctl *c, int argc, char **argv)
 {
-	unsigned char pub[32];
-	char text[128], *old = NULL;
+	char text[128], err[512];
 
 	ctl_open(c, 1);
-	serverkey_public(c->key, pub);
-	proto_pubkey_format(pub, text, sizeof(text));
-	if (store_meta_get(c->st, "server_key", &old) == STORE_OK) {
-		if (strcmp(old, text) != 0)
-			cli_fatal("%s already belongs to server key %s, not "
-			    "to the key in %s.key", c->dbpath, old, c->dbpath);
-	} else if (store_meta_set(c->st, "server_key", text) != STORE_OK)
-		cli_fatal("store: %s", store_errmsg(c->st));
-	free(old);
+	if (engine_bind_server_key(c->st, c->key, text, sizeof(text), err,
+	    sizeof(err)) != 0)
+		cli_fatal("%s: %s", c->dbpath, err);
 	printf("database %s ready (schema %d)\nserver key %s\n", c->dbpath,
 	    store_schema_version(c->st), text);
 	ctl_close(c);

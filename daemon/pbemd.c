@@ -36,24 +36,6 @@ usage(void)
 	exit(2);
 }
 
-/* Bind the server key to the database, as `pbemctl init` does. */
-static void
-bind_server_key(struct daemon *d)
-{
-	unsigned char pub[32];
-	char text[128], *old = NULL;
-
-	serverkey_public(d->key, pub);
-	proto_pubkey_format(pub, text, sizeof(text));
-	if (store_meta_get(d->st, "server_key", &old) == STORE_OK) {
-		if (strcmp(old, text) != 0)
-			fatalx("%s belongs to server key %s, not to the key in "
-			    "%s.key", d->dbpath, old, d->dbpath);
-		free(old);
-	} else if (store_meta_set(d->st, "server_key", text) != STORE_OK)
-		fatalx("store: %s", store_errmsg(d->st));
-}
-
 /* A demo player with a key pair in demo/NAME.key(.pub); its id. */
 static int64_t
 demo_player(struct daemon *d, const char *name, const char *lang)
@@ -140,7 +122,7 @@ main(int argc, char **argv)
 	};
 	struct daemon d;
 	sigset_t set;
-	char err[512], *keypath;
+	char err[512], keytext[128], *keypath;
 	int ch, sig, want_demo = 0, verbose = 0;
 
 	memset(&d, 0, sizeof(d));
@@ -178,7 +160,9 @@ main(int argc, char **argv)
 	if ((d.key = serverkey_open(keypath, 1, err, sizeof(err))) == NULL)
 		fatalx("%s", err);
 	free(keypath);
-	bind_server_key(&d);
+	if (engine_bind_server_key(d.st, d.key, keytext, sizeof(keytext), err,
+	    sizeof(err)) != 0)
+		fatalx("%s: %s", d.dbpath, err);
 	if (want_demo)
 		demo(&d);
 
