@@ -11,8 +11,13 @@
  * and after each game that the audit passes and its replay from the seed
  * reproduces the final state hash.
  *
- * PBEM_RANDOM_GAMES sets the number of games per player count (default
- * 1000).  The choices come from a seeded generator: the run is the same
+ * Enterprise vs Excelsior is played the same way in both modes, checking
+ * from the views that each player's 33 cards and the 40 travel cards
+ * are all accounted for and that no seat or spectator view holds the
+ * other seat's hand, reserve or deck, nor the travel deck's order.
+ *
+ * PBEM_RANDOM_GAMES sets the number of games per player count or mode
+ * (default 1000).  The choices come from a seeded generator: the run is the same
  * every time.
  */
 #include <stdio.h>
@@ -154,8 +159,63 @@ check_invariants(const struct gamestate *gs)
 	json_decref(full);
 }
 
+/* Enterprise vs Excelsior: counts from the public view, secrets from
+ * the key names that hold them. */
 static void
-play_game(int nseats, uint64_t seed)
+check_eve(const struct gamestate *gs)
+{
+	static const char *const secret[] = { "\"hand\"", "\"reserve\"",
+	    "\"deck\"", "\"hand_cards\"", "\"reserve_cards\"",
+	    "\"travel_deck\"" };
+	json_t *pub = gs->module->view(gs->state, RULES_VIEW_PUBLIC), *seat;
+	char *text;
+	size_t i, k;
+	int s, n;
+
+	n = (int)json_array_size(json_object_get(pub, "row")) +
+	    (int)json_integer_value(json_object_get(pub, "travel_deck_size")) +
+	    (int)json_integer_value(json_object_get(pub, "travel_discard_size"));
+	if (n != 40)
+		ck_abort_msg("%d travel cards, not 40", n);
+	json_array_foreach(json_object_get(pub, "seats"), i, seat) {
+		n = 0;
+		n += (int)json_integer_value(json_object_get(seat, "hand_size"));
+		n += (int)json_integer_value(json_object_get(seat, "deck_size"));
+		n += (int)json_integer_value(json_object_get(seat,
+		    "reserve_size"));
+		n += (int)json_integer_value(json_object_get(seat,
+		    "discard_size"));
+		n += (int)json_integer_value(json_object_get(seat,
+		    "starfleet_cards"));
+		if (n != 33)
+			ck_abort_msg("seat %zu has %d cards, not 33", i, n);
+	}
+	text = json_dumps(pub, JSON_COMPACT);
+	for (k = 0; k < sizeof(secret) / sizeof(secret[0]); k++)
+		if (strstr(text, secret[k]) != NULL)
+			ck_abort_msg("the public view holds %s", secret[k]);
+	free(text);
+	json_decref(pub);
+	for (s = 0; s < 2; s++) {
+		json_t *v = gs->module->view(gs->state, s);
+		json_t *other = json_array_get(json_object_get(v, "seats"),
+		    (size_t)(1 - s));
+
+		text = json_dumps(other, JSON_COMPACT);
+		for (k = 0; k < sizeof(secret) / sizeof(secret[0]); k++)
+			if (strstr(text, secret[k]) != NULL)
+				ck_abort_msg("seat %d sees the other seat's %s",
+				    s, secret[k]);
+		free(text);
+		if (json_object_get(v, "travel_deck") != NULL)
+			ck_abort_msg("seat %d sees the travel deck order", s);
+		json_decref(v);
+	}
+}
+
+static void
+play_game_of(const char *ruleset, const char *options, int nseats,
+    uint64_t seed)
 {
 	struct audit_report report;
 	struct engine_reply reply;
@@ -163,7 +223,7 @@ play_game(int nseats, uint64_t seed)
 	struct audit_log log;
 	struct store_game row;
 	struct gamestate gs;
-	int64_t game = testenv_game(&env, "stmissions", nseats), seq;
+	int64_t game = testenv_game_with(&env, ruleset, nseats, options), seq;
 	char err[512], move[512];
 	json_t *moves;
 	int seat, n;
@@ -173,7 +233,10 @@ play_game(int nseats, uint64_t seed)
 		    (long long)game);
 		ck_assert_msg(gamestate_load(env.st, game, -1, &gs, err,
 		    sizeof(err)) == ENGINE_OK, "%s", err);
-		check_invariants(&gs);
+		if (strcmp(ruleset, "stmissions") == 0)
+			check_invariants(&gs);
+		else
+			check_eve(&gs);
 		seq = gs.seq + 1;
 		if (gs.module->to_act(gs.state, &seat, 1) == 0) {
 			json_t *end = gamestate_view(&gs, RULES_VIEW_PUBLIC);
@@ -210,6 +273,12 @@ play_game(int nseats, uint64_t seed)
 	store_game_clear(&row);
 }
 
+static void
+play_game(int nseats, uint64_t seed)
+{
+	play_game_of("stmissions", NULL, nseats, seed);
+}
+
 static int
 games_per_count(void)
 {
@@ -233,11 +302,29 @@ START_TEST(test_random_games)
 }
 END_TEST
 
+START_TEST(test_random_eve)
+{
+	static const char *const modes[] = { "{\"mode\": \"base\"}",
+	    "{\"mode\": \"expert\"}" };
+	int g, n = games_per_count();
+	uint64_t seed = 0x2545f4914f6cdd1dULL ^ (uint64_t)_i;
+
+	testenv_open(&env, 2);
+	for (g = 0; g < n; g++)
+		play_game_of("eve", modes[_i], 2, seed + (uint64_t)g *
+		    2654435761ULL);
+	printf("random play: %d complete Enterprise vs Excelsior games (%s) "
+	    "through the store\n", n, modes[_i]);
+	testenv_close(&env);
+}
+END_TEST
+
 int
 main(void)
 {
 	Suite *s = suite_create("random_play");
 	TCase *tc = tcase_create("stmissions");
+	TCase *tc_eve = tcase_create("eve");
 	SRunner *sr;
 	int failed;
 
@@ -247,6 +334,9 @@ main(void)
 	tcase_set_timeout(tc, 3000);
 	tcase_add_loop_test(tc, test_random_games, 0, 3);
 	suite_add_tcase(s, tc);
+	tcase_set_timeout(tc_eve, 3000);
+	tcase_add_loop_test(tc_eve, test_random_eve, 0, 2);
+	suite_add_tcase(s, tc_eve);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

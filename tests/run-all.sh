@@ -23,6 +23,9 @@ echo "=== build and test under AddressSanitizer + UBSan"
 rm -rf _build-asan && mkdir _build-asan && cd _build-asan
 ../configure --enable-sanitizers CFLAGS="-O1 -g" --enable-silent-rules
 make -j"$jobs"
+# The normal build already played the full count of random games; here
+# fewer suffice to exercise every path under the sanitizers.
+PBEM_RANDOM_GAMES=200 \
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	make -j"$jobs" check || { cat tests/*.log; exit 1; }

@@ -58,15 +58,22 @@ testenv_close(struct testenv *env)
 }
 
 int64_t
-testenv_game(struct testenv *env, const char *ruleset, int nseats)
+testenv_game_with(struct testenv *env, const char *ruleset, int nseats,
+    const char *options)
 {
 	char err[1024];
 	int64_t id;
 
-	ck_assert_msg(engine_create_game(env->st, env->key, ruleset, NULL,
+	ck_assert_msg(engine_create_game(env->st, env->key, ruleset, options,
 	    env->player_id, nseats, &id, err, sizeof(err)) == ENGINE_OK,
 	    "create %s: %s", ruleset, err);
 	return id;
+}
+
+int64_t
+testenv_game(struct testenv *env, const char *ruleset, int nseats)
+{
+	return testenv_game_with(env, ruleset, nseats, NULL);
 }
 
 void

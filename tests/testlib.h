@@ -28,6 +28,9 @@ void	testenv_open(struct testenv *env, int nplayers);
 void	testenv_close(struct testenv *env);
 /* Create a game of ruleset for players 0..nseats-1 in order. */
 int64_t	testenv_game(struct testenv *env, const char *ruleset, int nseats);
+/* The same with options (JSON text). */
+int64_t	testenv_game_with(struct testenv *env, const char *ruleset,
+	    int nseats, const char *options);
 /* Sign move text for (game, seq, seat) with player signer's key and
  * write the armoured block into out. */
 void	testenv_block(struct testenv *env, int signer, int64_t game,
