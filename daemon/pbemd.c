@@ -83,34 +83,44 @@ count_game(const struct store_game *g, void *arg)
 static void
 demo(struct daemon *d)
 {
+	static const char *const names[2] = { "alice", "bruno" };
 	int64_t players[2], game = 0;
+	struct gamestate gs;
 	char err[1024];
+	int seat = 0;
 
 	if (mkdir("demo", 0700) == -1 && errno != EEXIST)
 		fatal("mkdir demo");
-	players[0] = demo_player(d, "alice", "en");
-	players[1] = demo_player(d, "bruno", "fr");
+	players[0] = demo_player(d, names[0], "en");
+	players[1] = demo_player(d, names[1], "fr");
 	store_game_foreach(d->st, count_game, &game);
 	if (game == 0 && engine_create_game(d->st, d->key, "stmissions", NULL,
 	    players, 2, &game, err, sizeof(err)) != ENGINE_OK)
 		fatalx("demo game: %s", err);
+	if (gamestate_load(d->st, game, -1, &gs, err, sizeof(err)) !=
+	    ENGINE_OK)
+		fatalx("demo game: %s", err);
+	if (gs.module->to_act(gs.state, &seat, 1) == 0)
+		seat = 0;
 	printf(
 "Demo: game %lld of Star Trek: Missions, alice (seat 0) against bruno (seat 1).\n"
-"  See whose turn it is and the public table (JSON, or text in English or French):\n"
+"  The public table, as JSON or as text (English or French):\n"
 "    curl -s http://%s:%d/v1/games/%lld\n"
 "    curl -s 'http://%s:%d/v1/games/%lld/text?lang=fr'\n"
-"  See alice's hand and her moves (administrator view of seat 0):\n"
-"    ./daemon/pbemctl -d %s view %lld --seat 0 --text\n"
-"  Play as alice (use the \"next_seq\" the view shows, here 1):\n"
-"    ./daemon/pbem sign -k demo/alice.key -g %lld -n 1 -s 0 \"draw galaxy, discard drawn\" \\\n"
+"  It is %s's turn (seat %d); that seat's hand and moves, as its mail reads:\n"
+"    ./daemon/pbemctl -d %s view %lld --seat %d --text\n"
+"  Play move %lld as %s: sign it with the key, post the block:\n"
+"    ./daemon/pbem sign -k demo/%s.key -g %lld -n %lld -s %d \"draw galaxy, discard drawn\" \\\n"
 "      | curl -s --data-binary @- http://%s:%d/v1/games/%lld/moves\n"
-"  Bruno signs with demo/bruno.key and -s 1; French works too:\n"
+"  Then the other seat plays, with the next move number; French works too:\n"
 "    \"piocher galaxie, défausser la carte piochée\"\n",
 	    (long long)game, d->address, d->port, (long long)game,
-	    d->address, d->port, (long long)game, d->dbpath,
-	    (long long)game, (long long)game, d->address, d->port,
-	    (long long)game);
+	    d->address, d->port, (long long)game, names[seat], seat,
+	    d->dbpath, (long long)game, seat, (long long)gs.seq + 1,
+	    names[seat], names[seat], (long long)game, (long long)gs.seq + 1,
+	    seat, d->address, d->port, (long long)game);
 	fflush(stdout);
+	gamestate_clear(&gs);
 }
 
 int

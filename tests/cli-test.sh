@@ -173,7 +173,7 @@ if command -v curl >/dev/null; then
 		sleep 0.1
 	done
 	[ $up = 1 ] && ok || bad "pbemd did not answer"
-	contains "demo instructions" demo.txt "demo/alice.key"
+	contains "demo instructions" demo.txt "./daemon/pbem sign -k demo/"
 	curl -s "http://127.0.0.1:$port/v1/games/1" >view.json
 	contains "public view" view.json '"to_act"'
 	curl -s "http://127.0.0.1:$port/v1/games/1/text?lang=fr" >view.txt
