@@ -395,6 +395,7 @@ show(const struct view_opts *vo, const struct rules_module *m,
 	if (acting) {
 		info.forms = m->move_forms(state, vo->viewer, vo->lang);
 		info.legal = m->legal_moves(state, vo->viewer);
+		info.state = state;
 	}
 	shown = present_view(view, &info);
 	mustache_buf_init(&out);

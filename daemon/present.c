@@ -227,32 +227,44 @@ seats_text(const json_t *a)
 }
 
 /* [{"text", "sign"}] for each move text, signed by the viewer at the
- * view's next sequence number. */
+ * view's next sequence number; tr, when not NULL, translates the texts
+ * into its language (examples only: move forms are already in it). */
 static json_t *
-sign_lines(const json_t *view, const json_t *moves, int viewer, size_t max)
+sign_lines(const json_t *view, const json_t *moves, int viewer, size_t max,
+    const struct present_info *tr)
 {
-	json_t		*out, *m;
-	char		*line;
-	size_t		 i, n, pick, len;
+	const struct rules_module	*m;
+	json_t				*out, *j;
+	const char			*text;
+	char				*line, said[1024];
+	size_t				 i, n, pick, len;
 
+	/* Examples are translated when the module can (api_version 2). */
+	m = tr != NULL && tr->state != NULL ? tr->module : NULL;
+	if (m != NULL && (m->api_version < 2 || m->translate == NULL))
+		m = NULL;
 	out = json_array();
 	n = json_array_size(moves);
 	for (i = 0; i < n && i < max; i++) {
 		/* spread the picks over the list: first, middle, last */
 		pick = n <= max ? i : i * (n - 1) / (max - 1);
-		m = json_array_get(moves, pick);
-		if (!json_is_string(m))
+		j = json_array_get(moves, pick);
+		if (!json_is_string(j))
 			continue;
-		len = json_string_length(m) + 128;
+		text = json_string_value(j);
+		if (m != NULL && m->translate(tr->state, viewer, text,
+		    tr->lang, said, sizeof(said)) == RULES_OK)
+			text = said;
+		len = strlen(text) + 128;
 		if ((line = malloc(len)) == NULL)
 			abort();
 		snprintf(line, len, "pbem sign -g %" JSON_INTEGER_FORMAT
 		    " -n %" JSON_INTEGER_FORMAT " -s %d \"%s\"",
 		    json_integer_value(json_object_get(view, "game_id")),
 		    json_integer_value(json_object_get(view, "next_seq")),
-		    viewer, json_string_value(m));
+		    viewer, text);
 		json_array_append_new(out, json_pack("{s:s, s:s}", "text",
-		    json_string_value(m), "sign", line));
+		    text, "sign", line));
 		free(line);
 	}
 	return out;
@@ -336,9 +348,9 @@ present_view(const json_t *view, const struct present_info *info)
 	mark_seats(v, info->viewer);
 	empty = json_array();
 	json_object_set_new(v, "forms", sign_lines(v, info->forms != NULL ?
-	    info->forms : empty, info->viewer, 16));
+	    info->forms : empty, info->viewer, 16, NULL));
 	json_object_set_new(v, "examples", sign_lines(v, info->legal != NULL ?
-	    info->legal : empty, info->viewer, 3));
+	    info->legal : empty, info->viewer, 3, info));
 	json_decref(empty);
 	if (info->move != NULL)
 		json_object_set_new(v, "move", json_string(info->move));

@@ -32,7 +32,10 @@
  *                objects with "seat")
  *   forms        [{"text", "sign"}]: the move forms open to the viewer,
  *                each with a ready-to-fill `pbem sign` line
- *   examples     [{"text", "sign"}]: up to three legal moves, likewise
+ *   examples     [{"text", "sign"}]: up to three legal moves, likewise,
+ *                written in the player's language by the module's
+ *                translate() when it has one (api_version >= 2) and
+ *                state is given; otherwise as legal_moves() wrote them
  *   move, reason the move text and refusal message, when given
  *   standings    once "result" exists: [{"seat", "score", "winner",
  *                "you", "hand", "breakdown"}] in seat order
@@ -53,6 +56,10 @@ struct present_info {
 	const json_t			*forms;		/* move_forms(), or
 							 * NULL */
 	const json_t			*legal;		/* legal_moves(), or
+							 * NULL */
+	const void			*state;		/* the state legal
+							 * came from, for
+							 * translate(); or
 							 * NULL */
 	const char			*move;		/* or NULL */
 	const char			*reason;	/* or NULL */

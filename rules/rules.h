@@ -34,6 +34,11 @@
  * fields the module's api_version has.  ruleset_version is the module's
  * own version: bump it whenever a change could alter how a recorded game
  * replays, and keep the old behaviour reachable for games created with it.
+ *
+ * Version history of the table:
+ *   1  everything up to score_cards.
+ *   2  translate (optional): a move text rewritten with one language's
+ *      keywords, for the examples shown to people.
  */
 #ifndef PBEM_RULES_H
 #define PBEM_RULES_H
@@ -42,7 +47,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define RULES_API_VERSION 1
+#define RULES_API_VERSION 2
 
 /* Every error message a module writes fits in this many bytes. */
 #define RULES_ERRLEN 1024
@@ -207,6 +212,25 @@ struct rules_module {
 	 */
 	json_t *(*score_cards)(const char *cards, enum rules_lang lang,
 	    char *err, size_t errlen);
+
+	/* ---- api_version 2 and later ---- */
+
+	/*
+	 * translate -- optional (NULL if the module has none); read only when
+	 * api_version >= 2.  Rewrite a move text that parse() reads (as a
+	 * rule, one of legal_moves()' English texts) into the same move
+	 * written with lang's keywords, for the examples shown to people:
+	 * the core calls it when it renders a mail or page in lang, with the
+	 * state and seat the text was listed for.  Pure, like parse(): it
+	 * must not change the state.  Card ids and numbers stay as they are.
+	 * The result, NUL-terminated in out, must parse back (in either
+	 * language setting) to the same move JSON as text.  Returns RULES_OK,
+	 * or any error status (text not understood, out too small); callers
+	 * then show the text as it was, so a failure only costs the
+	 * translation.
+	 */
+	enum rules_status (*translate)(const void *state, int seat,
+	    const char *text, enum rules_lang lang, char *out, size_t outlen);
 };
 
 /*

@@ -9,7 +9,10 @@
  *     byte-identical, every legal move parses and checks, the seats that
  *     must act are real seats, views carry "to_act" and "over", check()
  *     leaves the state untouched, the same seed and moves give the same
- *     final state, and every game ends with a result naming winners.
+ *     final state, and every game ends with a result naming winners;
+ *   - translate (api_version >= 2, when the module has it): every legal
+ *     move written in French and in English parses back, checks, and
+ *     reads as the very same move JSON.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +107,33 @@ START_TEST(test_setup_seat_range)
 }
 END_TEST
 
+/* translate() of one legal move into lang: the result parses (in lang
+ * and in the other language), checks, and is the same move as want. */
+static void
+check_translation(const struct rules_module *m, const void *state, int seat,
+    const char *text, const json_t *want, enum rules_lang lang)
+{
+	char out[1024], err[RULES_ERRLEN];
+	enum rules_lang other;
+	json_t *move;
+
+	ck_assert_msg(m->translate(state, seat, text, lang, out,
+	    sizeof(out)) == RULES_OK, "%s: legal move \"%s\" not translated",
+	    m->name, text);
+	for (other = RULES_LANG_EN; other <= RULES_LANG_FR; other++) {
+		move = NULL;
+		ck_assert_msg(m->parse(state, seat, out, other, &move, err,
+		    sizeof(err)) == RULES_OK, "%s: \"%s\" translated to "
+		    "\"%s\" does not parse: %s", m->name, text, out, err);
+		ck_assert_msg(m->check(state, seat, move, other, err,
+		    sizeof(err)) == RULES_OK, "%s: \"%s\" translated to "
+		    "\"%s\" is refused: %s", m->name, text, out, err);
+		ck_assert_msg(json_equal(move, want), "%s: \"%s\" translated "
+		    "to \"%s\" is another move", m->name, text, out);
+		json_decref(move);
+	}
+}
+
 /* One move's worth of contract checks on state, for seat. */
 static void
 check_step(const struct rules_module *m, void *state, int seat)
@@ -136,6 +166,12 @@ check_step(const struct rules_module *m, void *state, int seat)
 		ck_assert_msg(m->check(state, seat, move, RULES_LANG_EN, err,
 		    sizeof(err)) == RULES_OK, "%s: legal move \"%s\" is "
 		    "refused: %s", m->name, text, err);
+		if (m->api_version >= 2 && m->translate != NULL) {
+			check_translation(m, state, seat, text, move,
+			    RULES_LANG_FR);
+			check_translation(m, state, seat, text, move,
+			    RULES_LANG_EN);
+		}
 		json_decref(move);
 	}
 	json_decref(moves);

@@ -314,6 +314,8 @@ make_case(const struct game *g, int viewer, const char *move,
 	    RULES_LANG_FR));
 	json_object_set_new(c, "legal", viewer >= 0 ?
 	    g->m->legal_moves(g->state, viewer) : json_array());
+	/* the whole state, for translate() of the examples */
+	json_object_set_new(c, "state", g->m->save(g->state));
 	if (move != NULL)
 		json_object_set_new(c, "move", json_string(move));
 	if (reason_en != NULL) {
@@ -379,7 +381,8 @@ present_case(const char *game, size_t lang, const json_t *c)
 {
 	struct present_info	 info;
 	json_t			*pv;
-	char			 key[32];
+	void			*state = NULL;
+	char			 key[32], err[RULES_ERRLEN];
 
 	memset(&info, 0, sizeof(info));
 	info.lang = lang == 0 ? RULES_LANG_EN : RULES_LANG_FR;
@@ -391,7 +394,14 @@ present_case(const char *game, size_t lang, const json_t *c)
 	info.move = json_string_value(json_object_get(c, "move"));
 	snprintf(key, sizeof(key), "reason_%s", langs[lang]);
 	info.reason = json_string_value(json_object_get(c, key));
+	if (json_object_get(c, "state") != NULL) {
+		state = info.module->load(json_object_get(c, "state"), err,
+		    sizeof(err));
+		ck_assert_msg(state != NULL, "%s: %s", game, err);
+		info.state = state;
+	}
 	pv = present_view(json_object_get(c, "view"), &info);
+	info.module->destroy(state);
 	return pv;
 }
 

@@ -121,6 +121,23 @@ eve_parse(const void *state, int seat, const char *text,
 	return RULES_OK;
 }
 
+/* translate (api_version 2): parse the turn, write its steps in lang. */
+static enum rules_status
+eve_translate(const void *state, int seat, const char *text,
+    enum rules_lang lang, char *out, size_t outlen)
+{
+	struct eve_step steps[EVE_MAXSTEPS];
+	char err[RULES_ERRLEN];
+	int n;
+
+	(void)state;
+	(void)seat;
+	if (eve_parse_turn(text, steps, &n, lang, err, sizeof(err)) != 0 ||
+	    eve_steps_text(steps, n, lang, out, outlen) != 0)
+		return RULES_SYNTAX;
+	return RULES_OK;
+}
+
 static enum rules_status
 eve_check(const void *state, int seat, const json_t *move,
     enum rules_lang lang, char *err, size_t errlen)
@@ -194,4 +211,5 @@ const struct rules_module eve_module = {
 	.move_forms = eve_move_forms,
 	.result = eve_result,
 	.score_cards = NULL,
+	.translate = eve_translate,
 };

@@ -119,6 +119,8 @@ json_t		*eve_steps_json(const struct eve_step *steps, int n);
 int		 eve_steps_from_json(const json_t *move, struct eve_step *steps,
 		    int *n);
 const char	*eve_op_name(int op);
+int		 eve_steps_text(const struct eve_step *steps, int n,
+		    enum rules_lang lang, char *buf, size_t len);
 
 /* turn.c */
 enum rules_status eve_run_turn(struct eve *g, int seat,

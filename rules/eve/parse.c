@@ -7,6 +7,7 @@
  * of the text: whether a step is legal is turn.c's concern.  The parsed
  * move is {"steps": [{"op", "cards": [[kind, src]...], "args": [...]}]}.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -513,4 +514,136 @@ eve_steps_from_json(const json_t *move, struct eve_step *steps, int *n)
 		(*n)++;
 	}
 	return 0;
+}
+
+/*
+ * Steps back into text, in lang's keywords (docs/eve.md's table): the
+ * words below are ones the lists above accept, so the text parses back
+ * to the same steps.  Used by translate() for the examples in mail.
+ */
+static void
+put(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+put(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	size_t used = strlen(buf);
+
+	if (used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+static void
+put_card(char *buf, size_t len, const struct eve_step *st, int k,
+    enum rules_lang lang)
+{
+	int fr = lang == RULES_LANG_FR;
+
+	put(buf, len, " %s", eve_kind_name(st->kind[k], lang));
+	if (st->src[k] == SRC_RESERVE)
+		put(buf, len, " %s", fr ? "de la réserve" : "from reserve");
+}
+
+/* The text of steps in lang; -1 if it did not fit in len. */
+int
+eve_steps_text(const struct eve_step *steps, int n, enum rules_lang lang,
+    char *buf, size_t len)
+{
+	const struct eve_step *st;
+	int i, k, fr = lang == RULES_LANG_FR;
+
+	if (len == 0)
+		return -1;
+	buf[0] = '\0';
+	if (n == 0)
+		put(buf, len, "%s", fr ? "passer" : "pass");
+	for (i = 0; i < n; i++) {
+		st = &steps[i];
+		if (i > 0)
+			put(buf, len, "; ");
+		switch (st->op) {
+		case OP_FLY:
+		case OP_JOKER:
+			put(buf, len, "%s", st->op == OP_JOKER ? "joker" :
+			    fr ? "voler" : "fly");
+			for (k = 0; k < st->ncards; k++)
+				put_card(buf, len, st, k, lang);
+			if (st->nargs > 0 && st->arg[0] < 0)
+				put(buf, len, " %s", fr ? "arrière" : "back");
+			break;
+		case OP_STARFLEET:
+		case OP_DISCARD:
+			put(buf, len, "%s", st->op == OP_STARFLEET ?
+			    "starfleet" : fr ? "défausser" : "discard");
+			put_card(buf, len, st, 0, lang);
+			break;
+		case OP_RESERVE:
+			put(buf, len, "%s", fr ? "réserver" : "reserve");
+			put_card(buf, len, st, 0, lang);
+			break;
+		case OP_EXTEND:
+			put(buf, len, "%s", fr ? "allonger" : "extend");
+			if (st->nargs > 0 && st->arg[0] == 1)
+				put(buf, len, " %s", fr ? "tourner" : "flip");
+			break;
+		case OP_TRADE:
+			put(buf, len, "%s %s %s", fr ? "commercer" : "trade",
+			    eve_track_name(st->arg[0], lang),
+			    eve_track_name(st->arg[1], lang));
+			break;
+		default:	/* a Spock action */
+			put(buf, len, "spock");
+			put_card(buf, len, st, 0, lang);
+			switch (st->op) {
+			case OP_RETREAT_FWD:
+				put(buf, len, " %s", fr ? "avant" : "forward");
+				break;
+			case OP_RETREAT_BACK:
+				put(buf, len, " %s", fr ? "arrière" : "back");
+				break;
+			case OP_NZ_KLINGON:
+				put(buf, len, " klingon %d", st->arg[0] + 1);
+				if (st->arg[1] >= 0)
+					put(buf, len, " %s",
+					    eve_route_name(st->arg[1]));
+				break;
+			case OP_NZ_DISCARD:
+				put(buf, len, " %s %d", fr ? "défausser" :
+				    "discard", st->arg[0] + 1);
+				break;
+			case OP_MIRROR_TURN:
+				put(buf, len, " %s %d", fr ? "tourner" : "turn",
+				    st->arg[0] + 1);
+				break;
+			case OP_MIRROR_SWAP:
+				put(buf, len, " %s %d %d", fr ? "échanger" :
+				    "swap", st->arg[0] + 1, st->arg[1] + 1);
+				break;
+			case OP_BRIEF_EXTEND:
+				put(buf, len, " %s", fr ? "allonger" :
+				    "extend");
+				for (k = 0; k < st->nargs; k++)
+					put(buf, len, " %s", st->arg[k] ?
+					    (fr ? "tourner" : "flip") :
+					    (fr ? "garder" : "keep"));
+				break;
+			case OP_BRIEF_ORDER:
+				put(buf, len, " %s", fr ? "ordonner" :
+				    "order");
+				for (k = 0; k < st->nargs; k++)
+					put(buf, len, "%s %s", k > 0 ? "," : "",
+					    eve_kind_name(st->arg[k], lang));
+				break;
+			default:
+				return -1;
+			}
+			break;
+		}
+	}
+	return strlen(buf) + 1 >= len ? -1 : 0;
 }

@@ -315,5 +315,6 @@ const struct rules_module stmissions_module = {
 	.legal_moves = stm_legal_moves,
 	.move_forms = stm_move_forms,
 	.result = stm_result,
-	.score_cards = stm_score_text
+	.score_cards = stm_score_text,
+	.translate = stm_translate
 };

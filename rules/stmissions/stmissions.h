@@ -239,6 +239,10 @@ void	 stm_apply(void *state, int seat, const json_t *move,
 /* view.c */
 json_t	*stm_view(const void *state, int viewer);
 json_t	*stm_legal_moves(const void *state, int seat);
+void	 stm_move_text(const struct stm_move *, enum rules_lang, char *buf,
+	    size_t len);
+enum rules_status stm_translate(const void *state, int seat,
+	    const char *text, enum rules_lang lang, char *out, size_t outlen);
 json_t	*stm_move_forms(const void *state, int seat, enum rules_lang lang);
 json_t	*stm_view_card(int card, int full);
 void	 stm_msg_forms(struct stm_msg *, const struct stm_state *, int seat,

@@ -243,24 +243,27 @@ struct lister {
 	json_t			*out;
 };
 
+/* A card reference as parse() reads it, in lang's words. */
 static void
-ref_words(char *buf, size_t len, int ref)
+ref_words(char *buf, size_t len, int ref, enum rules_lang lang)
 {
 	switch (ref) {
 	case STM_REF_DRAWN:
-		snprintf(buf, len, "drawn");
+		snprintf(buf, len, "%s", stm_tr(lang, "drawn", "piochée"));
 		break;
 	case STM_REF_DRAWN1:
-		snprintf(buf, len, "drawn 1");
+		snprintf(buf, len, "%s", stm_tr(lang, "drawn 1", "piochée 1"));
 		break;
 	case STM_REF_DRAWN2:
-		snprintf(buf, len, "drawn 2");
+		snprintf(buf, len, "%s", stm_tr(lang, "drawn 2", "piochée 2"));
 		break;
 	case STM_REF_DRAWN_GALAXY:
-		snprintf(buf, len, "drawn galaxy");
+		snprintf(buf, len, "%s", stm_tr(lang, "drawn galaxy",
+		    "galaxie piochée"));
 		break;
 	case STM_REF_DRAWN_MISSION:
-		snprintf(buf, len, "drawn mission");
+		snprintf(buf, len, "%s", stm_tr(lang, "drawn mission",
+		    "mission piochée"));
 		break;
 	default:
 		snprintf(buf, len, "%s", stm_cards[ref].id);
@@ -268,43 +271,74 @@ ref_words(char *buf, size_t len, int ref)
 	}
 }
 
-/* The English text of a move, as parse() reads it. */
-static void
-move_text(const struct stm_move *mv, char *buf, size_t len)
+/* The text of a move in lang's keywords, as parse() reads it; card ids
+ * stay ids.  legal_moves() lists the English texts. */
+void
+stm_move_text(const struct stm_move *mv, enum rules_lang lang, char *buf,
+    size_t len)
 {
 	char	ref[32];
 	int	i;
 
 	switch (mv->action) {
 	case STM_ACT_TAKE:
-		snprintf(buf, len, "take %s", stm_cards[mv->card].id);
+		snprintf(buf, len, "%s %s", stm_tr(lang, "take", "prendre"),
+		    stm_cards[mv->card].id);
 		break;
 	case STM_ACT_GALAXY:
-		snprintf(buf, len, "draw galaxy");
+		snprintf(buf, len, "%s", stm_tr(lang, "draw galaxy",
+		    "piocher galaxie"));
 		break;
 	case STM_ACT_MISSIONS:
-		snprintf(buf, len, "draw missions");
+		snprintf(buf, len, "%s", stm_tr(lang, "draw missions",
+		    "piocher missions"));
 		break;
 	case STM_ACT_Q:
 		if (mv->card >= 0)
-			snprintf(buf, len, "q take %s", stm_cards[mv->card].id);
+			snprintf(buf, len, "q %s %s", stm_tr(lang, "take",
+			    "prendre"), stm_cards[mv->card].id);
 		else
-			snprintf(buf, len, "q draw");
+			snprintf(buf, len, "q %s", stm_tr(lang, "draw",
+			    "piocher"));
 		break;
 	default:
 		buf[0] = '\0';
 		break;
 	}
 	for (i = 0; i < mv->ndiscard; i++) {
-		ref_words(ref, sizeof(ref), mv->discard[i]);
-		if (i == 0 && mv->action != STM_ACT_DISCARD)
-			strncat(buf, ", ", len - strlen(buf) - 1);
-		else if (i > 0)
+		ref_words(ref, sizeof(ref), mv->discard[i], lang);
+		if (i > 0 || mv->action != STM_ACT_DISCARD)
 			strncat(buf, ", ", len - strlen(buf) - 1);
 		if (i == 0)
-			strncat(buf, "discard ", len - strlen(buf) - 1);
+			strncat(buf, stm_tr(lang, "discard ", "défausser "),
+			    len - strlen(buf) - 1);
 		strncat(buf, ref, len - strlen(buf) - 1);
 	}
+}
+
+/* translate (api_version 2): parse the text, write the move in lang. */
+enum rules_status
+stm_translate(const void *state, int seat, const char *text,
+    enum rules_lang lang, char *out, size_t outlen)
+{
+	struct stm_move		 mv;
+	json_t			*move;
+	char			 err[RULES_ERRLEN], buf[256];
+	enum rules_status	 rc;
+
+	if ((rc = stm_parse(state, seat, text, lang, &move, err,
+	    sizeof(err))) != RULES_OK)
+		return rc;
+	if (stm_move_decode(move, &mv) == -1) {
+		json_decref(move);
+		return RULES_SYNTAX;
+	}
+	json_decref(move);
+	stm_move_text(&mv, lang, buf, sizeof(buf));
+	if (strlen(buf) + 1 > outlen || strlen(buf) + 1 >= sizeof(buf))
+		return RULES_SYNTAX;
+	memcpy(out, buf, strlen(buf) + 1);
+	return RULES_OK;
 }
 
 static void
@@ -318,7 +352,7 @@ try_move(struct lister *ls, const struct stm_move *mv)
 	if (stm_plan_move(ls->st, ls->seat, mv, RULES_LANG_EN, &plan, &m) !=
 	    RULES_OK)
 		return;
-	move_text(mv, text, sizeof(text));
+	stm_move_text(mv, RULES_LANG_EN, text, sizeof(text));
 	json_array_append_new(ls->out, json_string(text));
 }
 

@@ -245,6 +245,27 @@ ladder_parse(const void *state, int seat, const char *text,
 	return RULES_OK;
 }
 
+/* translate (api_version 2): read the text as parse() does, write it in
+ * lang.  A module with a real grammar parses into its move and writes
+ * that move with lang's words (see rules/stmissions). */
+static enum rules_status
+ladder_translate(const void *state, int seat, const char *text,
+    enum rules_lang lang, char *out, size_t outlen)
+{
+	json_t *move;
+	char err[RULES_ERRLEN];
+	enum rules_status rc;
+	int n;
+
+	if ((rc = ladder_parse(state, seat, text, lang, &move, err,
+	    sizeof(err))) != RULES_OK)
+		return rc;
+	n = snprintf(out, outlen, "%s %d", lang == RULES_LANG_FR ? "jouer" :
+	    "play", (int)json_integer_value(json_object_get(move, "play")));
+	json_decref(move);
+	return n < 0 || (size_t)n >= outlen ? RULES_SYNTAX : RULES_OK;
+}
+
 static enum rules_status
 ladder_check(const void *state, int seat, const json_t *move,
     enum rules_lang lang, char *err, size_t errlen)
@@ -398,4 +419,5 @@ const struct rules_module template_module = {
 	.move_forms = ladder_move_forms,
 	.result = ladder_result,
 	.score_cards = NULL,
+	.translate = ladder_translate,
 };
