@@ -14,7 +14,13 @@
  *     every seat (and the public view) and must not contain the id of a
  *     card another seat holds (or a deck holds) that is not public, nor
  *     its name unless that name is already in the seat's own view (a
- *     card's bonus text may name another card).
+ *     card's bonus text may name another card);
+ *   - eve (whose hidden cards are kinds that also show publicly): 20
+ *     random games per mode, at the same three positions, every template
+ *     in both languages for each seat and the public view is rendered
+ *     again from a state differing only in what that viewer may not know
+ *     (other hands/reserves/decks redealt, deck orders, travel deck
+ *     order) and must be byte-identical.
  */
 #include <sys/stat.h>
 
@@ -156,10 +162,10 @@ struct game {
 };
 
 static void
-game_start(struct game *g, const char *ruleset, int nseats, uint64_t n)
+game_start_opts(struct game *g, const char *ruleset, int nseats, uint64_t n,
+    json_t *opts)
 {
 	struct rules_rng	 rng;
-	json_t			*opts = json_object();
 	char			 err[RULES_ERRLEN];
 
 	memset(g, 0, sizeof(*g));
@@ -172,6 +178,12 @@ game_start(struct game *g, const char *ruleset, int nseats, uint64_t n)
 	g->state = g->m->setup(nseats, opts, &rng, err, sizeof(err));
 	ck_assert_msg(g->state != NULL, "%s", err);
 	json_decref(opts);
+}
+
+static void
+game_start(struct game *g, const char *ruleset, int nseats, uint64_t n)
+{
+	game_start_opts(g, ruleset, nseats, n, json_object());
 }
 
 static void
@@ -718,6 +730,231 @@ START_TEST(test_no_hidden_cards)
 }
 END_TEST
 
+/*
+ * Enterprise vs Excelsior: its hidden cards are kinds ("nebula") that
+ * also show publicly, so searching for names proves nothing.  Instead a
+ * non-interference check: what a seat is sent must not change when
+ * everything it may not know changes.  For each position and viewer the
+ * saved state is rewritten -- the cards of the other seat's hand, reserve
+ * and deck dealt among those three places anew (same sizes, same 33
+ * cards), the viewer's own deck reordered (its order is hidden from its
+ * owner too) and the travel deck reordered; for the public view both
+ * seats' cards -- then loaded (load() validates it) and every template
+ * rendered again in both languages: the text must be byte-identical.
+ */
+#define EVE_LEAK_GAMES	20	/* per mode */
+
+static const char *const eve_bad_moves[] = {
+	"fly nebula; fly nebula; fly nebula; fly nebula", "extend flip",
+	"spock briefing extend flip", "joker ion storm ion storm",
+	"starfleet black hole", "discard mirror universe", NULL
+};
+
+/* Shuffle a JSON array of integers in place. */
+static void
+shuffle_ints(json_t *a, struct rules_rng *rng)
+{
+	size_t		 i, j, n = json_array_size(a);
+	json_t		*x, *y;
+
+	for (i = n; i > 1; i--) {
+		j = rules_rng_below(rng, (uint32_t)i);
+		x = json_incref(json_array_get(a, i - 1));
+		y = json_incref(json_array_get(a, j));
+		json_array_set_new(a, i - 1, y);
+		json_array_set_new(a, j, x);
+	}
+}
+
+/* Deal the cards of a saved eve player's hand, reserve and deck anew
+ * among those three places, keeping each one's size. */
+static void
+redeal_player(json_t *pl, struct rules_rng *rng)
+{
+	static const char *const keys[] = { "hand", "reserve", "deck" };
+	json_t		*pool = json_array(), *a;
+	size_t		 k, i, at = 0;
+
+	for (k = 0; k < 3; k++)
+		json_array_extend(pool, json_object_get(pl, keys[k]));
+	shuffle_ints(pool, rng);
+	for (k = 0; k < 3; k++) {
+		a = json_object_get(pl, keys[k]);
+		for (i = 0; i < json_array_size(a); i++)
+			json_array_set(a, i, json_array_get(pool, at++));
+	}
+	json_decref(pool);
+}
+
+/* A saved state differing from saved only in what viewer may not know,
+ * and different from it (unless nothing is hidden from viewer at all:
+ * then NULL). */
+static json_t *
+eve_unknowable(const json_t *saved, int viewer, struct rules_rng *rng)
+{
+	json_t	*alt, *players;
+	int	 s, tries;
+
+	for (tries = 0; tries < 20; tries++) {
+		alt = json_deep_copy(saved);
+		players = json_object_get(alt, "players");
+		for (s = 0; s < 2; s++)
+			if (s == viewer)
+				shuffle_ints(json_object_get(json_array_get(
+				    players, (size_t)s), "deck"), rng);
+			else
+				redeal_player(json_array_get(players,
+				    (size_t)s), rng);
+		shuffle_ints(json_object_get(alt, "travel_deck"), rng);
+		if (!json_equal(alt, saved))
+			return alt;
+		json_decref(alt);
+	}
+	return NULL;
+}
+
+/* The first line where a and b differ, as a message. */
+static void
+first_diff(const char *a, const char *b, char *msg, size_t len)
+{
+	const char	*la = a, *lb = b;
+	int		 line = 1;
+	size_t		 i;
+
+	for (i = 0; a[i] == b[i] && a[i] != '\0'; i++)
+		if (a[i] == '\n') {
+			line++;
+			la = a + i + 1;
+			lb = b + i + 1;
+		}
+	snprintf(msg, len, "line %d:\n  real:     %.*s\n  permuted: %.*s",
+	    line, (int)strcspn(la, "\n"), la, (int)strcspn(lb, "\n"), lb);
+}
+
+/* A case as check_no_leak() makes it, with the refusal of the first
+ * eve_bad_moves text viewer may not play. */
+static json_t *
+eve_case(const struct game *g, int viewer, const char *move)
+{
+	json_t		*c;
+	const char	*bad;
+	char		 en[RULES_ERRLEN], fr[RULES_ERRLEN];
+
+	c = make_case(g, viewer, move, NULL, NULL);
+	if (viewer >= 0 && refusal(g, viewer, eve_bad_moves, &bad, en, fr,
+	    sizeof(en))) {
+		json_object_set_new(c, "reason_en", json_string(en));
+		json_object_set_new(c, "reason_fr", json_string(fr));
+	}
+	return c;
+}
+
+/* Returns 0 if nothing is hidden from viewer (no permuted state), 2 if
+ * the full views differ (a hidden card kind changed place), else 1. */
+static int
+check_eve_interference(const struct tpl_set *set, const struct game *g,
+    int viewer, const char *move, struct rules_rng *rng)
+{
+	struct game	 alt = *g;
+	json_t		*saved, *altsaved, *c[2], *pv[2], *full[2];
+	char		*out[2], err[RULES_ERRLEN], diff[1024];
+	size_t		 l, n;
+	int		 k, changed;
+
+	saved = g->m->save(g->state);
+	altsaved = eve_unknowable(saved, viewer, rng);
+	json_decref(saved);
+	if (altsaved == NULL)
+		return 0;
+	alt.state = g->m->load(altsaved, err, sizeof(err));
+	if (alt.state == NULL)
+		ck_abort_msg("permuted eve state refused: %s", err);
+	json_decref(altsaved);
+	full[0] = g->m->view(g->state, RULES_VIEW_FULL);
+	full[1] = g->m->view(alt.state, RULES_VIEW_FULL);
+	changed = json_equal(full[0], full[1]) ? 1 : 2;
+	json_decref(full[0]);
+	json_decref(full[1]);
+	c[0] = eve_case(g, viewer, move);
+	c[1] = eve_case(&alt, viewer, move);
+	for (l = 0; l < NLANGS; l++) {
+		for (k = 0; k < 2; k++)
+			pv[k] = present_case("eve", l, c[k]);
+		for (n = 0; n < NNAMES; n++) {
+			for (k = 0; k < 2; k++)
+				out[k] = render_pv(set, "eve", names[n], l,
+				    pv[k]);
+			if (strcmp(out[0], out[1]) != 0) {
+				first_diff(out[0], out[1], diff, sizeof(diff));
+				ck_abort_msg("eve leak: %s/eve/%s for %s "
+				    "changes with what it may not know, %s",
+				    langs[l], names[n], viewer < 0 ?
+				    "the public view" : viewer == 0 ?
+				    "seat 0" : "seat 1", diff);
+			}
+			free(out[0]);
+			free(out[1]);
+		}
+		json_decref(pv[0]);
+		json_decref(pv[1]);
+	}
+	json_decref(c[0]);
+	json_decref(c[1]);
+	g->m->destroy(alt.state);
+	return changed;
+}
+
+START_TEST(test_eve_no_interference)
+{
+	static const char *const modes[] = { "base", "expert" };
+	struct tpl_set		*set = load_shipped();
+	struct game		 g;
+	struct rules_rng	 rng;
+	char			 played[256];
+	int			 mode, n, seat, step, positions = 0;
+	int			 compared = 0, skipped = 0, kinds = 0, r;
+
+	for (mode = 0; mode < 2; mode++)
+		for (n = 0; n < EVE_LEAK_GAMES; n++) {
+			game_start_opts(&g, "eve", 2, (uint64_t)(7000 +
+			    mode * 1000 + n), json_pack("{s:s}", "mode",
+			    modes[mode]));
+			played[0] = '\0';
+			for (step = 0; step < MAX_MOVES; step++) {
+				if (step == (n * 7) % LEAK_SPREAD ||
+				    step == LEAK_SPREAD + (n * 13) % LEAK_SPREAD ||
+				    acting(&g) < 0) {
+					rng_init(&rng, g.seed,
+					    2000000 + (uint64_t)g.seq);
+					for (seat = RULES_VIEW_PUBLIC; seat < 2;
+					    seat++) {
+						r = check_eve_interference(set,
+						    &g, seat, played[0] != '\0' ?
+						    played : NULL, &rng);
+						compared += r > 0;
+						skipped += r == 0;
+						kinds += r == 2;
+					}
+					positions++;
+				}
+				if (game_step(&g, played, sizeof(played)) < 0)
+					break;
+			}
+			ck_assert_int_lt(step, MAX_MOVES);
+			g.m->destroy(g.state);
+		}
+	printf("eve non-interference: %d positions, %d views compared with a "
+	    "permuted state (%d with hidden card kinds moved, %d with "
+	    "nothing hidden), identical\n", positions, compared, kinds,
+	    skipped);
+	/* the check must have had something to compare: nearly always a
+	 * hidden kind moved, not just card numbers of one kind */
+	ck_assert_int_ge(positions, 90);
+	ck_assert_int_gt(kinds, 2 * positions);
+	templates_free(set);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -731,6 +968,7 @@ main(void)
 	tcase_add_test(tc, test_load_errors);
 	tcase_add_test(tc, test_golden);
 	tcase_add_test(tc, test_no_hidden_cards);
+	tcase_add_test(tc, test_eve_no_interference);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
