@@ -132,17 +132,22 @@ post_move(struct daemon *d, struct MHD_Connection *conn, int64_t game_id,
     const struct request *req)
 {
 	struct engine_reply reply;
+	struct proto_move m;
 	char hex[65], block[2048];
 	enum MHD_Result rc;
 
+	/* The URL names a game: a block signed for another game is refused
+	 * here rather than played in the game it names. */
+	if (proto_move_find(req->body ? req->body : "", req->len, &m, block,
+	    sizeof(block)) == PROTO_OK && m.game_id != game_id) {
+		snprintf(block, sizeof(block), "the signed block is for game "
+		    "%lld; it was posted to game %lld", (long long)m.game_id,
+		    (long long)game_id);
+		return send_error(conn, MHD_HTTP_BAD_REQUEST, "wrong_game",
+		    block, NULL);
+	}
 	engine_submit(d->st, d->key, req->body ? req->body : "", req->len,
 	    RULES_LANG_EN, &reply);
-	if (reply.status == ENGINE_OK && reply.game_id != game_id) {
-		/* Cannot happen after success unless the URL lied; the move
-		 * is stored under the game its signed block names. */
-		log_warnx("http: move for game %lld posted to /v1/games/%lld",
-		    (long long)reply.game_id, (long long)game_id);
-	}
 	if (reply.status != ENGINE_OK) {
 		rc = send_error(conn, http_status(reply.status),
 		    engine_status_code(reply.status), reply.message,

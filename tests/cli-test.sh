@@ -188,6 +188,9 @@ if command -v curl >/dev/null; then
 	"$bin/pbem" sign -k "$key" -g 1 -n 1 -s "$seat" "$move" |
 		curl -s --data-binary @- "http://127.0.0.1:$port/v1/games/1/moves" >stale.json
 	contains "stale over HTTP" stale.json '"code": "stale_sequence"'
+	"$bin/pbem" sign -k "$key" -g 1 -n 2 -s "$seat" "$move" |
+		curl -s --data-binary @- "http://127.0.0.1:$port/v1/games/7/moves" >wrong.json
+	contains "block for another game" wrong.json '"code": "wrong_game"'
 	curl -s "http://127.0.0.1:$port/v1/nothing" >nf.json
 	contains "404" nf.json '"not_found"'
 	kill -TERM "$pid"
