@@ -61,7 +61,23 @@ from_proto(enum proto_status ps)
 	}
 }
 
-/* Queue one notification per seat, and the receipt for the mover. */
+/* The outbox payload: which game, move and seat to render at delivery
+ * (never the view itself, so no hidden card is stored in the outbox). */
+static char *
+notification_payload(int64_t game_id, int64_t seq, int seat,
+    const char *event, int acting)
+{
+	json_t *j = json_pack("{s:I, s:I, s:i, s:s, s:b}", "game",
+	    (json_int_t)game_id, "seq", (json_int_t)seq, "seat", seat,
+	    "event", event, "your_turn", acting);
+	char *payload = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+
+	json_decref(j);
+	return payload;
+}
+
+/* Queue one notification per seat: the receipt for the mover, "your
+ * turn" for the seats to act, an update for the others. */
 static int
 queue_notifications(struct store *st, const struct gamestate *gs,
     int mover, int64_t seq, int over)
@@ -69,7 +85,7 @@ queue_notifications(struct store *st, const struct gamestate *gs,
 	struct store_player p;
 	struct store_outbox o;
 	int to_act[STORE_MAX_SEATS], nact, s, i, acting;
-	char *payload;
+	enum store_status rc;
 
 	nact = gs->module->to_act(gs->state, to_act, STORE_MAX_SEATS);
 	for (s = 0; s < gs->game.nseats; s++) {
@@ -87,23 +103,14 @@ queue_notifications(struct store *st, const struct gamestate *gs,
 		snprintf(o.recipient, sizeof(o.recipient), "%s", p.email);
 		snprintf(o.event, sizeof(o.event), "%s", over ? "game_over" :
 		    s == mover ? "accepted" : acting ? "your_turn" : "update");
-		payload = NULL;
-		{
-			json_t *j = json_pack("{s:I, s:I, s:i, s:s, s:b}",
-			    "game", (json_int_t)gs->game.id,
-			    "seq", (json_int_t)seq, "seat", s,
-			    "event", o.event, "your_turn", acting);
-			payload = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
-			json_decref(j);
-		}
-		o.payload = payload;
+		o.payload = notification_payload(gs->game.id, seq, s, o.event,
+		    acting);
 		o.status = STORE_OUTBOX_PENDING;
 		o.next_attempt = (int64_t)time(NULL);
-		if (store_outbox_add(st, &o) != STORE_OK) {
-			free(payload);
+		rc = o.payload != NULL ? store_outbox_add(st, &o) : STORE_ERROR;
+		free(o.payload);
+		if (rc != STORE_OK)
 			return -1;
-		}
-		free(payload);
 	}
 	return 0;
 }
