@@ -29,3 +29,15 @@ tests_bench_engine_SOURCES = tests/bench_engine.c
 tests_bench_engine_CPPFLAGS = $(CORE_CPPFLAGS)
 tests_bench_engine_LDADD = $(CORE_LIBS)
 EXTRA_DIST += tests/fuzz_protocol.c tests/vectors
+
+# Load against the real pbemd (bench_load) and its crash test share
+# loadlib: a database with games, replicas that sign legal moves, pbemd
+# started on a port of its own.
+LOADLIB = tests/loadlib.h tests/loadlib.c
+LOADLIB_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests \
+	-DLOAD_SRCDIR=\"$(abs_top_srcdir)\" -DLOAD_BUILDDIR=\"$(abs_top_builddir)\"
+EXTRA_PROGRAMS += tests/bench_load
+BENCHES += tests/bench_load
+tests_bench_load_SOURCES = tests/bench_load.c $(LOADLIB)
+tests_bench_load_CPPFLAGS = $(LOADLIB_CPPFLAGS)
+tests_bench_load_LDADD = $(CORE_LIBS)
