@@ -44,6 +44,13 @@ static const struct config_option options[] = {
 	{ "http_timeout", CONFIG_INT, "30", 1, 3600, 0,
 	    "seconds an idle HTTP connection is kept" },
 
+	/* The writer (daemon/writer.h). */
+	{ "writer_batch", CONFIG_INT, "256", 0, 4096, 0,
+	    "most moves written in one transaction; 0: no writer thread, "
+	    "each request writes its own" },
+	{ "writer_cache", CONFIG_INT, "1024", 1, 1048576, 0,
+	    "games whose newest state the writer keeps in memory" },
+
 	{ NULL, CONFIG_STRING, NULL, 0, 0, 0, NULL }
 };
 

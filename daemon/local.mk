@@ -17,6 +17,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/chain.h daemon/chain.c \
 	daemon/serverkey.h daemon/serverkey.c \
 	daemon/engine.h daemon/create.c daemon/submit.c daemon/gamestate.c \
+	daemon/apply.h daemon/apply.c daemon/writer.h daemon/writer.c \
 	daemon/audit.h daemon/audit.c \
 	daemon/bundle.h daemon/bundle.c
 

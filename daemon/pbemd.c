@@ -27,6 +27,7 @@
 #include "engine.h"
 #include "protocol.h"
 #include "templates.h"
+#include "writer.h"
 
 static void
 usage(void)
@@ -243,6 +244,16 @@ main(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	if (config_int(d.cfg, "writer_batch") > 0) {
+		if (writer_start(d.dbpath, d.key,
+		    (int)config_int(d.cfg, "writer_batch"),
+		    (int)config_int(d.cfg, "writer_cache"), err,
+		    sizeof(err)) != 0)
+			fatalx("%s", err);
+		log_info("writer: up to %lld moves per transaction, %lld "
+		    "games kept", config_int(d.cfg, "writer_batch"),
+		    config_int(d.cfg, "writer_cache"));
+	}
 	if (daemon_store_init(&d) != 0)
 		fatalx("cannot set up per-thread store connections");
 	if (d.port != 0 && http_start(&d) != 0)
@@ -258,6 +269,7 @@ main(int argc, char **argv)
 		break;
 	}
 	http_stop(&d);		/* waits for requests in flight */
+	writer_stop();		/* after every thread that submits */
 	serverkey_close(d.key);
 	store_close(d.st);
 	templates_free(d.templates);

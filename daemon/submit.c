@@ -1,52 +1,22 @@
 /*
- * submit.c -- the path of a signed move: find -> verify -> BEGIN ->
- * load -> parse -> check -> apply -> append + snapshot + outbox -> COMMIT
- * -> receipt.
+ * submit.c -- the path of a signed move: find -> verify -> (writer) ->
+ * BEGIN -> load -> apply (apply.c) -> COMMIT -> receipt.
  *
  * Checks that need no lock (block syntax, game, seat, signature) run
- * first; the sequence number is checked again under the write lock, so
- * two racing submissions of one number cannot both pass: the second finds
- * the number taken and gets "stale_sequence".  Any refusal rolls back and
- * leaves the store as it was.
+ * first, on the caller's thread and its own store connection, so that
+ * many callers verify signatures at once.  The rest runs under the write
+ * lock: in the process's writer thread when one runs (writer.c: many
+ * moves per transaction), else here in a transaction of its own.  The
+ * sequence number is checked again under the lock, and the log's primary
+ * key on (game, seq) is the final arbiter, so two racing submissions of
+ * one number cannot both pass: the second gets "stale_sequence".  Any
+ * refusal leaves the store as it was.
  */
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "chain.h"
-#include "engine.h"
-#include "rng.h"
-
-static void
-refuse(struct engine_reply *reply, enum engine_status status,
-    const char *fmt, ...)
-{
-	va_list ap;
-
-	reply->status = status;
-	va_start(ap, fmt);
-	vsnprintf(reply->message, sizeof(reply->message), fmt, ap);
-	va_end(ap);
-}
-
-static enum engine_status
-from_rules(enum rules_status rs)
-{
-	switch (rs) {
-	case RULES_OK:
-		return ENGINE_OK;
-	case RULES_SYNTAX:
-		return ENGINE_SYNTAX;
-	case RULES_NOT_YOUR_TURN:
-		return ENGINE_NOT_YOUR_TURN;
-	case RULES_GAME_OVER:
-		return ENGINE_GAME_OVER;
-	default:
-		return ENGINE_ILLEGAL;
-	}
-}
+#include "apply.h"
+#include "writer.h"
 
 static enum engine_status
 from_proto(enum proto_status ps)
@@ -61,147 +31,86 @@ from_proto(enum proto_status ps)
 	}
 }
 
-/* The outbox payload: which game, move and seat to render at delivery
- * (never the view itself, so no hidden card is stored in the outbox). */
-static char *
-notification_payload(int64_t game_id, int64_t seq, int seat,
-    const char *event, int acting)
-{
-	json_t *j = json_pack("{s:I, s:I, s:i, s:s, s:b}", "game",
-	    (json_int_t)game_id, "seq", (json_int_t)seq, "seat", seat,
-	    "event", event, "your_turn", acting);
-	char *payload = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
-
-	json_decref(j);
-	return payload;
-}
-
-/* Queue one notification per seat: the receipt for the mover, "your
- * turn" for the seats to act, an update for the others. */
-static int
-queue_notifications(struct store *st, const struct gamestate *gs,
-    int mover, int64_t seq, int over)
-{
-	struct store_player p;
-	struct store_outbox o;
-	int to_act[STORE_MAX_SEATS], nact, s, i, acting;
-	enum store_status rc;
-
-	nact = gs->module->to_act(gs->state, to_act, STORE_MAX_SEATS);
-	for (s = 0; s < gs->game.nseats; s++) {
-		if (store_player_get(st, gs->game.seat_player[s], &p) !=
-		    STORE_OK)
-			return -1;
-		acting = 0;
-		for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
-			if (to_act[i] == s)
-				acting = 1;
-		memset(&o, 0, sizeof(o));
-		o.game_id = gs->game.id;
-		o.seq = seq;
-		snprintf(o.channel, sizeof(o.channel), "mail");
-		snprintf(o.recipient, sizeof(o.recipient), "%s", p.email);
-		snprintf(o.event, sizeof(o.event), "%s", over ? "game_over" :
-		    s == mover ? "accepted" : acting ? "your_turn" : "update");
-		o.payload = notification_payload(gs->game.id, seq, s, o.event,
-		    acting);
-		o.status = STORE_OUTBOX_PENDING;
-		o.next_attempt = (int64_t)time(NULL);
-		rc = o.payload != NULL ? store_outbox_add(st, &o) : STORE_ERROR;
-		free(o.payload);
-		if (rc != STORE_OK)
-			return -1;
-	}
-	return 0;
-}
-
 /* Lock-free checks: block, game, seat, key, signature. */
 static int
 verify_block(struct store *st, const char *text, size_t len,
-    struct proto_move *m, struct store_game *g, struct engine_reply *reply)
+    struct proto_move *m, struct engine_reply *reply)
 {
 	struct store_player p;
+	struct store_game g;
 	enum proto_status ps;
 	enum store_status rc;
 	char perr[512];
+	int64_t player;
 
 	ps = proto_move_find(text, len, m, perr, sizeof(perr));
 	if (ps != PROTO_OK) {
-		refuse(reply, from_proto(ps), "%s", perr);
+		engine_refuse(reply, from_proto(ps), "%s", perr);
 		return -1;
 	}
 	reply->game_id = m->game_id;
-	rc = store_game_get(st, m->game_id, g);
+	rc = store_game_get(st, m->game_id, &g);
 	if (rc == STORE_NOTFOUND) {
-		refuse(reply, ENGINE_UNKNOWN_GAME, "there is no game %lld",
-		    (long long)m->game_id);
+		engine_refuse(reply, ENGINE_UNKNOWN_GAME, "there is no game "
+		    "%lld", (long long)m->game_id);
 		return -1;
 	}
 	if (rc != STORE_OK) {
-		refuse(reply, rc == STORE_BUSY ? ENGINE_BUSY : ENGINE_INTERNAL,
-		    "store: %s", store_errmsg(st));
+		engine_refuse(reply, rc == STORE_BUSY ? ENGINE_BUSY :
+		    ENGINE_INTERNAL, "store: %s", store_errmsg(st));
 		return -1;
 	}
-	if (m->seat < 0 || m->seat >= g->nseats) {
-		refuse(reply, ENGINE_BAD_SEAT, "game %lld has seats 0 to %d; "
-		    "there is no seat %d", (long long)g->id, g->nseats - 1,
-		    m->seat);
+	if (m->seat < 0 || m->seat >= g.nseats) {
+		engine_refuse(reply, ENGINE_BAD_SEAT, "game %lld has seats 0 "
+		    "to %d; there is no seat %d", (long long)g.id,
+		    g.nseats - 1, m->seat);
+		store_game_clear(&g);
 		return -1;
 	}
-	if (store_player_get(st, g->seat_player[m->seat], &p) != STORE_OK) {
-		refuse(reply, ENGINE_INTERNAL, "seat %d has no player",
+	player = g.seat_player[m->seat];
+	store_game_clear(&g);
+	if (store_player_get(st, player, &p) != STORE_OK) {
+		engine_refuse(reply, ENGINE_INTERNAL, "seat %d has no player",
 		    m->seat);
 		return -1;
 	}
 	if (proto_move_verify(m, p.pubkey) != PROTO_OK) {
-		refuse(reply, ENGINE_BAD_SIGNATURE, "the signature does not "
-		    "match the key of seat %d (%s) for this game, sequence "
+		engine_refuse(reply, ENGINE_BAD_SIGNATURE, "the signature does "
+		    "not match the key of seat %d (%s) for this game, sequence "
 		    "number and move text", m->seat, p.name);
 		return -1;
 	}
 	return 0;
 }
 
+/* One move in a transaction of its own (no writer in this process). */
 static void
-refuse_seq(struct engine_reply *reply, const struct proto_move *m,
-    int64_t next)
-{
-	if (m->seq < next)
-		refuse(reply, ENGINE_STALE_SEQ, "stale sequence number %lld: "
-		    "move %lld of game %lld has already been played; the next "
-		    "move is number %lld", (long long)m->seq, (long long)m->seq,
-		    (long long)m->game_id, (long long)next);
-	else
-		refuse(reply, ENGINE_FUTURE_SEQ, "sequence number %lld is in "
-		    "the future: the next move of game %lld is number %lld",
-		    (long long)m->seq, (long long)m->game_id, (long long)next);
-}
-
-/* Under the lock: parse, check and apply; NULL json on refusal. */
-static json_t *
-play(struct gamestate *gs, const struct proto_move *m, enum rules_lang lang,
+play_alone(struct store *st, const struct serverkey *key,
+    const struct proto_move *m, enum rules_lang lang,
     struct engine_reply *reply)
 {
-	char rerr[RULES_ERRLEN];
-	enum rules_status rs;
-	json_t *move = NULL;
-	struct rules_rng rng;
+	struct gamestate gs;
+	enum engine_status es;
+	char err[512];
+	int spoilt;
 
-	rerr[0] = '\0';
-	rs = gs->module->parse(gs->state, m->seat, m->text, lang, &move,
-	    rerr, sizeof(rerr));
-	if (rs == RULES_OK)
-		rs = gs->module->check(gs->state, m->seat, move, lang, rerr,
-		    sizeof(rerr));
-	if (rs != RULES_OK) {
-		refuse(reply, from_rules(rs), "%s", rerr);
-		reply->forms = gs->module->move_forms(gs->state, m->seat, lang);
-		json_decref(move);
-		return NULL;
+	if (store_begin(st) != STORE_OK) {
+		engine_refuse(reply, ENGINE_BUSY, "the store is busy: %s; try "
+		    "again", store_errmsg(st));
+		return;
 	}
-	rng_init(&rng, gs->game.seed, (uint64_t)m->seq);
-	gs->module->apply(gs->state, m->seat, move, &rng);
-	return move;
+	es = gamestate_load(st, m->game_id, -1, &gs, err, sizeof(err));
+	if (es != ENGINE_OK) {
+		engine_refuse(reply, es, "%s", err);
+		store_rollback(st);
+		return;
+	}
+	if (apply_move(st, key, &gs, m, lang, reply, &spoilt) != ENGINE_OK)
+		store_rollback(st);
+	else if (store_commit(st) != STORE_OK)
+		engine_refuse(reply, ENGINE_INTERNAL, "store: %s",
+		    store_errmsg(st));
+	gamestate_clear(&gs);
 }
 
 void
@@ -210,100 +119,12 @@ engine_submit(struct store *st, const struct serverkey *key,
     struct engine_reply *reply)
 {
 	struct proto_move m;
-	struct store_game g;
-	struct store_entry e;
-	struct gamestate gs;
-	json_t *move, *saved;
-	char *state_text = NULL, err[512];
-	enum engine_status es;
-	int over, nact, seats[1];
 
 	memset(reply, 0, sizeof(*reply));
-	memset(&g, 0, sizeof(g));
-	memset(&gs, 0, sizeof(gs));
-	if (verify_block(st, text, len, &m, &g, reply) != 0) {
-		store_game_clear(&g);
+	if (verify_block(st, text, len, &m, reply) != 0)
 		return;
-	}
-	store_game_clear(&g);
-
-	if (store_begin(st) != STORE_OK) {
-		refuse(reply, ENGINE_BUSY, "the store is busy: %s; try again",
-		    store_errmsg(st));
-		return;
-	}
-	es = gamestate_load(st, m.game_id, -1, &gs, err, sizeof(err));
-	if (es != ENGINE_OK) {
-		refuse(reply, es, "%s", err);
-		goto rollback;
-	}
-	reply->next_seq = gs.seq + 1;
-	if (m.seq != gs.seq + 1) {
-		refuse_seq(reply, &m, gs.seq + 1);
-		goto rollback;
-	}
-	nact = gs.module->to_act(gs.state, seats, 1);
-	if (nact == 0 || gs.game.status == STORE_GAME_OVER) {
-		refuse(reply, ENGINE_GAME_OVER, "game %lld is over; no more "
-		    "moves are accepted", (long long)m.game_id);
-		goto rollback;
-	}
-	if ((move = play(&gs, &m, lang, reply)) == NULL)
-		goto rollback;
-	json_decref(move);
-
-	saved = gs.module->save(gs.state);
-	state_text = chain_state_text(saved);
-	json_decref(saved);
-	over = gs.module->to_act(gs.state, seats, 1) == 0;
-
-	memset(&e, 0, sizeof(e));
-	e.game_id = m.game_id;
-	e.seq = m.seq;
-	e.kind = STORE_ENTRY_MOVE;
-	e.seat = m.seat;
-	e.text = m.text;
-	e.time = (int64_t)time(NULL);
-	memcpy(e.signature, m.signature, STORE_SIG_BYTES);
-	memcpy(e.prev_hash, gs.last_hash, STORE_HASH_BYTES);
-	chain_state_hash(state_text, e.state_hash);
-	chain_entry_hash(&e, e.hash);
-	engine_sign_receipt(key, &e);
-
-	switch (store_log_append(st, &e)) {
-	case STORE_OK:
-		break;
-	case STORE_EXISTS:
-		refuse_seq(reply, &m, m.seq + 1);
-		goto rollback;
-	default:
-		goto store_error;
-	}
-	if (store_snapshot_put(st, m.game_id, m.seq, state_text) != STORE_OK ||
-	    queue_notifications(st, &gs, m.seat, m.seq, over) != 0 ||
-	    (over && store_game_set_status(st, m.game_id, STORE_GAME_OVER) !=
-	    STORE_OK) ||
-	    store_commit(st) != STORE_OK)
-		goto store_error;
-
-	reply->status = ENGINE_OK;
-	reply->game_over = over;
-	reply->next_seq = m.seq + 1;
-	reply->receipt.game_id = e.game_id;
-	reply->receipt.seq = e.seq;
-	reply->receipt.seat = e.seat;
-	memcpy(reply->receipt.entry_hash, e.hash, STORE_HASH_BYTES);
-	memcpy(reply->receipt.signature, e.receipt, STORE_SIG_BYTES);
-	snprintf(reply->message, sizeof(reply->message), lang == RULES_LANG_FR
-	    ? "coup %lld accepté" : "move %lld accepted", (long long)m.seq);
-	free(state_text);
-	gamestate_clear(&gs);
-	return;
-
-store_error:
-	refuse(reply, ENGINE_INTERNAL, "store: %s", store_errmsg(st));
-rollback:
-	store_rollback(st);
-	free(state_text);
-	gamestate_clear(&gs);
+	if (writer_play(&m, lang, reply) != 0)
+		play_alone(st, key, &m, lang, reply);
+	/* reply->status == ENGINE_OK: the move is committed.  Work that
+	 * must follow a commit (event notification) goes here. */
 }

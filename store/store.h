@@ -72,6 +72,19 @@ enum store_status store_commit(struct store *st);
 /* Always safe to call, also when no transaction is open. */
 void		store_rollback(struct store *st);
 
+/* Savepoints inside the open transaction, for a caller that writes
+ * several independent units in one transaction (daemon/writer.c: one
+ * per move of a batch).  store_mark() sets the mark; store_mark_release()
+ * keeps what was written since; store_mark_undo() undoes it and drops
+ * the mark (safe to call when the transaction is already gone).  Marks
+ * nest; each store_mark() needs one release or undo. */
+enum store_status store_mark(struct store *st);
+enum store_status store_mark_release(struct store *st);
+void		store_mark_undo(struct store *st);
+/* Is a transaction open?  (Some errors -- disk full, I/O -- roll the
+ * whole transaction back by themselves.) */
+int		store_in_transaction(struct store *st);
+
 /* ---- Server metadata (key/value) -------------------------------------- */
 
 enum store_status store_meta_set(struct store *st, const char *key,

@@ -33,6 +33,9 @@ enum stmt_id {
 	ST_SP_BEGIN,
 	ST_SP_RELEASE,
 	ST_SP_ROLLBACK,
+	ST_MOVE_MARK,
+	ST_MOVE_RELEASE,
+	ST_MOVE_UNDO,
 	ST_VERSION,
 	ST_META_SET,
 	ST_META_GET,
@@ -86,6 +89,9 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_SP_BEGIN] = "SAVEPOINT store_op",
 	[ST_SP_RELEASE] = "RELEASE store_op",
 	[ST_SP_ROLLBACK] = "ROLLBACK TO store_op",
+	[ST_MOVE_MARK] = "SAVEPOINT caller_mark",
+	[ST_MOVE_RELEASE] = "RELEASE caller_mark",
+	[ST_MOVE_UNDO] = "ROLLBACK TO caller_mark",
 	[ST_VERSION] = "PRAGMA user_version",
 
 	[ST_META_SET] = "INSERT INTO meta (key, value) VALUES (?1, ?2) "
@@ -652,6 +658,43 @@ store_rollback(struct store *st)
 
 	if (sqlite3_get_autocommit(st->db))
 		return;
+	sqlite3_step(s);
+	finish(s);
+}
+
+/* The caller's savepoints (store.h): a name of their own, so they nest
+ * around the store's own store_op savepoints without meeting them. */
+enum store_status
+store_mark(struct store *st)
+{
+	return run_id(st, ST_MOVE_MARK, "savepoint");
+}
+
+enum store_status
+store_mark_release(struct store *st)
+{
+	return run_id(st, ST_MOVE_RELEASE, "release savepoint");
+}
+
+int
+store_in_transaction(struct store *st)
+{
+	return !sqlite3_get_autocommit(st->db);
+}
+
+/* Like op_end(): after an error that already rolled back the whole
+ * transaction these fail quietly, and the first error stands. */
+void
+store_mark_undo(struct store *st)
+{
+	sqlite3_stmt	*s;
+
+	if (sqlite3_get_autocommit(st->db))
+		return;
+	s = st->stmt[ST_MOVE_UNDO];
+	sqlite3_step(s);
+	finish(s);
+	s = st->stmt[ST_MOVE_RELEASE];
 	sqlite3_step(s);
 	finish(s);
 }

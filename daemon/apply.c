@@ -1,0 +1,237 @@
+/*
+ * apply.c -- a checked move inside the write transaction (apply.h):
+ * sequence -> parse -> check -> apply -> save + hash -> receipt ->
+ * append + snapshot + outbox + status.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "apply.h"
+#include "chain.h"
+#include "rng.h"
+
+void
+engine_refuse(struct engine_reply *reply, enum engine_status status,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	reply->status = status;
+	va_start(ap, fmt);
+	vsnprintf(reply->message, sizeof(reply->message), fmt, ap);
+	va_end(ap);
+}
+
+static enum engine_status
+from_rules(enum rules_status rs)
+{
+	switch (rs) {
+	case RULES_OK:
+		return ENGINE_OK;
+	case RULES_SYNTAX:
+		return ENGINE_SYNTAX;
+	case RULES_NOT_YOUR_TURN:
+		return ENGINE_NOT_YOUR_TURN;
+	case RULES_GAME_OVER:
+		return ENGINE_GAME_OVER;
+	default:
+		return ENGINE_ILLEGAL;
+	}
+}
+
+/* The outbox payload: which game, move and seat to render at delivery
+ * (never the view itself, so no hidden card is stored in the outbox). */
+static char *
+notification_payload(int64_t game_id, int64_t seq, int seat,
+    const char *event, int acting)
+{
+	json_t *j = json_pack("{s:I, s:I, s:i, s:s, s:b}", "game",
+	    (json_int_t)game_id, "seq", (json_int_t)seq, "seat", seat,
+	    "event", event, "your_turn", acting);
+	char *payload = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+
+	json_decref(j);
+	return payload;
+}
+
+/* Queue one notification per seat: the receipt for the mover, "your
+ * turn" for the seats to act, an update for the others. */
+static int
+queue_notifications(struct store *st, const struct gamestate *gs,
+    int mover, int64_t seq, int over)
+{
+	struct store_player p;
+	struct store_outbox o;
+	int to_act[STORE_MAX_SEATS], nact, s, i, acting;
+	enum store_status rc;
+
+	nact = gs->module->to_act(gs->state, to_act, STORE_MAX_SEATS);
+	for (s = 0; s < gs->game.nseats; s++) {
+		if (store_player_get(st, gs->game.seat_player[s], &p) !=
+		    STORE_OK)
+			return -1;
+		acting = 0;
+		for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
+			if (to_act[i] == s)
+				acting = 1;
+		memset(&o, 0, sizeof(o));
+		o.game_id = gs->game.id;
+		o.seq = seq;
+		snprintf(o.channel, sizeof(o.channel), "mail");
+		snprintf(o.recipient, sizeof(o.recipient), "%s", p.email);
+		snprintf(o.event, sizeof(o.event), "%s", over ? "game_over" :
+		    s == mover ? "accepted" : acting ? "your_turn" : "update");
+		o.payload = notification_payload(gs->game.id, seq, s, o.event,
+		    acting);
+		o.status = STORE_OUTBOX_PENDING;
+		o.next_attempt = (int64_t)time(NULL);
+		rc = o.payload != NULL ? store_outbox_add(st, &o) : STORE_ERROR;
+		free(o.payload);
+		if (rc != STORE_OK)
+			return -1;
+	}
+	return 0;
+}
+
+static void
+refuse_seq(struct engine_reply *reply, const struct proto_move *m,
+    int64_t next)
+{
+	if (m->seq < next)
+		engine_refuse(reply, ENGINE_STALE_SEQ, "stale sequence number "
+		    "%lld: move %lld of game %lld has already been played; "
+		    "the next move is number %lld", (long long)m->seq,
+		    (long long)m->seq, (long long)m->game_id, (long long)next);
+	else
+		engine_refuse(reply, ENGINE_FUTURE_SEQ, "sequence number %lld "
+		    "is in the future: the next move of game %lld is number "
+		    "%lld", (long long)m->seq, (long long)m->game_id,
+		    (long long)next);
+}
+
+/* Parse, check and apply to gs; NULL json on refusal (gs unchanged). */
+static json_t *
+play(struct gamestate *gs, const struct proto_move *m, enum rules_lang lang,
+    struct engine_reply *reply)
+{
+	char rerr[RULES_ERRLEN];
+	enum rules_status rs;
+	json_t *move = NULL;
+	struct rules_rng rng;
+
+	rerr[0] = '\0';
+	rs = gs->module->parse(gs->state, m->seat, m->text, lang, &move,
+	    rerr, sizeof(rerr));
+	if (rs == RULES_OK)
+		rs = gs->module->check(gs->state, m->seat, move, lang, rerr,
+		    sizeof(rerr));
+	if (rs != RULES_OK) {
+		engine_refuse(reply, from_rules(rs), "%s", rerr);
+		reply->forms = gs->module->move_forms(gs->state, m->seat, lang);
+		json_decref(move);
+		return NULL;
+	}
+	rng_init(&rng, gs->game.seed, (uint64_t)m->seq);
+	gs->module->apply(gs->state, m->seat, move, &rng);
+	return move;
+}
+
+enum engine_status
+apply_move(struct store *st, const struct serverkey *key,
+    struct gamestate *gs, const struct proto_move *m, enum rules_lang lang,
+    struct engine_reply *reply, int *gs_spoilt)
+{
+	struct store_entry e;
+	json_t *move, *saved;
+	char *state_text;
+	int over, seats[1];
+
+	*gs_spoilt = 0;
+	reply->next_seq = gs->seq + 1;
+	if (m->seq != gs->seq + 1) {
+		refuse_seq(reply, m, gs->seq + 1);
+		return reply->status;
+	}
+	if (gs->module->to_act(gs->state, seats, 1) == 0 ||
+	    gs->game.status == STORE_GAME_OVER) {
+		engine_refuse(reply, ENGINE_GAME_OVER, "game %lld is over; no "
+		    "more moves are accepted", (long long)m->game_id);
+		return reply->status;
+	}
+	if ((move = play(gs, m, lang, reply)) == NULL)
+		return reply->status;
+	json_decref(move);
+	*gs_spoilt = 1;		/* until every row is written */
+
+	saved = gs->module->save(gs->state);
+	state_text = chain_state_text(saved);
+	json_decref(saved);
+	if (state_text == NULL) {
+		engine_refuse(reply, ENGINE_INTERNAL, "out of memory");
+		return reply->status;
+	}
+	over = gs->module->to_act(gs->state, seats, 1) == 0;
+
+	memset(&e, 0, sizeof(e));
+	e.game_id = m->game_id;
+	e.seq = m->seq;
+	e.kind = STORE_ENTRY_MOVE;
+	e.seat = m->seat;
+	e.text = (char *)m->text;
+	e.time = (int64_t)time(NULL);
+	memcpy(e.signature, m->signature, STORE_SIG_BYTES);
+	memcpy(e.prev_hash, gs->last_hash, STORE_HASH_BYTES);
+	chain_state_hash(state_text, e.state_hash);
+	chain_entry_hash(&e, e.hash);
+	engine_sign_receipt(key, &e);
+
+	switch (store_log_append(st, &e)) {
+	case STORE_OK:
+		break;
+	case STORE_EXISTS:
+		refuse_seq(reply, m, m->seq + 1);
+		free(state_text);
+		return reply->status;
+	default:
+		goto store_error;
+	}
+	if (store_snapshot_put(st, m->game_id, m->seq, state_text) !=
+	    STORE_OK ||
+	    queue_notifications(st, gs, m->seat, m->seq, over) != 0)
+		goto store_error;
+	/*
+	 * Other rows a move adds in its own transaction (webhook deliveries,
+	 * ...) are written here, each by one call into its module, which
+	 * returns 0 or fails like the calls above (goto store_error).
+	 */
+	if (over && store_game_set_status(st, m->game_id, STORE_GAME_OVER) !=
+	    STORE_OK)
+		goto store_error;
+	free(state_text);
+
+	if (over)
+		gs->game.status = STORE_GAME_OVER;
+	gs->seq = m->seq;
+	memcpy(gs->last_hash, e.hash, STORE_HASH_BYTES);
+	*gs_spoilt = 0;
+
+	reply->status = ENGINE_OK;
+	reply->game_over = over;
+	reply->next_seq = m->seq + 1;
+	reply->receipt.game_id = e.game_id;
+	reply->receipt.seq = e.seq;
+	reply->receipt.seat = e.seat;
+	memcpy(reply->receipt.entry_hash, e.hash, STORE_HASH_BYTES);
+	memcpy(reply->receipt.signature, e.receipt, STORE_SIG_BYTES);
+	snprintf(reply->message, sizeof(reply->message), lang == RULES_LANG_FR
+	    ? "coup %lld accepté" : "move %lld accepted", (long long)m->seq);
+	return ENGINE_OK;
+
+store_error:
+	engine_refuse(reply, ENGINE_INTERNAL, "store: %s", store_errmsg(st));
+	free(state_text);
+	return reply->status;
+}
