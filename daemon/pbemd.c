@@ -269,6 +269,13 @@ main(int argc, char **argv)
 		break;
 	}
 	http_stop(&d);		/* waits for requests in flight */
+	if (config_int(d.cfg, "writer_batch") > 0) {
+		struct writer_stats ws;
+
+		writer_get_stats(&ws);
+		log_info("writer: %lld moves in %lld transactions (at most "
+		    "%lld in one)", ws.moves, ws.batches, ws.largest);
+	}
 	writer_stop();		/* after every thread that submits */
 	serverkey_close(d.key);
 	store_close(d.st);

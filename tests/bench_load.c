@@ -325,7 +325,7 @@ main(int argc, char **argv)
 	int nclients = 64, ngames_live = 512, threads = 8, seats = 2;
 	int noptions = 0, keep = 0, ch, i, ep, status, nev, active;
 	long limit = env_moves ? atol(env_moves) : 40000, rss;
-	double seconds = 0, deadline = 0, t0, t1, cpu0, cpu1, prep;
+	double seconds = 0, deadline = 0, t0, t1, cpu0, cpu1, sys0, sys1, prep;
 	struct epoll_event ev, events[256];
 	char load_before[128], load_after[128];
 	struct client *clients, *c;
@@ -387,7 +387,7 @@ main(int argc, char **argv)
 		epoll_ctl(ep, EPOLL_CTL_ADD, c->fd, &ev);
 	}
 	loadavg(load_before, sizeof(load_before));
-	cpu0 = loadenv_pbemd_cpu(&env);
+	cpu0 = loadenv_pbemd_cpu(&env, &sys0);
 	t0 = load_now();
 	if (seconds > 0)
 		deadline = t0 + seconds;
@@ -432,7 +432,7 @@ main(int argc, char **argv)
 		}
 	}
 	t1 = load_now();
-	cpu1 = loadenv_pbemd_cpu(&env);
+	cpu1 = loadenv_pbemd_cpu(&env, &sys1);
 	rss = loadenv_pbemd_peak_rss(&env);
 	loadavg(load_after, sizeof(load_after));
 	getrusage(RUSAGE_SELF, &ru);
@@ -455,8 +455,9 @@ main(int argc, char **argv)
 		printf("  errors: %ld x HTTP %d %s\n", errkinds[i].count,
 		    errkinds[i].status, errkinds[i].code);
 	printf("  pbemd: peak RSS %ld KiB; CPU %.2f s = %.0f us per accepted "
-	    "move\n", rss, cpu1 - cpu0, accepted ? 1e6 * (cpu1 - cpu0) /
-	    (double)accepted : 0);
+	    "move (%.0f us in the kernel)\n", rss, cpu1 - cpu0, accepted ?
+	    1e6 * (cpu1 - cpu0) / (double)accepted : 0, accepted ? 1e6 *
+	    (sys1 - sys0) / (double)accepted : 0);
 	printf("  bench_load itself: CPU %.2f s (set-up included)\n",
 	    (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
 	    (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6);

@@ -323,7 +323,7 @@ loadenv_pbemd_peak_rss(const struct loadenv *env)
 }
 
 double
-loadenv_pbemd_cpu(const struct loadenv *env)
+loadenv_pbemd_cpu(const struct loadenv *env, double *sys)
 {
 	char path[64], buf[1024], *p;
 	unsigned long utime, stime;
@@ -341,5 +341,7 @@ loadenv_pbemd_cpu(const struct loadenv *env)
 	    "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime,
 	    &stime) != 2)
 		return -1;
+	if (sys != NULL)
+		*sys = (double)stime / (double)sysconf(_SC_CLK_TCK);
 	return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
 }

@@ -68,9 +68,10 @@ int	loadenv_start_pbemd(struct loadenv *env, int threads,
 	    const char *const *options);
 /* Send sig to pbemd and reap it; its exit status (-1 if killed). */
 int	loadenv_stop_pbemd(struct loadenv *env, int sig);
-/* pbemd's peak resident set (VmHWM, KiB) and CPU time (seconds). */
+/* pbemd's peak resident set (VmHWM, KiB) and CPU time (seconds; *sys,
+ * if not NULL, gets the part spent in the kernel). */
 long	loadenv_pbemd_peak_rss(const struct loadenv *env);
-double	loadenv_pbemd_cpu(const struct loadenv *env);
+double	loadenv_pbemd_cpu(const struct loadenv *env, double *sys);
 
 double	load_now(void);
 uint32_t load_random(uint64_t *state, uint32_t bound);
