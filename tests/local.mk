@@ -41,3 +41,10 @@ BENCHES += tests/bench_load
 tests_bench_load_SOURCES = tests/bench_load.c $(LOADLIB)
 tests_bench_load_CPPFLAGS = $(LOADLIB_CPPFLAGS)
 tests_bench_load_LDADD = $(CORE_LIBS)
+
+# SIGKILL under load: every acknowledged move survives (real pbemd, libcurl).
+check_PROGRAMS += tests/check_crash
+TESTS += tests/check_crash
+tests_check_crash_SOURCES = tests/check_crash.c $(LOADLIB)
+tests_check_crash_CPPFLAGS = $(LOADLIB_CPPFLAGS) $(CHECK_CFLAGS) $(CURL_CFLAGS)
+tests_check_crash_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CURL_LIBS) -lpthread
