@@ -48,3 +48,10 @@ TESTS += tests/check_crash
 tests_check_crash_SOURCES = tests/check_crash.c $(LOADLIB)
 tests_check_crash_CPPFLAGS = $(LOADLIB_CPPFLAGS) $(CHECK_CFLAGS) $(CURL_CFLAGS)
 tests_check_crash_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CURL_LIBS) -lpthread
+
+# The batching writer keeps engine_submit()'s promises.
+check_PROGRAMS += tests/check_writer
+TESTS += tests/check_writer
+tests_check_writer_SOURCES = tests/check_writer.c $(TESTLIB)
+tests_check_writer_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
+tests_check_writer_LDADD = $(CORE_LIBS) $(CHECK_LIBS) -lpthread

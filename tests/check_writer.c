@@ -1,0 +1,315 @@
+/*
+ * check_writer.c -- the batching writer (daemon/writer.h) keeps every
+ * promise of engine_submit(): racing submissions of one sequence number
+ * have exactly one winner; a refused move in a batch is undone alone;
+ * a game state kept in memory is never used once another writer has
+ * moved the game on; and every game written through it audits clean.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+#include <sodium.h>
+
+#include "apply.h"
+#include "audit.h"
+#include "testlib.h"
+#include "writer.h"
+
+#define NTHREADS	8
+
+static struct testenv env;
+
+static void
+setup(void)
+{
+	char err[256];
+
+	testenv_open(&env, 4);
+	ck_assert_msg(writer_start(env.dbpath, env.key, 64, 16, err,
+	    sizeof(err)) == 0, "%s", err);
+}
+
+static void
+teardown(void)
+{
+	writer_stop();
+	testenv_close(&env);
+}
+
+/* Seat to act, next seq and legal move number pick (mod count) of a
+ * game, read from env.st; -1 when over. */
+static int
+legal(int64_t game, int64_t *seq, int pick, char *move, size_t len)
+{
+	struct gamestate gs;
+	json_t *moves;
+	char err[512];
+	int seat;
+
+	ck_assert_msg(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)) == ENGINE_OK, "%s", err);
+	*seq = gs.seq + 1;
+	if (gs.module->to_act(gs.state, &seat, 1) == 0) {
+		gamestate_clear(&gs);
+		return -1;
+	}
+	moves = gs.module->legal_moves(gs.state, seat);
+	snprintf(move, len, "%s", json_string_value(json_array_get(moves,
+	    (size_t)pick % json_array_size(moves))));
+	json_decref(moves);
+	gamestate_clear(&gs);
+	return seat;
+}
+
+struct submitter {
+	const char		*block;
+	pthread_barrier_t	*start;
+	enum engine_status	 status;
+	struct proto_receipt	 receipt;
+};
+
+static void *
+submit_one(void *arg)
+{
+	struct submitter *s = arg;
+	struct engine_reply reply;
+	struct store *st;
+	char err[256];
+
+	ck_assert_int_eq(store_open(env.dbpath, &st, err, sizeof(err)),
+	    STORE_OK);
+	pthread_barrier_wait(s->start);
+	engine_submit(st, env.key, s->block, strlen(s->block), RULES_LANG_EN,
+	    &reply);
+	s->status = reply.status;
+	s->receipt = reply.receipt;
+	engine_reply_clear(&reply);
+	store_close(st);
+	return NULL;
+}
+
+static int
+audit_ok(int64_t game)
+{
+	struct audit_report report;
+	struct audit_log log;
+	struct store_game row;
+	char err[512];
+	int rc;
+
+	ck_assert_int_eq(audit_load_store(env.st, game, &log, &row, err,
+	    sizeof(err)), 0);
+	rc = audit_run(&log, &report, NULL, NULL);
+	audit_log_clear(&log);
+	store_game_clear(&row);
+	return rc == 0;
+}
+
+/* Two threads post different moves under one sequence number, again and
+ * again: each time one wins and the other is told the number is stale. */
+START_TEST(test_race_through_writer)
+{
+	int64_t game = testenv_game(&env, "template", 2), seq;
+	char blocks[2][4096], move[256];
+	struct submitter s[2];
+	pthread_barrier_t start;
+	struct store_entry e;
+	pthread_t t[2];
+	int round, i, seat, wins, stale;
+
+	pthread_barrier_init(&start, NULL, 2);
+	for (round = 0; round < 20; round++) {
+		for (i = 0; i < 2; i++) {
+			if ((seat = legal(game, &seq, i, move,
+			    sizeof(move))) < 0)
+				break;
+			testenv_block(&env, seat, game, seq, seat, move,
+			    blocks[i], sizeof(blocks[i]));
+			s[i].block = blocks[i];
+			s[i].start = &start;
+		}
+		if (seat < 0)
+			break;
+		for (i = 0; i < 2; i++)
+			pthread_create(&t[i], NULL, submit_one, &s[i]);
+		wins = stale = 0;
+		for (i = 0; i < 2; i++) {
+			pthread_join(t[i], NULL);
+			wins += s[i].status == ENGINE_OK;
+			stale += s[i].status == ENGINE_STALE_SEQ;
+		}
+		ck_assert_int_eq(wins, 1);
+		ck_assert_int_eq(stale, 1);
+		/* The winner's receipt is the stored entry's. */
+		i = s[0].status == ENGINE_OK ? 0 : 1;
+		ck_assert_int_eq(store_log_get(env.st, game, seq, &e),
+		    STORE_OK);
+		ck_assert_mem_eq(e.hash, s[i].receipt.entry_hash, 32);
+		ck_assert_mem_eq(e.receipt, s[i].receipt.signature, 64);
+		store_entry_clear(&e);
+	}
+	pthread_barrier_destroy(&start);
+	ck_assert_int_gt(round, 0);
+	ck_assert(audit_ok(game));
+}
+END_TEST
+
+/* Many games at once, with a refused move in among the good ones: the
+ * good ones all stand, the refused ones leave nothing. */
+START_TEST(test_batch_refusal_undone_alone)
+{
+	int64_t games[NTHREADS], seq, before, logged;
+	char blocks[2 * NTHREADS][4096], move[256];
+	struct submitter s[2 * NTHREADS];
+	pthread_barrier_t start;
+	pthread_t t[2 * NTHREADS];
+	int i, n, seat, round, ok, refused;
+
+	for (i = 0; i < NTHREADS; i++)
+		games[i] = testenv_game(&env, "stmissions", 2);
+	pthread_barrier_init(&start, NULL, 2 * NTHREADS);
+	for (round = 0; round < 10; round++) {
+		before = testenv_rows(&env);
+		for (n = 0, i = 0; i < NTHREADS; i++) {
+			seat = legal(games[i], &seq, round, move, sizeof(move));
+			ck_assert_int_ge(seat, 0);
+			testenv_block(&env, seat, games[i], seq, seat, move,
+			    blocks[n], sizeof(blocks[n]));
+			n++;
+			/* A future move and an unreadable one. */
+			testenv_block(&env, seat, games[i], i % 2 ? seq + 2 :
+			    seq, seat, i % 2 ? move : "fly to the moon",
+			    blocks[n], sizeof(blocks[n]));
+			n++;
+		}
+		for (i = 0; i < n; i++) {
+			s[i].block = blocks[i];
+			s[i].start = &start;
+			pthread_create(&t[i], NULL, submit_one, &s[i]);
+		}
+		ok = refused = 0;
+		for (i = 0; i < n; i++) {
+			pthread_join(t[i], NULL);
+			if (i % 2 == 0) {
+				ck_assert_msg(s[i].status == ENGINE_OK,
+				    "move %d refused: %s", i,
+				    engine_status_code(s[i].status));
+				ok++;
+			} else {
+				ck_assert_int_ne(s[i].status, ENGINE_OK);
+				refused++;
+			}
+		}
+		ck_assert_int_eq(ok, NTHREADS);
+		ck_assert_int_eq(refused, NTHREADS);
+		/* Each accepted move adds a log entry, a snapshot and two
+		 * outbox rows; the refused ones add nothing. */
+		logged = testenv_rows(&env) - before;
+		ck_assert_int_eq(logged, NTHREADS * 4);
+	}
+	pthread_barrier_destroy(&start);
+	for (i = 0; i < NTHREADS; i++)
+		ck_assert(audit_ok(games[i]));
+}
+END_TEST
+
+/* Another writer (another process, in life) plays a move: the state the
+ * writer kept is stale and must not be used. */
+START_TEST(test_kept_state_checked_against_log)
+{
+	int64_t game = testenv_game(&env, "template", 2), seq;
+	struct engine_reply reply;
+	struct proto_move m;
+	struct gamestate gs;
+	char move[256], block[4096], err[512];
+	int seat, spoilt;
+
+	/* One move through the writer: it now keeps the game's state. */
+	seat = legal(game, &seq, 0, move, sizeof(move));
+	testenv_play(&env, game, seq, seat, move, &reply);
+	ck_assert_int_eq(reply.status, ENGINE_OK);
+	engine_reply_clear(&reply);
+
+	/* The next move written behind the writer's back. */
+	seat = legal(game, &seq, 1, move, sizeof(move));
+	testenv_block(&env, seat, game, seq, seat, move, block, sizeof(block));
+	ck_assert_int_eq(proto_move_find(block, strlen(block), &m, err,
+	    sizeof(err)), PROTO_OK);
+	memset(&reply, 0, sizeof(reply));
+	ck_assert_int_eq(store_begin(env.st), STORE_OK);
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(apply_move(env.st, env.key, &gs, &m, RULES_LANG_EN,
+	    &reply, &spoilt), ENGINE_OK);
+	ck_assert_int_eq(store_commit(env.st), STORE_OK);
+	gamestate_clear(&gs);
+	engine_reply_clear(&reply);
+
+	/* The same number again: taken, whatever the writer kept. */
+	engine_submit(env.st, env.key, block, strlen(block), RULES_LANG_EN,
+	    &reply);
+	ck_assert_int_eq(reply.status, ENGINE_STALE_SEQ);
+	engine_reply_clear(&reply);
+	/* The real next move is accepted at the right number. */
+	seat = legal(game, &seq, 0, move, sizeof(move));
+	testenv_play(&env, game, seq, seat, move, &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	ck_assert_int_eq(reply.receipt.seq, seq);
+	engine_reply_clear(&reply);
+	ck_assert(audit_ok(game));
+}
+END_TEST
+
+/* Whole games through the writer, with a cache smaller than the number
+ * of games (slots are shared and evicted), audit clean. */
+START_TEST(test_games_through_small_cache)
+{
+	int64_t games[40], seq;
+	struct engine_reply reply;
+	char move[256];
+	int i, seat, live, pick = 0;
+
+	for (i = 0; i < 40; i++)
+		games[i] = testenv_game(&env, "template", 2 + i % 3);
+	do {
+		live = 0;
+		for (i = 0; i < 40; i++) {
+			if ((seat = legal(games[i], &seq, pick++, move,
+			    sizeof(move))) < 0)
+				continue;
+			live++;
+			testenv_play(&env, games[i], seq, seat, move, &reply);
+			ck_assert_msg(reply.status == ENGINE_OK, "%s",
+			    reply.message);
+			engine_reply_clear(&reply);
+		}
+	} while (live > 0);
+	for (i = 0; i < 40; i++)
+		ck_assert(audit_ok(games[i]));
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("writer");
+	TCase *tc = tcase_create("writer");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_race_through_writer);
+	tcase_add_test(tc, test_batch_refusal_undone_alone);
+	tcase_add_test(tc, test_kept_state_checked_against_log);
+	tcase_add_test(tc, test_games_through_small_cache);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}
