@@ -97,9 +97,14 @@ enum stmt_id {
 #define WEBHOOK_PENDING							\
 	"(SELECT count(*) FROM outbox q WHERE q.status = 0 "		\
 	"AND q.channel = 'webhook' AND q.recipient = CAST(w.id AS TEXT))"
-#define WEBHOOK_DISABLED						\
-	"SELECT 1 FROM webhooks w WHERE w.id = CAST(o.recipient AS INTEGER) " \
-	"AND w.state = 2"
+/* Row o is the oldest pending row of its (recipient, game) queue, and its
+ * registration is not disabled. */
+#define WEBHOOK_HEAD							\
+	"NOT EXISTS (SELECT 1 FROM outbox p WHERE p.status = 0 "	\
+	"AND p.channel = 'webhook' AND p.recipient = o.recipient "	\
+	"AND p.game_id IS o.game_id AND p.id < o.id) "			\
+	"AND NOT EXISTS (SELECT 1 FROM webhooks w "			\
+	"WHERE w.id = CAST(o.recipient AS INTEGER) AND w.state = 2)"
 
 static const char *const stmt_sql[ST_COUNT] = {
 	[ST_BEGIN] = "BEGIN IMMEDIATE",
@@ -191,13 +196,9 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "RETURNING state",
 	[ST_WEBHOOK_DUE] = OUTBOX_SELECT " o WHERE o.status = 0 "
 	    "AND o.channel = 'webhook' AND o.next_attempt <= ?1 "
-	    "AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.status = 0 "
-	    "AND p.channel = 'webhook' AND p.recipient = o.recipient "
-	    "AND p.game_id IS o.game_id AND p.id < o.id) "
-	    "AND NOT EXISTS (" WEBHOOK_DISABLED ") ORDER BY o.id LIMIT ?2",
+	    "AND " WEBHOOK_HEAD " ORDER BY o.id LIMIT ?2",
 	[ST_WEBHOOK_NEXT] = "SELECT min(o.next_attempt) FROM outbox o "
-	    "WHERE o.status = 0 AND o.channel = 'webhook' "
-	    "AND NOT EXISTS (" WEBHOOK_DISABLED ")",
+	    "WHERE o.status = 0 AND o.channel = 'webhook' AND " WEBHOOK_HEAD,
 };
 
 struct store {
