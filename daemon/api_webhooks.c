@@ -246,8 +246,8 @@ delete(struct api_request *req, int64_t game_id, int64_t id)
 		return answered;
 	rc = store_webhook_get(st, id, &w);
 	sodium_memzero(w.secret, sizeof(w.secret));
-	if (rc == STORE_OK && w.game_id != game_id)
-		rc = STORE_NOTFOUND;	/* not under this path */
+	if (rc == STORE_OK && game_id != 0 && w.game_id != game_id)
+		rc = STORE_NOTFOUND;	/* another game's */
 	if (rc == STORE_OK)
 		rc = store_webhook_remove(st, id);
 	if (rc == STORE_NOTFOUND) {

@@ -621,8 +621,36 @@ START_TEST(test_webhooks_end_to_end)
 	}
 	pthread_mutex_unlock(&rx.lock);
 
-	/* Moves are still taken while one receiver fails; a clean stop. */
+	/* Moves are still taken while one receiver fails. */
 	ck_assert(post_move(missions));
+
+	/* Removing: a global registration is not under a game's path; the
+	 * failing one removed gives up its deliveries. */
+	snprintf(body, sizeof(body), "/v1/games/%lld/webhooks/%lld",
+	    (long long)missions, (long long)hook);
+	ck_assert_int_eq(http("DELETE", body, NULL, "s3cret-token", &answer),
+	    404);
+	ck_assert_ptr_nonnull(strstr(answer, "\"not_found\""));
+	free(answer);
+	snprintf(body, sizeof(body), "/v1/webhooks/%lld",
+	    (long long)failing.id);
+	ck_assert_int_eq(http("DELETE", body, NULL, NULL, &answer), 401);
+	free(answer);
+	ck_assert_int_eq(store_webhook_get(env.st, failing.id, &w), STORE_OK);
+	ck_assert_int_eq(http("DELETE", body, NULL, "s3cret-token", &answer),
+	    200);
+	free(answer);
+	ck_assert_int_eq(store_webhook_get(env.st, failing.id, &w),
+	    STORE_NOTFOUND);
+	nrows = rows_of(failing.id, ids, sent, 512);
+	ck_assert_int_gt(nrows, 0);
+	for (i = 0; i < nrows; i++)
+		ck_assert(!sent[i]);
+	ck_assert_int_eq(http("DELETE", body, NULL, "s3cret-token", &answer),
+	    404);
+	free(answer);
+
+	/* A clean stop. */
 	status = pbemd_signal(SIGTERM);
 	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	MHD_stop_daemon(receiver);
