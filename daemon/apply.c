@@ -12,6 +12,7 @@
 #include "apply.h"
 #include "chain.h"
 #include "rng.h"
+#include "webhook.h"
 
 void
 engine_refuse(struct engine_reply *reply, enum engine_status status,
@@ -203,10 +204,12 @@ apply_move(struct store *st, const struct serverkey *key,
 	    queue_notifications(st, gs, m->seat, m->seq, over) != 0)
 		goto store_error;
 	/*
-	 * Other rows a move adds in its own transaction (webhook deliveries,
-	 * ...) are written here, each by one call into its module, which
-	 * returns 0 or fails like the calls above (goto store_error).
+	 * Other rows a move adds in its own transaction are written here,
+	 * each by one call into its module, which returns 0 or fails like
+	 * the calls above (goto store_error).
 	 */
+	if (webhook_move(st, gs, m->seq, m->seat, over) != 0)	/* webhook.h */
+		goto store_error;
 	if (over && store_game_set_status(st, m->game_id, STORE_GAME_OVER) !=
 	    STORE_OK)
 		goto store_error;

@@ -256,6 +256,8 @@ main(int argc, char **argv)
 	}
 	if (daemon_store_init(&d) != 0)
 		fatalx("cannot set up per-thread store connections");
+	if (webhook_start(&d) != 0)
+		exit(1);
 	if (d.port != 0 && http_start(&d) != 0)
 		exit(1);
 	for (;;) {
@@ -277,6 +279,7 @@ main(int argc, char **argv)
 		    "%lld in one)", ws.moves, ws.batches, ws.largest);
 	}
 	writer_stop();		/* after every thread that submits */
+	webhook_stop(&d);	/* after the last commit */
 	serverkey_close(d.key);
 	store_close(d.st);
 	templates_free(d.templates);
