@@ -12,8 +12,10 @@
  * wrong and the legal move forms -- and on any error nothing changed.
  *
  * Files: create.c (new games and their genesis entry), submit.c (moves),
- * gamestate.c (loading a game's module and state), audit.c (re-checking
- * a log), bundle.c (export and offline verification).
+ * apply.c (a move inside the write transaction), writer.c (many moves
+ * per transaction, in pbemd), gamestate.c (loading a game's module and
+ * state), audit.c (re-checking a log), bundle.c (export and offline
+ * verification).
  */
 #ifndef PBEM_ENGINE_H
 #define PBEM_ENGINE_H
@@ -95,7 +97,15 @@ int	engine_bind_server_key(struct store *st, const struct serverkey *key,
 
 /* ---- submit.c ---------------------------------------------------------- */
 
-/* Find, verify and play the signed move in text.  lang is for messages. */
+/*
+ * Find, verify and play the signed move in text.  lang is for messages.
+ * The block and signature are checked on the calling thread with st; if
+ * a writer runs in this process (writer.h) the move is then written by
+ * it, with the writer's key and connection, and this call waits for the
+ * answer; else it is written here on st with key.  Either way the reply
+ * comes after the commit.  Safe to call from many threads at once, each
+ * with its own st.
+ */
 void	engine_submit(struct store *st, const struct serverkey *key,
 	    const char *text, size_t len, enum rules_lang lang,
 	    struct engine_reply *reply);
