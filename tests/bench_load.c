@@ -463,8 +463,20 @@ main(int argc, char **argv)
 	    (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6);
 	printf("  load average before: %s; after: %s\n", load_before,
 	    load_after);
-	for (i = 0; i < nclients; i++)
+	for (i = 0; i < nclients; i++) {
 		close(clients[i].fd);
+		free(clients[i].games);
+	}
+	free(clients);
+	for (i = 0; i < ngames; i++) {
+		while (games[i].nmoves > 0)
+			free(games[i].request[--games[i].nmoves]);
+		free(games[i].request);
+		free(games[i].reqlen);
+	}
+	free(games);
+	free(latency);
+	close(ep);
 	loadenv_close(&env, keep);
 	return nerrkinds == 0 ? 0 : 1;
 }
