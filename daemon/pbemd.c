@@ -25,6 +25,7 @@
 
 #include "daemon.h"
 #include "engine.h"
+#include "mail.h"
 #include "protocol.h"
 #include "templates.h"
 
@@ -32,7 +33,9 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: pbemd [-v] [-d database] [-l address] "
-	    "[-p port] [-t templates] [--demo]\n");
+	    "[-p port] [-t templates] [-m mail_setting=value]... [--demo]\n"
+	    "       pbemd deliver [-d database] [-f sender] "
+	    "[-m mail_setting=value]...\n");
 	exit(2);
 }
 
@@ -131,15 +134,21 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct daemon d;
+	struct mail_settings mail;
 	sigset_t set;
 	char err[512], keytext[128], *keypath;
 	int ch, sig, want_demo = 0, verbose = 0;
+
+	/* The MTA pipe mode: one message on stdin (docs/MAIL.md). */
+	if (argc > 1 && strcmp(argv[1], "deliver") == 0)
+		return mail_deliver_main(argc - 1, argv + 1);
+	mail_settings_default(&mail);
 
 	memset(&d, 0, sizeof(d));
 	d.dbpath = "pbem.db";
 	d.address = "127.0.0.1";
 	d.port = 8080;
-	while ((ch = getopt_long(argc, argv, "vd:l:p:t:", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "vd:l:p:t:m:", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'v': verbose = 1; break;
 		case 'd': d.dbpath = optarg; break;
@@ -147,6 +156,11 @@ main(int argc, char **argv)
 		case 'p': d.port = atoi(optarg); break;
 		case 't': d.template_dir = optarg; break;
 		case 'D': want_demo = 1; break;
+		case 'm':
+			if (mail_settings_set_pair(&mail, optarg, err,
+			    sizeof(err)) != 0)
+				fatalx("%s", err);
+			break;
 		default: usage();
 		}
 	}
@@ -186,6 +200,9 @@ main(int argc, char **argv)
 
 	if (http_start(&d) != 0)
 		exit(1);
+	if (mail_daemon_start(d.dbpath, d.key, d.templates, &mail, err,
+	    sizeof(err)) != 0)
+		fatalx("mail: %s", err);
 	for (;;) {
 		if (sigwait(&set, &sig) != 0)
 			continue;
@@ -197,6 +214,7 @@ main(int argc, char **argv)
 		break;
 	}
 	http_stop(&d);		/* waits for requests in flight */
+	mail_daemon_stop();	/* lets the message in hand finish */
 	serverkey_close(d.key);
 	store_close(d.st);
 	templates_free(d.templates);
