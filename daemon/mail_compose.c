@@ -19,7 +19,9 @@ mail_compose(const struct mail_settings *s, const struct mail_out *m,
 	GMimeMessage *msg;
 	GMimeTextPart *part;
 	GMimeFormatOptions *fmt;
-	GMimeStream *stream;
+	GMimeStream *stream, *content;
+	GMimeDataWrapper *wrapper;
+	const char *body;
 	GByteArray *bytes;
 	GDateTime *now;
 	char *out;
@@ -49,10 +51,20 @@ mail_compose(const struct mail_settings *s, const struct mail_out *m,
 	g_mime_object_set_header(GMIME_OBJECT(msg), "X-Auto-Response-Suppress",
 	    "All", NULL);
 
+	/* The body stays UTF-8 (GMime would pick Latin-1 for French); the
+	 * transfer encoding is GMime's best for a 7-bit path. */
+	body = m->body != NULL ? m->body : "";
 	part = g_mime_text_part_new_with_subtype("plain");
-	g_mime_text_part_set_text(part, m->body != NULL ? m->body : "");
-	g_mime_object_encode(GMIME_OBJECT(part),
-	    GMIME_ENCODING_CONSTRAINT_7BIT);
+	content = g_mime_stream_mem_new_with_buffer(body, strlen(body));
+	wrapper = g_mime_data_wrapper_new_with_stream(content,
+	    GMIME_CONTENT_ENCODING_DEFAULT);
+	g_object_unref(content);
+	g_mime_part_set_content(GMIME_PART(part), wrapper);
+	g_object_unref(wrapper);
+	g_mime_text_part_set_charset(part, "utf-8");
+	g_mime_part_set_content_encoding(GMIME_PART(part),
+	    g_mime_part_get_best_content_encoding(GMIME_PART(part),
+	    GMIME_ENCODING_CONSTRAINT_7BIT));
 	g_mime_message_set_mime_part(msg, GMIME_OBJECT(part));
 	g_object_unref(part);
 

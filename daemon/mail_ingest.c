@@ -506,8 +506,14 @@ mail_ingest(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 		record(ctx, r, NULL);
 		goto done;
 	}
-	reply_to = m.reply_to[0] != '\0' ? m.reply_to : m.from[0] != '\0' ?
-	    m.from : sender;
+	if (m.from[0] == '\0' && m.reply_to[0] == '\0') {
+		/* Not a mail from a person (or not a mail at all). */
+		set_reason(r, MAIL_QUARANTINED, "no From: address: not a mail "
+		    "a player sent; kept, not answered");
+		record(ctx, r, NULL);
+		goto done;
+	}
+	reply_to = m.reply_to[0] != '\0' ? m.reply_to : m.from;
 
 	off = mail_block_pick(m.text, m.textlen);
 	if (off < 0)
@@ -548,13 +554,6 @@ mail_ingest(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 			record(ctx, r, NULL);
 		json_decref(rep.payload);
 		goto done;
-	}
-	if (reply != NULL && reply_to[0] == '\0') {
-		json_decref(rep.payload);
-		reply = NULL;
-		size_t n = strlen(r->reason);
-		snprintf(r->reason + n, sizeof(r->reason) - n,
-		    "; no address to answer");
 	}
 	record(ctx, r, reply);
 done:
