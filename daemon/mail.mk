@@ -42,6 +42,6 @@ EXTRA_DIST += tests/mail-e2e.sh
 
 EXTRA_PROGRAMS += tests/bench_mail
 BENCHES += tests/bench_mail
-tests_bench_mail_SOURCES = tests/bench_mail.c daemon/log.c $(TESTLIB)
+tests_bench_mail_SOURCES = tests/bench_mail.c daemon/log.c
 tests_bench_mail_CPPFLAGS = $(MAIL_CPPFLAGS) -I$(srcdir)/tests
 tests_bench_mail_LDADD = $(MAIL_LIBS)
