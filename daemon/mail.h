@@ -112,6 +112,12 @@ int	mail_settings_set_pair(struct mail_settings *s, const char *pair,
 /* The i-th name mail_settings_set() knows; NULL past the last. */
 const char *mail_settings_name(int i);
 
+/* mail_config.c (pbemd only): every setting NAME from the configuration
+ * option mail_NAME; 0, or -1 with err. */
+struct config;
+int	mail_settings_from_config(struct mail_settings *s,
+	    const struct config *cfg, char *err, size_t errlen);
+
 /* GMime's global set-up; once per process, before any thread. */
 void	mail_init(void);
 void	mail_shutdown(void);
@@ -247,7 +253,7 @@ struct mail_loop *mail_poller_start(const char *dbpath,
 
 /* ---- mail_deliver.c ------------------------------------------------------ */
 
-/* `pbemd deliver [-d db] [-f sender] [--mail name=value]...`: read one
+/* `pbemd deliver [-c file] [-d db] [-f sender] [-m name=value]...`: one
  * message from stdin; returns a <sysexits.h> code. */
 int	mail_deliver_main(int argc, char **argv);
 

@@ -8,11 +8,12 @@ daemon_libmail_a_CPPFLAGS = $(MAIL_CPPFLAGS)
 daemon_libmail_a_SOURCES = daemon/mail.h \
 	daemon/mail_settings.c daemon/mail_thread.c \
 	daemon/mail_parse.c daemon/mail_block.c daemon/mail_ingest.c \
-	daemon/mail_maildir.c daemon/mail_imap.c daemon/mail_deliver.c \
+	daemon/mail_maildir.c daemon/mail_imap.c \
 	daemon/mail_render.c daemon/mail_compose.c daemon/mail_send.c \
 	daemon/mail_sender.c daemon/mail_daemon.c
 
 # pbemd runs the gateway's threads and `pbemd deliver`.
+daemon_pbemd_SOURCES += daemon/mail_config.c daemon/mail_deliver.c
 daemon_pbemd_CPPFLAGS += $(GMIME_CFLAGS) $(CURL_CFLAGS)
 daemon_pbemd_LDADD += daemon/libmail.a $(CORE_LIBS) $(GMIME_LIBS) \
 	$(CURL_LIBS)
@@ -30,7 +31,8 @@ nobase_dist_template_DATA += \
 # corpus of tests/mail/.
 check_PROGRAMS += tests/check_mail
 TESTS += tests/check_mail
-tests_check_mail_SOURCES = tests/check_mail.c daemon/log.c $(TESTLIB)
+tests_check_mail_SOURCES = tests/check_mail.c daemon/log.c \
+	daemon/conf.c daemon/mail_config.c $(TESTLIB)
 tests_check_mail_CPPFLAGS = $(MAIL_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
 tests_check_mail_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += tests/mail

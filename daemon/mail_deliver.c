@@ -29,6 +29,7 @@
 
 #include <sodium.h>
 
+#include "conf.h"
 #include "engine.h"
 #include "log.h"
 #include "mail.h"
@@ -36,8 +37,8 @@
 static int
 usage(void)
 {
-	fprintf(stderr, "usage: pbemd deliver [-d database] [-f sender] "
-	    "[-m name=value]...\n");
+	fprintf(stderr, "usage: pbemd deliver [-c file] [-d database] "
+	    "[-f sender] [-m name=value]...\n");
 	return EX_USAGE;
 }
 
@@ -88,15 +89,32 @@ mail_deliver_main(int argc, char **argv)
 	struct mail_result r;
 	struct serverkey *key;
 	struct store *st;
-	const char *dbpath = "pbem.db", *sender = NULL;
+	const char *dbpath = NULL, *sender = NULL, *file = NULL;
+	struct config *cfg;
 	char err[1024], keytext[128], *keypath, *raw = NULL;
 	size_t len = 0;
 	int ch, rc;
 
-	mail_settings_default(&set);
+	/* The same configuration file as pbemd's (-c), then -m NAME=VALUE
+	 * for single mail settings. */
 	optind = 1;
-	while ((ch = getopt(argc, argv, "d:f:m:")) != -1) {
+	while ((ch = getopt(argc, argv, "c:d:f:m:")) != -1)
+		if (ch == 'c')
+			file = optarg;
+	if ((cfg = config_new()) == NULL)
+		return EX_OSERR;
+	if ((file != NULL && config_load_file(cfg, file, err,
+	    sizeof(err)) != 0) || mail_settings_from_config(&set, cfg, err,
+	    sizeof(err)) != 0) {
+		fprintf(stderr, "pbemd deliver: %s\n", err);
+		config_free(cfg);
+		return EX_CONFIG;
+	}
+	optind = 1;
+	while ((ch = getopt(argc, argv, "c:d:f:m:")) != -1) {
 		switch (ch) {
+		case 'c':
+			break;
 		case 'd':
 			dbpath = optarg;
 			break;
@@ -107,20 +125,27 @@ mail_deliver_main(int argc, char **argv)
 			if (mail_settings_set_pair(&set, optarg, err,
 			    sizeof(err)) != 0) {
 				fprintf(stderr, "pbemd deliver: %s\n", err);
+				config_free(cfg);
 				return EX_USAGE;
 			}
 			break;
 		default:
+			config_free(cfg);
 			return usage();
 		}
 	}
-	if (optind != argc)
+	if (optind != argc) {
+		config_free(cfg);
 		return usage();
+	}
+	if (dbpath == NULL)
+		dbpath = config_str(cfg, "database");
 	if (sender == NULL)
 		sender = getenv("SENDER");
 	log_init("pbemd deliver", 0, 0);
 	if (sodium_init() < 0) {
 		fprintf(stderr, "pbemd deliver: libsodium failed\n");
+		config_free(cfg);
 		return EX_SOFTWARE;
 	}
 
@@ -128,16 +153,19 @@ mail_deliver_main(int argc, char **argv)
 	case -1:
 		fprintf(stderr, "pbemd deliver: reading the message: %s\n",
 		    strerror(errno));
+		config_free(cfg);
 		return EX_IOERR;
 	case 1:
 		fprintf(stderr, "pbemd deliver: message larger than %zu bytes "
 		    "refused\n", set.max_size * 8);
+		config_free(cfg);
 		return EX_DATAERR;
 	}
 
 	if (store_open(dbpath, &st, err, sizeof(err)) != STORE_OK) {
 		fprintf(stderr, "pbemd deliver: %s\n", err);
 		free(raw);
+		config_free(cfg);
 		return EX_TEMPFAIL;
 	}
 	keypath = serverkey_path_for(dbpath);
@@ -149,6 +177,7 @@ mail_deliver_main(int argc, char **argv)
 		serverkey_close(key);
 		store_close(st);
 		free(raw);
+		config_free(cfg);
 		return EX_NOINPUT;
 	}
 	mail_init();
@@ -170,5 +199,6 @@ mail_deliver_main(int argc, char **argv)
 	serverkey_close(key);
 	store_close(st);
 	mail_shutdown();
+	config_free(cfg);
 	return rc;
 }

@@ -19,6 +19,7 @@
 #include <sqlite3.h>
 #include <sodium.h>
 
+#include "conf.h"
 #include "engine.h"
 #include "mail.h"
 #include "store_test.h"
@@ -430,6 +431,28 @@ START_TEST(test_settings)
 	ck_assert_int_eq(mail_retry_delay(&s, 1), 60);
 	ck_assert_int_eq(mail_retry_delay(&s, 3), 240);
 	ck_assert_int_eq(mail_retry_delay(&s, 40), 21600);
+}
+END_TEST
+
+/* pbemd's option table (mail_NAME) has the same defaults as
+ * mail_settings_default(), and knows every mail setting. */
+START_TEST(test_config_defaults)
+{
+	struct mail_settings a, b;
+	struct config *cfg = config_new();
+	char err[256];
+
+	ck_assert_ptr_nonnull(cfg);
+	mail_settings_default(&a);
+	ck_assert_int_eq(mail_settings_from_config(&b, cfg, err, sizeof(err)),
+	    0);
+	ck_assert_int_eq(memcmp(&a, &b, sizeof(a)), 0);
+	ck_assert_int_eq(config_set(cfg, "mail_rate_max", "3", err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(mail_settings_from_config(&b, cfg, err, sizeof(err)),
+	    0);
+	ck_assert_int_eq(b.rate_max, 3);
+	config_free(cfg);
 }
 END_TEST
 
@@ -874,6 +897,7 @@ mail_suite(void)
 	tcase_add_test(tc, test_command_words);
 	tcase_add_test(tc, test_parse_headers);
 	tcase_add_test(tc, test_settings);
+	tcase_add_test(tc, test_config_defaults);
 	tcase_add_loop_test(tc, test_corpus, 0,
 	    (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_replayed_block);

@@ -222,11 +222,12 @@ $PBEMCTL -d "$DB" player add bruno --key-file bruno.key.pub \
 $PBEMCTL -d "$DB" game create stmissions alice,bruno >/dev/null ||
     fail "game create"
 
-MAILOPTS="-m from=pbem@$DOM -m smtp_url=smtp://127.0.0.1:$SMTP \
- -m imap_url=imap://127.0.0.1:$IMAP/INBOX -m imap_user=pbem@$DOM \
- -m imap_password=secret-pbem -m imap_interval=1 -m maildir_in=$T/in \
- -m quarantine=$T/quarantine -m send_interval_ms=200 -m retry_base=1 \
- -m retry_max=2 -m max_attempts=100 -m timeout=5"
+MAILOPTS="-o mail_from=pbem@$DOM -o mail_smtp_url=smtp://127.0.0.1:$SMTP \
+ -o mail_imap_url=imap://127.0.0.1:$IMAP/INBOX -o mail_imap_user=pbem@$DOM \
+ -o mail_imap_password=secret-pbem -o mail_imap_interval=1 \
+ -o mail_maildir_in=$T/in -o mail_quarantine=$T/quarantine \
+ -o mail_send_interval_ms=200 -o mail_retry_base=1 -o mail_retry_max=2 \
+ -o mail_max_attempts=100 -o mail_timeout=5"
 # shellcheck disable=SC2086
 $PBEMD -v -d "$DB" -p "$HTTP" -t "$top_srcdir/templates" $MAILOPTS \
     >"$T/pbemd.out" 2>"$T/pbemd.log" &
