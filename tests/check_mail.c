@@ -148,7 +148,8 @@ b64(struct sbuf *b, const char *s)
 
 	sodium_bin2base64(enc, elen, (const unsigned char *)s, n,
 	    sodium_base64_VARIANT_ORIGINAL);
-	for (i = 0; enc[i] != '\0'; i += 76) {
+	n = strlen(enc);
+	for (i = 0; i < n; i += 76) {
 		sb_add(b, enc + i, strnlen(enc + i, 76));
 		sb_str(b, "\n");
 	}
