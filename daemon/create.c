@@ -18,6 +18,7 @@
 #include "chain.h"
 #include "engine.h"
 #include "rng.h"
+#include "webhook.h"
 
 /* Parse the options text into a JSON object; "" or NULL is {}. */
 static json_t *
@@ -241,6 +242,7 @@ engine_create_game(struct store *st, const struct serverkey *key,
 
 	if (store_log_append(st, &e) != STORE_OK ||
 	    store_snapshot_put(st, g.id, 0, state_text) != STORE_OK ||
+	    webhook_game_created(st, &g) != 0 ||	/* webhook.h */
 	    store_commit(st) != STORE_OK) {
 		rc = store_failure(st, err, errlen);
 		goto out;

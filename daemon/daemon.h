@@ -8,6 +8,8 @@
  *   http.c		ingress over HTTP: the server and its route table;
  *			the handlers are in api_*.c (api.h)
  *   log.c		logging (log.h)
+ *   webhook_deliver.c	the webhook delivery thread (webhook.h says what
+ *			is delivered, docs/WEBHOOKS.md how)
  * The path of a move itself is the engine's (engine.h).
  *
  * Threads: the main thread starts everything and then only waits for
@@ -28,6 +30,7 @@
 
 struct MHD_Daemon;
 struct tpl_set;
+struct webhook_worker;
 
 struct daemon {
 	struct config		*cfg;		/* the settings (conf.h) */
@@ -40,6 +43,7 @@ struct daemon {
 	const char		*template_dir;
 	struct tpl_set		*templates;	/* loaded at start-up */
 	pthread_key_t		 store_key;	/* threadstore.c */
+	struct webhook_worker	*webhooks;	/* webhook_deliver.c */
 };
 
 /* threadstore.c */
@@ -51,5 +55,12 @@ struct store	*daemon_store(struct daemon *d);
 /* http.c */
 int	http_start(struct daemon *d);
 void	http_stop(struct daemon *d);
+
+/* webhook_deliver.c: start the thread that POSTs the outbox's webhook
+ * rows (woken after each commit that queued some, else every
+ * "webhook_poll" seconds); stop it, waiting for the batch in flight.
+ * Stop it only once nothing else commits (after http_stop()). */
+int	webhook_start(struct daemon *d);
+void	webhook_stop(struct daemon *d);
 
 #endif /* PBEM_DAEMON_H */

@@ -18,7 +18,8 @@ daemon_libpbem_a_SOURCES += \
 	daemon/serverkey.h daemon/serverkey.c \
 	daemon/engine.h daemon/create.c daemon/submit.c daemon/gamestate.c \
 	daemon/audit.h daemon/audit.c \
-	daemon/bundle.h daemon/bundle.c
+	daemon/bundle.h daemon/bundle.c \
+	daemon/webhook.h daemon/webhook.c
 
 # Programs.
 bin_PROGRAMS += daemon/pbem daemon/pbemctl
@@ -33,9 +34,10 @@ bin_PROGRAMS += daemon/pbemd
 daemon_pbemd_SOURCES = daemon/pbemd.c daemon/daemon.h \
 	daemon/conf.h daemon/conf.c daemon/threadstore.c \
 	daemon/http.c daemon/api.h daemon/api_games.c daemon/api_moves.c \
-	daemon/log.h daemon/log.c
-daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS)
-daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) -lpthread
+	daemon/log.h daemon/log.c \
+	daemon/webhook_deliver.c daemon/api_webhooks.c
+daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS) $(CURL_CFLAGS)
+daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) $(CURL_LIBS) -lpthread
 
 # The settings table and its file parser.
 check_PROGRAMS += tests/check_config

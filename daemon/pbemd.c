@@ -251,6 +251,8 @@ main(int argc, char **argv)
 
 	if (daemon_store_init(&d) != 0)
 		fatalx("cannot set up per-thread store connections");
+	if (webhook_start(&d) != 0)
+		exit(1);
 	if (d.port != 0 && http_start(&d) != 0)
 		exit(1);
 	if (mail_settings_from_config(&mail, d.cfg, err, sizeof(err)) != 0 ||
@@ -269,6 +271,7 @@ main(int argc, char **argv)
 	}
 	http_stop(&d);		/* waits for requests in flight */
 	mail_daemon_stop();	/* lets the message in hand finish */
+	webhook_stop(&d);	/* after the last commit */
 	serverkey_close(d.key);
 	store_close(d.st);
 	templates_free(d.templates);
