@@ -47,3 +47,10 @@ BENCHES += tests/bench_mail
 tests_bench_mail_SOURCES = tests/bench_mail.c daemon/log.c
 tests_bench_mail_CPPFLAGS = $(MAIL_CPPFLAGS) -I$(srcdir)/tests
 tests_bench_mail_LDADD = $(MAIL_LIBS)
+
+# pbemd's embedded default spool (mail/in, mail/out, mail/quarantine)
+# appears wherever a test runs pbemd; `make clean` removes it.
+clean-local: clean-mail-spool
+clean-mail-spool:
+	-rm -rf mail
+.PHONY: clean-mail-spool
