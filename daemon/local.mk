@@ -18,7 +18,11 @@ daemon_libpbem_a_SOURCES += \
 	daemon/serverkey.h daemon/serverkey.c \
 	daemon/engine.h daemon/create.c daemon/submit.c daemon/gamestate.c \
 	daemon/audit.h daemon/audit.c \
-	daemon/bundle.h daemon/bundle.c
+	daemon/bundle.h daemon/bundle.c \
+	daemon/clock.h daemon/clock.c daemon/policy.h daemon/policy.c \
+	daemon/serverentry.c daemon/seats.c daemon/press.c \
+	daemon/observe.c daemon/command.c \
+	daemon/schedule.h daemon/schedule.c
 
 # Programs.
 bin_PROGRAMS += daemon/pbem daemon/pbemctl

@@ -143,7 +143,13 @@ enum store_status store_game_foreach(struct store *st, store_game_cb cb,
 
 enum store_entry_kind {
 	STORE_ENTRY_GENESIS = 0,	/* seq 0: the game's creation record */
-	STORE_ENTRY_MOVE = 1		/* a signed move by a seat */
+	STORE_ENTRY_MOVE = 1,		/* a signed move by a seat */
+	/* Entries the server writes and signs (docs/LOG.md, docs/ASYNC.md): */
+	STORE_ENTRY_AUTO = 2,		/* a move played for a seat */
+	STORE_ENTRY_SKIP = 3,		/* a seat's turn skipped */
+	STORE_ENTRY_RESIGN = 4,		/* a seat resigned */
+	STORE_ENTRY_REPLACE = 5,	/* a seat's player and key changed */
+	STORE_ENTRY_CALL_OFF = 6	/* the game ended by agreement */
 };
 
 struct store_entry {
