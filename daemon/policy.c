@@ -198,6 +198,17 @@ coherent(const struct policy *q, char *err, size_t errlen)
 	return 0;
 }
 
+static void
+drop_long_reminders(struct policy *q)
+{
+	int i, n = 0;
+
+	for (i = 0; i < q->nreminders; i++)
+		if (q->turn_time == 0 || q->reminders[i] < q->turn_time)
+			q->reminders[n++] = q->reminders[i];
+	q->nreminders = n;
+}
+
 int
 policy_parse(const char *text, const struct rules_module *m,
     struct policy *p, char *err, size_t errlen)
@@ -221,9 +232,16 @@ policy_parse(const char *text, const struct rules_module *m,
 			return -1;
 		}
 	}
+	/* Reminders given with the policy must fit in its turn; earlier
+	 * ones (the defaults, say) that a shorter turn leaves out go. */
+	if (json_object_get(obj, "reminders") != NULL) {
+		if (coherent(&q, err, errlen) != 0) {
+			json_decref(obj);
+			return -1;
+		}
+	} else
+		drop_long_reminders(&q);
 	json_decref(obj);
-	if (coherent(&q, err, errlen) != 0)
-		return -1;
 	*p = q;
 	return 0;
 }

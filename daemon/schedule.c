@@ -232,39 +232,72 @@ seat_timers(struct tick *t, int seat)
 	return outcome(t, &row, deadline);
 }
 
-/* Bring the turn clock up to the game's last entry. */
+/* Whether gs is in a response window, and the seats it waits for. */
 static int
-update_turn(struct tick *t, unsigned waiting)
+turn_shape(const struct gamestate *gs, unsigned *waiting)
+{
+	const struct rules_module *m = gs->module;
+	int seats[STORE_MAX_SEATS], n, i;
+
+	*waiting = 0;
+	n = gs->game.status == STORE_GAME_OVER ? 0 :
+	    m->to_act(gs->state, seats, STORE_MAX_SEATS);
+	for (i = 0; i < n && i < STORE_MAX_SEATS; i++)
+		*waiting |= 1u << seats[i];
+	return m->api_version >= 3 && m->response_window != NULL &&
+	    m->response_window(gs->state) != 0;
+}
+
+/*
+ * Bring the turn clock up to gs's last entry, written at time when
+ * (when < 0: read it from the log).  A response window stays the same
+ * window while the seats it waits for answer one by one: its clock keeps
+ * running.  Everything else that changes the position starts a new turn.
+ */
+static enum store_status
+turn_note(struct store *st, const struct gamestate *gs, int64_t when,
+    struct store_turn *turn)
 {
 	struct store_entry last;
 	enum store_status rc;
-	int found, continuing;
+	unsigned waiting;
+	int window, found, continuing;
 
-	rc = store_turn_get(t->st, t->gs.game.id, &t->turn);
+	window = turn_shape(gs, &waiting);
+	rc = store_turn_get(st, gs->game.id, turn);
 	if (rc != STORE_OK && rc != STORE_NOTFOUND)
-		return fail(t, "store: %s", store_errmsg(t->st));
+		return rc;
 	found = rc == STORE_OK;
-	if (found && t->turn.last_seq == t->gs.seq)
-		return 0;
-	/* A window stays the same window while the seats it waits for
-	 * answer one by one: its clock keeps running. */
-	continuing = found && t->turn.window && t->window &&
-	    (waiting & ~t->turn.waiting) == 0 && t->turn.last_seq < t->gs.seq;
+	if (found && turn->last_seq == gs->seq)
+		return STORE_OK;
+	continuing = found && turn->window && window &&
+	    (waiting & ~turn->waiting) == 0 && turn->last_seq < gs->seq;
 	if (!continuing) {
-		memset(&last, 0, sizeof(last));
-		if (store_log_last(t->st, t->gs.game.id, &last) != STORE_OK)
-			return fail(t, "store: %s", store_errmsg(t->st));
-		t->turn.game_id = t->gs.game.id;
-		t->turn.turn = last.seq;
-		t->turn.started = last.time;
-		store_entry_clear(&last);
+		if (when < 0) {
+			memset(&last, 0, sizeof(last));
+			if ((rc = store_log_last(st, gs->game.id, &last)) !=
+			    STORE_OK)
+				return rc;
+			when = last.time;
+			store_entry_clear(&last);
+		}
+		turn->game_id = gs->game.id;
+		turn->turn = gs->seq;
+		turn->started = when;
 	}
-	t->turn.last_seq = t->gs.seq;
-	t->turn.window = t->window;
-	t->turn.waiting = waiting;
-	if (store_turn_put(t->st, &t->turn) != STORE_OK)
-		return fail(t, "store: %s", store_errmsg(t->st));
-	return 0;
+	turn->last_seq = gs->seq;
+	turn->window = window;
+	turn->waiting = waiting;
+	return store_turn_put(st, turn);
+}
+
+int
+schedule_note_entry(struct store *st, const struct gamestate *gs,
+    int64_t when)
+{
+	struct store_turn turn;
+
+	return turn_note(st, gs, when, &turn) == STORE_OK ? 0 : -1;
 }
 
 /* One look at one game, in one transaction.  1 if a log entry was
@@ -294,12 +327,9 @@ tick_game(struct tick *t, int64_t game_id)
 		rc = nact == 0 ? 0 : -1;
 		goto rollback;
 	}
-	t->window = m->api_version >= 3 && m->response_window != NULL &&
-	    m->response_window(t->gs.state) != 0;
-	for (i = 0; i < nact; i++)
-		waiting |= 1u << seats[i];
-	if (update_turn(t, waiting) != 0) {
-		rc = -1;
+	t->window = turn_shape(&t->gs, &waiting);
+	if (turn_note(t->st, &t->gs, -1, &t->turn) != STORE_OK) {
+		rc = fail(t, "store: %s", store_errmsg(t->st));
 		goto rollback;
 	}
 	for (i = 0; i < nact && rc == 0; i++)

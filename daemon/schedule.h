@@ -47,6 +47,18 @@ int	schedule_tick(struct store *st, const struct serverkey *key,
 	    size_t errlen);
 
 /*
+ * Note, in the transaction that appends a log entry at time when, that
+ * gs (the state after it) starts a new turn or continues a response
+ * window, so the turn's clock starts at the entry's own time rather than
+ * at the next tick.  0, or -1 on a store error.  Called by submit.c and
+ * serverentry.c; a game the scheduler finds without this note (created
+ * before, or at creation) takes its last entry's time.
+ */
+struct gamestate;
+int	schedule_note_entry(struct store *st, const struct gamestate *gs,
+	    int64_t when);
+
+/*
  * The daemon's scheduler thread: opens its own store on dbpath and runs
  * schedule_tick(clock_now()) every interval seconds until stopped.  key
  * is only read (signing), so the daemon's key may be shared.

@@ -18,6 +18,7 @@
 #include "chain.h"
 #include "engine.h"
 #include "rng.h"
+#include "schedule.h"
 
 char *
 engine_record_text(int64_t game_id, int64_t seq, const char *event,
@@ -177,6 +178,10 @@ engine_server_entry(struct store *st, const struct serverkey *key,
 	memcpy(gs->last_hash, e.hash, STORE_HASH_BYTES);
 	if (over)
 		gs->game.status = STORE_GAME_OVER;
+	if (schedule_note_entry(st, gs, now) != 0) {
+		snprintf(err, errlen, "store: %s", store_errmsg(st));
+		return ENGINE_INTERNAL;
+	}
 	return ENGINE_OK;
 }
 

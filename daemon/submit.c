@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "engine.h"
 #include "rng.h"
+#include "schedule.h"
 
 static void
 refuse(struct engine_reply *reply, enum engine_status status,
@@ -276,6 +277,7 @@ engine_submit(struct store *st, const struct serverkey *key,
 	chain_state_hash(state_text, e.state_hash);
 	chain_entry_hash(&e, e.hash);
 	engine_sign_receipt(key, &e);
+	gs.seq = m.seq;		/* gs is now the state after entry m.seq */
 
 	switch (store_log_append(st, &e)) {
 	case STORE_OK:
@@ -291,6 +293,7 @@ engine_submit(struct store *st, const struct serverkey *key,
 	    over) != 0 ||
 	    engine_queue_observers(st, m.game_id, m.seq, over ? "game_over" :
 	    "update", e.time) != 0 ||
+	    schedule_note_entry(st, &gs, e.time) != 0 ||
 	    (over && store_game_set_status(st, m.game_id, STORE_GAME_OVER) !=
 	    STORE_OK) ||
 	    store_commit(st) != STORE_OK)

@@ -29,3 +29,9 @@ tests_bench_engine_SOURCES = tests/bench_engine.c
 tests_bench_engine_CPPFLAGS = $(CORE_CPPFLAGS)
 tests_bench_engine_LDADD = $(CORE_LIBS)
 EXTRA_DIST += tests/fuzz_protocol.c tests/vectors
+
+check_PROGRAMS += tests/check_async
+TESTS += tests/check_async
+tests_check_async_SOURCES = tests/check_async.c $(TESTLIB)
+tests_check_async_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
+tests_check_async_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(SQLITE_LIBS) -lpthread
