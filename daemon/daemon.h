@@ -1,14 +1,27 @@
 /*
  * daemon.h -- pbemd's shared state and the index of its stages.
  *
- *   pbemd.c	start-up: options, database, server key, demo game, signals
- *   http.c	ingress over HTTP (the JSON API under /v1)
- *   log.c	logging (log.h)
+ *   pbemd.c		start-up: settings, database, server key, demo game,
+ *			signals, the main loop
+ *   conf.c		the settings (conf.h)
+ *   threadstore.c	one store connection per thread (daemon_store())
+ *   http.c		ingress over HTTP: the server and its route table;
+ *			the handlers are in api_*.c (api.h)
+ *   log.c		logging (log.h)
  * The path of a move itself is the engine's (engine.h).
+ *
+ * Threads: the main thread starts everything and then only waits for
+ * signals; libmicrohttpd's threads answer requests.  A `struct store` is
+ * never shared between threads: each thread takes its own connection
+ * from daemon_store() (SQLite's WAL lets them read at once; BEGIN
+ * IMMEDIATE serialises the writers).
  */
 #ifndef PBEM_DAEMON_H
 #define PBEM_DAEMON_H
 
+#include <pthread.h>
+
+#include "conf.h"
 #include "log.h"
 #include "serverkey.h"
 #include "store.h"
@@ -17,15 +30,23 @@ struct MHD_Daemon;
 struct tpl_set;
 
 struct daemon {
-	const char		*dbpath;
-	const char		*address;	/* listen address, IPv4 */
-	int			 port;
-	struct store		*st;
+	struct config		*cfg;		/* the settings (conf.h) */
+	const char		*dbpath;	/* config "database" */
+	const char		*address;	/* config "http_listen" */
+	int			 port;		/* config "http_port" */
+	struct store		*st;		/* the main thread's connection */
 	struct serverkey	*key;
 	struct MHD_Daemon	*httpd;
-	const char		*template_dir;	/* NULL: the default */
+	const char		*template_dir;
 	struct tpl_set		*templates;	/* loaded at start-up */
+	pthread_key_t		 store_key;	/* threadstore.c */
 };
+
+/* threadstore.c */
+int		 daemon_store_init(struct daemon *d);
+/* The calling thread's own connection to d->dbpath, opened on first use
+ * and closed when the thread ends; NULL (logged) if it cannot be opened. */
+struct store	*daemon_store(struct daemon *d);
 
 /* http.c */
 int	http_start(struct daemon *d);

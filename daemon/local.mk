@@ -34,7 +34,18 @@ daemon_pbemctl_CPPFLAGS = $(CORE_CPPFLAGS)
 daemon_pbemctl_LDADD = $(CORE_LIBS)
 
 bin_PROGRAMS += daemon/pbemd
-daemon_pbemd_SOURCES = daemon/pbemd.c daemon/daemon.h daemon/http.c \
+daemon_pbemd_SOURCES = daemon/pbemd.c daemon/daemon.h \
+	daemon/conf.h daemon/conf.c daemon/threadstore.c \
+	daemon/http.c daemon/api.h daemon/api_games.c daemon/api_moves.c \
 	daemon/log.h daemon/log.c
 daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS)
 daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) -lpthread
+
+# The settings table and its file parser.
+check_PROGRAMS += tests/check_config
+TESTS += tests/check_config
+tests_check_config_SOURCES = tests/check_config.c daemon/conf.h \
+	daemon/conf.c
+tests_check_config_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS) \
+	-DSRCDIR=\"$(srcdir)\"
+tests_check_config_LDADD = $(CHECK_LIBS)

@@ -31,9 +31,22 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: pbemd [-v] [-d database] [-l address] "
-	    "[-p port] [-t templates] [--demo]\n");
+	fprintf(stderr, "usage: pbemd [-nv] [-c file] [-o name=value] "
+	    "[-d database] [-l address]\n"
+	    "             [-p port] [-t templates] [--demo]\n");
 	exit(2);
+}
+
+/* A command-line setting: the short flags are names for options. */
+static void
+set_option(struct config *cfg, const char *name, const char *value)
+{
+	char err[512];
+
+	if (config_set(cfg, name, value, err, sizeof(err)) != 0) {
+		fprintf(stderr, "pbemd: %s\n", err);
+		exit(2);
+	}
 }
 
 /* A demo player with a key pair in demo/NAME.key(.pub); its id. */
@@ -131,27 +144,73 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct daemon d;
+	struct config *overrides;
+	const char *config_file = NULL;
 	sigset_t set;
 	char err[512], keytext[128], *keypath;
-	int ch, sig, want_demo = 0, verbose = 0;
+	int ch, sig, want_demo = 0, verbose = 0, check_only = 0;
 
 	memset(&d, 0, sizeof(d));
-	d.dbpath = "pbem.db";
-	d.address = "127.0.0.1";
-	d.port = 8080;
-	while ((ch = getopt_long(argc, argv, "vd:l:p:t:", opts, NULL)) != -1) {
+	if ((d.cfg = config_new()) == NULL ||
+	    (overrides = config_new()) == NULL)
+		fatalx("out of memory");
+	/* Command-line settings are kept apart and applied after the file,
+	 * so they win over it. */
+	while ((ch = getopt_long(argc, argv, "c:d:l:no:p:t:v", opts,
+	    NULL)) != -1) {
 		switch (ch) {
+		case 'c': config_file = optarg; break;
+		case 'd': set_option(overrides, "database", optarg); break;
+		case 'l': set_option(overrides, "http_listen", optarg); break;
+		case 'n': check_only = 1; break;
+		case 'o':
+			if (config_set_pair(overrides, optarg, err,
+			    sizeof(err)) != 0) {
+				fprintf(stderr, "pbemd: -o %s\n", err);
+				exit(2);
+			}
+			break;
+		case 'p': set_option(overrides, "http_port", optarg); break;
+		case 't': set_option(overrides, "templates", optarg); break;
 		case 'v': verbose = 1; break;
-		case 'd': d.dbpath = optarg; break;
-		case 'l': d.address = optarg; break;
-		case 'p': d.port = atoi(optarg); break;
-		case 't': d.template_dir = optarg; break;
 		case 'D': want_demo = 1; break;
 		default: usage();
 		}
 	}
-	if (optind != argc || d.port <= 0 || d.port > 65535)
+	if (optind != argc)
 		usage();
+	if (config_file != NULL && config_load_file(d.cfg, config_file, err,
+	    sizeof(err)) != 0) {
+		fprintf(stderr, "pbemd: %s\n", err);
+		exit(1);
+	}
+	/* Replay the command line's settings over the file's. */
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "c:d:l:no:p:t:v", opts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'd': set_option(d.cfg, "database", optarg); break;
+		case 'l': set_option(d.cfg, "http_listen", optarg); break;
+		case 'o': config_set_pair(d.cfg, optarg, err, sizeof(err));
+			break;
+		case 'p': set_option(d.cfg, "http_port", optarg); break;
+		case 't': set_option(d.cfg, "templates", optarg); break;
+		default: break;
+		}
+	}
+	config_free(overrides);
+	if (check_only) {
+		if (verbose)
+			config_write(d.cfg, stdout);
+		printf("pbemd: configuration %s is valid\n", config_file ?
+		    config_file : "(built-in defaults)");
+		return 0;
+	}
+	d.dbpath = config_str(d.cfg, "database");
+	d.address = config_str(d.cfg, "http_listen");
+	d.port = (int)config_int(d.cfg, "http_port");
+	d.template_dir = *config_str(d.cfg, "templates") != '\0' ?
+	    config_str(d.cfg, "templates") : NULL;
 	log_init("pbemd", 0, verbose);
 	if (sodium_init() < 0)
 		fatalx("libsodium failed to initialise");
@@ -184,7 +243,9 @@ main(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	if (http_start(&d) != 0)
+	if (daemon_store_init(&d) != 0)
+		fatalx("cannot set up per-thread store connections");
+	if (d.port != 0 && http_start(&d) != 0)
 		exit(1);
 	for (;;) {
 		if (sigwait(&set, &sig) != 0)
@@ -200,5 +261,6 @@ main(int argc, char **argv)
 	serverkey_close(d.key);
 	store_close(d.st);
 	templates_free(d.templates);
+	config_free(d.cfg);
 	return 0;
 }

@@ -1,0 +1,352 @@
+/*
+ * conf.c -- the option table and the file parser (see conf.h).
+ *
+ * To add an option: add a row to `options` below, keep the list in
+ * docs/CONFIG.md and contrib/pbemd.conf in step (tests/check_config.c
+ * checks that both name every option), and read it with config_str(),
+ * config_int() or config_bool().
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf.h"
+
+#define CONFIG_LINE_MAX	4096
+
+static const struct config_option options[] = {
+	/* Where things are. */
+	{ "database", CONFIG_STRING, "pbem.db", 0, 0, 0,
+	    "the SQLite file; its server key is <database>.key" },
+	{ "templates", CONFIG_STRING, "", 0, 0, 0,
+	    "directory of the Mustache templates; empty: the installed ones" },
+	{ "pid_file", CONFIG_STRING, "", 0, 0, 0,
+	    "pid and lock file; empty: <database>.pid" },
+
+	/* Logging. */
+	{ "log", CONFIG_STRING, "stderr", 0, 0, 1,
+	    "where log lines go: stderr, syslog, or a file path" },
+	{ "log_level", CONFIG_STRING, "info", 0, 0, 1,
+	    "the least important level logged: warning, info or debug" },
+
+	/* HTTP. */
+	{ "http_listen", CONFIG_STRING, "127.0.0.1", 0, 0, 0,
+	    "the address the HTTP API listens on (IPv4)" },
+	{ "http_port", CONFIG_INT, "8080", 0, 65535, 0,
+	    "the HTTP port; 0 turns the HTTP API off" },
+	{ "http_threads", CONFIG_INT, "4", 1, 256, 0,
+	    "threads answering HTTP requests" },
+	{ "http_max_body", CONFIG_INT, "65536", 1024, 16777216, 1,
+	    "the largest request body accepted, in bytes" },
+	{ "http_timeout", CONFIG_INT, "30", 1, 3600, 0,
+	    "seconds an idle HTTP connection is kept" },
+
+	{ NULL, CONFIG_STRING, NULL, 0, 0, 0, NULL }
+};
+
+#define NOPTIONS	(sizeof(options) / sizeof(options[0]) - 1)
+
+struct config {
+	char	*value[NOPTIONS];	/* the text of each option's value */
+};
+
+const struct config_option *
+config_options(void)
+{
+	return options;
+}
+
+static int
+option_index(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTIONS; i++)
+		if (strcmp(options[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int
+parse_bool(const char *text, int *out)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		if (strcasecmp(text, yes[i]) == 0) {
+			*out = 1;
+			return 0;
+		}
+		if (strcasecmp(text, no[i]) == 0) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int
+parse_int(const char *text, long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoll(text, &end, 10);
+	if (end == text || *end != '\0' || errno == ERANGE)
+		return -1;
+	return 0;
+}
+
+/* Is text a legal value for option o?  0, or -1 with the reason. */
+static int
+check_value(const struct config_option *o, const char *text, char *err,
+    size_t errlen)
+{
+	long long n;
+	int b;
+
+	switch (o->type) {
+	case CONFIG_INT:
+		if (parse_int(text, &n) != 0) {
+			snprintf(err, errlen, "%s: \"%s\" is not a whole "
+			    "number", o->name, text);
+			return -1;
+		}
+		if (n < o->min || n > o->max) {
+			snprintf(err, errlen, "%s: %lld is out of range; it "
+			    "must be from %lld to %lld", o->name, n, o->min,
+			    o->max);
+			return -1;
+		}
+		return 0;
+	case CONFIG_BOOL:
+		if (parse_bool(text, &b) != 0) {
+			snprintf(err, errlen, "%s: \"%s\" is not yes or no",
+			    o->name, text);
+			return -1;
+		}
+		return 0;
+	case CONFIG_STRING:
+		break;
+	}
+	return 0;
+}
+
+struct config *
+config_new(void)
+{
+	struct config *cfg;
+	size_t i;
+
+	if ((cfg = calloc(1, sizeof(*cfg))) == NULL)
+		return NULL;
+	for (i = 0; i < NOPTIONS; i++)
+		if ((cfg->value[i] = strdup(options[i].default_value)) ==
+		    NULL) {
+			config_free(cfg);
+			return NULL;
+		}
+	return cfg;
+}
+
+void
+config_free(struct config *cfg)
+{
+	size_t i;
+
+	if (cfg == NULL)
+		return;
+	for (i = 0; i < NOPTIONS; i++)
+		free(cfg->value[i]);
+	free(cfg);
+}
+
+int
+config_set(struct config *cfg, const char *name, const char *value,
+    char *err, size_t errlen)
+{
+	char *copy;
+	int i;
+
+	if ((i = option_index(name)) < 0) {
+		snprintf(err, errlen, "unknown option \"%s\" (docs/CONFIG.md "
+		    "lists them all)", name);
+		return -1;
+	}
+	if (check_value(&options[i], value, err, errlen) != 0)
+		return -1;
+	if ((copy = strdup(value)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	free(cfg->value[i]);
+	cfg->value[i] = copy;
+	return 0;
+}
+
+int
+config_set_pair(struct config *cfg, const char *pair, char *err,
+    size_t errlen)
+{
+	const char *eq = strchr(pair, '=');
+	char name[128];
+
+	if (eq == NULL || eq == pair || (size_t)(eq - pair) >= sizeof(name)) {
+		snprintf(err, errlen, "\"%s\" is not name=value", pair);
+		return -1;
+	}
+	memcpy(name, pair, (size_t)(eq - pair));
+	name[eq - pair] = '\0';
+	return config_set(cfg, name, eq + 1, err, errlen);
+}
+
+/* Strip blanks at both ends, in place. */
+static char *
+trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+/* One line of a file into scratch: 0 (also for blank lines and comments)
+ * or -1 with the reason. */
+static int
+apply_line(struct config *scratch, char *line, char *err, size_t errlen)
+{
+	char *eq, *name, *value;
+	size_t len;
+
+	line = trim(line);
+	if (*line == '\0' || *line == '#')
+		return 0;
+	if ((eq = strchr(line, '=')) == NULL) {
+		snprintf(err, errlen, "expected \"name = value\"");
+		return -1;
+	}
+	*eq = '\0';
+	name = trim(line);
+	value = trim(eq + 1);
+	len = strlen(value);
+	if (len >= 2 && value[0] == '"' && value[len - 1] == '"') {
+		value[len - 1] = '\0';
+		value++;
+	}
+	if (*name == '\0') {
+		snprintf(err, errlen, "a line has no option name before '='");
+		return -1;
+	}
+	return config_set(scratch, name, value, err, errlen);
+}
+
+int
+config_load_file(struct config *cfg, const char *path, char *err,
+    size_t errlen)
+{
+	struct config *scratch;
+	char line[CONFIG_LINE_MAX], why[512];
+	size_t i;
+	FILE *f;
+	int lineno = 0, rc = 0;
+
+	if ((f = fopen(path, "r")) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	/* Work on a copy so a refused file leaves cfg as it was. */
+	if ((scratch = config_new()) == NULL) {
+		fclose(f);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < NOPTIONS; i++)
+		if (config_set(scratch, options[i].name, cfg->value[i], why,
+		    sizeof(why)) != 0) {
+			rc = -1;
+			snprintf(err, errlen, "%s", why);
+			break;
+		}
+	while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
+		lineno++;
+		if (strchr(line, '\n') == NULL && !feof(f)) {
+			snprintf(err, errlen, "%s:%d: line longer than %d "
+			    "bytes", path, lineno, CONFIG_LINE_MAX - 2);
+			rc = -1;
+		} else if (apply_line(scratch, line, why, sizeof(why)) != 0) {
+			snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
+			rc = -1;
+		}
+	}
+	if (rc == 0 && ferror(f)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	fclose(f);
+	if (rc == 0)
+		for (i = 0; i < NOPTIONS; i++) {
+			free(cfg->value[i]);
+			cfg->value[i] = scratch->value[i];
+			scratch->value[i] = NULL;
+		}
+	config_free(scratch);
+	return rc;
+}
+
+static int
+known_index(const char *name)
+{
+	int i = option_index(name);
+
+	if (i < 0) {
+		fprintf(stderr, "config: no option named \"%s\"\n", name);
+		abort();
+	}
+	return i;
+}
+
+const char *
+config_str(const struct config *cfg, const char *name)
+{
+	return cfg->value[known_index(name)];
+}
+
+long long
+config_int(const struct config *cfg, const char *name)
+{
+	long long n = 0;
+
+	(void)parse_int(cfg->value[known_index(name)], &n);
+	return n;
+}
+
+int
+config_bool(const struct config *cfg, const char *name)
+{
+	int b = 0;
+
+	(void)parse_bool(cfg->value[known_index(name)], &b);
+	return b;
+}
+
+void
+config_write(const struct config *cfg, FILE *out)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTIONS; i++) {
+		fprintf(out, "# %s (default: \"%s\"%s)\n", options[i].doc,
+		    options[i].default_value, options[i].reloadable ?
+		    "; SIGHUP reloads it" : "");
+		fprintf(out, "%s = \"%s\"\n", options[i].name, cfg->value[i]);
+	}
+}
