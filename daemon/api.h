@@ -65,5 +65,7 @@ enum MHD_Result	api_game_seed(struct api_request *req);
 
 /* api_moves.c */
 enum MHD_Result	api_move_post(struct api_request *req);
+/* api_commands.c */
+enum MHD_Result	api_command_post(struct api_request *req);
 
 #endif /* PBEM_API_H */

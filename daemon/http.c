@@ -26,6 +26,7 @@ static const struct api_route routes[] = {
 	{ "GET",  "/v1/games/{id}/text",	api_game_text },
 	{ "GET",  "/v1/games/{id}/seed",	api_game_seed },
 	{ "POST", "/v1/games/{id}/moves",	api_move_post },
+	{ "POST", "/v1/games/{id}/commands",	api_command_post },
 	{ NULL, NULL, NULL }
 };
 
