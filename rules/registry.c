@@ -121,7 +121,8 @@ rules_validate_module(const struct rules_module *m, char *err, size_t errlen)
 		missing = "result";
 	else if (m->api_version >= 3 && m->default_move == NULL)
 		missing = "default_move";
-	else if ((m->skip_check == NULL) != (m->skip_apply == NULL))
+	else if (m->api_version >= 3 &&
+	    (m->skip_check == NULL) != (m->skip_apply == NULL))
 		missing = "skip_check/skip_apply (give both or neither)";
 	if (missing != NULL) {
 		snprintf(err, errlen, "%s: required method %s is missing",
