@@ -23,6 +23,10 @@
  *     check pure and make apply assume check passed.
  *  5. Rewrite view so that a seat sees only what it may know; list your
  *     hidden fields in the conformance test's leak check.
+ *  5b. Write default_move (the move played for a seat that misses its
+ *     deadline; document it) and, if your rules let a turn pass,
+ *     skip_check/skip_apply; response_window if the game has reactions
+ *     (rules/respond/ shows one).
  *  6. Add the module to rules/registry.c and its sources to
  *     rules/local.mk, then run `make check`: the conformance test
  *     (tests/check_rules_api.c) plays every registered module at random.
