@@ -26,6 +26,7 @@
 #include "daemon.h"
 #include "engine.h"
 #include "protocol.h"
+#include "schedule.h"
 #include "templates.h"
 
 static void
@@ -144,6 +145,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct daemon d;
+	struct schedule_thread *scheduler;
 	struct config *overrides;
 	const char *config_file = NULL;
 	sigset_t set;
@@ -249,6 +251,11 @@ main(int argc, char **argv)
 		exit(1);
 	if (d.port != 0 && http_start(&d) != 0)
 		exit(1);
+	/* The deadline scheduler, on its own store connection. */
+	if ((scheduler = schedule_start(d.dbpath, d.key,
+	    (int)config_int(d.cfg, "schedule_interval"), err,
+	    sizeof(err))) == NULL)
+		fatalx("scheduler: %s", err);
 	for (;;) {
 		if (sigwait(&set, &sig) != 0)
 			continue;
@@ -260,6 +267,7 @@ main(int argc, char **argv)
 		break;
 	}
 	http_stop(&d);		/* waits for requests in flight */
+	schedule_stop(scheduler);	/* waits for a pass in progress */
 	webhook_stop(&d);	/* after the last commit */
 	serverkey_close(d.key);
 	store_close(d.st);
