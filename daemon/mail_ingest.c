@@ -321,7 +321,7 @@ signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
 	enum proto_status ps;
 	enum mail_command cmd;
 	char perr[512];
-	int fr = 0, dup;
+	int fr = 0, dup, is_command;
 
 	ps = proto_move_find(text, len, &pm, perr, sizeof(perr));
 	if (ps != PROTO_OK) {
@@ -345,14 +345,22 @@ signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
 	memset(&p, 0, sizeof(p));
 	if (seat_player(ctx->st, pm.game_id, pm.seat, &p) != 0)
 		snprintf(p.lang, sizeof(p.lang), "%s", lang);
-	engine_submit(ctx->st, ctx->key, text, len, strcmp(p.lang, "fr") == 0 ?
-	    RULES_LANG_FR : RULES_LANG_EN, &er);
+	/* engine_handle(): a move, or one of the engine's signed commands
+	 * (resign, vacation, press, call off -- docs/ASYNC.md), whose Seq
+	 * is the seat's command number, not a move number. */
+	is_command = engine_is_command(pm.text);
+	engine_handle(ctx->st, ctx->key, text, len, strcmp(p.lang, "fr") == 0 ?
+	    RULES_LANG_FR : RULES_LANG_EN, (int64_t)time(NULL), &er);
 	r->game_id = pm.game_id;
-	r->seq = pm.seq;
+	r->seq = is_command ? 0 : pm.seq;
 	snprintf(r->code, sizeof(r->code), "%s", engine_status_code(er.status));
 	switch (er.status) {
 	case ENGINE_OK:
-		set_reason(r, MAIL_ACCEPTED, "%s", er.message);
+		if (is_command) {
+			set_reason(r, MAIL_COMMAND, "%s", er.message);
+			r->game_id = 0;
+		} else
+			set_reason(r, MAIL_ACCEPTED, "%s", er.message);
 		break;
 	case ENGINE_BUSY:
 		set_reason(r, MAIL_TEMPFAIL, "%s", er.message);
@@ -379,7 +387,7 @@ signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
 		/* The very block already in the log: played once, by this
 		 * mail's twin; no second application and no second answer. */
 		memset(&e, 0, sizeof(e));
-		dup = store_log_get(ctx->st, pm.game_id, pm.seq, &e) ==
+		dup = !is_command && store_log_get(ctx->st, pm.game_id, pm.seq, &e) ==
 		    STORE_OK && e.seat == pm.seat && sodium_memcmp(
 		    e.signature, pm.signature, STORE_SIG_BYTES) == 0;
 		store_entry_clear(&e);

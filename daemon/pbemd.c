@@ -27,6 +27,7 @@
 #include "engine.h"
 #include "mail.h"
 #include "protocol.h"
+#include "schedule.h"
 #include "templates.h"
 
 static void
@@ -145,6 +146,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct daemon d;
+	struct schedule_thread *scheduler;
 	struct config *overrides;
 	struct mail_settings mail;
 	const char *config_file = NULL;
@@ -255,6 +257,11 @@ main(int argc, char **argv)
 		exit(1);
 	if (d.port != 0 && http_start(&d) != 0)
 		exit(1);
+	/* The deadline scheduler, on its own store connection. */
+	if ((scheduler = schedule_start(d.dbpath, d.key,
+	    (int)config_int(d.cfg, "schedule_interval"), err,
+	    sizeof(err))) == NULL)
+		fatalx("scheduler: %s", err);
 	if (mail_settings_from_config(&mail, d.cfg, err, sizeof(err)) != 0 ||
 	    mail_daemon_start(d.dbpath, d.key, d.templates, &mail, err,
 	    sizeof(err)) != 0)
@@ -270,6 +277,7 @@ main(int argc, char **argv)
 		break;
 	}
 	http_stop(&d);		/* waits for requests in flight */
+	schedule_stop(scheduler);	/* waits for a pass in progress */
 	mail_daemon_stop();	/* lets the message in hand finish */
 	webhook_stop(&d);	/* after the last commit */
 	serverkey_close(d.key);

@@ -580,6 +580,25 @@ START_TEST(test_rejected_to_seat)
 }
 END_TEST
 
+/* The engine's signed commands work by mail too: a resignation. */
+START_TEST(test_signed_engine_command)
+{
+	char block[PROTO_ARMOUR_MAX], raw[4096];
+	struct mail_result r;
+	int64_t next;
+	int seat = acting(&next);
+
+	testenv_block(&env, seat, game, 1, seat, "resign", block,
+	    sizeof(block));
+	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <res@x>\n\n%s",
+	    email(seat), block);
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	ck_assert_msg(r.outcome == MAIL_COMMAND, "%s: %s",
+	    mail_outcome_name(r.outcome), r.reason);
+	ck_assert_int_eq(r.game_id, 0);
+}
+END_TEST
+
 START_TEST(test_too_large)
 {
 	size_t n = 10 * 1024 * 1024, hdr;
@@ -903,6 +922,7 @@ mail_suite(void)
 	    (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_replayed_block);
 	tcase_add_test(tc, test_rejected_to_seat);
+	tcase_add_test(tc, test_signed_engine_command);
 	tcase_add_test(tc, test_too_large);
 	tcase_add_test(tc, test_rate_limit);
 	tcase_add_test(tc, test_maildir_scan);
