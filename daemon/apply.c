@@ -7,11 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "apply.h"
 #include "chain.h"
+#include "clock.h"
 #include "rng.h"
+#include "schedule.h"
 #include "webhook.h"
 
 void
@@ -59,10 +60,10 @@ notification_payload(int64_t game_id, int64_t seq, int seat,
 }
 
 /* Queue one notification per seat: the receipt for the mover, "your
- * turn" for the seats to act, an update for the others. */
-static int
-queue_notifications(struct store *st, const struct gamestate *gs,
-    int mover, int64_t seq, int over)
+ * turn" for the seats to act, an update for the others (engine.h). */
+int
+engine_queue_notifications(struct store *st, const struct gamestate *gs,
+    int mover, const char *mover_event, int64_t seq, int over)
 {
 	struct store_player p;
 	struct store_outbox o;
@@ -84,11 +85,11 @@ queue_notifications(struct store *st, const struct gamestate *gs,
 		snprintf(o.channel, sizeof(o.channel), "mail");
 		snprintf(o.recipient, sizeof(o.recipient), "%s", p.email);
 		snprintf(o.event, sizeof(o.event), "%s", over ? "game_over" :
-		    s == mover ? "accepted" : acting ? "your_turn" : "update");
+		    s == mover ? mover_event : acting ? "your_turn" : "update");
 		o.payload = notification_payload(gs->game.id, seq, s, o.event,
 		    acting);
 		o.status = STORE_OUTBOX_PENDING;
-		o.next_attempt = (int64_t)time(NULL);
+		o.next_attempt = clock_now();
 		rc = o.payload != NULL ? store_outbox_add(st, &o) : STORE_ERROR;
 		free(o.payload);
 		if (rc != STORE_OK)
@@ -182,12 +183,13 @@ apply_move(struct store *st, const struct serverkey *key,
 	e.kind = STORE_ENTRY_MOVE;
 	e.seat = m->seat;
 	e.text = (char *)m->text;
-	e.time = (int64_t)time(NULL);
+	e.time = clock_now();
 	memcpy(e.signature, m->signature, STORE_SIG_BYTES);
 	memcpy(e.prev_hash, gs->last_hash, STORE_HASH_BYTES);
 	chain_state_hash(state_text, e.state_hash);
 	chain_entry_hash(&e, e.hash);
 	engine_sign_receipt(key, &e);
+	gs->seq = m->seq;	/* gs is now the state after entry m->seq */
 
 	switch (store_log_append(st, &e)) {
 	case STORE_OK:
@@ -201,7 +203,11 @@ apply_move(struct store *st, const struct serverkey *key,
 	}
 	if (store_snapshot_put(st, m->game_id, m->seq, state_text) !=
 	    STORE_OK ||
-	    queue_notifications(st, gs, m->seat, m->seq, over) != 0)
+	    engine_queue_notifications(st, gs, m->seat, "accepted", m->seq,
+	    over) != 0 ||
+	    engine_queue_observers(st, m->game_id, m->seq, over ? "game_over" :
+	    "update", e.time) != 0 ||
+	    schedule_note_entry(st, gs, e.time) != 0)
 		goto store_error;
 	/*
 	 * Other rows a move adds in its own transaction are written here,
@@ -217,7 +223,6 @@ apply_move(struct store *st, const struct serverkey *key,
 
 	if (over)
 		gs->game.status = STORE_GAME_OVER;
-	gs->seq = m->seq;
 	memcpy(gs->last_hash, e.hash, STORE_HASH_BYTES);
 	*gs_spoilt = 0;
 

@@ -16,6 +16,7 @@
 #include <sodium.h>
 
 #include "chain.h"
+#include "clock.h"
 #include "engine.h"
 #include "rng.h"
 #include "webhook.h"
@@ -201,7 +202,7 @@ engine_create_game(struct store *st, const struct serverkey *key,
 	rng_seed_generate(g.seed);
 	rng_seed_commit(g.seed, g.commitment);
 	g.status = STORE_GAME_RUNNING;
-	g.created = (int64_t)time(NULL);
+	g.created = clock_now();
 
 	rng_init(&rng, g.seed, 0);
 	state = m->setup(nseats, opts, &rng, err, errlen);

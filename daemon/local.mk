@@ -20,7 +20,11 @@ daemon_libpbem_a_SOURCES += \
 	daemon/apply.h daemon/apply.c daemon/writer.h daemon/writer.c \
 	daemon/audit.h daemon/audit.c \
 	daemon/bundle.h daemon/bundle.c \
-	daemon/webhook.h daemon/webhook.c
+	daemon/webhook.h daemon/webhook.c \
+	daemon/clock.h daemon/clock.c daemon/policy.h daemon/policy.c \
+	daemon/serverentry.c daemon/seats.c daemon/press.c \
+	daemon/observe.c daemon/command.c \
+	daemon/schedule.h daemon/schedule.c
 
 # Programs.
 bin_PROGRAMS += daemon/pbem daemon/pbemctl
@@ -35,6 +39,7 @@ bin_PROGRAMS += daemon/pbemd
 daemon_pbemd_SOURCES = daemon/pbemd.c daemon/daemon.h \
 	daemon/conf.h daemon/conf.c daemon/threadstore.c \
 	daemon/http.c daemon/api.h daemon/api_games.c daemon/api_moves.c \
+	daemon/api_commands.c \
 	daemon/log.h daemon/log.c \
 	daemon/webhook_deliver.c daemon/api_webhooks.c
 daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS) $(CURL_CFLAGS)

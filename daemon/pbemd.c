@@ -25,7 +25,9 @@
 
 #include "daemon.h"
 #include "engine.h"
+#include "mail.h"
 #include "protocol.h"
+#include "schedule.h"
 #include "templates.h"
 #include "writer.h"
 
@@ -145,11 +147,17 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct daemon d;
+	struct schedule_thread *scheduler;
 	struct config *overrides;
+	struct mail_settings mail;
 	const char *config_file = NULL;
 	sigset_t set;
 	char err[512], keytext[128], *keypath;
 	int ch, sig, want_demo = 0, verbose = 0, check_only = 0;
+
+	/* The MTA pipe mode: one message on stdin (docs/MAIL.md). */
+	if (argc > 1 && strcmp(argv[1], "deliver") == 0)
+		return mail_deliver_main(argc - 1, argv + 1);
 
 	memset(&d, 0, sizeof(d));
 	if ((d.cfg = config_new()) == NULL ||
@@ -260,6 +268,15 @@ main(int argc, char **argv)
 		exit(1);
 	if (d.port != 0 && http_start(&d) != 0)
 		exit(1);
+	/* The deadline scheduler, on its own store connection. */
+	if ((scheduler = schedule_start(d.dbpath, d.key,
+	    (int)config_int(d.cfg, "schedule_interval"), err,
+	    sizeof(err))) == NULL)
+		fatalx("scheduler: %s", err);
+	if (mail_settings_from_config(&mail, d.cfg, err, sizeof(err)) != 0 ||
+	    mail_daemon_start(d.dbpath, d.key, d.templates, &mail, err,
+	    sizeof(err)) != 0)
+		fatalx("mail: %s", err);
 	for (;;) {
 		if (sigwait(&set, &sig) != 0)
 			continue;
@@ -271,6 +288,8 @@ main(int argc, char **argv)
 		break;
 	}
 	http_stop(&d);		/* waits for requests in flight */
+	schedule_stop(scheduler);	/* waits for a pass in progress */
+	mail_daemon_stop();	/* lets the message in hand finish */
 	if (config_int(d.cfg, "writer_batch") > 0) {
 		struct writer_stats ws;
 
