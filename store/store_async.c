@@ -3,8 +3,8 @@
  * seat status, the turn clock, fired timers, press and observers
  * (migration 3; docs/ASYNC.md, docs/STORE.md).
  *
- * Statements are prepared per call: none of this is on the path of a
- * move.  As in store_sqlite.c, values are bound, never pasted into SQL,
+ * Statements are prepared on first use and kept (store_sqlite_prepare());
+ * several run for every move.  As in store_sqlite.c, values are bound, never pasted into SQL,
  * and what is read back is checked before it is copied.
  */
 #include <stdio.h>
@@ -16,21 +16,15 @@
 #include "store.h"
 #include "store_sqlite.h"
 
+/* Statements are prepared once per connection and kept: some of these
+ * run for every move (seat status, turn clock, observers). */
 static sqlite3_stmt *
 prepare(struct store *st, const char *sql, const char *what)
 {
-	sqlite3_stmt *s = NULL;
-	int rc;
-
-	rc = sqlite3_prepare_v2(store_sqlite_db(st), sql, -1, &s, NULL);
-	if (rc != SQLITE_OK) {
-		store_sqlite_fail(st, rc, what);
-		return NULL;
-	}
-	return s;
+	return store_sqlite_prepare(st, sql, what);
 }
 
-/* Step a statement that returns no row; finalize it. */
+/* Step a statement that returns no row; give it back. */
 static enum store_status
 run_once(struct store *st, sqlite3_stmt *s, const char *what)
 {
@@ -39,7 +33,7 @@ run_once(struct store *st, sqlite3_stmt *s, const char *what)
 
 	if (rc != SQLITE_DONE)
 		status = store_sqlite_fail(st, rc, what);
-	sqlite3_finalize(s);
+	store_sqlite_done(st, s);
 	return status;
 }
 
@@ -93,7 +87,7 @@ store_policy_get(struct store *st, int64_t game_id, char **policy)
 		status = STORE_NOTFOUND;
 	else
 		status = store_sqlite_fail(st, rc, "policy get");
-	sqlite3_finalize(s);
+	store_sqlite_done(st, s);
 	return status;
 }
 
@@ -147,7 +141,7 @@ store_seat_get(struct store *st, int64_t game_id, int seat,
 		status = STORE_NOTFOUND;
 	else
 		status = store_sqlite_fail(st, rc, "seat get");
-	sqlite3_finalize(s);
+	store_sqlite_done(st, s);
 	return status;
 }
 
@@ -197,7 +191,7 @@ store_turn_get(struct store *st, int64_t game_id, struct store_turn *t)
 		status = STORE_NOTFOUND;
 	else
 		status = store_sqlite_fail(st, rc, "turn get");
-	sqlite3_finalize(s);
+	store_sqlite_done(st, s);
 	return status;
 }
 
@@ -293,7 +287,7 @@ store_press_foreach(struct store *st, int64_t game_id, store_press_cb cb,
 	}
 	if (status == STORE_OK && !stop && rc != SQLITE_DONE)
 		status = store_sqlite_fail(st, rc, "press foreach");
-	sqlite3_finalize(s);
+	store_sqlite_done(st, s);
 	return status;
 }
 
@@ -373,7 +367,7 @@ store_observer_foreach(struct store *st, int64_t game_id,
 	}
 	if (status == STORE_OK && rc != SQLITE_DONE)
 		status = store_sqlite_fail(st, rc, "observer foreach");
-	sqlite3_finalize(s);
+	store_sqlite_done(st, s);
 	for (i = 0; status == STORE_OK && i < n; i++)
 		if (cb(&list[i], arg) != 0)
 			break;

@@ -230,9 +230,20 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "WHERE o.status = 0 AND o.channel = 'webhook' AND " WEBHOOK_HEAD,
 };
 
+/* Statements of the store's other files, prepared on first use and
+ * kept, keyed by their SQL text's address (store_sqlite.h). */
+#define KEPT_MAX	48
+
+struct kept_stmt {
+	const char	*sql;
+	sqlite3_stmt	*s;
+};
+
 struct store {
 	sqlite3		*db;
 	sqlite3_stmt	*stmt[ST_COUNT];
+	struct kept_stmt kept[KEPT_MAX];
+	int		 nkept;
 	int		 bind_rc;	/* first failed bind of this call */
 	char		 errmsg[512];
 };
@@ -676,6 +687,8 @@ store_close(struct store *st)
 	if (st == NULL)
 		return;
 	stmts_finalize(st);
+	while (st->nkept > 0)
+		sqlite3_finalize(st->kept[--st->nkept].s);
 	/* Rolls back an open transaction; the last close checkpoints. */
 	sqlite3_close_v2(st->db);
 	free(st);
@@ -2012,6 +2025,46 @@ sqlite3 *
 store_sqlite_db(struct store *st)
 {
 	return st->db;
+}
+
+sqlite3_stmt *
+store_sqlite_prepare(struct store *st, const char *sql, const char *what)
+{
+	sqlite3_stmt *s = NULL;
+	int i, rc;
+
+	for (i = 0; i < st->nkept; i++)
+		if (st->kept[i].sql == sql) {
+			/* In use by a caller further up: a fresh one. */
+			if (sqlite3_stmt_busy(st->kept[i].s))
+				break;
+			return st->kept[i].s;
+		}
+	rc = sqlite3_prepare_v3(st->db, sql, -1, i == st->nkept &&
+	    st->nkept < KEPT_MAX ? SQLITE_PREPARE_PERSISTENT : 0, &s, NULL);
+	if (rc != SQLITE_OK) {
+		sql_fail(st, rc, what);
+		return NULL;
+	}
+	if (i == st->nkept && st->nkept < KEPT_MAX) {
+		st->kept[st->nkept].sql = sql;
+		st->kept[st->nkept++].s = s;
+	}
+	return s;
+}
+
+void
+store_sqlite_done(struct store *st, sqlite3_stmt *s)
+{
+	int i;
+
+	for (i = 0; i < st->nkept; i++)
+		if (st->kept[i].s == s) {
+			sqlite3_reset(s);
+			sqlite3_clear_bindings(s);
+			return;
+		}
+	sqlite3_finalize(s);
 }
 
 enum store_status

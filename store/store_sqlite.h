@@ -12,6 +12,15 @@
 
 /* The store's one connection. */
 sqlite3		*store_sqlite_db(struct store *st);
+/* A prepared statement for sql, kept for the connection's life and
+ * found again by sql's address (so sql must be a string literal or
+ * otherwise never freed), or a fresh one if the kept one is still in
+ * use.  NULL, with the reason recorded, if it cannot be prepared.  Give
+ * it back with store_sqlite_done() (reset and unbound, or finalized if
+ * it was not kept) -- never sqlite3_finalize(). */
+sqlite3_stmt	*store_sqlite_prepare(struct store *st, const char *sql,
+		    const char *what);
+void		 store_sqlite_done(struct store *st, sqlite3_stmt *s);
 /* Record SQLite's reason for a failed call (what: which call) and map
  * the result code to a store status (STORE_EXISTS, STORE_BUSY, ...). */
 enum store_status store_sqlite_fail(struct store *st, int rc,

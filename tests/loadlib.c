@@ -263,6 +263,10 @@ loadenv_start_pbemd(struct loadenv *env, int threads,
 		return -1;
 	}
 	if (env->pbemd == 0) {
+		/* pbemd's relative paths (the mail folders) land in the
+		 * temporary directory, never in the build tree. */
+		if (chdir(env->dir) != 0)
+			_exit(127);
 		if ((fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND,
 		    0600)) != -1) {
 			dup2(fd, 2);

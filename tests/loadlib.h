@@ -62,8 +62,8 @@ void	replica_advance(struct replica *r);
 
 /* Start pbemd on env's database (the store must be closed first) with
  * http_threads = threads and extra "-o name=value" settings (NULL-ended,
- * may be NULL); wait until /v1/health answers.  Its log goes to
- * env->dir/pbemd.log.  0, or -1 with a message on stderr. */
+ * may be NULL); wait until /v1/health answers.  It runs in env->dir
+ * (its mail folders go there) and logs to env->dir/pbemd.log.  0, or -1 with a message on stderr. */
 int	loadenv_start_pbemd(struct loadenv *env, int threads,
 	    const char *const *options);
 /* Send sig to pbemd and reap it; its exit status (-1 if killed). */
