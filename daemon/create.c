@@ -166,6 +166,7 @@ engine_create_game(struct store *st, const struct serverkey *key,
 	const struct rules_module *m;
 	struct store_game g;
 	struct store_entry e;
+	struct gamestate opening;
 	struct rules_rng rng;
 	unsigned char server_pub[32];
 	json_t *opts, *saved;
@@ -214,7 +215,6 @@ engine_create_game(struct store *st, const struct serverkey *key,
 	saved = m->save(state);
 	state_text = chain_state_text(saved);
 	json_decref(saved);
-	m->destroy(state);
 
 	rc = ENGINE_INTERNAL;
 	if (store_begin(st) != STORE_OK) {
@@ -241,8 +241,15 @@ engine_create_game(struct store *st, const struct serverkey *key,
 	chain_entry_hash(&e, e.hash);
 	engine_sign_receipt(key, &e);
 
+	/* The opening mails: the seats to act are told it is their turn,
+	 * the others that the game has begun (submit.c). */
+	memset(&opening, 0, sizeof(opening));
+	opening.game = g;
+	opening.module = m;
+	opening.state = state;
 	if (store_log_append(st, &e) != STORE_OK ||
 	    store_snapshot_put(st, g.id, 0, state_text) != STORE_OK ||
+	    engine_queue_opening(st, &opening) != 0 ||
 	    webhook_game_created(st, &g) != 0 ||	/* webhook.h */
 	    store_commit(st) != STORE_OK) {
 		rc = store_failure(st, err, errlen);
@@ -251,7 +258,9 @@ engine_create_game(struct store *st, const struct serverkey *key,
 	*game_id = g.id;
 	rc = ENGINE_OK;
 out:
+	m->destroy(state);
 	sodium_memzero(g.seed, sizeof(g.seed));
+	sodium_memzero(&opening, sizeof(opening));	/* a copy of g */
 	json_decref(opts);
 	free(g.options);
 	free(gtext);

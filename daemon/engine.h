@@ -12,8 +12,9 @@
  * wrong and the legal move forms -- and on any error nothing changed.
  *
  * Files: create.c (new games and their genesis entry), submit.c (moves),
- * gamestate.c (loading a game's module and state), audit.c (re-checking
- * a log), bundle.c (export and offline verification).
+ * gamestate.c (loading a game's module and state), outbox.c (the mails
+ * queued, and the list of their events), audit.c (re-checking a log),
+ * bundle.c (export and offline verification).
  */
 #ifndef PBEM_ENGINE_H
 #define PBEM_ENGINE_H
@@ -137,6 +138,28 @@ json_t *gamestate_view(const struct gamestate *gs, int viewer);
 int	engine_queue_notifications(struct store *st,
 	    const struct gamestate *gs, int mover, const char *mover_event,
 	    int64_t seq, int over);
+/*
+ * Queue the opening mails of a new game after its genesis entry (inside
+ * the caller's transaction): "your_turn" for the seats to act,
+ * "game_started" for the others.
+ */
+int	engine_queue_opening(struct store *st, const struct gamestate *gs);
+
+/* ---- outbox.c: the mails the engine queues ----------------------------- */
+
+/*
+ * Every event the engine writes to outbox channel "mail", NULL-terminated.
+ * The mail gateway has a mail for each (tests/check_notices renders them
+ * all in both languages); engine_outbox_mail() queues no other.
+ */
+extern const char *const engine_mail_events[];
+int	engine_mail_event_known(const char *event);
+/* Queue one row of channel "mail" (inside the caller's transaction);
+ * payload is taken (decref'd).  -1, nothing written, for an event not in
+ * engine_mail_events or a store failure. */
+int	engine_outbox_mail(struct store *st, int64_t game_id, int64_t seq,
+	    const char *recipient, const char *event, json_t *payload,
+	    int64_t when);
 
 /* ---- Asynchronous play (docs/ASYNC.md) --------------------------------- */
 

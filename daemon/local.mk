@@ -22,7 +22,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/webhook.h daemon/webhook.c \
 	daemon/clock.h daemon/clock.c daemon/policy.h daemon/policy.c \
 	daemon/serverentry.c daemon/seats.c daemon/press.c \
-	daemon/observe.c daemon/command.c \
+	daemon/observe.c daemon/command.c daemon/outbox.c \
 	daemon/schedule.h daemon/schedule.c
 
 # Programs.

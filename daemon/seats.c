@@ -312,29 +312,17 @@ queue_vote(struct store *st, const struct gamestate *gs, int seat,
     int64_t now)
 {
 	struct store_player p;
-	struct store_outbox o;
-	enum store_status rc;
 	int s;
 
 	for (s = 0; s < gs->game.nseats; s++) {
 		if (s == seat || store_player_get(st, gs->game.seat_player[s],
 		    &p) != STORE_OK)
 			continue;
-		memset(&o, 0, sizeof(o));
-		o.game_id = gs->game.id;
-		o.seq = gs->seq;
-		snprintf(o.channel, sizeof(o.channel), "mail");
-		snprintf(o.recipient, sizeof(o.recipient), "%s", p.email);
-		snprintf(o.event, sizeof(o.event), "call_off_vote");
-		o.payload = json_dumps(json_pack("{s:I, s:I, s:i, s:i, s:s}",
+		if (engine_outbox_mail(st, gs->game.id, gs->seq, p.email,
+		    "call_off_vote", json_pack("{s:I, s:I, s:i, s:i, s:s}",
 		    "game", (json_int_t)gs->game.id, "seq",
 		    (json_int_t)gs->seq, "seat", s, "voter", seat, "event",
-		    "call_off_vote"), JSON_COMPACT | JSON_SORT_KEYS);
-		o.next_attempt = now;
-		rc = o.payload != NULL ? store_outbox_add(st, &o) :
-		    STORE_ERROR;
-		free(o.payload);
-		if (rc != STORE_OK)
+		    "call_off_vote"), now) != 0)
 			return -1;
 	}
 	return 0;
