@@ -318,7 +318,9 @@ int	mail_view_body(const struct tpl_set *tpl, const struct gamestate *gs,
 /*
  * The notices of asynchronous play (docs/ASYNC.md): game_started,
  * reminder, deadline, late, seat_offered, auto_move, skipped, resigned,
- * seat_taken, called_off, call_off_vote, press and the observers' rows.
+ * seat_taken, call_off_vote, press and the observers' rows.  (A game
+ * called off, or ended by a resignation, is a game_over mail to every
+ * seat, which says so through mail_notice_entry_note().)
  * Each is templates/LANG/mail/EVENT.txt.mustache, given the few fields
  * of its event and, where it shows the game, the recipient's own view
  * (a seat's, or the public view for an observer) rendered by the game's

@@ -29,7 +29,6 @@ nobase_dist_template_DATA += \
 	templates/fr/mail/admin.txt.mustache \
 	templates/en/mail/auto_move.txt.mustache \
 	templates/en/mail/call_off_vote.txt.mustache \
-	templates/en/mail/called_off.txt.mustache \
 	templates/en/mail/deadline.txt.mustache \
 	templates/en/mail/entry.txt.mustache \
 	templates/en/mail/game_started.txt.mustache \
@@ -46,7 +45,6 @@ nobase_dist_template_DATA += \
 	templates/en/mail/skipped.txt.mustache \
 	templates/fr/mail/auto_move.txt.mustache \
 	templates/fr/mail/call_off_vote.txt.mustache \
-	templates/fr/mail/called_off.txt.mustache \
 	templates/fr/mail/deadline.txt.mustache \
 	templates/fr/mail/entry.txt.mustache \
 	templates/fr/mail/game_started.txt.mustache \
@@ -89,3 +87,12 @@ clean-local: clean-mail-spool
 clean-mail-spool:
 	-rm -rf mail
 .PHONY: clean-mail-spool
+
+# Every mail the engine queues, rendered from real rows in both languages
+# (docs/MAIL.md, "Notices").
+check_PROGRAMS += tests/check_notices
+TESTS += tests/check_notices
+tests_check_notices_SOURCES = tests/check_notices.c daemon/log.c $(TESTLIB)
+tests_check_notices_CPPFLAGS = $(MAIL_CPPFLAGS) -I$(srcdir)/tests \
+	$(CHECK_CFLAGS)
+tests_check_notices_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)

@@ -1,7 +1,7 @@
 /*
  * mail_notice.c -- the notices of asynchronous play: an outbox row of
  * event game_started, reminder, deadline, late, seat_offered, auto_move,
- * skipped, resigned, seat_taken, called_off, call_off_vote, press or
+ * skipped, resigned, seat_taken, call_off_vote, press or
  * observer_* -> its mail (mail.h; docs/MAIL.md, docs/ASYNC.md).
  *
  * Each notice is templates/LANG/mail/EVENT.txt.mustache.  It is given
@@ -64,7 +64,6 @@ static const struct notice_kind {
 	{ "skipped",			0, 1, fill_entry },
 	{ "resigned",			0, 1, fill_entry },
 	{ "seat_taken",			0, 1, fill_entry },
-	{ "called_off",			0, 1, fill_entry },
 	{ "call_off_vote",		0, 0, fill_vote },
 	{ "press",			0, 0, fill_press },
 	{ "observer_update",		1, 1, fill_observer },
@@ -323,7 +322,7 @@ server_entry(struct store *st, const struct gamestate *gs,
 	return 0;
 }
 
-/* auto_move, skipped, resigned, seat_taken, called_off: the entry at
+/* auto_move, skipped, resigned, seat_taken: the entry at
  * seq is the server's, about the recipient's seat (or the whole game). */
 static int
 fill_entry(struct notice *n)

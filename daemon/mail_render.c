@@ -74,8 +74,6 @@ static const struct subject_words subjects[] = {
 	    RENDER_NOTICE },
 	{ "seat_taken", "you now hold a seat",
 	    "vous occupez désormais un siège", 0, RENDER_NOTICE },
-	{ "called_off", "game called off", "partie annulée", 0,
-	    RENDER_NOTICE },
 	{ "call_off_vote", "proposal to call the game off",
 	    "proposition d'annuler la partie", 0, RENDER_NOTICE },
 	{ "press", "message from another player",
@@ -204,7 +202,10 @@ seat_acts(const struct gamestate *gs, int seat, int *over)
 {
 	int seats[STORE_MAX_SEATS], nact, i, acting = 0;
 
-	nact = gs->module->to_act(gs->state, seats, STORE_MAX_SEATS);
+	/* A game ended outside its rules (resigned, called off) waits for
+	 * nobody, whatever the module's state says. */
+	nact = gs->ended != NULL ? 0 : gs->module->to_act(gs->state, seats,
+	    STORE_MAX_SEATS);
 	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
 		acting |= seats[i] == seat;
 	if (over != NULL)

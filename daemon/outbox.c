@@ -24,7 +24,7 @@ const char *const engine_mail_events[] = {
 	/* the scheduler (schedule.c) */
 	"reminder", "deadline", "late", "seat_offered",
 	/* server entries, to the seat they are about (serverentry.c) */
-	"auto_move", "skipped", "resigned", "seat_taken", "called_off",
+	"auto_move", "skipped", "resigned", "seat_taken",
 	/* seats.c, press.c */
 	"call_off_vote", "press",
 	/* observers (observe.c: "observer_" + the event) */

@@ -384,8 +384,9 @@ engine_call_off(struct store *st, const struct serverkey *key,
 	}
 	text = engine_record_text(game_id, gs.seq + 1, "call_off",
 	    json_pack("{s:O}", "seats", voters));
+	/* The game ends: every seat gets game_over, which says why. */
 	es = engine_server_entry(st, key, &gs, STORE_ENTRY_CALL_OFF, -1, text,
-	    "called_off", 1, now, err, errlen);
+	    NULL, 1, now, err, errlen);
 	free(text);
 	*ended = es == ENGINE_OK;
 out:
