@@ -58,8 +58,8 @@ static const struct subject_words subjects[] = {
 	/* Notices (mail_notice.c): all news, auto-generated. */
 	{ "game_started", "the game begins", "la partie commence", 0,
 	    RENDER_NOTICE },
-	{ "reminder", "reminder: your turn (move %lld)",
-	    "rappel : à vous de jouer (coup %lld)", 0, RENDER_NOTICE },
+	{ "reminder", "reminder: your turn", "rappel : à vous de jouer", 0,
+	    RENDER_NOTICE },
 	{ "deadline", "deadline passed: grace period",
 	    "délai dépassé : période de grâce", 0, RENDER_NOTICE },
 	{ "late", "a deadline was missed", "un délai n'a pas été tenu", 0,
