@@ -12,6 +12,7 @@
  *
  *   api_games.c	rulesets, games and their public views
  *   api_moves.c	POST of a signed move
+ *   api_ops.c		health and metrics
  */
 #ifndef PBEM_API_H
 #define PBEM_API_H
@@ -34,6 +35,8 @@ struct api_request {
 	const char		*body;		/* NUL-terminated; "" if none */
 	size_t			 body_len;
 	int64_t			 params[API_MAX_PARAMS];	/* {id}s */
+	unsigned int		 status;	/* set by api_send_*: the
+						   status queued */
 };
 
 typedef enum MHD_Result (*api_handler)(struct api_request *req);
@@ -52,11 +55,19 @@ enum MHD_Result	api_send_text(struct api_request *req, unsigned int status,
 /* {"error": {"code", "message", "legal_moves"?}}; forms is borrowed. */
 enum MHD_Result	api_send_error(struct api_request *req, unsigned int status,
 		    const char *code, const char *message, json_t *forms);
+/* 429 with a Retry-After header and {"error": {"code": "rate_limited",
+ * "message", "retry_after"}}; message says which limit (limits_describe_*
+ * in daemon.h). */
+enum MHD_Result	api_send_rate_limited(struct api_request *req,
+		    unsigned int retry_after, const char *message);
 /* A query-string argument, or NULL. */
 const char	*api_query(struct api_request *req, const char *name);
 
-/* api_games.c */
+/* api_ops.c */
 enum MHD_Result	api_health(struct api_request *req);
+enum MHD_Result	api_metrics(struct api_request *req);
+
+/* api_games.c */
 enum MHD_Result	api_rulesets(struct api_request *req);
 enum MHD_Result	api_games_list(struct api_request *req);
 enum MHD_Result	api_game_view(struct api_request *req);

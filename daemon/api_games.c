@@ -13,13 +13,6 @@
 #include "templates.h"
 
 enum MHD_Result
-api_health(struct api_request *req)
-{
-	return api_send_json(req, MHD_HTTP_OK, json_pack("{s:s}", "status",
-	    "ok"));
-}
-
-enum MHD_Result
 api_rulesets(struct api_request *req)
 {
 	const struct rules_module *const *m;
@@ -144,7 +137,7 @@ api_game_text(struct api_request *req)
 	struct gamestate gs;
 	json_t *view, *shown;
 	char err[1024];
-	int seat, over;
+	int seat, over, rendered;
 
 	if (load_game(req, &gs, &rc) != 0)
 		return rc;
@@ -158,9 +151,12 @@ api_game_text(struct api_request *req)
 	json_decref(view);
 	over = gs.module->to_act(gs.state, &seat, 1) == 0;
 	mustache_buf_init(&out);
-	if (templates_render(req->d->templates, present_lang_code(info.lang),
-	    gs.module->name, over ? "game_over" : "spectator", TPL_TEXT,
-	    shown, &out, err, sizeof(err)) != 0) {
+	rendered = templates_render(daemon_templates_hold(req->d),
+	    present_lang_code(info.lang), gs.module->name, over ?
+	    "game_over" : "spectator", TPL_TEXT, shown, &out, err,
+	    sizeof(err));
+	daemon_templates_release(req->d);
+	if (rendered != 0) {
 		json_decref(shown);
 		gamestate_clear(&gs);
 		mustache_buf_free(&out);

@@ -34,8 +34,13 @@ daemon_pbemd_SOURCES = daemon/pbemd.c daemon/daemon.h \
 	daemon/conf.h daemon/conf.c daemon/threadstore.c \
 	daemon/http.c daemon/api.h daemon/api_games.c daemon/api_moves.c \
 	daemon/log.h daemon/log.c
-daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS)
-daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) -lpthread
+# Operations: pid/lock file, reload, rate limits, metrics, systemd.
+daemon_pbemd_SOURCES += daemon/pidfile.h daemon/pidfile.c \
+	daemon/reload.c daemon/ratelimit.h daemon/ratelimit.c \
+	daemon/limits.c daemon/metrics.h daemon/metrics.c daemon/notify.c \
+	daemon/api_ops.c
+daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS) $(SYSTEMD_CFLAGS)
+daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) $(SYSTEMD_LIBS) -lpthread
 
 # The settings table and its file parser.
 check_PROGRAMS += tests/check_config
@@ -45,3 +50,11 @@ tests_check_config_SOURCES = tests/check_config.c daemon/conf.h \
 tests_check_config_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS) \
 	-DSRCDIR=\"$(srcdir)\"
 tests_check_config_LDADD = $(CHECK_LIBS)
+
+# The token buckets of the rate limits, with an injected clock.
+check_PROGRAMS += tests/check_ratelimit
+TESTS += tests/check_ratelimit
+tests_check_ratelimit_SOURCES = tests/check_ratelimit.c \
+	daemon/ratelimit.h daemon/ratelimit.c
+tests_check_ratelimit_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS)
+tests_check_ratelimit_LDADD = $(SODIUM_LIBS) $(CHECK_LIBS) -lpthread

@@ -219,5 +219,11 @@ enum store_status store_outbox_mark_failed(struct store *st, int64_t id,
     int64_t next_attempt, int permanent, const char *why);
 /* Number of pending rows. */
 enum store_status store_outbox_pending(struct store *st, int64_t *count);
+/* Rows not yet delivered, by channel and status (STORE_OUTBOX_PENDING or
+ * STORE_OUTBOX_FAILED): one call of cb per pair that has rows. */
+typedef int (*store_outbox_depth_cb)(const char *channel, int status,
+    int64_t count, void *arg);
+enum store_status store_outbox_depth(struct store *st,
+    store_outbox_depth_cb cb, void *arg);
 
 #endif /* PBEM_STORE_H */

@@ -62,6 +62,7 @@ enum stmt_id {
 	ST_OUTBOX_SENT,
 	ST_OUTBOX_FAILED,
 	ST_OUTBOX_PENDING,
+	ST_OUTBOX_DEPTH,
 	ST_COUNT
 };
 
@@ -143,6 +144,12 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "next_attempt = ?2, last_error = ?3, status = ?4 "
 	    "WHERE id = ?1 AND status = 0",
 	[ST_OUTBOX_PENDING] = "SELECT count(*) FROM outbox WHERE status = 0",
+	/* Rows not yet delivered: pending ones through the partial index,
+	 * failed ones by a scan (there should be few). */
+	[ST_OUTBOX_DEPTH] = "SELECT channel, 0, count(*) FROM outbox "
+	    "WHERE status = 0 GROUP BY channel UNION ALL "
+	    "SELECT channel, 2, count(*) FROM outbox WHERE status = 2 "
+	    "GROUP BY channel",
 };
 
 struct store {
@@ -1528,6 +1535,54 @@ store_outbox_pending(struct store *st, int64_t *count)
 	if ((status = step(st, s, "outbox pending")) == STORE_OK)
 		*count = sqlite3_column_int64(s, 0);
 	finish(s);
+	return status;
+}
+
+struct depth_row {
+	char	channel[16];
+	int	status;
+	int64_t	count;
+};
+
+/* The rows are read and the query finished before the first callback,
+ * as for store_outbox_due(). */
+enum store_status
+store_outbox_depth(struct store *st, store_outbox_depth_cb cb, void *arg)
+{
+	enum store_status	 status;
+	struct depth_row	*rows = NULL, *grown;
+	const unsigned char	*channel;
+	sqlite3_stmt		*s;
+	int			 i, n = 0, cap = 0;
+
+	if ((s = stmt_get(st, ST_OUTBOX_DEPTH)) == NULL)
+		return STORE_ERROR;
+	while ((status = step(st, s, "outbox depth")) == STORE_OK) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			if ((grown = reallocarray(rows, cap, sizeof(*rows))) ==
+			    NULL) {
+				status = nomem(st);
+				break;
+			}
+			rows = grown;
+		}
+		channel = sqlite3_column_text(s, 0);
+		snprintf(rows[n].channel, sizeof(rows[n].channel), "%s",
+		    channel != NULL ? (const char *)channel : "");
+		rows[n].status = sqlite3_column_int(s, 1);
+		rows[n].count = sqlite3_column_int64(s, 2);
+		n++;
+	}
+	finish(s);
+	if (status == STORE_NOTFOUND) {
+		status = STORE_OK;
+		for (i = 0; i < n; i++)
+			if (cb(rows[i].channel, rows[i].status, rows[i].count,
+			    arg) != 0)
+				break;
+	}
+	free(rows);
 	return status;
 }
 
