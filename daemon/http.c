@@ -17,6 +17,7 @@
  * flight finish.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,7 +326,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url,
 			p->too_large = 1;
 			p->dropped += *upload_size;
 			if (p->dropped > HTTP_DISCARD_MAX) {
-				log_info("http: closing a connection whose "
+				log_debug("http: closing a connection whose "
 				    "body goes on past %zu bytes", max_body +
 				    HTTP_DISCARD_MAX);
 				return MHD_NO;
@@ -378,6 +379,21 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	atomic_fetch_sub(&requests_in_flight, 1);
 }
 
+/* libmicrohttpd's own complaints, into our log. */
+static void
+mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	char msg[512];
+	size_t len;
+
+	(void)cls;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	len = strlen(msg);
+	while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == '.'))
+		msg[--len] = '\0';
+	log_debug("http: libmicrohttpd: %s", msg);
+}
+
 int
 http_start(struct daemon *d)
 {
@@ -401,6 +417,7 @@ http_start(struct daemon *d)
 	d->httpd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
 	    MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG,
 	    (uint16_t)d->port, NULL, NULL, handle, d,
+	    MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 	    MHD_OPTION_SOCK_ADDR, &sin,
 	    MHD_OPTION_THREAD_POOL_SIZE, threads,
 	    MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,

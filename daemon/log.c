@@ -127,6 +127,9 @@ vlog(int priority, int level, const char *fmt, va_list ap, int with_errno)
 		    line, len) < 0)
 			(void)0;
 	}
+	/* Whoever started the daemon also sees why it stopped. */
+	if (priority == LOG_CRIT && log_target != TARGET_STDERR)
+		fprintf(stderr, "%s: %s\n", log_component, msg);
 	pthread_mutex_unlock(&log_mutex);
 	errno = saved;
 }

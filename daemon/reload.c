@@ -149,8 +149,8 @@ daemon_reload(struct daemon *d)
 		notify_ready();
 		return -1;
 	}
-	keep_restart_options(next, running);
-	/* Reopen the log even if nothing changed: logrotate moved it. */
+	/* Reopen the log first, even if nothing changed (logrotate moved
+	 * it), so that what this reload says lands in the new file. */
 	if (log_configure(config_str(next, "log"), config_str(next,
 	    "log_level"), err, sizeof(err)) != 0) {
 		log_warnx("reload: %s; logging stays as it was", err);
@@ -159,6 +159,7 @@ daemon_reload(struct daemon *d)
 		    config_str(running, "log_level"), err, sizeof(err)) != 0)
 			fatalx("reload: %s", err);
 	}
+	keep_restart_options(next, running);
 	r->cfg = running;
 	r->next = d->retired;
 	d->retired = r;

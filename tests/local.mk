@@ -11,6 +11,11 @@ tests_check_engine_LDADD = $(CORE_LIBS) $(CHECK_LIBS) -lpthread
 TESTS += tests/cli-test.sh
 EXTRA_DIST += tests/cli-test.sh tests/run-all.sh contrib/install-deps.sh
 
+# pbemd as an administrator runs it: config files, lock, reload, limits,
+# health, metrics, signals.
+TESTS += tests/ops-test.sh
+EXTRA_DIST += tests/ops-test.sh
+
 check_PROGRAMS += tests/check_random_play
 TESTS += tests/check_random_play
 tests_check_random_play_SOURCES = tests/check_random_play.c $(TESTLIB)
