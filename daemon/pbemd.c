@@ -185,6 +185,16 @@ demo(struct daemon *d)
 	gamestate_clear(&gs);
 }
 
+static void
+free_overrides(char **list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
 /* Start every stage; on a failure stop those started and exit 1. */
 static void
 start_stages(struct daemon *d)
@@ -275,6 +285,8 @@ main(int argc, char **argv)
 			config_write(cfg, stdout);
 		printf("pbemd: configuration %s is valid\n", d.config_file ?
 		    d.config_file : "(built-in defaults)");
+		config_free(cfg);
+		free_overrides(overrides, noverrides);
 		return 0;
 	}
 
@@ -371,8 +383,6 @@ main(int argc, char **argv)
 	pidfile_release(d.pidfile);
 	daemon_retired_free(&d);
 	config_free(d.cfg);
-	for (i = 0; i < noverrides; i++)
-		free(overrides[i]);
-	free(overrides);
+	free_overrides(overrides, noverrides);
 	return 0;
 }
