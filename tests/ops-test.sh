@@ -286,5 +286,34 @@ wait "$pid"
 rc=$?
 [ $rc = 0 ] && ok || bad "pbemd exit $rc after SIGINT"
 
+# --- health says 503 when the database cannot be read ---------------------
+# One HTTP thread, which opens its connection at its first request that
+# needs one; /v1/nothing (404) needs none.  A directory then takes the
+# database's name, so that connection cannot be opened.
+mkdir broken && cd broken
+cp ../good.conf good.conf
+sed -i "s|^database = .*|database = $work/broken/pbem.db|; s|^log = .*|log = $work/broken/pbemd.log|" good.conf
+echo "http_threads = 1" >>good.conf
+"$bin/pbemd" -c good.conf -p "$port" 2>daemon.err &
+pid=$!
+pids="$pids $pid"
+up=0
+for _ in $(seq 1 100); do
+	[ "$(curl -s -o /dev/null -w '%{http_code}' "$url/nothing")" = 404 ] && { up=1; break; }
+	sleep 0.05
+done
+[ $up = 1 ] && ok || bad "pbemd on the database to break did not start"
+mv pbem.db pbem.db.moved && mkdir pbem.db
+status "health with a broken database" 503 "$url/health"
+contains "health: unavailable" body.txt '"status": "unavailable"'
+contains "health: unreachable" body.txt '"database": "unreachable"'
+curl -s "$url/metrics" >metrics.txt
+contains "metrics: database down" metrics.txt "pbem_database_up 0"
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ $rc = 0 ] && ok || bad "pbemd exit $rc after SIGTERM (broken database)"
+cd ..
+
 echo "ops-test: $pass passed, $fail failed"
 [ $fail -eq 0 ]
