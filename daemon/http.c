@@ -243,11 +243,25 @@ client_text(const struct sockaddr *sa, char *buf, size_t len)
 		snprintf(buf, len, "?");
 }
 
+/* At most the first len - 1 bytes of a client's text, for the log: any
+ * control character (a decoded %0a) becomes '?', so no client can forge
+ * a log line. */
+static void
+printable(const char *text, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len && text[i] != '\0'; i++)
+		buf[i] = (unsigned char)text[i] < 0x20 || text[i] == 0x7f ?
+		    '?' : text[i];
+	buf[i] = '\0';
+}
+
 /*
  * A request's headers are in: start its record, and refuse it at once if
  * its address is over the rate limit or its declared body is too large.
- * Returns MHD_YES to go on reading (and also after an answer was queued:
- * *answered is then set).
+ * Returns MHD_YES to go on reading, also after an answer was queued
+ * (p->status is then set, and the body is dropped as it comes).
  */
 static enum MHD_Result
 arrived(struct daemon *d, struct MHD_Connection *conn, const char *url,
@@ -260,6 +274,7 @@ arrived(struct daemon *d, struct MHD_Connection *conn, const char *url,
 	unsigned int retry;
 	const char *length;
 	char who[INET6_ADDRSTRLEN], why[512], limit[256];
+	char shown_method[16], shown_url[256];
 	enum MHD_Result rc;
 
 	clock_gettime(CLOCK_MONOTONIC, &p->arrived);
@@ -276,7 +291,9 @@ arrived(struct daemon *d, struct MHD_Connection *conn, const char *url,
 	    MHD_CONNECTION_INFO_CLIENT_ADDRESS)) != NULL)
 		sa = info->client_addr;
 	client_text(sa, who, sizeof(who));
-	log_debug("http: %s %s %s", who, method, url);
+	printable(method, shown_method, sizeof(shown_method));
+	printable(url, shown_url, sizeof(shown_url));
+	log_debug("http: %s %s %s", who, shown_method, shown_url);
 	if (!ratelimit_allow_address(d, sa, &retry)) {
 		limits_describe_address(d, limit, sizeof(limit));
 		snprintf(why, sizeof(why), "too many requests from %s: the "
