@@ -13,6 +13,7 @@
  *   api_games.c	rulesets, games and their public views
  *   api_moves.c	POST of a signed move
  *   api_ops.c		health and metrics
+ *   api_webhooks.c	webhook registrations (admin token)
  */
 #ifndef PBEM_API_H
 #define PBEM_API_H
@@ -76,5 +77,15 @@ enum MHD_Result	api_game_seed(struct api_request *req);
 
 /* api_moves.c */
 enum MHD_Result	api_move_post(struct api_request *req);
+/* api_commands.c */
+enum MHD_Result	api_command_post(struct api_request *req);
+
+/* api_webhooks.c */
+enum MHD_Result	api_webhooks_list(struct api_request *req);
+enum MHD_Result	api_webhooks_add(struct api_request *req);
+enum MHD_Result	api_webhook_delete(struct api_request *req);
+enum MHD_Result	api_game_webhooks_list(struct api_request *req);
+enum MHD_Result	api_game_webhooks_add(struct api_request *req);
+enum MHD_Result	api_game_webhook_delete(struct api_request *req);
 
 #endif /* PBEM_API_H */

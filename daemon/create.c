@@ -16,8 +16,10 @@
 #include <sodium.h>
 
 #include "chain.h"
+#include "clock.h"
 #include "engine.h"
 #include "rng.h"
+#include "webhook.h"
 
 /* Parse the options text into a JSON object; "" or NULL is {}. */
 static json_t *
@@ -200,7 +202,7 @@ engine_create_game(struct store *st, const struct serverkey *key,
 	rng_seed_generate(g.seed);
 	rng_seed_commit(g.seed, g.commitment);
 	g.status = STORE_GAME_RUNNING;
-	g.created = (int64_t)time(NULL);
+	g.created = clock_now();
 
 	rng_init(&rng, g.seed, 0);
 	state = m->setup(nseats, opts, &rng, err, errlen);
@@ -241,6 +243,7 @@ engine_create_game(struct store *st, const struct serverkey *key,
 
 	if (store_log_append(st, &e) != STORE_OK ||
 	    store_snapshot_put(st, g.id, 0, state_text) != STORE_OK ||
+	    webhook_game_created(st, &g) != 0 ||	/* webhook.h */
 	    store_commit(st) != STORE_OK) {
 		rc = store_failure(st, err, errlen);
 		goto out;

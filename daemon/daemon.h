@@ -13,6 +13,8 @@
  *   limits.c		the rate limits (ratelimit.h holds the buckets)
  *   metrics.c		counters for GET /v1/metrics (metrics.h)
  *   notify.c		readiness and state to systemd (sd_notify)
+ *   webhook_deliver.c	the webhook delivery thread (webhook.h says what
+ *			is delivered, docs/WEBHOOKS.md how)
  * The path of a move itself is the engine's (engine.h).
  *
  * Threads: the main thread starts everything and then only waits for
@@ -38,6 +40,7 @@ struct tpl_set;
 struct pidfile;
 struct ratelimit;
 struct retired_config;
+struct webhook_worker;
 
 struct daemon {
 	/* The settings (conf.h).  A reload swaps in a new one; the old one
@@ -66,6 +69,7 @@ struct daemon {
 	struct ratelimit	*address_limits;
 	struct ratelimit	*key_limits;
 	atomic_int		 stopping;	/* SIGTERM seen: draining */
+	struct webhook_worker	*webhooks;	/* webhook_deliver.c */
 };
 
 /* threadstore.c */
@@ -121,5 +125,11 @@ void	limits_describe_key(struct daemon *d, char *buf, size_t len);
 void	notify_ready(void);
 void	notify_reloading(void);
 void	notify_stopping(void);
+/* webhook_deliver.c: start the thread that POSTs the outbox's webhook
+ * rows (woken after each commit that queued some, else every
+ * "webhook_poll" seconds); stop it, waiting for the batch in flight.
+ * Stop it only once nothing else commits (after http_stop()). */
+int	webhook_start(struct daemon *d);
+void	webhook_stop(struct daemon *d);
 
 #endif /* PBEM_DAEMON_H */

@@ -46,6 +46,14 @@ static const struct api_route routes[] = {
 	{ "GET",  "/v1/games/{id}/text",	api_game_text },
 	{ "GET",  "/v1/games/{id}/seed",	api_game_seed },
 	{ "POST", "/v1/games/{id}/moves",	api_move_post },
+	/* webhook registrations (api_webhooks.c) */
+	{ "GET",    "/v1/webhooks",			api_webhooks_list },
+	{ "POST",   "/v1/webhooks",			api_webhooks_add },
+	{ "DELETE", "/v1/webhooks/{id}",		api_webhook_delete },
+	{ "GET",    "/v1/games/{id}/webhooks",		api_game_webhooks_list },
+	{ "POST",   "/v1/games/{id}/webhooks",		api_game_webhooks_add },
+	{ "DELETE", "/v1/games/{id}/webhooks/{id}",	api_game_webhook_delete },
+	{ "POST", "/v1/games/{id}/commands",	api_command_post },
 	{ NULL, NULL, NULL }
 };
 

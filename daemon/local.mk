@@ -18,7 +18,12 @@ daemon_libpbem_a_SOURCES += \
 	daemon/serverkey.h daemon/serverkey.c \
 	daemon/engine.h daemon/create.c daemon/submit.c daemon/gamestate.c \
 	daemon/audit.h daemon/audit.c \
-	daemon/bundle.h daemon/bundle.c
+	daemon/bundle.h daemon/bundle.c \
+	daemon/webhook.h daemon/webhook.c \
+	daemon/clock.h daemon/clock.c daemon/policy.h daemon/policy.c \
+	daemon/serverentry.c daemon/seats.c daemon/press.c \
+	daemon/observe.c daemon/command.c \
+	daemon/schedule.h daemon/schedule.c
 
 # Programs.
 bin_PROGRAMS += daemon/pbem daemon/pbemctl
@@ -33,14 +38,18 @@ bin_PROGRAMS += daemon/pbemd
 daemon_pbemd_SOURCES = daemon/pbemd.c daemon/daemon.h \
 	daemon/conf.h daemon/conf.c daemon/threadstore.c \
 	daemon/http.c daemon/api.h daemon/api_games.c daemon/api_moves.c \
-	daemon/log.h daemon/log.c
+	daemon/api_commands.c \
+	daemon/log.h daemon/log.c \
+	daemon/webhook_deliver.c daemon/api_webhooks.c
 # Operations: pid/lock file, reload, rate limits, metrics, systemd.
 daemon_pbemd_SOURCES += daemon/pidfile.h daemon/pidfile.c \
 	daemon/reload.c daemon/ratelimit.h daemon/ratelimit.c \
 	daemon/limits.c daemon/metrics.h daemon/metrics.c daemon/notify.c \
 	daemon/api_ops.c
-daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS) $(SYSTEMD_CFLAGS)
-daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) $(SYSTEMD_LIBS) -lpthread
+daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS) $(CURL_CFLAGS) \
+	$(SYSTEMD_CFLAGS)
+daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) $(CURL_LIBS) $(SYSTEMD_LIBS) \
+	-lpthread
 
 # The settings table and its file parser.
 check_PROGRAMS += tests/check_config

@@ -34,7 +34,33 @@
 #include "metrics.h"
 #include "pidfile.h"
 #include "protocol.h"
+#include "schedule.h"
 #include "templates.h"
+
+/* The deadline scheduler, on its own store connection (schedule.h). */
+static struct schedule_thread *scheduler;
+
+static int
+scheduler_start(struct daemon *d)
+{
+	char err[512];
+
+	if ((scheduler = schedule_start(d->dbpath, d->key,
+	    (int)config_int(d->cfg, "schedule_interval"), err,
+	    sizeof(err))) == NULL) {
+		log_warnx("scheduler: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+scheduler_stop(struct daemon *d)
+{
+	(void)d;
+	schedule_stop(scheduler);	/* waits for a pass in progress */
+	scheduler = NULL;
+}
 
 /*
  * What runs beside the main thread, in start order; pbemd stops them in
@@ -54,6 +80,8 @@ static const struct stage {
 	void		(*stop)(struct daemon *d);
 	void		(*reload)(struct daemon *d);
 } stages[] = {
+	{ "webhooks",	webhook_start,	webhook_stop,	NULL },
+	{ "scheduler",	scheduler_start, scheduler_stop, NULL },
 	{ "http",	http_start,	http_stop,	NULL },
 	{ NULL,		NULL,		NULL,		NULL }
 };
@@ -373,7 +401,10 @@ main(int argc, char **argv)
 	}
 	atomic_store(&d.stopping, 1);
 	notify_stopping();
-	stop_stages(&d);	/* HTTP first: waits for requests in flight */
+	/* HTTP first (waits for requests in flight), then the scheduler
+	 * (waits for a pass in progress), webhooks last (after the last
+	 * commit). */
+	stop_stages(&d);
 	limits_free(&d);
 	serverkey_close(d.key);
 	store_close(d.st);
