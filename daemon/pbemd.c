@@ -31,6 +31,7 @@
 
 #include "daemon.h"
 #include "engine.h"
+#include "mail.h"
 #include "metrics.h"
 #include "pidfile.h"
 #include "protocol.h"
@@ -62,6 +63,31 @@ scheduler_stop(struct daemon *d)
 	scheduler = NULL;
 }
 
+/* The mail gateway (mail.h): its threads read these settings for as
+ * long as they run. */
+static struct mail_settings mail_settings;
+
+static int
+mail_stage_start(struct daemon *d)
+{
+	char err[512];
+
+	if (mail_settings_from_config(&mail_settings, d->cfg, err,
+	    sizeof(err)) != 0 || mail_daemon_start(d->dbpath, d->key,
+	    d->templates, &mail_settings, err, sizeof(err)) != 0) {
+		log_warnx("mail: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+mail_stage_stop(struct daemon *d)
+{
+	(void)d;
+	mail_daemon_stop();	/* lets the message in hand finish */
+}
+
 /*
  * What runs beside the main thread, in start order; pbemd stops them in
  * the reverse order.  HTTP comes last so that it stops first: no new work
@@ -81,6 +107,7 @@ static const struct stage {
 	void		(*reload)(struct daemon *d);
 } stages[] = {
 	{ "webhooks",	webhook_start,	webhook_stop,	NULL },
+	{ "mail",	mail_stage_start, mail_stage_stop, NULL },
 	{ "scheduler",	scheduler_start, scheduler_stop, NULL },
 	{ "http",	http_start,	http_stop,	NULL },
 	{ NULL,		NULL,		NULL,		NULL }
@@ -268,6 +295,10 @@ main(int argc, char **argv)
 	size_t noverrides = 0, i;
 	int ch, sig, want_demo = 0, verbose = 0, check_only = 0;
 
+	/* The MTA pipe mode: one message on stdin (docs/MAIL.md). */
+	if (argc > 1 && strcmp(argv[1], "deliver") == 0)
+		return mail_deliver_main(argc - 1, argv + 1);
+
 	memset(&d, 0, sizeof(d));
 	if ((overrides = calloc((size_t)argc + 1, sizeof(*overrides))) ==
 	    NULL)
@@ -402,8 +433,8 @@ main(int argc, char **argv)
 	atomic_store(&d.stopping, 1);
 	notify_stopping();
 	/* HTTP first (waits for requests in flight), then the scheduler
-	 * (waits for a pass in progress), webhooks last (after the last
-	 * commit). */
+	 * (waits for a pass in progress), mail (lets the message in hand
+	 * finish), webhooks last (after the last commit). */
 	stop_stages(&d);
 	limits_free(&d);
 	serverkey_close(d.key);

@@ -6,7 +6,7 @@
  * (which still win).  A refused file changes nothing.  Options marked
  * reloadable in conf.c take effect; a changed option that is not is
  * logged as needing a restart and keeps its running value.  The log is
- * reopened (what logrotate needs) and the templates are compiled again.
+ * reopened (what logrotate needs).
  *
  * Swapping the settings under the HTTP threads: readers call
  * config_int(d->cfg, ...) with no lock, and config_str() hands out
@@ -16,12 +16,14 @@
  * and reloads are rare, so this costs less than a lock on every read or
  * a count of references, and readers can never see freed memory.
  *
- * The templates are a different case: a compiled set is large, and
- * logrotate sends SIGHUP every day, so keeping every old set would grow
- * without end.  They sit behind a read-write lock that prefers the
- * writer: a render holds it for reading (daemon_templates_hold()), and
- * the reload waits for the renders under way, swaps, and frees the old
- * set.
+ * The templates are not reloaded: the mail gateway is handed the set
+ * when it starts and renders with it for as long as it runs, so a reload
+ * could not free the old set, and a compiled set is too large to keep one
+ * per SIGHUP (logrotate sends one a day).  HTTP handlers already read the
+ * set between daemon_templates_hold() and daemon_templates_release(), a
+ * read-write lock; once the mail gateway does too, a reload can compile
+ * the new set, swap it under the write lock and free the old one.
+ * Changed templates need a restart until then.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +31,6 @@
 
 #include "daemon.h"
 #include "metrics.h"
-#include "templates.h"
 
 struct retired_config {
 	struct retired_config	*next;
@@ -82,28 +83,6 @@ void
 daemon_templates_release(struct daemon *d)
 {
 	pthread_rwlock_unlock(&d->templates_lock);
-}
-
-/* Compile the templates again; a broken one keeps the loaded set. */
-static void
-reload_templates(struct daemon *d)
-{
-	struct tpl_set *fresh, *old;
-	char err[1024];
-
-	if ((fresh = templates_load(d->template_dir, err, sizeof(err))) ==
-	    NULL) {
-		log_warnx("reload: templates: %s; the loaded templates stay",
-		    err);
-		return;
-	}
-	pthread_rwlock_wrlock(&d->templates_lock);
-	old = d->templates;
-	d->templates = fresh;
-	pthread_rwlock_unlock(&d->templates_lock);
-	templates_free(old);
-	log_info("reload: templates: %zu loaded from %s",
-	    templates_count(fresh), d->template_dir);
 }
 
 /* Put back the running value of every option that needs a restart. */
@@ -164,7 +143,6 @@ daemon_reload(struct daemon *d)
 	r->next = d->retired;
 	d->retired = r;
 	d->cfg = next;			/* atomic: readers see old or new */
-	reload_templates(d);
 	metrics_add(METRICS_RELOADS, 1);
 	log_info("reload: done; http_max_body %lld, rate_per_address %lld, "
 	    "rate_per_key %lld, log_level %s",
