@@ -5,7 +5,8 @@ daemon_libpbem_a_CPPFLAGS = $(CORE_CPPFLAGS) \
 	-DPBEM_TEMPLATE_DIR=\"$(pkgdatadir)/templates\"
 daemon_libpbem_a_SOURCES = \
 	daemon/protocol.h daemon/protocol.c \
-	daemon/rng.h daemon/rng.c
+	daemon/rng.h daemon/rng.c \
+	daemon/reqsig.h daemon/reqsig.c
 
 # Protocol and random-stream tests (vectors from docs/PROTOCOL.md).
 check_PROGRAMS += tests/check_protocol
@@ -17,6 +18,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/chain.h daemon/chain.c \
 	daemon/serverkey.h daemon/serverkey.c \
 	daemon/engine.h daemon/create.c daemon/submit.c daemon/gamestate.c \
+	daemon/committed.c \
 	daemon/audit.h daemon/audit.c \
 	daemon/bundle.h daemon/bundle.c
 
