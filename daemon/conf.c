@@ -44,6 +44,14 @@ static const struct config_option options[] = {
 	{ "http_timeout", CONFIG_INT, "30", 1, 3600, 0,
 	    "seconds an idle HTTP connection is kept" },
 
+	/* The API: registration, signed requests, events. */
+	{ "http_open_registration", CONFIG_BOOL, "yes", 0, 0, 1,
+	    "anyone who reaches the API may register a player (POST /v1/players)" },
+	{ "http_auth_window", CONFIG_INT, "120", 5, 3600, 1,
+	    "seconds a signed request's time may differ from the server's clock" },
+	{ "http_events_max_wait", CONFIG_INT, "60", 1, 3600, 1,
+	    "the longest an event long-poll may wait, in seconds" },
+
 	{ NULL, CONFIG_STRING, NULL, 0, 0, 0, NULL }
 };
 

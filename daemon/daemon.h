@@ -8,6 +8,8 @@
  *   http.c		ingress over HTTP: the server and its route table;
  *			the handlers are in api_*.c (api.h)
  *   log.c		logging (log.h)
+ *   events.c		event long-polls waiting for a commit (events.h)
+ *   replaycache.c	signatures of signed requests seen (replaycache.h)
  * The path of a move itself is the engine's (engine.h).
  *
  * Threads: the main thread starts everything and then only waits for
@@ -28,6 +30,8 @@
 
 struct MHD_Daemon;
 struct tpl_set;
+struct replaycache;
+struct evhub;
 
 struct daemon {
 	struct config		*cfg;		/* the settings (conf.h) */
@@ -40,6 +44,10 @@ struct daemon {
 	const char		*template_dir;
 	struct tpl_set		*templates;	/* loaded at start-up */
 	pthread_key_t		 store_key;	/* threadstore.c */
+	/* api: signed requests and event long-polls */
+	int64_t			 started;	/* unix seconds at start */
+	struct replaycache	*replay;	/* signatures seen */
+	struct evhub		*events;	/* suspended long-polls */
 };
 
 /* threadstore.c */

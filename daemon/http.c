@@ -16,8 +16,9 @@
 
 #include "api.h"
 
-/* Every route of the API.  A pattern's {id} matches a positive number,
- * handed to the handler in params[], in order. */
+/* Every route of the API.  A pattern's {id} matches a positive number and
+ * {n} a number from 0 (a seat), handed to the handler in params[], in
+ * order. */
 static const struct api_route routes[] = {
 	{ "GET",  "/v1/health",			api_health },
 	{ "GET",  "/v1/rulesets",		api_rulesets },
@@ -26,15 +27,37 @@ static const struct api_route routes[] = {
 	{ "GET",  "/v1/games/{id}/text",	api_game_text },
 	{ "GET",  "/v1/games/{id}/seed",	api_game_seed },
 	{ "POST", "/v1/games/{id}/moves",	api_move_post },
+	/* api: players, forming games, private views, log, events */
+	{ "POST", "/v1/players",		api_player_register },
+	{ "GET",  "/v1/players/me",		api_player_me },
+	{ "POST", "/v1/games",			api_game_create },
+	{ "POST", "/v1/games/{id}/join",	api_game_join },
+	{ "POST", "/v1/games/{id}/leave",	api_game_leave },
+	{ "GET",  "/v1/games/{id}/seats/{n}",	api_seat_view },
+	{ "GET",  "/v1/games/{id}/log",		api_game_log },
+	{ "GET",  "/v1/games/{id}/events",	api_game_events },
 	{ NULL, NULL, NULL }
 };
 
-/* What is kept of a request while its body arrives. */
+/* What is kept of a request while its body arrives (and, for a
+ * suspended long-poll, until it is answered). */
 struct pending {
+	char	*target;	/* the request target as sent, with query */
 	char	*body;
 	size_t	 len;
 	int	 too_large;
+	int	 started;	/* the handler has been called once */
+	void	*handler_state;	/* api_request.state */
+	void	(*handler_state_free)(void *);
+	const char *header_name, *header_value;	/* api_add_header() */
 };
+
+void
+api_add_header(struct api_request *req, const char *name, const char *value)
+{
+	req->pending->header_name = name;
+	req->pending->header_value = value;
+}
 
 enum MHD_Result
 api_send_text(struct api_request *req, unsigned int status,
@@ -52,6 +75,9 @@ api_send_text(struct api_request *req, unsigned int status,
 		return MHD_NO;
 	}
 	MHD_add_response_header(resp, "Content-Type", content_type);
+	if (req->pending->header_name != NULL)
+		MHD_add_response_header(resp, req->pending->header_name,
+		    req->pending->header_value);
 	rc = MHD_queue_response(req->conn, status, resp);
 	MHD_destroy_response(resp);
 	return rc;
@@ -89,6 +115,30 @@ api_query(struct api_request *req, const char *name)
 	    name);
 }
 
+int
+api_query_number(struct api_request *req, const char *name, int64_t min,
+    int64_t max, int64_t def, int64_t *out, enum MHD_Result *answered)
+{
+	const char *text = api_query(req, name);
+	char msg[256], *end;
+	long long n;
+
+	*out = def;
+	if (text == NULL)
+		return 0;
+	n = strtoll(text, &end, 10);
+	if (*text == '\0' || *end != '\0' || n < min || n > max) {
+		snprintf(msg, sizeof(msg), "%s=%.40s: expected a whole number "
+		    "from %lld to %lld", name, text, (long long)min,
+		    (long long)max);
+		*answered = api_send_error(req, MHD_HTTP_BAD_REQUEST,
+		    "bad_request", msg, NULL);
+		return -1;
+	}
+	*out = n;
+	return 0;
+}
+
 /* Does path match pattern?  Fills params with the {id}s. */
 static int
 path_matches(const char *pattern, const char *path, int64_t *params)
@@ -97,6 +147,19 @@ path_matches(const char *pattern, const char *path, int64_t *params)
 	char *end;
 
 	while (*pattern != '\0') {
+		if (strncmp(pattern, "{n}", 3) == 0) {
+			if (*path < '0' || *path > '9' ||
+			    (path[0] == '0' && path[1] >= '0' &&
+			    path[1] <= '9'))
+				return 0;
+			params[nparams++] = strtoll(path, &end, 10);
+			if (params[nparams - 1] < 0 ||
+			    params[nparams - 1] > INT32_MAX)
+				return 0;
+			path = end;
+			pattern += 3;
+			continue;
+		}
 		if (strncmp(pattern, "{id}", 4) == 0) {
 			if (*path < '1' || *path > '9')
 				return 0;
@@ -156,10 +219,10 @@ handle(void *cls, struct MHD_Connection *conn, const char *url,
 	char *grown;
 
 	(void)version;
-	if (p == NULL) {
-		if ((p = calloc(1, sizeof(*p))) == NULL)
-			return MHD_NO;
-		*con_cls = p;
+	if (p == NULL)		/* uri_seen() failed: out of memory */
+		return MHD_NO;
+	if (!p->started) {
+		p->started = 1;
 		return MHD_YES;
 	}
 	if (*upload_size > 0) {
@@ -184,7 +247,29 @@ handle(void *cls, struct MHD_Connection *conn, const char *url,
 	req.path = url;
 	req.body = p->body != NULL ? p->body : "";
 	req.body_len = p->len;
+	req.target = p->target != NULL ? p->target : url;
+	req.pending = p;
+	req.state = &p->handler_state;
+	req.state_free = &p->handler_state_free;
 	return route(&req, p);
+}
+
+/* The first thing libmicrohttpd tells of a request: its target as sent
+ * (path and query, not yet decoded), which signed requests sign. */
+static void *
+uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+	struct pending *p;
+
+	(void)cls;
+	(void)conn;
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		return NULL;
+	if ((p->target = strdup(uri)) == NULL) {
+		free(p);
+		return NULL;
+	}
+	return p;
 }
 
 static void
@@ -197,6 +282,9 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	(void)conn;
 	(void)toe;
 	if (p != NULL) {
+		if (p->handler_state_free != NULL)
+			p->handler_state_free(p->handler_state);
+		free(p->target);
 		free(p->body);
 		free(p);
 		*con_cls = NULL;
@@ -217,10 +305,13 @@ http_start(struct daemon *d)
 		return -1;
 	}
 	threads = (unsigned int)config_int(d->cfg, "http_threads");
+	/* Suspend/resume: an event long-poll waits without holding one of
+	 * the pool's threads (api_events.c). */
 	d->httpd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
-	    MHD_USE_EPOLL | MHD_USE_ERROR_LOG, (uint16_t)d->port, NULL, NULL,
-	    handle, d,
+	    MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME,
+	    (uint16_t)d->port, NULL, NULL, handle, d,
 	    MHD_OPTION_SOCK_ADDR, &sin,
+	    MHD_OPTION_URI_LOG_CALLBACK, uri_seen, NULL,
 	    MHD_OPTION_THREAD_POOL_SIZE, threads,
 	    MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
 	    MHD_OPTION_CONNECTION_TIMEOUT,

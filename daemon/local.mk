@@ -35,6 +35,10 @@ bin_PROGRAMS += daemon/pbemd
 daemon_pbemd_SOURCES = daemon/pbemd.c daemon/daemon.h \
 	daemon/conf.h daemon/conf.c daemon/threadstore.c \
 	daemon/http.c daemon/api.h daemon/api_games.c daemon/api_moves.c \
+	daemon/api_auth.c daemon/api_players.c daemon/api_forming.c \
+	daemon/api_seats.c daemon/api_log.c daemon/api_events.c \
+	daemon/events.h daemon/events.c \
+	daemon/replaycache.h daemon/replaycache.c \
 	daemon/log.h daemon/log.c
 daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS)
 daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) -lpthread

@@ -19,12 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sodium.h>
 
 #include "daemon.h"
 #include "engine.h"
+#include "events.h"
+#include "replaycache.h"
 #include "protocol.h"
 #include "templates.h"
 
@@ -245,6 +248,14 @@ main(int argc, char **argv)
 
 	if (daemon_store_init(&d) != 0)
 		fatalx("cannot set up per-thread store connections");
+	/* Signed requests: the replay cache is empty now, so requests
+	 * signed before this moment are refused (api_auth.c).  Event
+	 * long-polls are woken by every commit, from any thread. */
+	d.started = (int64_t)time(NULL);
+	if ((d.replay = replaycache_new()) == NULL ||
+	    (d.events = evhub_new()) == NULL)
+		fatalx("out of memory");
+	engine_set_commit_hook(evhub_committed, d.events);
 	if (d.port != 0 && http_start(&d) != 0)
 		exit(1);
 	for (;;) {
@@ -257,7 +268,11 @@ main(int argc, char **argv)
 		log_info("%s: stopping", strsignal(sig));
 		break;
 	}
+	evhub_shutdown(d.events);	/* answers the waiting long-polls */
 	http_stop(&d);		/* waits for requests in flight */
+	engine_set_commit_hook(NULL, NULL);
+	evhub_free(d.events);
+	replaycache_free(d.replay);
 	serverkey_close(d.key);
 	store_close(d.st);
 	templates_free(d.templates);

@@ -24,6 +24,18 @@ valid_player(const char *name)
 }
 
 static int
+valid_nonce(const char *nonce)
+{
+	size_t n = 0;
+
+	for (; nonce[n] != '\0'; n++)
+		if (!isalnum((unsigned char)nonce[n]) && nonce[n] != '-' &&
+		    nonce[n] != '_')
+			return 0;
+	return n < REQSIG_NONCE_MAX;
+}
+
+static int
 valid_method(const char *method)
 {
 	size_t n = 0;
@@ -50,21 +62,21 @@ valid_target(const char *target)
 
 size_t
 reqsig_canonical(const char *player, const char *method, const char *target,
-    int64_t time, const void *body, size_t body_len, unsigned char *buf,
-    size_t buflen)
+    int64_t time, const char *nonce, const void *body, size_t body_len,
+    unsigned char *buf, size_t buflen)
 {
 	unsigned char hash[32];
 	char hex[65];
 	int n;
 
 	if (!valid_player(player) || !valid_method(method) ||
-	    !valid_target(target) || time < 0)
+	    !valid_target(target) || !valid_nonce(nonce) || time < 0)
 		return 0;
 	crypto_generichash(hash, sizeof(hash), body, body_len, NULL, 0);
 	proto_hex(hash, sizeof(hash), hex);
 	n = snprintf((char *)buf, buflen, "pbem-request-v1\nplayer: %s\n"
-	    "method: %s\ntarget: %s\ntime: %lld\nbody: %s\n", player, method,
-	    target, (long long)time, hex);
+	    "method: %s\ntarget: %s\ntime: %lld\nnonce: %s\nbody: %s\n",
+	    player, method, target, (long long)time, nonce, hex);
 	if (n < 0 || (size_t)n >= buflen)
 		return 0;
 	return (size_t)n;
@@ -72,7 +84,7 @@ reqsig_canonical(const char *player, const char *method, const char *target,
 
 int
 reqsig_sign(const char *player, const char *method, const char *target,
-    int64_t time, const void *body, size_t body_len,
+    int64_t time, const char *nonce, const void *body, size_t body_len,
     const unsigned char seckey[PROTO_SECKEY_BYTES], char *header,
     size_t headerlen)
 {
@@ -82,20 +94,23 @@ reqsig_sign(const char *player, const char *method, const char *target,
 	size_t len;
 	int n;
 
-	len = reqsig_canonical(player, method, target, time, body, body_len,
-	    buf, sizeof(buf));
+	len = reqsig_canonical(player, method, target, time, nonce, body,
+	    body_len, buf, sizeof(buf));
 	if (len == 0)
 		return -1;
 	crypto_sign_detached(sig, NULL, buf, len, seckey);
 	sodium_bin2base64(b64, sizeof(b64), sig, sizeof(sig),
 	    sodium_base64_VARIANT_ORIGINAL);
-	n = snprintf(header, headerlen, "%s player=%s, time=%lld, "
-	    "signature=%s", REQSIG_SCHEME, player, (long long)time, b64);
+	n = snprintf(header, headerlen, "%s player=%s, time=%lld, %s%s%s"
+	    "signature=%s", REQSIG_SCHEME, player, (long long)time,
+	    *nonce != '\0' ? "nonce=" : "", nonce, *nonce != '\0' ? ", " : "",
+	    b64);
 	return n < 0 || (size_t)n >= headerlen ? -1 : 0;
 }
 
 #define HEADER_FORM "expected: Authorization: PBEM-Ed25519 player=NAME, " \
-	"time=UNIX-SECONDS, signature=BASE64 (docs/API.md)"
+	"time=UNIX-SECONDS, nonce=RANDOM (optional), signature=BASE64 " \
+	"(docs/API.md)"
 
 /* Copy at most 40 bytes of s, anything but printable ASCII as '?'. */
 static void
@@ -133,7 +148,7 @@ reqsig_parse_header(const char *value, struct reqsig *rs, char *err,
 {
 	const char *p = value, *name, *v;
 	size_t namelen, vlen, slen = strlen(REQSIG_SCHEME), bin_len;
-	int seen_player = 0, seen_time = 0, seen_sig = 0;
+	int seen_player = 0, seen_time = 0, seen_sig = 0, seen_nonce = 0;
 	char shown[48];
 	const char *end;
 
@@ -189,6 +204,14 @@ reqsig_parse_header(const char *value, struct reqsig *rs, char *err,
 				    shown);
 				return PROTO_MALFORMED;
 			}
+		} else if (namelen == 5 && strncasecmp(name, "nonce", 5) == 0) {
+			if (seen_nonce++)
+				goto twice;
+			if (vlen == 0 || vlen >= sizeof(rs->nonce))
+				goto bad_nonce;
+			memcpy(rs->nonce, v, vlen);
+			if (!valid_nonce(rs->nonce))
+				goto bad_nonce;
 		} else if (namelen == 9 &&
 		    strncasecmp(name, "signature", 9) == 0) {
 			if (seen_sig++)
@@ -223,6 +246,11 @@ twice:
 	snprintf(err, errlen, "%s= appears twice in the Authorization header",
 	    shown);
 	return PROTO_MALFORMED;
+bad_nonce:
+	quote(v, vlen, shown, sizeof(shown));
+	snprintf(err, errlen, "nonce=\"%s\" is not a nonce (1-64 letters, "
+	    "digits, '-' or '_')", shown);
+	return PROTO_MALFORMED;
 bad_player:
 	quote(v, vlen, shown, sizeof(shown));
 	snprintf(err, errlen, "player=\"%s\" is not a player name (1-63 "
@@ -238,8 +266,8 @@ reqsig_verify(const struct reqsig *rs, const char *method,
 	unsigned char buf[REQSIG_CANONICAL_MAX];
 	size_t len;
 
-	len = reqsig_canonical(rs->player, method, target, rs->time, body,
-	    body_len, buf, sizeof(buf));
+	len = reqsig_canonical(rs->player, method, target, rs->time,
+	    rs->nonce, body, body_len, buf, sizeof(buf));
 	if (len == 0)
 		return PROTO_MALFORMED;
 	if (crypto_sign_verify_detached(rs->signature, buf, len, pubkey) != 0)
