@@ -7,4 +7,5 @@ apt-get update
 apt-get install -y --no-install-recommends \
 	ca-certificates build-essential autoconf automake pkg-config \
 	libsodium-dev libsqlite3-dev libjansson-dev libmicrohttpd-dev \
+	libcurl4-openssl-dev \
 	check sqlite3 curl valgrind

@@ -25,8 +25,8 @@ daemon_libpbem_a_SOURCES += \
 # Programs.
 bin_PROGRAMS += daemon/pbem daemon/pbemctl
 daemon_pbem_SOURCES = daemon/pbem.c daemon/cli.h daemon/cli.c
-daemon_pbem_CPPFLAGS = $(CORE_CPPFLAGS)
-daemon_pbem_LDADD = $(CORE_LIBS)
+daemon_pbem_CPPFLAGS = $(CORE_CPPFLAGS) $(CURL_CFLAGS)
+daemon_pbem_LDADD = $(CORE_LIBS) $(CURL_LIBS)
 daemon_pbemctl_SOURCES = daemon/pbemctl.c daemon/cli.h daemon/cli.c
 daemon_pbemctl_CPPFLAGS = $(CORE_CPPFLAGS)
 daemon_pbemctl_LDADD = $(CORE_LIBS)
