@@ -18,6 +18,7 @@
  *   api_seats.c	a seat's private view (signed)
  *   api_log.c		the public log, paged, redacted until the end
  *   api_events.c	long-poll of a game's events (suspend/resume)
+ *   api_webhooks.c	webhook registrations (admin token)
  */
 #ifndef PBEM_API_H
 #define PBEM_API_H
@@ -121,5 +122,13 @@ enum MHD_Result	api_game_seed(struct api_request *req);
 
 /* api_moves.c */
 enum MHD_Result	api_move_post(struct api_request *req);
+
+/* api_webhooks.c */
+enum MHD_Result	api_webhooks_list(struct api_request *req);
+enum MHD_Result	api_webhooks_add(struct api_request *req);
+enum MHD_Result	api_webhook_delete(struct api_request *req);
+enum MHD_Result	api_game_webhooks_list(struct api_request *req);
+enum MHD_Result	api_game_webhooks_add(struct api_request *req);
+enum MHD_Result	api_game_webhook_delete(struct api_request *req);
 
 #endif /* PBEM_API_H */

@@ -51,6 +51,19 @@ static const struct config_option options[] = {
 	    "seconds a signed request's time may differ from the server's clock" },
 	{ "http_events_max_wait", CONFIG_INT, "60", 1, 3600, 1,
 	    "the longest an event long-poll may wait, in seconds" },
+	/* Webhooks (docs/WEBHOOKS.md). */
+	{ "webhook_admin_token", CONFIG_STRING, "", 0, 0, 1,
+	    "bearer token for /v1/webhooks over HTTP; empty: HTTP registration off" },
+	{ "webhook_timeout", CONFIG_INT, "10", 1, 300, 0,
+	    "seconds a webhook receiver has to answer one delivery" },
+	{ "webhook_retry_base", CONFIG_INT, "10", 1, 86400, 0,
+	    "seconds before the first retry of a failed delivery; doubles each time" },
+	{ "webhook_retry_max", CONFIG_INT, "3600", 1, 604800, 0,
+	    "the longest wait between two attempts of a delivery, in seconds" },
+	{ "webhook_failing_after", CONFIG_INT, "5", 1, 1000000, 0,
+	    "failed attempts in a row after which a receiver is marked failing" },
+	{ "webhook_poll", CONFIG_INT, "30", 1, 3600, 0,
+	    "seconds between looks at the outbox when no commit wakes the sender" },
 
 	{ NULL, CONFIG_STRING, NULL, 0, 0, 0, NULL }
 };

@@ -18,6 +18,7 @@
 #include "chain.h"
 #include "engine.h"
 #include "rng.h"
+#include "webhook.h"
 
 /* Parse the options text into a JSON object; "" or NULL is {}. */
 static json_t *
@@ -218,7 +219,8 @@ start_locked(struct store *st, const struct serverkey *key,
 	rc = ENGINE_OK;
 	if (store_log_append(st, &e) != STORE_OK ||
 	    store_snapshot_put(st, g->id, 0, state_text) != STORE_OK ||
-	    store_game_set_status(st, g->id, STORE_GAME_RUNNING) != STORE_OK) {
+	    store_game_set_status(st, g->id, STORE_GAME_RUNNING) != STORE_OK ||
+	    webhook_game_created(st, g) != 0) {		/* webhook.h */
 		snprintf(err, errlen, "store: %s", store_errmsg(st));
 		rc = ENGINE_INTERNAL;
 	}

@@ -10,6 +10,8 @@
  *   log.c		logging (log.h)
  *   events.c		event long-polls waiting for a commit (events.h)
  *   replaycache.c	signatures of signed requests seen (replaycache.h)
+ *   webhook_deliver.c	the webhook delivery thread (webhook.h says what
+ *			is delivered, docs/WEBHOOKS.md how)
  * The path of a move itself is the engine's (engine.h).
  *
  * Threads: the main thread starts everything and then only waits for
@@ -32,6 +34,7 @@ struct MHD_Daemon;
 struct tpl_set;
 struct replaycache;
 struct evhub;
+struct webhook_worker;
 
 struct daemon {
 	struct config		*cfg;		/* the settings (conf.h) */
@@ -48,6 +51,7 @@ struct daemon {
 	int64_t			 started;	/* unix seconds at start */
 	struct replaycache	*replay;	/* signatures seen */
 	struct evhub		*events;	/* suspended long-polls */
+	struct webhook_worker	*webhooks;	/* webhook_deliver.c */
 };
 
 /* threadstore.c */
@@ -59,5 +63,12 @@ struct store	*daemon_store(struct daemon *d);
 /* http.c */
 int	http_start(struct daemon *d);
 void	http_stop(struct daemon *d);
+
+/* webhook_deliver.c: start the thread that POSTs the outbox's webhook
+ * rows (woken after each commit that queued some, else every
+ * "webhook_poll" seconds); stop it, waiting for the batch in flight.
+ * Stop it only once nothing else commits (after http_stop()). */
+int	webhook_start(struct daemon *d);
+void	webhook_stop(struct daemon *d);
 
 #endif /* PBEM_DAEMON_H */

@@ -36,6 +36,13 @@ static const struct api_route routes[] = {
 	{ "GET",  "/v1/games/{id}/seats/{n}",	api_seat_view },
 	{ "GET",  "/v1/games/{id}/log",		api_game_log },
 	{ "GET",  "/v1/games/{id}/events",	api_game_events },
+	/* webhook registrations (api_webhooks.c) */
+	{ "GET",    "/v1/webhooks",			api_webhooks_list },
+	{ "POST",   "/v1/webhooks",			api_webhooks_add },
+	{ "DELETE", "/v1/webhooks/{id}",		api_webhook_delete },
+	{ "GET",    "/v1/games/{id}/webhooks",		api_game_webhooks_list },
+	{ "POST",   "/v1/games/{id}/webhooks",		api_game_webhooks_add },
+	{ "DELETE", "/v1/games/{id}/webhooks/{id}",	api_game_webhook_delete },
 	{ NULL, NULL, NULL }
 };
 

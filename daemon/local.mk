@@ -20,7 +20,8 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine.h daemon/create.c daemon/submit.c daemon/gamestate.c \
 	daemon/committed.c \
 	daemon/audit.h daemon/audit.c \
-	daemon/bundle.h daemon/bundle.c
+	daemon/bundle.h daemon/bundle.c \
+	daemon/webhook.h daemon/webhook.c
 
 # Programs.
 bin_PROGRAMS += daemon/pbem daemon/pbemctl
@@ -39,9 +40,10 @@ daemon_pbemd_SOURCES = daemon/pbemd.c daemon/daemon.h \
 	daemon/api_seats.c daemon/api_log.c daemon/api_events.c \
 	daemon/events.h daemon/events.c \
 	daemon/replaycache.h daemon/replaycache.c \
-	daemon/log.h daemon/log.c
-daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS)
-daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) -lpthread
+	daemon/log.h daemon/log.c \
+	daemon/webhook_deliver.c daemon/api_webhooks.c
+daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS) $(CURL_CFLAGS)
+daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) $(CURL_LIBS) -lpthread
 
 # The settings table and its file parser.
 check_PROGRAMS += tests/check_config

@@ -20,6 +20,7 @@
 #include "present.h"
 #include "protocol.h"
 #include "templates.h"
+#include "webhook.h"
 
 struct ctl {
 	const char		*dbpath;
@@ -46,7 +47,10 @@ usage(void)
 "    --text renders the view with the templates (--templates DIR)\n"
 "  audit [GAME]                      check every signature, hash and state\n"
 "  export GAME [-o FILE]             write a bundle `pbem verify` checks\n"
-"  score RULESET CARD,CARD,... [--explain] [--lang en|fr]\n");
+"  score RULESET CARD,CARD,... [--explain] [--lang en|fr]\n"
+"  webhook add [--game ID] [--events EVENT,...] URL   prints the secret once\n"
+"  webhook list [--game ID]\n"
+"  webhook remove|enable|disable ID   enable re-arms a failing one\n");
 	exit(2);
 }
 
@@ -701,6 +705,116 @@ cmd_score(struct ctl *c, int argc, char **argv)
 	return 0;
 }
 
+/* ---- webhook (webhook.h, docs/WEBHOOKS.md) ---- */
+
+static int
+webhook_add(struct ctl *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "game", required_argument, NULL, 'g' },
+		{ "events", required_argument, NULL, 'e' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct store_webhook w;
+	const char *events = "";
+	int64_t game_id = 0;
+	char err[512];
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'g':
+			game_id = cli_number(optarg, 1, INT64_MAX, "game");
+			break;
+		case 'e':
+			events = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind + 1 != argc)
+		usage();
+	ctl_open(c, 0);
+	if (webhook_register(c->st, game_id, argv[optind], events, &w, err,
+	    sizeof(err)) != 0)
+		cli_fatal("%s", err);
+	fprintf(stderr, "webhook %lld added for %s, events %s; the secret "
+	    "is shown this once: give it to the receiver\n", (long long)w.id,
+	    game_id != 0 ? "one game" : "every game",
+	    w.events[0] != '\0' ? w.events : "*");
+	printf("id %lld\nsecret %s\n", (long long)w.id, w.secret);
+	sodium_memzero(w.secret, sizeof(w.secret));
+	ctl_close(c);
+	return 0;
+}
+
+static int
+print_webhook(const struct store_webhook *w, void *arg)
+{
+	const int64_t *game_id = arg;
+
+	if (*game_id != 0 && w->game_id != *game_id)
+		return 0;
+	if (w->game_id != 0)
+		printf("%lld\tgame %lld", (long long)w->id,
+		    (long long)w->game_id);
+	else
+		printf("%lld\tevery game", (long long)w->id);
+	printf("\t%s\t%d failures\t%lld pending\t%s\t%s",
+	    webhook_state_name(w->state), w->failures, (long long)w->pending,
+	    w->events[0] != '\0' ? w->events : "*", w->url);
+	if (w->last_error[0] != '\0')
+		printf("\tlast error: %s", w->last_error);
+	printf("\n");
+	return 0;
+}
+
+static int
+cmd_webhook(struct ctl *c, int argc, char **argv)
+{
+	enum store_status rc;
+	int64_t id = 0;
+
+	if (argc < 2)
+		usage();
+	if (strcmp(argv[1], "add") == 0)
+		return webhook_add(c, argc - 1, argv + 1);
+	if (strcmp(argv[1], "list") == 0) {
+		if (argc == 4 && strcmp(argv[2], "--game") == 0)
+			id = cli_number(argv[3], 1, INT64_MAX, "game");
+		else if (argc != 2)
+			usage();
+		ctl_open(c, 0);
+		if (store_webhook_foreach(c->st, -1, print_webhook, &id) !=
+		    STORE_OK)
+			cli_fatal("store: %s", store_errmsg(c->st));
+		ctl_close(c);
+		return 0;
+	}
+	if (argc != 3)
+		usage();
+	id = cli_number(argv[2], 1, INT64_MAX, "webhook id");
+	ctl_open(c, 0);
+	if (strcmp(argv[1], "remove") == 0)
+		rc = store_webhook_remove(c->st, id);
+	else if (strcmp(argv[1], "enable") == 0)
+		rc = store_webhook_set_state(c->st, id, STORE_WEBHOOK_ACTIVE);
+	else if (strcmp(argv[1], "disable") == 0)
+		rc = store_webhook_set_state(c->st, id,
+		    STORE_WEBHOOK_DISABLED);
+	else
+		usage();
+	if (rc != STORE_OK)
+		cli_fatal("%s", store_errmsg(c->st));
+	fprintf(stderr, "webhook %lld %s\n", (long long)id,
+	    strcmp(argv[1], "remove") == 0 ? "removed; its pending "
+	    "deliveries are given up" : strcmp(argv[1], "enable") == 0 ?
+	    "enabled" : "disabled; its deliveries wait until it is enabled");
+	ctl_close(c);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(struct ctl *, int, char **);
@@ -716,6 +830,7 @@ static const struct {
 	{ "audit", cmd_audit },
 	{ "export", cmd_export },
 	{ "score", cmd_score },
+	{ "webhook", cmd_webhook },
 };
 
 int

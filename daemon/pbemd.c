@@ -256,6 +256,8 @@ main(int argc, char **argv)
 	    (d.events = evhub_new()) == NULL)
 		fatalx("out of memory");
 	engine_set_commit_hook(evhub_committed, d.events);
+	if (webhook_start(&d) != 0)
+		exit(1);
 	if (d.port != 0 && http_start(&d) != 0)
 		exit(1);
 	for (;;) {
@@ -270,6 +272,7 @@ main(int argc, char **argv)
 	}
 	evhub_shutdown(d.events);	/* answers the waiting long-polls */
 	http_stop(&d);		/* waits for requests in flight */
+	webhook_stop(&d);	/* after the last commit */
 	engine_set_commit_hook(NULL, NULL);
 	evhub_free(d.events);
 	replaycache_free(d.replay);

@@ -18,6 +18,7 @@
 #include "chain.h"
 #include "engine.h"
 #include "rng.h"
+#include "webhook.h"
 
 static void
 refuse(struct engine_reply *reply, enum engine_status status,
@@ -287,6 +288,7 @@ engine_submit(struct store *st, const struct serverkey *key,
 	}
 	if (store_snapshot_put(st, m.game_id, m.seq, state_text) != STORE_OK ||
 	    queue_notifications(st, &gs, m.seat, m.seq, over) != 0 ||
+	    webhook_move(st, &gs, m.seq, m.seat, over) != 0 ||	/* webhook.h */
 	    (over && store_game_set_status(st, m.game_id, STORE_GAME_OVER) !=
 	    STORE_OK) ||
 	    store_commit(st) != STORE_OK)

@@ -172,9 +172,44 @@ static const char migration_2[] =
 	"CREATE INDEX outbox_pending ON outbox(id, next_attempt)\n"
 	"	WHERE status = 0;\n";
 
+/*
+ * 3: webhook registrations (daemon/webhook.h, docs/WEBHOOKS.md).
+ *
+ * A registration is global (game_id NULL) or for one game.  Its outbox
+ * rows have channel 'webhook' and the registration's id, as text, for
+ * recipient.  Delivery is in order per (registration, game), so the
+ * worker asks "is there an earlier pending row of this queue?" for each
+ * due row; the partial index webhook_queue answers that from the index
+ * alone and holds only pending webhook rows.  state: 0 active, 1 failing
+ * (still retried), 2 disabled (not delivered until enabled again).
+ */
+static const char migration_3[] =
+	"CREATE TABLE webhooks (\n"
+	"	id	INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+	"	game_id	INTEGER REFERENCES games(id),\n"
+	"	url	TEXT NOT NULL CONSTRAINT url_size\n"
+	"		    CHECK (length(CAST(url AS BLOB)) BETWEEN 1 AND 1023),\n"
+	"	secret	TEXT NOT NULL CONSTRAINT secret_size\n"
+	"		    CHECK (length(CAST(secret AS BLOB)) BETWEEN 16 AND 127),\n"
+	"	events	TEXT NOT NULL DEFAULT '' CONSTRAINT events_size\n"
+	"		    CHECK (length(CAST(events AS BLOB)) <= 255),\n"
+	"	state	INTEGER NOT NULL DEFAULT 0 CONSTRAINT state_range\n"
+	"		    CHECK (state >= 0),\n"
+	"	failures INTEGER NOT NULL DEFAULT 0 CONSTRAINT failures_range\n"
+	"		    CHECK (failures >= 0),\n"
+	"	last_error TEXT NOT NULL DEFAULT '' CONSTRAINT last_error_size\n"
+	"		    CHECK (length(CAST(last_error AS BLOB)) <= 255),\n"
+	"	last_success INTEGER NOT NULL DEFAULT 0,\n"
+	"	created	INTEGER NOT NULL\n"
+	");\n"
+	"CREATE INDEX webhooks_game ON webhooks(game_id);\n"
+	"CREATE INDEX webhook_queue ON outbox(recipient, game_id, id)\n"
+	"	WHERE status = 0 AND channel = 'webhook';\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1 },
 	{ 2, "players.lang and outbox_pending index", migration_2 },
+	{ 3, "webhooks and the webhook_queue index", migration_3 },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -226,4 +226,76 @@ enum store_status store_outbox_mark_failed(struct store *st, int64_t id,
 /* Number of pending rows. */
 enum store_status store_outbox_pending(struct store *st, int64_t *count);
 
+/* ---- Webhook registrations (daemon/webhook.h, docs/WEBHOOKS.md) -------- */
+
+/*
+ * A registration's outbox rows have channel "webhook" and the
+ * registration's id, in decimal, for recipient.
+ */
+enum store_webhook_state {
+	STORE_WEBHOOK_ACTIVE = 0,
+	STORE_WEBHOOK_FAILING = 1,	/* kept failing; still retried */
+	STORE_WEBHOOK_DISABLED = 2	/* not delivered to until enabled */
+};
+
+#define STORE_URL_MAX		1024
+#define STORE_SECRET_MAX	128
+
+struct store_webhook {
+	int64_t		id;
+	int64_t		game_id;		/* 0: every game */
+	char		url[STORE_URL_MAX];
+	char		secret[STORE_SECRET_MAX];
+	char		events[256];		/* "move,game_over"; "": all */
+	int		state;			/* enum store_webhook_state */
+	int		failures;		/* consecutive failed attempts */
+	char		last_error[256];
+	int64_t		last_success;		/* unix seconds; 0: never */
+	int64_t		created;		/* unix seconds */
+	int64_t		pending;		/* read only: queued rows, or -1
+						   where not counted */
+};
+
+/* Insert w (w->id and w->created are set; state and counters start at
+ * zero whatever w says).  STORE_ERROR if the game does not exist. */
+enum store_status store_webhook_add(struct store *st, struct store_webhook *w);
+enum store_status store_webhook_get(struct store *st, int64_t id,
+    struct store_webhook *w);
+typedef int (*store_webhook_cb)(const struct store_webhook *w, void *arg);
+/* Every registration by id (game_id < 0), or those that apply to one game:
+ * the global ones and that game's (game_id > 0; pending is then -1). */
+enum store_status store_webhook_foreach(struct store *st, int64_t game_id,
+    store_webhook_cb cb, void *arg);
+/* Delete the registration and give up its pending rows (marked failed,
+ * "webhook removed"), as one unit. */
+enum store_status store_webhook_remove(struct store *st, int64_t id);
+/* Set the state; ACTIVE also clears the failure count. */
+enum store_status store_webhook_set_state(struct store *st, int64_t id,
+    int state);
+/* A 2xx answer: active again, failures 0, last_success = when. */
+enum store_status store_webhook_delivered(struct store *st, int64_t id,
+    int64_t when);
+/* A failed attempt: count it, keep why, and mark the registration failing
+ * once failures reaches failing_after.  *state is the state after. */
+enum store_status store_webhook_failed(struct store *st, int64_t id,
+    int failing_after, const char *why, int *state);
+/* Due webhook rows that are the oldest pending row of their (recipient,
+ * game) queue, of registrations not disabled; oldest first, at most
+ * limit.  Read first, then called back, as store_outbox_due(). */
+enum store_status store_outbox_webhook_due(struct store *st, int64_t now,
+    int limit, store_outbox_cb cb, void *arg);
+/* The earliest next_attempt of a pending row of an enabled registration;
+ * STORE_NOTFOUND when there is none. */
+enum store_status store_outbox_webhook_next(struct store *st, int64_t *when);
+
+/* ---- After commit ------------------------------------------------------ */
+
+/*
+ * fn(arg) is called on the committing thread after every successful
+ * store_commit() of any connection in this process (pbemd uses it to wake
+ * its outbox workers).  Set it once, before any thread commits; NULL
+ * removes it.
+ */
+void	store_set_commit_hook(void (*fn)(void *arg), void *arg);
+
 #endif /* PBEM_STORE_H */

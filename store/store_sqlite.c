@@ -63,6 +63,18 @@ enum stmt_id {
 	ST_OUTBOX_SENT,
 	ST_OUTBOX_FAILED,
 	ST_OUTBOX_PENDING,
+	/* webhooks */
+	ST_WEBHOOK_ADD,
+	ST_WEBHOOK_GET,
+	ST_WEBHOOK_ALL,
+	ST_WEBHOOK_FOR_GAME,
+	ST_WEBHOOK_DELETE,
+	ST_WEBHOOK_GIVE_UP,
+	ST_WEBHOOK_STATE,
+	ST_WEBHOOK_DELIVERED,
+	ST_WEBHOOK_FAILED,
+	ST_WEBHOOK_DUE,
+	ST_WEBHOOK_NEXT,
 	ST_COUNT
 };
 
@@ -79,6 +91,21 @@ enum stmt_id {
 #define OUTBOX_SELECT							\
 	"SELECT id, game_id, seq, channel, recipient, event, payload, "	\
 	"status, attempts, next_attempt, last_error FROM outbox"
+
+#define WEBHOOK_SELECT						\
+	"SELECT w.id, w.game_id, w.url, w.secret, w.events, w.state, "	\
+	"w.failures, w.last_error, w.last_success, w.created"
+#define WEBHOOK_PENDING							\
+	"(SELECT count(*) FROM outbox q WHERE q.status = 0 "		\
+	"AND q.channel = 'webhook' AND q.recipient = CAST(w.id AS TEXT))"
+/* Row o is the oldest pending row of its (recipient, game) queue, and its
+ * registration is not disabled. */
+#define WEBHOOK_HEAD							\
+	"NOT EXISTS (SELECT 1 FROM outbox p WHERE p.status = 0 "	\
+	"AND p.channel = 'webhook' AND p.recipient = o.recipient "	\
+	"AND p.game_id IS o.game_id AND p.id < o.id) "			\
+	"AND NOT EXISTS (SELECT 1 FROM webhooks w "			\
+	"WHERE w.id = CAST(o.recipient AS INTEGER) AND w.state = 2)"
 
 static const char *const stmt_sql[ST_COUNT] = {
 	[ST_BEGIN] = "BEGIN IMMEDIATE",
@@ -146,6 +173,35 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "next_attempt = ?2, last_error = ?3, status = ?4 "
 	    "WHERE id = ?1 AND status = 0",
 	[ST_OUTBOX_PENDING] = "SELECT count(*) FROM outbox WHERE status = 0",
+
+	/* Webhooks.  "status = 0 AND channel = 'webhook'" spelt out so that
+	 * the partial index webhook_queue applies. */
+	[ST_WEBHOOK_ADD] = "INSERT INTO webhooks (game_id, url, secret, "
+	    "events, created) VALUES (?1, ?2, ?3, ?4, ?5)",
+	[ST_WEBHOOK_GET] = WEBHOOK_SELECT ", " WEBHOOK_PENDING
+	    " FROM webhooks w WHERE w.id = ?1",
+	[ST_WEBHOOK_ALL] = WEBHOOK_SELECT ", " WEBHOOK_PENDING
+	    " FROM webhooks w ORDER BY w.id",
+	[ST_WEBHOOK_FOR_GAME] = WEBHOOK_SELECT " FROM webhooks w "
+	    "WHERE w.game_id IS NULL OR w.game_id = ?1 ORDER BY w.id",
+	[ST_WEBHOOK_DELETE] = "DELETE FROM webhooks WHERE id = ?1",
+	[ST_WEBHOOK_GIVE_UP] = "UPDATE outbox SET status = 2, "
+	    "last_error = 'webhook removed' WHERE status = 0 "
+	    "AND channel = 'webhook' AND recipient = CAST(?1 AS TEXT)",
+	[ST_WEBHOOK_STATE] = "UPDATE webhooks SET state = ?2, "
+	    "failures = CASE WHEN ?2 = 0 THEN 0 ELSE failures END "
+	    "WHERE id = ?1",
+	[ST_WEBHOOK_DELIVERED] = "UPDATE webhooks SET state = 0, "
+	    "failures = 0, last_success = ?2 WHERE id = ?1 AND state != 2",
+	[ST_WEBHOOK_FAILED] = "UPDATE webhooks SET failures = failures + 1, "
+	    "last_error = ?3, state = CASE WHEN state = 0 AND "
+	    "failures + 1 >= ?2 THEN 1 ELSE state END WHERE id = ?1 "
+	    "RETURNING state",
+	[ST_WEBHOOK_DUE] = OUTBOX_SELECT " o WHERE o.status = 0 "
+	    "AND o.channel = 'webhook' AND o.next_attempt <= ?1 "
+	    "AND " WEBHOOK_HEAD " ORDER BY o.id LIMIT ?2",
+	[ST_WEBHOOK_NEXT] = "SELECT min(o.next_attempt) FROM outbox o "
+	    "WHERE o.status = 0 AND o.channel = 'webhook' AND " WEBHOOK_HEAD,
 };
 
 struct store {
@@ -627,6 +683,17 @@ store_schema_version(struct store *st)
 
 /* ---- Transactions ------------------------------------------------------- */
 
+/* store_set_commit_hook(): set once at start-up, read by every thread. */
+static void	(*commit_hook)(void *);
+static void	*commit_hook_arg;
+
+void
+store_set_commit_hook(void (*fn)(void *arg), void *arg)
+{
+	commit_hook = fn;
+	commit_hook_arg = arg;
+}
+
 enum store_status
 store_begin(struct store *st)
 {
@@ -644,6 +711,8 @@ store_commit(struct store *st)
 
 	if ((status = run_id(st, ST_COMMIT, "commit")) != STORE_OK)
 		store_rollback(st);
+	else if (commit_hook != NULL)
+		commit_hook(commit_hook_arg);
 	return status;
 }
 
@@ -1419,9 +1488,9 @@ outbox_free(struct store_outbox *rows, int n)
 	free(rows);
 }
 
-/* Read up to limit due rows into a malloc'd array. */
+/* Read up to limit due rows of query id into a malloc'd array. */
 static enum store_status
-outbox_collect(struct store *st, int64_t when, int limit,
+outbox_collect_by(struct store *st, enum stmt_id id, int64_t when, int limit,
     struct store_outbox **out, int *nout)
 {
 	enum store_status	 status;
@@ -1431,7 +1500,7 @@ outbox_collect(struct store *st, int64_t when, int limit,
 
 	*out = NULL;
 	*nout = 0;
-	if ((s = stmt_get(st, ST_OUTBOX_DUE)) == NULL)
+	if ((s = stmt_get(st, id)) == NULL)
 		return STORE_ERROR;
 	bind_int64(st, s, 1, when);
 	bind_int64(st, s, 2, limit);
@@ -1476,8 +1545,8 @@ store_outbox_due(struct store *st, int64_t when, int limit,
 
 	if (limit <= 0)
 		return STORE_OK;
-	if ((status = outbox_collect(st, when, limit, &rows, &n)) !=
-	    STORE_OK)
+	if ((status = outbox_collect_by(st, ST_OUTBOX_DUE, when, limit,
+	    &rows, &n)) != STORE_OK)
 		return status;
 	for (i = 0; i < n; i++)
 		if (cb(&rows[i], arg) != 0)
@@ -1552,6 +1621,212 @@ store_outbox_pending(struct store *st, int64_t *count)
 		return STORE_ERROR;
 	if ((status = step(st, s, "outbox pending")) == STORE_OK)
 		*count = sqlite3_column_int64(s, 0);
+	finish(s);
+	return status;
+}
+
+/* ---- Webhook registrations ---------------------------------------------- */
+
+enum store_status
+store_webhook_add(struct store *st, struct store_webhook *w)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	if ((s = stmt_get(st, ST_WEBHOOK_ADD)) == NULL)
+		return STORE_ERROR;
+	w->created = now();
+	bind_id(st, s, 1, w->game_id);
+	bind_field(st, s, 2, w->url, sizeof(w->url));
+	bind_field(st, s, 3, w->secret, sizeof(w->secret));
+	bind_field(st, s, 4, w->events, sizeof(w->events));
+	bind_int64(st, s, 5, w->created);
+	if ((status = run(st, s, "webhook add")) != STORE_OK)
+		return status;
+	w->id = sqlite3_last_insert_rowid(st->db);
+	w->state = STORE_WEBHOOK_ACTIVE;
+	w->failures = 0;
+	w->last_error[0] = '\0';
+	w->last_success = 0;
+	w->pending = 0;
+	return STORE_OK;
+}
+
+static enum store_status
+read_webhook(struct store *st, sqlite3_stmt *s, struct store_webhook *w)
+{
+	enum store_status	 status;
+
+	memset(w, 0, sizeof(*w));
+	w->id = sqlite3_column_int64(s, 0);
+	w->state = sqlite3_column_int(s, 5);
+	w->failures = sqlite3_column_int(s, 6);
+	w->last_success = sqlite3_column_int64(s, 8);
+	w->created = sqlite3_column_int64(s, 9);
+	w->pending = sqlite3_column_count(s) > 10 ?
+	    sqlite3_column_int64(s, 10) : -1;
+	if ((status = col_id(st, s, 1, "webhooks", &w->game_id)) !=
+	    STORE_OK ||
+	    (status = col_text(st, s, 2, "webhooks", w->url,
+	    sizeof(w->url))) != STORE_OK ||
+	    (status = col_text(st, s, 3, "webhooks", w->secret,
+	    sizeof(w->secret))) != STORE_OK ||
+	    (status = col_text(st, s, 4, "webhooks", w->events,
+	    sizeof(w->events))) != STORE_OK ||
+	    (status = col_text(st, s, 7, "webhooks", w->last_error,
+	    sizeof(w->last_error))) != STORE_OK)
+		return status;
+	return STORE_OK;
+}
+
+enum store_status
+store_webhook_get(struct store *st, int64_t id, struct store_webhook *w)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	memset(w, 0, sizeof(*w));
+	if ((s = stmt_get(st, ST_WEBHOOK_GET)) == NULL)
+		return STORE_ERROR;
+	bind_int64(st, s, 1, id);
+	if ((status = step(st, s, "webhook get")) == STORE_OK)
+		status = read_webhook(st, s, w);
+	else if (status == STORE_NOTFOUND)
+		set_err(st, "no webhook %lld", (long long)id);
+	finish(s);
+	return status;
+}
+
+enum store_status
+store_webhook_foreach(struct store *st, int64_t game_id,
+    store_webhook_cb cb, void *arg)
+{
+	enum store_status	 status;
+	struct store_webhook	 w;
+	sqlite3_stmt		*s;
+
+	s = stmt_get(st, game_id > 0 ? ST_WEBHOOK_FOR_GAME : ST_WEBHOOK_ALL);
+	if (s == NULL)
+		return STORE_ERROR;
+	if (game_id > 0)
+		bind_int64(st, s, 1, game_id);
+	while ((status = step(st, s, "webhook foreach")) == STORE_OK) {
+		if ((status = read_webhook(st, s, &w)) != STORE_OK)
+			break;
+		if (cb(&w, arg) != 0)
+			break;
+	}
+	finish(s);
+	return status == STORE_NOTFOUND ? STORE_OK : status;
+}
+
+enum store_status
+store_webhook_remove(struct store *st, int64_t id)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+	char			 msg[64];
+	int			 own;
+
+	if ((status = op_begin(st, &own)) != STORE_OK)
+		return status;
+	if ((s = stmt_get(st, ST_WEBHOOK_GIVE_UP)) == NULL)
+		return op_end(st, own, STORE_ERROR);
+	bind_int64(st, s, 1, id);
+	if ((status = run(st, s, "webhook give up")) != STORE_OK)
+		return op_end(st, own, status);
+	if ((s = stmt_get(st, ST_WEBHOOK_DELETE)) == NULL)
+		return op_end(st, own, STORE_ERROR);
+	bind_int64(st, s, 1, id);
+	snprintf(msg, sizeof(msg), "no webhook %lld", (long long)id);
+	return op_end(st, own, update_one(st, s, "webhook remove", msg));
+}
+
+enum store_status
+store_webhook_set_state(struct store *st, int64_t id, int state)
+{
+	sqlite3_stmt	*s;
+	char		 msg[64];
+
+	if ((s = stmt_get(st, ST_WEBHOOK_STATE)) == NULL)
+		return STORE_ERROR;
+	bind_int64(st, s, 1, id);
+	bind_int64(st, s, 2, state);
+	snprintf(msg, sizeof(msg), "no webhook %lld", (long long)id);
+	return update_one(st, s, "webhook state", msg);
+}
+
+/* A disabled registration stays disabled: NOTFOUND is then no error. */
+enum store_status
+store_webhook_delivered(struct store *st, int64_t id, int64_t when)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = stmt_get(st, ST_WEBHOOK_DELIVERED)) == NULL)
+		return STORE_ERROR;
+	bind_int64(st, s, 1, id);
+	bind_int64(st, s, 2, when);
+	return run(st, s, "webhook delivered");
+}
+
+enum store_status
+store_webhook_failed(struct store *st, int64_t id, int failing_after,
+    const char *why, int *state)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	if (why == NULL)
+		why = "";
+	if ((s = stmt_get(st, ST_WEBHOOK_FAILED)) == NULL)
+		return STORE_ERROR;
+	bind_int64(st, s, 1, id);
+	bind_int64(st, s, 2, failing_after);
+	bind_check(st, sqlite3_bind_text(s, 3, why, error_len(why),
+	    SQLITE_STATIC));
+	if ((status = step(st, s, "webhook failed")) == STORE_OK)
+		*state = sqlite3_column_int(s, 0);
+	else if (status == STORE_NOTFOUND)
+		set_err(st, "no webhook %lld", (long long)id);
+	finish(s);
+	return status;
+}
+
+enum store_status
+store_outbox_webhook_due(struct store *st, int64_t when, int limit,
+    store_outbox_cb cb, void *arg)
+{
+	enum store_status	 status;
+	struct store_outbox	*rows;
+	int			 i, n;
+
+	if (limit <= 0)
+		return STORE_OK;
+	if ((status = outbox_collect_by(st, ST_WEBHOOK_DUE, when, limit,
+	    &rows, &n)) != STORE_OK)
+		return status;
+	for (i = 0; i < n; i++)
+		if (cb(&rows[i], arg) != 0)
+			break;
+	outbox_free(rows, n);
+	return STORE_OK;
+}
+
+enum store_status
+store_outbox_webhook_next(struct store *st, int64_t *when)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	*when = 0;
+	if ((s = stmt_get(st, ST_WEBHOOK_NEXT)) == NULL)
+		return STORE_ERROR;
+	if ((status = step(st, s, "webhook next")) == STORE_OK) {
+		if (sqlite3_column_type(s, 0) == SQLITE_NULL)
+			status = STORE_NOTFOUND;
+		else
+			*when = sqlite3_column_int64(s, 0);
+	}
 	finish(s);
 	return status;
 }

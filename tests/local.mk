@@ -29,3 +29,19 @@ tests_bench_engine_SOURCES = tests/bench_engine.c
 tests_bench_engine_CPPFLAGS = $(CORE_CPPFLAGS)
 tests_bench_engine_LDADD = $(CORE_LIBS)
 EXTRA_DIST += tests/fuzz_protocol.c tests/vectors
+
+# Webhooks: registrations, queue, signature, events of a whole game.
+check_PROGRAMS += tests/check_webhook
+TESTS += tests/check_webhook
+tests_check_webhook_SOURCES = tests/check_webhook.c $(TESTLIB)
+tests_check_webhook_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
+tests_check_webhook_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+
+# Webhooks end to end: the real pbemd, a receiver inside the test, SIGKILL.
+check_PROGRAMS += tests/check_webhook_daemon
+TESTS += tests/check_webhook_daemon
+tests_check_webhook_daemon_SOURCES = tests/check_webhook_daemon.c $(TESTLIB)
+tests_check_webhook_daemon_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests \
+	$(CHECK_CFLAGS) $(MHD_CFLAGS) $(CURL_CFLAGS)
+tests_check_webhook_daemon_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(MHD_LIBS) \
+	$(CURL_LIBS) -lpthread

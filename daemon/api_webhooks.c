@@ -1,0 +1,300 @@
+/*
+ * api_webhooks.c -- webhook registrations over HTTP (docs/API.md,
+ * docs/WEBHOOKS.md).
+ *
+ * Who may register: the administrator, with the bearer token of the
+ * "webhook_admin_token" option (HTTP registration is off while it is
+ * empty).  Global registrations live under /v1/webhooks, a game's under
+ * /v1/games/{id}/webhooks.  The secret is in the answer to the POST that
+ * creates a registration and nowhere else, ever.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "api.h"
+#include "webhook.h"
+
+/* Does the request carry the administrator's token?  Answers (and
+ * returns 0) if not; *answered says whether it did. */
+static int
+authorised(struct api_request *req, enum MHD_Result *answered)
+{
+	const char *token = config_str(req->d->cfg, "webhook_admin_token");
+	const char *given;
+	unsigned char want[32], got[32];
+
+	if (*token == '\0') {
+		*answered = api_send_error(req, MHD_HTTP_FORBIDDEN,
+		    "webhooks_closed", "registering webhooks over HTTP is off "
+		    "on this server (webhook_admin_token is not set); the "
+		    "administrator registers them with `pbemctl webhook add`",
+		    NULL);
+		return 0;
+	}
+	given = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
+	    MHD_HTTP_HEADER_AUTHORIZATION);
+	if (given == NULL || strncmp(given, "Bearer ", 7) != 0) {
+		*answered = api_send_error(req, MHD_HTTP_UNAUTHORIZED,
+		    "unauthorized", "webhook registrations need the header "
+		    "\"Authorization: Bearer <webhook_admin_token>\"", NULL);
+		return 0;
+	}
+	/* Compare digests in constant time: the token's length and
+	 * content stay secret. */
+	crypto_generichash(want, sizeof(want), (const unsigned char *)token,
+	    strlen(token), NULL, 0);
+	crypto_generichash(got, sizeof(got), (const unsigned char *)given + 7,
+	    strlen(given + 7), NULL, 0);
+	if (sodium_memcmp(want, got, sizeof(want)) != 0) {
+		*answered = api_send_error(req, MHD_HTTP_UNAUTHORIZED,
+		    "unauthorized", "the bearer token is not this server's "
+		    "webhook_admin_token", NULL);
+		return 0;
+	}
+	return 1;
+}
+
+/* The store connection, or an answer saying there is none. */
+static struct store *
+store_or_answer(struct api_request *req, enum MHD_Result *answered)
+{
+	struct store *st = daemon_store(req->d);
+
+	if (st == NULL)
+		*answered = api_send_error(req, MHD_HTTP_INTERNAL_SERVER_ERROR,
+		    "internal_error", "the store cannot be opened; see the "
+		    "daemon log", NULL);
+	return st;
+}
+
+static enum MHD_Result
+store_error(struct api_request *req, struct store *st)
+{
+	log_warnx("webhooks: store: %s", store_errmsg(st));
+	return api_send_error(req, MHD_HTTP_INTERNAL_SERVER_ERROR,
+	    "internal_error", "the store failed; see the daemon log", NULL);
+}
+
+/* Does game id exist?  Answers 404 (returns 0) if not. */
+static int
+game_exists(struct api_request *req, struct store *st, int64_t id,
+    enum MHD_Result *answered)
+{
+	struct store_game g;
+	enum store_status rc;
+	char why[96];
+
+	rc = store_game_get(st, id, &g);
+	store_game_clear(&g);
+	if (rc == STORE_OK)
+		return 1;
+	if (rc != STORE_NOTFOUND) {
+		*answered = store_error(req, st);
+		return 0;
+	}
+	snprintf(why, sizeof(why), "there is no game %lld", (long long)id);
+	*answered = api_send_error(req, MHD_HTTP_NOT_FOUND, "unknown_game",
+	    why, NULL);
+	return 0;
+}
+
+/* {"url": "...", "events": "a,b" | ["a", "b"]} into url and events.
+ * 0, or -1 with the reason. */
+static int
+parse_body(struct api_request *req, const char **url, char *events,
+    size_t eventslen, json_t **root, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	json_t *ev, *item;
+	const char *key;
+	json_t *value;
+	size_t i, used = 0, n;
+
+	*root = json_loadb(req->body, req->body_len, 0, &jerr);
+	if (*root == NULL || !json_is_object(*root)) {
+		snprintf(err, errlen, "the body must be a JSON object such as "
+		    "{\"url\": \"https://...\", \"events\": [\"move\"]}%s%s",
+		    *root == NULL ? ": " : "", *root == NULL ? jerr.text : "");
+		return -1;
+	}
+	json_object_foreach(*root, key, value) {
+		if (strcmp(key, "url") != 0 && strcmp(key, "events") != 0) {
+			snprintf(err, errlen, "unknown field \"%.40s\"; a "
+			    "registration has \"url\" and \"events\"", key);
+			return -1;
+		}
+	}
+	if ((*url = json_string_value(json_object_get(*root, "url"))) ==
+	    NULL) {
+		snprintf(err, errlen, "\"url\" (a string) is missing");
+		return -1;
+	}
+	events[0] = '\0';
+	ev = json_object_get(*root, "events");
+	if (ev == NULL || json_is_null(ev))
+		return 0;
+	if (json_is_string(ev)) {
+		snprintf(events, eventslen, "%s", json_string_value(ev));
+		return 0;
+	}
+	if (!json_is_array(ev)) {
+		snprintf(err, errlen, "\"events\" must be a list of event "
+		    "names (%s)", WEBHOOK_EVENTS);
+		return -1;
+	}
+	json_array_foreach(ev, i, item) {
+		if (!json_is_string(item)) {
+			snprintf(err, errlen, "\"events\" must be a list of "
+			    "event names (%s)", WEBHOOK_EVENTS);
+			return -1;
+		}
+		n = strlen(json_string_value(item));
+		if (used + n + 2 > eventslen) {
+			snprintf(err, errlen, "\"events\" is too long");
+			return -1;
+		}
+		if (used > 0)
+			events[used++] = ',';
+		memcpy(events + used, json_string_value(item), n + 1);
+		used += n;
+	}
+	return 0;
+}
+
+static enum MHD_Result
+add(struct api_request *req, int64_t game_id)
+{
+	struct store_webhook w;
+	enum MHD_Result answered;
+	struct store *st;
+	const char *url;
+	char events[256], err[512];
+	json_t *root = NULL, *out;
+
+	if (!authorised(req, &answered) ||
+	    (st = store_or_answer(req, &answered)) == NULL ||
+	    (game_id != 0 && !game_exists(req, st, game_id, &answered)))
+		return answered;
+	if (parse_body(req, &url, events, sizeof(events), &root, err,
+	    sizeof(err)) != 0 ||
+	    webhook_register(st, game_id, url, events, &w, err,
+	    sizeof(err)) != 0) {
+		json_decref(root);
+		return api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
+		    err, NULL);
+	}
+	json_decref(root);
+	log_info("webhook %lld registered over HTTP: %s (game %lld, events "
+	    "%s)", (long long)w.id, w.url, (long long)w.game_id,
+	    w.events[0] != '\0' ? w.events : "*");
+	out = webhook_json(&w);
+	json_object_set_new(out, "secret", json_string(w.secret));
+	sodium_memzero(w.secret, sizeof(w.secret));
+	return api_send_json(req, MHD_HTTP_CREATED, out);
+}
+
+struct listing {
+	json_t	*list;
+	int64_t	 game_id;	/* -1: every registration */
+};
+
+static int
+list_one(const struct store_webhook *w, void *arg)
+{
+	struct listing *l = arg;
+
+	if (l->game_id < 0 || w->game_id == l->game_id)
+		json_array_append_new(l->list, webhook_json(w));
+	return 0;
+}
+
+static enum MHD_Result
+list(struct api_request *req, int64_t game_id)
+{
+	struct listing l;
+	enum MHD_Result answered;
+	struct store *st;
+
+	if (!authorised(req, &answered) ||
+	    (st = store_or_answer(req, &answered)) == NULL ||
+	    (game_id > 0 && !game_exists(req, st, game_id, &answered)))
+		return answered;
+	l.list = json_array();
+	l.game_id = game_id;
+	if (store_webhook_foreach(st, -1, list_one, &l) != STORE_OK) {
+		json_decref(l.list);
+		return store_error(req, st);
+	}
+	return api_send_json(req, MHD_HTTP_OK, json_pack("{s:o}", "webhooks",
+	    l.list));
+}
+
+static enum MHD_Result
+delete(struct api_request *req, int64_t game_id, int64_t id)
+{
+	struct store_webhook w;
+	enum MHD_Result answered;
+	enum store_status rc;
+	struct store *st;
+	char why[96];
+
+	if (!authorised(req, &answered) ||
+	    (st = store_or_answer(req, &answered)) == NULL)
+		return answered;
+	rc = store_webhook_get(st, id, &w);
+	sodium_memzero(w.secret, sizeof(w.secret));
+	if (rc == STORE_OK && game_id != 0 && w.game_id != game_id)
+		rc = STORE_NOTFOUND;	/* another game's */
+	if (rc == STORE_OK)
+		rc = store_webhook_remove(st, id);
+	if (rc == STORE_NOTFOUND) {
+		snprintf(why, sizeof(why), "there is no webhook %lld here",
+		    (long long)id);
+		return api_send_error(req, MHD_HTTP_NOT_FOUND, "not_found", why,
+		    NULL);
+	}
+	if (rc != STORE_OK)
+		return store_error(req, st);
+	log_info("webhook %lld removed over HTTP", (long long)id);
+	return api_send_json(req, MHD_HTTP_OK, json_pack("{s:I}", "deleted",
+	    (json_int_t)id));
+}
+
+enum MHD_Result
+api_webhooks_list(struct api_request *req)
+{
+	return list(req, -1);
+}
+
+enum MHD_Result
+api_webhooks_add(struct api_request *req)
+{
+	return add(req, 0);
+}
+
+enum MHD_Result
+api_webhook_delete(struct api_request *req)
+{
+	return delete(req, 0, req->params[0]);
+}
+
+enum MHD_Result
+api_game_webhooks_list(struct api_request *req)
+{
+	return list(req, req->params[0]);
+}
+
+enum MHD_Result
+api_game_webhooks_add(struct api_request *req)
+{
+	return add(req, req->params[0]);
+}
+
+enum MHD_Result
+api_game_webhook_delete(struct api_request *req)
+{
+	return delete(req, req->params[0], req->params[1]);
+}
