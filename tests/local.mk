@@ -45,3 +45,11 @@ tests_check_webhook_daemon_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests \
 	$(CHECK_CFLAGS) $(MHD_CFLAGS) $(CURL_CFLAGS)
 tests_check_webhook_daemon_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(MHD_LIBS) \
 	$(CURL_LIBS) -lpthread
+
+# The HTTP API end to end: the real pbemd driven with libcurl.
+check_PROGRAMS += tests/check_http
+TESTS += tests/check_http
+tests_check_http_SOURCES = tests/check_http.c $(TESTLIB)
+tests_check_http_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests \
+	$(CHECK_CFLAGS) $(CURL_CFLAGS)
+tests_check_http_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CURL_LIBS) -lpthread
