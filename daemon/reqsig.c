@@ -156,7 +156,7 @@ reqsig_parse_header(const char *value, struct reqsig *rs, char *err,
 	while (*p == ' ' || *p == '\t')
 		p++;
 	if (strncasecmp(p, REQSIG_SCHEME, slen) != 0 ||
-	    (p[slen] != ' ' && p[slen] != '\t')) {
+	    (p[slen] != ' ' && p[slen] != '\t' && p[slen] != '\0')) {
 		quote(p, strcspn(p, " \t"), shown, sizeof(shown));
 		snprintf(err, errlen, "the Authorization scheme \"%s\" is not "
 		    "understood; " HEADER_FORM, shown);
