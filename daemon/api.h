@@ -122,6 +122,8 @@ enum MHD_Result	api_game_seed(struct api_request *req);
 
 /* api_moves.c */
 enum MHD_Result	api_move_post(struct api_request *req);
+/* api_commands.c */
+enum MHD_Result	api_command_post(struct api_request *req);
 
 /* api_webhooks.c */
 enum MHD_Result	api_webhooks_list(struct api_request *req);

@@ -158,7 +158,7 @@ check_row(const struct audit_log *log, const struct genesis *gen,
 
 static int
 check_move_signature(const struct store_entry *e, const struct genesis *gen,
-    struct audit_report *r)
+    const unsigned char *server_pub, struct audit_report *r)
 {
 	struct proto_move m;
 
@@ -174,10 +174,86 @@ check_move_signature(const struct store_entry *e, const struct genesis *gen,
 	m.seat = e->seat;
 	snprintf(m.text, sizeof(m.text), "%s", e->text);
 	memcpy(m.signature, e->signature, STORE_SIG_BYTES);
-	if (proto_move_verify(&m, gen->keys[e->seat]) != PROTO_OK)
-		return fail(r, e->seq, "entry %lld: the move's signature does "
-		    "not verify with seat %d's key", (long long)e->seq,
-		    e->seat);
+	/* An automatic move is signed the same way, by the server. */
+	if (proto_move_verify(&m, e->kind == STORE_ENTRY_AUTO ? server_pub :
+	    gen->keys[e->seat]) != PROTO_OK)
+		return fail(r, e->seq, "entry %lld: the %s's signature does "
+		    "not verify with %s", (long long)e->seq,
+		    e->kind == STORE_ENTRY_AUTO ? "automatic move" : "move",
+		    e->kind == STORE_ENTRY_AUTO ? "the server's key" :
+		    "the seat's key");
+	return 0;
+}
+
+/*
+ * A record the server wrote and signed (skip, resign, replace, call
+ * off; docs/LOG.md): its signature, its format, game and sequence
+ * number.  A replacement hands the seat's key over for the entries
+ * after it.  *ends is set when the entry ends the game.
+ */
+static int
+check_record(const struct store_entry *e, struct genesis *gen,
+    const unsigned char *server_pub, int *ends, struct audit_report *r)
+{
+	static const char *const events[] = {
+		[STORE_ENTRY_SKIP] = "skip",
+		[STORE_ENTRY_RESIGN] = "resign",
+		[STORE_ENTRY_REPLACE] = "replace",
+		[STORE_ENTRY_CALL_OFF] = "call_off",
+	};
+	const char *format = NULL, *event = NULL, *key;
+	json_int_t game = -1, seq = -1;
+	json_t *rec;
+	char perr[256];
+	int seat = -1, ok;
+
+	if (crypto_sign_verify_detached(e->signature,
+	    (const unsigned char *)e->text, strlen(e->text), server_pub) != 0)
+		return fail(r, e->seq, "entry %lld: the server's signature over "
+		    "the %s record does not verify", (long long)e->seq,
+		    events[e->kind]);
+	rec = json_loads(e->text, 0, NULL);
+	ok = rec != NULL && json_unpack(rec, "{s:s, s:s, s:I, s:I}", "format",
+	    &format, "event", &event, "game", &game, "seq", &seq) == 0 &&
+	    strcmp(format, "pbem-event-v1") == 0 &&
+	    strcmp(event, events[e->kind]) == 0 && game == e->game_id &&
+	    seq == e->seq;
+	if (ok && e->kind != STORE_ENTRY_CALL_OFF)
+		ok = json_unpack(rec, "{s:i}", "seat", &seat) == 0 &&
+		    seat == e->seat && seat >= 0 && seat < gen->nseats;
+	if (ok && e->kind == STORE_ENTRY_REPLACE) {
+		key = json_string_value(json_object_get(rec, "key"));
+		ok = key != NULL && proto_pubkey_parse(key, gen->keys[seat],
+		    perr, sizeof(perr)) == PROTO_OK;
+	}
+	*ends = e->kind == STORE_ENTRY_CALL_OFF ||
+	    (e->kind == STORE_ENTRY_RESIGN && json_object_get(rec, "winners")
+	    != NULL);
+	json_decref(rec);
+	if (!ok)
+		return fail(r, e->seq, "entry %lld: the %s record is not a "
+		    "valid pbem-event-v1 record for this game, entry and seat",
+		    (long long)e->seq, events[e->kind]);
+	return 0;
+}
+
+/* Replay a skipped turn through the module. */
+static int
+replay_skip(const struct audit_log *log, size_t i, void *state,
+    const struct genesis *gen, struct audit_report *r)
+{
+	const struct store_entry *e = &log->entries[i];
+	const struct rules_module *m = gen->module;
+	char err[RULES_ERRLEN];
+	struct rules_rng rng;
+
+	if (m->api_version < 3 || m->skip_check == NULL ||
+	    m->skip_check(state, e->seat, RULES_LANG_EN, err, sizeof(err)) !=
+	    RULES_OK)
+		return fail(r, e->seq, "entry %lld: the rules refuse to skip "
+		    "seat %d's turn on replay", (long long)e->seq, e->seat);
+	rng_init(&rng, log->seed, (uint64_t)e->seq);
+	m->skip_apply(state, e->seat, &rng);
 	return 0;
 }
 
@@ -233,6 +309,27 @@ replay_move(const struct audit_log *log, size_t i, void *state,
 	return 0;
 }
 
+/* Signatures and records of entry i > 0; *ends for a game-ending one. */
+static int
+check_entry(const struct audit_log *log, const struct store_entry *e,
+    struct genesis *gen, int *ends, struct audit_report *r)
+{
+	*ends = 0;
+	switch (e->kind) {
+	case STORE_ENTRY_MOVE:
+	case STORE_ENTRY_AUTO:
+		return check_move_signature(e, gen, log->server_pub, r);
+	case STORE_ENTRY_SKIP:
+	case STORE_ENTRY_RESIGN:
+	case STORE_ENTRY_REPLACE:
+	case STORE_ENTRY_CALL_OFF:
+		return check_record(e, gen, log->server_pub, ends, r);
+	default:
+		return fail(r, e->seq, "entry %lld has unknown kind %d",
+		    (long long)e->seq, e->kind);
+	}
+}
+
 static int
 walk(const struct audit_log *log, struct genesis *gen,
     struct audit_report *r, audit_step_cb step, void *arg)
@@ -241,19 +338,25 @@ walk(const struct audit_log *log, struct genesis *gen,
 	struct rules_rng rng;
 	void *state = NULL;
 	size_t i;
-	int rc = -1;
+	int rc = -1, ends = 0, ended = 0;
 
 	for (i = 0; i < log->nentries; i++) {
 		const struct store_entry *e = &log->entries[i];
 
 		if (check_link(log, i, r) != 0)
 			goto out;
+		if (ended) {
+			fail(r, e->seq, "entry %lld follows the entry that "
+			    "ended the game", (long long)e->seq);
+			goto out;
+		}
 		if (i == 0) {
 			if (read_genesis(log, gen, r) != 0 ||
 			    check_row(log, gen, r) != 0)
 				goto out;
-		} else if (check_move_signature(e, gen, r) != 0)
+		} else if (check_entry(log, e, gen, &ends, r) != 0)
 			goto out;
+		ended = ends;
 		if (log->have_seed) {
 			if (i == 0) {
 				rng_init(&rng, log->seed, 0);
@@ -264,7 +367,12 @@ walk(const struct audit_log *log, struct genesis *gen,
 					    "refused: %s", err);
 					goto out;
 				}
-			} else if (replay_move(log, i, state, gen, r) != 0)
+			} else if ((e->kind == STORE_ENTRY_MOVE ||
+			    e->kind == STORE_ENTRY_AUTO) &&
+			    replay_move(log, i, state, gen, r) != 0)
+				goto out;
+			else if (e->kind == STORE_ENTRY_SKIP &&
+			    replay_skip(log, i, state, gen, r) != 0)
 				goto out;
 			if (check_state(log, i, state, gen, r) != 0)
 				goto out;

@@ -43,6 +43,8 @@ static const struct config_option options[] = {
 	    "the largest request body accepted, in bytes" },
 	{ "http_timeout", CONFIG_INT, "30", 1, 3600, 0,
 	    "seconds an idle HTTP connection is kept" },
+	{ "schedule_interval", CONFIG_INT, "10", 1, 3600, 0,
+	    "seconds between two passes of the deadline scheduler" },
 
 	/* The API: registration, signed requests, events. */
 	{ "http_open_registration", CONFIG_BOOL, "yes", 0, 0, 1,

@@ -16,6 +16,7 @@
 #include <sodium.h>
 
 #include "chain.h"
+#include "clock.h"
 #include "engine.h"
 #include "rng.h"
 #include "webhook.h"
@@ -206,7 +207,7 @@ start_locked(struct store *st, const struct serverkey *key,
 	e.seq = 0;
 	e.kind = STORE_ENTRY_GENESIS;
 	e.seat = -1;
-	e.time = (int64_t)time(NULL);
+	e.time = clock_now();
 	g->created = e.time;
 	gtext = genesis_text(g, opts, seat_players, server_pub);
 	e.text = gtext;
@@ -274,7 +275,7 @@ engine_form_game(struct store *st, const struct serverkey *key,
 	rng_seed_generate(g.seed);
 	rng_seed_commit(g.seed, g.commitment);
 	g.status = STORE_GAME_FORMING;
-	g.created = (int64_t)time(NULL);
+	g.created = clock_now();
 
 	/* The module judges the options now, so a game that could never
 	 * start is refused before anyone joins it. */

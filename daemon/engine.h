@@ -23,6 +23,7 @@
 
 #include <jansson.h>
 
+#include "policy.h"
 #include "protocol.h"
 #include "rules.h"
 #include "serverkey.h"
@@ -47,7 +48,10 @@ enum engine_status {
 	ENGINE_INTERNAL,	/* "internal_error": see the daemon log */
 	ENGINE_FORMING,		/* "game_forming": seats still open */
 	ENGINE_NOT_FORMING,	/* "not_forming": seats are fixed */
-	ENGINE_SEAT_TAKEN	/* "seat_taken": no such open seat for you */
+	ENGINE_SEAT_TAKEN,	/* "seat_taken": no such open seat for you */
+	ENGINE_REFUSED,		/* "refused": the game's policy or the
+				 * seat's status does not allow it */
+	ENGINE_NOT_COMMAND	/* "not_a_command": no command keyword */
 };
 
 const char *engine_status_code(enum engine_status status);
@@ -159,6 +163,9 @@ struct gamestate {
 	void			   *state;	/* the module's state */
 	int64_t			    seq;	/* last entry applied */
 	unsigned char		    last_hash[STORE_HASH_BYTES];
+	/* The record of the entry that ended the game outside its rules
+	 * (a resignation leaving one seat, a game called off), or NULL. */
+	json_t			   *ended;
 };
 
 /* Load a game's newest state (or the one after entry seq, if seq >= 0). */
@@ -169,5 +176,122 @@ void	gamestate_clear(struct gamestate *gs);
  * game's id, ruleset, next sequence number and, once over, the result
  * and the revealed seed. */
 json_t *gamestate_view(const struct gamestate *gs, int viewer);
+
+/* ---- submit.c, for the asynchronous-play files ------------------------ */
+
+/*
+ * Queue one outbox row per seat after entry seq (inside the caller's
+ * transaction): mover_event ("accepted", "auto_move", ...) for seat
+ * mover (-1: none), "your_turn" for the seats to act, "update" for the
+ * others, or "game_over" for all once over.
+ */
+int	engine_queue_notifications(struct store *st,
+	    const struct gamestate *gs, int mover, const char *mover_event,
+	    int64_t seq, int over);
+
+/* ---- Asynchronous play (docs/ASYNC.md) --------------------------------- */
+
+/*
+ * Every function below takes the time as `now' (clock.h) and, unless it
+ * says otherwise, runs its own BEGIN IMMEDIATE transaction: either all of
+ * its effect (log entry, snapshot, seat row, outbox rows) is stored, or
+ * nothing is, and a refusal -- ENGINE_BAD_REQUEST, ENGINE_REFUSED,
+ * ENGINE_BAD_SEAT, ENGINE_UNKNOWN_GAME, ENGINE_GAME_OVER with a message
+ * in err saying what was wrong -- changes nothing.
+ */
+
+/* serverentry.c -- entries the server writes and signs.  Runs inside the
+ * caller's transaction, on gs (which it updates: state, seq, last hash).
+ * kind AUTO: text is a move for seat, parsed, checked and applied; SKIP:
+ * the module's skip_apply for seat (text: the record); RESIGN, REPLACE,
+ * CALL_OFF: a record, the state unchanged.  ends_game marks the game
+ * over whatever the module says.  Queues the players' notifications
+ * (mover_event for seat) and the observers' public updates. */
+enum engine_status engine_server_entry(struct store *st,
+	    const struct serverkey *key, struct gamestate *gs, int kind,
+	    int seat, const char *text, const char *mover_event,
+	    int ends_game, int64_t now, char *err, size_t errlen);
+/* The canonical record text of a server entry other than AUTO: JSON with
+ * sorted keys holding format, event, game and seq plus the fields
+ * given (a JSON object, stolen). */
+char   *engine_record_text(int64_t game_id, int64_t seq, const char *event,
+	    json_t *fields);
+
+/* policy: read and set a game's policy (the default if none is set). */
+enum engine_status engine_policy_get(struct store *st, int64_t game_id,
+	    struct policy *p, char *err, size_t errlen);
+enum engine_status engine_policy_set(struct store *st, int64_t game_id,
+	    const struct policy *p, char *err, size_t errlen);
+
+/* seats.c -- resign, replace, vacation, calling a game off.
+ * command_seq is the number of the player's signed command (command.c),
+ * recorded for the seat in the same transaction so that the command can
+ * never be played twice; 0 when the administrator acts.  signed_by
+ * describes the player's signed command (a JSON object:
+ * command number, text, signature) recorded in the log entry, or NULL
+ * when the administrator acts. */
+enum engine_status engine_resign(struct store *st,
+	    const struct serverkey *key, int64_t game_id, int seat,
+	    int64_t command_seq, json_t *signed_by, int64_t now, char *err,
+	    size_t errlen);
+/* Give seat to player_id with that player's current key; the old key no
+ * longer works for the seat.  Also brings an absent seat back. */
+enum engine_status engine_replace(struct store *st,
+	    const struct serverkey *key, int64_t game_id, int seat,
+	    int64_t player_id, int64_t now, char *err, size_t errlen);
+/* Declare seat away for [from, until), within the game's allowance. */
+enum engine_status engine_vacation(struct store *st, int64_t game_id,
+	    int seat, int64_t command_seq, int64_t from, int64_t until, int64_t now, char *err,
+	    size_t errlen);
+/* seat votes to call the game off; when every seat still playing has
+ * voted, the game ends with no winner (a CALL_OFF entry). *ended says
+ * whether this vote ended it. */
+enum engine_status engine_call_off(struct store *st,
+	    const struct serverkey *key, int64_t game_id, int seat,
+	    int64_t command_seq, int64_t now, int *ended, char *err,
+	    size_t errlen);
+/* Take a player's signed command number for row: ENGINE_STALE_SEQ if
+ * it is not above the last one taken, else row->command_seq is set (the
+ * caller writes row in its transaction).  0 takes nothing. */
+enum engine_status seats_claim_command(struct store_seat *row,
+	    int64_t command_seq, char *err, size_t errlen);
+/* Whether seat may send a move now: not resigned, not absent.  Read
+ * only; ENGINE_OK or ENGINE_REFUSED with the reason. */
+enum engine_status engine_seat_may_move(struct store *st, int64_t game_id,
+	    int seat, char *err, size_t errlen);
+
+/* press.c -- a message from seat to the seats in the recipients mask
+ * (bit s: seat s); refused when the game's policy disables press.
+ * *press_id is the recorded message's id. */
+enum engine_status engine_press(struct store *st, int64_t game_id,
+	    int from_seat, int64_t command_seq, unsigned recipients, const char *body, int64_t now,
+	    int64_t *press_id, char *err, size_t errlen);
+/* The messages seat may read (sent by it or to it), as a JSON array of
+ * {id, from, to: [seats], text, time}. */
+json_t *engine_press_list(struct store *st, int64_t game_id, int seat);
+
+/* observe.c -- mail observers of a game's public view. */
+enum engine_status engine_observe(struct store *st, int64_t game_id,
+	    const char *email, const char *lang, int64_t now, char *err,
+	    size_t errlen);
+enum engine_status engine_unobserve(struct store *st, int64_t game_id,
+	    const char *email, char *err, size_t errlen);
+/* Queue a public update for every observer of the game after entry seq
+ * (inside the caller's transaction). */
+int	engine_queue_observers(struct store *st, int64_t game_id, int64_t seq,
+	    const char *event, int64_t now);
+
+/* command.c -- players' signed commands (docs/PROTOCOL.md, "Commands"):
+ * a signed block whose text starts with a command keyword (resign,
+ * vacation, press, call off; or in French).  engine_handle() is what the
+ * HTTP and mail layers call with any signed block: commands go to
+ * engine_command(), everything else to engine_submit(). */
+int	engine_is_command(const char *text);
+void	engine_command(struct store *st, const struct serverkey *key,
+	    const char *text, size_t len, enum rules_lang lang, int64_t now,
+	    struct engine_reply *reply);
+void	engine_handle(struct store *st, const struct serverkey *key,
+	    const char *text, size_t len, enum rules_lang lang, int64_t now,
+	    struct engine_reply *reply);
 
 #endif /* PBEM_ENGINE_H */

@@ -28,6 +28,8 @@ static const char *const status_codes[] = {
 	[ENGINE_FORMING] = "game_forming",
 	[ENGINE_NOT_FORMING] = "not_forming",
 	[ENGINE_SEAT_TAKEN] = "seat_taken",
+	[ENGINE_REFUSED] = "refused",
+	[ENGINE_NOT_COMMAND] = "not_a_command",
 };
 
 const char *
@@ -50,6 +52,7 @@ gamestate_clear(struct gamestate *gs)
 {
 	if (gs->module != NULL && gs->state != NULL)
 		gs->module->destroy(gs->state);
+	json_decref(gs->ended);
 	store_game_clear(&gs->game);
 	memset(gs, 0, sizeof(*gs));
 }
@@ -100,6 +103,16 @@ gamestate_load(struct store *st, int64_t game_id, int64_t seq,
 		goto store_error;
 	gs->seq = last.seq;
 	memcpy(gs->last_hash, last.hash, STORE_HASH_BYTES);
+	/* Asynchronous play: a game that ended outside its rules. */
+	if (last.kind == STORE_ENTRY_CALL_OFF ||
+	    last.kind == STORE_ENTRY_RESIGN) {
+		gs->ended = json_loads(last.text, 0, NULL);
+		if (gs->ended != NULL && last.kind == STORE_ENTRY_RESIGN &&
+		    json_object_get(gs->ended, "winners") == NULL) {
+			json_decref(gs->ended);
+			gs->ended = NULL;
+		}
+	}
 	memcpy(state_hash, last.state_hash, STORE_HASH_BYTES);
 	store_entry_clear(&last);
 	if ((rc = store_snapshot_get(st, game_id, gs->seq, &text)) != STORE_OK)
@@ -155,6 +168,17 @@ gamestate_view(const struct gamestate *gs, int viewer)
 	if (viewer >= 0)
 		json_object_set_new(view, "seat", json_integer(viewer));
 	result = gs->module->result(gs->state);
+	if (result == NULL && gs->ended != NULL) {
+		/* Ended by resignation or agreement: nobody is to act, and
+		 * the winners are the record's (none when called off). */
+		json_t *winners = json_object_get(gs->ended, "winners");
+
+		json_object_set_new(view, "to_act", json_array());
+		json_object_set_new(view, "over", json_true());
+		result = json_pack("{s:o, s:s}", "winners", winners != NULL ?
+		    json_incref(winners) : json_array(), "ended",
+		    json_string_value(json_object_get(gs->ended, "event")));
+	}
 	if (result != NULL) {
 		json_object_set_new(view, "result", result);
 		proto_hex(gs->game.seed, STORE_SEED_BYTES, hex);

@@ -43,6 +43,7 @@ static const struct api_route routes[] = {
 	{ "GET",    "/v1/games/{id}/webhooks",		api_game_webhooks_list },
 	{ "POST",   "/v1/games/{id}/webhooks",		api_game_webhooks_add },
 	{ "DELETE", "/v1/games/{id}/webhooks/{id}",	api_game_webhook_delete },
+	{ "POST", "/v1/games/{id}/commands",	api_command_post },
 	{ NULL, NULL, NULL }
 };
 

@@ -21,7 +21,11 @@ daemon_libpbem_a_SOURCES += \
 	daemon/committed.c \
 	daemon/audit.h daemon/audit.c \
 	daemon/bundle.h daemon/bundle.c \
-	daemon/webhook.h daemon/webhook.c
+	daemon/webhook.h daemon/webhook.c \
+	daemon/clock.h daemon/clock.c daemon/policy.h daemon/policy.c \
+	daemon/serverentry.c daemon/seats.c daemon/press.c \
+	daemon/observe.c daemon/command.c \
+	daemon/schedule.h daemon/schedule.c
 
 # Programs.
 bin_PROGRAMS += daemon/pbem daemon/pbemctl
@@ -40,6 +44,7 @@ daemon_pbemd_SOURCES = daemon/pbemd.c daemon/daemon.h \
 	daemon/api_seats.c daemon/api_log.c daemon/api_events.c \
 	daemon/events.h daemon/events.c \
 	daemon/replaycache.h daemon/replaycache.c \
+	daemon/api_commands.c \
 	daemon/log.h daemon/log.c \
 	daemon/webhook_deliver.c daemon/api_webhooks.c
 daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS) $(CURL_CFLAGS)

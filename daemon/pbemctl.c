@@ -7,18 +7,22 @@
  * Messages for people go to standard error; results to standard output.
  */
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sodium.h>
 
 #include "audit.h"
 #include "bundle.h"
 #include "cli.h"
+#include "clock.h"
 #include "engine.h"
 #include "present.h"
 #include "protocol.h"
+#include "schedule.h"
 #include "templates.h"
 #include "webhook.h"
 
@@ -38,12 +42,20 @@ usage(void)
 "  player add NAME (--key KEY | --key-file FILE) [--email ADDR] [--lang en|fr]\n"
 "  player key NAME (--key KEY | --key-file FILE)   replace a player's key\n"
 "  player list\n"
-"  game create RULESET PLAYER,PLAYER,... [--options JSON] [--seats N]\n"
-"                                    '-' for an open seat; --seats N opens\n"
+"  game create RULESET PLAYER,PLAYER,... [--options JSON] [--policy JSON]\n"
+"              [--seats N]           '-' for an open seat; --seats N opens\n"
 "                                    the seats after the players named\n"
 "  game join GAME PLAYER [--seat N]  take an open seat (the last starts it)\n"
 "  game leave GAME PLAYER            give up a seat of a forming game\n"
 "  game list\n"
+"  game policy GAME [NAME=VALUE ...]  show or change the deadline policy\n"
+"  tick [--at UNIXTIME]              run the deadline scheduler once\n"
+"  replace GAME SEAT PLAYER          give a seat to another player\n"
+"  resign GAME SEAT                  resign a seat for its player\n"
+"  vacation GAME SEAT FIRST LAST     a vacation, days as YYYY-MM-DD (UTC)\n"
+"  press GAME [--seat N]             the messages between players\n"
+"  observe GAME EMAIL [--lang en|fr] [--remove]   observers by mail\n"
+"  seats GAME                        each seat's player and status\n"
 "  view GAME [--seat N | --public | --full] [--lang en|fr] [--text]\n"
 "  moves GAME [--lang en|fr]         who must act, and their legal moves\n"
 "  submit [FILE] [--lang en|fr]      play the signed move in FILE or stdin\n"
@@ -247,10 +259,12 @@ game_create(struct ctl *c, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "options", required_argument, NULL, 'o' },
 		{ "seats", required_argument, NULL, 's' },
+		{ "policy", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int64_t players[STORE_MAX_SEATS], game_id;
-	const char *options = NULL;
+	const char *options = NULL, *policy_json = NULL;
+	struct policy pol;
 	struct store_player p;
 	char err[1024], *names, *name, *save = NULL, hex[65];
 	struct store_game g;
@@ -259,6 +273,7 @@ game_create(struct ctl *c, int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'o': options = optarg; break;
+		case 'P': policy_json = optarg; break;
 		case 's': want_seats = (int)cli_number(optarg, 1,
 		    STORE_MAX_SEATS, "--seats"); break;
 		default: usage();
@@ -266,6 +281,11 @@ game_create(struct ctl *c, int argc, char **argv)
 	}
 	if (optind + 2 != argc)
 		usage();
+	/* The policy is checked before the game is created. */
+	policy_default(&pol);
+	if (policy_json != NULL && policy_parse(policy_json,
+	    rules_find(argv[optind]), &pol, err, sizeof(err)) != 0)
+		cli_fatal("%s", err);
 	ctl_open(c, 0);
 	names = strdup(argv[optind + 1]);
 	for (name = strtok_r(names, ",", &save); name != NULL;
@@ -290,6 +310,10 @@ game_create(struct ctl *c, int argc, char **argv)
 	if (engine_form_game(c->st, c->key, argv[optind], options, players,
 	    nseats, &game_id, &started, err, sizeof(err)) != ENGINE_OK)
 		cli_fatal("%s", err);
+	if (policy_json != NULL && engine_policy_set(c->st, game_id, &pol,
+	    err, sizeof(err)) != ENGINE_OK)
+		cli_fatal("game %lld created, but its policy was not set: %s",
+		    (long long)game_id, err);
 	if (store_game_get(c->st, game_id, &g) != STORE_OK)
 		cli_fatal("store: %s", store_errmsg(c->st));
 	proto_hex(g.commitment, STORE_HASH_BYTES, hex);
@@ -361,6 +385,291 @@ game_seat(struct ctl *c, int argc, char **argv, int join)
 	return 0;
 }
 
+/* ---- Asynchronous play (docs/ASYNC.md) ---------------------------------- */
+
+static int64_t
+game_arg(const char *arg)
+{
+	return cli_number(arg, 1, INT64_MAX, "game");
+}
+
+static int64_t
+player_arg(struct ctl *c, const char *name)
+{
+	struct store_player p;
+
+	if (store_player_find(c->st, name, &p) != STORE_OK)
+		cli_fatal("no player named %s (see `pbemctl player list`)", name);
+	return p.id;
+}
+
+static int
+game_policy(struct ctl *c, int argc, char **argv)
+{
+	struct store_game g;
+	struct policy pol;
+	char err[1024], *text;
+	int64_t game_id;
+	int i;
+
+	if (argc < 2)
+		usage();
+	game_id = game_arg(argv[1]);
+	ctl_open(c, 0);
+	if (store_game_get(c->st, game_id, &g) != STORE_OK)
+		cli_fatal("there is no game %lld", (long long)game_id);
+	if (engine_policy_get(c->st, game_id, &pol, err, sizeof(err)) !=
+	    ENGINE_OK)
+		cli_fatal("%s", err);
+	/* Every assignment is checked before anything is stored. */
+	for (i = 2; i < argc; i++)
+		if (policy_set_field(argv[i], rules_find(g.ruleset), &pol, err,
+		    sizeof(err)) != 0)
+			cli_fatal("%s", err);
+	store_game_clear(&g);
+	if (argc > 2 && engine_policy_set(c->st, game_id, &pol, err,
+	    sizeof(err)) != ENGINE_OK)
+		cli_fatal("%s", err);
+	text = policy_text(&pol);
+	printf("%s\n", text);
+	free(text);
+	ctl_close(c);
+	return 0;
+}
+
+static int
+cmd_tick(struct ctl *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "at", required_argument, NULL, 'a' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct schedule_stats s;
+	int64_t now = clock_now();
+	char err[1024];
+	int ch, rc;
+
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (ch != 'a')
+			usage();
+		now = cli_number(optarg, 0, INT64_MAX / 2, "--at");
+	}
+	if (optind != argc)
+		usage();
+	ctl_open(c, 0);
+	rc = schedule_tick(c->st, c->key, now, &s, err, sizeof(err));
+	printf("%d games: %d reminders, %d deadline notices, %d late "
+	    "notices, %d automatic moves, %d skipped turns, %d seats absent"
+	    "%s\n", s.games, s.reminders, s.deadlines, s.late, s.auto_moves,
+	    s.skips, s.absent, s.stalled ? ", some seats without a default "
+	    "move" : "");
+	if (rc != 0)
+		fprintf(stderr, "pbemctl: %d games failed: %s\n", s.failures,
+		    err);
+	ctl_close(c);
+	return rc != 0;
+}
+
+static int
+seat_command_result(enum engine_status es, const char *err, const char *ok)
+{
+	if (es != ENGINE_OK) {
+		fprintf(stderr, "pbemctl: refused (%s): %s\n",
+		    engine_status_code(es), err);
+		return 1;
+	}
+	printf("%s\n", ok);
+	return 0;
+}
+
+static int
+cmd_replace(struct ctl *c, int argc, char **argv)
+{
+	char err[1024];
+	int64_t game_id;
+	int seat, rc;
+
+	if (argc != 4)
+		usage();
+	game_id = game_arg(argv[1]);
+	seat = (int)cli_number(argv[2], 0, STORE_MAX_SEATS - 1, "seat");
+	ctl_open(c, 0);
+	rc = seat_command_result(engine_replace(c->st, c->key, game_id, seat,
+	    player_arg(c, argv[3]), clock_now(), err, sizeof(err)), err,
+	    "seat replaced; the previous key no longer works for it");
+	ctl_close(c);
+	return rc;
+}
+
+static int
+cmd_resign(struct ctl *c, int argc, char **argv)
+{
+	char err[1024];
+	int64_t game_id;
+	int seat, rc;
+
+	if (argc != 3)
+		usage();
+	game_id = game_arg(argv[1]);
+	seat = (int)cli_number(argv[2], 0, STORE_MAX_SEATS - 1, "seat");
+	ctl_open(c, 0);
+	rc = seat_command_result(engine_resign(c->st, c->key, game_id, seat,
+	    0, NULL, clock_now(), err, sizeof(err)), err, "seat resigned");
+	ctl_close(c);
+	return rc;
+}
+
+static int64_t
+date_arg(const char *text)
+{
+	struct tm tm;
+	int y, m, d;
+	char extra;
+
+	if (sscanf(text, "%4d-%2d-%2d%c", &y, &m, &d, &extra) != 3 ||
+	    m < 1 || m > 12 || d < 1 || d > 31)
+		cli_fatal("\"%s\" is not a date YYYY-MM-DD", text);
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = y - 1900;
+	tm.tm_mon = m - 1;
+	tm.tm_mday = d;
+	return (int64_t)timegm(&tm);
+}
+
+static int
+cmd_vacation(struct ctl *c, int argc, char **argv)
+{
+	char err[1024];
+	int64_t game_id, from, until;
+	int seat, rc;
+
+	if (argc != 5)
+		usage();
+	game_id = game_arg(argv[1]);
+	seat = (int)cli_number(argv[2], 0, STORE_MAX_SEATS - 1, "seat");
+	from = date_arg(argv[3]);
+	until = date_arg(argv[4]) + 86400;	/* the last day included */
+	ctl_open(c, 0);
+	rc = seat_command_result(engine_vacation(c->st, game_id, seat, 0,
+	    from, until, clock_now(), err, sizeof(err)), err,
+	    "vacation recorded");
+	ctl_close(c);
+	return rc;
+}
+
+static int
+print_press(const struct store_press *p, void *arg)
+{
+	int *seat = arg, s;
+
+	if (*seat >= 0 && p->from_seat != *seat &&
+	    !(p->recipients & (1u << *seat)))
+		return 0;
+	printf("%lld\t%lld\tfrom %d to", (long long)p->id,
+	    (long long)p->created, p->from_seat);
+	for (s = 0; s < STORE_MAX_SEATS; s++)
+		if (p->recipients & (1u << s))
+			printf(" %d", s);
+	printf("\t%s\n", p->body);
+	return 0;
+}
+
+static int
+cmd_press(struct ctl *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "seat", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int64_t game_id;
+	int ch, seat = -1;
+
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (ch != 's')
+			usage();
+		seat = (int)cli_number(optarg, 0, STORE_MAX_SEATS - 1, "seat");
+	}
+	if (optind + 1 != argc)
+		usage();
+	game_id = game_arg(argv[optind]);
+	ctl_open(c, 0);
+	if (store_press_foreach(c->st, game_id, print_press, &seat) !=
+	    STORE_OK)
+		cli_fatal("store: %s", store_errmsg(c->st));
+	ctl_close(c);
+	return 0;
+}
+
+static int
+cmd_observe(struct ctl *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "lang", required_argument, NULL, 'l' },
+		{ "remove", no_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *lang = "en";
+	char err[1024];
+	int64_t game_id;
+	int ch, remove = 0, rc;
+
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (ch == 'l')
+			lang = optarg;
+		else if (ch == 'r')
+			remove = 1;
+		else
+			usage();
+	}
+	if (optind + 2 != argc)
+		usage();
+	game_id = game_arg(argv[optind]);
+	ctl_open(c, 0);
+	if (remove)
+		rc = seat_command_result(engine_unobserve(c->st, game_id,
+		    argv[optind + 1], err, sizeof(err)), err,
+		    "observer removed");
+	else
+		rc = seat_command_result(engine_observe(c->st, game_id,
+		    argv[optind + 1], lang, clock_now(), err, sizeof(err)),
+		    err, "observer added: the public view after every entry");
+	ctl_close(c);
+	return rc;
+}
+
+static int
+cmd_seats(struct ctl *c, int argc, char **argv)
+{
+	static const char *const status[] = { "playing", "absent",
+	    "resigned" };
+	struct store_game g;
+	struct store_seat row;
+	struct store_player p;
+	int64_t game_id;
+	int s;
+
+	if (argc != 2)
+		usage();
+	game_id = game_arg(argv[1]);
+	ctl_open(c, 0);
+	if (store_game_get(c->st, game_id, &g) != STORE_OK)
+		cli_fatal("there is no game %lld", (long long)game_id);
+	for (s = 0; s < g.nseats; s++) {
+		if (store_seat_get(c->st, game_id, s, &row) != STORE_OK ||
+		    store_player_get(c->st, g.seat_player[s], &p) != STORE_OK)
+			cli_fatal("store: %s", store_errmsg(c->st));
+		printf("%d\t%s\t%s\tvacation %lld-%lld\tused %lld h\t"
+		    "next command > %lld%s\n", s, p.name,
+		    status[row.status], (long long)row.away_from,
+		    (long long)row.away_until, (long long)(row.away_used /
+		    3600), (long long)row.command_seq, row.call_off ?
+		    "\tvotes to call off" : "");
+	}
+	store_game_clear(&g);
+	ctl_close(c);
+	return 0;
+}
+
 static int
 cmd_game(struct ctl *c, int argc, char **argv)
 {
@@ -372,6 +681,8 @@ cmd_game(struct ctl *c, int argc, char **argv)
 		return game_seat(c, argc - 1, argv + 1, 1);
 	if (strcmp(argv[1], "leave") == 0)
 		return game_seat(c, argc - 1, argv + 1, 0);
+	if (strcmp(argv[1], "policy") == 0)
+		return game_policy(c, argc - 1, argv + 1);
 	if (strcmp(argv[1], "list") == 0 && argc == 2) {
 		ctl_open(c, 0);
 		if (store_game_foreach(c->st, print_game, NULL) != STORE_OK)
@@ -579,7 +890,8 @@ cmd_submit(struct ctl *c, int argc, char **argv)
 	if (text == NULL)
 		cli_fatal("%s", err);
 	ctl_open(c, 0);
-	engine_submit(c->st, c->key, text, len, lang, &reply);
+	/* A signed command (resign, vacation, press, call off) or a move. */
+	engine_handle(c->st, c->key, text, len, lang, clock_now(), &reply);
 	free(text);
 	if (reply.status != ENGINE_OK) {
 		fprintf(stderr, "pbemctl: refused (%s): %s\n",
@@ -587,6 +899,12 @@ cmd_submit(struct ctl *c, int argc, char **argv)
 		engine_reply_clear(&reply);
 		ctl_close(c);
 		return 1;
+	}
+	if (reply.receipt.seq == 0) {		/* a command: no receipt */
+		printf("%s\n", reply.message);
+		engine_reply_clear(&reply);
+		ctl_close(c);
+		return 0;
 	}
 	proto_receipt_armour(&reply.receipt, block, sizeof(block));
 	printf("%s\n%s", reply.message, block);
@@ -910,6 +1228,13 @@ static const struct {
 	{ "export", cmd_export },
 	{ "score", cmd_score },
 	{ "webhook", cmd_webhook },
+	{ "tick", cmd_tick },
+	{ "replace", cmd_replace },
+	{ "resign", cmd_resign },
+	{ "vacation", cmd_vacation },
+	{ "press", cmd_press },
+	{ "observe", cmd_observe },
+	{ "seats", cmd_seats },
 };
 
 int

@@ -29,6 +29,7 @@
 #include "events.h"
 #include "replaycache.h"
 #include "protocol.h"
+#include "schedule.h"
 #include "templates.h"
 
 static void
@@ -147,6 +148,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct daemon d;
+	struct schedule_thread *scheduler;
 	struct config *overrides;
 	const char *config_file = NULL;
 	sigset_t set;
@@ -260,6 +262,11 @@ main(int argc, char **argv)
 		exit(1);
 	if (d.port != 0 && http_start(&d) != 0)
 		exit(1);
+	/* The deadline scheduler, on its own store connection. */
+	if ((scheduler = schedule_start(d.dbpath, d.key,
+	    (int)config_int(d.cfg, "schedule_interval"), err,
+	    sizeof(err))) == NULL)
+		fatalx("scheduler: %s", err);
 	for (;;) {
 		if (sigwait(&set, &sig) != 0)
 			continue;
@@ -272,6 +279,7 @@ main(int argc, char **argv)
 	}
 	evhub_shutdown(d.events);	/* answers the waiting long-polls */
 	http_stop(&d);		/* waits for requests in flight */
+	schedule_stop(scheduler);	/* waits for a pass in progress */
 	webhook_stop(&d);	/* after the last commit */
 	engine_set_commit_hook(NULL, NULL);
 	evhub_free(d.events);

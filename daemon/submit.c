@@ -16,8 +16,10 @@
 #include <time.h>
 
 #include "chain.h"
+#include "clock.h"
 #include "engine.h"
 #include "rng.h"
+#include "schedule.h"
 #include "webhook.h"
 
 static void
@@ -78,10 +80,10 @@ notification_payload(int64_t game_id, int64_t seq, int seat,
 }
 
 /* Queue one notification per seat: the receipt for the mover, "your
- * turn" for the seats to act, an update for the others. */
-static int
-queue_notifications(struct store *st, const struct gamestate *gs,
-    int mover, int64_t seq, int over)
+ * turn" for the seats to act, an update for the others (engine.h). */
+int
+engine_queue_notifications(struct store *st, const struct gamestate *gs,
+    int mover, const char *mover_event, int64_t seq, int over)
 {
 	struct store_player p;
 	struct store_outbox o;
@@ -103,11 +105,11 @@ queue_notifications(struct store *st, const struct gamestate *gs,
 		snprintf(o.channel, sizeof(o.channel), "mail");
 		snprintf(o.recipient, sizeof(o.recipient), "%s", p.email);
 		snprintf(o.event, sizeof(o.event), "%s", over ? "game_over" :
-		    s == mover ? "accepted" : acting ? "your_turn" : "update");
+		    s == mover ? mover_event : acting ? "your_turn" : "update");
 		o.payload = notification_payload(gs->game.id, seq, s, o.event,
 		    acting);
 		o.status = STORE_OUTBOX_PENDING;
-		o.next_attempt = (int64_t)time(NULL);
+		o.next_attempt = clock_now();
 		rc = o.payload != NULL ? store_outbox_add(st, &o) : STORE_ERROR;
 		free(o.payload);
 		if (rc != STORE_OK)
@@ -164,6 +166,12 @@ verify_block(struct store *st, const char *text, size_t len,
 		refuse(reply, ENGINE_BAD_SIGNATURE, "the signature does not "
 		    "match the key of seat %d (%s) for this game, sequence "
 		    "number and move text", m->seat, p.name);
+		return -1;
+	}
+	/* Asynchronous play: a resigned or absent seat sends no moves. */
+	if (engine_seat_may_move(st, g->id, m->seat, perr, sizeof(perr)) !=
+	    ENGINE_OK) {
+		refuse(reply, ENGINE_REFUSED, "%s", perr);
 		return -1;
 	}
 	return 0;
@@ -270,12 +278,13 @@ engine_submit(struct store *st, const struct serverkey *key,
 	e.kind = STORE_ENTRY_MOVE;
 	e.seat = m.seat;
 	e.text = m.text;
-	e.time = (int64_t)time(NULL);
+	e.time = clock_now();
 	memcpy(e.signature, m.signature, STORE_SIG_BYTES);
 	memcpy(e.prev_hash, gs.last_hash, STORE_HASH_BYTES);
 	chain_state_hash(state_text, e.state_hash);
 	chain_entry_hash(&e, e.hash);
 	engine_sign_receipt(key, &e);
+	gs.seq = m.seq;		/* gs is now the state after entry m.seq */
 
 	switch (store_log_append(st, &e)) {
 	case STORE_OK:
@@ -287,7 +296,11 @@ engine_submit(struct store *st, const struct serverkey *key,
 		goto store_error;
 	}
 	if (store_snapshot_put(st, m.game_id, m.seq, state_text) != STORE_OK ||
-	    queue_notifications(st, &gs, m.seat, m.seq, over) != 0 ||
+	    engine_queue_notifications(st, &gs, m.seat, "accepted", m.seq,
+	    over) != 0 ||
+	    engine_queue_observers(st, m.game_id, m.seq, over ? "game_over" :
+	    "update", e.time) != 0 ||
+	    schedule_note_entry(st, &gs, e.time) != 0 ||
 	    webhook_move(st, &gs, m.seq, m.seat, over) != 0 ||	/* webhook.h */
 	    (over && store_game_set_status(st, m.game_id, STORE_GAME_OVER) !=
 	    STORE_OK) ||

@@ -14,11 +14,13 @@
 extern const struct rules_module stmissions_module;
 extern const struct rules_module template_module;
 extern const struct rules_module eve_module;
+extern const struct rules_module respond_module;
 
 static const struct rules_module *const modules[] = {
 	&stmissions_module,
 	&template_module,
 	&eve_module,
+	&respond_module,
 	NULL
 };
 
@@ -117,6 +119,11 @@ rules_validate_module(const struct rules_module *m, char *err, size_t errlen)
 		missing = "move_forms";
 	else if (m->result == NULL)
 		missing = "result";
+	else if (m->api_version >= 3 && m->default_move == NULL)
+		missing = "default_move";
+	else if (m->api_version >= 3 &&
+	    (m->skip_check == NULL) != (m->skip_apply == NULL))
+		missing = "skip_check/skip_apply (give both or neither)";
 	if (missing != NULL) {
 		snprintf(err, errlen, "%s: required method %s is missing",
 		    m->name, missing);

@@ -39,6 +39,9 @@
  *   1  everything up to score_cards.
  *   2  translate (optional): a move text rewritten with one language's
  *      keywords, for the examples shown to people.
+ *   3  asynchronous play (docs/ASYNC.md): default_move (required from
+ *      version 3), skip_check and skip_apply (optional, together),
+ *      response_window (optional).
  */
 #ifndef PBEM_RULES_H
 #define PBEM_RULES_H
@@ -47,7 +50,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define RULES_API_VERSION 2
+#define RULES_API_VERSION 3
 
 /* Every error message a module writes fits in this many bytes. */
 #define RULES_ERRLEN 1024
@@ -231,6 +234,56 @@ struct rules_module {
 	 */
 	enum rules_status (*translate)(const void *state, int seat,
 	    const char *text, enum rules_lang lang, char *out, size_t outlen);
+
+	/* ---- api_version 3 and later ---- */
+
+	/*
+	 * default_move -- required when api_version >= 3.  The documented
+	 * move the server plays for seat when it misses a deadline (and for
+	 * a seat that resigned from a game that goes on, and for every seat
+	 * that has not answered when a response window closes).  Called by
+	 * the core's scheduler with a seat that to_act() lists.  Writes an
+	 * English move text into out that parse() and check() accept for
+	 * that seat on that state, and returns RULES_OK; any other status
+	 * (the seat may not act, out too small) means there is no default
+	 * move now and the core leaves the seat waiting.  Pure: it must not
+	 * change the state, and must choose the same text every time for
+	 * the same state (the text is what the log records and replays).
+	 * Document the choice in the module's docs: players rely on it.
+	 */
+	enum rules_status (*default_move)(const void *state, int seat,
+	    char *out, size_t outlen);
+
+	/*
+	 * skip_check, skip_apply -- optional, both or neither (NULL: the
+	 * game never lets a turn be skipped, and the core refuses the
+	 * "skip" missed-deadline policy for it).  skip_check says, without
+	 * changing the state, whether seat's turn may pass with nothing
+	 * played now (RULES_OK) or why not (a status and a message in
+	 * lang).  skip_apply passes the turn; it is called only after
+	 * skip_check accepted on the same state and seat, and must not fail.
+	 * Like apply(), it draws randomness only from rng, so a replay of
+	 * the log's skip entry reaches the same state.
+	 */
+	enum rules_status (*skip_check)(const void *state, int seat,
+	    enum rules_lang lang, char *err, size_t errlen);
+	void (*skip_apply)(void *state, int seat, struct rules_rng *rng);
+
+	/*
+	 * response_window -- optional (NULL: the game never has one).
+	 * Non-zero when the seats to_act() lists are being asked whether
+	 * they respond to an action (a reaction, a surprise, a
+	 * simultaneous decision) rather than playing a turn.  The core then
+	 * gives them the game's response time instead of the turn time,
+	 * sends every one of them the same "your turn" notice, and when the
+	 * window's deadline passes plays default_move() for each seat that
+	 * has not answered.  To leak nothing about who holds a response
+	 * card, the module must list in to_act() every seat that could
+	 * respond under the rules, not only the seats that hold a response
+	 * now, and must give each of them a move that declines (a "pass")
+	 * -- which is then also its default_move().
+	 */
+	int (*response_window)(const void *state);
 };
 
 /*

@@ -2,7 +2,8 @@
 noinst_LIBRARIES += store/libstore.a
 store_libstore_a_CPPFLAGS = $(STORE_CPPFLAGS)
 store_libstore_a_SOURCES = store/store.h store/store_sqlite.c \
-	store/migrations.h store/migrations.c store/store_test.h
+	store/migrations.h store/migrations.c store/store_test.h \
+	store/store_sqlite.h store/store_async.c
 
 # -lpthread: the race test runs two connections in two threads.
 check_PROGRAMS += tests/check_store

@@ -206,10 +206,79 @@ static const char migration_3[] =
 	"CREATE INDEX webhook_queue ON outbox(recipient, game_id, id)\n"
 	"	WHERE status = 0 AND channel = 'webhook';\n";
 
+/*
+ * 4: asynchronous play (docs/ASYNC.md).
+ *
+ * game_policy holds each game's deadline policy as canonical JSON that
+ * the core checks (daemon/policy.c), so a new policy field needs no new
+ * migration.  The seat columns say whether a seat plays, is absent
+ * (offered to a replacement) or resigned, its declared vacation and the
+ * vacation time it has used, the last number of a signed command it
+ * sent, and its vote to call the game off.  turns holds the clock of a
+ * game's current turn; timers records every reminder, deadline and
+ * outcome the scheduler fired, written in the same transaction as its
+ * effect, so the primary key is what stops anything firing twice.
+ * press and observers are what their names say.
+ */
+static const char migration_4[] =
+	"CREATE TABLE game_policy (\n"
+	"	game_id	INTEGER PRIMARY KEY REFERENCES games(id),\n"
+	"	policy	TEXT NOT NULL\n"
+	");\n"
+	"ALTER TABLE seats ADD COLUMN status INTEGER NOT NULL DEFAULT 0\n"
+	"	CONSTRAINT seat_status_range CHECK (status >= 0);\n"
+	"ALTER TABLE seats ADD COLUMN away_from INTEGER NOT NULL DEFAULT 0;\n"
+	"ALTER TABLE seats ADD COLUMN away_until INTEGER NOT NULL DEFAULT 0;\n"
+	"ALTER TABLE seats ADD COLUMN away_used INTEGER NOT NULL DEFAULT 0\n"
+	"	CONSTRAINT away_used_range CHECK (away_used >= 0);\n"
+	"ALTER TABLE seats ADD COLUMN command_seq INTEGER NOT NULL DEFAULT 0\n"
+	"	CONSTRAINT command_seq_range CHECK (command_seq >= 0);\n"
+	"ALTER TABLE seats ADD COLUMN call_off INTEGER NOT NULL DEFAULT 0\n"
+	"	CONSTRAINT call_off_range CHECK (call_off IN (0, 1));\n"
+	"CREATE TABLE turns (\n"
+	"	game_id	INTEGER PRIMARY KEY REFERENCES games(id),\n"
+	"	turn	INTEGER NOT NULL,\n"
+	"	last_seq INTEGER NOT NULL,\n"
+	"	started	INTEGER NOT NULL,\n"
+	"	window	INTEGER NOT NULL,\n"
+	"	waiting	INTEGER NOT NULL\n"
+	");\n"
+	"CREATE TABLE timers (\n"
+	"	game_id	INTEGER NOT NULL REFERENCES games(id),\n"
+	"	turn	INTEGER NOT NULL,\n"
+	"	seat	INTEGER NOT NULL,\n"
+	"	what	TEXT NOT NULL CONSTRAINT what_size\n"
+	"		    CHECK (length(CAST(what AS BLOB)) BETWEEN 1 AND 31),\n"
+	"	fired	INTEGER NOT NULL,\n"
+	"	PRIMARY KEY (game_id, turn, seat, what)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE press (\n"
+	"	id	INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+	"	game_id	INTEGER NOT NULL REFERENCES games(id),\n"
+	"	from_seat INTEGER NOT NULL CONSTRAINT from_seat_range\n"
+	"		    CHECK (from_seat BETWEEN 0 AND 7),\n"
+	"	recipients INTEGER NOT NULL,\n"
+	"	body	TEXT NOT NULL CONSTRAINT body_size\n"
+	"		    CHECK (length(CAST(body AS BLOB)) BETWEEN 1 AND 1024),\n"
+	"	created	INTEGER NOT NULL\n"
+	");\n"
+	"CREATE INDEX press_game ON press(game_id, id);\n"
+	"CREATE TABLE observers (\n"
+	"	game_id	INTEGER NOT NULL REFERENCES games(id),\n"
+	"	email	TEXT NOT NULL CONSTRAINT email_size\n"
+	"		    CHECK (length(CAST(email AS BLOB)) BETWEEN 3 AND 255),\n"
+	"	lang	TEXT NOT NULL CONSTRAINT lang_size\n"
+	"		    CHECK (length(CAST(lang AS BLOB)) BETWEEN 2 AND 7),\n"
+	"	created	INTEGER NOT NULL,\n"
+	"	PRIMARY KEY (game_id, email)\n"
+	") WITHOUT ROWID;\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1 },
 	{ 2, "players.lang and outbox_pending index", migration_2 },
 	{ 3, "webhooks and the webhook_queue index", migration_3 },
+	{ 4, "asynchronous play: policy, seat status, timers, press, "
+	    "observers", migration_4 },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -144,7 +144,13 @@ enum store_status store_game_foreach(struct store *st, store_game_cb cb,
 
 enum store_entry_kind {
 	STORE_ENTRY_GENESIS = 0,	/* seq 0: the game's creation record */
-	STORE_ENTRY_MOVE = 1		/* a signed move by a seat */
+	STORE_ENTRY_MOVE = 1,		/* a signed move by a seat */
+	/* Entries the server writes and signs (docs/LOG.md, docs/ASYNC.md): */
+	STORE_ENTRY_AUTO = 2,		/* a move played for a seat */
+	STORE_ENTRY_SKIP = 3,		/* a seat's turn skipped */
+	STORE_ENTRY_RESIGN = 4,		/* a seat resigned */
+	STORE_ENTRY_REPLACE = 5,	/* a seat's player and key changed */
+	STORE_ENTRY_CALL_OFF = 6	/* the game ended by agreement */
 };
 
 struct store_entry {
@@ -297,5 +303,100 @@ enum store_status store_outbox_webhook_next(struct store *st, int64_t *when);
  * removes it.
  */
 void	store_set_commit_hook(void (*fn)(void *arg), void *arg);
+/* ---- Asynchronous play (store_async.c; docs/ASYNC.md) ------------------ */
+
+/*
+ * These tables are read and written by the scheduler and the seat, press
+ * and observer commands, not on the path of a move, so their statements
+ * are prepared per call.  Every write here is meant to run inside the
+ * caller's store_begin()/store_commit() together with its effect (a log
+ * entry, an outbox row).
+ */
+
+/* A game's deadline policy, canonical JSON checked by daemon/policy.c.
+ * STORE_NOTFOUND: the game has none (no deadlines). */
+enum store_status store_policy_get(struct store *st, int64_t game_id,
+    char **policy);
+enum store_status store_policy_set(struct store *st, int64_t game_id,
+    const char *policy);
+
+enum store_seat_status {
+	STORE_SEAT_PLAYING = 0,
+	STORE_SEAT_ABSENT = 1,		/* missed a deadline; seat offered */
+	STORE_SEAT_RESIGNED = 2
+};
+
+struct store_seat {
+	int64_t		game_id;
+	int		seat;
+	int64_t		player_id;		/* read only: see set_seat */
+	int		status;			/* enum store_seat_status */
+	int64_t		away_from;		/* vacation [from, until); 0 */
+	int64_t		away_until;
+	int64_t		away_used;		/* vacation seconds declared */
+	int64_t		command_seq;		/* last signed command taken */
+	int		call_off;		/* votes to call the game off */
+};
+
+enum store_status store_seat_get(struct store *st, int64_t game_id,
+    int seat, struct store_seat *s);
+/* Write every field but player_id (store_game_set_seat() changes that). */
+enum store_status store_seat_update(struct store *st,
+    const struct store_seat *s);
+
+/* The clock of a game's current turn (or response window). */
+struct store_turn {
+	int64_t		game_id;
+	int64_t		turn;		/* log seq that opened the turn */
+	int64_t		last_seq;	/* last log seq the clock has seen */
+	int64_t		started;	/* unix seconds */
+	int		window;		/* 1: a response window */
+	unsigned	waiting;	/* bit s: seat s was to act */
+};
+
+/* STORE_NOTFOUND before the scheduler first saw the game. */
+enum store_status store_turn_get(struct store *st, int64_t game_id,
+    struct store_turn *t);
+enum store_status store_turn_put(struct store *st, const struct store_turn *t);
+
+/* Record that timer `what' (a short name: "reminder:3600", "deadline",
+ * "outcome") fired for (game, turn, seat) at time when.  STORE_EXISTS if
+ * it had already fired: the caller must then not repeat its effect. */
+enum store_status store_timer_fire(struct store *st, int64_t game_id,
+    int64_t turn, int seat, const char *what, int64_t when);
+
+struct store_press {
+	int64_t		id;
+	int64_t		game_id;
+	int		from_seat;
+	unsigned	recipients;		/* bit s: seat s */
+	char	       *body;			/* malloc'd when read */
+	int64_t		created;
+};
+
+/* Record a message between players (p->id is set). */
+enum store_status store_press_add(struct store *st, struct store_press *p);
+typedef int (*store_press_cb)(const struct store_press *p, void *arg);
+/* A game's messages, oldest first; stops if cb returns non-zero. */
+enum store_status store_press_foreach(struct store *st, int64_t game_id,
+    store_press_cb cb, void *arg);
+
+struct store_observer {
+	int64_t		game_id;
+	char		email[STORE_EMAIL_MAX];
+	char		lang[8];
+	int64_t		created;
+};
+
+/* STORE_EXISTS if that address already watches the game. */
+enum store_status store_observer_add(struct store *st,
+    const struct store_observer *o);
+/* STORE_NOTFOUND if it did not. */
+enum store_status store_observer_remove(struct store *st, int64_t game_id,
+    const char *email);
+typedef int (*store_observer_cb)(const struct store_observer *o, void *arg);
+/* Collects first, then calls cb: cb may write to the store. */
+enum store_status store_observer_foreach(struct store *st, int64_t game_id,
+    store_observer_cb cb, void *arg);
 
 #endif /* PBEM_STORE_H */

@@ -22,6 +22,7 @@
 
 #include "store.h"
 #include "store_test.h"
+#include "store_sqlite.h"
 #include "migrations.h"
 
 #define BUSY_TIMEOUT_MS	5000
@@ -1856,4 +1857,24 @@ void
 store_test_busy_timeout(struct store *st, int ms)
 {
 	sqlite3_busy_timeout(st->db, ms);
+}
+
+/* ---- For the store's other files (store_sqlite.h) ----------------------- */
+
+sqlite3 *
+store_sqlite_db(struct store *st)
+{
+	return st->db;
+}
+
+enum store_status
+store_sqlite_fail(struct store *st, int rc, const char *what)
+{
+	return sql_fail(st, rc, what);
+}
+
+void
+store_sqlite_corrupt(struct store *st, const char *table, const char *why)
+{
+	set_err(st, "corrupt row in %s: %s", table, why);
 }

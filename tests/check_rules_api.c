@@ -76,6 +76,16 @@ START_TEST(test_registration_rules)
 	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "method check is missing"));
 	bad = *rules_find("template");
+	bad.default_move = NULL;
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "default_move"));
+	bad.api_version = 2;	/* a version 2 table has no such field */
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), 0);
+	bad = *rules_find("template");
+	bad.skip_apply = NULL;
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "skip_check/skip_apply"));
+	bad = *rules_find("template");
 	bad.ruleset_version = 0;
 	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
 	ck_assert_int_eq(rules_validate_module(NULL, err, sizeof(err)), -1);
@@ -134,6 +144,33 @@ check_translation(const struct rules_module *m, const void *state, int seat,
 	}
 }
 
+/* default_move (api_version 3): for a seat that must act, a text that
+ * parses and checks, the same every time; skip_check, when present,
+ * answers without changing the state. */
+static void
+check_default_move(const struct rules_module *m, const void *state, int seat)
+{
+	char out[1024], again[1024], err[RULES_ERRLEN];
+	json_t *move = NULL;
+
+	ck_assert_msg(m->default_move(state, seat, out, sizeof(out)) ==
+	    RULES_OK, "%s: no default move for seat %d", m->name, seat);
+	ck_assert_int_eq(m->default_move(state, seat, again, sizeof(again)),
+	    RULES_OK);
+	ck_assert_str_eq(out, again);
+	ck_assert_msg(m->parse(state, seat, out, RULES_LANG_EN, &move, err,
+	    sizeof(err)) == RULES_OK, "%s: default move \"%s\" does not "
+	    "parse: %s", m->name, out, err);
+	ck_assert_msg(m->check(state, seat, move, RULES_LANG_EN, err,
+	    sizeof(err)) == RULES_OK, "%s: default move \"%s\" is refused: "
+	    "%s", m->name, out, err);
+	json_decref(move);
+	ck_assert_int_ne(m->default_move(state, seat, out, 2), RULES_OK);
+	if (m->skip_check != NULL)
+		ck_assert_int_eq(m->skip_check(state, seat, RULES_LANG_EN, err,
+		    sizeof(err)), RULES_OK);
+}
+
 /* One move's worth of contract checks on state, for seat. */
 static void
 check_step(const struct rules_module *m, void *state, int seat)
@@ -175,6 +212,8 @@ check_step(const struct rules_module *m, void *state, int seat)
 		json_decref(move);
 	}
 	json_decref(moves);
+	if (m->api_version >= 3)
+		check_default_move(m, state, seat);
 	view = m->view(state, seat);
 	ck_assert_ptr_nonnull(json_object_get(view, "to_act"));
 	ck_assert_ptr_nonnull(json_object_get(view, "over"));

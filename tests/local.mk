@@ -45,6 +45,11 @@ tests_check_webhook_daemon_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests \
 	$(CHECK_CFLAGS) $(MHD_CFLAGS) $(CURL_CFLAGS)
 tests_check_webhook_daemon_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(MHD_LIBS) \
 	$(CURL_LIBS) -lpthread
+check_PROGRAMS += tests/check_async
+TESTS += tests/check_async
+tests_check_async_SOURCES = tests/check_async.c $(TESTLIB)
+tests_check_async_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
+tests_check_async_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(SQLITE_LIBS) -lpthread
 
 # The HTTP API end to end: the real pbemd driven with libcurl.
 check_PROGRAMS += tests/check_http

@@ -183,6 +183,23 @@ eve_result(const void *state)
 	    g->winner >= 0 ? "winner" : "no winner");
 }
 
+/*
+ * default_move (api_version 3; docs/eve.md, "Missed deadlines"): "pass",
+ * the minimal turn, always legal for the seat to play while the game runs
+ * (its hand is still refilled at the end of the turn).
+ */
+static enum rules_status
+eve_default_move(const void *state, int seat, char *out, size_t outlen)
+{
+	const struct eve *g = state;
+	int n;
+
+	if (g->over || seat != g->current)
+		return RULES_NOT_YOUR_TURN;
+	n = snprintf(out, outlen, "pass");
+	return n < 0 || (size_t)n >= outlen ? RULES_ILLEGAL : RULES_OK;
+}
+
 const struct rules_module eve_module = {
 	.api_version = RULES_API_VERSION,
 	.name = "eve",
@@ -212,4 +229,8 @@ const struct rules_module eve_module = {
 	.result = eve_result,
 	.score_cards = NULL,
 	.translate = eve_translate,
+	.default_move = eve_default_move,
+	.skip_check = NULL,
+	.skip_apply = NULL,
+	.response_window = NULL,
 };

@@ -284,6 +284,54 @@ stm_score_text(const char *text, enum rules_lang lang, char *err,
 	return res;
 }
 
+/* Whether text is a legal move for seat now (parse and check pass). */
+static int
+stm_text_legal(const void *state, int seat, const char *text)
+{
+	char err[RULES_ERRLEN];
+	json_t *move = NULL;
+	int ok;
+
+	ok = stm_parse(state, seat, text, RULES_LANG_EN, &move, err,
+	    sizeof(err)) == RULES_OK && stm_check(state, seat, move,
+	    RULES_LANG_EN, err, sizeof(err)) == RULES_OK;
+	json_decref(move);
+	return ok;
+}
+
+/*
+ * default_move (api_version 3; docs/stmissions.md, "Missed deadlines"):
+ * on a turn, draw from the Galaxy deck and discard the drawn card (from
+ * the Mission deck when the Galaxy deck cannot be drawn); in any other
+ * phase, the first move legal_moves() lists.
+ */
+static enum rules_status
+stm_default_move(const void *state, int seat, char *out, size_t outlen)
+{
+	static const char *const turn_moves[] = {
+		"draw galaxy, discard drawn",
+		"draw missions, discard drawn",
+	};
+	const struct stm_state *st = state;
+	const char *text = NULL;
+	json_t *moves;
+	size_t i;
+	int n;
+
+	if (!stm_seat_must_act(st, seat))
+		return RULES_NOT_YOUR_TURN;
+	if (st->phase == STM_PHASE_TURN)
+		for (i = 0; i < 2 && text == NULL; i++)
+			if (stm_text_legal(state, seat, turn_moves[i]))
+				text = turn_moves[i];
+	moves = stm_legal_moves(state, seat);
+	if (text == NULL)
+		text = json_string_value(json_array_get(moves, 0));
+	n = text == NULL ? -1 : snprintf(out, outlen, "%s", text);
+	json_decref(moves);
+	return n < 0 || (size_t)n >= outlen ? RULES_ILLEGAL : RULES_OK;
+}
+
 const struct rules_module stmissions_module = {
 	.api_version = RULES_API_VERSION,
 	.name = "stmissions",
@@ -316,5 +364,9 @@ const struct rules_module stmissions_module = {
 	.move_forms = stm_move_forms,
 	.result = stm_result,
 	.score_cards = stm_score_text,
-	.translate = stm_translate
+	.translate = stm_translate,
+	.default_move = stm_default_move,
+	.skip_check = NULL,
+	.skip_apply = NULL,
+	.response_window = NULL,
 };

@@ -23,6 +23,10 @@
  *     check pure and make apply assume check passed.
  *  5. Rewrite view so that a seat sees only what it may know; list your
  *     hidden fields in the conformance test's leak check.
+ *  5b. Write default_move (the move played for a seat that misses its
+ *     deadline; document it) and, if your rules let a turn pass,
+ *     skip_check/skip_apply; response_window if the game has reactions
+ *     (rules/respond/ shows one).
  *  6. Add the module to rules/registry.c and its sources to
  *     rules/local.mk, then run `make check`: the conformance test
  *     (tests/check_rules_api.c) plays every registered module at random.
@@ -316,6 +320,57 @@ ladder_apply(void *state, int seat, const json_t *move,
 	g->current = (g->current + 1) % g->nseats;
 }
 
+/* default_move (api_version 3): play the lowest card in the hand. */
+static enum rules_status
+ladder_default_move(const void *state, int seat, char *out, size_t outlen)
+{
+	const struct ladder *g = state;
+	int i, low = 0, n;
+
+	if (game_over(g) || seat != g->current)
+		return RULES_NOT_YOUR_TURN;
+	for (i = 0; i < LADDER_HAND; i++)
+		if (g->hand[seat][i] != 0 && (low == 0 ||
+		    g->hand[seat][i] < low))
+			low = g->hand[seat][i];
+	if (low == 0)
+		return RULES_ILLEGAL;
+	n = snprintf(out, outlen, "play %d", low);
+	return n < 0 || (size_t)n >= outlen ? RULES_ILLEGAL : RULES_OK;
+}
+
+/* skip_check, skip_apply (api_version 3): the seat to play may let its
+ * turn pass; it keeps its cards. */
+static enum rules_status
+ladder_skip_check(const void *state, int seat, enum rules_lang lang,
+    char *err, size_t errlen)
+{
+	const struct ladder *g = state;
+
+	if (game_over(g)) {
+		snprintf(err, errlen, lang == RULES_LANG_FR ?
+		    "la partie est terminée" : "the game is over");
+		return RULES_GAME_OVER;
+	}
+	if (seat != g->current) {
+		snprintf(err, errlen, lang == RULES_LANG_FR ?
+		    "ce n'est pas le tour du siège %d" :
+		    "it is not seat %d's turn", seat);
+		return RULES_NOT_YOUR_TURN;
+	}
+	return RULES_OK;
+}
+
+static void
+ladder_skip_apply(void *state, int seat, struct rules_rng *rng)
+{
+	struct ladder *g = state;
+
+	(void)seat;
+	(void)rng;
+	g->current = (g->current + 1) % g->nseats;
+}
+
 static json_t *
 ladder_view(const void *state, int viewer)
 {
@@ -420,4 +475,8 @@ const struct rules_module template_module = {
 	.result = ladder_result,
 	.score_cards = NULL,
 	.translate = ladder_translate,
+	.default_move = ladder_default_move,
+	.skip_check = ladder_skip_check,
+	.skip_apply = ladder_skip_apply,
+	.response_window = NULL,
 };

@@ -1,0 +1,64 @@
+/*
+ * api_commands.c -- POST /v1/games/{id}/commands: a player's signed
+ * command block (resign, vacation, press, call off; docs/ASYNC.md and
+ * docs/PROTOCOL.md "Commands"), the same one a mail carries.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "api.h"
+#include "clock.h"
+#include "engine.h"
+
+static unsigned int
+command_http_status(enum engine_status es)
+{
+	switch (es) {
+	case ENGINE_UNKNOWN_GAME:
+		return MHD_HTTP_NOT_FOUND;
+	case ENGINE_BAD_SIGNATURE:
+		return MHD_HTTP_FORBIDDEN;
+	case ENGINE_STALE_SEQ:
+	case ENGINE_GAME_OVER:
+	case ENGINE_REFUSED:
+		return MHD_HTTP_CONFLICT;
+	case ENGINE_SYNTAX:
+		return MHD_HTTP_UNPROCESSABLE_CONTENT;
+	case ENGINE_BUSY:
+		return MHD_HTTP_SERVICE_UNAVAILABLE;
+	case ENGINE_INTERNAL:
+		return MHD_HTTP_INTERNAL_SERVER_ERROR;
+	default:
+		return MHD_HTTP_BAD_REQUEST;
+	}
+}
+
+enum MHD_Result
+api_command_post(struct api_request *req)
+{
+	int64_t game_id = req->params[0];
+	struct engine_reply reply;
+	struct proto_move m;
+	struct store *st;
+	char msg[256];
+
+	if (proto_move_find(req->body, req->body_len, &m, msg,
+	    sizeof(msg)) == PROTO_OK && m.game_id != game_id) {
+		snprintf(msg, sizeof(msg), "the signed block is for game %lld; "
+		    "it was posted to game %lld", (long long)m.game_id,
+		    (long long)game_id);
+		return api_send_error(req, MHD_HTTP_BAD_REQUEST, "wrong_game",
+		    msg, NULL);
+	}
+	if ((st = daemon_store(req->d)) == NULL)
+		return api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE,
+		    "busy", "the database cannot be opened now; try again",
+		    NULL);
+	engine_command(st, req->d->key, req->body, req->body_len,
+	    RULES_LANG_EN, clock_now(), &reply);
+	if (reply.status != ENGINE_OK)
+		return api_send_error(req, command_http_status(reply.status),
+		    engine_status_code(reply.status), reply.message, NULL);
+	return api_send_json(req, MHD_HTTP_OK, json_pack("{s:I, s:s}",
+	    "game", (json_int_t)game_id, "message", reply.message));
+}

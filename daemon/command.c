@@ -1,0 +1,304 @@
+/*
+ * command.c -- what players sign themselves besides moves: resign,
+ * vacation, press, call off (engine.h; docs/PROTOCOL.md "Commands",
+ * docs/ASYNC.md).
+ *
+ * A command is the ordinary signed block (docs/PROTOCOL.md) whose text
+ * starts with a command keyword, in English or French:
+ *
+ *     resign                            abandonner
+ *     vacation 2025-07-01 2025-07-14    vacances 2025-07-01 2025-07-14
+ *     press all: text                   message tous : texte
+ *     press 0,2: text                   message 0,2 : texte
+ *     call off                          annuler la partie
+ *
+ * The block's Seq is not the game's move number but the seat's command
+ * number: any number above the last command the seat sent (the view's
+ * next_command), so a signed command can never be played twice and a
+ * command block can never pass for a move (no game reads these words as
+ * a move; they are reserved).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine.h"
+
+enum command {
+	CMD_NONE = 0,
+	CMD_RESIGN,
+	CMD_VACATION,
+	CMD_PRESS,
+	CMD_CALL_OFF
+};
+
+static const struct {
+	const char	*word;		/* folded: lower case, no accents */
+	enum command	 cmd;
+} keywords[] = {
+	{ "resign", CMD_RESIGN },
+	{ "abandonner", CMD_RESIGN },
+	{ "vacation", CMD_VACATION },
+	{ "vacances", CMD_VACATION },
+	{ "press", CMD_PRESS },
+	{ "message", CMD_PRESS },
+	{ "call off", CMD_CALL_OFF },
+	{ "annuler la partie", CMD_CALL_OFF },
+};
+
+/* The command text starts with, and the length of its keyword. */
+static enum command
+command_of(const char *folded, size_t *kwlen)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
+		n = strlen(keywords[i].word);
+		if (strncmp(folded, keywords[i].word, n) == 0 &&
+		    (folded[n] == '\0' || folded[n] == ' ' ||
+		    folded[n] == ':')) {
+			*kwlen = n;
+			return keywords[i].cmd;
+		}
+	}
+	return CMD_NONE;
+}
+
+int
+engine_is_command(const char *text)
+{
+	char folded[PROTO_MOVE_MAX * 2];
+	size_t n;
+
+	rules_fold(text, folded, sizeof(folded));
+	return command_of(folded, &n) != CMD_NONE;
+}
+
+static void
+refuse(struct engine_reply *reply, enum engine_status status,
+    const char *msg)
+{
+	reply->status = status;
+	snprintf(reply->message, sizeof(reply->message), "%s", msg);
+}
+
+/* "YYYY-MM-DD" as unix seconds at 00:00 UTC, or -1. */
+static int64_t
+read_date(const char *text)
+{
+	struct tm tm;
+	int y, m, d;
+	char extra;
+
+	if (sscanf(text, "%4d-%2d-%2d%c", &y, &m, &d, &extra) != 3 ||
+	    y < 2000 || y > 2200 || m < 1 || m > 12 || d < 1 || d > 31)
+		return -1;
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = y - 1900;
+	tm.tm_mon = m - 1;
+	tm.tm_mday = d;
+	return (int64_t)timegm(&tm);
+}
+
+/* "all"/"tous" or seats "0,2" (before the ':') into a mask. */
+static int
+read_recipients(const char *folded, unsigned *mask)
+{
+	char list[128], *item, *save, *end;
+	long s;
+
+	*mask = 0;
+	snprintf(list, sizeof(list), "%s", folded);
+	if (strcmp(list, "all") == 0 || strcmp(list, "tous") == 0) {
+		*mask = 0xff;
+		return 0;
+	}
+	for (item = strtok_r(list, ", ", &save); item != NULL;
+	    item = strtok_r(NULL, ", ", &save)) {
+		s = strtol(item, &end, 10);
+		if (*end != '\0' || s < 0 || s >= STORE_MAX_SEATS)
+			return -1;
+		*mask |= 1u << s;
+	}
+	return *mask != 0 ? 0 : -1;
+}
+
+/* The player's signature, kept in the log's resign record. */
+static json_t *
+signed_record(const struct proto_move *m)
+{
+	char hex[2 * PROTO_SIG_BYTES + 1];
+
+	proto_hex(m->signature, PROTO_SIG_BYTES, hex);
+	return json_pack("{s:I, s:s, s:s}", "command", (json_int_t)m->seq,
+	    "text", m->text, "signature", hex);
+}
+
+static void
+run_command(struct store *st, const struct serverkey *key,
+    const struct proto_move *m, enum command cmd, const char *args,
+    enum rules_lang lang, int64_t now, struct engine_reply *reply)
+{
+	char err[1024], a[64], b[64], extra;
+	const char *colon, *body;
+	enum engine_status es = ENGINE_OK;
+	int64_t from, until, id;
+	unsigned mask;
+	int ended, fr = lang == RULES_LANG_FR;
+
+	err[0] = '\0';
+	switch (cmd) {
+	case CMD_RESIGN:
+		if (*args != '\0') {
+			refuse(reply, ENGINE_SYNTAX, fr ? "écrivez seulement "
+			    "« abandonner »" : "write just \"resign\"");
+			return;
+		}
+		es = engine_resign(st, key, m->game_id, m->seat, m->seq,
+		    signed_record(m), now, err, sizeof(err));
+		snprintf(reply->message, sizeof(reply->message), fr ?
+		    "siège %d : abandon enregistré" : "seat %d resigned",
+		    m->seat);
+		break;
+	case CMD_VACATION:
+		if (sscanf(args, "%63s %63s %c", a, b, &extra) != 2 ||
+		    (from = read_date(a)) < 0 || (until = read_date(b)) < 0) {
+			refuse(reply, ENGINE_SYNTAX, fr ? "écrivez « vacances "
+			    "AAAA-MM-JJ AAAA-MM-JJ » (premier et dernier jour, "
+			    "UTC)" : "write \"vacation YYYY-MM-DD YYYY-MM-DD\" "
+			    "(first and last day, UTC)");
+			return;
+		}
+		es = engine_vacation(st, m->game_id, m->seat, m->seq, from,
+		    until + 86400, now, err, sizeof(err));
+		snprintf(reply->message, sizeof(reply->message), fr ?
+		    "vacances enregistrées du %s au %s" :
+		    "vacation recorded from %s to %s", a, b);
+		break;
+	case CMD_PRESS:
+		colon = strchr(m->text, ':');
+		if (colon == NULL || (colon - m->text) >= (int)sizeof(a) ||
+		    read_recipients(args, &mask) != 0) {
+			refuse(reply, ENGINE_SYNTAX, fr ? "écrivez « message "
+			    "tous : texte » ou « message 0,2 : texte »" :
+			    "write \"press all: text\" or \"press 0,2: text\"");
+			return;
+		}
+		body = colon + 1;
+		while (*body == ' ')
+			body++;
+		es = engine_press(st, m->game_id, m->seat, m->seq, mask, body,
+		    now, &id, err, sizeof(err));
+		snprintf(reply->message, sizeof(reply->message), fr ?
+		    "message %lld envoyé" : "message %lld sent",
+		    es == ENGINE_OK ? (long long)id : 0LL);
+		break;
+	case CMD_CALL_OFF:
+		if (*args != '\0') {
+			refuse(reply, ENGINE_SYNTAX, fr ? "écrivez seulement "
+			    "« annuler la partie »" : "write just \"call off\"");
+			return;
+		}
+		es = engine_call_off(st, key, m->game_id, m->seat, m->seq, now,
+		    &ended, err, sizeof(err));
+		snprintf(reply->message, sizeof(reply->message), ended ? (fr ?
+		    "tous les joueurs sont d'accord : la partie est annulée" :
+		    "every player agreed: the game is called off") : (fr ?
+		    "vote enregistré ; la partie s'arrête quand tous les "
+		    "joueurs l'auront demandé" : "vote recorded; the game "
+		    "ends when every player has asked for it"));
+		break;
+	case CMD_NONE:
+		break;
+	}
+	reply->status = es;
+	if (es != ENGINE_OK)
+		snprintf(reply->message, sizeof(reply->message), "%s", err);
+}
+
+void
+engine_command(struct store *st, const struct serverkey *key,
+    const char *text, size_t len, enum rules_lang lang, int64_t now,
+    struct engine_reply *reply)
+{
+	struct proto_move m;
+	struct store_game g;
+	struct store_player p;
+	char perr[512], folded[PROTO_MOVE_MAX * 2], args[PROTO_MOVE_MAX * 2];
+	const char *colon;
+	enum command cmd;
+	size_t kwlen;
+
+	memset(reply, 0, sizeof(*reply));
+	memset(&g, 0, sizeof(g));
+	switch (proto_move_find(text, len, &m, perr, sizeof(perr))) {
+	case PROTO_OK:
+		break;
+	case PROTO_NOT_FOUND:
+		refuse(reply, ENGINE_NO_BLOCK, perr);
+		return;
+	case PROTO_BAD_SIGNATURE:
+		refuse(reply, ENGINE_BAD_SIGNATURE, perr);
+		return;
+	default:
+		refuse(reply, ENGINE_MALFORMED, perr);
+		return;
+	}
+	reply->game_id = m.game_id;
+	rules_fold(m.text, folded, sizeof(folded));
+	if ((cmd = command_of(folded, &kwlen)) == CMD_NONE) {
+		refuse(reply, ENGINE_NOT_COMMAND, lang == RULES_LANG_FR ?
+		    "ce bloc n'est pas une commande (abandonner, vacances, "
+		    "message, annuler la partie)" : "this block is not a "
+		    "command (resign, vacation, press, call off)");
+		return;
+	}
+	if (store_game_get(st, m.game_id, &g) != STORE_OK) {
+		snprintf(perr, sizeof(perr), "there is no game %lld",
+		    (long long)m.game_id);
+		refuse(reply, ENGINE_UNKNOWN_GAME, perr);
+		return;
+	}
+	if (m.seat < 0 || m.seat >= g.nseats ||
+	    store_player_get(st, g.seat_player[m.seat], &p) != STORE_OK) {
+		snprintf(perr, sizeof(perr), "game %lld has seats 0 to %d; "
+		    "there is no seat %d", (long long)g.id, g.nseats - 1,
+		    m.seat);
+		store_game_clear(&g);
+		refuse(reply, ENGINE_BAD_SEAT, perr);
+		return;
+	}
+	store_game_clear(&g);
+	if (proto_move_verify(&m, p.pubkey) != PROTO_OK) {
+		snprintf(perr, sizeof(perr), "the signature does not match the "
+		    "key of seat %d (%s) for this game, command number and "
+		    "text", m.seat, p.name);
+		refuse(reply, ENGINE_BAD_SIGNATURE, perr);
+		return;
+	}
+	/* The arguments after the keyword, up to a ':' for press. */
+	snprintf(args, sizeof(args), "%s", folded + kwlen);
+	if (cmd == CMD_PRESS && (colon = strchr(args, ':')) != NULL)
+		args[colon - args] = '\0';
+	memmove(args, args + strspn(args, " "), strlen(args + strspn(args,
+	    " ")) + 1);
+	while (strlen(args) > 0 && args[strlen(args) - 1] == ' ')
+		args[strlen(args) - 1] = '\0';
+	run_command(st, key, &m, cmd, args, lang, now, reply);
+}
+
+void
+engine_handle(struct store *st, const struct serverkey *key,
+    const char *text, size_t len, enum rules_lang lang, int64_t now,
+    struct engine_reply *reply)
+{
+	struct proto_move m;
+	char perr[512];
+
+	if (proto_move_find(text, len, &m, perr, sizeof(perr)) == PROTO_OK &&
+	    engine_is_command(m.text))
+		engine_command(st, key, text, len, lang, now, reply);
+	else
+		engine_submit(st, key, text, len, lang, reply);
+}

@@ -1,0 +1,182 @@
+/*
+ * press.c -- messages between players ("press"; engine.h, docs/ASYNC.md).
+ *
+ * A message is recorded in the game (table press) and queued as one
+ * outbox row per recipient in the same transaction.  The row holds what
+ * the sender wrote, the sender's seat and the recipients -- nothing else
+ * the server knows -- so delivering it can reveal nothing about the game.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+#define PRESS_MAX	1024
+
+static json_t *
+seat_list(unsigned mask, int nseats)
+{
+	json_t *a = json_array();
+	int s;
+
+	for (s = 0; s < nseats; s++)
+		if (mask & (1u << s))
+			json_array_append_new(a, json_integer(s));
+	return a;
+}
+
+static int
+queue_press(struct store *st, const struct store_game *g,
+    const struct store_press *p, int64_t seq)
+{
+	struct store_player pl;
+	struct store_outbox o;
+	enum store_status rc;
+	json_t *j;
+	int s;
+
+	for (s = 0; s < g->nseats; s++) {
+		if (!(p->recipients & (1u << s)))
+			continue;
+		if (store_player_get(st, g->seat_player[s], &pl) != STORE_OK)
+			return -1;
+		memset(&o, 0, sizeof(o));
+		o.game_id = g->id;
+		o.seq = seq;
+		snprintf(o.channel, sizeof(o.channel), "mail");
+		snprintf(o.recipient, sizeof(o.recipient), "%s", pl.email);
+		snprintf(o.event, sizeof(o.event), "press");
+		j = json_pack("{s:I, s:I, s:i, s:s, s:I, s:i, s:o, s:s}",
+		    "game", (json_int_t)g->id, "seq", (json_int_t)seq,
+		    "seat", s, "event", "press", "press", (json_int_t)p->id,
+		    "from", p->from_seat, "to", seat_list(p->recipients,
+		    g->nseats), "text", p->body);
+		o.payload = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+		json_decref(j);
+		o.next_attempt = p->created;
+		rc = o.payload != NULL ? store_outbox_add(st, &o) :
+		    STORE_ERROR;
+		free(o.payload);
+		if (rc != STORE_OK)
+			return -1;
+	}
+	return 0;
+}
+
+enum engine_status
+engine_press(struct store *st, int64_t game_id, int from_seat,
+    int64_t command_seq, unsigned recipients, const char *body, int64_t now, int64_t *press_id,
+    char *err, size_t errlen)
+{
+	struct store_game g;
+	struct store_entry last;
+	struct store_press p;
+	struct policy pol;
+	struct store_seat row;
+	enum engine_status es;
+	size_t len = body != NULL ? strlen(body) : 0;
+
+	memset(&g, 0, sizeof(g));
+	if (len == 0 || len > PRESS_MAX) {
+		snprintf(err, errlen, "a message must hold 1 to %d bytes, not "
+		    "%zu", PRESS_MAX, len);
+		return ENGINE_BAD_REQUEST;
+	}
+	if (store_begin(st) != STORE_OK) {
+		snprintf(err, errlen, "the store is busy: %s; try again",
+		    store_errmsg(st));
+		return ENGINE_BUSY;
+	}
+	es = ENGINE_OK;
+	if (store_game_get(st, game_id, &g) != STORE_OK) {
+		snprintf(err, errlen, "there is no game %lld",
+		    (long long)game_id);
+		es = ENGINE_UNKNOWN_GAME;
+	} else if (from_seat < 0 || from_seat >= g.nseats) {
+		snprintf(err, errlen, "game %lld has seats 0 to %d; there is "
+		    "no seat %d", (long long)game_id, g.nseats - 1, from_seat);
+		es = ENGINE_BAD_SEAT;
+	} else if ((es = engine_policy_get(st, game_id, &pol, err,
+	    errlen)) != ENGINE_OK)
+		;
+	else if (!pol.press) {
+		snprintf(err, errlen, "messages between players are disabled "
+		    "in game %lld", (long long)game_id);
+		es = ENGINE_REFUSED;
+	} else {
+		recipients &= ~(1u << from_seat);
+		recipients &= (1u << g.nseats) - 1;
+		if (recipients == 0) {
+			snprintf(err, errlen, "name at least one other seat "
+			    "(0 to %d) or all", g.nseats - 1);
+			es = ENGINE_BAD_REQUEST;
+		}
+	}
+	if (es == ENGINE_OK && command_seq > 0) {
+		if (store_seat_get(st, game_id, from_seat, &row) != STORE_OK) {
+			snprintf(err, errlen, "store: %s", store_errmsg(st));
+			es = ENGINE_INTERNAL;
+		} else if ((es = seats_claim_command(&row, command_seq, err,
+		    errlen)) == ENGINE_OK && store_seat_update(st, &row) !=
+		    STORE_OK) {
+			snprintf(err, errlen, "store: %s", store_errmsg(st));
+			es = ENGINE_INTERNAL;
+		}
+	}
+	if (es != ENGINE_OK)
+		goto out;
+	memset(&p, 0, sizeof(p));
+	memset(&last, 0, sizeof(last));
+	p.game_id = game_id;
+	p.from_seat = from_seat;
+	p.recipients = recipients;
+	p.body = (char *)body;
+	p.created = now;
+	if (store_log_last(st, game_id, &last) != STORE_OK ||
+	    store_press_add(st, &p) != STORE_OK ||
+	    queue_press(st, &g, &p, last.seq) != 0 ||
+	    store_commit(st) != STORE_OK) {
+		snprintf(err, errlen, "store: %s", store_errmsg(st));
+		es = ENGINE_INTERNAL;
+	} else
+		*press_id = p.id;
+	store_entry_clear(&last);
+out:
+	if (es != ENGINE_OK)
+		store_rollback(st);
+	store_game_clear(&g);
+	return es;
+}
+
+struct press_list {
+	json_t	*out;
+	int	 seat;
+	int	 nseats;
+};
+
+static int
+collect(const struct store_press *p, void *arg)
+{
+	struct press_list *pl = arg;
+
+	if (p->from_seat != pl->seat && !(p->recipients & (1u << pl->seat)))
+		return 0;
+	json_array_append_new(pl->out, json_pack("{s:I, s:i, s:o, s:s, s:I}",
+	    "id", (json_int_t)p->id, "from", p->from_seat, "to",
+	    seat_list(p->recipients, pl->nseats), "text", p->body, "time",
+	    (json_int_t)p->created));
+	return 0;
+}
+
+json_t *
+engine_press_list(struct store *st, int64_t game_id, int seat)
+{
+	struct press_list pl = { json_array(), seat, STORE_MAX_SEATS };
+
+	if (store_press_foreach(st, game_id, collect, &pl) != STORE_OK) {
+		json_decref(pl.out);
+		return NULL;
+	}
+	return pl.out;
+}

@@ -1,0 +1,493 @@
+/*
+ * schedule.c -- see schedule.h; the policies are in docs/ASYNC.md.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock.h"
+#include "engine.h"
+#include "schedule.h"
+
+/* Entries one game may gain in one tick (resigned seats' moves, several
+ * late seats of a window): a bound, so a broken module cannot spin. */
+#define MAX_ENTRIES_PER_TICK	64
+
+struct tick {
+	struct store		*st;
+	const struct serverkey	*key;
+	int64_t			 now;
+	struct schedule_stats	*stats;
+	struct gamestate	 gs;
+	struct policy		 pol;
+	struct store_turn	 turn;
+	int			 window;
+	char			*err;
+	size_t			 errlen;
+};
+
+static int
+fail(struct tick *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->err, t->errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* One outbox row to seat's player: event with the deadline. */
+static int
+notify_seat(struct tick *t, int seat, const char *event, int64_t deadline,
+    int late_seat)
+{
+	struct store_player p;
+	struct store_outbox o;
+	json_t *j;
+	enum store_status rc;
+
+	if (store_player_get(t->st, t->gs.game.seat_player[seat], &p) !=
+	    STORE_OK)
+		return fail(t, "store: %s", store_errmsg(t->st));
+	memset(&o, 0, sizeof(o));
+	o.game_id = t->gs.game.id;
+	o.seq = t->gs.seq;
+	snprintf(o.channel, sizeof(o.channel), "mail");
+	snprintf(o.recipient, sizeof(o.recipient), "%s", p.email);
+	snprintf(o.event, sizeof(o.event), "%s", event);
+	j = json_pack("{s:I, s:I, s:i, s:s, s:I, s:i, s:b}", "game",
+	    (json_int_t)t->gs.game.id, "seq", (json_int_t)t->gs.seq, "seat",
+	    seat, "event", event, "deadline", (json_int_t)deadline,
+	    "late_seat", late_seat, "window", t->window);
+	o.payload = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(j);
+	o.next_attempt = t->now;
+	rc = o.payload != NULL ? store_outbox_add(t->st, &o) : STORE_ERROR;
+	free(o.payload);
+	if (rc != STORE_OK)
+		return fail(t, "store: %s", store_errmsg(t->st));
+	return 0;
+}
+
+/* The same notice to every seat. */
+static int
+notify_all(struct tick *t, const char *event, int64_t deadline, int seat)
+{
+	int s;
+
+	for (s = 0; s < t->gs.game.nseats; s++)
+		if (notify_seat(t, s, event, deadline, seat) != 0)
+			return -1;
+	return 0;
+}
+
+/* Record timer `what' for seat; 1 if it is new (act on it), 0 if it had
+ * fired already, -1 on error. */
+static int
+fire(struct tick *t, int seat, const char *what)
+{
+	switch (store_timer_fire(t->st, t->gs.game.id, t->turn.turn, seat,
+	    what, t->now)) {
+	case STORE_OK:
+		return 1;
+	case STORE_EXISTS:
+		return 0;
+	default:
+		return fail(t, "store: %s", store_errmsg(t->st));
+	}
+}
+
+/* Play the module's default move for seat (an AUTO entry).  1 if an
+ * entry was written, 0 if the module has none now. */
+static int
+play_default(struct tick *t, int seat, const char *reason)
+{
+	const struct rules_module *m = t->gs.module;
+	char move[PROTO_MOVE_MAX + 1];
+	enum engine_status es;
+
+	if (m->api_version < 3 || m->default_move == NULL ||
+	    m->default_move(t->gs.state, seat, move, sizeof(move)) !=
+	    RULES_OK) {
+		(void)reason;
+		t->stats->stalled++;	/* the seat keeps waiting */
+		return 0;
+	}
+	es = engine_server_entry(t->st, t->key, &t->gs, STORE_ENTRY_AUTO, seat,
+	    move, "auto_move", 0, t->now, t->err, t->errlen);
+	if (es != ENGINE_OK)
+		return -1;
+	t->stats->auto_moves++;
+	return 1;
+}
+
+/* Skip seat's turn; the default move if the module refuses now. */
+static int
+skip_turn(struct tick *t, int seat)
+{
+	char *text;
+	enum engine_status es;
+	char why[RULES_ERRLEN];
+
+	if (t->gs.module->api_version < 3 ||
+	    t->gs.module->skip_check == NULL ||
+	    t->gs.module->skip_check(t->gs.state, seat, RULES_LANG_EN, why,
+	    sizeof(why)) != RULES_OK)
+		return play_default(t, seat, "skip refused");
+	text = engine_record_text(t->gs.game.id, t->gs.seq + 1, "skip",
+	    json_pack("{s:i, s:s}", "seat", seat, "reason",
+	    "missed_deadline"));
+	es = engine_server_entry(t->st, t->key, &t->gs, STORE_ENTRY_SKIP,
+	    seat, text, "skipped", 0, t->now, t->err, t->errlen);
+	free(text);
+	if (es != ENGINE_OK)
+		return -1;
+	t->stats->skips++;
+	return 1;
+}
+
+/* The missed-deadline outcome for seat (its "outcome" timer is new). */
+static int
+outcome(struct tick *t, struct store_seat *row, int64_t deadline)
+{
+	if (t->window)
+		return play_default(t, row->seat, "response window closed");
+	switch (t->pol.missed) {
+	case POLICY_MISSED_WAIT:
+		t->stats->late++;
+		return notify_all(t, "late", deadline, row->seat);
+	case POLICY_MISSED_SKIP:
+		return skip_turn(t, row->seat);
+	case POLICY_MISSED_DEFAULT:
+		return play_default(t, row->seat, "missed deadline");
+	case POLICY_MISSED_ABSENT:
+		row->status = STORE_SEAT_ABSENT;
+		if (store_seat_update(t->st, row) != STORE_OK)
+			return fail(t, "store: %s", store_errmsg(t->st));
+		t->stats->absent++;
+		if (notify_all(t, "seat_offered", deadline, row->seat) != 0 ||
+		    engine_queue_observers(t->st, t->gs.game.id, t->gs.seq,
+		    "seat_offered", t->now) != 0)
+			return -1;
+		return 0;
+	}
+	return 0;
+}
+
+/* The timers of one seat that must act.  1 if a log entry was written. */
+static int
+seat_timers(struct tick *t, int seat)
+{
+	struct store_seat row;
+	int64_t duration, deadline, at, end;
+	char what[32];
+	int i, rc;
+
+	if (store_seat_get(t->st, t->gs.game.id, seat, &row) != STORE_OK)
+		return fail(t, "store: %s", store_errmsg(t->st));
+	if (row.status == STORE_SEAT_RESIGNED)
+		return play_default(t, seat, "resigned seat");
+	if (row.status == STORE_SEAT_ABSENT)
+		return 0;	/* waits for a replacement */
+	duration = t->window ? t->pol.response_time : t->pol.turn_time;
+	if (duration == 0)
+		return 0;
+	deadline = policy_deadline(&t->pol, t->turn.started, duration,
+	    row.away_from, row.away_until);
+	for (i = 0; i < t->pol.nreminders; i++) {
+		at = deadline - t->pol.reminders[i];
+		if (at <= t->turn.started || t->now < at || t->now >= deadline)
+			continue;
+		snprintf(what, sizeof(what), "reminder:%lld",
+		    (long long)t->pol.reminders[i]);
+		if ((rc = fire(t, seat, what)) < 0)
+			return -1;
+		if (rc == 1) {
+			if (notify_seat(t, seat, "reminder", deadline, seat))
+				return -1;
+			t->stats->reminders++;
+		}
+	}
+	if (t->now < deadline)
+		return 0;
+	end = deadline + (t->window ? 0 : t->pol.grace);
+	if (end > deadline) {
+		if ((rc = fire(t, seat, "deadline")) < 0)
+			return -1;
+		if (rc == 1) {
+			if (notify_seat(t, seat, "deadline", end, seat) != 0)
+				return -1;
+			t->stats->deadlines++;
+		}
+	}
+	if (t->now < end)
+		return 0;
+	if ((rc = fire(t, seat, "outcome")) <= 0)
+		return rc;
+	return outcome(t, &row, deadline);
+}
+
+/* Whether gs is in a response window, and the seats it waits for. */
+static int
+turn_shape(const struct gamestate *gs, unsigned *waiting)
+{
+	const struct rules_module *m = gs->module;
+	int seats[STORE_MAX_SEATS], n, i;
+
+	*waiting = 0;
+	n = gs->game.status == STORE_GAME_OVER ? 0 :
+	    m->to_act(gs->state, seats, STORE_MAX_SEATS);
+	for (i = 0; i < n && i < STORE_MAX_SEATS; i++)
+		*waiting |= 1u << seats[i];
+	return m->api_version >= 3 && m->response_window != NULL &&
+	    m->response_window(gs->state) != 0;
+}
+
+/*
+ * Bring the turn clock up to gs's last entry, written at time when
+ * (when < 0: read it from the log).  A response window stays the same
+ * window while the seats it waits for answer one by one: its clock keeps
+ * running.  Everything else that changes the position starts a new turn.
+ */
+static enum store_status
+turn_note(struct store *st, const struct gamestate *gs, int64_t when,
+    struct store_turn *turn)
+{
+	struct store_entry last;
+	enum store_status rc;
+	unsigned waiting;
+	int window, found, continuing;
+
+	window = turn_shape(gs, &waiting);
+	rc = store_turn_get(st, gs->game.id, turn);
+	if (rc != STORE_OK && rc != STORE_NOTFOUND)
+		return rc;
+	found = rc == STORE_OK;
+	if (found && turn->last_seq == gs->seq)
+		return STORE_OK;
+	continuing = found && turn->window && window &&
+	    (waiting & ~turn->waiting) == 0 && turn->last_seq < gs->seq;
+	if (!continuing) {
+		if (when < 0) {
+			memset(&last, 0, sizeof(last));
+			if ((rc = store_log_last(st, gs->game.id, &last)) !=
+			    STORE_OK)
+				return rc;
+			when = last.time;
+			store_entry_clear(&last);
+		}
+		turn->game_id = gs->game.id;
+		turn->turn = gs->seq;
+		turn->started = when;
+	}
+	turn->last_seq = gs->seq;
+	turn->window = window;
+	turn->waiting = waiting;
+	return store_turn_put(st, turn);
+}
+
+int
+schedule_note_entry(struct store *st, const struct gamestate *gs,
+    int64_t when)
+{
+	struct store_turn turn;
+
+	return turn_note(st, gs, when, &turn) == STORE_OK ? 0 : -1;
+}
+
+/* One look at one game, in one transaction.  1 if a log entry was
+ * written (look again), 0 if nothing more is due, -1 on failure. */
+static int
+tick_game(struct tick *t, int64_t game_id)
+{
+	const struct rules_module *m;
+	int seats[STORE_MAX_SEATS], nact, i, rc = 0;
+	unsigned waiting = 0;
+
+	if (store_begin(t->st) != STORE_OK)
+		return fail(t, "game %lld: the store is busy: %s",
+		    (long long)game_id, store_errmsg(t->st));
+	if (gamestate_load(t->st, game_id, -1, &t->gs, t->err, t->errlen) !=
+	    ENGINE_OK) {
+		store_rollback(t->st);
+		return -1;
+	}
+	m = t->gs.module;
+	nact = t->gs.game.status == STORE_GAME_OVER ? 0 :
+	    m->to_act(t->gs.state, seats, STORE_MAX_SEATS);
+	if (nact > STORE_MAX_SEATS)
+		nact = STORE_MAX_SEATS;
+	if (nact == 0 || engine_policy_get(t->st, game_id, &t->pol, t->err,
+	    t->errlen) != ENGINE_OK) {
+		rc = nact == 0 ? 0 : -1;
+		goto rollback;
+	}
+	t->window = turn_shape(&t->gs, &waiting);
+	if (turn_note(t->st, &t->gs, -1, &t->turn) != STORE_OK) {
+		rc = fail(t, "store: %s", store_errmsg(t->st));
+		goto rollback;
+	}
+	for (i = 0; i < nact && rc == 0; i++)
+		rc = seat_timers(t, seats[i]);
+	if (rc < 0)
+		goto rollback;
+	if (store_commit(t->st) != STORE_OK) {
+		rc = fail(t, "game %lld: commit: %s", (long long)game_id,
+		    store_errmsg(t->st));
+		goto rollback;
+	}
+	engine_committed(game_id, t->gs.seq);	/* engine.h: wake followers */
+	gamestate_clear(&t->gs);
+	return rc;
+rollback:
+	store_rollback(t->st);
+	gamestate_clear(&t->gs);
+	return rc;
+}
+
+struct ids {
+	int64_t	*v;
+	size_t	 n, cap;
+	int	 failed;
+};
+
+static int
+collect_running(const struct store_game *g, void *arg)
+{
+	struct ids *ids = arg;
+	int64_t *grown;
+
+	if (g->status != STORE_GAME_RUNNING)
+		return 0;
+	if (ids->n == ids->cap) {
+		ids->cap = ids->cap ? ids->cap * 2 : 64;
+		if ((grown = realloc(ids->v, ids->cap * sizeof(*grown))) ==
+		    NULL) {
+			ids->failed = 1;
+			return 1;
+		}
+		ids->v = grown;
+	}
+	ids->v[ids->n++] = g->id;
+	return 0;
+}
+
+int
+schedule_tick(struct store *st, const struct serverkey *key, int64_t now,
+    struct schedule_stats *stats, char *err, size_t errlen)
+{
+	struct tick t;
+	struct ids ids = { NULL, 0, 0, 0 };
+	size_t i;
+	int n, rc;
+
+	memset(stats, 0, sizeof(*stats));
+	if (store_game_foreach(st, collect_running, &ids) != STORE_OK ||
+	    ids.failed) {
+		snprintf(err, errlen, "listing games: %s", ids.failed ?
+		    "out of memory" : store_errmsg(st));
+		free(ids.v);
+		return -1;
+	}
+	for (i = 0; i < ids.n; i++) {
+		memset(&t, 0, sizeof(t));
+		t.st = st;
+		t.key = key;
+		t.now = now;
+		t.stats = stats;
+		t.err = err;
+		t.errlen = errlen;
+		stats->games++;
+		for (n = 0; n < MAX_ENTRIES_PER_TICK; n++)
+			if ((rc = tick_game(&t, ids.v[i])) <= 0)
+				break;
+		if (rc < 0)
+			stats->failures++;	/* err: the last reason */
+	}
+	free(ids.v);
+	return stats->failures > 0 ? -1 : 0;
+}
+
+/* ---- The daemon's thread ------------------------------------------------ */
+
+struct schedule_thread {
+	pthread_t		 thread;
+	pthread_mutex_t		 lock;
+	pthread_cond_t		 wake;
+	int			 stop;
+	int			 interval;
+	struct store		*st;
+	const struct serverkey	*key;
+};
+
+static void *
+run(void *arg)
+{
+	struct schedule_thread *t = arg;
+	struct schedule_stats stats;
+	struct timespec until;
+	char err[1024];
+
+	pthread_mutex_lock(&t->lock);
+	while (!t->stop) {
+		pthread_mutex_unlock(&t->lock);
+		schedule_tick(t->st, t->key, clock_now(), &stats, err,
+		    sizeof(err));
+		pthread_mutex_lock(&t->lock);
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += t->interval;
+		while (!t->stop && pthread_cond_timedwait(&t->wake, &t->lock,
+		    &until) != ETIMEDOUT)
+			;
+	}
+	pthread_mutex_unlock(&t->lock);
+	return NULL;
+}
+
+struct schedule_thread *
+schedule_start(const char *dbpath, const struct serverkey *key, int interval,
+    char *err, size_t errlen)
+{
+	struct schedule_thread *t;
+
+	if ((t = calloc(1, sizeof(*t))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	t->interval = interval > 0 ? interval : 10;
+	t->key = key;
+	if (store_open(dbpath, &t->st, err, errlen) != STORE_OK) {
+		free(t);
+		return NULL;
+	}
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->wake, NULL);
+	if (pthread_create(&t->thread, NULL, run, t) != 0) {
+		snprintf(err, errlen, "cannot start the scheduler thread");
+		store_close(t->st);
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void
+schedule_stop(struct schedule_thread *t)
+{
+	if (t == NULL)
+		return;
+	pthread_mutex_lock(&t->lock);
+	t->stop = 1;
+	pthread_cond_signal(&t->wake);
+	pthread_mutex_unlock(&t->lock);
+	pthread_join(t->thread, NULL);
+	pthread_mutex_destroy(&t->lock);
+	pthread_cond_destroy(&t->wake);
+	store_close(t->st);
+	free(t);
+}

@@ -1,0 +1,74 @@
+/*
+ * schedule.h -- the scheduler: reminders, deadlines and their outcomes,
+ * response windows, resigned seats' moves (docs/ASYNC.md).
+ *
+ * What the scheduler promises:
+ *   - Everything it needs is in the database: the game's policy, the
+ *     turn clock (table turns), each seat's status and vacation, and the
+ *     timers it has fired.  schedule_tick() at time `now' works out, for
+ *     every running game, what is due and does it; a daemon restarted at
+ *     any moment loses nothing.
+ *   - Nothing fires twice: each reminder, deadline notice and outcome is
+ *     recorded in table timers in the same transaction as its effect (an
+ *     outbox row, a log entry, a seat row), and a timer already recorded
+ *     is never acted on again.
+ *   - It reads no clock: `now' is an argument, so tests drive it with
+ *     any time they like and never sleep.  One tick is one pass; a tick
+ *     at an earlier time than a previous one does nothing harmful (what
+ *     fired stays fired).
+ *   - A struct store is never shared between threads: the scheduler's
+ *     thread opens its own connection.
+ */
+#ifndef PBEM_SCHEDULE_H
+#define PBEM_SCHEDULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "serverkey.h"
+#include "store.h"
+
+struct schedule_stats {
+	int	games;		/* running games looked at */
+	int	reminders;	/* reminder rows queued */
+	int	deadlines;	/* "deadline passed, grace runs" notices */
+	int	auto_moves;	/* default moves played (AUTO entries) */
+	int	skips;		/* turns skipped (SKIP entries) */
+	int	absent;		/* seats marked absent and offered */
+	int	late;		/* "wait" outcomes: late notices */
+	int	stalled;	/* seats the module had no default move for */
+	int	failures;	/* games that could not be processed now */
+};
+
+/* One pass over every running game at time now.  Returns 0, or -1 if
+ * some game failed (stats->failures; err holds the last reason). */
+int	schedule_tick(struct store *st, const struct serverkey *key,
+	    int64_t now, struct schedule_stats *stats, char *err,
+	    size_t errlen);
+
+/*
+ * Note, in the transaction that appends a log entry at time when, that
+ * gs (the state after it) starts a new turn or continues a response
+ * window, so the turn's clock starts at the entry's own time rather than
+ * at the next tick.  0, or -1 on a store error.  Called by submit.c and
+ * serverentry.c; a game the scheduler finds without this note (created
+ * before, or at creation) takes its last entry's time.
+ */
+struct gamestate;
+int	schedule_note_entry(struct store *st, const struct gamestate *gs,
+	    int64_t when);
+
+/*
+ * The daemon's scheduler thread: opens its own store on dbpath and runs
+ * schedule_tick(clock_now()) every interval seconds until stopped.  key
+ * is only read (signing), so the daemon's key may be shared.
+ */
+struct schedule_thread;
+
+struct schedule_thread *schedule_start(const char *dbpath,
+	    const struct serverkey *key, int interval, char *err,
+	    size_t errlen);
+/* Stop the thread (waking it at once), wait for it and free it. */
+void	schedule_stop(struct schedule_thread *t);
+
+#endif /* PBEM_SCHEDULE_H */

@@ -1,0 +1,408 @@
+/*
+ * seats.c -- what happens to a seat outside the rules of the game:
+ * resigning, being replaced, going on vacation, voting to call the game
+ * off (engine.h, docs/ASYNC.md).
+ *
+ * Resignations, replacements and a game called off are log entries the
+ * server signs (serverentry.c), so an audit sees them and knows, from a
+ * replacement's record, which key signs the seat's moves after it.  A
+ * vacation only moves deadlines, so it lives in the seat's row.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+static enum engine_status
+refuse(char *err, size_t errlen, enum engine_status status,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+/* BEGIN, load the game and check it runs and has the seat. */
+static enum engine_status
+open_game(struct store *st, int64_t game_id, int seat, struct gamestate *gs,
+    char *err, size_t errlen)
+{
+	enum engine_status es;
+	int one;
+
+	if (store_begin(st) != STORE_OK)
+		return refuse(err, errlen, ENGINE_BUSY, "the store is busy: "
+		    "%s; try again", store_errmsg(st));
+	es = gamestate_load(st, game_id, -1, gs, err, errlen);
+	if (es != ENGINE_OK) {
+		store_rollback(st);
+		return es;
+	}
+	if (gs->game.status == STORE_GAME_OVER ||
+	    gs->module->to_act(gs->state, &one, 1) == 0)
+		es = refuse(err, errlen, ENGINE_GAME_OVER, "game %lld is over",
+		    (long long)game_id);
+	else if (seat < -1 || seat >= gs->game.nseats)
+		es = refuse(err, errlen, ENGINE_BAD_SEAT, "game %lld has seats "
+		    "0 to %d; there is no seat %d", (long long)game_id,
+		    gs->game.nseats - 1, seat);
+	if (es != ENGINE_OK) {
+		store_rollback(st);
+		gamestate_clear(gs);
+	}
+	return es;
+}
+
+static enum engine_status
+finish(struct store *st, struct gamestate *gs, enum engine_status es,
+    char *err, size_t errlen)
+{
+	if (es == ENGINE_OK && store_commit(st) != STORE_OK)
+		es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
+		    store_errmsg(st));
+	if (es != ENGINE_OK)
+		store_rollback(st);
+	else
+		engine_committed(gs->game.id, gs->seq);	/* engine.h */
+	gamestate_clear(gs);
+	return es;
+}
+
+static enum engine_status
+seat_row(struct store *st, int64_t game_id, int seat, struct store_seat *s,
+    char *err, size_t errlen)
+{
+	if (store_seat_get(st, game_id, seat, s) != STORE_OK)
+		return refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
+		    store_errmsg(st));
+	return ENGINE_OK;
+}
+
+/* A player's signed command number must be new for the seat; it is
+ * recorded in row (the caller writes row in its transaction). */
+enum engine_status
+seats_claim_command(struct store_seat *row, int64_t command_seq, char *err,
+    size_t errlen)
+{
+	if (command_seq == 0)
+		return ENGINE_OK;
+	if (command_seq <= row->command_seq)
+		return refuse(err, errlen, ENGINE_STALE_SEQ, "command number "
+		    "%lld of seat %d has already been used; sign the command "
+		    "again with a number above %lld", (long long)command_seq,
+		    row->seat, (long long)row->command_seq);
+	row->command_seq = command_seq;
+	return ENGINE_OK;
+}
+
+static const char *
+player_name(struct store *st, int64_t id, struct store_player *p)
+{
+	if (store_player_get(st, id, p) != STORE_OK)
+		snprintf(p->name, sizeof(p->name), "?");
+	return p->name;
+}
+
+enum engine_status
+engine_seat_may_move(struct store *st, int64_t game_id, int seat, char *err,
+    size_t errlen)
+{
+	struct store_seat s;
+
+	if (store_seat_get(st, game_id, seat, &s) != STORE_OK)
+		return ENGINE_OK;	/* the move path reports the seat */
+	if (s.status == STORE_SEAT_RESIGNED)
+		return refuse(err, errlen, ENGINE_REFUSED, "seat %d resigned "
+		    "from game %lld and plays no more moves", seat,
+		    (long long)game_id);
+	if (s.status == STORE_SEAT_ABSENT)
+		return refuse(err, errlen, ENGINE_REFUSED, "seat %d of game "
+		    "%lld is marked absent after a missed deadline and is "
+		    "offered to a replacement; ask the game's administrator to "
+		    "give it back (pbemctl replace)", seat, (long long)game_id);
+	return ENGINE_OK;
+}
+
+enum engine_status
+engine_resign(struct store *st, const struct serverkey *key, int64_t game_id,
+    int seat, int64_t command_seq, json_t *signed_by, int64_t now, char *err,
+    size_t errlen)
+{
+	struct gamestate gs;
+	struct store_seat row, other;
+	struct store_player p;
+	enum engine_status es;
+	json_t *fields, *remaining = json_array();
+	char *text;
+	int s, nleft = 0;
+
+	if (seat < 0)
+		seat = -2;	/* refused as no such seat by open_game */
+	if ((es = open_game(st, game_id, seat, &gs, err, errlen)) !=
+	    ENGINE_OK) {
+		json_decref(remaining);
+		json_decref(signed_by);
+		return es;
+	}
+	if ((es = seat_row(st, game_id, seat, &row, err, errlen)) !=
+	    ENGINE_OK)
+		goto out;
+	if ((es = seats_claim_command(&row, command_seq, err, errlen)) !=
+	    ENGINE_OK)
+		goto out;
+	if (row.status == STORE_SEAT_RESIGNED) {
+		es = refuse(err, errlen, ENGINE_REFUSED, "seat %d has already "
+		    "resigned from game %lld", seat, (long long)game_id);
+		goto out;
+	}
+	for (s = 0; s < gs.game.nseats; s++) {
+		if (s == seat)
+			continue;
+		if ((es = seat_row(st, game_id, s, &other, err, errlen)) !=
+		    ENGINE_OK)
+			goto out;
+		if (other.status != STORE_SEAT_RESIGNED) {
+			json_array_append_new(remaining, json_integer(s));
+			nleft++;
+		}
+	}
+	row.status = STORE_SEAT_RESIGNED;
+	row.call_off = 0;
+	fields = json_pack("{s:i, s:s, s:s}", "seat", seat, "player",
+	    player_name(st, gs.game.seat_player[seat], &p), "by",
+	    signed_by != NULL ? "player" : "administrator");
+	if (signed_by != NULL)
+		json_object_set(fields, "signed", signed_by);
+	/* The last seat standing wins a game that ends this way. */
+	if (nleft <= 1)
+		json_object_set(fields, "winners", remaining);
+	text = engine_record_text(game_id, gs.seq + 1, "resign", fields);
+	if (store_seat_update(st, &row) != STORE_OK)
+		es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
+		    store_errmsg(st));
+	else
+		es = engine_server_entry(st, key, &gs, STORE_ENTRY_RESIGN, seat,
+		    text, "resigned", nleft <= 1, now, err, errlen);
+	free(text);
+out:
+	json_decref(remaining);
+	json_decref(signed_by);
+	return finish(st, &gs, es, err, errlen);
+}
+
+enum engine_status
+engine_replace(struct store *st, const struct serverkey *key,
+    int64_t game_id, int seat, int64_t player_id, int64_t now, char *err,
+    size_t errlen)
+{
+	struct gamestate gs;
+	struct store_seat row;
+	struct store_player newp, oldp;
+	enum engine_status es;
+	char newkey[PROTO_KEY_TEXT_MAX], oldkey[PROTO_KEY_TEXT_MAX], *text;
+	int s;
+
+	if (seat < 0)
+		seat = -2;
+	if ((es = open_game(st, game_id, seat, &gs, err, errlen)) !=
+	    ENGINE_OK)
+		return es;
+	if (store_player_get(st, player_id, &newp) != STORE_OK) {
+		es = refuse(err, errlen, ENGINE_BAD_REQUEST, "there is no "
+		    "player with id %lld", (long long)player_id);
+		goto out;
+	}
+	for (s = 0; s < gs.game.nseats; s++)
+		if (s != seat && gs.game.seat_player[s] == player_id) {
+			es = refuse(err, errlen, ENGINE_BAD_REQUEST, "player "
+			    "%s already holds seat %d of game %lld; one seat "
+			    "each", newp.name, s, (long long)game_id);
+			goto out;
+		}
+	if ((es = seat_row(st, game_id, seat, &row, err, errlen)) !=
+	    ENGINE_OK)
+		goto out;
+	memset(&oldp, 0, sizeof(oldp));
+	player_name(st, gs.game.seat_player[seat], &oldp);
+	proto_pubkey_format(newp.pubkey, newkey, sizeof(newkey));
+	proto_pubkey_format(oldp.pubkey, oldkey, sizeof(oldkey));
+	text = engine_record_text(game_id, gs.seq + 1, "replace",
+	    json_pack("{s:i, s:s, s:s, s:s, s:s}", "seat", seat, "player",
+	    newp.name, "key", newkey, "previous_player", oldp.name,
+	    "previous_key", oldkey));
+	row.status = STORE_SEAT_PLAYING;
+	row.away_from = row.away_until = 0;
+	row.command_seq = 0;
+	row.call_off = 0;
+	if (store_game_set_seat(st, game_id, seat, player_id) != STORE_OK ||
+	    store_seat_update(st, &row) != STORE_OK)
+		es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
+		    store_errmsg(st));
+	else {
+		gs.game.seat_player[seat] = player_id;
+		es = engine_server_entry(st, key, &gs, STORE_ENTRY_REPLACE,
+		    seat, text, "seat_taken", 0, now, err, errlen);
+	}
+	free(text);
+out:
+	return finish(st, &gs, es, err, errlen);
+}
+
+enum engine_status
+engine_vacation(struct store *st, int64_t game_id, int seat,
+    int64_t command_seq, int64_t from, int64_t until, int64_t now, char *err,
+    size_t errlen)
+{
+	struct gamestate gs;
+	struct store_seat row;
+	struct policy pol;
+	enum engine_status es;
+	int64_t left;
+
+	if (seat < 0)
+		seat = -2;
+	if ((es = open_game(st, game_id, seat, &gs, err, errlen)) !=
+	    ENGINE_OK)
+		return es;
+	if ((es = engine_policy_get(st, game_id, &pol, err, errlen)) !=
+	    ENGINE_OK || (es = seat_row(st, game_id, seat, &row, err,
+	    errlen)) != ENGINE_OK)
+		goto out;
+	if ((es = seats_claim_command(&row, command_seq, err, errlen)) !=
+	    ENGINE_OK)
+		goto out;
+	if (from < now)
+		from = now;	/* a vacation cannot start in the past */
+	left = pol.vacation_max - row.away_used;
+	if (row.status == STORE_SEAT_RESIGNED)
+		es = refuse(err, errlen, ENGINE_REFUSED, "seat %d resigned "
+		    "from game %lld", seat, (long long)game_id);
+	else if (until <= from)
+		es = refuse(err, errlen, ENGINE_BAD_REQUEST, "a vacation must "
+		    "end after it starts (and after now)");
+	else if (row.away_until > now)
+		es = refuse(err, errlen, ENGINE_REFUSED, "seat %d already "
+		    "declared a vacation until %lld (unix time); one at a "
+		    "time", seat, (long long)row.away_until);
+	else if (until - from > left)
+		es = refuse(err, errlen, ENGINE_REFUSED, "a vacation of %lld "
+		    "hours is longer than the %lld hours seat %d has left in "
+		    "game %lld (the game allows %lld days)",
+		    (long long)((until - from + 3599) / 3600),
+		    (long long)(left / 3600), seat, (long long)game_id,
+		    (long long)(pol.vacation_max / 86400));
+	if (es != ENGINE_OK)
+		goto out;
+	row.away_from = from;
+	row.away_until = until;
+	row.away_used += until - from;
+	if (store_seat_update(st, &row) != STORE_OK)
+		es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
+		    store_errmsg(st));
+out:
+	return finish(st, &gs, es, err, errlen);
+}
+
+/* Tell every other seat that seat proposes to call the game off. */
+static int
+queue_vote(struct store *st, const struct gamestate *gs, int seat,
+    int64_t now)
+{
+	struct store_player p;
+	struct store_outbox o;
+	enum store_status rc;
+	int s;
+
+	for (s = 0; s < gs->game.nseats; s++) {
+		if (s == seat || store_player_get(st, gs->game.seat_player[s],
+		    &p) != STORE_OK)
+			continue;
+		memset(&o, 0, sizeof(o));
+		o.game_id = gs->game.id;
+		o.seq = gs->seq;
+		snprintf(o.channel, sizeof(o.channel), "mail");
+		snprintf(o.recipient, sizeof(o.recipient), "%s", p.email);
+		snprintf(o.event, sizeof(o.event), "call_off_vote");
+		o.payload = json_dumps(json_pack("{s:I, s:I, s:i, s:i, s:s}",
+		    "game", (json_int_t)gs->game.id, "seq",
+		    (json_int_t)gs->seq, "seat", s, "voter", seat, "event",
+		    "call_off_vote"), JSON_COMPACT | JSON_SORT_KEYS);
+		o.next_attempt = now;
+		rc = o.payload != NULL ? store_outbox_add(st, &o) :
+		    STORE_ERROR;
+		free(o.payload);
+		if (rc != STORE_OK)
+			return -1;
+	}
+	return 0;
+}
+
+enum engine_status
+engine_call_off(struct store *st, const struct serverkey *key,
+    int64_t game_id, int seat, int64_t command_seq, int64_t now, int *ended,
+    char *err, size_t errlen)
+{
+	struct gamestate gs;
+	struct store_seat row, other;
+	enum engine_status es;
+	json_t *voters = json_array();
+	char *text;
+	int s, all = 1;
+
+	*ended = 0;
+	if (seat < 0)
+		seat = -2;
+	if ((es = open_game(st, game_id, seat, &gs, err, errlen)) !=
+	    ENGINE_OK) {
+		json_decref(voters);
+		return es;
+	}
+	if ((es = seat_row(st, game_id, seat, &row, err, errlen)) !=
+	    ENGINE_OK)
+		goto out;
+	if ((es = seats_claim_command(&row, command_seq, err, errlen)) !=
+	    ENGINE_OK)
+		goto out;
+	if (row.status == STORE_SEAT_RESIGNED) {
+		es = refuse(err, errlen, ENGINE_REFUSED, "seat %d resigned "
+		    "from game %lld and has no vote", seat, (long long)game_id);
+		goto out;
+	}
+	row.call_off = 1;
+	if (store_seat_update(st, &row) != STORE_OK) {
+		es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
+		    store_errmsg(st));
+		goto out;
+	}
+	for (s = 0; s < gs.game.nseats; s++) {
+		if ((es = seat_row(st, game_id, s, &other, err, errlen)) !=
+		    ENGINE_OK)
+			goto out;
+		if (other.status == STORE_SEAT_RESIGNED)
+			continue;
+		if (other.call_off)
+			json_array_append_new(voters, json_integer(s));
+		else
+			all = 0;
+	}
+	if (!all) {
+		if (queue_vote(st, &gs, seat, now) != 0)
+			es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
+			    store_errmsg(st));
+		goto out;
+	}
+	text = engine_record_text(game_id, gs.seq + 1, "call_off",
+	    json_pack("{s:O}", "seats", voters));
+	es = engine_server_entry(st, key, &gs, STORE_ENTRY_CALL_OFF, -1, text,
+	    "called_off", 1, now, err, errlen);
+	free(text);
+	*ended = es == ENGINE_OK;
+out:
+	json_decref(voters);
+	return finish(st, &gs, es, err, errlen);
+}

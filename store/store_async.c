@@ -1,0 +1,382 @@
+/*
+ * store_async.c -- the asynchronous-play part of store.h: game policies,
+ * seat status, the turn clock, fired timers, press and observers
+ * (migration 3; docs/ASYNC.md, docs/STORE.md).
+ *
+ * Statements are prepared per call: none of this is on the path of a
+ * move.  As in store_sqlite.c, values are bound, never pasted into SQL,
+ * and what is read back is checked before it is copied.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "store.h"
+#include "store_sqlite.h"
+
+static sqlite3_stmt *
+prepare(struct store *st, const char *sql, const char *what)
+{
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(store_sqlite_db(st), sql, -1, &s, NULL);
+	if (rc != SQLITE_OK) {
+		store_sqlite_fail(st, rc, what);
+		return NULL;
+	}
+	return s;
+}
+
+/* Step a statement that returns no row; finalize it. */
+static enum store_status
+run_once(struct store *st, sqlite3_stmt *s, const char *what)
+{
+	int rc = sqlite3_step(s);
+	enum store_status status = STORE_OK;
+
+	if (rc != SQLITE_DONE)
+		status = store_sqlite_fail(st, rc, what);
+	sqlite3_finalize(s);
+	return status;
+}
+
+/* An UPDATE or DELETE that must touch exactly one row. */
+static enum store_status
+change_one(struct store *st, sqlite3_stmt *s, const char *what)
+{
+	enum store_status status = run_once(st, s, what);
+
+	if (status == STORE_OK &&
+	    sqlite3_changes(store_sqlite_db(st)) != 1)
+		return STORE_NOTFOUND;
+	return status;
+}
+
+static enum store_status
+dup_text(struct store *st, sqlite3_stmt *s, int col, const char *table,
+    char **out)
+{
+	const unsigned char *t = sqlite3_column_text(s, col);
+
+	if (sqlite3_column_type(s, col) != SQLITE_TEXT || t == NULL) {
+		store_sqlite_corrupt(st, table, "a text column is not text");
+		return STORE_ERROR;
+	}
+	if ((*out = strdup((const char *)t)) == NULL) {
+		store_sqlite_corrupt(st, table, "out of memory");
+		return STORE_ERROR;
+	}
+	return STORE_OK;
+}
+
+/* ---- Policy ------------------------------------------------------------- */
+
+enum store_status
+store_policy_get(struct store *st, int64_t game_id, char **policy)
+{
+	sqlite3_stmt *s;
+	enum store_status status;
+	int rc;
+
+	*policy = NULL;
+	if ((s = prepare(st, "SELECT policy FROM game_policy WHERE game_id = "
+	    "?1", "policy get")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, game_id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		status = dup_text(st, s, 0, "game_policy", policy);
+	else if (rc == SQLITE_DONE)
+		status = STORE_NOTFOUND;
+	else
+		status = store_sqlite_fail(st, rc, "policy get");
+	sqlite3_finalize(s);
+	return status;
+}
+
+enum store_status
+store_policy_set(struct store *st, int64_t game_id, const char *policy)
+{
+	sqlite3_stmt *s;
+
+	if ((s = prepare(st, "INSERT INTO game_policy (game_id, policy) "
+	    "VALUES (?1, ?2) ON CONFLICT (game_id) DO UPDATE SET policy = "
+	    "excluded.policy", "policy set")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, game_id);
+	sqlite3_bind_text(s, 2, policy, -1, SQLITE_TRANSIENT);
+	return run_once(st, s, "policy set");
+}
+
+/* ---- Seats -------------------------------------------------------------- */
+
+enum store_status
+store_seat_get(struct store *st, int64_t game_id, int seat,
+    struct store_seat *out)
+{
+	sqlite3_stmt *s;
+	enum store_status status = STORE_OK;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((s = prepare(st, "SELECT player_id, status, away_from, "
+	    "away_until, away_used, command_seq, call_off FROM seats "
+	    "WHERE game_id = ?1 AND seat = ?2", "seat get")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, game_id);
+	sqlite3_bind_int(s, 2, seat);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		out->game_id = game_id;
+		out->seat = seat;
+		out->player_id = sqlite3_column_int64(s, 0);
+		out->status = sqlite3_column_int(s, 1);
+		out->away_from = sqlite3_column_int64(s, 2);
+		out->away_until = sqlite3_column_int64(s, 3);
+		out->away_used = sqlite3_column_int64(s, 4);
+		out->command_seq = sqlite3_column_int64(s, 5);
+		out->call_off = sqlite3_column_int(s, 6);
+		if (out->status > STORE_SEAT_RESIGNED) {
+			store_sqlite_corrupt(st, "seats", "unknown status");
+			status = STORE_ERROR;
+		}
+	} else if (rc == SQLITE_DONE)
+		status = STORE_NOTFOUND;
+	else
+		status = store_sqlite_fail(st, rc, "seat get");
+	sqlite3_finalize(s);
+	return status;
+}
+
+enum store_status
+store_seat_update(struct store *st, const struct store_seat *in)
+{
+	sqlite3_stmt *s;
+
+	if ((s = prepare(st, "UPDATE seats SET status = ?3, away_from = ?4, "
+	    "away_until = ?5, away_used = ?6, command_seq = ?7, call_off = ?8 "
+	    "WHERE game_id = ?1 AND seat = ?2", "seat update")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, in->game_id);
+	sqlite3_bind_int(s, 2, in->seat);
+	sqlite3_bind_int(s, 3, in->status);
+	sqlite3_bind_int64(s, 4, in->away_from);
+	sqlite3_bind_int64(s, 5, in->away_until);
+	sqlite3_bind_int64(s, 6, in->away_used);
+	sqlite3_bind_int64(s, 7, in->command_seq);
+	sqlite3_bind_int(s, 8, in->call_off);
+	return change_one(st, s, "seat update");
+}
+
+/* ---- The turn clock and fired timers ------------------------------------ */
+
+enum store_status
+store_turn_get(struct store *st, int64_t game_id, struct store_turn *t)
+{
+	sqlite3_stmt *s;
+	enum store_status status = STORE_OK;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	if ((s = prepare(st, "SELECT turn, last_seq, started, window, "
+	    "waiting FROM turns WHERE game_id = ?1", "turn get")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, game_id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		t->game_id = game_id;
+		t->turn = sqlite3_column_int64(s, 0);
+		t->last_seq = sqlite3_column_int64(s, 1);
+		t->started = sqlite3_column_int64(s, 2);
+		t->window = sqlite3_column_int(s, 3);
+		t->waiting = (unsigned)sqlite3_column_int64(s, 4);
+	} else if (rc == SQLITE_DONE)
+		status = STORE_NOTFOUND;
+	else
+		status = store_sqlite_fail(st, rc, "turn get");
+	sqlite3_finalize(s);
+	return status;
+}
+
+enum store_status
+store_turn_put(struct store *st, const struct store_turn *t)
+{
+	sqlite3_stmt *s;
+
+	if ((s = prepare(st, "INSERT INTO turns (game_id, turn, last_seq, "
+	    "started, window, waiting) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+	    "ON CONFLICT (game_id) DO UPDATE SET turn = excluded.turn, "
+	    "last_seq = excluded.last_seq, started = excluded.started, "
+	    "window = excluded.window, waiting = excluded.waiting",
+	    "turn put")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, t->game_id);
+	sqlite3_bind_int64(s, 2, t->turn);
+	sqlite3_bind_int64(s, 3, t->last_seq);
+	sqlite3_bind_int64(s, 4, t->started);
+	sqlite3_bind_int(s, 5, t->window);
+	sqlite3_bind_int64(s, 6, (sqlite3_int64)t->waiting);
+	return run_once(st, s, "turn put");
+}
+
+enum store_status
+store_timer_fire(struct store *st, int64_t game_id, int64_t turn, int seat,
+    const char *what, int64_t when)
+{
+	sqlite3_stmt *s;
+
+	if ((s = prepare(st, "INSERT INTO timers (game_id, turn, seat, what, "
+	    "fired) VALUES (?1, ?2, ?3, ?4, ?5)", "timer fire")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, game_id);
+	sqlite3_bind_int64(s, 2, turn);
+	sqlite3_bind_int(s, 3, seat);
+	sqlite3_bind_text(s, 4, what, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 5, when);
+	return run_once(st, s, "timer fire");
+}
+
+/* ---- Press -------------------------------------------------------------- */
+
+enum store_status
+store_press_add(struct store *st, struct store_press *p)
+{
+	sqlite3_stmt *s;
+	enum store_status status;
+
+	if ((s = prepare(st, "INSERT INTO press (game_id, from_seat, "
+	    "recipients, body, created) VALUES (?1, ?2, ?3, ?4, ?5)",
+	    "press add")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, p->game_id);
+	sqlite3_bind_int(s, 2, p->from_seat);
+	sqlite3_bind_int64(s, 3, (sqlite3_int64)p->recipients);
+	sqlite3_bind_text(s, 4, p->body, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 5, p->created);
+	status = run_once(st, s, "press add");
+	if (status == STORE_OK)
+		p->id = sqlite3_last_insert_rowid(store_sqlite_db(st));
+	return status;
+}
+
+enum store_status
+store_press_foreach(struct store *st, int64_t game_id, store_press_cb cb,
+    void *arg)
+{
+	struct store_press p;
+	sqlite3_stmt *s;
+	enum store_status status = STORE_OK;
+	int rc, stop = 0;
+
+	if ((s = prepare(st, "SELECT id, from_seat, recipients, body, created "
+	    "FROM press WHERE game_id = ?1 ORDER BY id", "press foreach")) ==
+	    NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, game_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		memset(&p, 0, sizeof(p));
+		p.id = sqlite3_column_int64(s, 0);
+		p.game_id = game_id;
+		p.from_seat = sqlite3_column_int(s, 1);
+		p.recipients = (unsigned)sqlite3_column_int64(s, 2);
+		p.created = sqlite3_column_int64(s, 4);
+		if ((status = dup_text(st, s, 3, "press", &p.body)) !=
+		    STORE_OK)
+			break;
+		stop = cb(&p, arg);
+		free(p.body);
+		if (stop)
+			break;
+	}
+	if (status == STORE_OK && !stop && rc != SQLITE_DONE)
+		status = store_sqlite_fail(st, rc, "press foreach");
+	sqlite3_finalize(s);
+	return status;
+}
+
+/* ---- Observers ---------------------------------------------------------- */
+
+enum store_status
+store_observer_add(struct store *st, const struct store_observer *o)
+{
+	sqlite3_stmt *s;
+
+	if ((s = prepare(st, "INSERT INTO observers (game_id, email, lang, "
+	    "created) VALUES (?1, ?2, ?3, ?4)", "observer add")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, o->game_id);
+	sqlite3_bind_text(s, 2, o->email, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 3, o->lang, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 4, o->created);
+	return run_once(st, s, "observer add");
+}
+
+enum store_status
+store_observer_remove(struct store *st, int64_t game_id, const char *email)
+{
+	sqlite3_stmt *s;
+
+	if ((s = prepare(st, "DELETE FROM observers WHERE game_id = ?1 AND "
+	    "email = ?2", "observer remove")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, game_id);
+	sqlite3_bind_text(s, 2, email, -1, SQLITE_TRANSIENT);
+	return change_one(st, s, "observer remove");
+}
+
+enum store_status
+store_observer_foreach(struct store *st, int64_t game_id,
+    store_observer_cb cb, void *arg)
+{
+	struct store_observer *list = NULL, *grown;
+	const unsigned char *email, *lang;
+	sqlite3_stmt *s;
+	enum store_status status = STORE_OK;
+	size_t n = 0, cap = 0, i;
+	int rc;
+
+	if ((s = prepare(st, "SELECT email, lang, created FROM observers "
+	    "WHERE game_id = ?1 ORDER BY email", "observer foreach")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, game_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		email = sqlite3_column_text(s, 0);
+		lang = sqlite3_column_text(s, 1);
+		if (email == NULL || lang == NULL ||
+		    strlen((const char *)email) >= STORE_EMAIL_MAX ||
+		    strlen((const char *)lang) >= 8) {
+			store_sqlite_corrupt(st, "observers", "email or lang "
+			    "missing or too long");
+			status = STORE_ERROR;
+			break;
+		}
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			if ((grown = realloc(list, cap * sizeof(*list))) ==
+			    NULL) {
+				store_sqlite_corrupt(st, "observers",
+				    "out of memory");
+				status = STORE_ERROR;
+				break;
+			}
+			list = grown;
+		}
+		memset(&list[n], 0, sizeof(list[n]));
+		list[n].game_id = game_id;
+		snprintf(list[n].email, sizeof(list[n].email), "%s", email);
+		snprintf(list[n].lang, sizeof(list[n].lang), "%s", lang);
+		list[n].created = sqlite3_column_int64(s, 2);
+		n++;
+	}
+	if (status == STORE_OK && rc != SQLITE_DONE)
+		status = store_sqlite_fail(st, rc, "observer foreach");
+	sqlite3_finalize(s);
+	for (i = 0; status == STORE_OK && i < n; i++)
+		if (cb(&list[i], arg) != 0)
+			break;
+	free(list);
+	return status;
+}

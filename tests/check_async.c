@@ -1,0 +1,814 @@
+/*
+ * check_async.c -- asynchronous play through the real store, driven by a
+ * clock the test controls (no sleeping): policies and deadline
+ * arithmetic; reminders at the right times and never twice; each
+ * missed-deadline outcome (wait, skip, default move, absent); vacation
+ * stretching a deadline and its limits; a restart between a reminder and
+ * its deadline; resignation in two- and three-seat games; replacement
+ * (the old key refused, the new one accepted, the audit and an exported
+ * bundle still verifying); calling a game off; press; observers; signed
+ * commands; and response windows that ask every eligible seat alike.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+#include <sqlite3.h>
+
+#include "audit.h"
+#include "bundle.h"
+#include "clock.h"
+#include "schedule.h"
+#include "testlib.h"
+
+#define HOUR	3600
+#define DAY	86400
+/* Monday 2024-01-01 00:00 UTC. */
+#define MONDAY	1704067200
+
+static struct testenv env;
+static int64_t fake_now;
+
+static int64_t
+fake_clock(void *arg)
+{
+	(void)arg;
+	return fake_now;
+}
+
+static void
+setup(void)
+{
+	fake_now = MONDAY + 9 * HOUR;
+	clock_set(fake_clock, NULL);
+	testenv_open(&env, 4);
+}
+
+static void
+teardown(void)
+{
+	testenv_close(&env);
+	clock_set(NULL, NULL);
+}
+
+static int64_t
+rows(const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	int64_t n = -1;
+
+	ck_assert_int_eq(sqlite3_open(env.dbpath, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return n;
+}
+
+static int64_t
+outbox(const char *event)
+{
+	char sql[256];
+
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM outbox WHERE event = "
+	    "'%s'", event);
+	return rows(sql);
+}
+
+static void
+set_policy(int64_t game, const char *json)
+{
+	struct gamestate gs;
+	struct policy p;
+	char err[512];
+
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	policy_default(&p);
+	ck_assert_msg(policy_parse(json, gs.module, &p, err, sizeof(err)) ==
+	    0, "%s", err);
+	gamestate_clear(&gs);
+	ck_assert_int_eq(engine_policy_set(env.st, game, &p, err,
+	    sizeof(err)), ENGINE_OK);
+}
+
+static struct schedule_stats
+tick(int64_t now)
+{
+	struct schedule_stats stats;
+	char err[1024] = "";
+
+	fake_now = now;
+	ck_assert_msg(schedule_tick(env.st, env.key, now, &stats, err,
+	    sizeof(err)) == 0, "%s", err);
+	return stats;
+}
+
+/* The first seat to act (-1 if over) and the next sequence number. */
+static int
+to_act(int64_t game, int64_t *next)
+{
+	struct gamestate gs;
+	char err[512];
+	int seat;
+
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	if (next != NULL)
+		*next = gs.seq + 1;
+	if (gs.game.status == STORE_GAME_OVER ||
+	    gs.module->to_act(gs.state, &seat, 1) == 0)
+		seat = -1;
+	gamestate_clear(&gs);
+	return seat;
+}
+
+static void
+audit_ok(int64_t game)
+{
+	struct audit_report report;
+	struct audit_log log;
+	struct store_game row;
+	char err[512];
+
+	ck_assert_int_eq(audit_load_store(env.st, game, &log, &row, err,
+	    sizeof(err)), 0);
+	ck_assert_msg(audit_run(&log, &report, NULL, NULL) == 0,
+	    "audit: entry %lld: %s", (long long)report.bad_seq, report.reason);
+	audit_log_clear(&log);
+	store_game_clear(&row);
+}
+
+static int
+entry_kind(int64_t game, int64_t seq)
+{
+	struct store_entry e;
+	int kind;
+
+	ck_assert_int_eq(store_log_get(env.st, game, seq, &e), STORE_OK);
+	kind = e.kind;
+	store_entry_clear(&e);
+	return kind;
+}
+
+/* Play the first legal move for the seat to act, signed by player
+ * signer (-1: the player with the seat's number). */
+static enum engine_status
+play_as(int64_t game, int signer)
+{
+	struct gamestate gs;
+	struct engine_reply reply;
+	char err[512], move[256], block[4096];
+	enum engine_status status;
+	json_t *moves;
+	int seat;
+
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	ck_assert_int_gt(gs.module->to_act(gs.state, &seat, 1), 0);
+	moves = gs.module->legal_moves(gs.state, seat);
+	snprintf(move, sizeof(move), "%s", json_string_value(
+	    json_array_get(moves, 0)));
+	json_decref(moves);
+	testenv_block(&env, signer < 0 ? seat : signer, game, gs.seq + 1, seat,
+	    move, block, sizeof(block));
+	engine_handle(env.st, env.key, block, strlen(block), RULES_LANG_EN,
+	    fake_now, &reply);
+	status = reply.status;
+	engine_reply_clear(&reply);
+	gamestate_clear(&gs);
+	return status;
+}
+
+static void
+play_first(int64_t game)
+{
+	ck_assert_int_eq(play_as(game, -1), ENGINE_OK);
+}
+
+/* A signed command from player signer for seat, command number n. */
+static void
+command(int signer, int64_t game, int64_t n, int seat, const char *text,
+    struct engine_reply *reply)
+{
+	char block[4096];
+
+	testenv_block(&env, signer, game, n, seat, text, block, sizeof(block));
+	engine_handle(env.st, env.key, block, strlen(block), RULES_LANG_EN,
+	    fake_now, reply);
+}
+
+START_TEST(test_policy)
+{
+	const struct rules_module *tpl = rules_find("template");
+	const struct rules_module *stm = rules_find("stmissions");
+	struct policy p, before;
+	char err[512], *text;
+
+	policy_default(&p);
+	ck_assert_int_eq(policy_parse("{\"turn_time\": \"3d\", \"reminders\":"
+	    " [\"24h\", 600], \"missed\": \"skip\", \"weekends\": \"pause\"}",
+	    tpl, &p, err, sizeof(err)), 0);
+	ck_assert_int_eq(p.turn_time, 3 * DAY);
+	ck_assert_int_eq(p.reminders[1], 600);
+	ck_assert_int_eq(p.missed, POLICY_MISSED_SKIP);
+	before = p;
+	ck_assert_int_eq(policy_parse("{\"missed\": \"skip\"}", stm, &p, err,
+	    sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "stmissions does not allow"));
+	ck_assert_int_eq(policy_parse("{\"tempo\": 3}", tpl, &p, err,
+	    sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "unknown policy field \"tempo\""));
+	ck_assert_int_eq(policy_parse("{\"reminders\": [\"4d\"]}", tpl, &p,
+	    err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "not within the turn time"));
+	ck_assert_int_eq(policy_parse("{\"grace\": \"3 weeks\"}", tpl, &p,
+	    err, sizeof(err)), -1);
+	ck_assert_int_eq(policy_parse("[1]", tpl, &p, err, sizeof(err)), -1);
+	ck_assert_int_eq(memcmp(&p, &before, sizeof(p)), 0);
+	ck_assert_int_eq(policy_set_field("press=false", tpl, &p, err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(p.press, 0);
+	ck_assert_int_eq(policy_set_field("reminders=12h,1h", tpl, &p, err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(p.nreminders, 2);
+	ck_assert_int_eq(policy_set_field("grace", tpl, &p, err, sizeof(err)),
+	    -1);
+	/* The canonical text reads back to the same policy. */
+	text = policy_text(&p);
+	policy_default(&before);
+	ck_assert_int_eq(policy_parse(text, tpl, &before, err, sizeof(err)), 0);
+	ck_assert_int_eq(memcmp(&p, &before, sizeof(p)), 0);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_deadline_arithmetic)
+{
+	struct policy p;
+	int64_t friday_noon = MONDAY + 4 * DAY + 12 * HOUR;
+
+	policy_default(&p);
+	ck_assert_int_eq(policy_deadline(&p, friday_noon, DAY, 0, 0),
+	    friday_noon + DAY);
+	p.weekends_pause = 1;
+	/* Friday noon + 24 counted hours = Monday noon. */
+	ck_assert_int_eq(policy_deadline(&p, friday_noon, DAY, 0, 0),
+	    friday_noon + 3 * DAY);
+	/* Starting on a Saturday: the clock starts on Monday. */
+	ck_assert_int_eq(policy_deadline(&p, MONDAY + 5 * DAY + HOUR, HOUR,
+	    0, 0), MONDAY + 7 * DAY + HOUR);
+	p.weekends_pause = 0;
+	/* A vacation inside the turn stretches it by its length... */
+	ck_assert_int_eq(policy_deadline(&p, MONDAY, 2 * DAY, MONDAY + DAY,
+	    MONDAY + 4 * DAY), MONDAY + 5 * DAY);
+	/* ...one that ended before the turn does nothing. */
+	ck_assert_int_eq(policy_deadline(&p, MONDAY + 9 * DAY, DAY, MONDAY,
+	    MONDAY + DAY), MONDAY + 10 * DAY);
+}
+END_TEST
+
+START_TEST(test_reminders_and_wait)
+{
+	int64_t game, t0 = fake_now;
+	struct schedule_stats s;
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"48h\", \"reminders\": [\"24h\", "
+	    "\"1h\"], \"missed\": \"wait\"}");
+	s = tick(t0);
+	ck_assert_int_eq(s.reminders, 0);
+	s = tick(t0 + 24 * HOUR - 1);
+	ck_assert_int_eq(s.reminders, 0);
+	s = tick(t0 + 24 * HOUR);
+	ck_assert_int_eq(s.reminders, 1);
+	s = tick(t0 + 24 * HOUR + 5);
+	ck_assert_int_eq(s.reminders, 0);		/* never twice */
+	s = tick(t0 + 47 * HOUR);
+	ck_assert_int_eq(s.reminders, 1);
+	ck_assert_int_eq(outbox("reminder"), 2);
+	s = tick(t0 + 48 * HOUR);
+	ck_assert_int_eq(s.late, 1);
+	ck_assert_int_eq(outbox("late"), 2);		/* both seats told */
+	s = tick(t0 + 60 * HOUR);
+	ck_assert_int_eq(s.late + s.reminders + s.auto_moves, 0);
+	ck_assert_int_eq(to_act(game, NULL) >= 0, 1);	/* still waiting */
+
+	/* A move starts a new turn and its own reminders. */
+	play_first(game);
+	s = tick(t0 + 60 * HOUR + 24 * HOUR);
+	ck_assert_int_eq(s.reminders, 1);
+	audit_ok(game);
+}
+END_TEST
+
+START_TEST(test_missed_default_move)
+{
+	struct engine_reply reply;
+	char block[4096];
+	int64_t game, t0 = fake_now, next;
+	struct schedule_stats s;
+	int seat;
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"1d\", \"grace\": \"6h\", "
+	    "\"missed\": \"default\"}");
+	seat = to_act(game, &next);
+	tick(t0);
+	s = tick(t0 + DAY);
+	ck_assert_int_eq(s.deadlines, 1);		/* grace runs */
+	ck_assert_int_eq(s.auto_moves, 0);
+	s = tick(t0 + DAY + 6 * HOUR);
+	ck_assert_int_eq(s.auto_moves, 1);
+	ck_assert_int_eq(entry_kind(game, next), STORE_ENTRY_AUTO);
+	ck_assert_int_eq(outbox("auto_move"), 1);
+	ck_assert_int_ne(to_act(game, NULL), seat);
+	/* The late player's move for that number is now stale. */
+	testenv_block(&env, seat, game, next, seat, "play 1", block,
+	    sizeof(block));
+	engine_submit(env.st, env.key, block, strlen(block), RULES_LANG_EN,
+	    &reply);
+	ck_assert_int_eq(reply.status, ENGINE_STALE_SEQ);
+	engine_reply_clear(&reply);
+	s = tick(t0 + DAY + 6 * HOUR + 1);
+	ck_assert_int_eq(s.auto_moves, 0);		/* never twice */
+	/* Let the scheduler play the whole game out. */
+	for (t0 += 2 * DAY; to_act(game, NULL) >= 0; t0 += 2 * DAY)
+		tick(t0);
+	audit_ok(game);
+}
+END_TEST
+
+START_TEST(test_missed_skip)
+{
+	int64_t game, t0 = fake_now, next;
+	struct schedule_stats s;
+	int seat;
+
+	game = testenv_game(&env, "template", 3);
+	set_policy(game, "{\"turn_time\": \"2h\", \"reminders\": [], "
+	    "\"missed\": \"skip\"}");
+	seat = to_act(game, &next);
+	tick(t0);
+	s = tick(t0 + 2 * HOUR);
+	ck_assert_int_eq(s.skips, 1);
+	ck_assert_int_eq(entry_kind(game, next), STORE_ENTRY_SKIP);
+	ck_assert_int_eq(to_act(game, NULL), (seat + 1) % 3);
+	ck_assert_int_eq(outbox("skipped"), 1);
+	audit_ok(game);
+}
+END_TEST
+
+START_TEST(test_absent_and_replace)
+{
+	struct engine_reply reply;
+	char block[4096], err[512];
+	int64_t game, t0 = fake_now, next, before;
+	struct schedule_stats s;
+	int seat;
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"1d\", \"missed\": \"absent\"}");
+	seat = to_act(game, &next);
+	tick(t0);
+	s = tick(t0 + DAY);
+	ck_assert_int_eq(s.absent, 1);
+	ck_assert_int_eq(outbox("seat_offered"), 2);
+	/* The absent seat's own player may not move... */
+	testenv_block(&env, seat, game, next, seat, "play 1", block,
+	    sizeof(block));
+	before = testenv_rows(&env);
+	engine_submit(env.st, env.key, block, strlen(block), RULES_LANG_EN,
+	    &reply);
+	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
+	ck_assert_ptr_nonnull(strstr(reply.message, "marked absent"));
+	ck_assert_int_eq(testenv_rows(&env), before);
+	engine_reply_clear(&reply);
+	/* ...nothing more happens while the seat is offered... */
+	s = tick(t0 + 5 * DAY);
+	ck_assert_int_eq(s.absent + s.auto_moves, 0);
+	/* ...and player 1 (who holds the other seat) cannot take it. */
+	ck_assert_int_eq(engine_replace(env.st, env.key, game, seat,
+	    env.player_id[1 - seat], fake_now, err, sizeof(err)),
+	    ENGINE_BAD_REQUEST);
+	ck_assert_ptr_nonnull(strstr(err, "one seat each"));
+	/* Player 3 takes the seat. */
+	ck_assert_int_eq(engine_replace(env.st, env.key, game, seat,
+	    env.player_id[3], fake_now, err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(entry_kind(game, next), STORE_ENTRY_REPLACE);
+	next++;
+	/* The old key no longer works for the seat; the new one does. */
+	ck_assert_int_eq(play_as(game, seat), ENGINE_BAD_SIGNATURE);
+	ck_assert_int_eq(play_as(game, 3), ENGINE_OK);
+	audit_ok(game);
+}
+END_TEST
+
+/* play_first signs with player == seat; after a replacement sign with the
+ * new player's key. */
+START_TEST(test_replacement_audit_and_bundle)
+{
+	char err[512];
+	int64_t game, next;
+	json_t *bundle;
+	struct audit_log log;
+	struct audit_report report;
+	struct store_game row;
+	int seat;
+
+	game = testenv_game(&env, "template", 2);
+	play_first(game);
+	ck_assert_int_eq(engine_replace(env.st, env.key, game, 0,
+	    env.player_id[2], fake_now, err, sizeof(err)), ENGINE_OK);
+	/* Play the game out: seat 0 is now player 2. */
+	while ((seat = to_act(game, &next)) >= 0)
+		ck_assert_int_eq(play_as(game, seat == 0 ? 2 : seat),
+		    ENGINE_OK);
+	audit_ok(game);
+	/* The exported bundle verifies offline, the key handed over
+	 * included. */
+	bundle = bundle_export(env.st, game, err, sizeof(err));
+	ck_assert_ptr_nonnull(bundle);
+	ck_assert_int_eq(bundle_read(bundle, &log, err, sizeof(err)), 0);
+	ck_assert_msg(audit_run(&log, &report, NULL, NULL) == 0, "%s",
+	    report.reason);
+	ck_assert_int_eq(report.replayed, 1);
+	audit_log_clear(&log);
+	json_decref(bundle);
+	/* Altering the recorded key is caught at that entry. */
+	testenv_flip(&env, "log", "text", game, 2, 40);
+	ck_assert_int_eq(audit_load_store(env.st, game, &log, &row, err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(audit_run(&log, &report, NULL, NULL), -1);
+	ck_assert_int_eq(report.bad_seq, 2);
+	audit_log_clear(&log);
+	store_game_clear(&row);
+}
+END_TEST
+
+START_TEST(test_vacation)
+{
+	char err[512];
+	int64_t game, t0 = fake_now, before;
+	struct schedule_stats s;
+	int seat;
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"2d\", \"reminders\": [\"1h\"], "
+	    "\"missed\": \"default\", \"vacation_max\": \"5d\"}");
+	seat = to_act(game, NULL);
+	tick(t0);
+	/* Away from day 1 to day 4: the deadline moves from 2d to 5d. */
+	ck_assert_int_eq(engine_vacation(env.st, game, seat, 0, t0 + DAY,
+	    t0 + 4 * DAY, t0, err, sizeof(err)), ENGINE_OK);
+	before = testenv_rows(&env);
+	ck_assert_int_eq(engine_vacation(env.st, game, seat, 0, t0 + 5 * DAY,
+	    t0 + 6 * DAY, t0, err, sizeof(err)), ENGINE_REFUSED);
+	ck_assert_ptr_nonnull(strstr(err, "one at a time"));
+	ck_assert_int_eq(engine_vacation(env.st, game, 1 - seat, 0, t0,
+	    t0 + 6 * DAY, t0, err, sizeof(err)), ENGINE_REFUSED);
+	ck_assert_ptr_nonnull(strstr(err, "game allows 5 days"));
+	ck_assert_int_eq(engine_vacation(env.st, game, 1 - seat, 0, t0 + DAY,
+	    t0, t0, err, sizeof(err)), ENGINE_BAD_REQUEST);
+	ck_assert_int_eq(testenv_rows(&env), before);
+	s = tick(t0 + 2 * DAY);
+	ck_assert_int_eq(s.auto_moves + s.reminders, 0);
+	s = tick(t0 + 5 * DAY - HOUR);
+	ck_assert_int_eq(s.reminders, 1);
+	s = tick(t0 + 5 * DAY - 1);
+	ck_assert_int_eq(s.auto_moves, 0);
+	s = tick(t0 + 5 * DAY);
+	ck_assert_int_eq(s.auto_moves, 1);
+	/* 3 of the 5 days are used: 2 are left. */
+	fake_now = t0 + 6 * DAY;
+	ck_assert_int_eq(engine_vacation(env.st, game, seat, 0, fake_now,
+	    fake_now + 3 * DAY, fake_now, err, sizeof(err)), ENGINE_REFUSED);
+	ck_assert_int_eq(engine_vacation(env.st, game, seat, 0, fake_now,
+	    fake_now + 2 * DAY, fake_now, err, sizeof(err)), ENGINE_OK);
+}
+END_TEST
+
+START_TEST(test_restart_between_reminder_and_deadline)
+{
+	char err[512];
+	int64_t game, t0 = fake_now;
+	struct schedule_stats s;
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"1d\", \"reminders\": [\"2h\"], "
+	    "\"missed\": \"default\"}");
+	tick(t0);
+	s = tick(t0 + 22 * HOUR);
+	ck_assert_int_eq(s.reminders, 1);
+	/* The daemon stops and starts again. */
+	store_close(env.st);
+	ck_assert_int_eq(store_open(env.dbpath, &env.st, err, sizeof(err)),
+	    STORE_OK);
+	s = tick(t0 + 23 * HOUR);
+	ck_assert_int_eq(s.reminders + s.auto_moves, 0);
+	s = tick(t0 + DAY);
+	ck_assert_int_eq(s.auto_moves, 1);
+	store_close(env.st);
+	ck_assert_int_eq(store_open(env.dbpath, &env.st, err, sizeof(err)),
+	    STORE_OK);
+	s = tick(t0 + DAY);
+	ck_assert_int_eq(s.auto_moves + s.reminders, 0);
+	ck_assert_int_eq(outbox("reminder"), 1);
+	ck_assert_int_eq(rows("SELECT count(*) FROM log WHERE kind = 2"), 1);
+	audit_ok(game);
+}
+END_TEST
+
+START_TEST(test_resign_two_seats)
+{
+	struct engine_reply reply;
+	struct gamestate gs;
+	char err[512], block[4096];
+	int64_t game, next;
+	json_t *view;
+	int seat;
+
+	game = testenv_game(&env, "template", 2);
+	seat = to_act(game, &next);
+	ck_assert_int_eq(engine_resign(env.st, env.key, game, 5, 0, NULL,
+	    fake_now, err, sizeof(err)), ENGINE_BAD_SEAT);
+	command(seat, game, 1, seat, "resign", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(entry_kind(game, next), STORE_ENTRY_RESIGN);
+	ck_assert_int_eq(to_act(game, NULL), -1);
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
+	ck_assert(json_is_true(json_object_get(view, "over")));
+	ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(
+	    json_object_get(view, "result"), "winners"), 0)), 1 - seat);
+	ck_assert_ptr_nonnull(json_object_get(view, "seed"));
+	json_decref(view);
+	gamestate_clear(&gs);
+	/* Nothing more: no move, no second resignation. */
+	testenv_block(&env, 1 - seat, game, next + 1, 1 - seat, "play 1",
+	    block, sizeof(block));
+	engine_submit(env.st, env.key, block, strlen(block), RULES_LANG_EN,
+	    &reply);
+	ck_assert_int_eq(reply.status, ENGINE_GAME_OVER);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(engine_resign(env.st, env.key, game, 1 - seat, 0,
+	    NULL, fake_now, err, sizeof(err)), ENGINE_GAME_OVER);
+	audit_ok(game);
+}
+END_TEST
+
+START_TEST(test_resign_three_seats_plays_on)
+{
+	char err[512];
+	int64_t game, t = fake_now;
+	int guard;
+
+	game = testenv_game(&env, "template", 3);
+	ck_assert_int_eq(engine_resign(env.st, env.key, game, 1, 0, NULL,
+	    fake_now, err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_ge(to_act(game, NULL), 0);	/* the game goes on */
+	for (guard = 0; to_act(game, NULL) >= 0 && guard < 100; guard++) {
+		if (to_act(game, NULL) == 1)
+			tick(++t);	/* the resigned seat's default move */
+		else
+			play_first(game);
+	}
+	ck_assert_int_eq(to_act(game, NULL), -1);
+	ck_assert_int_ge(rows("SELECT count(*) FROM log WHERE kind = 2"), 1);
+	audit_ok(game);
+}
+END_TEST
+
+START_TEST(test_call_off)
+{
+	struct engine_reply reply;
+	int64_t game, before;
+
+	game = testenv_game(&env, "template", 2);
+	command(0, game, 3, 0, "call off", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	ck_assert_ptr_nonnull(strstr(reply.message, "vote recorded"));
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(outbox("call_off_vote"), 1);
+	ck_assert_int_ge(to_act(game, NULL), 0);
+	/* The same signed command again is refused and changes nothing. */
+	before = testenv_rows(&env);
+	command(0, game, 3, 0, "call off", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_STALE_SEQ);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(testenv_rows(&env), before);
+	command(1, game, 1, 1, "annuler la partie", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	ck_assert_ptr_nonnull(strstr(reply.message, "called off"));
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(to_act(game, NULL), -1);
+	ck_assert_int_eq(entry_kind(game, 1), STORE_ENTRY_CALL_OFF);
+	audit_ok(game);
+}
+END_TEST
+
+START_TEST(test_press)
+{
+	struct engine_reply reply;
+	char err[512];
+	int64_t game, id, before;
+	json_t *list;
+
+	game = testenv_game(&env, "template", 3);
+	command(0, game, 1, 0, "press 1: meet me at the pile", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(outbox("press"), 1);
+	command(2, game, 1, 2, "message tous : bonjour à tous", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(outbox("press"), 3);
+	/* Seat 2 reads its own message only, not 0's to 1. */
+	list = engine_press_list(env.st, game, 2);
+	ck_assert_int_eq(json_array_size(list), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(
+	    list, 0), "text")), "bonjour à tous");
+	json_decref(list);
+	list = engine_press_list(env.st, game, 1);
+	ck_assert_int_eq(json_array_size(list), 2);
+	json_decref(list);
+	/* Refusals change nothing. */
+	before = testenv_rows(&env) + rows("SELECT count(*) FROM press");
+	command(0, game, 2, 0, "press 9: hello", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_SYNTAX);
+	engine_reply_clear(&reply);
+	command(0, game, 2, 0, "press 0: to myself", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_BAD_REQUEST);
+	engine_reply_clear(&reply);
+	command(1, game, 2, 0, "press all: forged", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_BAD_SIGNATURE);
+	engine_reply_clear(&reply);
+	set_policy(game, "{\"press\": false}");
+	ck_assert_int_eq(engine_press(env.st, game, 0, 0, 0x2, "hi", fake_now,
+	    &id, err, sizeof(err)), ENGINE_REFUSED);
+	ck_assert_ptr_nonnull(strstr(err, "disabled"));
+	ck_assert_int_eq(testenv_rows(&env) + rows("SELECT count(*) FROM "
+	    "press"), before);
+}
+END_TEST
+
+START_TEST(test_commands)
+{
+	struct engine_reply reply;
+	int64_t game;
+
+	game = testenv_game(&env, "template", 2);
+	command(0, game, 1, 0, "vacation 2024-01-10 2024-01-12", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(0, game, 2, 0, "vacances demain", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_SYNTAX);
+	ck_assert_ptr_nonnull(strstr(reply.message, "YYYY-MM-DD"));
+	engine_reply_clear(&reply);
+	command(0, game, 2, 0, "resign now", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_SYNTAX);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(engine_is_command("Play 3"), 0);
+	ck_assert_int_eq(engine_is_command("Vacances 2024-01-01 2024-01-02"),
+	    1);
+	ck_assert_int_eq(engine_is_command("pressure"), 0);
+	/* engine_handle sends a move to the move path. */
+	play_first(game);
+	audit_ok(game);
+}
+END_TEST
+
+/* In Parry, a strike asks every other seat alike, whoever holds a parry. */
+START_TEST(test_response_window)
+{
+	struct engine_reply reply;
+	struct gamestate gs;
+	char err[512], move[32];
+	int64_t game, t0 = fake_now, next;
+	struct schedule_stats s;
+	json_t *view;
+	int seats[8], n, i, striker, round;
+
+	for (round = 0; round < 6; round++) {
+		game = testenv_game(&env, "respond", 3);
+		set_policy(game, "{\"turn_time\": \"3d\", \"response_time\": "
+		    "\"12h\", \"reminders\": [\"1h\"], \"missed\": \"wait\"}");
+		striker = to_act(game, &next);
+		ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+		    sizeof(err)), ENGINE_OK);
+		ck_assert_int_eq(gs.module->default_move(gs.state, striker,
+		    move, sizeof(move)), RULES_OK);
+		gamestate_clear(&gs);
+		testenv_play(&env, game, next, striker, move, &reply);
+		if (strcmp(move, "pass") == 0) {
+			engine_reply_clear(&reply);
+			continue;
+		}
+		ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+		engine_reply_clear(&reply);
+		ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+		    sizeof(err)), ENGINE_OK);
+		n = gs.module->to_act(gs.state, seats, 8);
+		ck_assert_int_eq(n, 2);
+		for (i = 0; i < n; i++)
+			ck_assert_int_ne(seats[i], striker);
+		ck_assert_int_ne(gs.module->response_window(gs.state), 0);
+		view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
+		ck_assert_int_eq(json_array_size(json_object_get(view,
+		    "to_act")), 2);
+		json_decref(view);
+		gamestate_clear(&gs);
+		ck_assert_int_eq(rows("SELECT count(*) FROM outbox WHERE "
+		    "event = 'your_turn'") >= 2, 1);
+		/* One seat passes; the window keeps its clock. */
+		fake_now = t0 + 6 * HOUR;
+		testenv_play(&env, game, next + 1, seats[0], "pass", &reply);
+		ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+		engine_reply_clear(&reply);
+		s = tick(t0 + 11 * HOUR);
+		ck_assert_int_eq(s.reminders, 1);
+		s = tick(t0 + 12 * HOUR);
+		ck_assert_int_eq(s.auto_moves, 1);	/* the window closes */
+		ck_assert_int_eq(entry_kind(game, next + 2), STORE_ENTRY_AUTO);
+		ck_assert_int_eq(to_act(game, NULL) != striker ||
+		    to_act(game, NULL) == -1, 1);
+		ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+		    sizeof(err)), ENGINE_OK);
+		ck_assert_int_eq(gs.module->response_window(gs.state), 0);
+		gamestate_clear(&gs);
+		audit_ok(game);
+		fake_now = t0;
+	}
+}
+END_TEST
+
+START_TEST(test_observers)
+{
+	char err[512];
+	int64_t game;
+
+	game = testenv_game(&env, "template", 2);
+	ck_assert_int_eq(engine_observe(env.st, game, "watcher@example.org",
+	    "fr", fake_now, err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(engine_observe(env.st, game, "watcher@example.org",
+	    "fr", fake_now, err, sizeof(err)), ENGINE_REFUSED);
+	ck_assert_int_eq(engine_observe(env.st, game, "not an address", "en",
+	    fake_now, err, sizeof(err)), ENGINE_BAD_REQUEST);
+	ck_assert_int_eq(engine_observe(env.st, 99, "w@example.org", "en",
+	    fake_now, err, sizeof(err)), ENGINE_UNKNOWN_GAME);
+	play_first(game);
+	ck_assert_int_eq(outbox("observer_update"), 1);
+	ck_assert_int_eq(rows("SELECT count(*) FROM outbox WHERE event = "
+	    "'observer_update' AND payload LIKE '%\"viewer\":\"public\"%' AND "
+	    "payload NOT LIKE '%hand%'"), 1);
+	ck_assert_int_eq(engine_unobserve(env.st, game, "watcher@example.org",
+	    err, sizeof(err)), ENGINE_OK);
+	play_first(game);
+	ck_assert_int_eq(outbox("observer_update"), 1);
+}
+END_TEST
+
+static Suite *
+async_suite(void)
+{
+	Suite *s = suite_create("async");
+	TCase *tc = tcase_create("async");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_policy);
+	tcase_add_test(tc, test_deadline_arithmetic);
+	tcase_add_test(tc, test_reminders_and_wait);
+	tcase_add_test(tc, test_missed_default_move);
+	tcase_add_test(tc, test_missed_skip);
+	tcase_add_test(tc, test_absent_and_replace);
+	tcase_add_test(tc, test_replacement_audit_and_bundle);
+	tcase_add_test(tc, test_vacation);
+	tcase_add_test(tc, test_restart_between_reminder_and_deadline);
+	tcase_add_test(tc, test_resign_two_seats);
+	tcase_add_test(tc, test_resign_three_seats_plays_on);
+	tcase_add_test(tc, test_call_off);
+	tcase_add_test(tc, test_press);
+	tcase_add_test(tc, test_commands);
+	tcase_add_test(tc, test_response_window);
+	tcase_add_test(tc, test_observers);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(async_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
