@@ -9,3 +9,8 @@ apt-get install -y --no-install-recommends \
 	libsodium-dev libsqlite3-dev libjansson-dev libmicrohttpd-dev \
 	libcurl4-openssl-dev \
 	check sqlite3 curl valgrind
+# The mail gateway: GMime and libcurl to build; a real MTA, IMAP server
+# and mail clients for its end-to-end test (tests/mail-e2e.sh).
+apt-get install -y --no-install-recommends \
+	libgmime-3.0-dev libcurl4-openssl-dev \
+	postfix dovecot-imapd swaks mutt

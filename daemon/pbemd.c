@@ -28,6 +28,7 @@
 #include "engine.h"
 #include "events.h"
 #include "replaycache.h"
+#include "mail.h"
 #include "protocol.h"
 #include "schedule.h"
 #include "templates.h"
@@ -150,10 +151,15 @@ main(int argc, char **argv)
 	struct daemon d;
 	struct schedule_thread *scheduler;
 	struct config *overrides;
+	struct mail_settings mail;
 	const char *config_file = NULL;
 	sigset_t set;
 	char err[512], keytext[128], *keypath;
 	int ch, sig, want_demo = 0, verbose = 0, check_only = 0;
+
+	/* The MTA pipe mode: one message on stdin (docs/MAIL.md). */
+	if (argc > 1 && strcmp(argv[1], "deliver") == 0)
+		return mail_deliver_main(argc - 1, argv + 1);
 
 	memset(&d, 0, sizeof(d));
 	if ((d.cfg = config_new()) == NULL ||
@@ -267,6 +273,10 @@ main(int argc, char **argv)
 	    (int)config_int(d.cfg, "schedule_interval"), err,
 	    sizeof(err))) == NULL)
 		fatalx("scheduler: %s", err);
+	if (mail_settings_from_config(&mail, d.cfg, err, sizeof(err)) != 0 ||
+	    mail_daemon_start(d.dbpath, d.key, d.templates, &mail, err,
+	    sizeof(err)) != 0)
+		fatalx("mail: %s", err);
 	for (;;) {
 		if (sigwait(&set, &sig) != 0)
 			continue;
@@ -280,6 +290,7 @@ main(int argc, char **argv)
 	evhub_shutdown(d.events);	/* answers the waiting long-polls */
 	http_stop(&d);		/* waits for requests in flight */
 	schedule_stop(scheduler);	/* waits for a pass in progress */
+	mail_daemon_stop();	/* lets the message in hand finish */
 	webhook_stop(&d);	/* after the last commit */
 	engine_set_commit_hook(NULL, NULL);
 	evhub_free(d.events);

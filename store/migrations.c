@@ -273,12 +273,40 @@ static const char migration_4[] =
 	"	PRIMARY KEY (game_id, email)\n"
 	") WITHOUT ROWID;\n";
 
+/*
+ * 5: the mail gateway (docs/MAIL.md).  mail_seen remembers every inbound
+ * Message-ID, so a message fetched twice (IMAP after a crash, an MTA that
+ * retries a pipe delivery) is handled once; for a played move it names
+ * the log entry, so the receipt mail can answer the player's own mail
+ * (In-Reply-To).  mail_rate counts the replies sent to one address in
+ * the current window, shared by every process that takes mail in.
+ */
+static const char migration_5[] =
+	"CREATE TABLE mail_seen (\n"
+	"	message_id TEXT PRIMARY KEY NOT NULL CONSTRAINT message_id_size\n"
+	"		    CHECK (length(CAST(message_id AS BLOB)) BETWEEN 1 AND 995),\n"
+	"	received INTEGER NOT NULL,\n"
+	"	outcome	TEXT NOT NULL CONSTRAINT outcome_size\n"
+	"		    CHECK (length(CAST(outcome AS BLOB)) BETWEEN 1 AND 63),\n"
+	"	game_id	INTEGER REFERENCES games(id),\n"
+	"	seq	INTEGER\n"
+	");\n"
+	"CREATE INDEX mail_seen_move ON mail_seen(game_id, seq)\n"
+	"	WHERE game_id IS NOT NULL;\n"
+	"CREATE TABLE mail_rate (\n"
+	"	address	TEXT PRIMARY KEY NOT NULL CONSTRAINT address_size\n"
+	"		    CHECK (length(CAST(address AS BLOB)) BETWEEN 1 AND 255),\n"
+	"	window_start INTEGER NOT NULL,\n"
+	"	count	INTEGER NOT NULL CONSTRAINT count_range CHECK (count >= 0)\n"
+	") WITHOUT ROWID;\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1 },
 	{ 2, "players.lang and outbox_pending index", migration_2 },
 	{ 3, "webhooks and the webhook_queue index", migration_3 },
 	{ 4, "asynchronous play: policy, seat status, timers, press, "
 	    "observers", migration_4 },
+	{ 5, "mail gateway: mail_seen and mail_rate", migration_5 },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

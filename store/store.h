@@ -225,6 +225,11 @@ typedef int (*store_outbox_cb)(const struct store_outbox *o, void *arg);
 /* Pending rows whose next_attempt <= now, oldest first, at most limit. */
 enum store_status store_outbox_due(struct store *st, int64_t now, int limit,
     store_outbox_cb cb, void *arg);
+/* The same for one channel only ("mail"), so that one worker's backlog
+ * never hides another channel's rows. */
+enum store_status store_outbox_due_channel(struct store *st,
+    const char *channel, int64_t now, int limit, store_outbox_cb cb,
+    void *arg);
 enum store_status store_outbox_mark_sent(struct store *st, int64_t id);
 /* Count a failed attempt; retry at next_attempt, or give up if permanent. */
 enum store_status store_outbox_mark_failed(struct store *st, int64_t id,
@@ -398,5 +403,30 @@ typedef int (*store_observer_cb)(const struct store_observer *o, void *arg);
 /* Collects first, then calls cb: cb may write to the store. */
 enum store_status store_observer_foreach(struct store *st, int64_t game_id,
     store_observer_cb cb, void *arg);
+/* ---- The mail gateway's bookkeeping (docs/MAIL.md) --------------------- */
+
+/* Remember an inbound Message-ID with what became of it (a short word:
+ * "accepted", "rejected", "quarantined", ...) and, for a played move, its
+ * log entry (game_id 0: none).  STORE_EXISTS if the id was seen before. */
+enum store_status store_mail_seen_add(struct store *st,
+    const char *message_id, int64_t game_id, int64_t seq,
+    const char *outcome);
+/* STORE_OK with the recorded outcome, or STORE_NOTFOUND. */
+enum store_status store_mail_seen_get(struct store *st,
+    const char *message_id, char *outcome, size_t outcomelen);
+/* The Message-ID of the mail that played (game_id, seq), or
+ * STORE_NOTFOUND (the move came another way). */
+enum store_status store_mail_seen_move(struct store *st, int64_t game_id,
+    int64_t seq, char *message_id, size_t idlen);
+/* Count one reply to address in the window of `window' seconds that
+ * started last; *allowed is 1 while at most max replies were counted in
+ * it.  Atomic across connections. */
+enum store_status store_mail_rate_take(struct store *st, const char *address,
+    int64_t when, int64_t window, int max, int *allowed);
+
+/* A durability barrier: when it returns STORE_OK, every transaction
+ * committed so far survives a power cut, whatever the synchronous
+ * setting.  The mail sender calls it before delivering a batch. */
+enum store_status store_sync(struct store *st);
 
 #endif /* PBEM_STORE_H */

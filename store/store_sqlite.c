@@ -64,6 +64,11 @@ enum stmt_id {
 	ST_OUTBOX_SENT,
 	ST_OUTBOX_FAILED,
 	ST_OUTBOX_PENDING,
+	ST_OUTBOX_DUE_CHANNEL,
+	ST_MAIL_SEEN_ADD,
+	ST_MAIL_SEEN_GET,
+	ST_MAIL_SEEN_MOVE,
+	ST_MAIL_RATE,
 	/* webhooks */
 	ST_WEBHOOK_ADD,
 	ST_WEBHOOK_GET,
@@ -174,6 +179,23 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "next_attempt = ?2, last_error = ?3, status = ?4 "
 	    "WHERE id = ?1 AND status = 0",
 	[ST_OUTBOX_PENDING] = "SELECT count(*) FROM outbox WHERE status = 0",
+	[ST_OUTBOX_DUE_CHANNEL] = OUTBOX_SELECT " WHERE status = 0 "
+	    "AND next_attempt <= ?1 AND channel = ?3 ORDER BY id LIMIT ?2",
+	[ST_MAIL_SEEN_ADD] = "INSERT INTO mail_seen (message_id, received, "
+	    "outcome, game_id, seq) VALUES (?1, ?2, ?3, ?4, ?5)",
+	[ST_MAIL_SEEN_GET] = "SELECT message_id, outcome FROM mail_seen "
+	    "WHERE message_id = ?1",
+	[ST_MAIL_SEEN_MOVE] = "SELECT message_id FROM mail_seen "
+	    "WHERE game_id = ?1 AND seq = ?2 LIMIT 1",
+	/* One statement, so two processes counting at once cannot both
+	 * take the last reply of a window. */
+	[ST_MAIL_RATE] = "INSERT INTO mail_rate (address, window_start, count) "
+	    "VALUES (?1, ?2, 1) ON CONFLICT (address) DO UPDATE SET "
+	    "count = CASE WHEN window_start <= ?2 - ?3 THEN 1 "
+	    "ELSE count + 1 END, "
+	    "window_start = CASE WHEN window_start <= ?2 - ?3 THEN ?2 "
+	    "ELSE window_start END "
+	    "RETURNING count",
 
 	/* Webhooks.  "status = 0 AND channel = 'webhook'" spelt out so that
 	 * the partial index webhook_queue applies. */
@@ -1491,8 +1513,8 @@ outbox_free(struct store_outbox *rows, int n)
 
 /* Read up to limit due rows of query id into a malloc'd array. */
 static enum store_status
-outbox_collect_by(struct store *st, enum stmt_id id, int64_t when, int limit,
-    struct store_outbox **out, int *nout)
+outbox_collect_by(struct store *st, enum stmt_id id, const char *channel,
+    int64_t when, int limit, struct store_outbox **out, int *nout)
 {
 	enum store_status	 status;
 	struct store_outbox	*rows = NULL, *grown;
@@ -1505,6 +1527,8 @@ outbox_collect_by(struct store *st, enum stmt_id id, int64_t when, int limit,
 		return STORE_ERROR;
 	bind_int64(st, s, 1, when);
 	bind_int64(st, s, 2, limit);
+	if (channel != NULL)
+		bind_text(st, s, 3, channel);
 	while ((status = step(st, s, "outbox due")) == STORE_OK) {
 		if (n == cap) {
 			cap = cap ? cap * 2 : 16;
@@ -1540,13 +1564,21 @@ enum store_status
 store_outbox_due(struct store *st, int64_t when, int limit,
     store_outbox_cb cb, void *arg)
 {
+	return store_outbox_due_channel(st, NULL, when, limit, cb, arg);
+}
+
+enum store_status
+store_outbox_due_channel(struct store *st, const char *channel, int64_t when,
+    int limit, store_outbox_cb cb, void *arg)
+{
 	enum store_status	 status;
 	struct store_outbox	*rows;
 	int			 i, n;
 
 	if (limit <= 0)
 		return STORE_OK;
-	if ((status = outbox_collect_by(st, ST_OUTBOX_DUE, when, limit,
+	if ((status = outbox_collect_by(st, channel != NULL ?
+	    ST_OUTBOX_DUE_CHANNEL : ST_OUTBOX_DUE, channel, when, limit,
 	    &rows, &n)) != STORE_OK)
 		return status;
 	for (i = 0; i < n; i++)
@@ -1803,7 +1835,7 @@ store_outbox_webhook_due(struct store *st, int64_t when, int limit,
 
 	if (limit <= 0)
 		return STORE_OK;
-	if ((status = outbox_collect_by(st, ST_WEBHOOK_DUE, when, limit,
+	if ((status = outbox_collect_by(st, ST_WEBHOOK_DUE, NULL, when, limit,
 	    &rows, &n)) != STORE_OK)
 		return status;
 	for (i = 0; i < n; i++)
@@ -1830,6 +1862,103 @@ store_outbox_webhook_next(struct store *st, int64_t *when)
 	}
 	finish(s);
 	return status;
+}
+
+/* ---- The mail gateway's bookkeeping ------------------------------------ */
+
+enum store_status
+store_mail_seen_add(struct store *st, const char *message_id,
+    int64_t game_id, int64_t seq, const char *outcome)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = stmt_get(st, ST_MAIL_SEEN_ADD)) == NULL)
+		return STORE_ERROR;
+	bind_text(st, s, 1, message_id);
+	bind_int64(st, s, 2, now());
+	bind_text(st, s, 3, outcome);
+	bind_id(st, s, 4, game_id);
+	if (game_id == 0)
+		bind_check(st, sqlite3_bind_null(s, 5));
+	else
+		bind_int64(st, s, 5, seq);
+	return run(st, s, "mail seen add");
+}
+
+enum store_status
+store_mail_seen_get(struct store *st, const char *message_id,
+    char *outcome, size_t outcomelen)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	if (outcomelen > 0)
+		outcome[0] = '\0';
+	if ((s = stmt_get(st, ST_MAIL_SEEN_GET)) == NULL)
+		return STORE_ERROR;
+	bind_text(st, s, 1, message_id);
+	if ((status = step(st, s, "mail seen get")) == STORE_OK)
+		status = col_text(st, s, 1, "mail_seen", outcome, outcomelen);
+	finish(s);
+	return status;
+}
+
+enum store_status
+store_mail_seen_move(struct store *st, int64_t game_id, int64_t seq,
+    char *message_id, size_t idlen)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	if (idlen > 0)
+		message_id[0] = '\0';
+	if ((s = stmt_get(st, ST_MAIL_SEEN_MOVE)) == NULL)
+		return STORE_ERROR;
+	bind_int64(st, s, 1, game_id);
+	bind_int64(st, s, 2, seq);
+	if ((status = step(st, s, "mail seen move")) == STORE_OK)
+		status = col_text(st, s, 0, "mail_seen", message_id, idlen);
+	finish(s);
+	return status;
+}
+
+enum store_status
+store_mail_rate_take(struct store *st, const char *address, int64_t when,
+    int64_t window, int max, int *allowed)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+	int64_t			 count = 0;
+
+	*allowed = 0;
+	if ((s = stmt_get(st, ST_MAIL_RATE)) == NULL)
+		return STORE_ERROR;
+	bind_text(st, s, 1, address);
+	bind_int64(st, s, 2, when);
+	bind_int64(st, s, 3, window);
+	if ((status = step(st, s, "mail rate")) == STORE_OK)
+		count = sqlite3_column_int64(s, 0);
+	finish(s);
+	if (status == STORE_OK)
+		*allowed = count <= max;
+	return status;
+}
+
+/*
+ * A durability barrier: a PASSIVE checkpoint syncs the WAL before it
+ * copies frames back, so every commit made so far survives a power cut.
+ * Busy readers only stop the copy, not the sync, which is what matters.
+ */
+enum store_status
+store_sync(struct store *st)
+{
+	int	 rc;
+
+	rc = sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_PASSIVE,
+	    NULL, NULL);
+	if (rc != SQLITE_OK && (rc & 0xff) != SQLITE_BUSY)
+		return sql_fail(st, rc, "sync");
+	return STORE_OK;
 }
 
 /* ---- Test hooks (store_test.h) ------------------------------------------ */

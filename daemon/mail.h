@@ -1,0 +1,338 @@
+/*
+ * mail.h -- the mail gateway: moves by email in, per-player mail out.
+ *
+ * What the gateway promises (docs/MAIL.md has the reasons):
+ *   - Every way in (a watched Maildir, IMAP polling, `pbemd deliver` on
+ *     standard input) hands the raw RFC 5322 bytes to mail_ingest(), the
+ *     one inbound path.  It answers with one outcome; the transport only
+ *     files the message accordingly (processed, quarantined, or left for
+ *     a later try on MAIL_TEMPFAIL).  A message is never dropped: what
+ *     cannot be parsed is quarantined with its reason.
+ *   - A message is acted on at most once: its Message-ID is remembered,
+ *     and a signed block already in the log is never applied again.
+ *   - Automated mail (RFC 3834: bounces, Auto-Submitted other than "no",
+ *     Precedence bulk/list/junk, an empty envelope sender) is never
+ *     answered and never taken as a player's action.
+ *   - Replies are queued in the outbox, never sent from the inbound path;
+ *     anything that shows a seat's view goes to that seat's registered
+ *     address only, and only after its signature was checked.  What goes
+ *     back to an unverified sender holds no view at all.
+ *   - Outbound, one worker delivers the outbox's "mail" rows after commit
+ *     (SMTP, or a Maildir outbox by default), rendering each one from the
+ *     recipient seat's own view at that sequence number.
+ *
+ * Files:
+ *   mail_settings.c	the settings and their defaults
+ *   mail_parse.c	a message -> headers and UTF-8 text (GMime)
+ *   mail_block.c	which signed block of a text to play; commands
+ *   mail_ingest.c	the inbound path
+ *   mail_maildir.c	Maildir reading, writing, quarantine; the watcher
+ *   mail_imap.c	the IMAP poller (libcurl)
+ *   mail_deliver.c	`pbemd deliver`: one message on stdin, sysexits
+ *   mail_render.c	an outbox row -> recipient, subject and body
+ *   mail_compose.c	headers and MIME of an outgoing mail (GMime)
+ *   mail_send.c	SMTP (libcurl) and the Maildir outbox
+ *   mail_sender.c	the outbound worker: retries, backoff, reports
+ *
+ * Threads: each thread opens its own store connection; a tpl_set and a
+ * mail_settings are read-only once the threads start.  mail_init() must
+ * be called once, before any thread starts.
+ */
+#ifndef PBEM_MAIL_H
+#define PBEM_MAIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "serverkey.h"
+#include "store.h"
+
+struct tpl_set;
+
+#define MAIL_ADDR_MAX	256
+#define MAIL_PATH_MAX	512
+#define MAIL_ID_MAX	996	/* a Message-ID with its NUL */
+
+/* ---- mail_thread.c ------------------------------------------------------ */
+
+/* A thread that calls tick(arg) every interval_ms until stopped; the
+ * stop wakes it at once and waits for the tick in progress to end.
+ * tick gets its own store connection, opened on the thread. */
+struct mail_loop;
+typedef void (*mail_tick_fn)(struct store *st, void *arg);
+struct mail_loop *mail_loop_start(const char *name, const char *dbpath,
+	    int interval_ms, mail_tick_fn tick, void *arg, char *err,
+	    size_t errlen);
+void	mail_loop_stop(struct mail_loop *l);
+
+/* ---- mail_settings.c ---------------------------------------------------- */
+
+struct mail_settings {
+	char	from[MAIL_ADDR_MAX];	/* From: of outgoing mail */
+	char	from_name[64];		/* its display name */
+	char	domain[128];		/* right side of our Message-IDs */
+	char	admin[MAIL_ADDR_MAX];	/* gets reports of permanent
+					 * failures; "" for none */
+	char	maildir_in[MAIL_PATH_MAX];	/* watched; "" for none */
+	char	maildir_out[MAIL_PATH_MAX];	/* outbox when no SMTP */
+	char	quarantine[MAIL_PATH_MAX];	/* a Maildir */
+	char	smtp_url[MAIL_PATH_MAX];	/* smtp:// or smtps://;
+						 * "" for the Maildir */
+	char	smtp_user[128];
+	char	smtp_password[256];
+	int	smtp_starttls;		/* 1: require STARTTLS */
+	char	imap_url[MAIL_PATH_MAX];	/* imap(s)://host/MAILBOX;
+						 * "" for none */
+	char	imap_user[128];
+	char	imap_password[256];
+	int	imap_starttls;		/* 1: require STARTTLS */
+	char	imap_done_folder[128];	/* move processed mail there */
+	int	tls_verify;		/* check certificates */
+	int	imap_interval;		/* seconds between polls */
+	int	maildir_interval_ms;	/* between scans of maildir_in */
+	int	send_interval_ms;	/* between outbox scans */
+	size_t	max_size;		/* bytes of one inbound message */
+	int	rate_max;		/* replies to one address ... */
+	int	rate_window;		/* ... per this many seconds */
+	int	retry_base;		/* seconds before the first retry */
+	int	retry_max;		/* longest wait between retries */
+	int	max_attempts;		/* then the failure is permanent */
+	int	timeout;		/* seconds for one SMTP/IMAP exchange */
+};
+
+/* Fill s with the documented defaults (docs/MAIL.md, "Settings"). */
+void	mail_settings_default(struct mail_settings *s);
+/* Set one setting by name ("smtp_url") from text; 0, or -1 with the
+ * reason in err and s unchanged. */
+int	mail_settings_set(struct mail_settings *s, const char *name,
+	    const char *value, char *err, size_t errlen);
+/* The same from "name=value". */
+int	mail_settings_set_pair(struct mail_settings *s, const char *pair,
+	    char *err, size_t errlen);
+/* The i-th name mail_settings_set() knows; NULL past the last. */
+const char *mail_settings_name(int i);
+
+/* mail_config.c (pbemd only): every setting NAME from the configuration
+ * option mail_NAME; 0, or -1 with err. */
+struct config;
+int	mail_settings_from_config(struct mail_settings *s,
+	    const struct config *cfg, char *err, size_t errlen);
+
+/* GMime's global set-up; once per process, before any thread. */
+void	mail_init(void);
+void	mail_shutdown(void);
+
+/* ---- mail_parse.c -------------------------------------------------------- */
+
+/* What the gateway reads of a message.  Addresses are bare addr-specs. */
+struct mail_msg {
+	char	 message_id[MAIL_ID_MAX];	/* without <>; "" if none */
+	char	 from[MAIL_ADDR_MAX];		/* "" if none */
+	char	 reply_to[MAIL_ADDR_MAX];
+	char	 return_path[MAIL_ADDR_MAX];	/* "" for <> */
+	int	 has_return_path;
+	char	 subject[512];			/* decoded, UTF-8 */
+	char	 auto_submitted[64];		/* "" if absent */
+	char	 precedence[32];
+	int	 is_report;			/* multipart/report: a DSN */
+	char	*text;			/* the text to search, UTF-8; malloc'd */
+	size_t	 textlen;
+	int	 from_html;		/* text was converted from HTML */
+};
+
+/* Parse raw (any line ends) with GMime: headers, and every text part
+ * (text/plain preferred in multipart/alternative, HTML converted to text
+ * otherwise; attached messages are not read) decoded from its transfer
+ * encoding and charset into UTF-8, invalid bytes replaced.  0, or -1
+ * with the reason in err (then m holds nothing to free). */
+int	mail_parse(const char *raw, size_t len, struct mail_msg *m, char *err,
+	    size_t errlen);
+void	mail_msg_clear(struct mail_msg *m);
+/* HTML to plain text for finding a block: tags dropped, block elements
+ * end lines, <blockquote> quoted with "> ", entities decoded, script and
+ * style skipped.  Returns a malloc'd NUL-terminated string. */
+char	*mail_html_to_text(const char *html, size_t len, size_t *outlen);
+
+/* ---- mail_block.c -------------------------------------------------------- */
+
+/* The offset of the line that opens the signed move block to play: the
+ * least-quoted BEGIN line, the first of those if several; -1 if none.
+ * A reply that quotes an older block below or above a new one plays the
+ * new one. */
+long	mail_block_pick(const char *text, size_t len);
+
+enum mail_command {
+	MAIL_CMD_NONE = 0,
+	MAIL_CMD_HELP,		/* HELP, AIDE, ? */
+	MAIL_CMD_STATUS		/* STATUS, ETAT, ÉTAT, STATUT */
+};
+
+/* The command a word is, case and accents and a trailing '.' or '!'
+ * aside; *fr is set to 1 for a French word. */
+enum mail_command mail_command_word(const char *word, int *fr);
+/* An unsigned command: the subject, or the first unquoted, non-blank
+ * line of the text, being exactly a command word. */
+enum mail_command mail_command_find(const char *subject, const char *text,
+	    size_t len, int *fr);
+
+/* ---- mail_ingest.c ------------------------------------------------------- */
+
+enum mail_outcome {
+	MAIL_ACCEPTED = 0,	/* a move was played; the engine queued mail */
+	MAIL_REJECTED,		/* a move or command was refused; answered */
+	MAIL_COMMAND,		/* STATUS or HELP answered */
+	MAIL_HELP,		/* no command found: a short help answered */
+	MAIL_DUPLICATE,		/* seen before, or its move already played */
+	MAIL_IGNORED,		/* automated mail: not acted on, no answer */
+	MAIL_QUARANTINED,	/* kept aside with the reason; no answer */
+	MAIL_TEMPFAIL		/* nothing changed; try again later */
+};
+
+const char *mail_outcome_name(enum mail_outcome o);
+
+struct mail_result {
+	enum mail_outcome	outcome;
+	char			reason[512];	/* for the log, quarantine */
+	char			code[32];	/* engine code, if any */
+	char			message_id[MAIL_ID_MAX];
+	int64_t			game_id;	/* of the move, if any */
+	int64_t			seq;
+	int			replied;	/* a reply was queued */
+};
+
+struct mail_ingest_ctx {
+	struct store			*st;
+	const struct serverkey		*key;
+	const struct mail_settings	*set;
+};
+
+/*
+ * Take one message in: raw is the whole RFC 5322 message (any line
+ * ends).  envelope_sender is the SMTP MAIL FROM when the transport knows
+ * it ("" for the null sender <>), or NULL to take it from Return-Path.
+ * Never fails: every case is an outcome in r.
+ */
+void	mail_ingest(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
+	    const char *envelope_sender, struct mail_result *r);
+
+/* ---- mail_maildir.c ------------------------------------------------------ */
+
+/* Create DIR/{tmp,new,cur} as needed; 0 or -1 with err. */
+int	maildir_make(const char *dir, char *err, size_t errlen);
+/* Write a message into DIR/new (through tmp, fsync, rename).  name_hint
+ * makes the file name unique and stable (NULL: a fresh unique name).
+ * header, if not NULL, is prepended as is (a header line with CRLF or
+ * LF).  0 or -1 with err. */
+int	maildir_put(const char *dir, const char *name_hint, const char *header,
+	    const char *data, size_t len, char *err, size_t errlen);
+/* Keep a message in the quarantine Maildir with an
+ * X-Pbem-Quarantine-Reason: header at the top.  0 or -1. */
+int	mail_quarantine(const struct mail_settings *s, const char *raw,
+	    size_t len, const char *reason, char *err, size_t errlen);
+/* Process every message now in DIR/new: ingest, then move it to cur/
+ * with the Seen flag (or leave it on MAIL_TEMPFAIL).  Returns the number
+ * of messages handled, or -1 if DIR/new cannot be read. */
+int	maildir_scan(struct mail_ingest_ctx *ctx, const char *dir);
+
+/* The watcher thread: scans maildir_in every maildir_interval_ms (stop
+ * it with mail_loop_stop()). */
+struct mail_loop *mail_watcher_start(const char *dbpath,
+	    const struct serverkey *key, const struct mail_settings *s,
+	    char *err, size_t errlen);
+
+/* ---- mail_imap.c --------------------------------------------------------- */
+
+/* One poll: every message of the mailbox not yet flagged $PbemDone is
+ * fetched, ingested and flagged (and moved, if imap_done_folder is set).
+ * Returns the number handled, or -1 with err. */
+int	mail_imap_poll(struct mail_ingest_ctx *ctx, char *err, size_t errlen);
+/* The poller thread: mail_imap_poll() every imap_interval seconds. */
+struct mail_loop *mail_poller_start(const char *dbpath,
+	    const struct serverkey *key, const struct mail_settings *s,
+	    char *err, size_t errlen);
+
+/* ---- mail_deliver.c ------------------------------------------------------ */
+
+/* `pbemd deliver [-c file] [-d db] [-f sender] [-m name=value]...`: one
+ * message from stdin; returns a <sysexits.h> code. */
+int	mail_deliver_main(int argc, char **argv);
+
+/* ---- mail_render.c ------------------------------------------------------- */
+
+enum mail_auto {
+	MAIL_AUTO_GENERATED = 0,	/* news: your turn, update, game over */
+	MAIL_AUTO_REPLIED		/* answers to a player's mail */
+};
+
+struct mail_out {
+	char		 to[MAIL_ADDR_MAX];
+	char		 subject[512];
+	char		*body;			/* UTF-8, malloc'd */
+	char		 message_id[MAIL_ID_MAX];	/* without <> */
+	char		 in_reply_to[MAIL_ID_MAX];	/* "" for none */
+	char		 references[2 * MAIL_ID_MAX + 8];
+	enum mail_auto	 autosub;
+	int64_t		 game_id;
+};
+
+enum mail_render_status {
+	MAIL_RENDER_OK = 0,
+	MAIL_RENDER_SKIP,	/* nothing to send (no recipient) */
+	MAIL_RENDER_RETRY,	/* store busy: try again later */
+	MAIL_RENDER_FAIL	/* can never be rendered */
+};
+
+/* Render an outbox row of channel "mail".  On anything but OK, err says
+ * why and out holds nothing to free. */
+enum mail_render_status mail_render(struct store *st,
+	    const struct tpl_set *tpl, const struct mail_settings *s,
+	    const struct store_outbox *o, struct mail_out *out, char *err,
+	    size_t errlen);
+void	mail_out_clear(struct mail_out *out);
+
+/* ---- mail_compose.c ------------------------------------------------------ */
+
+/* The whole message as bytes (malloc'd, *len set); crlf selects CRLF
+ * line ends (SMTP) or LF (Maildir).  NULL only on out of memory. */
+char	*mail_compose(const struct mail_settings *s, const struct mail_out *m,
+	    int crlf, size_t *len);
+
+/* ---- mail_send.c --------------------------------------------------------- */
+
+enum mail_send_status {
+	MAIL_SEND_OK = 0,
+	MAIL_SEND_TEMP,		/* try again later */
+	MAIL_SEND_PERM		/* the server refused it for good */
+};
+
+/* Deliver one composed message to rcpt: by SMTP if smtp_url is set,
+ * else into the Maildir outbox (name_hint keeps a retry idempotent). */
+enum mail_send_status mail_send(const struct mail_settings *s,
+	    const char *rcpt, const char *data, size_t len,
+	    const char *name_hint, char *err, size_t errlen);
+
+/* ---- mail_sender.c ------------------------------------------------------- */
+
+/* Deliver the due "mail" rows once (at most limit); returns how many were
+ * handled (sent, failed or skipped), or -1 on a store error. */
+int	mail_sender_run_once(struct store *st, const struct tpl_set *tpl,
+	    const struct mail_settings *s, int limit);
+/* The seconds to wait after `attempts' failed tries. */
+int64_t	mail_retry_delay(const struct mail_settings *s, int attempts);
+
+/* The sender thread: mail_sender_run_once() every send_interval_ms. */
+struct mail_loop *mail_sender_start(const char *dbpath,
+	    const struct tpl_set *tpl, const struct mail_settings *s,
+	    char *err, size_t errlen);
+
+/* ---- mail_daemon.c ------------------------------------------------------ */
+
+/* pbemd's part: start the Maildir watcher (when maildir_in is set), the
+ * IMAP poller (when imap_url is set) and the sender; 0, or -1 with err
+ * (then nothing runs).  mail_daemon_stop() stops whatever runs. */
+int	mail_daemon_start(const char *dbpath, const struct serverkey *key,
+	    const struct tpl_set *tpl, const struct mail_settings *s,
+	    char *err, size_t errlen);
+void	mail_daemon_stop(void);
+
+#endif /* PBEM_MAIL_H */

@@ -1,0 +1,293 @@
+/*
+ * mail_maildir.c -- Maildir in, out and quarantine, and the watcher.
+ *
+ * Writing follows the Maildir convention: the message goes to tmp/,
+ * is fsync'd, then renamed into new/, so a reader never sees half a
+ * message.  Reading takes every file of new/, hands it to mail_ingest()
+ * and renames it to cur/NAME:2,S (":2,FS" when it was quarantined, so
+ * it stands out); on MAIL_TEMPFAIL it stays in new/ for the next scan.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "mail.h"
+
+/* mkdir -p for one path. */
+static int
+mkdirs(const char *path, char *err, size_t errlen)
+{
+	char buf[MAIL_PATH_MAX + 8], *p;
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
+		snprintf(err, errlen, "%s: path too long", path);
+		return -1;
+	}
+	for (p = buf + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0700) == -1 && errno != EEXIST) {
+			snprintf(err, errlen, "mkdir %s: %s", buf,
+			    strerror(errno));
+			return -1;
+		}
+		*p = '/';
+	}
+	if (mkdir(buf, 0700) == -1 && errno != EEXIST) {
+		snprintf(err, errlen, "mkdir %s: %s", buf, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
+maildir_make(const char *dir, char *err, size_t errlen)
+{
+	static const char *const subs[] = { "tmp", "new", "cur" };
+	char path[MAIL_PATH_MAX + 8];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, subs[i]);
+		if (mkdirs(path, err, errlen) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		if ((w = write(fd, p, n)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int
+maildir_put(const char *dir, const char *name_hint, const char *header,
+    const char *data, size_t len, char *err, size_t errlen)
+{
+	static unsigned long counter;
+	char name[256], host[128], tmp[MAIL_PATH_MAX + 300],
+	    dst[MAIL_PATH_MAX + 300];
+	struct timespec ts;
+	int fd;
+
+	if (maildir_make(dir, err, errlen) != 0)
+		return -1;
+	if (gethostname(host, sizeof(host)) != 0)
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
+	host[strcspn(host, "/:")] = '\0';
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (name_hint != NULL)
+		snprintf(name, sizeof(name), "%s.%s", name_hint, host);
+	else
+		snprintf(name, sizeof(name), "%lld.M%ldP%dQ%lu.%s",
+		    (long long)ts.tv_sec, ts.tv_nsec / 1000, (int)getpid(),
+		    __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED), host);
+	snprintf(tmp, sizeof(tmp), "%s/tmp/%s", dir, name);
+	snprintf(dst, sizeof(dst), "%s/new/%s", dir, name);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0600)) == -1) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	if ((header != NULL && write_all(fd, header, strlen(header)) != 0) ||
+	    write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	close(fd);
+	if (rename(tmp, dst) != 0) {
+		snprintf(err, errlen, "rename %s: %s", tmp, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int
+mail_quarantine(const struct mail_settings *s, const char *raw, size_t len,
+    const char *reason, char *err, size_t errlen)
+{
+	char header[700];
+	size_t i;
+
+	/* One header line: the reason without line breaks. */
+	snprintf(header, sizeof(header), "X-Pbem-Quarantine-Reason: %s\n",
+	    reason);
+	for (i = 0; header[i] != '\0' && header[i + 1] != '\0'; i++)
+		if (header[i] == '\n' || header[i] == '\r')
+			header[i] = ' ';
+	return maildir_put(s->quarantine, NULL, header, raw, len, err, errlen);
+}
+
+/* The whole file (malloc'd). */
+static char *
+read_file(const char *path, size_t *len)
+{
+	struct stat sb;
+	char *buf;
+	ssize_t r;
+	size_t got = 0;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return NULL;
+	if (fstat(fd, &sb) != 0 || (buf = malloc((size_t)sb.st_size + 1)) ==
+	    NULL) {
+		close(fd);
+		return NULL;
+	}
+	while (got < (size_t)sb.st_size) {
+		r = read(fd, buf + got, (size_t)sb.st_size - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	buf[got] = '\0';
+	*len = got;
+	return buf;
+}
+
+/* One message of DIR/new: 1 if handled (moved), 0 if left for later. */
+static int
+scan_one(struct mail_ingest_ctx *ctx, const char *dir, const char *name)
+{
+	struct mail_result r;
+	char src[MAIL_PATH_MAX + 300], dst[MAIL_PATH_MAX + 300], err[512];
+	char *raw;
+	size_t len, base;
+
+	snprintf(src, sizeof(src), "%s/new/%s", dir, name);
+	if ((raw = read_file(src, &len)) == NULL) {
+		log_warn("mail: %s", src);
+		return 0;
+	}
+	mail_ingest(ctx, raw, len, NULL, &r);
+	if (r.outcome == MAIL_TEMPFAIL) {
+		log_info("mail: %s: %s", name, r.reason);
+		free(raw);
+		return 0;
+	}
+	if (r.outcome == MAIL_QUARANTINED && mail_quarantine(ctx->set, raw,
+	    len, r.reason, err, sizeof(err)) != 0) {
+		/* Not kept anywhere else yet: leave it where it is. */
+		log_warnx("mail: %s: cannot quarantine: %s", name, err);
+		free(raw);
+		return 0;
+	}
+	free(raw);
+	base = strcspn(name, ":");
+	snprintf(dst, sizeof(dst), "%s/cur/%.*s:2,%s", dir, (int)base, name,
+	    r.outcome == MAIL_QUARANTINED ? "FS" : "S");
+	if (rename(src, dst) != 0)
+		log_warn("mail: rename %s", src);
+	log_info("mail: %s <%s>: %s: %s", name, r.message_id,
+	    mail_outcome_name(r.outcome), r.reason);
+	return 1;
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int
+maildir_scan(struct mail_ingest_ctx *ctx, const char *dir)
+{
+	char path[MAIL_PATH_MAX + 8], **names = NULL, **grown;
+	struct dirent *de;
+	size_t n = 0, cap = 0, i;
+	DIR *dp;
+	int handled = 0;
+
+	snprintf(path, sizeof(path), "%s/new", dir);
+	if ((dp = opendir(path)) == NULL)
+		return -1;
+	while ((de = readdir(dp)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			if ((grown = realloc(names, cap * sizeof(*names))) ==
+			    NULL)
+				break;
+			names = grown;
+		}
+		if ((names[n] = strdup(de->d_name)) == NULL)
+			break;
+		n++;
+	}
+	closedir(dp);
+	/* Oldest first: Maildir names start with the delivery time. */
+	if (n > 1)
+		qsort(names, n, sizeof(*names), by_name);
+	for (i = 0; i < n; i++) {
+		handled += scan_one(ctx, dir, names[i]);
+		free(names[i]);
+	}
+	free(names);
+	return handled;
+}
+
+/* ---- The watcher thread ------------------------------------------------- */
+
+struct watcher {
+	const struct serverkey		*key;
+	const struct mail_settings	*set;
+	int				 warned;
+};
+
+static void
+watch_tick(struct store *st, void *arg)
+{
+	struct watcher *w = arg;
+	struct mail_ingest_ctx ctx = { st, w->key, w->set };
+
+	if (maildir_scan(&ctx, w->set->maildir_in) < 0 && !w->warned) {
+		log_warn("mail: %s/new", w->set->maildir_in);
+		w->warned = 1;
+	}
+}
+
+struct mail_loop *
+mail_watcher_start(const char *dbpath, const struct serverkey *key,
+    const struct mail_settings *s, char *err, size_t errlen)
+{
+	static struct watcher w;	/* one watcher per process */
+
+	if (maildir_make(s->maildir_in, err, errlen) != 0 ||
+	    maildir_make(s->quarantine, err, errlen) != 0)
+		return NULL;
+	w.key = key;
+	w.set = s;
+	w.warned = 0;
+	return mail_loop_start("maildir", dbpath, s->maildir_interval_ms,
+	    watch_tick, &w, err, errlen);
+}

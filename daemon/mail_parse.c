@@ -1,0 +1,462 @@
+/*
+ * mail_parse.c -- a message -> the headers the gateway reads and the
+ * UTF-8 text to search for a signed block.  GMime does the MIME: the
+ * structure, transfer encodings, charsets and RFC 2047 headers.  Only
+ * the HTML-to-text step is ours (GMime has none): it need only keep the
+ * lines of a block and the quoting around them.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <gmime/gmime.h>
+
+#include "mail.h"
+
+/* A growing UTF-8 buffer. */
+struct text {
+	char	*data;
+	size_t	 len, cap;
+	int	 failed;
+};
+
+static void
+text_add(struct text *t, const char *s, size_t n)
+{
+	char *grown;
+	size_t cap;
+
+	if (t->failed)
+		return;
+	if (t->len + n + 1 > t->cap) {
+		cap = t->cap ? t->cap : 1024;
+		while (cap < t->len + n + 1)
+			cap *= 2;
+		if ((grown = realloc(t->data, cap)) == NULL) {
+			t->failed = 1;
+			return;
+		}
+		t->data = grown;
+		t->cap = cap;
+	}
+	memcpy(t->data + t->len, s, n);
+	t->len += n;
+	t->data[t->len] = '\0';
+}
+
+static void
+text_str(struct text *t, const char *s)
+{
+	text_add(t, s, strlen(s));
+}
+
+/* ---- HTML to text ------------------------------------------------------- */
+
+static const struct {
+	const char	*name;
+	const char	*utf8;
+} entities[] = {
+	{ "amp", "&" }, { "lt", "<" }, { "gt", ">" }, { "quot", "\"" },
+	{ "apos", "'" }, { "nbsp", " " }, { "eacute", "\xc3\xa9" },
+	{ "egrave", "\xc3\xa8" }, { "agrave", "\xc3\xa0" },
+	{ "ccedil", "\xc3\xa7" }, { "ecirc", "\xc3\xaa" },
+	{ NULL, NULL }
+};
+
+/* Append the code point c as UTF-8 (invalid ones as '?'). */
+static void
+add_codepoint(struct text *t, unsigned long c)
+{
+	char buf[8];
+	int n;
+
+	if (c == 0 || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		c = '?';
+	n = g_unichar_to_utf8((gunichar)c, buf);
+	text_add(t, buf, (size_t)n);
+}
+
+/* Decode the entity at s (after '&'); returns bytes consumed after '&',
+ * 0 if it is not one (the '&' is then kept as is). */
+static size_t
+entity(struct text *t, const char *s, size_t n)
+{
+	size_t i, k;
+	unsigned long c = 0;
+	int hex;
+
+	if (n > 0 && s[0] == '#') {
+		hex = n > 1 && (s[1] == 'x' || s[1] == 'X');
+		for (i = hex ? 2 : 1; i < n && i < 10; i++) {
+			int d = g_ascii_xdigit_value(s[i]);
+			if (!hex && !g_ascii_isdigit(s[i]))
+				break;
+			if (d < 0)
+				break;
+			c = c * (hex ? 16 : 10) + (unsigned long)d;
+		}
+		if (i == (hex ? 2u : 1u) || i >= n || s[i] != ';')
+			return 0;
+		add_codepoint(t, c);
+		return i + 1;
+	}
+	for (k = 0; entities[k].name != NULL; k++) {
+		size_t l = strlen(entities[k].name);
+		if (l < n && strncmp(s, entities[k].name, l) == 0 &&
+		    s[l] == ';') {
+			text_str(t, entities[k].utf8);
+			return l + 1;
+		}
+	}
+	return 0;
+}
+
+/* The tag name at s (after '<' and an optional '/'), lower-cased. */
+static void
+tag_name(const char *s, size_t n, char *name, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < n && i + 1 < size && g_ascii_isalnum(s[i]); i++)
+		name[i] = g_ascii_tolower(s[i]);
+	name[i] = '\0';
+}
+
+static int
+is_block_tag(const char *name)
+{
+	static const char *const blocks[] = { "br", "p", "div", "tr", "li",
+	    "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "ul", "ol",
+	    "blockquote", "hr", NULL };
+	int i;
+
+	for (i = 0; blocks[i] != NULL; i++)
+		if (strcmp(name, blocks[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Start a new line, with the current quoting. */
+static void
+new_line(struct text *t, int depth, int *at_start)
+{
+	int i;
+
+	text_add(t, "\n", 1);
+	for (i = 0; i < depth; i++)
+		text_add(t, "> ", 2);
+	*at_start = 1;
+}
+
+char *
+mail_html_to_text(const char *html, size_t len, size_t *outlen)
+{
+	struct text t = { NULL, 0, 0, 0 };
+	char name[16];
+	size_t i = 0, used, end;
+	int depth = 0, closing, at_start = 1, skip = 0, pre = 0;
+
+	text_add(&t, "", 0);
+	while (i < len && !t.failed) {
+		char c = html[i];
+
+		if (c == '<') {
+			if (len - i >= 4 && strncmp(html + i, "<!--", 4) == 0) {
+				const char *e = g_strstr_len(html + i + 4,
+				    (gssize)(len - i - 4), "-->");
+				i = e == NULL ? len : (size_t)(e - html) + 3;
+				continue;
+			}
+			closing = i + 1 < len && html[i + 1] == '/';
+			tag_name(html + i + 1 + closing, len - i - 1 - closing,
+			    name, sizeof(name));
+			for (end = i + 1; end < len && html[end] != '>'; end++)
+				;
+			i = end < len ? end + 1 : len;
+			if (strcmp(name, "script") == 0 ||
+			    strcmp(name, "style") == 0) {
+				skip = !closing;
+				continue;
+			}
+			if (strcmp(name, "pre") == 0)
+				pre = !closing;
+			if (strcmp(name, "blockquote") == 0) {
+				depth += closing ? (depth > 0 ? -1 : 0) : 1;
+				new_line(&t, depth, &at_start);
+			} else if (is_block_tag(name))
+				new_line(&t, depth, &at_start);
+			continue;
+		}
+		if (skip) {
+			i++;
+			continue;
+		}
+		if (c == '&') {
+			used = entity(&t, html + i + 1, len - i - 1);
+			if (used > 0) {
+				i += used + 1;
+				at_start = 0;
+				continue;
+			}
+		}
+		if ((c == '\n' || c == '\r') && pre) {
+			if (c == '\n')
+				new_line(&t, depth, &at_start);
+			i++;
+			continue;
+		}
+		if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+			/* Whitespace collapses outside <pre>. */
+			if (!at_start && t.len > 0 && t.data[t.len - 1] != ' ')
+				text_add(&t, " ", 1);
+			i++;
+			continue;
+		}
+		text_add(&t, &c, 1);
+		at_start = 0;
+		i++;
+	}
+	if (t.failed) {
+		free(t.data);
+		return NULL;
+	}
+	*outlen = t.len;
+	return t.data;
+}
+
+/* ---- Parts -------------------------------------------------------------- */
+
+/* A part's text as valid UTF-8 (GMime converts from the declared charset;
+ * bytes that are still invalid become U+FFFD). */
+static char *
+part_utf8(GMimeTextPart *part)
+{
+	char *text, *valid;
+
+	text = g_mime_text_part_get_text(part);
+	if (text == NULL)
+		return NULL;
+	if (g_utf8_validate(text, -1, NULL))
+		return text;
+	valid = g_utf8_make_valid(text, -1);
+	g_free(text);
+	return valid;
+}
+
+static int
+is_type(GMimeObject *o, const char *type, const char *subtype)
+{
+	GMimeContentType *ct = g_mime_object_get_content_type(o);
+
+	return ct != NULL && g_mime_content_type_is_type(ct, type, subtype);
+}
+
+static void collect(GMimeObject *o, struct text *t, int *html);
+
+static void
+add_part(GMimeObject *o, struct text *t, int *html)
+{
+	char *s, *plain;
+	size_t n;
+
+	if ((s = part_utf8(GMIME_TEXT_PART(o))) == NULL)
+		return;
+	if (is_type(o, "text", "html")) {
+		plain = mail_html_to_text(s, strlen(s), &n);
+		if (plain != NULL) {
+			text_add(t, plain, n);
+			*html = 1;
+		}
+		free(plain);
+	} else
+		text_str(t, s);
+	text_add(t, "\n", 1);
+	g_free(s);
+}
+
+/* In multipart/alternative, the first text/plain (searched depth first),
+ * else the first text/html. */
+static GMimeObject *
+pick_alternative(GMimeMultipart *mp, const char *subtype)
+{
+	GMimeObject *child, *found;
+	int i, n = g_mime_multipart_get_count(mp);
+
+	for (i = 0; i < n; i++) {
+		child = g_mime_multipart_get_part(mp, i);
+		if (GMIME_IS_MULTIPART(child)) {
+			found = pick_alternative(GMIME_MULTIPART(child),
+			    subtype);
+			if (found != NULL)
+				return found;
+		} else if (GMIME_IS_TEXT_PART(child) &&
+		    is_type(child, "text", subtype))
+			return child;
+	}
+	return NULL;
+}
+
+static void
+collect(GMimeObject *o, struct text *t, int *html)
+{
+	GMimeMultipart *mp;
+	GMimeObject *alt;
+	int i, n;
+
+	if (GMIME_IS_MULTIPART(o)) {
+		mp = GMIME_MULTIPART(o);
+		if (is_type(o, "multipart", "alternative")) {
+			if ((alt = pick_alternative(mp, "plain")) == NULL)
+				alt = pick_alternative(mp, "html");
+			if (alt != NULL)
+				add_part(alt, t, html);
+			return;
+		}
+		n = g_mime_multipart_get_count(mp);
+		for (i = 0; i < n; i++)
+			collect(g_mime_multipart_get_part(mp, i), t, html);
+		return;
+	}
+	/* message/rfc822 (a forwarded or bounced message) is not read:
+	 * a block inside it was not sent by this sender. */
+	if (GMIME_IS_TEXT_PART(o) && (is_type(o, "text", "plain") ||
+	    is_type(o, "text", "html")))
+		add_part(o, t, html);
+}
+
+/* ---- Headers ------------------------------------------------------------ */
+
+static void
+copy(char *dst, size_t size, const char *src)
+{
+	snprintf(dst, size, "%s", src != NULL ? src : "");
+}
+
+/* The first mailbox of an address list. */
+static void
+first_addr(InternetAddressList *list, char *out, size_t size)
+{
+	InternetAddress *a;
+	int i, n;
+
+	out[0] = '\0';
+	if (list == NULL)
+		return;
+	n = internet_address_list_length(list);
+	for (i = 0; i < n; i++) {
+		a = internet_address_list_get_address(list, i);
+		if (INTERNET_ADDRESS_IS_MAILBOX(a)) {
+			copy(out, size, internet_address_mailbox_get_addr(
+			    INTERNET_ADDRESS_MAILBOX(a)));
+			return;
+		}
+	}
+}
+
+/* Return-Path: <addr> or <>. */
+static void
+return_path(GMimeObject *o, struct mail_msg *m)
+{
+	const char *v = g_mime_object_get_header(o, "Return-Path");
+	const char *lt, *gt;
+
+	if (v == NULL)
+		return;
+	m->has_return_path = 1;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	lt = strchr(v, '<');
+	gt = lt != NULL ? strchr(lt, '>') : NULL;
+	if (lt != NULL && gt != NULL)
+		snprintf(m->return_path, sizeof(m->return_path), "%.*s",
+		    (int)(gt - lt - 1), lt + 1);
+	else
+		copy(m->return_path, sizeof(m->return_path), v);
+	g_strstrip(m->return_path);
+}
+
+/* A header's value, unfolded and trimmed, lower-cased. */
+static void
+header_word(GMimeObject *o, const char *name, char *out, size_t size)
+{
+	const char *v = g_mime_object_get_header(o, name);
+	size_t i;
+
+	copy(out, size, v);
+	for (i = 0; out[i] != '\0'; i++)
+		out[i] = (out[i] == '\r' || out[i] == '\n' || out[i] == '\t') ?
+		    ' ' : g_ascii_tolower(out[i]);
+	g_strstrip(out);
+}
+
+int
+mail_parse(const char *raw, size_t len, struct mail_msg *m, char *err,
+    size_t errlen)
+{
+	GMimeStream *stream;
+	GMimeParser *parser;
+	GMimeMessage *msg;
+	GMimeObject *body;
+	struct text t = { NULL, 0, 0, 0 };
+	const char *v;
+	int html = 0;
+
+	memset(m, 0, sizeof(*m));
+	stream = g_mime_stream_mem_new_with_byte_array(
+	    g_byte_array_new());
+	g_mime_stream_write(stream, raw, len);
+	g_mime_stream_seek(stream, 0, GMIME_STREAM_SEEK_SET);
+	parser = g_mime_parser_new_with_stream(stream);
+	g_object_unref(stream);
+	msg = g_mime_parser_construct_message(parser, NULL);
+	g_object_unref(parser);
+	if (msg == NULL) {
+		snprintf(err, errlen, "not a mail message: no header could "
+		    "be read");
+		return -1;
+	}
+	copy(m->message_id, sizeof(m->message_id),
+	    g_mime_message_get_message_id(msg));
+	first_addr(g_mime_message_get_from(msg), m->from, sizeof(m->from));
+	first_addr(g_mime_message_get_reply_to(msg), m->reply_to,
+	    sizeof(m->reply_to));
+	return_path(GMIME_OBJECT(msg), m);
+	copy(m->subject, sizeof(m->subject), g_mime_message_get_subject(msg));
+	if (!g_utf8_validate(m->subject, -1, NULL)) {
+		char *valid = g_utf8_make_valid(m->subject, -1);
+		copy(m->subject, sizeof(m->subject), valid);
+		g_free(valid);
+	}
+	header_word(GMIME_OBJECT(msg), "Auto-Submitted", m->auto_submitted,
+	    sizeof(m->auto_submitted));
+	header_word(GMIME_OBJECT(msg), "Precedence", m->precedence,
+	    sizeof(m->precedence));
+	body = g_mime_message_get_mime_part(msg);
+	if (body != NULL && is_type(body, "multipart", "report"))
+		m->is_report = 1;
+	v = g_mime_object_get_header(GMIME_OBJECT(msg), "Content-Type");
+	if (v != NULL && strcasestr(v, "multipart/report") != NULL)
+		m->is_report = 1;
+	text_add(&t, "", 0);
+	if (body != NULL)
+		collect(body, &t, &html);
+	g_object_unref(msg);
+	if (t.failed) {
+		free(t.data);
+		snprintf(err, errlen, "out of memory reading the message");
+		return -1;
+	}
+	m->text = t.data;
+	m->textlen = t.len;
+	m->from_html = html;
+	return 0;
+}
+
+void
+mail_msg_clear(struct mail_msg *m)
+{
+	free(m->text);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,352 @@
+/*
+ * mail_render.c -- an outbox row of channel "mail" -> recipient, subject,
+ * body and threading headers.
+ *
+ * A row names a game, a sequence number and a seat (never a view): the
+ * body is rendered here, at delivery, from that seat's view of the state
+ * after that entry, in the seat's player's language.  Rows about no seat
+ * (mail_help, mail_error, admin_report) carry their own few fields and
+ * are rendered from templates/LANG/mail/, never from a seat's view.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "engine.h"
+#include "mail.h"
+#include "present.h"
+#include "templates.h"
+
+struct subject_words {
+	const char	*event;
+	const char	*en;
+	const char	*fr;
+	int		 replied;	/* Auto-Submitted: auto-replied */
+};
+
+/* %lld is the sequence number. */
+static const struct subject_words subjects[] = {
+	{ "your_turn", "your turn (move %lld)", "à vous de jouer (coup %lld)",
+	    0 },
+	{ "accepted", "move %lld accepted", "coup %lld accepté", 1 },
+	{ "update", "move %lld played", "coup %lld joué", 0 },
+	{ "game_over", "game over", "partie terminée", 0 },
+	{ "rejected", "move refused", "coup refusé", 1 },
+	{ "status", "status after move %lld", "état après le coup %lld", 1 },
+	{ "help", "how to play", "comment jouer", 1 },
+	{ "mail_help", "how to play by mail", "jouer par courriel", 1 },
+	{ "mail_error", "your mail could not be played",
+	    "votre courriel n'a pas pu être joué", 1 },
+	{ "admin_report", "a mail could not be delivered",
+	    "un courriel n'a pas pu être remis", 0 },
+	{ NULL, NULL, NULL, 0 }
+};
+
+static const struct subject_words *
+subject_for(const char *event)
+{
+	const struct subject_words *w;
+
+	for (w = subjects; w->event != NULL; w++)
+		if (strcmp(w->event, event) == 0)
+			return w;
+	return NULL;
+}
+
+static const char *
+domain_of(const struct mail_settings *s)
+{
+	const char *at;
+
+	if (s->domain[0] != '\0')
+		return s->domain;
+	at = strchr(s->from, '@');
+	return at != NULL && at[1] != '\0' ? at + 1 : "localhost";
+}
+
+static void
+set_headers(const struct mail_settings *s, const struct store_outbox *o,
+    const char *event, const char *lang, const char *title, int64_t game,
+    int64_t seq, const char *in_reply_to, struct mail_out *out)
+{
+	const struct subject_words *w = subject_for(event);
+	char words[160], root[200];
+	int fr = strcmp(lang, "fr") == 0;
+
+	snprintf(words, sizeof(words), fr ? w->fr : w->en, (long long)seq);
+	if (game > 0)
+		snprintf(out->subject, sizeof(out->subject), "[pbem #%lld] "
+		    "%s%s%s", (long long)game, title != NULL ? title : "",
+		    title != NULL ? ": " : "", words);
+	else
+		snprintf(out->subject, sizeof(out->subject), "[pbem] %s",
+		    words);
+	snprintf(out->message_id, sizeof(out->message_id),
+	    "pbem.%lld.%lld.o%lld@%s", (long long)game, (long long)seq,
+	    (long long)o->id, domain_of(s));
+	out->autosub = w->replied ? MAIL_AUTO_REPLIED : MAIL_AUTO_GENERATED;
+	out->game_id = game;
+	snprintf(out->to, sizeof(out->to), "%s", o->recipient);
+	/* Every mail of a game refers to the game's root id, so that mail
+	 * clients show the game as one thread; an answer also names the
+	 * player's mail it answers. */
+	root[0] = '\0';
+	if (game > 0)
+		snprintf(root, sizeof(root), "pbem.game%lld@%s",
+		    (long long)game, domain_of(s));
+	if (in_reply_to != NULL && in_reply_to[0] != '\0')
+		snprintf(out->in_reply_to, sizeof(out->in_reply_to), "%s",
+		    in_reply_to);
+	else
+		snprintf(out->in_reply_to, sizeof(out->in_reply_to), "%s",
+		    root);
+	if (root[0] != '\0' && strcmp(root, out->in_reply_to) != 0)
+		snprintf(out->references, sizeof(out->references),
+		    "<%s> <%s>", root, out->in_reply_to);
+	else if (out->in_reply_to[0] != '\0')
+		snprintf(out->references, sizeof(out->references), "<%s>",
+		    out->in_reply_to);
+}
+
+/* The receipt of entry (game, seq), armoured, appended to out. */
+static void
+append_receipt(struct store *st, int64_t game, int64_t seq,
+    struct mustache_buf *out)
+{
+	struct store_entry e;
+	struct proto_receipt r;
+	char block[PROTO_ARMOUR_MAX];
+
+	memset(&e, 0, sizeof(e));
+	if (store_log_get(st, game, seq, &e) != STORE_OK) {
+		store_entry_clear(&e);
+		return;
+	}
+	engine_receipt_of(&e, &r);
+	memcpy(r.signature, e.receipt, PROTO_SIG_BYTES);
+	if (proto_receipt_armour(&r, block, sizeof(block)) > 0) {
+		mustache_buf_append(out, "\n", 1);
+		mustache_buf_append(out, block, strlen(block));
+	}
+	store_entry_clear(&e);
+}
+
+/* The template for a seat's event, given whether it acts now. */
+static const char *
+seat_template(const char *event, int over, int acting)
+{
+	if (strcmp(event, "accepted") == 0 || strcmp(event, "rejected") == 0 ||
+	    strcmp(event, "help") == 0)
+		return event;
+	if (over || strcmp(event, "game_over") == 0)
+		return "game_over";
+	if (strcmp(event, "your_turn") == 0 || acting)
+		return "your_turn";
+	return "waiting";
+}
+
+static enum mail_render_status
+render_seat(struct store *st, const struct tpl_set *tpl,
+    const struct mail_settings *s, const struct store_outbox *o,
+    const json_t *pl, const char *event, struct mail_out *out, char *err,
+    size_t errlen)
+{
+	struct gamestate gs;
+	struct store_player p;
+	struct store_entry e;
+	struct present_info info;
+	struct mustache_buf buf;
+	enum engine_status es;
+	json_t *view, *shown, *forms = NULL, *legal = NULL;
+	int64_t game, seq;
+	int seat, seats[STORE_MAX_SEATS], nact, i, acting = 0, over;
+	const char *name, *lang;
+	char move[PROTO_MOVE_MAX + 1];
+
+	game = json_integer_value(json_object_get(pl, "game"));
+	seq = json_integer_value(json_object_get(pl, "seq"));
+	seat = (int)json_integer_value(json_object_get(pl, "seat"));
+	if (game <= 0 || seq < 0 || !json_is_integer(json_object_get(pl,
+	    "seat"))) {
+		snprintf(err, errlen, "outbox row %lld: payload names no game, "
+		    "sequence number and seat", (long long)o->id);
+		return MAIL_RENDER_FAIL;
+	}
+	es = gamestate_load(st, game, seq, &gs, err, errlen);
+	if (es == ENGINE_BUSY)
+		return MAIL_RENDER_RETRY;
+	if (es != ENGINE_OK)
+		return MAIL_RENDER_FAIL;
+	if (seat < 0 || seat >= gs.game.nseats || store_player_get(st,
+	    gs.game.seat_player[seat], &p) != STORE_OK) {
+		snprintf(err, errlen, "outbox row %lld: game %lld has no player "
+		    "in seat %d", (long long)o->id, (long long)game, seat);
+		gamestate_clear(&gs);
+		return MAIL_RENDER_FAIL;
+	}
+	lang = strcmp(p.lang, "fr") == 0 ? "fr" : "en";
+	nact = gs.module->to_act(gs.state, seats, STORE_MAX_SEATS);
+	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
+		acting |= seats[i] == seat;
+	over = nact == 0;
+	name = seat_template(event, over, acting);
+
+	memset(&info, 0, sizeof(info));
+	info.lang = lang[0] == 'f' ? RULES_LANG_FR : RULES_LANG_EN;
+	info.module = gs.module;
+	info.viewer = seat;
+	if (acting) {
+		forms = gs.module->move_forms(gs.state, seat, info.lang);
+		legal = gs.module->legal_moves(gs.state, seat);
+		info.forms = forms;
+		info.legal = legal;
+		info.state = gs.state;
+	}
+	move[0] = '\0';
+	if (strcmp(event, "accepted") == 0) {
+		memset(&e, 0, sizeof(e));
+		if (store_log_get(st, game, seq, &e) == STORE_OK)
+			snprintf(move, sizeof(move), "%s", e.text);
+		store_entry_clear(&e);
+		info.move = move;
+	} else if (strcmp(event, "rejected") == 0) {
+		info.move = json_string_value(json_object_get(pl, "move"));
+		info.reason = json_string_value(json_object_get(pl, "reason"));
+	}
+	view = gamestate_view(&gs, seat);
+	shown = present_view(view, &info);
+	json_decref(view);
+	mustache_buf_init(&buf);
+	if (templates_render(tpl, lang, gs.module->name, name, TPL_TEXT, shown,
+	    &buf, err, errlen) != 0) {
+		json_decref(shown);
+		json_decref(forms);
+		json_decref(legal);
+		mustache_buf_free(&buf);
+		gamestate_clear(&gs);
+		return MAIL_RENDER_FAIL;
+	}
+	json_decref(shown);
+	json_decref(forms);
+	json_decref(legal);
+	if (strcmp(event, "accepted") == 0)
+		append_receipt(st, game, seq, &buf);
+	out->body = buf.data != NULL ? buf.data : strdup("");
+
+	/* An answer names the player's own mail; a receipt finds it by
+	 * the move it played. */
+	name = json_string_value(json_object_get(pl, "in_reply_to"));
+	move[0] = '\0';
+	if (name == NULL && strcmp(event, "accepted") == 0 &&
+	    store_mail_seen_move(st, game, seq, move, sizeof(move)) ==
+	    STORE_OK)
+		name = move;
+	set_headers(s, o, strcmp(event, "status") == 0 && over ? "game_over" :
+	    event, lang, lang[0] == 'f' ? gs.module->title_fr :
+	    gs.module->title_en, game, seq, name, out);
+	gamestate_clear(&gs);
+	return MAIL_RENDER_OK;
+}
+
+/* mail_help, mail_error, admin_report: no seat, no view. */
+static enum mail_render_status
+render_plain(struct store *st, const struct tpl_set *tpl,
+    const struct mail_settings *s, const struct store_outbox *o,
+    json_t *pl, const char *event, struct mail_out *out, char *err,
+    size_t errlen)
+{
+	const struct rules_module *m = NULL;
+	struct gamestate gs;
+	struct present_info info;
+	struct mustache_buf buf, help;
+	json_t *data, *view, *shown;
+	const char *lang, *title = NULL;
+	int64_t game = json_integer_value(json_object_get(pl, "game"));
+
+	lang = json_string_value(json_object_get(pl, "lang"));
+	lang = lang != NULL && strcmp(lang, "fr") == 0 ? "fr" : "en";
+	data = json_deep_copy(pl);
+	mustache_buf_init(&help);
+	if (game > 0 && strcmp(event, "mail_help") == 0 &&
+	    gamestate_load(st, game, -1, &gs, err, errlen) == ENGINE_OK) {
+		/* The game's rules, from the public view only. */
+		m = gs.module;
+		memset(&info, 0, sizeof(info));
+		info.lang = lang[0] == 'f' ? RULES_LANG_FR : RULES_LANG_EN;
+		info.module = m;
+		info.viewer = RULES_VIEW_PUBLIC;
+		view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
+		shown = present_view(view, &info);
+		json_decref(view);
+		if (templates_render(tpl, lang, m->name, "help", TPL_TEXT,
+		    shown, &help, err, errlen) == 0 && help.data != NULL)
+			json_object_set_new(data, "game_help",
+			    json_string(help.data));
+		json_decref(shown);
+		title = lang[0] == 'f' ? m->title_fr : m->title_en;
+		gamestate_clear(&gs);
+	}
+	mustache_buf_free(&help);
+	mustache_buf_init(&buf);
+	if (templates_render(tpl, lang, "mail", strcmp(event, "mail_help") ==
+	    0 ? "help" : strcmp(event, "mail_error") == 0 ? "error" : "admin",
+	    TPL_TEXT, data, &buf, err, errlen) != 0) {
+		json_decref(data);
+		mustache_buf_free(&buf);
+		return MAIL_RENDER_FAIL;
+	}
+	json_decref(data);
+	out->body = buf.data != NULL ? buf.data : strdup("");
+	set_headers(s, o, event, lang, title, game > 0 ? game : 0, 0,
+	    json_string_value(json_object_get(pl, "in_reply_to")), out);
+	return MAIL_RENDER_OK;
+}
+
+enum mail_render_status
+mail_render(struct store *st, const struct tpl_set *tpl,
+    const struct mail_settings *s, const struct store_outbox *o,
+    struct mail_out *out, char *err, size_t errlen)
+{
+	enum mail_render_status rs;
+	json_error_t jerr;
+	json_t *pl;
+	const char *event;
+
+	memset(out, 0, sizeof(*out));
+	if (o->recipient[0] == '\0') {
+		snprintf(err, errlen, "outbox row %lld (%s, game %lld): the "
+		    "player has no mail address", (long long)o->id, o->event,
+		    (long long)o->game_id);
+		return MAIL_RENDER_SKIP;
+	}
+	if ((pl = json_loads(o->payload != NULL ? o->payload : "", 0,
+	    &jerr)) == NULL || !json_is_object(pl)) {
+		snprintf(err, errlen, "outbox row %lld: payload is not a JSON "
+		    "object", (long long)o->id);
+		json_decref(pl);
+		return MAIL_RENDER_FAIL;
+	}
+	event = o->event;
+	if (subject_for(event) == NULL) {
+		snprintf(err, errlen, "outbox row %lld: no mail for event "
+		    "\"%s\"", (long long)o->id, event);
+		rs = MAIL_RENDER_FAIL;
+	} else if (strncmp(event, "mail_", 5) == 0 ||
+	    strcmp(event, "admin_report") == 0)
+		rs = render_plain(st, tpl, s, o, pl, event, out, err, errlen);
+	else
+		rs = render_seat(st, tpl, s, o, pl, event, out, err, errlen);
+	json_decref(pl);
+	if (rs != MAIL_RENDER_OK)
+		mail_out_clear(out);
+	return rs;
+}
+
+void
+mail_out_clear(struct mail_out *out)
+{
+	free(out->body);
+	memset(out, 0, sizeof(*out));
+}

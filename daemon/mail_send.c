@@ -1,0 +1,96 @@
+/*
+ * mail_send.c -- one composed message to one recipient: by SMTP with
+ * libcurl (smtp:// with optional or required STARTTLS, smtps://, AUTH
+ * when a user is set), or into the Maildir outbox when no SMTP server is
+ * configured (the embedded default: the mails are files to read).
+ *
+ * An SMTP reply of 5xx is a permanent refusal (RFC 5321 4.2.1); every
+ * other failure -- connection refused, timeout, 4xx -- is temporary.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <curl/curl.h>
+
+#include "mail.h"
+
+struct upload {
+	const char	*data;
+	size_t		 len, pos;
+};
+
+static size_t
+read_cb(char *buf, size_t size, size_t nitems, void *arg)
+{
+	struct upload *u = arg;
+	size_t n = size * nitems;
+
+	if (n > u->len - u->pos)
+		n = u->len - u->pos;
+	memcpy(buf, u->data + u->pos, n);
+	u->pos += n;
+	return n;
+}
+
+static enum mail_send_status
+send_smtp(const struct mail_settings *s, const char *rcpt, const char *data,
+    size_t len, char *err, size_t errlen)
+{
+	struct curl_slist *rcpts = NULL;
+	struct upload u = { data, len, 0 };
+	char from[MAIL_ADDR_MAX + 2], to[MAIL_ADDR_MAX + 2];
+	char cerr[CURL_ERROR_SIZE];
+	long code = 0;
+	CURLcode rc;
+	CURL *c;
+
+	if ((c = curl_easy_init()) == NULL) {
+		snprintf(err, errlen, "smtp: cannot start libcurl");
+		return MAIL_SEND_TEMP;
+	}
+	snprintf(from, sizeof(from), "<%s>", s->from);
+	snprintf(to, sizeof(to), "<%s>", rcpt);
+	rcpts = curl_slist_append(rcpts, to);
+	cerr[0] = '\0';
+	curl_easy_setopt(c, CURLOPT_URL, s->smtp_url);
+	curl_easy_setopt(c, CURLOPT_MAIL_FROM, from);
+	curl_easy_setopt(c, CURLOPT_MAIL_RCPT, rcpts);
+	curl_easy_setopt(c, CURLOPT_READFUNCTION, read_cb);
+	curl_easy_setopt(c, CURLOPT_READDATA, &u);
+	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
+	curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)len);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, cerr);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, (long)s->timeout);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, (long)s->timeout * 2);
+	curl_easy_setopt(c, CURLOPT_USE_SSL, s->smtp_starttls ?
+	    (long)CURLUSESSL_ALL : (long)CURLUSESSL_NONE);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, s->tls_verify ? 1L : 0L);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, s->tls_verify ? 2L : 0L);
+	if (s->smtp_user[0] != '\0') {
+		curl_easy_setopt(c, CURLOPT_USERNAME, s->smtp_user);
+		curl_easy_setopt(c, CURLOPT_PASSWORD, s->smtp_password);
+	}
+	rc = curl_easy_perform(c);
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+	curl_slist_free_all(rcpts);
+	curl_easy_cleanup(c);
+	if (rc == CURLE_OK)
+		return MAIL_SEND_OK;
+	snprintf(err, errlen, "smtp %s: %s (%s; last reply %ld)", s->smtp_url,
+	    cerr[0] != '\0' ? cerr : curl_easy_strerror(rc),
+	    curl_easy_strerror(rc), code);
+	return code >= 500 && code < 600 ? MAIL_SEND_PERM : MAIL_SEND_TEMP;
+}
+
+enum mail_send_status
+mail_send(const struct mail_settings *s, const char *rcpt, const char *data,
+    size_t len, const char *name_hint, char *err, size_t errlen)
+{
+	if (s->smtp_url[0] != '\0')
+		return send_smtp(s, rcpt, data, len, err, errlen);
+	if (maildir_put(s->maildir_out, name_hint, NULL, data, len, err,
+	    errlen) != 0)
+		return MAIL_SEND_TEMP;
+	return MAIL_SEND_OK;
+}

@@ -1,0 +1,201 @@
+/*
+ * mail_sender.c -- the outbound worker: due "mail" rows of the outbox ->
+ * render -> compose -> send -> mark.
+ *
+ * Before it delivers a batch it makes every commit durable
+ * (store_sync()): with synchronous=NORMAL a power cut could otherwise
+ * take back a move whose mail, and receipt, already went out.
+ * A temporary failure is retried after retry_base * 2^(attempts-1)
+ * seconds, at most retry_max; after max_attempts, or at once on a
+ * permanent refusal (SMTP 5xx, a row that can never be rendered), the
+ * row is marked failed with its reason and, when an administrator
+ * address is set, an "admin_report" row is queued for it -- unless the
+ * failed row was itself a report, which is only logged.
+ * A row with no recipient is marked failed ("no address") at once,
+ * never retried.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "log.h"
+#include "mail.h"
+
+int64_t
+mail_retry_delay(const struct mail_settings *s, int attempts)
+{
+	int64_t d = s->retry_base;
+	int i;
+
+	for (i = 1; i < attempts && d < s->retry_max; i++)
+		d *= 2;
+	return d < s->retry_max ? d : s->retry_max;
+}
+
+struct batch {
+	struct store			*st;
+	const struct tpl_set		*tpl;
+	const struct mail_settings	*set;
+	int				 synced;
+	int				 handled;
+	int				 store_failed;
+};
+
+/* Queue a report of a permanent failure for the administrator. */
+static void
+report(struct batch *b, const struct store_outbox *o, const char *why)
+{
+	struct store_outbox r;
+	json_t *pl;
+
+	if (b->set->admin[0] == '\0' || strcmp(o->event, "admin_report") == 0)
+		return;
+	pl = json_pack("{s:s, s:s, s:I, s:I, s:s, s:s, s:i, s:I}", "event",
+	    "admin_report", "lang", "en", "game", (json_int_t)o->game_id,
+	    "seq", (json_int_t)o->seq, "recipient", o->recipient, "error", why,
+	    "attempts", o->attempts + 1, "id", (json_int_t)o->id);
+	memset(&r, 0, sizeof(r));
+	r.game_id = o->game_id;
+	r.seq = o->seq;
+	snprintf(r.channel, sizeof(r.channel), "mail");
+	snprintf(r.recipient, sizeof(r.recipient), "%s", b->set->admin);
+	snprintf(r.event, sizeof(r.event), "admin_report");
+	r.payload = json_dumps(pl, JSON_COMPACT | JSON_SORT_KEYS);
+	r.next_attempt = (int64_t)time(NULL);
+	json_decref(pl);
+	if (r.payload == NULL || store_outbox_add(b->st, &r) != STORE_OK)
+		log_warnx("mail: cannot queue the report of row %lld: %s",
+		    (long long)o->id, store_errmsg(b->st));
+	free(r.payload);
+}
+
+static void
+failed(struct batch *b, const struct store_outbox *o, int permanent,
+    const char *why)
+{
+	int64_t next;
+
+	if (!permanent && o->attempts + 1 >= b->set->max_attempts)
+		permanent = 1;
+	next = (int64_t)time(NULL) + mail_retry_delay(b->set, o->attempts + 1);
+	if (store_outbox_mark_failed(b->st, o->id, next, permanent, why) !=
+	    STORE_OK) {
+		b->store_failed = 1;
+		return;
+	}
+	if (permanent) {
+		log_warnx("mail: row %lld to %s (%s) failed for good: %s",
+		    (long long)o->id, o->recipient, o->event, why);
+		report(b, o, why);
+	} else
+		log_info("mail: row %lld to %s: %s; retry in %lld s",
+		    (long long)o->id, o->recipient, why,
+		    (long long)(next - time(NULL)));
+}
+
+static int
+deliver(const struct store_outbox *o, void *arg)
+{
+	struct batch *b = arg;
+	struct mail_out m;
+	enum mail_render_status rs;
+	enum mail_send_status ss;
+	char err[1024], hint[64], *data;
+	size_t len;
+
+	if (!b->synced) {
+		if (store_sync(b->st) != STORE_OK) {
+			log_warnx("mail: sync: %s", store_errmsg(b->st));
+			b->store_failed = 1;
+			return 1;
+		}
+		b->synced = 1;
+	}
+	b->handled++;
+	rs = mail_render(b->st, b->tpl, b->set, o, &m, err, sizeof(err));
+	switch (rs) {
+	case MAIL_RENDER_OK:
+		break;
+	case MAIL_RENDER_SKIP:
+		failed(b, o, 1, err);
+		return b->store_failed;
+	case MAIL_RENDER_RETRY:
+		failed(b, o, 0, err);
+		return b->store_failed;
+	case MAIL_RENDER_FAIL:
+		failed(b, o, 1, err);
+		return b->store_failed;
+	}
+	data = mail_compose(b->set, &m, b->set->smtp_url[0] != '\0', &len);
+	if (data == NULL) {
+		mail_out_clear(&m);
+		failed(b, o, 0, "out of memory composing the mail");
+		return b->store_failed;
+	}
+	snprintf(hint, sizeof(hint), "pbem-out-%lld", (long long)o->id);
+	ss = mail_send(b->set, m.to, data, len, hint, err, sizeof(err));
+	free(data);
+	if (ss == MAIL_SEND_OK) {
+		if (store_outbox_mark_sent(b->st, o->id) != STORE_OK) {
+			log_warnx("mail: row %lld sent but not marked: %s",
+			    (long long)o->id, store_errmsg(b->st));
+			b->store_failed = 1;
+		} else
+			log_debug("mail: row %lld sent to %s: %s",
+			    (long long)o->id, m.to, m.subject);
+	} else
+		failed(b, o, ss == MAIL_SEND_PERM, err);
+	mail_out_clear(&m);
+	return b->store_failed;
+}
+
+int
+mail_sender_run_once(struct store *st, const struct tpl_set *tpl,
+    const struct mail_settings *s, int limit)
+{
+	struct batch b;
+
+	memset(&b, 0, sizeof(b));
+	b.st = st;
+	b.tpl = tpl;
+	b.set = s;
+	if (store_outbox_due_channel(st, "mail", (int64_t)time(NULL), limit,
+	    deliver, &b) != STORE_OK) {
+		log_warnx("mail: outbox: %s", store_errmsg(st));
+		return -1;
+	}
+	return b.store_failed ? -1 : b.handled;
+}
+
+struct sender {
+	const struct tpl_set		*tpl;
+	const struct mail_settings	*set;
+};
+
+static void
+send_tick(struct store *st, void *arg)
+{
+	struct sender *s = arg;
+
+	/* Keep going while whole batches come back. */
+	while (mail_sender_run_once(st, s->tpl, s->set, 64) == 64)
+		;
+}
+
+struct mail_loop *
+mail_sender_start(const char *dbpath, const struct tpl_set *tpl,
+    const struct mail_settings *s, char *err, size_t errlen)
+{
+	static struct sender snd;	/* one sender per process */
+
+	if (s->smtp_url[0] == '\0' && maildir_make(s->maildir_out, err,
+	    errlen) != 0)
+		return NULL;
+	snd.tpl = tpl;
+	snd.set = s;
+	return mail_loop_start("sender", dbpath, s->send_interval_ms,
+	    send_tick, &snd, err, errlen);
+}

@@ -1,0 +1,945 @@
+/*
+ * check_mail.c -- the mail gateway: the parser, the block picker, the
+ * inbound path over the corpus of tests/mail/ (each message with its
+ * documented outcome, docs/MAIL.md), the Maildir transports, rendering
+ * (no seat ever reads another seat's hand), and the sender's retries.
+ *
+ * The corpus files are messages with placeholders (@BLOCK@, @FROM@, ...)
+ * that the test fills with blocks signed by this run's keys.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <check.h>
+#include <sqlite3.h>
+#include <sodium.h>
+
+#include "conf.h"
+#include "engine.h"
+#include "mail.h"
+#include "store_test.h"
+#include "templates.h"
+#include "testlib.h"
+
+static struct testenv env;
+static struct mail_settings set;
+static struct mail_ingest_ctx ctx;
+static int64_t game;
+static char corpus[512];
+
+static void
+setup(void)
+{
+	const char *top = getenv("top_srcdir");
+	char err[256], path[600];
+
+	mail_init();
+	testenv_open(&env, 2);
+	game = testenv_game(&env, "stmissions", 2);
+	mail_settings_default(&set);
+	snprintf(path, sizeof(path), "%s/quarantine", env.dir);
+	ck_assert_int_eq(mail_settings_set(&set, "quarantine", path, err,
+	    sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/out", env.dir);
+	ck_assert_int_eq(mail_settings_set(&set, "maildir_out", path, err,
+	    sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/in", env.dir);
+	ck_assert_int_eq(mail_settings_set(&set, "maildir_in", path, err,
+	    sizeof(err)), 0);
+	ctx.st = env.st;
+	ctx.key = env.key;
+	ctx.set = &set;
+	snprintf(corpus, sizeof(corpus), "%s/tests/mail", top != NULL ? top :
+	    ".");
+}
+
+static void
+teardown(void)
+{
+	char cmd[400];
+
+	testenv_close(&env);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", env.dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", env.dir);
+}
+
+/* The seat to act now and the next sequence number. */
+static int
+acting(int64_t *next)
+{
+	struct gamestate gs;
+	char err[256];
+	int seat = -1;
+
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	gs.module->to_act(gs.state, &seat, 1);
+	*next = gs.seq + 1;
+	gamestate_clear(&gs);
+	return seat;
+}
+
+/* ---- Filling the corpus ------------------------------------------------- */
+
+struct sbuf {
+	char	*d;
+	size_t	 n;
+};
+
+static void
+sb_add(struct sbuf *b, const char *s, size_t n)
+{
+	b->d = realloc(b->d, b->n + n + 1);
+	ck_assert_ptr_nonnull(b->d);
+	memcpy(b->d + b->n, s, n);
+	b->n += n;
+	b->d[b->n] = '\0';
+}
+
+static void
+sb_str(struct sbuf *b, const char *s)
+{
+	sb_add(b, s, strlen(s));
+}
+
+/* Quoted-printable, written by hand so the test does not use the code
+ * under test to make its input. */
+static void
+qp(struct sbuf *b, const char *s)
+{
+	char hex[4];
+	int col = 0;
+
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n') {
+			sb_str(b, "\n");
+			col = 0;
+			continue;
+		}
+		if (col >= 70) {
+			sb_str(b, "=\n");
+			col = 0;
+		}
+		if (c == '=' || c >= 0x80) {
+			snprintf(hex, sizeof(hex), "=%02X", c);
+			sb_str(b, hex);
+			col += 3;
+		} else {
+			sb_add(b, (const char *)&c, 1);
+			col++;
+		}
+	}
+}
+
+static void
+b64(struct sbuf *b, const char *s)
+{
+	size_t n = strlen(s), elen = sodium_base64_ENCODED_LEN(n,
+	    sodium_base64_VARIANT_ORIGINAL), i;
+	char *enc = malloc(elen);
+
+	sodium_bin2base64(enc, elen, (const unsigned char *)s, n,
+	    sodium_base64_VARIANT_ORIGINAL);
+	n = strlen(enc);
+	for (i = 0; i < n; i += 76) {
+		sb_add(b, enc + i, strnlen(enc + i, 76));
+		sb_str(b, "\n");
+	}
+	free(enc);
+}
+
+/* UTF-8 to ISO-8859-1 for the Latin letters of French. */
+static void
+latin1(struct sbuf *b, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == 0xc3 && s[1] != '\0') {
+			c = (unsigned char)(((unsigned char)s[1] & 0x3f) | 0xc0);
+			s++;
+		}
+		sb_add(b, (const char *)&c, 1);
+	}
+}
+
+struct fill {
+	const char	*from;
+	const char	*block;		/* the move block */
+	const char	*old_block;	/* an older one, quoted */
+	const char	*forged;
+	const char	*status;
+	const char	*tag;
+};
+
+static char *
+load_corpus(const char *name, const struct fill *f, size_t *len)
+{
+	char path[700], gamestr[32], line[2048];
+	struct sbuf b = { NULL, 0 };
+	const char *p, *q;
+	FILE *fp;
+	char *raw = NULL;
+	size_t rawlen = 0, got;
+
+	snprintf(path, sizeof(path), "%s/%s", corpus, name);
+	fp = fopen(path, "rb");
+	ck_assert_msg(fp != NULL, "cannot open %s", path);
+	while ((got = fread(line, 1, sizeof(line), fp)) > 0) {
+		raw = realloc(raw, rawlen + got + 1);
+		memcpy(raw + rawlen, line, got);
+		rawlen += got;
+	}
+	fclose(fp);
+	raw = realloc(raw, rawlen + 1);
+	raw[rawlen] = '\0';
+	snprintf(gamestr, sizeof(gamestr), "%lld", (long long)game);
+	sb_str(&b, "");
+	for (p = raw; p < raw + rawlen; ) {
+		if (*p != '@' || (q = memchr(p + 1, '@', raw + rawlen - p -
+		    1)) == NULL || q - p > 20) {
+			sb_add(&b, p, 1);
+			p++;
+			continue;
+		}
+		snprintf(line, sizeof(line), "%.*s", (int)(q - p - 1), p + 1);
+		if (strcmp(line, "FROM") == 0)
+			sb_str(&b, f->from);
+		else if (strcmp(line, "GAME") == 0)
+			sb_str(&b, gamestr);
+		else if (strcmp(line, "TAG") == 0)
+			sb_str(&b, f->tag);
+		else if (strcmp(line, "BLOCK") == 0) {
+			if (strstr(name, "latin1") != NULL)
+				latin1(&b, f->block);
+			else
+				sb_str(&b, f->block);
+		} else if (strcmp(line, "BLOCK_QP") == 0)
+			qp(&b, f->block);
+		else if (strcmp(line, "BODY_B64") == 0) {
+			struct sbuf body = { NULL, 0 };
+			sb_str(&body, "Mon coup, sign\xc3\xa9 :\n\n");
+			sb_str(&body, f->block);
+			b64(&b, body.d);
+			free(body.d);
+		} else if (strcmp(line, "BLOCK_HTML") == 0) {
+			for (q = f->block; *q != '\0'; q++)
+				if (*q == '\n')
+					sb_str(&b, "<br>\n");
+				else
+					sb_add(&b, q, 1);
+		} else if (strcmp(line, "OLD_BLOCK_QUOTED") == 0) {
+			sb_str(&b, "> ");
+			for (q = f->old_block; *q != '\0'; q++) {
+				sb_add(&b, q, 1);
+				if (*q == '\n' && q[1] != '\0')
+					sb_str(&b, "> ");
+			}
+		} else if (strcmp(line, "FORGED_BLOCK") == 0)
+			sb_str(&b, f->forged);
+		else if (strcmp(line, "STATUS_BLOCK") == 0)
+			sb_str(&b, f->status);
+		else {
+			sb_add(&b, p, 1);
+			p++;
+			continue;
+		}
+		p = q + 1;
+	}
+	free(raw);
+	*len = b.n;
+	return b.d;
+}
+
+/* Outbox rows of an event (and recipient, if not NULL) not yet sent. */
+struct count {
+	const char	*event;
+	const char	*to;
+	int		 n;
+	char		 payload[1024];
+};
+
+static int
+count_cb(const struct store_outbox *o, void *arg)
+{
+	struct count *c = arg;
+
+	if ((c->event == NULL || strcmp(o->event, c->event) == 0) &&
+	    (c->to == NULL || strcmp(o->recipient, c->to) == 0)) {
+		c->n++;
+		snprintf(c->payload, sizeof(c->payload), "%s", o->payload);
+	}
+	return 0;
+}
+
+static int
+outbox_count(const char *event, const char *to, char *payload, size_t size)
+{
+	struct count c = { event, to, 0, "" };
+
+	ck_assert_int_eq(store_outbox_due(env.st, INT64_MAX / 2, 100000,
+	    count_cb, &c), STORE_OK);
+	if (payload != NULL)
+		snprintf(payload, size, "%s", c.payload);
+	return c.n;
+}
+
+static const char *
+email(int player)
+{
+	static char buf[2][64];
+
+	snprintf(buf[player], sizeof(buf[player]), "p%d@example.org",
+	    player);
+	return buf[player];
+}
+
+/* Ingest corpus file name filled for the acting seat. */
+static void
+ingest_file(const char *name, const char *tag, struct mail_result *r)
+{
+	char block[PROTO_ARMOUR_MAX], forged[PROTO_ARMOUR_MAX],
+	    status[PROTO_ARMOUR_MAX];
+	struct fill f;
+	int64_t next;
+	int seat = acting(&next);
+	size_t len;
+	char *raw;
+
+	testenv_block(&env, seat, game, next, seat, strstr(name, "latin1") ?
+	    "piocher galaxie, d\xc3\xa9" "fausser pioch\xc3\xa9" "e" :
+	    "draw galaxy, discard drawn", block, sizeof(block));
+	testenv_block(&env, 1 - seat, game, next, seat,
+	    "draw galaxy, discard drawn", forged, sizeof(forged));
+	testenv_block(&env, seat, game, next, seat, "STATUS", status,
+	    sizeof(status));
+	memset(&f, 0, sizeof(f));
+	f.from = email(seat);
+	f.block = block;
+	f.old_block = block;
+	f.forged = forged;
+	f.status = status;
+	f.tag = tag;
+	raw = load_corpus(name, &f, &len);
+	mail_ingest(&ctx, raw, len, NULL, r);
+	free(raw);
+}
+
+/* ---- The parser --------------------------------------------------------- */
+
+START_TEST(test_html_to_text)
+{
+	const char *html = "<p>a &amp; b&nbsp;&#233;&#x41;</p><blockquote>"
+	    "<div>quoted</div></blockquote><script>x()</script>after&bogus;";
+	size_t n;
+	char *t = mail_html_to_text(html, strlen(html), &n);
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_ptr_nonnull(strstr(t, "a & b \xc3\xa9" "A"));
+	ck_assert_ptr_nonnull(strstr(t, "\n> quoted"));
+	ck_assert_ptr_null(strstr(t, "x()"));
+	ck_assert_ptr_nonnull(strstr(t, "after&bogus;"));
+	free(t);
+}
+END_TEST
+
+START_TEST(test_block_pick)
+{
+	const char *text = "> -----BEGIN PBEM MOVE-----\n> old\n"
+	    "-----BEGIN PBEM MOVE-----  \r\nnew\n"
+	    ">> -----BEGIN PBEM MOVE-----\n";
+	long off = mail_block_pick(text, strlen(text));
+
+	ck_assert_int_eq(off, (long)(strstr(text, "\n-----BEGIN") - text + 1));
+	ck_assert_int_eq(mail_block_pick("> -----BEGIN PBEM MOVE-----", 27),
+	    0);
+	ck_assert_int_eq(mail_block_pick("no block", 8), -1);
+	ck_assert_int_eq(mail_block_pick("-----BEGIN PBEM MOVE----- x", 27),
+	    -1);
+}
+END_TEST
+
+START_TEST(test_command_words)
+{
+	int fr = 0;
+
+	ck_assert_int_eq(mail_command_word("HELP", &fr), MAIL_CMD_HELP);
+	ck_assert_int_eq(fr, 0);
+	ck_assert_int_eq(mail_command_word(" Aide! ", &fr), MAIL_CMD_HELP);
+	ck_assert_int_eq(fr, 1);
+	ck_assert_int_eq(mail_command_word("\xc3\x89tat", &fr),
+	    MAIL_CMD_STATUS);
+	ck_assert_int_eq(mail_command_word("status.", &fr), MAIL_CMD_STATUS);
+	ck_assert_int_eq(mail_command_word("help me", &fr), MAIL_CMD_NONE);
+	ck_assert_int_eq(mail_command_find("Re: hi", "\n  help\n> x", 11,
+	    &fr), MAIL_CMD_HELP);
+	ck_assert_int_eq(mail_command_find("Re: hi", "> help\nhelp", 11,
+	    &fr), MAIL_CMD_NONE);
+}
+END_TEST
+
+START_TEST(test_parse_headers)
+{
+	const char *raw = "From: =?utf-8?q?J=C3=A9r=C3=B4me?= <j@x.org>\n"
+	    "Reply-To: other@x.org\nReturn-Path: <bounce@x.org>\n"
+	    "Subject: =?iso-8859-1?q?=E0_toi?=\nAuto-Submitted: No\n"
+	    "Message-ID: <abc@x>\n\nbody\n";
+	struct mail_msg m;
+	char err[256];
+
+	ck_assert_int_eq(mail_parse(raw, strlen(raw), &m, err, sizeof(err)),
+	    0);
+	ck_assert_str_eq(m.from, "j@x.org");
+	ck_assert_str_eq(m.reply_to, "other@x.org");
+	ck_assert_str_eq(m.return_path, "bounce@x.org");
+	ck_assert_str_eq(m.subject, "\xc3\xa0 toi");
+	ck_assert_str_eq(m.auto_submitted, "no");
+	ck_assert_str_eq(m.message_id, "abc@x");
+	ck_assert_ptr_nonnull(strstr(m.text, "body"));
+	mail_msg_clear(&m);
+}
+END_TEST
+
+START_TEST(test_settings)
+{
+	struct mail_settings s;
+	char err[256];
+
+	mail_settings_default(&s);
+	ck_assert_str_eq(s.maildir_in, "mail/in");
+	ck_assert_int_eq(s.rate_max, 20);
+	ck_assert_int_eq(mail_settings_set_pair(&s, "rate_max=5", err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(s.rate_max, 5);
+	ck_assert_int_eq(mail_settings_set_pair(&s, "rate_max=-1", err,
+	    sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "rate_max"));
+	ck_assert_int_eq(mail_settings_set_pair(&s, "tls_verify=maybe", err,
+	    sizeof(err)), -1);
+	ck_assert_int_eq(mail_settings_set_pair(&s, "nosuch=1", err,
+	    sizeof(err)), -1);
+	ck_assert_int_eq(mail_settings_set_pair(&s, "novalue", err,
+	    sizeof(err)), -1);
+	ck_assert_int_eq(s.rate_max, 5);
+	ck_assert_ptr_nonnull(mail_settings_name(0));
+	ck_assert_int_eq(mail_retry_delay(&s, 1), 60);
+	ck_assert_int_eq(mail_retry_delay(&s, 3), 240);
+	ck_assert_int_eq(mail_retry_delay(&s, 40), 21600);
+}
+END_TEST
+
+/* pbemd's option table (mail_NAME) has the same defaults as
+ * mail_settings_default(), and knows every mail setting. */
+START_TEST(test_config_defaults)
+{
+	struct mail_settings a, b;
+	struct config *cfg = config_new();
+	char err[256];
+
+	ck_assert_ptr_nonnull(cfg);
+	mail_settings_default(&a);
+	ck_assert_int_eq(mail_settings_from_config(&b, cfg, err, sizeof(err)),
+	    0);
+	ck_assert_int_eq(memcmp(&a, &b, sizeof(a)), 0);
+	ck_assert_int_eq(config_set(cfg, "mail_rate_max", "3", err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(mail_settings_from_config(&b, cfg, err, sizeof(err)),
+	    0);
+	ck_assert_int_eq(b.rate_max, 3);
+	config_free(cfg);
+}
+END_TEST
+
+/* ---- The corpus --------------------------------------------------------- */
+
+/* Each file's documented outcome (docs/MAIL.md, "The corpus"). */
+static const struct corpus_case {
+	const char		*file;
+	enum mail_outcome	 outcome;
+	int			 played;	/* the log grew by one */
+	const char		*reply;		/* event queued, or NULL */
+	const char		*reason;	/* in the reason, or NULL */
+} cases[] = {
+	{ "plain.eml", MAIL_ACCEPTED, 1, "accepted", NULL },
+	{ "qp.eml", MAIL_ACCEPTED, 1, "accepted", NULL },
+	{ "base64.eml", MAIL_ACCEPTED, 1, "accepted", NULL },
+	{ "alternative.eml", MAIL_ACCEPTED, 1, "accepted", NULL },
+	{ "html-only.eml", MAIL_ACCEPTED, 1, "accepted", NULL },
+	{ "mixed-latin1.eml", MAIL_ACCEPTED, 1, "accepted", NULL },
+	{ "quoted-reply.eml", MAIL_ACCEPTED, 1, "accepted", NULL },
+	{ "broken-boundary.eml", MAIL_HELP, 0, "mail_help", NULL },
+	{ "bad-encoding.eml", MAIL_COMMAND, 0, "mail_help", "HELP" },
+	{ "forged.eml", MAIL_REJECTED, 0, "mail_error", "signature" },
+	{ "bounce.eml", MAIL_QUARANTINED, 0, NULL, "bounce" },
+	{ "auto-reply.eml", MAIL_IGNORED, 0, NULL, "Auto-Submitted" },
+	{ "bulk.eml", MAIL_IGNORED, 0, NULL, "Precedence" },
+	{ "help.eml", MAIL_COMMAND, 0, "mail_help", NULL },
+	{ "aide.eml", MAIL_COMMAND, 0, "mail_help", NULL },
+	{ "nothing.eml", MAIL_HELP, 0, "mail_help", NULL },
+	{ "status-unsigned.eml", MAIL_REJECTED, 0, "mail_error", "unsigned" },
+	{ "status-signed.eml", MAIL_COMMAND, 0, "status", NULL },
+	{ "garbage.eml", MAIL_QUARANTINED, 0, NULL, "not a mail" },
+};
+
+START_TEST(test_corpus)
+{
+	const struct corpus_case *c = &cases[_i];
+	struct mail_result r;
+	struct store_entry last;
+	int64_t before, after, next;
+	int nreply;
+
+	memset(&last, 0, sizeof(last));
+	ck_assert_int_eq(store_log_last(env.st, game, &last), STORE_OK);
+	before = last.seq;
+	store_entry_clear(&last);
+	nreply = c->reply != NULL ? outbox_count(c->reply, NULL, NULL, 0) : 0;
+	ingest_file(c->file, "one", &r);
+	ck_assert_msg(r.outcome == c->outcome, "%s: outcome %s (%s), expected "
+	    "%s", c->file, mail_outcome_name(r.outcome), r.reason,
+	    mail_outcome_name(c->outcome));
+	if (c->reason != NULL)
+		ck_assert_msg(strstr(r.reason, c->reason) != NULL,
+		    "%s: reason \"%s\" lacks \"%s\"", c->file, r.reason,
+		    c->reason);
+	ck_assert_int_eq(store_log_last(env.st, game, &last), STORE_OK);
+	after = last.seq;
+	store_entry_clear(&last);
+	ck_assert_msg(after == before + c->played, "%s: log went from %lld "
+	    "to %lld", c->file, (long long)before, (long long)after);
+	if (c->reply != NULL)
+		ck_assert_msg(outbox_count(c->reply, NULL, NULL, 0) ==
+		    nreply + 1, "%s: no %s queued", c->file, c->reply);
+	if (c->outcome == MAIL_IGNORED || c->outcome == MAIL_QUARANTINED)
+		ck_assert_int_eq(r.replied, 0);
+
+	/* The same message again: a duplicate, nothing more happens. */
+	acting(&next);
+	before = outbox_count(NULL, NULL, NULL, 0);
+	ingest_file(c->file, "one", &r);
+	ck_assert_msg(r.outcome == MAIL_DUPLICATE || (c->outcome ==
+	    MAIL_QUARANTINED && strstr(c->file, "garbage") != NULL),
+	    "%s again: %s", c->file, mail_outcome_name(r.outcome));
+	ck_assert_int_eq(outbox_count(NULL, NULL, NULL, 0), before);
+}
+END_TEST
+
+/* The same signed block under a new Message-ID: not played twice, not
+ * answered twice. */
+START_TEST(test_replayed_block)
+{
+	char block[PROTO_ARMOUR_MAX], raw[4096];
+	struct mail_result r;
+	int64_t next, rows;
+	int seat = acting(&next);
+
+	testenv_block(&env, seat, game, next, seat,
+	    "draw galaxy, discard drawn", block, sizeof(block));
+	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <a@x>\n\n%s",
+	    email(seat), block);
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	ck_assert_int_eq(r.outcome, MAIL_ACCEPTED);
+	rows = testenv_rows(&env);
+	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <b@x>\n\n> quoted\n"
+	    "%s", email(seat), block);
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	ck_assert_int_eq(r.outcome, MAIL_DUPLICATE);
+	ck_assert_int_eq(r.replied, 0);
+	ck_assert_int_eq(testenv_rows(&env), rows);
+}
+END_TEST
+
+/* A stale block that is not the one in the log, and an illegal move:
+ * refused, answered to the seat's registered address with the move and
+ * the reason; nothing played. */
+START_TEST(test_rejected_to_seat)
+{
+	char block[PROTO_ARMOUR_MAX], raw[4096], payload[1024];
+	struct mail_result r;
+	int64_t next;
+	int seat = acting(&next);
+
+	testenv_block(&env, seat, game, next, seat, "take nothing at all",
+	    block, sizeof(block));
+	snprintf(raw, sizeof(raw), "From: elsewhere@example.net\n"
+	    "Message-ID: <ill@x>\n\n%s", block);
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	ck_assert_int_eq(r.outcome, MAIL_REJECTED);
+	ck_assert_int_eq(outbox_count("rejected", email(seat), payload,
+	    sizeof(payload)), 1);
+	ck_assert_ptr_nonnull(strstr(payload, "take nothing at all"));
+	ck_assert_int_eq(outbox_count(NULL, "elsewhere@example.net", NULL, 0),
+	    0);
+}
+END_TEST
+
+/* The engine's signed commands work by mail too: a resignation. */
+START_TEST(test_signed_engine_command)
+{
+	char block[PROTO_ARMOUR_MAX], raw[4096];
+	struct mail_result r;
+	int64_t next;
+	int seat = acting(&next);
+
+	testenv_block(&env, seat, game, 1, seat, "resign", block,
+	    sizeof(block));
+	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <res@x>\n\n%s",
+	    email(seat), block);
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	ck_assert_msg(r.outcome == MAIL_COMMAND, "%s: %s",
+	    mail_outcome_name(r.outcome), r.reason);
+	ck_assert_int_eq(r.game_id, 0);
+}
+END_TEST
+
+START_TEST(test_too_large)
+{
+	size_t n = 10 * 1024 * 1024, hdr;
+	struct mail_result r;
+	char *raw = malloc(n + 1);
+	int64_t rows = testenv_rows(&env);
+
+	hdr = (size_t)snprintf(raw, n, "From: a@b\nMessage-ID: <big@x>\n\n");
+	memset(raw + hdr, 'x', n - hdr);
+	raw[n] = '\0';
+	mail_ingest(&ctx, raw, n, NULL, &r);
+	ck_assert_int_eq(r.outcome, MAIL_QUARANTINED);
+	ck_assert_ptr_nonnull(strstr(r.reason, "too large"));
+	ck_assert_int_eq(testenv_rows(&env), rows);
+	free(raw);
+}
+END_TEST
+
+START_TEST(test_rate_limit)
+{
+	char err[64], raw[256];
+	struct mail_result r;
+	int i;
+
+	ck_assert_int_eq(mail_settings_set(&set, "rate_max", "2", err,
+	    sizeof(err)), 0);
+	for (i = 0; i < 4; i++) {
+		snprintf(raw, sizeof(raw), "From: spam@example.net\n"
+		    "Message-ID: <r%d@x>\n\nhelp\n", i);
+		mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+		ck_assert_int_eq(r.outcome, MAIL_COMMAND);
+		ck_assert_int_eq(r.replied, i < 2);
+		if (i >= 2)
+			ck_assert_ptr_nonnull(strstr(r.reason, "limit"));
+	}
+	ck_assert_int_eq(outbox_count("mail_help", "spam@example.net", NULL,
+	    0), 2);
+}
+END_TEST
+
+/* ---- Maildir in, quarantine -------------------------------------------- */
+
+static int
+count_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL)
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+START_TEST(test_maildir_scan)
+{
+	char err[256], path[1000], block[PROTO_ARMOUR_MAX], raw[4096], *q;
+	const char *bounce = "Return-Path: <>\nFrom: x@y\nMessage-ID: <q@x>\n\n"
+	    "gone\n";
+	int64_t next;
+	int seat = acting(&next);
+	FILE *f;
+	DIR *d;
+	struct dirent *de;
+
+	testenv_block(&env, seat, game, next, seat,
+	    "draw galaxy, discard drawn", block, sizeof(block));
+	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <in1@x>\n\n%s",
+	    email(seat), block);
+	ck_assert_int_eq(maildir_put(set.maildir_in, "1", NULL, raw,
+	    strlen(raw), err, sizeof(err)), 0);
+	ck_assert_int_eq(maildir_put(set.maildir_in, "2", NULL, bounce,
+	    strlen(bounce), err, sizeof(err)), 0);
+	ck_assert_int_eq(maildir_scan(&ctx, set.maildir_in), 2);
+	snprintf(path, sizeof(path), "%s/new", set.maildir_in);
+	ck_assert_int_eq(count_files(path), 0);
+	snprintf(path, sizeof(path), "%s/cur", set.maildir_in);
+	ck_assert_int_eq(count_files(path), 2);
+	/* The bounce is kept in quarantine with its reason on top. */
+	snprintf(path, sizeof(path), "%s/new", set.quarantine);
+	ck_assert_int_eq(count_files(path), 1);
+	d = opendir(path);
+	while ((de = readdir(d)) != NULL && de->d_name[0] == '.')
+		;
+	ck_assert_ptr_nonnull(de);
+	snprintf(path, sizeof(path), "%s/new/%s", set.quarantine, de->d_name);
+	closedir(d);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(raw, sizeof(raw), f));
+	fclose(f);
+	ck_assert_ptr_nonnull(q = strstr(raw, "X-Pbem-Quarantine-Reason: "
+	    "bounce"));
+	ck_assert_int_eq(acting(&next) != seat || next > 1, 1);
+}
+END_TEST
+
+/* ---- Rendering and sending ---------------------------------------------- */
+
+static struct tpl_set *
+templates(void)
+{
+	const char *top = getenv("top_srcdir");
+	char dir[600], err[512];
+	struct tpl_set *t;
+
+	snprintf(dir, sizeof(dir), "%s/templates", top != NULL ? top : ".");
+	t = templates_load(dir, err, sizeof(err));
+	ck_assert_msg(t != NULL, "%s", err);
+	return t;
+}
+
+/* The ids of the cards in seat's hand, from its own view. */
+static int
+hand_ids(int seat, char ids[][8], int max)
+{
+	struct gamestate gs;
+	json_t *view, *hand, *card;
+	char err[256];
+	size_t i;
+	int n = 0;
+
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	view = gamestate_view(&gs, seat);
+	hand = json_object_get(view, "hand");
+	json_array_foreach(hand, i, card) {
+		const char *id = json_string_value(json_object_get(card, "id"));
+		if (id != NULL && n < max)
+			snprintf(ids[n++], 8, "%s", id);
+	}
+	json_decref(view);
+	gamestate_clear(&gs);
+	return n;
+}
+
+/* Read every file of the Maildir outbox. */
+static char *
+read_outbox_files(int *count)
+{
+	char path[1000], line[4096];
+	struct sbuf all = { NULL, 0 };
+	struct dirent *de;
+	DIR *d;
+	FILE *f;
+
+	*count = 0;
+	snprintf(path, sizeof(path), "%s/new", set.maildir_out);
+	ck_assert_ptr_nonnull(d = opendir(path));
+	sb_str(&all, "");
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/new/%s", set.maildir_out,
+		    de->d_name);
+		ck_assert_ptr_nonnull(f = fopen(path, "r"));
+		sb_str(&all, "\n=====MAIL=====\n");
+		while (fgets(line, sizeof(line), f) != NULL)
+			sb_str(&all, line);
+		fclose(f);
+		(*count)++;
+	}
+	closedir(d);
+	return all.d;
+}
+
+/* Every mail goes to one seat and shows no card of the other's hand. */
+START_TEST(test_send_no_leak)
+{
+	struct tpl_set *tpl = templates();
+	struct engine_reply reply;
+	struct mail_result r;
+	char ids[2][16][8], *all, *mailp, *end, raw[256];
+	int nids[2], n, seat, s, i, k, handled;
+	int64_t next, pending;
+
+	/* A few moves by mail and by the engine, a STATUS and a refusal. */
+	for (k = 0; k < 3; k++) {
+		seat = acting(&next);
+		testenv_play(&env, game, next, seat,
+		    "draw galaxy, discard drawn", &reply);
+		ck_assert_int_eq(reply.status, ENGINE_OK);
+		engine_reply_clear(&reply);
+	}
+	ingest_file("status-signed.eml", "s1", &r);
+	ck_assert_int_eq(r.outcome, MAIL_COMMAND);
+	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <h@x>\n\nhelp\n",
+	    email(0));
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	handled = mail_sender_run_once(env.st, tpl, &set, 1000);
+	ck_assert_int_ge(handled, 8);
+	ck_assert_int_eq(store_outbox_pending(env.st, &pending), STORE_OK);
+	ck_assert_int_eq(pending, 0);
+
+	/* Cards held now; earlier mails showed earlier hands, so check
+	 * against the hands at each mail's own move instead: every mail
+	 * names its seat in the body ("seat N" / "siège N"). */
+	for (s = 0; s < 2; s++)
+		nids[s] = hand_ids(s, ids[s], 16);
+	all = read_outbox_files(&n);
+	ck_assert_int_ge(n, 8);
+	/* The newest mails (status) use the current hands. */
+	mailp = all;
+	while ((mailp = strstr(mailp, "=====MAIL=====")) != NULL) {
+		mailp += 14;
+		end = strstr(mailp, "=====MAIL=====");
+		if (end != NULL)
+			*end = '\0';
+		ck_assert_ptr_nonnull(strstr(mailp, "Auto-Submitted: auto-"));
+		ck_assert_ptr_nonnull(strstr(mailp, "Message-Id: <pbem."));
+		ck_assert_ptr_nonnull(strstr(mailp, "charset=utf-8"));
+		if (strstr(mailp, "status after move") != NULL ||
+		    strstr(mailp, "=C3=A9tat apr") != NULL ||
+		    strstr(mailp, "tat apr") != NULL) {
+			s = strstr(mailp, "To: p0@") != NULL ? 0 : 1;
+			for (i = 0; i < nids[1 - s]; i++)
+				ck_assert_msg(strstr(mailp, ids[1 - s][i]) ==
+				    NULL, "status mail to seat %d shows %s of "
+				    "seat %d", s, ids[1 - s][i], 1 - s);
+			for (i = 0; i < nids[s]; i++)
+				ck_assert_ptr_nonnull(strstr(mailp,
+				    ids[s][i]));
+		}
+		if (end != NULL)
+			*end = '=';
+		else
+			break;
+	}
+	free(all);
+	templates_free(tpl);
+}
+END_TEST
+
+static int64_t
+sql_count(const char *sql)
+{
+	sqlite3_stmt *s;
+	int64_t n = -1;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(store_test_db(env.st), sql, -1, &s,
+	    NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+START_TEST(test_send_failures)
+{
+	struct tpl_set *tpl = templates();
+	struct store_outbox o;
+	char err[128];
+
+	/* A row with no recipient: failed at once, never retried. */
+	memset(&o, 0, sizeof(o));
+	o.game_id = game;
+	snprintf(o.channel, sizeof(o.channel), "mail");
+	snprintf(o.event, sizeof(o.event), "your_turn");
+	o.payload = "{\"game\":1,\"seq\":0,\"seat\":0}";
+	ck_assert_int_eq(store_outbox_add(env.st, &o), STORE_OK);
+	/* A row for an SMTP server that is not there (port 9). */
+	snprintf(o.recipient, sizeof(o.recipient), "%s", email(0));
+	ck_assert_int_eq(store_outbox_add(env.st, &o), STORE_OK);
+	/* Another channel's row is never touched by the mail sender. */
+	snprintf(o.channel, sizeof(o.channel), "webhook");
+	ck_assert_int_eq(store_outbox_add(env.st, &o), STORE_OK);
+	ck_assert_int_eq(mail_settings_set(&set, "smtp_url",
+	    "smtp://127.0.0.1:9", err, sizeof(err)), 0);
+	ck_assert_int_eq(mail_settings_set(&set, "max_attempts", "2", err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(mail_settings_set(&set, "admin", "admin@example.org",
+	    err, sizeof(err)), 0);
+	ck_assert_int_eq(mail_settings_set(&set, "timeout", "2", err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(mail_sender_run_once(env.st, tpl, &set, 10), 2);
+	ck_assert_int_eq(sql_count("SELECT count(*) FROM outbox WHERE "
+	    "recipient = '' AND status = 2 AND attempts = 1 AND last_error "
+	    "LIKE '%no mail address%'"), 1);
+	ck_assert_int_eq(sql_count("SELECT count(*) FROM outbox WHERE "
+	    "channel = 'mail' AND recipient = 'p0@example.org' AND status = 0 "
+	    "AND attempts = 1 AND next_attempt > strftime('%s','now') + 30"),
+	    1);
+	ck_assert_int_eq(sql_count("SELECT count(*) FROM outbox WHERE "
+	    "event = 'admin_report' AND recipient = 'admin@example.org'"), 1);
+	/* The report is due now and fails like the rest; the retried row
+	 * is not due before its backoff. */
+	ck_assert_int_eq(mail_sender_run_once(env.st, tpl, &set, 10), 1);
+	ck_assert_int_eq(testenv_sql(&env, "UPDATE outbox SET next_attempt "
+	    "= 0 WHERE status = 0"), 0);
+	/* Second failures: max_attempts reached, failed for good; the row
+	 * is reported, the report itself is not. */
+	ck_assert_int_eq(mail_sender_run_once(env.st, tpl, &set, 10), 2);
+	ck_assert_int_eq(sql_count("SELECT count(*) FROM outbox WHERE "
+	    "event = 'admin_report' AND payload LIKE '%127.0.0.1:9%'"), 1);
+	ck_assert_int_eq(sql_count("SELECT count(*) FROM outbox WHERE "
+	    "channel = 'mail' AND status = 2"), 3);
+	ck_assert_int_eq(sql_count("SELECT count(*) FROM outbox WHERE "
+	    "channel = 'webhook' AND status = 0 AND attempts = 0"), 1);
+	templates_free(tpl);
+}
+END_TEST
+
+static Suite *
+mail_suite(void)
+{
+	Suite *s = suite_create("mail");
+	TCase *tc = tcase_create("mail");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_html_to_text);
+	tcase_add_test(tc, test_block_pick);
+	tcase_add_test(tc, test_command_words);
+	tcase_add_test(tc, test_parse_headers);
+	tcase_add_test(tc, test_settings);
+	tcase_add_test(tc, test_config_defaults);
+	tcase_add_loop_test(tc, test_corpus, 0,
+	    (int)(sizeof(cases) / sizeof(cases[0])));
+	tcase_add_test(tc, test_replayed_block);
+	tcase_add_test(tc, test_rejected_to_seat);
+	tcase_add_test(tc, test_signed_engine_command);
+	tcase_add_test(tc, test_too_large);
+	tcase_add_test(tc, test_rate_limit);
+	tcase_add_test(tc, test_maildir_scan);
+	tcase_add_test(tc, test_send_no_leak);
+	tcase_add_test(tc, test_send_failures);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(mail_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,400 @@
+#!/bin/sh
+# mail-e2e.sh -- the mail gateway against real mail servers on loopback.
+#
+# Starts a private Postfix (SMTP on 127.0.0.1, virtual Maildirs) and a
+# private Dovecot (IMAP on 127.0.0.1) with their configuration, queue and
+# mail under one temporary folder -- the machine's own mail services, if
+# any, are not touched -- and pbemd with the gateway: IMAP polling of
+# pbem@pbem.test in, SMTP to Postfix out.  Then:
+#   1. moves are sent with swaks as quoted-printable, base64, a reply
+#      quoting the previous block above the new one, and HTML only;
+#   2. each player's mailbox is read over IMAP with curl: the right
+#      mails arrived, and no mail to a seat holds the other seat's hand;
+#   3. a signed STATUS is answered to the seat's own address;
+#   4. Postfix is stopped, a move comes in by `pbemd deliver` (the MTA
+#      pipe mode): its mails wait in the outbox, retried; Postfix comes
+#      back and they are delivered.
+# Needs root and postfix, dovecot-imapd, swaks, curl, sqlite3 (see
+# contrib/install-deps.sh).  Without them it skips (exit 77) -- unless
+# PBEM_REQUIRE_MAIL_E2E=1, as CI sets, when it fails instead.
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+PBEMD=$top_builddir/daemon/pbemd
+PBEMCTL=$top_builddir/daemon/pbemctl
+PBEM=$top_builddir/daemon/pbem
+
+skip() {
+	if [ "${PBEM_REQUIRE_MAIL_E2E:-0}" = 1 ]; then
+		echo "FAIL: $* (PBEM_REQUIRE_MAIL_E2E=1)"
+		exit 1
+	fi
+	echo "SKIP: $*"
+	exit 77
+}
+fail() {
+	echo "FAIL: $*"
+	for f in "$T"/postfix.log "$T"/dovecot.log "$T"/pbemd.log; do
+		[ -f "$f" ] && { echo "--- $f"; tail -40 "$f"; }
+	done
+	exit 1
+}
+
+[ "$(id -u)" = 0 ] || skip "needs root to start Postfix and Dovecot"
+for p in postfix dovecot swaks curl sqlite3; do
+	command -v "$p" >/dev/null 2>&1 || [ -x "/usr/sbin/$p" ] ||
+	    skip "$p is not installed (contrib/install-deps.sh)"
+done
+PATH=$PATH:/usr/sbin
+
+T=$(mktemp -d /tmp/pbem-mail-e2e.XXXXXX)
+chmod 755 "$T"
+SMTP=$((20000 + $$ % 20000))
+IMAP=$((SMTP + 1))
+HTTP=$((SMTP + 2))
+VUID=5000
+DOM=pbem.test
+PFX="$T/postfix"
+PBEMD_PID=
+cleanup() {
+	[ -n "$PBEMD_PID" ] && kill "$PBEMD_PID" 2>/dev/null
+	postfix -c "$PFX" stop >/dev/null 2>&1
+	[ -f "$T/dovecot-run/master.pid" ] &&
+	    kill "$(cat "$T/dovecot-run/master.pid")" 2>/dev/null
+	sleep 0.5
+	[ "${PBEM_KEEP_E2E:-0}" = 1 ] || rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+
+# ---- Postfix: SMTP on loopback, virtual Maildirs under $T/mail ----------
+mkdir -p "$PFX" "$T/mail" "$T/pq" "$T/pdata"
+chown -R $VUID:$VUID "$T/mail"
+chown postfix "$T/pdata"
+cat > "$PFX/main.cf" <<EOF
+compatibility_level = 3.6
+queue_directory = $T/pq
+data_directory = $T/pdata
+mail_owner = postfix
+setgid_group = postdrop
+inet_interfaces = 127.0.0.1
+inet_protocols = ipv4
+myhostname = mx.$DOM
+mydomain = $DOM
+myorigin = $DOM
+mydestination =
+local_recipient_maps =
+alias_maps =
+alias_database =
+mynetworks = 127.0.0.0/8
+smtpd_recipient_restrictions = permit_mynetworks, reject
+virtual_mailbox_domains = $DOM
+virtual_mailbox_base = $T/mail
+virtual_mailbox_maps = texthash:$PFX/vmailbox
+virtual_uid_maps = static:$VUID
+virtual_gid_maps = static:$VUID
+smtputf8_enable = no
+message_size_limit = 20480000
+EOF
+cat > "$PFX/master.cf" <<EOF
+127.0.0.1:$SMTP inet n - n - - smtpd
+pickup    unix n - n 60 1 pickup
+cleanup   unix n - n - 0 cleanup
+qmgr      unix n - n 300 1 qmgr
+rewrite   unix - - n - - trivial-rewrite
+bounce    unix - - n - 0 bounce
+defer     unix - - n - 0 bounce
+trace     unix - - n - 0 bounce
+verify    unix - - n - 1 verify
+flush     unix n - n 1000? 0 flush
+proxymap  unix - - n - - proxymap
+smtp      unix - - n - - smtp
+relay     unix - - n - - smtp
+error     unix - - n - - error
+retry     unix - - n - - error
+discard   unix - - n - - discard
+virtual   unix - n n - - virtual
+anvil     unix - - n - 1 anvil
+scache    unix - - n - 1 scache
+showq     unix n - n - - showq
+EOF
+for u in pbem alice bruno; do
+	echo "$u@$DOM $DOM/$u/"
+done > "$PFX/vmailbox"
+postfix -c "$PFX" check >"$T/postfix-check.log" 2>&1 ||
+    skip "postfix check failed: $(tail -3 "$T/postfix-check.log")"
+# 1 if something listens on 127.0.0.1:PORT (curl exit 7: refused).
+port_open() {
+	curl -s --max-time 2 "telnet://127.0.0.1:$1" </dev/null >/dev/null 2>&1
+	[ $? -ne 7 ]
+}
+start_postfix_any() {
+	postfix -c "$PFX" start >>"$T/postfix-start.log" 2>&1 || return 1
+	i=0
+	while ! port_open "$SMTP"; do
+		i=$((i + 1)); [ $i -gt 50 ] && return 1; sleep 0.1
+	done
+}
+start_postfix_any || skip "Postfix did not start: $(tail -3 "$T/postfix-start.log" 2>/dev/null)"
+
+# ---- Dovecot: IMAP on loopback over the same Maildirs --------------------
+for u in pbem alice bruno; do
+	echo "$u@$DOM:{PLAIN}secret-$u:$VUID:$VUID::$T/mail/$DOM/$u::"
+done > "$T/users"
+chmod 644 "$T/users"
+cat > "$T/dovecot.conf" <<EOF
+base_dir = $T/dovecot-run
+state_dir = $T/dovecot-state
+log_path = $T/dovecot.log
+protocols = imap
+listen = 127.0.0.1
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+first_valid_uid = $VUID
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u $T/users
+}
+userdb {
+  driver = passwd-file
+  args = username_format=%u $T/users
+}
+mail_location = maildir:~
+service imap-login {
+  inet_listener imap {
+    address = 127.0.0.1
+    port = $IMAP
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+service anvil {
+  chroot =
+}
+service imap-login {
+  chroot =
+}
+EOF
+dovecot -c "$T/dovecot.conf" >"$T/dovecot-start.log" 2>&1 ||
+    skip "Dovecot did not start: $(tail -3 "$T/dovecot-start.log")"
+i=0
+while ! port_open "$IMAP"; do
+	i=$((i + 1)); [ $i -gt 50 ] && skip "Dovecot does not listen"; sleep 0.1
+done
+
+imap() {	# imap USER URL-SUFFIX [curl args...]
+	u=$1; shift; s=$1; shift
+	curl -s --max-time 10 -u "$u@$DOM:secret-$u" \
+	    "imap://127.0.0.1:$IMAP/INBOX$s" "$@"
+}
+count_mail() {	# messages in USER's INBOX
+	imap "$1" "" -X "SEARCH ALL" | tr -d '\r' |
+	    awk '/^\* SEARCH/ { print NF - 2; found = 1 } END { if (!found) print 0 }'
+}
+fetch_all() {	# every message of USER, separated by a line =====
+	for uid in $(imap "$1" "" -X "UID SEARCH ALL" | tr -d '\r' |
+	    sed -n 's/^\* SEARCH//p'); do
+		echo "====="
+		imap "$1" "/;UID=$uid" | tr -d '\r'
+	done
+}
+wait_mail() {	# wait_mail USER N: until USER has at least N mails
+	i=0
+	while [ "$(count_mail "$1")" -lt "$2" ]; do
+		i=$((i + 1))
+		[ $i -gt 150 ] && fail "$1 has $(count_mail "$1") mails, expected $2"
+		sleep 0.2
+	done
+}
+
+# ---- pbem: players, a game, the daemon ----------------------------------
+DB=$T/pbem.db
+cd "$T" || exit 1
+$PBEMCTL -d "$DB" init >/dev/null || fail "pbemctl init"
+$PBEM keygen -o alice.key >/dev/null && $PBEM keygen -o bruno.key >/dev/null ||
+    fail "keygen"
+$PBEMCTL -d "$DB" player add alice --key-file alice.key.pub \
+    --email "alice@$DOM" >/dev/null || fail "player alice"
+$PBEMCTL -d "$DB" player add bruno --key-file bruno.key.pub \
+    --email "bruno@$DOM" --lang fr >/dev/null || fail "player bruno"
+$PBEMCTL -d "$DB" game create stmissions alice,bruno >/dev/null ||
+    fail "game create"
+
+MAILOPTS="-o mail_from=pbem@$DOM -o mail_smtp_url=smtp://127.0.0.1:$SMTP \
+ -o mail_imap_url=imap://127.0.0.1:$IMAP/INBOX -o mail_imap_user=pbem@$DOM \
+ -o mail_imap_password=secret-pbem -o mail_imap_interval=1 \
+ -o mail_maildir_in=$T/in -o mail_quarantine=$T/quarantine \
+ -o mail_send_interval_ms=200 -o mail_retry_base=1 -o mail_retry_max=2 \
+ -o mail_max_attempts=100 -o mail_timeout=5"
+# shellcheck disable=SC2086
+$PBEMD -v -d "$DB" -p "$HTTP" -t "$top_srcdir/templates" $MAILOPTS \
+    >"$T/pbemd.out" 2>"$T/pbemd.log" &
+PBEMD_PID=$!
+sleep 1
+kill -0 "$PBEMD_PID" 2>/dev/null || fail "pbemd did not start"
+
+to_act() {
+	$PBEMCTL -d "$DB" view 1 | tr -d ' \n' |
+	    sed -n 's/.*"to_act":\[\([0-9]*\).*/\1/p'
+}
+next_seq() {
+	$PBEMCTL -d "$DB" view 1 | sed -n 's/.*"next_seq": *\([0-9]*\).*/\1/p'
+}
+name_of() { [ "$1" = 0 ] && echo alice || echo bruno; }
+# The ids of the cards in seat S's hand now.
+hand_of() {
+	$PBEMCTL -d "$DB" view 1 --seat "$1" | tr -d ' \n' |
+	    sed -n 's/.*"hand":\[\([^]]*\)\].*/\1/p' |
+	    grep -o '"id":"[GM][0-9]*"' | cut -d'"' -f4
+}
+sign() {	# sign SEAT SEQ TEXT
+	$PBEM sign -k "$(name_of "$1").key" -g 1 -n "$2" -s "$1" "$3"
+}
+played() {	# wait until the next sequence number is N
+	i=0
+	while [ "$(next_seq)" != "$1" ]; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && fail "move $(($1 - 1)) was not played"
+		sleep 0.2
+	done
+}
+send() {	# send FROM-NAME SUBJECT BODYFILE [swaks header args]
+	from=$1; subj=$2; body=$3; shift 3
+	swaks -s 127.0.0.1 -p "$SMTP" -f "$from@$DOM" -t "pbem@$DOM" \
+	    --header "Subject: $subj" "$@" --body "$body" \
+	    >>"$T/swaks.log" 2>&1 || fail "swaks: $(tail -5 "$T/swaks.log")"
+}
+qp_encode() {	# = as =3D; lines over 70 soft-broken
+	sed 's/=/=3D/g' | awk '{ while (length($0) > 70) {
+	    print substr($0, 1, 70) "="; $0 = substr($0, 71) } print }'
+}
+
+MOVE="draw galaxy, discard drawn"
+# Move 1: quoted-printable.
+S=$(to_act); N=$(next_seq)
+[ -n "$S" ] && [ "$N" = 1 ] || fail "no game to play"
+{ printf 'My first move:\n\n'; sign "$S" 1 "$MOVE"; } | qp_encode > m1.txt
+sign "$S" 1 "$MOVE" > block1.txt
+send "$(name_of "$S")" "move 1" m1.txt \
+    --add-header "MIME-Version: 1.0" \
+    --add-header "Content-Type: text/plain; charset=utf-8" \
+    --add-header "Content-Transfer-Encoding: quoted-printable"
+played 2
+echo "ok: move 1 (quoted-printable) played"
+
+# Move 2: base64.
+S=$(to_act)
+{ printf 'Mon coup, sign\303\251 :\n\n'; sign "$S" 2 "$MOVE"; } |
+    base64 > m2.txt
+send "$(name_of "$S")" "coup 2" m2.txt \
+    --add-header "MIME-Version: 1.0" \
+    --add-header "Content-Type: text/plain; charset=utf-8" \
+    --add-header "Content-Transfer-Encoding: base64"
+played 3
+echo "ok: move 2 (base64) played"
+
+# Move 3: a reply quoting the previous block above the new one.
+S=$(to_act)
+{ printf 'On Monday you wrote:\n'; sed 's/^/> /' block1.txt
+  printf '\nMy move now:\n\n'; sign "$S" 3 "$MOVE"; } > m3.txt
+send "$(name_of "$S")" "Re: [pbem #1] move 3" m3.txt
+played 4
+echo "ok: move 3 (reply quoting an older block) played"
+
+# Move 4: HTML only.
+S=$(to_act)
+{ printf '<html><body><p>Move:</p><div>'
+  sign "$S" 4 "$MOVE" | sed 's/$/<br>/'
+  printf '</div></body></html>\n'; } > m4.txt
+send "$(name_of "$S")" "move 4" m4.txt \
+    --add-header "MIME-Version: 1.0" \
+    --add-header "Content-Type: text/html; charset=utf-8"
+played 5
+echo "ok: move 4 (HTML only) played"
+
+# A signed STATUS from seat 0, sent from an address that is not alice's:
+# the answer goes to alice's registered address only.
+sign 0 5 STATUS > status.txt
+swaks -s 127.0.0.1 -p "$SMTP" -f "someone@$DOM" -t "pbem@$DOM" \
+    --header "Subject: status" --body status.txt >>"$T/swaks.log" 2>&1 ||
+    fail "swaks status"
+
+# Every move sends one mail per seat (4 moves), plus the STATUS answer.
+wait_mail alice 5
+wait_mail bruno 4
+fetch_all alice > alice.mbox
+fetch_all bruno > bruno.mbox
+grep -c '^Auto-Submitted: auto-' alice.mbox >/dev/null || fail "no Auto-Submitted"
+grep -q '^Subject: \[pbem #1\]' alice.mbox || fail "no [pbem #1] subject tag"
+grep -q '^References: <pbem.game1@' bruno.mbox || fail "no References thread"
+grep -q 'BEGIN PBEM RECEIPT' alice.mbox || fail "no receipt in alice's mail"
+grep -q 'status after move 4' alice.mbox || fail "no STATUS answer to alice"
+grep -q '^To: alice@' alice.mbox && ! grep -q '^To: bruno@' alice.mbox ||
+    fail "alice's mailbox holds a mail to bruno"
+echo "ok: each player got the mails of moves 1-4 and the STATUS answer"
+
+# No mail to a seat holds the other seat's hand: the newest mails of each
+# (after move 4, the state both hands are now in) name none of the other
+# seat's cards.
+last_mail() { awk '/^=====/ { n++ } { m[n] = m[n] $0 "\n" } END { printf "%s", m[n] }' "$1"; }
+for s in 0 1; do
+	me=$(name_of "$s"); other=$(name_of $((1 - s)))
+	last_mail "$me.mbox" > "$me.last"
+	for id in $(hand_of $((1 - s))); do
+		grep -q "$id" "$me.last" &&
+		    fail "the last mail to $me shows $id from $other's hand"
+	done
+	for id in $(hand_of "$s"); do
+		grep -q "$id" "$me.last" ||
+		    fail "the last mail to $me lacks $id of its own hand"
+	done
+done
+# The STATUS answer to alice, whichever came last.
+awk '/^=====/ { keep = 0 } /status after move/ { keep = 1 } keep' \
+    alice.mbox > alice.status
+for id in $(hand_of 1); do
+	grep -q "$id" alice.status && fail "alice's STATUS shows bruno's $id"
+done
+echo "ok: no mail shows the other seat's hand"
+
+# ---- The MTA goes away: mail waits in the outbox, then goes out ----------
+postfix -c "$PFX" stop >/dev/null 2>&1
+i=0
+while port_open "$SMTP"; do
+	i=$((i + 1)); [ $i -gt 50 ] && fail "Postfix did not stop"; sleep 0.1
+done
+A0=$(count_mail alice); B0=$(count_mail bruno)
+S=$(to_act)
+{ printf 'From: %s@%s\nTo: pbem@%s\nSubject: move 5\nMessage-ID: <m5@%s>\n\n' \
+    "$(name_of "$S")" "$DOM" "$DOM" "$DOM"; sign "$S" 5 "$MOVE"; } > m5.eml
+$PBEMD deliver -d "$DB" -f "$(name_of "$S")@$DOM" -m quarantine="$T/quarantine" \
+    < m5.eml 2>>"$T/deliver.log"
+rc=$?
+[ $rc = 0 ] || fail "pbemd deliver exited $rc: $(tail -2 "$T/deliver.log")"
+# The same message again (an MTA retrying): exit 0, a duplicate.
+$PBEMD deliver -d "$DB" < m5.eml 2>>"$T/deliver.log" ||
+    fail "pbemd deliver of a duplicate failed"
+grep -q "duplicate" "$T/deliver.log" || fail "second delivery not a duplicate"
+[ "$(next_seq)" = 6 ] || fail "move 5 (pbemd deliver) was not played"
+i=0
+while [ "$(sqlite3 "$DB" "SELECT count(*) FROM outbox WHERE channel = 'mail' AND status = 0 AND attempts > 0")" -lt 2 ]; do
+	i=$((i + 1)); [ $i -gt 100 ] && fail "no failed attempt recorded"
+	sleep 0.2
+done
+echo "ok: with the MTA down, move 5's mails wait in the outbox (retrying)"
+start_postfix_any || fail "Postfix did not restart"
+wait_mail alice $((A0 + 1))
+wait_mail bruno $((B0 + 1))
+i=0
+while [ "$(sqlite3 "$DB" "SELECT count(*) FROM outbox WHERE channel = 'mail' AND status = 0")" != 0 ]; do
+	i=$((i + 1)); [ $i -gt 100 ] && fail "the outbox did not empty"
+	sleep 0.2
+done
+echo "ok: once the MTA is back, the waiting mails are delivered"
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM outbox WHERE status = 2")" = 0 ] ||
+    fail "some mail failed for good"
+kill "$PBEMD_PID"; wait "$PBEMD_PID" 2>/dev/null; PBEMD_PID=
+echo "PASS: mail end to end"
+exit 0
