@@ -60,6 +60,13 @@ static const struct config_option options[] = {
 	{ "schedule_interval", CONFIG_INT, "10", 1, 3600, 0,
 	    "seconds between two passes of the deadline scheduler" },
 
+	/* The API: registration, signed requests, events. */
+	{ "http_open_registration", CONFIG_BOOL, "yes", 0, 0, 1,
+	    "anyone who reaches the API may register a player (POST /v1/players)" },
+	{ "http_auth_window", CONFIG_INT, "120", 5, 3600, 1,
+	    "seconds a signed request's time may differ from the server's clock" },
+	{ "http_events_max_wait", CONFIG_INT, "60", 1, 3600, 1,
+	    "the longest an event long-poll may wait, in seconds" },
 	/* Webhooks (docs/WEBHOOKS.md). */
 	{ "webhook_admin_token", CONFIG_STRING, "", 0, 0, 1,
 	    "bearer token for /v1/webhooks over HTTP; empty: HTTP registration off" },

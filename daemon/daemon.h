@@ -9,10 +9,12 @@
  *			the handlers are in api_*.c (api.h)
  *   log.c		logging (log.h)
  *   pidfile.c		the pid and lock file (pidfile.h)
- *   reload.c		SIGHUP: configuration, logs and templates again
+ *   reload.c		SIGHUP: the settings again, the log reopened
  *   limits.c		the rate limits (ratelimit.h holds the buckets)
  *   metrics.c		counters for GET /v1/metrics (metrics.h)
  *   notify.c		readiness and state to systemd (sd_notify)
+ *   events.c		event long-polls waiting for a commit (events.h)
+ *   replaycache.c	signatures of signed requests seen (replaycache.h)
  *   webhook_deliver.c	the webhook delivery thread (webhook.h says what
  *			is delivered, docs/WEBHOOKS.md how)
  * The path of a move itself is the engine's (engine.h).
@@ -40,6 +42,8 @@ struct tpl_set;
 struct pidfile;
 struct ratelimit;
 struct retired_config;
+struct replaycache;
+struct evhub;
 struct webhook_worker;
 
 struct daemon {
@@ -54,8 +58,9 @@ struct daemon {
 	struct serverkey	*key;
 	struct MHD_Daemon	*httpd;
 	const char		*template_dir;
-	/* Loaded at start-up, again on SIGHUP: use it only between
-	 * daemon_templates_hold() and daemon_templates_release(). */
+	/* Loaded at start-up.  HTTP handlers read it between
+	 * daemon_templates_hold() and daemon_templates_release(), so that a
+	 * reload could one day swap it (reload.c says why it does not). */
 	struct tpl_set		*templates;
 	pthread_rwlock_t	 templates_lock;
 	pthread_key_t		 store_key;	/* threadstore.c */
@@ -69,6 +74,10 @@ struct daemon {
 	struct ratelimit	*address_limits;
 	struct ratelimit	*key_limits;
 	atomic_int		 stopping;	/* SIGTERM seen: draining */
+	/* api: signed requests and event long-polls */
+	int64_t			 started;	/* unix seconds at start */
+	struct replaycache	*replay;	/* signatures seen */
+	struct evhub		*events;	/* suspended long-polls */
 	struct webhook_worker	*webhooks;	/* webhook_deliver.c */
 };
 

@@ -35,8 +35,9 @@
  * on answering it. */
 #define HTTP_DISCARD_MAX	(1024 * 1024)
 
-/* Every route of the API.  A pattern's {id} matches a positive number,
- * handed to the handler in params[], in order. */
+/* Every route of the API.  A pattern's {id} matches a positive number and
+ * {n} a number from 0 (a seat), handed to the handler in params[], in
+ * order. */
 static const struct api_route routes[] = {
 	{ "GET",  "/v1/health",			api_health },
 	{ "GET",  "/v1/metrics",		api_metrics },
@@ -46,6 +47,15 @@ static const struct api_route routes[] = {
 	{ "GET",  "/v1/games/{id}/text",	api_game_text },
 	{ "GET",  "/v1/games/{id}/seed",	api_game_seed },
 	{ "POST", "/v1/games/{id}/moves",	api_move_post },
+	/* api: players, forming games, private views, log, events */
+	{ "POST", "/v1/players",		api_player_register },
+	{ "GET",  "/v1/players/me",		api_player_me },
+	{ "POST", "/v1/games",			api_game_create },
+	{ "POST", "/v1/games/{id}/join",	api_game_join },
+	{ "POST", "/v1/games/{id}/leave",	api_game_leave },
+	{ "GET",  "/v1/games/{id}/seats/{n}",	api_seat_view },
+	{ "GET",  "/v1/games/{id}/log",		api_game_log },
+	{ "GET",  "/v1/games/{id}/events",	api_game_events },
 	/* webhook registrations (api_webhooks.c) */
 	{ "GET",    "/v1/webhooks",			api_webhooks_list },
 	{ "POST",   "/v1/webhooks",			api_webhooks_add },
@@ -57,12 +67,19 @@ static const struct api_route routes[] = {
 	{ NULL, NULL, NULL }
 };
 
-/* What is kept of a request while its body arrives. */
+/* What is kept of a request while its body arrives (and, for a
+ * suspended long-poll, until it is answered). */
 struct pending {
+	char		*target;	/* the request target as sent, with
+					   query */
 	char		*body;
 	size_t		 len;
 	size_t		 dropped;	/* bytes over the limit, not kept */
 	int		 too_large;
+	int		 started;	/* the headers have been seen */
+	void		*handler_state;	/* api_request.state */
+	void		(*handler_state_free)(void *);
+	const char	*header_name, *header_value;	/* api_add_header() */
 	unsigned int	 status;	/* the answer's, once sent */
 	const char	*route;		/* route class for the metrics */
 	struct timespec	 arrived;
@@ -70,6 +87,13 @@ struct pending {
 
 /* Requests between their first byte and the end of their answer. */
 static atomic_int requests_in_flight;
+
+void
+api_add_header(struct api_request *req, const char *name, const char *value)
+{
+	req->pending->header_name = name;
+	req->pending->header_value = value;
+}
 
 /* Queue text (taken) as the answer, with a Retry-After header if
  * retry_after is not 0. */
@@ -90,6 +114,9 @@ queue_answer(struct api_request *req, unsigned int status,
 		return MHD_NO;
 	}
 	MHD_add_response_header(resp, "Content-Type", content_type);
+	if (req->pending->header_name != NULL)
+		MHD_add_response_header(resp, req->pending->header_name,
+		    req->pending->header_value);
 	if (retry_after != 0) {
 		snprintf(seconds, sizeof(seconds), "%u", retry_after);
 		MHD_add_response_header(resp, "Retry-After", seconds);
@@ -159,6 +186,30 @@ api_query(struct api_request *req, const char *name)
 	    name);
 }
 
+int
+api_query_number(struct api_request *req, const char *name, int64_t min,
+    int64_t max, int64_t def, int64_t *out, enum MHD_Result *answered)
+{
+	const char *text = api_query(req, name);
+	char msg[256], *end;
+	long long n;
+
+	*out = def;
+	if (text == NULL)
+		return 0;
+	n = strtoll(text, &end, 10);
+	if (*text == '\0' || *end != '\0' || n < min || n > max) {
+		snprintf(msg, sizeof(msg), "%s=%.40s: expected a whole number "
+		    "from %lld to %lld", name, text, (long long)min,
+		    (long long)max);
+		*answered = api_send_error(req, MHD_HTTP_BAD_REQUEST,
+		    "bad_request", msg, NULL);
+		return -1;
+	}
+	*out = n;
+	return 0;
+}
+
 /* Does path match pattern?  Fills params with the {id}s. */
 static int
 path_matches(const char *pattern, const char *path, int64_t *params)
@@ -167,6 +218,19 @@ path_matches(const char *pattern, const char *path, int64_t *params)
 	char *end;
 
 	while (*pattern != '\0') {
+		if (strncmp(pattern, "{n}", 3) == 0) {
+			if (*path < '0' || *path > '9' ||
+			    (path[0] == '0' && path[1] >= '0' &&
+			    path[1] <= '9'))
+				return 0;
+			params[nparams++] = strtoll(path, &end, 10);
+			if (params[nparams - 1] < 0 ||
+			    params[nparams - 1] > INT32_MAX)
+				return 0;
+			path = end;
+			pattern += 3;
+			continue;
+		}
 		if (strncmp(pattern, "{id}", 4) == 0) {
 			if (*path < '1' || *path > '9')
 				return 0;
@@ -292,6 +356,8 @@ arrived(struct daemon *d, struct MHD_Connection *conn, const char *url,
 	req.method = method;
 	req.path = url;
 	req.body = "";
+	req.target = p->target != NULL ? p->target : url;
+	req.pending = p;
 	r = find_route(method, url, req.params, &path_route);
 	p->route = r != NULL ? r->pattern : path_route != NULL ?
 	    path_route->pattern : "unmatched";
@@ -334,10 +400,10 @@ handle(void *cls, struct MHD_Connection *conn, const char *url,
 	char *grown;
 
 	(void)version;
-	if (p == NULL) {
-		if ((p = calloc(1, sizeof(*p))) == NULL)
-			return MHD_NO;
-		*con_cls = p;
+	if (p == NULL)		/* uri_seen() failed: out of memory */
+		return MHD_NO;
+	if (!p->started) {
+		p->started = 1;
 		atomic_fetch_add(&requests_in_flight, 1);
 		return arrived(d, conn, url, method, p);
 	}
@@ -374,9 +440,31 @@ handle(void *cls, struct MHD_Connection *conn, const char *url,
 	req.path = url;
 	req.body = p->body != NULL ? p->body : "";
 	req.body_len = p->len;
+	req.target = p->target != NULL ? p->target : url;
+	req.pending = p;
+	req.state = &p->handler_state;
+	req.state_free = &p->handler_state_free;
 	rc = route(&req, p);
 	p->status = req.status;
 	return rc;
+}
+
+/* The first thing libmicrohttpd tells of a request: its target as sent
+ * (path and query, not yet decoded), which signed requests sign. */
+static void *
+uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+	struct pending *p;
+
+	(void)cls;
+	(void)conn;
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		return NULL;
+	if ((p->target = strdup(uri)) == NULL) {
+		free(p);
+		return NULL;
+	}
+	return p;
 }
 
 static void
@@ -391,17 +479,23 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	(void)conn;
 	if (p == NULL)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	seconds = (double)(now.tv_sec - p->arrived.tv_sec) +
-	    (double)(now.tv_nsec - p->arrived.tv_nsec) / 1e9;
-	metrics_http_request(p->route, p->status, seconds);
-	log_debug("http: %s answered %u in %.3f ms%s", p->route, p->status,
-	    seconds * 1e3, toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" :
-	    " (connection ended early)");
+	if (p->started) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		seconds = (double)(now.tv_sec - p->arrived.tv_sec) +
+		    (double)(now.tv_nsec - p->arrived.tv_nsec) / 1e9;
+		metrics_http_request(p->route, p->status, seconds);
+		log_debug("http: %s answered %u in %.3f ms%s", p->route,
+		    p->status, seconds * 1e3, toe ==
+		    MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" :
+		    " (connection ended early)");
+		atomic_fetch_sub(&requests_in_flight, 1);
+	}
+	if (p->handler_state_free != NULL)
+		p->handler_state_free(p->handler_state);
+	free(p->target);
 	free(p->body);
 	free(p);
 	*con_cls = NULL;
-	atomic_fetch_sub(&requests_in_flight, 1);
 }
 
 /* libmicrohttpd's own complaints, into our log. */
@@ -438,12 +532,16 @@ http_start(struct daemon *d)
 		return -1;
 	}
 	threads = (unsigned int)config_int(cfg, "http_threads");
-	/* MHD_USE_ITC: needed by MHD_quiesce_daemon() in http_stop(). */
+	/* Suspend/resume: an event long-poll waits without holding one of
+	 * the pool's threads (api_events.c).  It implies MHD_USE_ITC,
+	 * which MHD_quiesce_daemon() in http_stop() needs too. */
 	d->httpd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
-	    MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG,
+	    MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG |
+	    MHD_ALLOW_SUSPEND_RESUME,
 	    (uint16_t)d->port, NULL, NULL, handle, d,
 	    MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 	    MHD_OPTION_SOCK_ADDR, &sin,
+	    MHD_OPTION_URI_LOG_CALLBACK, uri_seen, NULL,
 	    MHD_OPTION_THREAD_POOL_SIZE, threads,
 	    MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
 	    MHD_OPTION_CONNECTION_TIMEOUT,

@@ -25,12 +25,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sodium.h>
 
 #include "daemon.h"
 #include "engine.h"
+#include "events.h"
+#include "replaycache.h"
 #include "mail.h"
 #include "metrics.h"
 #include "pidfile.h"
@@ -88,6 +91,15 @@ mail_stage_stop(struct daemon *d)
 	mail_daemon_stop();	/* lets the message in hand finish */
 }
 
+/* Long-polls are answered first: libmicrohttpd must not find a suspended
+ * connection when it stops (events.h). */
+static void
+http_stage_stop(struct daemon *d)
+{
+	evhub_shutdown(d->events);
+	http_stop(d);		/* waits for requests in flight */
+}
+
 /*
  * What runs beside the main thread, in start order; pbemd stops them in
  * the reverse order.  HTTP comes last so that it stops first: no new work
@@ -109,7 +121,7 @@ static const struct stage {
 	{ "webhooks",	webhook_start,	webhook_stop,	NULL },
 	{ "mail",	mail_stage_start, mail_stage_stop, NULL },
 	{ "scheduler",	scheduler_start, scheduler_stop, NULL },
-	{ "http",	http_start,	http_stop,	NULL },
+	{ "http",	http_start,	http_stage_stop, NULL },
 	{ NULL,		NULL,		NULL,		NULL }
 };
 
@@ -411,6 +423,14 @@ main(int argc, char **argv)
 
 	if (daemon_store_init(&d) != 0)
 		fatalx("cannot set up per-thread store connections");
+	/* Signed requests: the replay cache is empty now, so requests
+	 * signed before this moment are refused (api_auth.c).  Event
+	 * long-polls are woken by every commit, from any thread. */
+	d.started = (int64_t)time(NULL);
+	if ((d.replay = replaycache_new()) == NULL ||
+	    (d.events = evhub_new()) == NULL)
+		fatalx("out of memory");
+	engine_set_commit_hook(evhub_committed, d.events);
 	if (limits_init(&d) != 0)
 		fatalx("out of memory");
 	start_stages(&d);
@@ -432,10 +452,14 @@ main(int argc, char **argv)
 	}
 	atomic_store(&d.stopping, 1);
 	notify_stopping();
-	/* HTTP first (waits for requests in flight), then the scheduler
-	 * (waits for a pass in progress), mail (lets the message in hand
-	 * finish), webhooks last (after the last commit). */
+	/* HTTP first (answers the waiting long-polls, then waits for the
+	 * requests in flight), then the scheduler (waits for a pass in
+	 * progress), mail (lets the message in hand finish), webhooks last
+	 * (after the last commit). */
 	stop_stages(&d);
+	engine_set_commit_hook(NULL, NULL);
+	evhub_free(d.events);
+	replaycache_free(d.replay);
 	limits_free(&d);
 	serverkey_close(d.key);
 	store_close(d.st);

@@ -108,7 +108,8 @@ enum store_status store_player_foreach(struct store *st, store_player_cb cb,
 
 enum store_game_status {
 	STORE_GAME_RUNNING = 0,
-	STORE_GAME_OVER = 1
+	STORE_GAME_OVER = 1,
+	STORE_GAME_FORMING = 2		/* open seats; no log entry yet */
 };
 
 struct store_game {
@@ -179,6 +180,11 @@ typedef int (*store_entry_cb)(const struct store_entry *e, void *arg);
 /* Entries of one game in sequence order; stops if cb returns non-zero. */
 enum store_status store_log_foreach(struct store *st, int64_t game_id,
     store_entry_cb cb, void *arg);
+
+/* Entries of one game with seq > after, in order, at most limit of them;
+ * stops if cb returns non-zero. */
+enum store_status store_log_range(struct store *st, int64_t game_id,
+    int64_t after, int limit, store_entry_cb cb, void *arg);
 
 /* ---- State snapshots --------------------------------------------------- */
 

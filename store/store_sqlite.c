@@ -55,6 +55,7 @@ enum stmt_id {
 	ST_LOG_GET,
 	ST_LOG_LAST,
 	ST_LOG_ALL,
+	ST_LOG_RANGE,
 	ST_SNAP_PUT,
 	ST_SNAP_LATEST,
 	ST_SNAP_GET,
@@ -157,6 +158,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_LOG_LAST] = LOG_SELECT " WHERE game_id = ?1 "
 	    "ORDER BY seq DESC LIMIT 1",
 	[ST_LOG_ALL] = LOG_SELECT " WHERE game_id = ?1 ORDER BY seq",
+	[ST_LOG_RANGE] = LOG_SELECT " WHERE game_id = ?1 AND seq > ?2 "
+	    "ORDER BY seq LIMIT ?3",
 
 	[ST_SNAP_PUT] = "INSERT INTO snapshots (game_id, seq, state) "
 	    "VALUES (?1, ?2, ?3)",
@@ -1332,18 +1335,14 @@ store_entry_clear(struct store_entry *e)
 	memset(e, 0, sizeof(*e));
 }
 
-enum store_status
-store_log_foreach(struct store *st, int64_t game_id, store_entry_cb cb,
-    void *arg)
+/* Step a bound log query s, handing each entry to cb. */
+static enum store_status
+log_walk(struct store *st, sqlite3_stmt *s, store_entry_cb cb, void *arg)
 {
 	enum store_status	 status;
 	struct store_entry	 e;
-	sqlite3_stmt		*s;
 	int			 stop;
 
-	if ((s = stmt_get(st, ST_LOG_ALL)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, game_id);
 	while ((status = step(st, s, "log foreach")) == STORE_OK) {
 		if ((status = read_entry(st, s, &e)) != STORE_OK) {
 			store_entry_clear(&e);
@@ -1356,6 +1355,32 @@ store_log_foreach(struct store *st, int64_t game_id, store_entry_cb cb,
 	}
 	finish(s);
 	return status == STORE_NOTFOUND ? STORE_OK : status;
+}
+
+enum store_status
+store_log_range(struct store *st, int64_t game_id, int64_t after, int limit,
+    store_entry_cb cb, void *arg)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = stmt_get(st, ST_LOG_RANGE)) == NULL)
+		return STORE_ERROR;
+	bind_int64(st, s, 1, game_id);
+	bind_int64(st, s, 2, after);
+	bind_int64(st, s, 3, limit);
+	return log_walk(st, s, cb, arg);
+}
+
+enum store_status
+store_log_foreach(struct store *st, int64_t game_id, store_entry_cb cb,
+    void *arg)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = stmt_get(st, ST_LOG_ALL)) == NULL)
+		return STORE_ERROR;
+	bind_int64(st, s, 1, game_id);
+	return log_walk(st, s, cb, arg);
 }
 
 /* ---- Snapshots ---------------------------------------------------------- */

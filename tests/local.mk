@@ -55,3 +55,11 @@ TESTS += tests/check_async
 tests_check_async_SOURCES = tests/check_async.c $(TESTLIB)
 tests_check_async_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
 tests_check_async_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(SQLITE_LIBS) -lpthread
+
+# The HTTP API end to end: the real pbemd driven with libcurl.
+check_PROGRAMS += tests/check_http
+TESTS += tests/check_http
+tests_check_http_SOURCES = tests/check_http.c $(TESTLIB)
+tests_check_http_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests \
+	$(CHECK_CFLAGS) $(CURL_CFLAGS)
+tests_check_http_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CURL_LIBS) -lpthread
