@@ -328,6 +328,7 @@ tick_game(struct tick *t, int64_t game_id)
 		    store_errmsg(t->st));
 		goto rollback;
 	}
+	engine_committed(game_id, t->gs.seq);	/* engine.h: wake followers */
 	gamestate_clear(&t->gs);
 	return rc;
 rollback:

@@ -67,6 +67,8 @@ finish(struct store *st, struct gamestate *gs, enum engine_status es,
 		    store_errmsg(st));
 	if (es != ENGINE_OK)
 		store_rollback(st);
+	else
+		engine_committed(gs->game.id, gs->seq);	/* engine.h */
 	gamestate_clear(gs);
 	return es;
 }

@@ -147,6 +147,12 @@ verify_block(struct store *st, const char *text, size_t len,
 		    "store: %s", store_errmsg(st));
 		return -1;
 	}
+	if (g->status == STORE_GAME_FORMING) {
+		refuse(reply, ENGINE_FORMING, "game %lld has not started: it "
+		    "starts when its last open seat is taken",
+		    (long long)g->id);
+		return -1;
+	}
 	if (m->seat < 0 || m->seat >= g->nseats) {
 		refuse(reply, ENGINE_BAD_SEAT, "game %lld has seats 0 to %d; "
 		    "there is no seat %d", (long long)g->id, g->nseats - 1,
@@ -303,6 +309,7 @@ engine_submit(struct store *st, const struct serverkey *key,
 	    store_commit(st) != STORE_OK)
 		goto store_error;
 
+	engine_committed(m.game_id, m.seq);
 	reply->status = ENGINE_OK;
 	reply->game_over = over;
 	reply->next_seq = m.seq + 1;
