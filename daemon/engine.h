@@ -183,8 +183,9 @@ json_t *gamestate_view(const struct gamestate *gs, int viewer);
 /*
  * Queue one outbox row per seat after entry seq (inside the caller's
  * transaction): mover_event ("accepted", "auto_move", ...) for seat
- * mover (-1: none), "your_turn" for the seats to act, "update" for the
- * others, or "game_over" for all once over.
+ * mover (-1: none, and mover_event may be NULL), "your_turn" for the
+ * seats to act, "update" for the others, or "game_over" for all once
+ * over.  Every event must be in engine_mail_events (outbox.c).
  */
 int	engine_queue_notifications(struct store *st,
 	    const struct gamestate *gs, int mover, const char *mover_event,
@@ -229,7 +230,8 @@ int	engine_outbox_mail(struct store *st, int64_t game_id, int64_t seq,
  * the module's skip_apply for seat (text: the record); RESIGN, REPLACE,
  * CALL_OFF: a record, the state unchanged.  ends_game marks the game
  * over whatever the module says.  Queues the players' notifications
- * (mover_event for seat) and the observers' public updates. */
+ * (mover_event for seat; NULL when seat is -1) and the observers' public
+ * updates. */
 enum engine_status engine_server_entry(struct store *st,
 	    const struct serverkey *key, struct gamestate *gs, int kind,
 	    int seat, const char *text, const char *mover_event,
