@@ -767,55 +767,47 @@ START_TEST(test_resign_ends)
 }
 END_TEST
 
-/* A reminder in a response window says the window closes with the
- * default answer.  The scheduler's reminder row of a template game, with
- * its "window" flag set as the scheduler sets it in a window (the
- * response-window test module has no mail templates). */
+/* In Parry, a strike opens a response window: its reminder says the
+ * window closes with the default answer, whatever the "missed" policy. */
 START_TEST(test_window_reminder)
 {
-	struct store_outbox o;
-	struct mail_out out;
-	sqlite3_stmt *q;
-	json_t *pl;
-	char err[512];
-	int64_t game, t0 = fake_now;
-	int fr;
+	struct engine_reply reply;
+	struct gamestate gs;
+	char err[512], move[32];
+	int64_t game, t0 = fake_now, next;
+	int striker, round;
+	struct want want[] = {
+		{ "reminder", "the server plays your default move for you (a "
+		    "response window always closes)", "le serveur joue votre "
+		    "coup par défaut à votre place (une fenêtre de réponse se "
+		    "ferme toujours)", -2, 1, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
 
-	game = testenv_game(&env, "template", 2);
-	set_policy(game, "{\"turn_time\": \"1d\", \"reminders\": [\"1h\"], "
-	    "\"missed\": \"wait\"}");
-	tick(t0);
-	tick(t0 + 23 * HOUR);
-	ck_assert_int_eq(sqlite3_prepare_v2(store_test_db(env.st), "SELECT "
-	    "id, recipient, payload FROM outbox WHERE event = 'reminder'", -1,
-	    &q, NULL), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
-	memset(&o, 0, sizeof(o));
-	o.id = sqlite3_column_int64(q, 0);
-	o.game_id = game;
-	snprintf(o.channel, sizeof(o.channel), "mail");
-	snprintf(o.event, sizeof(o.event), "reminder");
-	snprintf(o.recipient, sizeof(o.recipient), "%s",
-	    (const char *)sqlite3_column_text(q, 1));
-	pl = json_loads((const char *)sqlite3_column_text(q, 2), 0, NULL);
-	sqlite3_finalize(q);
-	ck_assert(json_is_false(json_object_get(pl, "window")));
-	json_object_set_new(pl, "window", json_true());
-	o.payload = json_dumps(pl, JSON_COMPACT);
-	json_decref(pl);
-	for (fr = 0; fr < 2; fr++) {
-		sql("UPDATE players SET lang = '%s'", fr ? "fr" : "en");
-		ck_assert_msg(mail_render(env.st, tpl, &set, &o, &out, err,
-		    sizeof(err)) == MAIL_RENDER_OK, "%s", err);
-		ck_assert_ptr_nonnull(strstr(out.body, fr ? "le serveur joue "
-		    "votre coup par défaut à votre place (une fenêtre de "
-		    "réponse se ferme toujours)" : "the server plays your "
-		    "default move for you (a response window always closes)"));
-		ck_assert_ptr_null(strstr(out.body, fr ? "attend votre coup" :
-		    "waits for"));
-		mail_out_clear(&out);
+	/* The striker's default move may be a pass, which opens no
+	 * window: new games until one strikes (the seeds are random). */
+	for (round = 0; round < 40 && want[0].seen == 0; round++) {
+		game = testenv_game(&env, "respond", 3);
+		set_policy(game, "{\"turn_time\": \"3d\", \"response_time\": "
+		    "\"12h\", \"reminders\": [\"1h\"], \"missed\": \"wait\"}");
+		striker = to_act(game, &next);
+		ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+		    sizeof(err)), ENGINE_OK);
+		ck_assert_int_eq(gs.module->default_move(gs.state, striker,
+		    move, sizeof(move)), RULES_OK);
+		gamestate_clear(&gs);
+		if (strcmp(move, "pass") == 0)
+			continue;
+		fake_now = t0;
+		testenv_play(&env, game, next, striker, move, &reply);
+		ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+		engine_reply_clear(&reply);
+		tick(t0 + 11 * HOUR);
+		ck_assert_int_eq(count_rows("reminder"), 2);
+		render_new(check_want, want, 1);
+		t0 += 4 * DAY;
 	}
-	free(o.payload);
+	all_seen(want);
 }
 END_TEST
 
