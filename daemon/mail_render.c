@@ -37,7 +37,8 @@ struct subject_words {
 	enum render_kind kind;
 };
 
-/* %lld is the sequence number. */
+/* %lld is the sequence number of the entry the mail is about, except in
+ * "your turn", where it is the number of the move to play (one more). */
 static const struct subject_words subjects[] = {
 	{ "your_turn", "your turn (move %lld)", "à vous de jouer (coup %lld)",
 	    0, RENDER_SEAT },
@@ -124,7 +125,9 @@ mail_set_headers(const struct mail_settings *s, const struct store_outbox *o,
 	char words[160], root[200];
 	int fr = strcmp(lang, "fr") == 0;
 
-	snprintf(words, sizeof(words), fr ? w->fr : w->en, (long long)seq);
+	/* In "your turn" the number is the move to play, as the body says. */
+	snprintf(words, sizeof(words), fr ? w->fr : w->en, (long long)seq +
+	    (strcmp(event, "your_turn") == 0 ? 1 : 0));
 	if (game > 0)
 		snprintf(out->subject, sizeof(out->subject), "[pbem #%lld] "
 		    "%s%s%s", (long long)game, title != NULL ? title : "",

@@ -856,7 +856,7 @@ START_TEST(test_opening_mail_sent)
 		if ((end = strstr(mailp, "=====MAIL=====")) != NULL)
 			*end = '\0';
 		/* Player 1 reads French: either language's subject. */
-		if (strstr(mailp, "your turn (move 0)") != NULL ||
+		if (strstr(mailp, "your turn (move 1)") != NULL ||
 		    strstr(mailp, "vous de jouer (coup") != NULL) {
 			ck_assert_ptr_nonnull(strstr(mailp, to));
 			ck_assert_ptr_nonnull(strstr(mailp, "-n 1 -s"));

@@ -332,7 +332,7 @@ grep -q '^Subject: \[pbem #1\]' alice.mbox || fail "no [pbem #1] subject tag"
 grep -q '^References: <pbem.game1@' bruno.mbox || fail "no References thread"
 grep -q 'BEGIN PBEM RECEIPT' alice.mbox || fail "no receipt in alice's mail"
 grep -q 'status after move 4' alice.mbox || fail "no STATUS answer to alice"
-cat alice.mbox bruno.mbox | grep -q 'your turn (move 0)\|vous de jouer (coup' ||
+cat alice.mbox bruno.mbox | grep -q 'your turn (move 1)\|vous de jouer (coup' ||
     fail "no opening 'your turn' mail"
 cat alice.mbox bruno.mbox | grep -q 'the game begins\|la partie commence' ||
     fail "no opening 'the game begins' mail"
