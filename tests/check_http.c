@@ -965,6 +965,59 @@ check_end(int64_t game, int moves)
 	json_decref(bundle);
 }
 
+/* A game's players may manage its webhooks with signed requests; nobody
+ * else may, and a signed request is no key to the global ones. */
+static void
+check_game_webhooks(int64_t game)
+{
+	char path[128];
+	int64_t id;
+	long status;
+	json_t *j;
+
+	snprintf(path, sizeof(path), "/v1/games/%lld/webhooks",
+	    (long long)game);
+	j = http_json(&bob, "POST", path, "{\"url\": "
+	    "\"http://127.0.0.1:9/hook\"}", &status);
+	ck_assert_int_eq(status, 403);
+	ck_assert_str_eq(error_code(j), "not_seated");
+	json_decref(j);
+	j = http_json(NULL, "POST", path, "{\"url\": "
+	    "\"http://127.0.0.1:9/hook\"}", &status);
+	ck_assert_int_eq(status, 403);		/* no admin token set */
+	json_decref(j);
+	j = http_json(&alice, "POST", path, "{\"url\": "
+	    "\"ftp://127.0.0.1/hook\"}", &status);
+	ck_assert_int_eq(status, 400);
+	json_decref(j);
+	j = http_json(&alice, "POST", path, "{\"url\": "
+	    "\"http://127.0.0.1:9/hook\", \"events\": [\"game_over\"]}",
+	    &status);
+	ck_assert_int_eq(status, 201);
+	ck_assert_ptr_nonnull(json_string_value(json_object_get(j,
+	    "secret")));
+	id = json_integer_value(json_object_get(j, "id"));
+	ck_assert_int_gt(id, 0);
+	json_decref(j);
+	j = http_json(&carol, "GET", path, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_int_eq(json_array_size(json_object_get(j, "webhooks")), 1);
+	ck_assert_ptr_null(json_object_get(json_array_get(json_object_get(j,
+	    "webhooks"), 0), "secret"));
+	json_decref(j);
+	j = http_json(&alice, "GET", "/v1/webhooks", NULL, &status);
+	ck_assert_int_ne(status, 200);		/* the global list is admin's */
+	json_decref(j);
+	snprintf(path, sizeof(path), "/v1/games/%lld/webhooks/%lld",
+	    (long long)game, (long long)id);
+	j = http_json(&bob, "DELETE", path, NULL, &status);
+	ck_assert_int_eq(status, 403);
+	json_decref(j);
+	j = http_json(&carol, "DELETE", path, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	json_decref(j);
+}
+
 START_TEST(test_http_api)
 {
 	char path[128];
@@ -995,6 +1048,7 @@ START_TEST(test_http_api)
 	ck_assert_int_eq(status, 403);
 	json_decref(j);
 
+	check_game_webhooks(game);
 	moves = play(game);
 	ck_assert_int_gt(moves, 5);
 	check_long_poll(game);
