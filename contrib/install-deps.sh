@@ -7,6 +7,7 @@ apt-get update
 apt-get install -y --no-install-recommends \
 	ca-certificates build-essential autoconf automake pkg-config \
 	libsodium-dev libsqlite3-dev libjansson-dev libmicrohttpd-dev \
+	libsystemd-dev \
 	libcurl4-openssl-dev \
 	check sqlite3 curl valgrind
 # The mail gateway: GMime and libcurl to build; a real MTA, IMAP server

@@ -12,6 +12,13 @@
  *
  *   api_games.c	rulesets, games and their public views
  *   api_moves.c	POST of a signed move
+ *   api_ops.c		health and metrics
+ *   api_auth.c		signed requests (Authorization: PBEM-Ed25519)
+ *   api_players.c	player registration
+ *   api_forming.c	creating, joining and leaving games
+ *   api_seats.c	a seat's private view (signed)
+ *   api_log.c		the public log, paged, redacted until the end
+ *   api_events.c	long-poll of a game's events (suspend/resume)
  *   api_webhooks.c	webhook registrations (admin token)
  */
 #ifndef PBEM_API_H
@@ -27,14 +34,25 @@
 
 #define API_MAX_PARAMS	2
 
+struct pending;
+
 struct api_request {
 	struct daemon		*d;
 	struct MHD_Connection	*conn;
 	const char		*method;
 	const char		*path;		/* without the query */
+	const char		*target;	/* path and query as sent */
 	const char		*body;		/* NUL-terminated; "" if none */
 	size_t			 body_len;
 	int64_t			 params[API_MAX_PARAMS];	/* {id}s */
+	unsigned int		 status;	/* set by api_send_*: the
+						   status queued */
+	/* State a handler keeps across a suspension (api_events.c): NULL
+	 * on the first call; if set, *state_free(*state) is called when
+	 * the connection ends. */
+	void			**state;
+	void			(**state_free)(void *);
+	struct pending		*pending;	/* http.c's own */
 };
 
 typedef enum MHD_Result (*api_handler)(struct api_request *req);
@@ -53,11 +71,60 @@ enum MHD_Result	api_send_text(struct api_request *req, unsigned int status,
 /* {"error": {"code", "message", "legal_moves"?}}; forms is borrowed. */
 enum MHD_Result	api_send_error(struct api_request *req, unsigned int status,
 		    const char *code, const char *message, json_t *forms);
+/* 429 with a Retry-After header and {"error": {"code": "rate_limited",
+ * "message", "retry_after"}}; message says which limit (limits_describe_*
+ * in daemon.h). */
+enum MHD_Result	api_send_rate_limited(struct api_request *req,
+		    unsigned int retry_after, const char *message);
 /* A query-string argument, or NULL. */
 const char	*api_query(struct api_request *req, const char *name);
+/* A query argument as a whole number in [min, max], or def if absent:
+ * 0, or -1 with a 400 answered if it is there but bad. */
+int		 api_query_number(struct api_request *req, const char *name,
+		    int64_t min, int64_t max, int64_t def, int64_t *out,
+		    enum MHD_Result *answered);
+/* One extra header on the answer (name and value must outlive it). */
+void		 api_add_header(struct api_request *req, const char *name,
+		    const char *value);
+/* The calling thread's store, or NULL with a 503 answered. */
+struct store	*api_store(struct api_request *req, enum MHD_Result *answered);
+
+/* api_auth.c: signed requests (docs/API.md "Signed requests").
+ * 0 with the signing player in *player, or -1 with a 401 answered
+ * (missing or malformed header, unknown player, time outside the window
+ * or before the daemon started, bad signature, replay). */
+int	api_authenticate(struct api_request *req, struct store_player *player,
+	    enum MHD_Result *answered);
+
+/* api_players.c */
+enum MHD_Result	api_player_register(struct api_request *req);
+enum MHD_Result	api_player_me(struct api_request *req);
+
+/* api_forming.c: games being formed */
+enum MHD_Result	api_game_create(struct api_request *req);
+enum MHD_Result	api_game_join(struct api_request *req);
+enum MHD_Result	api_game_leave(struct api_request *req);
+/* The JSON of a game row: id, ruleset, status, seats with players'
+ * names (null: open), options, seed commitment. */
+json_t	*api_game_summary(struct store *st, const struct store_game *g);
+const char *api_game_status_name(int status);
+
+/* api_seats.c: a seat's private view */
+enum MHD_Result	api_seat_view(struct api_request *req);
+
+/* api_log.c: the public log, and the entry shape events share.
+ * reveal: the game is over, so move texts and signatures are shown. */
+enum MHD_Result	api_game_log(struct api_request *req);
+json_t	*api_log_entry(const struct store_entry *e, int reveal);
+
+/* api_events.c */
+enum MHD_Result	api_game_events(struct api_request *req);
+
+/* api_ops.c */
+enum MHD_Result	api_health(struct api_request *req);
+enum MHD_Result	api_metrics(struct api_request *req);
 
 /* api_games.c */
-enum MHD_Result	api_health(struct api_request *req);
 enum MHD_Result	api_rulesets(struct api_request *req);
 enum MHD_Result	api_games_list(struct api_request *req);
 enum MHD_Result	api_game_view(struct api_request *req);

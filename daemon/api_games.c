@@ -13,13 +13,6 @@
 #include "templates.h"
 
 enum MHD_Result
-api_health(struct api_request *req)
-{
-	return api_send_json(req, MHD_HTTP_OK, json_pack("{s:s}", "status",
-	    "ok"));
-}
-
-enum MHD_Result
 api_rulesets(struct api_request *req)
 {
 	const struct rules_module *const *m;
@@ -36,18 +29,9 @@ api_rulesets(struct api_request *req)
 	    list));
 }
 
-static int
-add_game(const struct store_game *g, void *arg)
-{
-	json_array_append_new(arg, json_pack("{s:I, s:s, s:i, s:s}", "id",
-	    (json_int_t)g->id, "ruleset", g->ruleset, "seats", g->nseats,
-	    "status", g->status == STORE_GAME_OVER ? "over" : "running"));
-	return 0;
-}
-
 /* The calling thread's store, or an answered 503. */
-static struct store *
-request_store(struct api_request *req, enum MHD_Result *answered)
+struct store *
+api_store(struct api_request *req, enum MHD_Result *answered)
 {
 	struct store *st = daemon_store(req->d);
 
@@ -58,25 +42,72 @@ request_store(struct api_request *req, enum MHD_Result *answered)
 	return st;
 }
 
+/* GET /v1/games?ruleset=&status=&player=: each filter optional. */
+struct game_filter {
+	struct store	*st;
+	const char	*ruleset;
+	int		 status;	/* -1: any */
+	int64_t		 player;	/* 0: any */
+	json_t		*games;
+};
+
+static int
+add_game(const struct store_game *g, void *arg)
+{
+	struct game_filter *f = arg;
+	int s, seated = f->player == 0;
+
+	for (s = 0; s < g->nseats && !seated; s++)
+		seated = g->seat_player[s] == f->player;
+	if (seated && (f->status < 0 || g->status == f->status) &&
+	    (f->ruleset == NULL || strcmp(f->ruleset, g->ruleset) == 0))
+		json_array_append_new(f->games, api_game_summary(f->st, g));
+	return 0;
+}
+
 enum MHD_Result
 api_games_list(struct api_request *req)
 {
+	const char *status = api_query(req, "status");
+	const char *player = api_query(req, "player");
 	enum MHD_Result rc = MHD_NO;
-	struct store *st;
-	json_t *games;
+	struct store_player p;
+	struct game_filter f;
+	char msg[256];
 
-	if ((st = request_store(req, &rc)) == NULL)
+	memset(&f, 0, sizeof(f));
+	if ((f.st = api_store(req, &rc)) == NULL)
 		return rc;
-	games = json_array();
-	if (store_game_foreach(st, add_game, games) != STORE_OK) {
-		json_decref(games);
-		log_warnx("http: %s", store_errmsg(st));
+	f.ruleset = api_query(req, "ruleset");
+	f.status = -1;
+	if (status != NULL) {
+		for (f.status = 0; f.status <= STORE_GAME_FORMING; f.status++)
+			if (strcmp(status, api_game_status_name(f.status)) == 0)
+				break;
+		if (f.status > STORE_GAME_FORMING)
+			return api_send_error(req, MHD_HTTP_BAD_REQUEST,
+			    "bad_request", "status must be forming, running "
+			    "or over", NULL);
+	}
+	if (player != NULL) {
+		if (store_player_find(f.st, player, &p) != STORE_OK) {
+			snprintf(msg, sizeof(msg), "there is no player named "
+			    "%.64s", player);
+			return api_send_error(req, MHD_HTTP_NOT_FOUND,
+			    "unknown_player", msg, NULL);
+		}
+		f.player = p.id;
+	}
+	f.games = json_array();
+	if (store_game_foreach(f.st, add_game, &f) != STORE_OK) {
+		json_decref(f.games);
+		log_warnx("http: %s", store_errmsg(f.st));
 		return api_send_error(req, MHD_HTTP_INTERNAL_SERVER_ERROR,
 		    "internal_error", "the list of games cannot be read",
 		    NULL);
 	}
 	return api_send_json(req, MHD_HTTP_OK, json_pack("{s:o}", "games",
-	    games));
+	    f.games));
 }
 
 /* Load the game named by the path into gs, or answer 404 and return -1. */
@@ -84,18 +115,44 @@ static int
 load_game(struct api_request *req, struct gamestate *gs,
     enum MHD_Result *answered)
 {
+	enum engine_status es;
 	struct store *st;
 	char err[1024];
 
-	if ((st = request_store(req, answered)) == NULL)
+	if ((st = api_store(req, answered)) == NULL)
 		return -1;
-	if (gamestate_load(st, req->params[0], -1, gs, err, sizeof(err)) !=
-	    ENGINE_OK) {
-		*answered = api_send_error(req, MHD_HTTP_NOT_FOUND,
-		    "unknown_game", err, NULL);
+	if ((es = gamestate_load(st, req->params[0], -1, gs, err,
+	    sizeof(err))) != ENGINE_OK) {
+		*answered = api_send_error(req, es == ENGINE_UNKNOWN_GAME ?
+		    MHD_HTTP_NOT_FOUND : es == ENGINE_FORMING ?
+		    MHD_HTTP_CONFLICT : es == ENGINE_BUSY ?
+		    MHD_HTTP_SERVICE_UNAVAILABLE :
+		    MHD_HTTP_INTERNAL_SERVER_ERROR, engine_status_code(es),
+		    err, NULL);
 		return -1;
 	}
 	return 0;
+}
+
+/* A forming game has no state yet: its view and seed answers are its
+ * row's summary (seats, open seats, commitment).  1 if answered so. */
+static int
+answer_forming(struct api_request *req, enum MHD_Result *answered)
+{
+	struct store_game g;
+	struct store *st;
+	int forming;
+
+	if ((st = api_store(req, answered)) == NULL)
+		return 1;
+	if (store_game_get(st, req->params[0], &g) != STORE_OK)
+		return 0;
+	forming = g.status == STORE_GAME_FORMING;
+	if (forming)
+		*answered = api_send_json(req, MHD_HTTP_OK,
+		    api_game_summary(st, &g));
+	store_game_clear(&g);
+	return forming;
 }
 
 enum MHD_Result
@@ -105,9 +162,13 @@ api_game_view(struct api_request *req)
 	struct gamestate gs;
 	json_t *view;
 
+	if (answer_forming(req, &rc))
+		return rc;
 	if (load_game(req, &gs, &rc) != 0)
 		return rc;
 	view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
+	json_object_set_new(view, "status", json_string(
+	    api_game_status_name(gs.game.status)));
 	gamestate_clear(&gs);
 	return api_send_json(req, MHD_HTTP_OK, view);
 }
@@ -116,20 +177,30 @@ enum MHD_Result
 api_game_seed(struct api_request *req)
 {
 	enum MHD_Result rc = MHD_NO;
-	struct gamestate gs;
+	struct store_game g;
+	struct store *st;
+	enum store_status sr;
 	char hex[65];
 	json_t *body;
 
-	if (load_game(req, &gs, &rc) != 0)
+	if ((st = api_store(req, &rc)) == NULL)
 		return rc;
-	proto_hex(gs.game.commitment, 32, hex);
-	body = json_pack("{s:I, s:s}", "game", (json_int_t)gs.game.id,
+	if ((sr = store_game_get(st, req->params[0], &g)) != STORE_OK) {
+		snprintf(hex, sizeof(hex), "there is no game %lld",
+		    (long long)req->params[0]);
+		return sr == STORE_NOTFOUND ? api_send_error(req,
+		    MHD_HTTP_NOT_FOUND, "unknown_game", hex, NULL) :
+		    api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
+		    "the game cannot be read now; try again", NULL);
+	}
+	proto_hex(g.commitment, 32, hex);
+	body = json_pack("{s:I, s:s}", "game", (json_int_t)g.id,
 	    "commitment", hex);
-	if (gs.game.status == STORE_GAME_OVER) {
-		proto_hex(gs.game.seed, 32, hex);
+	if (g.status == STORE_GAME_OVER) {
+		proto_hex(g.seed, 32, hex);
 		json_object_set_new(body, "seed", json_string(hex));
 	}
-	gamestate_clear(&gs);
+	store_game_clear(&g);
 	return api_send_json(req, MHD_HTTP_OK, body);
 }
 
@@ -144,7 +215,7 @@ api_game_text(struct api_request *req)
 	struct gamestate gs;
 	json_t *view, *shown;
 	char err[1024];
-	int seat, over;
+	int seat, over, rendered;
 
 	if (load_game(req, &gs, &rc) != 0)
 		return rc;
@@ -158,9 +229,12 @@ api_game_text(struct api_request *req)
 	json_decref(view);
 	over = gs.module->to_act(gs.state, &seat, 1) == 0;
 	mustache_buf_init(&out);
-	if (templates_render(req->d->templates, present_lang_code(info.lang),
-	    gs.module->name, over ? "game_over" : "spectator", TPL_TEXT,
-	    shown, &out, err, sizeof(err)) != 0) {
+	rendered = templates_render(daemon_templates_hold(req->d),
+	    present_lang_code(info.lang), gs.module->name, over ?
+	    "game_over" : "spectator", TPL_TEXT, shown, &out, err,
+	    sizeof(err));
+	daemon_templates_release(req->d);
+	if (rendered != 0) {
 		json_decref(shown);
 		gamestate_clear(&gs);
 		mustache_buf_free(&out);

@@ -1,6 +1,14 @@
 /*
  * api_moves.c -- POST /v1/games/{id}/moves: the signed move block, the
  * same one a mail carries (see api.h; docs/API.md).
+ *
+ * The per-key rate limit: the block names a game and a seat, whose
+ * player's key is looked up (two indexed reads, only when the limit is
+ * on).  A key with no token left is refused before any work; a token is
+ * taken only once the engine has checked the block's signature, so a
+ * forged block naming someone's seat never spends that player's tokens.
+ * Requests for one key racing each other may pass the check together
+ * and overshoot by at most the number of HTTP threads.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +16,7 @@
 
 #include "api.h"
 #include "engine.h"
+#include "metrics.h"
 
 static unsigned int
 http_status(enum engine_status es)
@@ -34,39 +43,104 @@ http_status(enum engine_status es)
 	}
 }
 
+/* The public key of the player in the block's seat; -1 if the game or
+ * seat is unknown (the engine will say so). */
+static int
+seat_key(struct store *st, const struct proto_move *m,
+    unsigned char key[STORE_KEY_BYTES])
+{
+	struct store_player p;
+	struct store_game g;
+	int rc = -1;
+
+	if (store_game_get(st, m->game_id, &g) != STORE_OK)
+		return -1;
+	if (m->seat >= 0 && m->seat < g.nseats && g.seat_player[m->seat] != 0 &&
+	    store_player_get(st, g.seat_player[m->seat], &p) == STORE_OK) {
+		memcpy(key, p.pubkey, STORE_KEY_BYTES);
+		rc = 0;
+	}
+	store_game_clear(&g);
+	return rc;
+}
+
+/* Did the engine get as far as a good signature? */
+static int
+signature_checked(enum engine_status status)
+{
+	switch (status) {
+	case ENGINE_NO_BLOCK:
+	case ENGINE_MALFORMED:
+	case ENGINE_UNKNOWN_GAME:
+	case ENGINE_BAD_SEAT:
+	case ENGINE_BAD_SIGNATURE:
+	case ENGINE_BUSY:
+	case ENGINE_INTERNAL:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+static enum MHD_Result
+refuse(struct api_request *req, unsigned int status, const char *code,
+    const char *message, json_t *forms)
+{
+	metrics_move_rejected(code);
+	return api_send_error(req, status, code, message, forms);
+}
+
 enum MHD_Result
 api_move_post(struct api_request *req)
 {
 	int64_t game_id = req->params[0];
+	unsigned char key[STORE_KEY_BYTES];
 	struct engine_reply reply;
 	struct proto_move m;
 	struct store *st;
 	enum MHD_Result rc;
-	char hex[65], block[2048];
+	unsigned int retry;
+	int found, keyed = 0;
+	char hex[65], block[2048], limit[256];
 
 	/* The URL names a game: a block signed for another game is refused
 	 * here rather than played in the game it names. */
-	if (proto_move_find(req->body, req->body_len, &m, block,
-	    sizeof(block)) == PROTO_OK && m.game_id != game_id) {
+	found = proto_move_find(req->body, req->body_len, &m, block,
+	    sizeof(block)) == PROTO_OK;
+	if (found && m.game_id != game_id) {
 		snprintf(block, sizeof(block), "the signed block is for game "
 		    "%lld; it was posted to game %lld", (long long)m.game_id,
 		    (long long)game_id);
-		return api_send_error(req, MHD_HTTP_BAD_REQUEST, "wrong_game",
-		    block, NULL);
+		return refuse(req, MHD_HTTP_BAD_REQUEST, "wrong_game", block,
+		    NULL);
 	}
 	if ((st = daemon_store(req->d)) == NULL)
-		return api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE,
-		    "busy", "the database cannot be opened now; try again",
-		    NULL);
+		return refuse(req, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
+		    "the database cannot be opened now; try again", NULL);
+	if (found && config_int(req->d->cfg, "rate_per_key") > 0 &&
+	    seat_key(st, &m, key) == 0) {
+		keyed = 1;
+		if (!ratelimit_check_key(req->d, key, &retry)) {
+			metrics_move_rejected("rate_limited");
+			limits_describe_key(req->d, limit, sizeof(limit));
+			snprintf(block, sizeof(block), "too many moves signed "
+			    "with the key of seat %d: the limit is %s; try "
+			    "again in %u s", m.seat, limit, retry);
+			return api_send_rate_limited(req, retry, block);
+		}
+	}
 	engine_submit(st, req->d->key, req->body, req->body_len,
 	    RULES_LANG_EN, &reply);
+	if (keyed && signature_checked(reply.status))
+		ratelimit_charge_key(req->d, key);
 	if (reply.status != ENGINE_OK) {
-		rc = api_send_error(req, http_status(reply.status),
+		rc = refuse(req, http_status(reply.status),
 		    engine_status_code(reply.status), reply.message,
 		    reply.forms);
 		engine_reply_clear(&reply);
 		return rc;
 	}
+	metrics_add(METRICS_MOVES_ACCEPTED, 1);
 	proto_hex(reply.receipt.entry_hash, 32, hex);
 	proto_receipt_armour(&reply.receipt, block, sizeof(block));
 	rc = api_send_json(req, MHD_HTTP_OK, json_pack("{s:I, s:I, s:s, s:s, "

@@ -4,8 +4,10 @@
  *
  * Who may register: the administrator, with the bearer token of the
  * "webhook_admin_token" option (HTTP registration is off while it is
- * empty).  Global registrations live under /v1/webhooks, a game's under
- * /v1/games/{id}/webhooks.  The secret is in the answer to the POST that
+ * empty), anywhere; and a player seated in a game, with a signed request
+ * (api_authenticate()), for that game's registrations only -- so a chat
+ * bot run by a player can follow its own game.  Global registrations live
+ * under /v1/webhooks, a game's under /v1/games/{id}/webhooks.  The secret is in the answer to the POST that
  * creates a registration and nowhere else, ever.
  */
 #include <stdio.h>
@@ -55,6 +57,63 @@ authorised(struct api_request *req, enum MHD_Result *answered)
 		return 0;
 	}
 	return 1;
+}
+
+/* A signed request by a player seated in game_id?  Answers (and returns
+ * 0) if not. */
+static int
+seated_signer(struct api_request *req, int64_t game_id,
+    enum MHD_Result *answered)
+{
+	struct store_player p;
+	struct store_game g;
+	enum store_status rc;
+	struct store *st;
+	char why[160];
+	int seat, seated = 0;
+
+	if (api_authenticate(req, &p, answered) != 0)
+		return 0;
+	if ((st = api_store(req, answered)) == NULL)
+		return 0;
+	if ((rc = store_game_get(st, game_id, &g)) != STORE_OK) {
+		snprintf(why, sizeof(why), "there is no game %lld",
+		    (long long)game_id);
+		*answered = rc == STORE_NOTFOUND ? api_send_error(req,
+		    MHD_HTTP_NOT_FOUND, "unknown_game", why, NULL) :
+		    api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
+		    "the game cannot be read now; try again", NULL);
+		return 0;
+	}
+	for (seat = 0; seat < g.nseats; seat++)
+		if (g.seat_player[seat] == p.id)
+			seated = 1;
+	store_game_clear(&g);
+	if (!seated) {
+		snprintf(why, sizeof(why), "%s has no seat in game %lld; only "
+		    "its players (or the administrator) may manage its "
+		    "webhooks", p.name, (long long)game_id);
+		*answered = api_send_error(req, MHD_HTTP_FORBIDDEN,
+		    "not_seated", why, NULL);
+		return 0;
+	}
+	return 1;
+}
+
+/* May this request manage game_id's registrations (0: the global ones)?
+ * A signed request (PBEM-Ed25519) must come from one of the game's
+ * players; anything else must carry the administrator's token. */
+static int
+authorised_for(struct api_request *req, int64_t game_id,
+    enum MHD_Result *answered)
+{
+	const char *given = MHD_lookup_connection_value(req->conn,
+	    MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+
+	if (game_id > 0 && given != NULL &&
+	    strncmp(given, "PBEM-Ed25519 ", 13) == 0)
+		return seated_signer(req, game_id, answered);
+	return authorised(req, answered);
 }
 
 /* The store connection, or an answer saying there is none. */
@@ -174,7 +233,7 @@ add(struct api_request *req, int64_t game_id)
 	char events[256], err[512];
 	json_t *root = NULL, *out;
 
-	if (!authorised(req, &answered) ||
+	if (!authorised_for(req, game_id, &answered) ||
 	    (st = store_or_answer(req, &answered)) == NULL ||
 	    (game_id != 0 && !game_exists(req, st, game_id, &answered)))
 		return answered;
@@ -218,7 +277,7 @@ list(struct api_request *req, int64_t game_id)
 	enum MHD_Result answered;
 	struct store *st;
 
-	if (!authorised(req, &answered) ||
+	if (!authorised_for(req, game_id > 0 ? game_id : 0, &answered) ||
 	    (st = store_or_answer(req, &answered)) == NULL ||
 	    (game_id > 0 && !game_exists(req, st, game_id, &answered)))
 		return answered;
@@ -241,7 +300,7 @@ delete(struct api_request *req, int64_t game_id, int64_t id)
 	struct store *st;
 	char why[96];
 
-	if (!authorised(req, &answered) ||
+	if (!authorised_for(req, game_id, &answered) ||
 	    (st = store_or_answer(req, &answered)) == NULL)
 		return answered;
 	rc = store_webhook_get(st, id, &w);

@@ -46,29 +46,25 @@ from_rules(enum rules_status rs)
 
 /* The outbox payload: which game, move and seat to render at delivery
  * (never the view itself, so no hidden card is stored in the outbox). */
-static char *
+static json_t *
 notification_payload(int64_t game_id, int64_t seq, int seat,
     const char *event, int acting)
 {
-	json_t *j = json_pack("{s:I, s:I, s:i, s:s, s:b}", "game",
+	return json_pack("{s:I, s:I, s:i, s:s, s:b}", "game",
 	    (json_int_t)game_id, "seq", (json_int_t)seq, "seat", seat,
 	    "event", event, "your_turn", acting);
-	char *payload = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
-
-	json_decref(j);
-	return payload;
 }
 
-/* Queue one notification per seat: the receipt for the mover, "your
- * turn" for the seats to act, an update for the others (engine.h). */
-int
-engine_queue_notifications(struct store *st, const struct gamestate *gs,
-    int mover, const char *mover_event, int64_t seq, int over)
+/* One row per seat after entry seq: mover_event for seat mover, "your
+ * turn" for the seats to act, idle_event for the others, "game_over"
+ * for all once over. */
+static int
+queue_seats(struct store *st, const struct gamestate *gs, int mover,
+    const char *mover_event, const char *idle_event, int64_t seq, int over)
 {
 	struct store_player p;
-	struct store_outbox o;
 	int to_act[STORE_MAX_SEATS], nact, s, i, acting;
-	enum store_status rc;
+	const char *event;
 
 	nact = gs->module->to_act(gs->state, to_act, STORE_MAX_SEATS);
 	for (s = 0; s < gs->game.nseats; s++) {
@@ -79,23 +75,29 @@ engine_queue_notifications(struct store *st, const struct gamestate *gs,
 		for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
 			if (to_act[i] == s)
 				acting = 1;
-		memset(&o, 0, sizeof(o));
-		o.game_id = gs->game.id;
-		o.seq = seq;
-		snprintf(o.channel, sizeof(o.channel), "mail");
-		snprintf(o.recipient, sizeof(o.recipient), "%s", p.email);
-		snprintf(o.event, sizeof(o.event), "%s", over ? "game_over" :
-		    s == mover ? mover_event : acting ? "your_turn" : "update");
-		o.payload = notification_payload(gs->game.id, seq, s, o.event,
-		    acting);
-		o.status = STORE_OUTBOX_PENDING;
-		o.next_attempt = clock_now();
-		rc = o.payload != NULL ? store_outbox_add(st, &o) : STORE_ERROR;
-		free(o.payload);
-		if (rc != STORE_OK)
+		event = over ? "game_over" : s == mover ? mover_event :
+		    acting ? "your_turn" : idle_event;
+		if (engine_outbox_mail(st, gs->game.id, seq, p.email, event,
+		    notification_payload(gs->game.id, seq, s, event, acting),
+		    clock_now()) != 0)
 			return -1;
 	}
 	return 0;
+}
+
+/* Queue one notification per seat: the receipt for the mover, "your
+ * turn" for the seats to act, an update for the others (engine.h). */
+int
+engine_queue_notifications(struct store *st, const struct gamestate *gs,
+    int mover, const char *mover_event, int64_t seq, int over)
+{
+	return queue_seats(st, gs, mover, mover_event, "update", seq, over);
+}
+
+int
+engine_queue_opening(struct store *st, const struct gamestate *gs)
+{
+	return queue_seats(st, gs, -1, NULL, "game_started", 0, 0);
 }
 
 static void

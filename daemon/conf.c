@@ -43,6 +43,20 @@ static const struct config_option options[] = {
 	    "the largest request body accepted, in bytes" },
 	{ "http_timeout", CONFIG_INT, "30", 1, 3600, 0,
 	    "seconds an idle HTTP connection is kept" },
+	{ "http_max_connections", CONFIG_INT, "1024", 1, 65536, 0,
+	    "open HTTP connections at most; more are closed unanswered" },
+	{ "http_max_connections_per_address", CONFIG_INT, "64", 0, 65536, 0,
+	    "open HTTP connections at most from one address; 0: no limit" },
+
+	/* Rate limits (token buckets; docs/CONFIG.md). */
+	{ "rate_per_address", CONFIG_INT, "50", 0, 1000000, 1,
+	    "HTTP requests per second from one client address; 0: no limit" },
+	{ "rate_per_address_burst", CONFIG_INT, "100", 1, 1000000, 1,
+	    "requests one address may make at once after a quiet spell" },
+	{ "rate_per_key", CONFIG_INT, "60", 0, 1000000, 1,
+	    "signed requests (moves) per minute per player key; 0: no limit" },
+	{ "rate_per_key_burst", CONFIG_INT, "20", 1, 1000000, 1,
+	    "signed requests one key may make at once after a quiet spell" },
 	{ "schedule_interval", CONFIG_INT, "10", 1, 3600, 0,
 	    "seconds between two passes of the deadline scheduler" },
 
@@ -52,6 +66,13 @@ static const struct config_option options[] = {
 	    "each request writes its own" },
 	{ "writer_cache", CONFIG_INT, "1024", 1, 1048576, 0,
 	    "games whose newest state the writer keeps in memory" },
+	/* The API: registration, signed requests, events. */
+	{ "http_open_registration", CONFIG_BOOL, "yes", 0, 0, 1,
+	    "anyone who reaches the API may register a player (POST /v1/players)" },
+	{ "http_auth_window", CONFIG_INT, "120", 5, 3600, 1,
+	    "seconds a signed request's time may differ from the server's clock" },
+	{ "http_events_max_wait", CONFIG_INT, "60", 1, 3600, 1,
+	    "the longest an event long-poll may wait, in seconds" },
 	/* Webhooks (docs/WEBHOOKS.md). */
 	{ "webhook_admin_token", CONFIG_STRING, "", 0, 0, 1,
 	    "bearer token for /v1/webhooks over HTTP; empty: HTTP registration off" },
@@ -126,6 +147,17 @@ static const struct config_option options[] = {
 
 #define NOPTIONS	(sizeof(options) / sizeof(options[0]) - 1)
 
+/* Text options that take one word of a fixed list. */
+static const char *const log_levels[] = { "warning", "info", "debug", NULL };
+
+static const struct {
+	const char		*option;
+	const char *const	*words;
+} choices[] = {
+	{ "log_level", log_levels },
+	{ NULL, NULL }
+};
+
 struct config {
 	char	*value[NOPTIONS];	/* the text of each option's value */
 };
@@ -179,6 +211,30 @@ parse_int(const char *text, long long *out)
 	return 0;
 }
 
+/* For an option with a list of words: is text one of them? */
+static int
+check_choice(const struct config_option *o, const char *text, char *err,
+    size_t errlen)
+{
+	const char *const *w;
+	size_t i, len;
+
+	for (i = 0; choices[i].option != NULL; i++) {
+		if (strcmp(choices[i].option, o->name) != 0)
+			continue;
+		for (w = choices[i].words; *w != NULL; w++)
+			if (strcmp(*w, text) == 0)
+				return 0;
+		len = (size_t)snprintf(err, errlen, "%s: \"%s\" is not one of",
+		    o->name, text);
+		for (w = choices[i].words; *w != NULL && len < errlen; w++)
+			len += (size_t)snprintf(err + len, errlen - len, "%s %s",
+			    w == choices[i].words ? "" : ",", *w);
+		return -1;
+	}
+	return 0;
+}
+
 /* Is text a legal value for option o?  0, or -1 with the reason. */
 static int
 check_value(const struct config_option *o, const char *text, char *err,
@@ -209,7 +265,7 @@ check_value(const struct config_option *o, const char *text, char *err,
 		}
 		return 0;
 	case CONFIG_STRING:
-		break;
+		return check_choice(o, text, err, errlen);
 	}
 	return 0;
 }

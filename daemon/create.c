@@ -133,7 +133,8 @@ store_failure(struct store *st, char *err, size_t errlen)
 	return ENGINE_INTERNAL;
 }
 
-/* Look the players up and check each seat has a distinct one. */
+/* Look the players up and check each seat has a distinct one; an id of 0
+ * is an open seat (its player row is left zeroed). */
 static enum engine_status
 load_players(struct store *st, const int64_t *ids, int nseats,
     struct store_player *players, char *err, size_t errlen)
@@ -141,6 +142,9 @@ load_players(struct store *st, const int64_t *ids, int nseats,
 	int s, t;
 
 	for (s = 0; s < nseats; s++) {
+		memset(&players[s], 0, sizeof(players[s]));
+		if (ids[s] == 0)
+			continue;
 		if (store_player_get(st, ids[s], &players[s]) != STORE_OK) {
 			snprintf(err, errlen, "seat %d: no player with id %lld",
 			    s, (long long)ids[s]);
@@ -157,26 +161,102 @@ load_players(struct store *st, const int64_t *ids, int nseats,
 	return ENGINE_OK;
 }
 
+/*
+ * Start game g inside the caller's transaction: every seat has a player.
+ * Sets the game up from its seed (step 0), appends the genesis entry and
+ * the opening snapshot, and marks the game running.
+ */
+static enum engine_status
+start_locked(struct store *st, const struct serverkey *key,
+    struct store_game *g, const json_t *opts, char *err, size_t errlen)
+{
+	struct store_player seat_players[STORE_MAX_SEATS];
+	const struct rules_module *m = rules_find(g->ruleset);
+	struct store_entry e;
+	struct gamestate opening;
+	struct rules_rng rng;
+	unsigned char server_pub[32];
+	char *state_text = NULL, *gtext = NULL;
+	enum engine_status rc;
+	json_t *saved;
+	void *state;
+	int s;
+
+	if (m == NULL) {
+		snprintf(err, errlen, "unknown ruleset \"%s\"", g->ruleset);
+		return ENGINE_INTERNAL;
+	}
+	for (s = 0; s < g->nseats; s++)
+		if (g->seat_player[s] == 0) {
+			snprintf(err, errlen, "seat %d is still open", s);
+			return ENGINE_INTERNAL;
+		}
+	if ((rc = load_players(st, g->seat_player, g->nseats, seat_players,
+	    err, errlen)) != ENGINE_OK)
+		return rc;
+	rng_init(&rng, g->seed, 0);
+	if ((state = m->setup(g->nseats, opts, &rng, err, errlen)) == NULL)
+		return ENGINE_BAD_REQUEST;
+	saved = m->save(state);
+	state_text = chain_state_text(saved);
+	json_decref(saved);
+
+	serverkey_public(key, server_pub);
+	memset(&e, 0, sizeof(e));
+	e.game_id = g->id;
+	e.seq = 0;
+	e.kind = STORE_ENTRY_GENESIS;
+	e.seat = -1;
+	e.time = clock_now();
+	g->created = e.time;
+	gtext = genesis_text(g, opts, seat_players, server_pub);
+	e.text = gtext;
+	serverkey_sign(key, (const unsigned char *)gtext, strlen(gtext),
+	    e.signature);
+	chain_state_hash(state_text, e.state_hash);
+	chain_entry_hash(&e, e.hash);
+	engine_sign_receipt(key, &e);
+
+	/* The opening mails: the seats to act are told it is their turn,
+	 * the others that the game has begun (submit.c). */
+	memset(&opening, 0, sizeof(opening));
+	opening.game = *g;
+	opening.module = m;
+	opening.state = state;
+	rc = ENGINE_OK;
+	if (store_log_append(st, &e) != STORE_OK ||
+	    store_snapshot_put(st, g->id, 0, state_text) != STORE_OK ||
+	    store_game_set_status(st, g->id, STORE_GAME_RUNNING) != STORE_OK ||
+	    engine_queue_opening(st, &opening) != 0 ||
+	    webhook_game_created(st, g) != 0) {		/* webhook.h */
+		snprintf(err, errlen, "store: %s", store_errmsg(st));
+		rc = ENGINE_INTERNAL;
+	}
+	sodium_memzero(&opening, sizeof(opening));	/* a copy of g */
+	m->destroy(state);
+	free(gtext);
+	free(state_text);
+	return rc;
+}
+
 enum engine_status
-engine_create_game(struct store *st, const struct serverkey *key,
+engine_form_game(struct store *st, const struct serverkey *key,
     const char *ruleset, const char *options, const int64_t *players,
-    int nseats, int64_t *game_id, char *err, size_t errlen)
+    int nseats, int64_t *game_id, int *started, char *err, size_t errlen)
 {
 	struct store_player seat_players[STORE_MAX_SEATS];
 	const struct rules_module *m;
 	struct store_game g;
-	struct store_entry e;
 	struct rules_rng rng;
-	unsigned char server_pub[32];
-	json_t *opts, *saved;
+	json_t *opts;
 	void *state;
-	char *state_text = NULL, *gtext = NULL;
 	enum engine_status rc;
-	int s;
+	int s, open = 0;
 
+	*started = 0;
 	if ((m = rules_find(ruleset)) == NULL) {
 		snprintf(err, errlen, "unknown ruleset \"%s\"; see `pbemctl "
-		    "rulesets` for the list", ruleset);
+		    "rulesets` or GET /v1/rulesets for the list", ruleset);
 		return ENGINE_BAD_REQUEST;
 	}
 	if (nseats < m->min_seats || nseats > m->max_seats) {
@@ -197,26 +277,24 @@ engine_create_game(struct store *st, const struct serverkey *key,
 	g.ruleset_version = m->ruleset_version;
 	g.options = json_dumps(opts, JSON_COMPACT | JSON_SORT_KEYS);
 	g.nseats = nseats;
-	for (s = 0; s < nseats; s++)
+	for (s = 0; s < nseats; s++) {
 		g.seat_player[s] = players[s];
+		open += players[s] == 0;
+	}
 	rng_seed_generate(g.seed);
 	rng_seed_commit(g.seed, g.commitment);
-	g.status = STORE_GAME_RUNNING;
+	g.status = STORE_GAME_FORMING;
 	g.created = clock_now();
 
+	/* The module judges the options now, so a game that could never
+	 * start is refused before anyone joins it. */
 	rng_init(&rng, g.seed, 0);
-	state = m->setup(nseats, opts, &rng, err, errlen);
-	if (state == NULL) {
-		json_decref(opts);
-		free(g.options);
-		return ENGINE_BAD_REQUEST;
+	if ((state = m->setup(nseats, opts, &rng, err, errlen)) == NULL) {
+		rc = ENGINE_BAD_REQUEST;
+		goto out;
 	}
-	saved = m->save(state);
-	state_text = chain_state_text(saved);
-	json_decref(saved);
 	m->destroy(state);
 
-	rc = ENGINE_INTERNAL;
 	if (store_begin(st) != STORE_OK) {
 		rc = store_failure(st, err, errlen);
 		goto out;
@@ -225,36 +303,185 @@ engine_create_game(struct store *st, const struct serverkey *key,
 		rc = store_failure(st, err, errlen);
 		goto out;
 	}
-	serverkey_public(key, server_pub);
-	gtext = genesis_text(&g, opts, seat_players, server_pub);
-
-	memset(&e, 0, sizeof(e));
-	e.game_id = g.id;
-	e.seq = 0;
-	e.kind = STORE_ENTRY_GENESIS;
-	e.seat = -1;
-	e.text = gtext;
-	e.time = g.created;
-	serverkey_sign(key, (const unsigned char *)gtext, strlen(gtext),
-	    e.signature);
-	chain_state_hash(state_text, e.state_hash);
-	chain_entry_hash(&e, e.hash);
-	engine_sign_receipt(key, &e);
-
-	if (store_log_append(st, &e) != STORE_OK ||
-	    store_snapshot_put(st, g.id, 0, state_text) != STORE_OK ||
-	    webhook_game_created(st, &g) != 0 ||	/* webhook.h */
-	    store_commit(st) != STORE_OK) {
+	if (open == 0 && (rc = start_locked(st, key, &g, opts, err,
+	    errlen)) != ENGINE_OK) {
+		store_rollback(st);
+		goto out;
+	}
+	if (store_commit(st) != STORE_OK) {
 		rc = store_failure(st, err, errlen);
 		goto out;
 	}
 	*game_id = g.id;
+	*started = open == 0;
+	if (*started)
+		engine_committed(g.id, 0);
 	rc = ENGINE_OK;
 out:
 	sodium_memzero(g.seed, sizeof(g.seed));
 	json_decref(opts);
 	free(g.options);
-	free(gtext);
-	free(state_text);
+	return rc;
+}
+
+enum engine_status
+engine_create_game(struct store *st, const struct serverkey *key,
+    const char *ruleset, const char *options, const int64_t *players,
+    int nseats, int64_t *game_id, char *err, size_t errlen)
+{
+	int s, started;
+
+	for (s = 0; s < nseats; s++)
+		if (players[s] == 0) {
+			snprintf(err, errlen, "seat %d has no player", s);
+			return ENGINE_BAD_REQUEST;
+		}
+	return engine_form_game(st, key, ruleset, options, players, nseats,
+	    game_id, &started, err, errlen);
+}
+
+/* Under the write lock: the game, which must be forming. */
+static enum engine_status
+forming_game(struct store *st, int64_t game_id, struct store_game *g,
+    char *err, size_t errlen)
+{
+	enum store_status rc = store_game_get(st, game_id, g);
+
+	if (rc == STORE_NOTFOUND) {
+		snprintf(err, errlen, "there is no game %lld",
+		    (long long)game_id);
+		return ENGINE_UNKNOWN_GAME;
+	}
+	if (rc != STORE_OK) {
+		snprintf(err, errlen, "store: %s", store_errmsg(st));
+		return rc == STORE_BUSY ? ENGINE_BUSY : ENGINE_INTERNAL;
+	}
+	if (g->status != STORE_GAME_FORMING) {
+		snprintf(err, errlen, "game %lld has %s; seats change only "
+		    "while a game is forming", (long long)game_id,
+		    g->status == STORE_GAME_OVER ? "ended" : "started");
+		return ENGINE_NOT_FORMING;
+	}
+	return ENGINE_OK;
+}
+
+enum engine_status
+engine_join_game(struct store *st, const struct serverkey *key,
+    int64_t game_id, int seat, int64_t player_id, int *seat_taken,
+    int *started, char *err, size_t errlen)
+{
+	struct store_game g;
+	json_t *opts = NULL;
+	enum engine_status rc;
+	int s, open = 0;
+
+	*started = 0;
+	memset(&g, 0, sizeof(g));
+	if (store_begin(st) != STORE_OK) {
+		snprintf(err, errlen, "the store is busy: %s; try again",
+		    store_errmsg(st));
+		return ENGINE_BUSY;
+	}
+	if ((rc = forming_game(st, game_id, &g, err, errlen)) != ENGINE_OK)
+		goto refuse;
+	for (s = 0; s < g.nseats; s++)
+		if (g.seat_player[s] == player_id) {
+			snprintf(err, errlen, "you already hold seat %d of game "
+			    "%lld", s, (long long)game_id);
+			rc = ENGINE_SEAT_TAKEN;
+			goto refuse;
+		}
+	if (seat < 0)
+		for (s = 0; s < g.nseats && seat < 0; s++)
+			if (g.seat_player[s] == 0)
+				seat = s;
+	if (seat < 0 || seat >= g.nseats) {
+		if (seat < 0)
+			snprintf(err, errlen, "game %lld has no open seat",
+			    (long long)game_id);
+		else
+			snprintf(err, errlen, "game %lld has seats 0 to %d; "
+			    "there is no seat %d", (long long)game_id,
+			    g.nseats - 1, seat);
+		rc = seat < 0 ? ENGINE_SEAT_TAKEN : ENGINE_BAD_SEAT;
+		goto refuse;
+	}
+	if (g.seat_player[seat] != 0) {
+		snprintf(err, errlen, "seat %d of game %lld is taken", seat,
+		    (long long)game_id);
+		rc = ENGINE_SEAT_TAKEN;
+		goto refuse;
+	}
+	if (store_game_set_seat(st, game_id, seat, player_id) != STORE_OK) {
+		rc = store_failure(st, err, errlen);
+		goto out;
+	}
+	g.seat_player[seat] = player_id;
+	for (s = 0; s < g.nseats; s++)
+		open += g.seat_player[s] == 0;
+	if (open == 0) {
+		opts = parse_options(g.options, err, errlen);
+		rc = opts == NULL ? ENGINE_INTERNAL : start_locked(st, key, &g,
+		    opts, err, errlen);
+		if (rc != ENGINE_OK)
+			goto refuse;
+	}
+	if (store_commit(st) != STORE_OK) {
+		rc = store_failure(st, err, errlen);
+		goto out;
+	}
+	*seat_taken = seat;
+	*started = open == 0;
+	if (*started)
+		engine_committed(game_id, 0);
+	rc = ENGINE_OK;
+	goto out;
+refuse:
+	store_rollback(st);
+out:
+	json_decref(opts);
+	sodium_memzero(g.seed, sizeof(g.seed));
+	store_game_clear(&g);
+	return rc;
+}
+
+enum engine_status
+engine_leave_game(struct store *st, int64_t game_id, int64_t player_id,
+    int *seat_left, char *err, size_t errlen)
+{
+	struct store_game g;
+	enum engine_status rc;
+	int s, seat = -1;
+
+	memset(&g, 0, sizeof(g));
+	if (store_begin(st) != STORE_OK) {
+		snprintf(err, errlen, "the store is busy: %s; try again",
+		    store_errmsg(st));
+		return ENGINE_BUSY;
+	}
+	if ((rc = forming_game(st, game_id, &g, err, errlen)) != ENGINE_OK)
+		goto refuse;
+	for (s = 0; s < g.nseats; s++)
+		if (g.seat_player[s] == player_id)
+			seat = s;
+	if (seat < 0) {
+		snprintf(err, errlen, "you hold no seat in game %lld",
+		    (long long)game_id);
+		rc = ENGINE_BAD_SEAT;
+		goto refuse;
+	}
+	if (store_game_set_seat(st, game_id, seat, 0) != STORE_OK ||
+	    store_commit(st) != STORE_OK) {
+		rc = store_failure(st, err, errlen);
+		goto out;
+	}
+	*seat_left = seat;
+	rc = ENGINE_OK;
+	goto out;
+refuse:
+	store_rollback(st);
+out:
+	sodium_memzero(g.seed, sizeof(g.seed));
+	store_game_clear(&g);
 	return rc;
 }

@@ -14,7 +14,8 @@
  * Files: create.c (new games and their genesis entry), submit.c (moves),
  * apply.c (a move inside the write transaction), writer.c (many moves
  * per transaction, in pbemd), gamestate.c (loading a game's module and
- * state), audit.c (re-checking a log), bundle.c (export and offline
+ * state), outbox.c (the mails queued, and the list of their events),
+ * audit.c (re-checking a log), bundle.c (export and offline
  * verification).
  */
 #ifndef PBEM_ENGINE_H
@@ -48,6 +49,9 @@ enum engine_status {
 	ENGINE_BAD_REQUEST,	/* "bad_request": creation refused */
 	ENGINE_BUSY,		/* "busy": try again */
 	ENGINE_INTERNAL,	/* "internal_error": see the daemon log */
+	ENGINE_FORMING,		/* "game_forming": seats still open */
+	ENGINE_NOT_FORMING,	/* "not_forming": seats are fixed */
+	ENGINE_SEAT_TAKEN,	/* "seat_taken": no such open seat for you */
 	ENGINE_REFUSED,		/* "refused": the game's policy or the
 				 * seat's status does not allow it */
 	ENGINE_NOT_COMMAND	/* "not_a_command": no command keyword */
@@ -68,7 +72,55 @@ struct engine_reply {
 /* Free what a reply holds (not the reply itself). */
 void	engine_reply_clear(struct engine_reply *reply);
 
+/* ---- committed.c: who hears of a commit -------------------------------- */
+
+/*
+ * The commit hook: a function the engine calls after every transaction
+ * that appended to a game's log has committed (a move, a game's start),
+ * with the game and the sequence number of the newest entry.  pbemd sets
+ * it once, before any thread submits, to wake the event long-polls; it is
+ * called on the committing thread (HTTP, mail, scheduler), so it must be
+ * quick and must not call back into the engine.  NULL (the default) calls
+ * nothing.
+ */
+typedef void (*engine_commit_hook)(int64_t game_id, int64_t seq, void *arg);
+
+void	engine_set_commit_hook(engine_commit_hook hook, void *arg);
+/* Called by the engine after a commit (create.c, submit.c). */
+void	engine_committed(int64_t game_id, int64_t seq);
+
 /* ---- create.c ---------------------------------------------------------- */
+
+/*
+ * Form a game of ruleset with nseats seats: players[s] is the player of
+ * seat s, or 0 for a seat left open for anyone to join.  The ruleset
+ * checks the seat count and the options (its setup() refusal becomes
+ * ENGINE_BAD_REQUEST with the module's reason) before anything is
+ * stored.  The seed is drawn and its commitment stored now.  If no seat
+ * is open the game starts at once (*started = 1): genesis entry and
+ * opening snapshot in the same transaction.  Otherwise it is stored with
+ * status STORE_GAME_FORMING and starts when the last seat is taken.
+ */
+enum engine_status engine_form_game(struct store *st,
+	    const struct serverkey *key, const char *ruleset,
+	    const char *options, const int64_t *players, int nseats,
+	    int64_t *game_id, int *started, char *err, size_t errlen);
+
+/*
+ * player_id takes seat (or, if seat < 0, the lowest open seat) of a
+ * forming game, in one transaction; taking the last open seat starts the
+ * game in that transaction (*started = 1).  Refusals: ENGINE_UNKNOWN_GAME,
+ * ENGINE_NOT_FORMING, ENGINE_BAD_SEAT (no such seat), ENGINE_SEAT_TAKEN
+ * (seat taken, no open seat, or the player already sits there).
+ */
+enum engine_status engine_join_game(struct store *st,
+	    const struct serverkey *key, int64_t game_id, int seat,
+	    int64_t player_id, int *seat_taken, int *started, char *err,
+	    size_t errlen);
+/* player_id gives up their seat of a forming game (it opens again);
+ * ENGINE_BAD_SEAT if they hold none. */
+enum engine_status engine_leave_game(struct store *st, int64_t game_id,
+	    int64_t player_id, int *seat_left, char *err, size_t errlen);
 
 /*
  * Create a game of ruleset for the given players (one per seat, in seat
@@ -141,12 +193,35 @@ json_t *gamestate_view(const struct gamestate *gs, int viewer);
 /*
  * Queue one outbox row per seat after entry seq (inside the caller's
  * transaction): mover_event ("accepted", "auto_move", ...) for seat
- * mover (-1: none), "your_turn" for the seats to act, "update" for the
- * others, or "game_over" for all once over.
+ * mover (-1: none, and mover_event may be NULL), "your_turn" for the
+ * seats to act, "update" for the others, or "game_over" for all once
+ * over.  Every event must be in engine_mail_events (outbox.c).
  */
 int	engine_queue_notifications(struct store *st,
 	    const struct gamestate *gs, int mover, const char *mover_event,
 	    int64_t seq, int over);
+/*
+ * Queue the opening mails of a new game after its genesis entry (inside
+ * the caller's transaction): "your_turn" for the seats to act,
+ * "game_started" for the others.
+ */
+int	engine_queue_opening(struct store *st, const struct gamestate *gs);
+
+/* ---- outbox.c: the mails the engine queues ----------------------------- */
+
+/*
+ * Every event the engine writes to outbox channel "mail", NULL-terminated.
+ * The mail gateway has a mail for each (tests/check_notices renders them
+ * all in both languages); engine_outbox_mail() queues no other.
+ */
+extern const char *const engine_mail_events[];
+int	engine_mail_event_known(const char *event);
+/* Queue one row of channel "mail" (inside the caller's transaction);
+ * payload is taken (decref'd).  -1, nothing written, for an event not in
+ * engine_mail_events or a store failure. */
+int	engine_outbox_mail(struct store *st, int64_t game_id, int64_t seq,
+	    const char *recipient, const char *event, json_t *payload,
+	    int64_t when);
 
 /* ---- Asynchronous play (docs/ASYNC.md) --------------------------------- */
 
@@ -165,7 +240,8 @@ int	engine_queue_notifications(struct store *st,
  * the module's skip_apply for seat (text: the record); RESIGN, REPLACE,
  * CALL_OFF: a record, the state unchanged.  ends_game marks the game
  * over whatever the module says.  Queues the players' notifications
- * (mover_event for seat) and the observers' public updates. */
+ * (mover_event for seat; NULL when seat is -1) and the observers' public
+ * updates. */
 enum engine_status engine_server_entry(struct store *st,
 	    const struct serverkey *key, struct gamestate *gs, int kind,
 	    int seat, const char *text, const char *mover_event,

@@ -25,6 +25,9 @@ static const char *const status_codes[] = {
 	[ENGINE_BAD_REQUEST] = "bad_request",
 	[ENGINE_BUSY] = "busy",
 	[ENGINE_INTERNAL] = "internal_error",
+	[ENGINE_FORMING] = "game_forming",
+	[ENGINE_NOT_FORMING] = "not_forming",
+	[ENGINE_SEAT_TAKEN] = "seat_taken",
 	[ENGINE_REFUSED] = "refused",
 	[ENGINE_NOT_COMMAND] = "not_a_command",
 };
@@ -74,6 +77,12 @@ gamestate_load(struct store *st, int64_t game_id, int64_t seq,
 	}
 	if (rc != STORE_OK)
 		goto store_error;
+	if (gs->game.status == STORE_GAME_FORMING) {
+		snprintf(err, errlen, "game %lld has not started: it starts "
+		    "when its last open seat is taken", (long long)game_id);
+		gamestate_clear(gs);
+		return ENGINE_FORMING;
+	}
 	gs->module = rules_find(gs->game.ruleset);
 	if (gs->module == NULL ||
 	    gs->module->ruleset_version != gs->game.ruleset_version) {

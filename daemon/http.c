@@ -5,27 +5,57 @@
  * request's body is collected here up to "http_max_body" bytes, then the
  * route table below picks the handler by method and path (the handlers
  * are in api_*.c; api.h).  docs/API.md describes every route.
+ *
+ * Refusals that need not wait for the body are sent as soon as the
+ * headers are in: 429 when the client's address is over its rate limit,
+ * 413 when Content-Length is over http_max_body.  A body sent without a
+ * length (chunked) is counted as it comes and refused with 413 at its
+ * end; one that goes on past http_max_body + HTTP_DISCARD_MAX bytes has
+ * its connection closed.  Each request is counted for the metrics when
+ * its answer has gone (completed()).  On SIGTERM, http_stop() stops
+ * accepting, and answers carry "Connection: close" while the requests in
+ * flight finish.
  */
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
 #include "api.h"
+#include "metrics.h"
 
-/* Every route of the API.  A pattern's {id} matches a positive number,
- * handed to the handler in params[], in order. */
+/* Bytes of an over-long chunked body read and dropped before giving up
+ * on answering it. */
+#define HTTP_DISCARD_MAX	(1024 * 1024)
+
+/* Every route of the API.  A pattern's {id} matches a positive number and
+ * {n} a number from 0 (a seat), handed to the handler in params[], in
+ * order. */
 static const struct api_route routes[] = {
 	{ "GET",  "/v1/health",			api_health },
+	{ "GET",  "/v1/metrics",		api_metrics },
 	{ "GET",  "/v1/rulesets",		api_rulesets },
 	{ "GET",  "/v1/games",			api_games_list },
 	{ "GET",  "/v1/games/{id}",		api_game_view },
 	{ "GET",  "/v1/games/{id}/text",	api_game_text },
 	{ "GET",  "/v1/games/{id}/seed",	api_game_seed },
 	{ "POST", "/v1/games/{id}/moves",	api_move_post },
+	/* api: players, forming games, private views, log, events */
+	{ "POST", "/v1/players",		api_player_register },
+	{ "GET",  "/v1/players/me",		api_player_me },
+	{ "POST", "/v1/games",			api_game_create },
+	{ "POST", "/v1/games/{id}/join",	api_game_join },
+	{ "POST", "/v1/games/{id}/leave",	api_game_leave },
+	{ "GET",  "/v1/games/{id}/seats/{n}",	api_seat_view },
+	{ "GET",  "/v1/games/{id}/log",		api_game_log },
+	{ "GET",  "/v1/games/{id}/events",	api_game_events },
 	/* webhook registrations (api_webhooks.c) */
 	{ "GET",    "/v1/webhooks",			api_webhooks_list },
 	{ "POST",   "/v1/webhooks",			api_webhooks_add },
@@ -37,19 +67,43 @@ static const struct api_route routes[] = {
 	{ NULL, NULL, NULL }
 };
 
-/* What is kept of a request while its body arrives. */
+/* What is kept of a request while its body arrives (and, for a
+ * suspended long-poll, until it is answered). */
 struct pending {
-	char	*body;
-	size_t	 len;
-	int	 too_large;
+	char		*target;	/* the request target as sent, with
+					   query */
+	char		*body;
+	size_t		 len;
+	size_t		 dropped;	/* bytes over the limit, not kept */
+	int		 too_large;
+	int		 started;	/* the headers have been seen */
+	void		*handler_state;	/* api_request.state */
+	void		(*handler_state_free)(void *);
+	const char	*header_name, *header_value;	/* api_add_header() */
+	unsigned int	 status;	/* the answer's, once sent */
+	const char	*route;		/* route class for the metrics */
+	struct timespec	 arrived;
 };
 
-enum MHD_Result
-api_send_text(struct api_request *req, unsigned int status,
-    const char *content_type, char *text)
+/* Requests between their first byte and the end of their answer. */
+static atomic_int requests_in_flight;
+
+void
+api_add_header(struct api_request *req, const char *name, const char *value)
+{
+	req->pending->header_name = name;
+	req->pending->header_value = value;
+}
+
+/* Queue text (taken) as the answer, with a Retry-After header if
+ * retry_after is not 0. */
+static enum MHD_Result
+queue_answer(struct api_request *req, unsigned int status,
+    const char *content_type, char *text, unsigned int retry_after)
 {
 	struct MHD_Response *resp;
 	enum MHD_Result rc;
+	char seconds[16];
 
 	if (text == NULL)
 		return MHD_NO;
@@ -60,9 +114,44 @@ api_send_text(struct api_request *req, unsigned int status,
 		return MHD_NO;
 	}
 	MHD_add_response_header(resp, "Content-Type", content_type);
+	if (req->pending->header_name != NULL)
+		MHD_add_response_header(resp, req->pending->header_name,
+		    req->pending->header_value);
+	if (retry_after != 0) {
+		snprintf(seconds, sizeof(seconds), "%u", retry_after);
+		MHD_add_response_header(resp, "Retry-After", seconds);
+	}
+	if (atomic_load(&req->d->stopping))
+		MHD_add_response_header(resp, "Connection", "close");
 	rc = MHD_queue_response(req->conn, status, resp);
 	MHD_destroy_response(resp);
+	if (rc == MHD_YES)
+		req->status = status;
 	return rc;
+}
+
+enum MHD_Result
+api_send_text(struct api_request *req, unsigned int status,
+    const char *content_type, char *text)
+{
+	return queue_answer(req, status, content_type, text, 0);
+}
+
+enum MHD_Result
+api_send_rate_limited(struct api_request *req, unsigned int retry_after,
+    const char *message)
+{
+	json_t *body = json_pack("{s:{s:s, s:s, s:I}}", "error", "code",
+	    "rate_limited", "message", message, "retry_after",
+	    (json_int_t)retry_after);
+	char *text;
+
+	if (body == NULL)
+		return MHD_NO;
+	text = json_dumps(body, JSON_INDENT(2) | JSON_SORT_KEYS);
+	json_decref(body);
+	return queue_answer(req, MHD_HTTP_TOO_MANY_REQUESTS,
+	    "application/json; charset=utf-8", text, retry_after);
 }
 
 enum MHD_Result
@@ -97,6 +186,30 @@ api_query(struct api_request *req, const char *name)
 	    name);
 }
 
+int
+api_query_number(struct api_request *req, const char *name, int64_t min,
+    int64_t max, int64_t def, int64_t *out, enum MHD_Result *answered)
+{
+	const char *text = api_query(req, name);
+	char msg[256], *end;
+	long long n;
+
+	*out = def;
+	if (text == NULL)
+		return 0;
+	n = strtoll(text, &end, 10);
+	if (*text == '\0' || *end != '\0' || n < min || n > max) {
+		snprintf(msg, sizeof(msg), "%s=%.40s: expected a whole number "
+		    "from %lld to %lld", name, text, (long long)min,
+		    (long long)max);
+		*answered = api_send_error(req, MHD_HTTP_BAD_REQUEST,
+		    "bad_request", msg, NULL);
+		return -1;
+	}
+	*out = n;
+	return 0;
+}
+
 /* Does path match pattern?  Fills params with the {id}s. */
 static int
 path_matches(const char *pattern, const char *path, int64_t *params)
@@ -105,6 +218,19 @@ path_matches(const char *pattern, const char *path, int64_t *params)
 	char *end;
 
 	while (*pattern != '\0') {
+		if (strncmp(pattern, "{n}", 3) == 0) {
+			if (*path < '0' || *path > '9' ||
+			    (path[0] == '0' && path[1] >= '0' &&
+			    path[1] <= '9'))
+				return 0;
+			params[nparams++] = strtoll(path, &end, 10);
+			if (params[nparams - 1] < 0 ||
+			    params[nparams - 1] > INT32_MAX)
+				return 0;
+			path = end;
+			pattern += 3;
+			continue;
+		}
 		if (strncmp(pattern, "{id}", 4) == 0) {
 			if (*path < '1' || *path > '9')
 				return 0;
@@ -121,35 +247,144 @@ path_matches(const char *pattern, const char *path, int64_t *params)
 	return *path == '\0';
 }
 
+/* The route for method and path, or NULL; *path_route is the first
+ * route whose path matches whatever the method (NULL if none does). */
+static const struct api_route *
+find_route(const char *method, const char *path, int64_t *params,
+    const struct api_route **path_route)
+{
+	const struct api_route *r;
+
+	*path_route = NULL;
+	for (r = routes; r->pattern != NULL; r++) {
+		if (!path_matches(r->pattern, path, params))
+			continue;
+		if (*path_route == NULL)
+			*path_route = r;
+		if (strcmp(r->method, method) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+static enum MHD_Result
+answer_too_large(struct api_request *req)
+{
+	char why[160];
+
+	metrics_add(METRICS_BODY_TOO_LARGE, 1);
+	snprintf(why, sizeof(why), "a request body is at most %lld bytes "
+	    "(http_max_body)", config_int(req->d->cfg, "http_max_body"));
+	return api_send_error(req, MHD_HTTP_CONTENT_TOO_LARGE, "too_large",
+	    why, NULL);
+}
+
 static enum MHD_Result
 route(struct api_request *req, const struct pending *p)
 {
-	const struct api_route *r;
-	int path_known = 0;
-	char why[128];
+	const struct api_route *r, *path_route;
 
-	for (r = routes; r->pattern != NULL; r++) {
-		if (!path_matches(r->pattern, req->path, req->params))
-			continue;
-		path_known = 1;
-		if (strcmp(r->method, req->method) != 0)
-			continue;
-		if (p->too_large) {
-			snprintf(why, sizeof(why), "a request body is at most "
-			    "%lld bytes", config_int(req->d->cfg,
-			    "http_max_body"));
-			return api_send_error(req,
-			    MHD_HTTP_CONTENT_TOO_LARGE, "too_large", why,
-			    NULL);
-		}
+	if ((r = find_route(req->method, req->path, req->params,
+	    &path_route)) != NULL) {
+		if (p->too_large)
+			return answer_too_large(req);
 		return r->handler(req);
 	}
-	if (path_known)
+	if (path_route != NULL)
 		return api_send_error(req, MHD_HTTP_METHOD_NOT_ALLOWED,
 		    "method_not_allowed", "this path does not take that "
 		    "method; see docs/API.md", NULL);
 	return api_send_error(req, MHD_HTTP_NOT_FOUND, "not_found",
 	    "no such resource; see docs/API.md", NULL);
+}
+
+/* The client's address as text, for the log. */
+static void
+client_text(const struct sockaddr *sa, char *buf, size_t len)
+{
+	const void *addr = NULL;
+
+	if (sa != NULL && sa->sa_family == AF_INET)
+		addr = &((const struct sockaddr_in *)(const void *)sa)->
+		    sin_addr;
+	else if (sa != NULL && sa->sa_family == AF_INET6)
+		addr = &((const struct sockaddr_in6 *)(const void *)sa)->
+		    sin6_addr;
+	if (addr == NULL || inet_ntop(sa->sa_family, addr, buf,
+	    (socklen_t)len) == NULL)
+		snprintf(buf, len, "?");
+}
+
+/* At most the first len - 1 bytes of a client's text, for the log: any
+ * control character (a decoded %0a) becomes '?', so no client can forge
+ * a log line. */
+static void
+printable(const char *text, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len && text[i] != '\0'; i++)
+		buf[i] = (unsigned char)text[i] < 0x20 || text[i] == 0x7f ?
+		    '?' : text[i];
+	buf[i] = '\0';
+}
+
+/*
+ * A request's headers are in: start its record, and refuse it at once if
+ * its address is over the rate limit or its declared body is too large.
+ * Returns MHD_YES to go on reading, also after an answer was queued
+ * (p->status is then set, and the body is dropped as it comes).
+ */
+static enum MHD_Result
+arrived(struct daemon *d, struct MHD_Connection *conn, const char *url,
+    const char *method, struct pending *p)
+{
+	const union MHD_ConnectionInfo *info;
+	const struct api_route *r, *path_route;
+	const struct sockaddr *sa = NULL;
+	struct api_request req;
+	unsigned int retry;
+	const char *length;
+	char who[INET6_ADDRSTRLEN], why[512], limit[256];
+	char shown_method[16], shown_url[256];
+	enum MHD_Result rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &p->arrived);
+	memset(&req, 0, sizeof(req));
+	req.d = d;
+	req.conn = conn;
+	req.method = method;
+	req.path = url;
+	req.body = "";
+	req.target = p->target != NULL ? p->target : url;
+	req.pending = p;
+	r = find_route(method, url, req.params, &path_route);
+	p->route = r != NULL ? r->pattern : path_route != NULL ?
+	    path_route->pattern : "unmatched";
+	if ((info = MHD_get_connection_info(conn,
+	    MHD_CONNECTION_INFO_CLIENT_ADDRESS)) != NULL)
+		sa = info->client_addr;
+	client_text(sa, who, sizeof(who));
+	printable(method, shown_method, sizeof(shown_method));
+	printable(url, shown_url, sizeof(shown_url));
+	log_debug("http: %s %s %s", who, shown_method, shown_url);
+	if (!ratelimit_allow_address(d, sa, &retry)) {
+		limits_describe_address(d, limit, sizeof(limit));
+		snprintf(why, sizeof(why), "too many requests from %s: the "
+		    "limit is %s; try again in %u s", who, limit, retry);
+		rc = api_send_rate_limited(&req, retry, why);
+		p->status = req.status;
+		return rc;
+	}
+	length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+	    MHD_HTTP_HEADER_CONTENT_LENGTH);
+	if (r != NULL && length != NULL && strtoull(length, NULL, 10) >
+	    (unsigned long long)config_int(d->cfg, "http_max_body")) {
+		rc = answer_too_large(&req);
+		p->status = req.status;
+		return rc;
+	}
+	return MHD_YES;
 }
 
 static enum MHD_Result
@@ -160,21 +395,34 @@ handle(void *cls, struct MHD_Connection *conn, const char *url,
 	struct daemon *d = cls;
 	struct pending *p = *con_cls;
 	struct api_request req;
+	enum MHD_Result rc;
 	size_t max_body;
 	char *grown;
 
 	(void)version;
-	if (p == NULL) {
-		if ((p = calloc(1, sizeof(*p))) == NULL)
-			return MHD_NO;
-		*con_cls = p;
+	if (p == NULL)		/* uri_seen() failed: out of memory */
+		return MHD_NO;
+	if (!p->started) {
+		p->started = 1;
+		atomic_fetch_add(&requests_in_flight, 1);
+		return arrived(d, conn, url, method, p);
+	}
+	if (p->status != 0) {		/* answered already: drop the rest */
+		*upload_size = 0;
 		return MHD_YES;
 	}
 	if (*upload_size > 0) {
 		max_body = (size_t)config_int(d->cfg, "http_max_body");
-		if (p->too_large || p->len + *upload_size > max_body)
+		if (p->too_large || p->len + *upload_size > max_body) {
 			p->too_large = 1;
-		else if ((grown = realloc(p->body, p->len + *upload_size +
+			p->dropped += *upload_size;
+			if (p->dropped > HTTP_DISCARD_MAX) {
+				log_debug("http: closing a connection whose "
+				    "body goes on past %zu bytes", max_body +
+				    HTTP_DISCARD_MAX);
+				return MHD_NO;
+			}
+		} else if ((grown = realloc(p->body, p->len + *upload_size +
 		    1)) != NULL) {
 			p->body = grown;
 			memcpy(p->body + p->len, upload, *upload_size);
@@ -192,7 +440,31 @@ handle(void *cls, struct MHD_Connection *conn, const char *url,
 	req.path = url;
 	req.body = p->body != NULL ? p->body : "";
 	req.body_len = p->len;
-	return route(&req, p);
+	req.target = p->target != NULL ? p->target : url;
+	req.pending = p;
+	req.state = &p->handler_state;
+	req.state_free = &p->handler_state_free;
+	rc = route(&req, p);
+	p->status = req.status;
+	return rc;
+}
+
+/* The first thing libmicrohttpd tells of a request: its target as sent
+ * (path and query, not yet decoded), which signed requests sign. */
+static void *
+uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+	struct pending *p;
+
+	(void)cls;
+	(void)conn;
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		return NULL;
+	if ((p->target = strdup(uri)) == NULL) {
+		free(p);
+		return NULL;
+	}
+	return p;
 }
 
 static void
@@ -200,23 +472,58 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     enum MHD_RequestTerminationCode toe)
 {
 	struct pending *p = *con_cls;
+	struct timespec now;
+	double seconds;
 
 	(void)cls;
 	(void)conn;
-	(void)toe;
-	if (p != NULL) {
-		free(p->body);
-		free(p);
-		*con_cls = NULL;
+	if (p == NULL)
+		return;
+	if (p->started) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		seconds = (double)(now.tv_sec - p->arrived.tv_sec) +
+		    (double)(now.tv_nsec - p->arrived.tv_nsec) / 1e9;
+		metrics_http_request(p->route, p->status, seconds);
+		log_debug("http: %s answered %u in %.3f ms%s", p->route,
+		    p->status, seconds * 1e3, toe ==
+		    MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" :
+		    " (connection ended early)");
+		atomic_fetch_sub(&requests_in_flight, 1);
 	}
+	if (p->handler_state_free != NULL)
+		p->handler_state_free(p->handler_state);
+	free(p->target);
+	free(p->body);
+	free(p);
+	*con_cls = NULL;
+}
+
+/* libmicrohttpd's own complaints, into our log. */
+static void
+mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	char msg[512];
+	size_t len;
+
+	(void)cls;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	len = strlen(msg);
+	while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == '.'))
+		msg[--len] = '\0';
+	log_debug("http: libmicrohttpd: %s", msg);
 }
 
 int
 http_start(struct daemon *d)
 {
+	const struct config *cfg = d->cfg;
 	struct sockaddr_in sin;
 	unsigned int threads;
 
+	if (d->port == 0) {
+		log_info("http: off (http_port is 0)");
+		return 0;
+	}
 	memset(&sin, 0, sizeof(sin));
 	sin.sin_family = AF_INET;
 	sin.sin_port = htons((uint16_t)d->port);
@@ -224,15 +531,25 @@ http_start(struct daemon *d)
 		log_warnx("http: %s is not an IPv4 address", d->address);
 		return -1;
 	}
-	threads = (unsigned int)config_int(d->cfg, "http_threads");
+	threads = (unsigned int)config_int(cfg, "http_threads");
+	/* Suspend/resume: an event long-poll waits without holding one of
+	 * the pool's threads (api_events.c).  It implies MHD_USE_ITC,
+	 * which MHD_quiesce_daemon() in http_stop() needs too. */
 	d->httpd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
-	    MHD_USE_EPOLL | MHD_USE_ERROR_LOG, (uint16_t)d->port, NULL, NULL,
-	    handle, d,
+	    MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG |
+	    MHD_ALLOW_SUSPEND_RESUME,
+	    (uint16_t)d->port, NULL, NULL, handle, d,
+	    MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 	    MHD_OPTION_SOCK_ADDR, &sin,
+	    MHD_OPTION_URI_LOG_CALLBACK, uri_seen, NULL,
 	    MHD_OPTION_THREAD_POOL_SIZE, threads,
 	    MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
 	    MHD_OPTION_CONNECTION_TIMEOUT,
-	    (unsigned int)config_int(d->cfg, "http_timeout"),
+	    (unsigned int)config_int(cfg, "http_timeout"),
+	    MHD_OPTION_CONNECTION_LIMIT,
+	    (unsigned int)config_int(cfg, "http_max_connections"),
+	    MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+	    (unsigned int)config_int(cfg, "http_max_connections_per_address"),
 	    MHD_OPTION_END);
 	if (d->httpd == NULL) {
 		log_warnx("http: cannot listen on %s:%d", d->address, d->port);
@@ -246,7 +563,25 @@ http_start(struct daemon *d)
 void
 http_stop(struct daemon *d)
 {
-	if (d->httpd != NULL)
-		MHD_stop_daemon(d->httpd);
+	struct timespec pause = { 0, 10 * 1000 * 1000 };
+	MHD_socket listener;
+	long long waited_ms = 0, limit_ms;
+	int left;
+
+	if (d->httpd == NULL)
+		return;
+	/* No new connections; those open go on. */
+	if ((listener = MHD_quiesce_daemon(d->httpd)) != MHD_INVALID_SOCKET)
+		close(listener);
+	limit_ms = config_int(d->cfg, "http_timeout") * 1000;
+	while ((left = atomic_load(&requests_in_flight)) > 0 &&
+	    waited_ms < limit_ms) {
+		nanosleep(&pause, NULL);
+		waited_ms += 10;
+	}
+	if (left > 0)
+		log_warnx("http: %d requests still unanswered after %lld s; "
+		    "closing them", left, limit_ms / 1000);
+	MHD_stop_daemon(d->httpd);
 	d->httpd = NULL;
 }

@@ -2,46 +2,144 @@
  * log.c -- see log.h.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "log.h"
 
+enum log_target {
+	TARGET_STDERR,
+	TARGET_SYSLOG,
+	TARGET_FILE
+};
+
+static const char *const level_names[] = { "warning", "info", "debug" };
+
+/* The target is changed only under the mutex; the level is read without
+ * it, so that a dropped debug line takes no lock. */
+static pthread_mutex_t log_mutex = PTHREAD_MUTEX_INITIALIZER;
 static const char *log_component = "pbem";
-static int log_syslog;
-static int log_verbose;
+static enum log_target log_target = TARGET_STDERR;
+static int log_fd = -1;			/* TARGET_FILE only */
+static atomic_int log_level = LOG_LEVEL_INFO;
 
 void
 log_init(const char *component, int use_syslog, int verbose)
 {
 	log_component = component;
-	log_syslog = use_syslog;
-	log_verbose = verbose;
-	if (use_syslog)
+	if (use_syslog) {
 		openlog(component, LOG_PID | LOG_NDELAY, LOG_DAEMON);
+		log_target = TARGET_SYSLOG;
+	}
+	atomic_store(&log_level, verbose ? LOG_LEVEL_DEBUG : LOG_LEVEL_INFO);
+}
+
+int
+log_level_parse(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(level_names) / sizeof(level_names[0]); i++)
+		if (strcmp(name, level_names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+int
+log_configure(const char *target, const char *level, char *err,
+    size_t errlen)
+{
+	enum log_target kind;
+	int fd = -1, old_fd, lvl;
+
+	if ((lvl = log_level_parse(level)) < 0) {
+		snprintf(err, errlen, "log_level \"%s\" is not warning, info "
+		    "or debug", level);
+		return -1;
+	}
+	if (strcmp(target, "stderr") == 0)
+		kind = TARGET_STDERR;
+	else if (strcmp(target, "syslog") == 0)
+		kind = TARGET_SYSLOG;
+	else {
+		kind = TARGET_FILE;
+		if ((fd = open(target, O_WRONLY | O_APPEND | O_CREAT |
+		    O_CLOEXEC, 0640)) == -1) {
+			snprintf(err, errlen, "log file %s: %s", target,
+			    strerror(errno));
+			return -1;
+		}
+	}
+	pthread_mutex_lock(&log_mutex);
+	old_fd = log_fd;
+	if (kind == TARGET_SYSLOG && log_target != TARGET_SYSLOG)
+		openlog(log_component, LOG_PID | LOG_NDELAY, LOG_DAEMON);
+	else if (kind != TARGET_SYSLOG && log_target == TARGET_SYSLOG)
+		closelog();
+	log_target = kind;
+	log_fd = fd;
+	atomic_store(&log_level, lvl);
+	pthread_mutex_unlock(&log_mutex);
+	if (old_fd != -1)
+		close(old_fd);
+	return 0;
 }
 
 static void
-vlog(int priority, const char *fmt, va_list ap, int with_errno)
+vlog(int priority, int level, const char *fmt, va_list ap, int with_errno)
 {
-	char msg[2048];
+	static const char *const prefix[] = { "warning: ", "", "debug: " };
+	char msg[2048], line[2200], stamp[32];
+	struct timespec now;
+	struct tm tm;
+	size_t len;
 	int saved = errno;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (with_errno) {
-		size_t len = strlen(msg);
+		len = strlen(msg);
 		snprintf(msg + len, sizeof(msg) - len, ": %s",
 		    strerror(saved));
 	}
-	if (log_syslog)
+	pthread_mutex_lock(&log_mutex);
+	if (log_target == TARGET_SYSLOG)
 		syslog(priority, "%s", msg);
-	else
+	else {
+		clock_gettime(CLOCK_REALTIME, &now);
+		gmtime_r(&now.tv_sec, &tm);
+		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
+		len = (size_t)snprintf(line, sizeof(line), "%s.%03ldZ %s[%ld]: "
+		    "%s%s\n", stamp, now.tv_nsec / 1000000, log_component,
+		    (long)getpid(), priority == LOG_CRIT ? "fatal: " :
+		    prefix[level], msg);
+		if (len >= sizeof(line))
+			len = sizeof(line) - 1;
+		/* A failed log write has nowhere to be reported. */
+		if (write(log_target == TARGET_FILE ? log_fd : STDERR_FILENO,
+		    line, len) < 0)
+			(void)0;
+	}
+	/* Whoever started the daemon also sees why it stopped. */
+	if (priority == LOG_CRIT && log_target != TARGET_STDERR)
 		fprintf(stderr, "%s: %s\n", log_component, msg);
+	pthread_mutex_unlock(&log_mutex);
 	errno = saved;
+}
+
+/* Is a line of this level wanted now? */
+static int
+wanted(int level)
+{
+	return atomic_load_explicit(&log_level, memory_order_relaxed) >=
+	    level;
 }
 
 void
@@ -49,8 +147,10 @@ log_warn(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!wanted(LOG_LEVEL_WARNING))
+		return;
 	va_start(ap, fmt);
-	vlog(LOG_WARNING, fmt, ap, 1);
+	vlog(LOG_WARNING, LOG_LEVEL_WARNING, fmt, ap, 1);
 	va_end(ap);
 }
 
@@ -59,8 +159,10 @@ log_warnx(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!wanted(LOG_LEVEL_WARNING))
+		return;
 	va_start(ap, fmt);
-	vlog(LOG_WARNING, fmt, ap, 0);
+	vlog(LOG_WARNING, LOG_LEVEL_WARNING, fmt, ap, 0);
 	va_end(ap);
 }
 
@@ -69,8 +171,10 @@ log_info(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!wanted(LOG_LEVEL_INFO))
+		return;
 	va_start(ap, fmt);
-	vlog(LOG_INFO, fmt, ap, 0);
+	vlog(LOG_INFO, LOG_LEVEL_INFO, fmt, ap, 0);
 	va_end(ap);
 }
 
@@ -79,10 +183,10 @@ log_debug(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!log_verbose)
+	if (!wanted(LOG_LEVEL_DEBUG))
 		return;
 	va_start(ap, fmt);
-	vlog(LOG_DEBUG, fmt, ap, 0);
+	vlog(LOG_DEBUG, LOG_LEVEL_DEBUG, fmt, ap, 0);
 	va_end(ap);
 }
 
@@ -92,7 +196,7 @@ fatal(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vlog(LOG_CRIT, fmt, ap, 1);
+	vlog(LOG_CRIT, LOG_LEVEL_WARNING, fmt, ap, 1);
 	va_end(ap);
 	exit(1);
 }
@@ -103,7 +207,7 @@ fatalx(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vlog(LOG_CRIT, fmt, ap, 0);
+	vlog(LOG_CRIT, LOG_LEVEL_WARNING, fmt, ap, 0);
 	va_end(ap);
 	exit(1);
 }

@@ -30,6 +30,7 @@
  *   mail_imap.c	the IMAP poller (libcurl)
  *   mail_deliver.c	`pbemd deliver`: one message on stdin, sysexits
  *   mail_render.c	an outbox row -> recipient, subject and body
+ *   mail_notice.c	the notices of asynchronous play (reminders, ...)
  *   mail_compose.c	headers and MIME of an outgoing mail (GMime)
  *   mail_send.c	SMTP (libcurl) and the Maildir outbox
  *   mail_sender.c	the outbound worker: retries, backoff, reports
@@ -44,9 +45,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "serverkey.h"
 #include "store.h"
 
+struct gamestate;
+struct mustache_buf;
 struct tpl_set;
 
 #define MAIL_ADDR_MAX	256
@@ -289,6 +294,55 @@ enum mail_render_status mail_render(struct store *st,
 	    const struct store_outbox *o, struct mail_out *out, char *err,
 	    size_t errlen);
 void	mail_out_clear(struct mail_out *out);
+/* 1 if the gateway has a mail (a subject and a renderer) for event. */
+int	mail_render_knows(const char *event);
+
+/* Shared with mail_notice.c.  The headers of a mail about event. */
+void	mail_set_headers(const struct mail_settings *s,
+	    const struct store_outbox *o, const char *event, const char *lang,
+	    const char *title, int64_t game, int64_t seq,
+	    const char *in_reply_to, struct mail_out *out);
+/* The game template that shows viewer (a seat, or RULES_VIEW_PUBLIC) the
+ * state gs: "your_turn", "waiting", "game_over" or "spectator". */
+const char *mail_view_name(const struct gamestate *gs, int viewer);
+/* Append template name of gs's game, rendered from viewer's view of gs
+ * only (decorated by present_view(), with move forms when the seat acts
+ * now), in lang.  0, or -1 with err. */
+int	mail_view_body(const struct tpl_set *tpl, const struct gamestate *gs,
+	    int viewer, const char *lang, const char *name, const char *move,
+	    const char *reason, struct mustache_buf *out, char *err,
+	    size_t errlen);
+
+/* ---- mail_notice.c ------------------------------------------------------- */
+
+/*
+ * The notices of asynchronous play (docs/ASYNC.md): game_started,
+ * reminder, deadline, late, seat_offered, auto_move, skipped, resigned,
+ * seat_taken, call_off_vote, press and the observers' rows.  (A game
+ * called off, or ended by a resignation, is a game_over mail to every
+ * seat, which says so through mail_notice_entry_note().)
+ * Each is templates/LANG/mail/EVENT.txt.mustache, given the few fields
+ * of its event and, where it shows the game, the recipient's own view
+ * (a seat's, or the public view for an observer) rendered by the game's
+ * template as `view'.  A press mail holds the message as recorded in the
+ * press table and nothing else about the game.
+ */
+enum mail_render_status mail_notice_render(struct store *st,
+	    const struct tpl_set *tpl, const struct mail_settings *s,
+	    const struct store_outbox *o, const json_t *payload,
+	    const char *event, struct mail_out *out, char *err, size_t errlen);
+/* When entry gs->seq was written by the server (an automatic move, a
+ * skipped turn, a resignation, a replacement, a game called off), append
+ * what happened, for viewer (a seat or RULES_VIEW_PUBLIC) in lang; a
+ * player's move appends nothing.  0, or -1 with err. */
+int	mail_notice_entry_note(struct store *st, const struct tpl_set *tpl,
+	    const struct gamestate *gs, int viewer, const char *lang,
+	    struct mustache_buf *out, char *err, size_t errlen);
+/* "Wednesday 3 January 2024, 09:00 UTC" / "mercredi 3 janvier 2024,
+ * 09:00 UTC"; "2 days 6 hours" / "2 jours 6 heures". */
+void	mail_notice_time(int64_t t, const char *lang, char *buf, size_t len);
+void	mail_notice_duration(int64_t secs, const char *lang, char *buf,
+	    size_t len);
 
 /* ---- mail_compose.c ------------------------------------------------------ */
 

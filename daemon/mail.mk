@@ -9,7 +9,8 @@ daemon_libmail_a_SOURCES = daemon/mail.h \
 	daemon/mail_settings.c daemon/mail_thread.c \
 	daemon/mail_parse.c daemon/mail_block.c daemon/mail_ingest.c \
 	daemon/mail_maildir.c daemon/mail_imap.c \
-	daemon/mail_render.c daemon/mail_compose.c daemon/mail_send.c \
+	daemon/mail_render.c daemon/mail_notice.c daemon/mail_compose.c \
+	daemon/mail_send.c \
 	daemon/mail_sender.c daemon/mail_daemon.c
 
 # pbemd runs the gateway's threads and `pbemd deliver`.
@@ -25,7 +26,39 @@ nobase_dist_template_DATA += \
 	templates/en/mail/admin.txt.mustache \
 	templates/fr/mail/help.txt.mustache \
 	templates/fr/mail/error.txt.mustache \
-	templates/fr/mail/admin.txt.mustache
+	templates/fr/mail/admin.txt.mustache \
+	templates/en/mail/auto_move.txt.mustache \
+	templates/en/mail/call_off_vote.txt.mustache \
+	templates/en/mail/deadline.txt.mustache \
+	templates/en/mail/entry.txt.mustache \
+	templates/en/mail/game_started.txt.mustache \
+	templates/en/mail/late.txt.mustache \
+	templates/en/mail/missed.txt.mustache \
+	templates/en/mail/observer_game_over.txt.mustache \
+	templates/en/mail/observer_seat_offered.txt.mustache \
+	templates/en/mail/observer_update.txt.mustache \
+	templates/en/mail/press.txt.mustache \
+	templates/en/mail/reminder.txt.mustache \
+	templates/en/mail/resigned.txt.mustache \
+	templates/en/mail/seat_offered.txt.mustache \
+	templates/en/mail/seat_taken.txt.mustache \
+	templates/en/mail/skipped.txt.mustache \
+	templates/fr/mail/auto_move.txt.mustache \
+	templates/fr/mail/call_off_vote.txt.mustache \
+	templates/fr/mail/deadline.txt.mustache \
+	templates/fr/mail/entry.txt.mustache \
+	templates/fr/mail/game_started.txt.mustache \
+	templates/fr/mail/late.txt.mustache \
+	templates/fr/mail/missed.txt.mustache \
+	templates/fr/mail/observer_game_over.txt.mustache \
+	templates/fr/mail/observer_seat_offered.txt.mustache \
+	templates/fr/mail/observer_update.txt.mustache \
+	templates/fr/mail/press.txt.mustache \
+	templates/fr/mail/reminder.txt.mustache \
+	templates/fr/mail/resigned.txt.mustache \
+	templates/fr/mail/seat_offered.txt.mustache \
+	templates/fr/mail/seat_taken.txt.mustache \
+	templates/fr/mail/skipped.txt.mustache
 
 # Parser, inbound path, rendering and the Maildir transports, with the
 # corpus of tests/mail/.
@@ -54,3 +87,12 @@ clean-local: clean-mail-spool
 clean-mail-spool:
 	-rm -rf mail
 .PHONY: clean-mail-spool
+
+# Every mail the engine queues, rendered from real rows in both languages
+# (docs/MAIL.md, "Notices").
+check_PROGRAMS += tests/check_notices
+TESTS += tests/check_notices
+tests_check_notices_SOURCES = tests/check_notices.c daemon/log.c $(TESTLIB)
+tests_check_notices_CPPFLAGS = $(MAIL_CPPFLAGS) -I$(srcdir)/tests \
+	$(CHECK_CFLAGS)
+tests_check_notices_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)

@@ -7,6 +7,10 @@
  * after that entry, in the seat's player's language.  Rows about no seat
  * (mail_help, mail_error, admin_report) carry their own few fields and
  * are rendered from templates/LANG/mail/, never from a seat's view.
+ * Notices of asynchronous play (reminders, automatic moves, press,
+ * observers, ...) are mail_notice.c's.  The subjects table below says,
+ * for every event, its subject in each language and which of the three
+ * renders it; an event not in it is never mailed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,29 +23,69 @@
 #include "present.h"
 #include "templates.h"
 
+enum render_kind {
+	RENDER_SEAT,		/* the game's template from the seat's view */
+	RENDER_PLAIN,		/* templates/LANG/mail/, no view */
+	RENDER_NOTICE		/* mail_notice.c */
+};
+
 struct subject_words {
 	const char	*event;
 	const char	*en;
 	const char	*fr;
 	int		 replied;	/* Auto-Submitted: auto-replied */
+	enum render_kind kind;
 };
 
-/* %lld is the sequence number. */
+/* %lld is the sequence number of the entry the mail is about, except in
+ * "your turn", where it is the number of the move to play (one more). */
 static const struct subject_words subjects[] = {
 	{ "your_turn", "your turn (move %lld)", "à vous de jouer (coup %lld)",
-	    0 },
-	{ "accepted", "move %lld accepted", "coup %lld accepté", 1 },
-	{ "update", "move %lld played", "coup %lld joué", 0 },
-	{ "game_over", "game over", "partie terminée", 0 },
-	{ "rejected", "move refused", "coup refusé", 1 },
-	{ "status", "status after move %lld", "état après le coup %lld", 1 },
-	{ "help", "how to play", "comment jouer", 1 },
-	{ "mail_help", "how to play by mail", "jouer par courriel", 1 },
+	    0, RENDER_SEAT },
+	{ "accepted", "move %lld accepted", "coup %lld accepté", 1,
+	    RENDER_SEAT },
+	{ "update", "move %lld played", "coup %lld joué", 0, RENDER_SEAT },
+	{ "game_over", "game over", "partie terminée", 0, RENDER_SEAT },
+	{ "rejected", "move refused", "coup refusé", 1, RENDER_SEAT },
+	{ "status", "status after move %lld", "état après le coup %lld", 1,
+	    RENDER_SEAT },
+	{ "help", "how to play", "comment jouer", 1, RENDER_SEAT },
+	{ "mail_help", "how to play by mail", "jouer par courriel", 1,
+	    RENDER_PLAIN },
 	{ "mail_error", "your mail could not be played",
-	    "votre courriel n'a pas pu être joué", 1 },
+	    "votre courriel n'a pas pu être joué", 1, RENDER_PLAIN },
 	{ "admin_report", "a mail could not be delivered",
-	    "un courriel n'a pas pu être remis", 0 },
-	{ NULL, NULL, NULL, 0 }
+	    "un courriel n'a pas pu être remis", 0, RENDER_PLAIN },
+	/* Notices (mail_notice.c): all news, auto-generated. */
+	{ "game_started", "the game begins", "la partie commence", 0,
+	    RENDER_NOTICE },
+	{ "reminder", "reminder: your turn", "rappel : à vous de jouer", 0,
+	    RENDER_NOTICE },
+	{ "deadline", "deadline passed: grace period",
+	    "délai dépassé : période de grâce", 0, RENDER_NOTICE },
+	{ "late", "a deadline was missed", "un délai n'a pas été tenu", 0,
+	    RENDER_NOTICE },
+	{ "seat_offered", "a seat is offered", "un siège est à prendre", 0,
+	    RENDER_NOTICE },
+	{ "auto_move", "a move was played for you",
+	    "un coup a été joué pour vous", 0, RENDER_NOTICE },
+	{ "skipped", "your turn was skipped", "votre tour a été passé", 0,
+	    RENDER_NOTICE },
+	{ "resigned", "you resigned", "vous avez abandonné", 0,
+	    RENDER_NOTICE },
+	{ "seat_taken", "you now hold a seat",
+	    "vous occupez désormais un siège", 0, RENDER_NOTICE },
+	{ "call_off_vote", "proposal to call the game off",
+	    "proposition d'annuler la partie", 0, RENDER_NOTICE },
+	{ "press", "message from another player",
+	    "message d'un autre joueur", 0, RENDER_NOTICE },
+	{ "observer_update", "move %lld played", "coup %lld joué", 0,
+	    RENDER_NOTICE },
+	{ "observer_game_over", "game over", "partie terminée", 0,
+	    RENDER_NOTICE },
+	{ "observer_seat_offered", "a seat is offered",
+	    "un siège est à prendre", 0, RENDER_NOTICE },
+	{ NULL, NULL, NULL, 0, RENDER_SEAT }
 };
 
 static const struct subject_words *
@@ -55,6 +99,12 @@ subject_for(const char *event)
 	return NULL;
 }
 
+int
+mail_render_knows(const char *event)
+{
+	return subject_for(event) != NULL;
+}
+
 static const char *
 domain_of(const struct mail_settings *s)
 {
@@ -66,8 +116,8 @@ domain_of(const struct mail_settings *s)
 	return at != NULL && at[1] != '\0' ? at + 1 : "localhost";
 }
 
-static void
-set_headers(const struct mail_settings *s, const struct store_outbox *o,
+void
+mail_set_headers(const struct mail_settings *s, const struct store_outbox *o,
     const char *event, const char *lang, const char *title, int64_t game,
     int64_t seq, const char *in_reply_to, struct mail_out *out)
 {
@@ -75,7 +125,9 @@ set_headers(const struct mail_settings *s, const struct store_outbox *o,
 	char words[160], root[200];
 	int fr = strcmp(lang, "fr") == 0;
 
-	snprintf(words, sizeof(words), fr ? w->fr : w->en, (long long)seq);
+	/* In "your turn" the number is the move to play, as the body says. */
+	snprintf(words, sizeof(words), fr ? w->fr : w->en, (long long)seq +
+	    (strcmp(event, "your_turn") == 0 ? 1 : 0));
 	if (game > 0)
 		snprintf(out->subject, sizeof(out->subject), "[pbem #%lld] "
 		    "%s%s%s", (long long)game, title != NULL ? title : "",
@@ -147,6 +199,68 @@ seat_template(const char *event, int over, int acting)
 	return "waiting";
 }
 
+/* 1 if seat is among the seats gs waits for; *over set when none. */
+static int
+seat_acts(const struct gamestate *gs, int seat, int *over)
+{
+	int seats[STORE_MAX_SEATS], nact, i, acting = 0;
+
+	/* A game ended outside its rules (resigned, called off) waits for
+	 * nobody, whatever the module's state says. */
+	nact = gs->ended != NULL ? 0 : gs->module->to_act(gs->state, seats,
+	    STORE_MAX_SEATS);
+	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
+		acting |= seats[i] == seat;
+	if (over != NULL)
+		*over = nact == 0;
+	return acting;
+}
+
+const char *
+mail_view_name(const struct gamestate *gs, int viewer)
+{
+	int over, acting;
+
+	if (viewer < 0)
+		return "spectator";
+	acting = seat_acts(gs, viewer, &over);
+	return seat_template("update", over, acting);
+}
+
+int
+mail_view_body(const struct tpl_set *tpl, const struct gamestate *gs,
+    int viewer, const char *lang, const char *name, const char *move,
+    const char *reason, struct mustache_buf *out, char *err, size_t errlen)
+{
+	struct present_info info;
+	json_t *view, *shown, *forms = NULL, *legal = NULL;
+	int rc;
+
+	memset(&info, 0, sizeof(info));
+	info.lang = lang[0] == 'f' ? RULES_LANG_FR : RULES_LANG_EN;
+	info.module = gs->module;
+	info.viewer = viewer;
+	/* Move forms and examples only for a seat that acts now. */
+	if (viewer >= 0 && seat_acts(gs, viewer, NULL)) {
+		forms = gs->module->move_forms(gs->state, viewer, info.lang);
+		legal = gs->module->legal_moves(gs->state, viewer);
+		info.forms = forms;
+		info.legal = legal;
+		info.state = gs->state;
+	}
+	info.move = move;
+	info.reason = reason;
+	view = gamestate_view(gs, viewer);
+	shown = present_view(view, &info);
+	json_decref(view);
+	rc = templates_render(tpl, lang, gs->module->name, name, TPL_TEXT,
+	    shown, out, err, errlen);
+	json_decref(shown);
+	json_decref(forms);
+	json_decref(legal);
+	return rc;
+}
+
 static enum mail_render_status
 render_seat(struct store *st, const struct tpl_set *tpl,
     const struct mail_settings *s, const struct store_outbox *o,
@@ -156,13 +270,11 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	struct gamestate gs;
 	struct store_player p;
 	struct store_entry e;
-	struct present_info info;
 	struct mustache_buf buf;
 	enum engine_status es;
-	json_t *view, *shown, *forms = NULL, *legal = NULL;
 	int64_t game, seq;
-	int seat, seats[STORE_MAX_SEATS], nact, i, acting = 0, over;
-	const char *name, *lang;
+	int seat, acting, over;
+	const char *name, *lang, *shown_move = NULL, *reason = NULL;
 	char move[PROTO_MOVE_MAX + 1];
 
 	game = json_integer_value(json_object_get(pl, "game"));
@@ -187,50 +299,38 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 		return MAIL_RENDER_FAIL;
 	}
 	lang = strcmp(p.lang, "fr") == 0 ? "fr" : "en";
-	nact = gs.module->to_act(gs.state, seats, STORE_MAX_SEATS);
-	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
-		acting |= seats[i] == seat;
-	over = nact == 0;
+	acting = seat_acts(&gs, seat, &over);
 	name = seat_template(event, over, acting);
 
-	memset(&info, 0, sizeof(info));
-	info.lang = lang[0] == 'f' ? RULES_LANG_FR : RULES_LANG_EN;
-	info.module = gs.module;
-	info.viewer = seat;
-	if (acting) {
-		forms = gs.module->move_forms(gs.state, seat, info.lang);
-		legal = gs.module->legal_moves(gs.state, seat);
-		info.forms = forms;
-		info.legal = legal;
-		info.state = gs.state;
-	}
 	move[0] = '\0';
 	if (strcmp(event, "accepted") == 0) {
 		memset(&e, 0, sizeof(e));
 		if (store_log_get(st, game, seq, &e) == STORE_OK)
 			snprintf(move, sizeof(move), "%s", e.text);
 		store_entry_clear(&e);
-		info.move = move;
+		shown_move = move;
 	} else if (strcmp(event, "rejected") == 0) {
-		info.move = json_string_value(json_object_get(pl, "move"));
-		info.reason = json_string_value(json_object_get(pl, "reason"));
+		shown_move = json_string_value(json_object_get(pl, "move"));
+		reason = json_string_value(json_object_get(pl, "reason"));
 	}
-	view = gamestate_view(&gs, seat);
-	shown = present_view(view, &info);
-	json_decref(view);
 	mustache_buf_init(&buf);
-	if (templates_render(tpl, lang, gs.module->name, name, TPL_TEXT, shown,
-	    &buf, err, errlen) != 0) {
-		json_decref(shown);
-		json_decref(forms);
-		json_decref(legal);
+	/* News after an entry the server wrote (an automatic move, a
+	 * resignation, ...) first says what happened (mail_notice.c). */
+	if ((strcmp(event, "update") == 0 || strcmp(event, "your_turn") == 0 ||
+	    strcmp(event, "game_over") == 0) && mail_notice_entry_note(st, tpl,
+	    &gs, seat, lang, &buf, err, errlen) != 0) {
 		mustache_buf_free(&buf);
 		gamestate_clear(&gs);
 		return MAIL_RENDER_FAIL;
 	}
-	json_decref(shown);
-	json_decref(forms);
-	json_decref(legal);
+	if (buf.len > 0)
+		mustache_buf_append(&buf, "\n", 1);
+	if (mail_view_body(tpl, &gs, seat, lang, name, shown_move, reason,
+	    &buf, err, errlen) != 0) {
+		mustache_buf_free(&buf);
+		gamestate_clear(&gs);
+		return MAIL_RENDER_FAIL;
+	}
 	if (strcmp(event, "accepted") == 0)
 		append_receipt(st, game, seq, &buf);
 	out->body = buf.data != NULL ? buf.data : strdup("");
@@ -243,8 +343,8 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	    store_mail_seen_move(st, game, seq, move, sizeof(move)) ==
 	    STORE_OK)
 		name = move;
-	set_headers(s, o, strcmp(event, "status") == 0 && over ? "game_over" :
-	    event, lang, lang[0] == 'f' ? gs.module->title_fr :
+	mail_set_headers(s, o, strcmp(event, "status") == 0 && over ?
+	    "game_over" : event, lang, lang[0] == 'f' ? gs.module->title_fr :
 	    gs.module->title_en, game, seq, name, out);
 	gamestate_clear(&gs);
 	return MAIL_RENDER_OK;
@@ -299,7 +399,7 @@ render_plain(struct store *st, const struct tpl_set *tpl,
 	}
 	json_decref(data);
 	out->body = buf.data != NULL ? buf.data : strdup("");
-	set_headers(s, o, event, lang, title, game > 0 ? game : 0, 0,
+	mail_set_headers(s, o, event, lang, title, game > 0 ? game : 0, 0,
 	    json_string_value(json_object_get(pl, "in_reply_to")), out);
 	return MAIL_RENDER_OK;
 }
@@ -309,6 +409,7 @@ mail_render(struct store *st, const struct tpl_set *tpl,
     const struct mail_settings *s, const struct store_outbox *o,
     struct mail_out *out, char *err, size_t errlen)
 {
+	const struct subject_words *w;
 	enum mail_render_status rs;
 	json_error_t jerr;
 	json_t *pl;
@@ -329,13 +430,15 @@ mail_render(struct store *st, const struct tpl_set *tpl,
 		return MAIL_RENDER_FAIL;
 	}
 	event = o->event;
-	if (subject_for(event) == NULL) {
+	if ((w = subject_for(event)) == NULL) {
 		snprintf(err, errlen, "outbox row %lld: no mail for event "
 		    "\"%s\"", (long long)o->id, event);
 		rs = MAIL_RENDER_FAIL;
-	} else if (strncmp(event, "mail_", 5) == 0 ||
-	    strcmp(event, "admin_report") == 0)
+	} else if (w->kind == RENDER_PLAIN)
 		rs = render_plain(st, tpl, s, o, pl, event, out, err, errlen);
+	else if (w->kind == RENDER_NOTICE)
+		rs = mail_notice_render(st, tpl, s, o, pl, event, out, err,
+		    errlen);
 	else
 		rs = render_seat(st, tpl, s, o, pl, event, out, err, errlen);
 	json_decref(pl);

@@ -86,24 +86,14 @@ static int
 queue_one(const struct store_observer *ob, void *arg)
 {
 	struct queue *q = arg;
-	struct store_outbox o;
-	json_t *j;
+	char event[32];
 
-	memset(&o, 0, sizeof(o));
-	o.game_id = ob->game_id;
-	o.seq = q->seq;
-	snprintf(o.channel, sizeof(o.channel), "mail");
-	snprintf(o.recipient, sizeof(o.recipient), "%s", ob->email);
-	snprintf(o.event, sizeof(o.event), "observer_%s", q->event);
-	j = json_pack("{s:I, s:I, s:s, s:s, s:s}", "game",
+	snprintf(event, sizeof(event), "observer_%s", q->event);
+	if (engine_outbox_mail(q->st, ob->game_id, q->seq, ob->email, event,
+	    json_pack("{s:I, s:I, s:s, s:s, s:s}", "game",
 	    (json_int_t)ob->game_id, "seq", (json_int_t)q->seq, "viewer",
-	    "public", "event", q->event, "lang", ob->lang);
-	o.payload = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
-	json_decref(j);
-	o.next_attempt = q->now;
-	if (o.payload == NULL || store_outbox_add(q->st, &o) != STORE_OK)
+	    "public", "event", q->event, "lang", ob->lang), q->now) != 0)
 		q->failed = 1;
-	free(o.payload);
 	return q->failed;
 }
 

@@ -1,7 +1,9 @@
 /*
  * pbem.c -- the player's command line: make a key pair, sign a move into
- * the armoured block to paste into a mail or POST over HTTP, and verify a
- * game bundle offline.  It never talks to a server.
+ * the armoured block to paste into a mail or POST over HTTP, verify a
+ * game bundle offline, and sign an HTTP request to pbemd (`pbem request`:
+ * print the Authorization header for curl, or send the request itself
+ * with libcurl).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,14 +11,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <curl/curl.h>
 #include <sodium.h>
 
 #include "audit.h"
 #include "bundle.h"
 #include "cli.h"
 #include "protocol.h"
+#include "reqsig.h"
 
 static void
 usage(void)
@@ -27,7 +32,11 @@ usage(void)
 "       pbem sign [-k KEYFILE] -g GAME -n SEQ -s SEAT MOVE...\n"
 "                                     print the signed block for MOVE\n"
 "       pbem verify BUNDLE            check an exported game offline\n"
-"KEYFILE defaults to $PBEM_KEY or ./pbem.key\n");
+"       pbem request [-k KEYFILE] -p PLAYER [-u URL] [-H] METHOD PATH [BODY-FILE]\n"
+"                                     sign an HTTP request to pbemd and send it\n"
+"                                     (-H: only print the Authorization header)\n"
+"KEYFILE defaults to $PBEM_KEY or ./pbem.key, PLAYER to $PBEM_PLAYER,\n"
+"URL to $PBEM_URL or http://127.0.0.1:8080\n");
 	exit(2);
 }
 
@@ -205,6 +214,106 @@ cmd_verify(int argc, char **argv)
 	return rc == 0 ? 0 : 1;
 }
 
+/* libcurl's write callback: the answer's body to stdout. */
+static size_t
+write_out(char *data, size_t size, size_t n, void *arg)
+{
+	return fwrite(data, size, n, arg);
+}
+
+static int
+cmd_request(int argc, char **argv)
+{
+	unsigned char sk[PROTO_SECKEY_BYTES], nonce_bytes[16];
+	const char *path = default_keyfile(), *player = getenv("PBEM_PLAYER");
+	const char *base = getenv("PBEM_URL"), *method, *target;
+	char err[512], header[REQSIG_HEADER_MAX], nonce[33], auth[400];
+	char *body = NULL, *url;
+	struct curl_slist *headers = NULL;
+	size_t body_len = 0;
+	long status = 0;
+	CURLcode cc;
+	CURL *curl;
+	int ch, header_only = 0;
+
+	while ((ch = getopt(argc, argv, "+k:p:u:H")) != -1) {
+		switch (ch) {
+		case 'k': path = optarg; break;
+		case 'p': player = optarg; break;
+		case 'u': base = optarg; break;
+		case 'H': header_only = 1; break;
+		default: usage();
+		}
+	}
+	if (player == NULL || argc - optind < 2 || argc - optind > 3)
+		usage();
+	method = argv[optind];
+	target = argv[optind + 1];
+	if (base == NULL)
+		base = "http://127.0.0.1:8080";
+	if (argc - optind == 3 && (body = cli_read_file(argv[optind + 2],
+	    CLI_INPUT_MAX, &body_len, err, sizeof(err))) == NULL)
+		cli_fatal("%s", err);
+	randombytes_buf(nonce_bytes, sizeof(nonce_bytes));
+	proto_hex(nonce_bytes, sizeof(nonce_bytes), nonce);
+	load_secret(path, sk);
+	if (reqsig_sign(player, method, target, (int64_t)time(NULL), nonce,
+	    body != NULL ? body : "", body_len, sk, header,
+	    sizeof(header)) != 0)
+		cli_fatal("cannot sign this request: the method must be "
+		    "upper-case letters (GET, POST), the path must start with "
+		    "/ and be sent as written (no spaces: %%-encode them), and "
+		    "the player name 1-63 letters, digits, '.', '-' or '_'");
+	sodium_memzero(sk, sizeof(sk));
+	snprintf(auth, sizeof(auth), "Authorization: %s", header);
+	if (header_only) {
+		printf("%s\n", auth);
+		free(body);
+		return 0;
+	}
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 ||
+	    (curl = curl_easy_init()) == NULL)
+		cli_fatal("libcurl cannot start");
+	if ((url = malloc(strlen(base) + strlen(target) + 1)) == NULL)
+		cli_fatal("out of memory");
+	strcpy(url, base);
+	if (url[0] != '\0' && url[strlen(url) - 1] == '/')
+		url[strlen(url) - 1] = '\0';
+	strcat(url, target);
+	headers = curl_slist_append(headers, auth);
+	if (body != NULL)
+		headers = curl_slist_append(headers,
+		    "Content-Type: application/octet-stream");
+	curl_easy_setopt(curl, CURLOPT_URL, url);
+	curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
+	curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_out);
+	curl_easy_setopt(curl, CURLOPT_WRITEDATA, stdout);
+	/* The path is signed as written: libcurl must not rewrite it. */
+	curl_easy_setopt(curl, CURLOPT_PATH_AS_IS, 1L);
+	if (body != NULL) {
+		curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+		curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
+		    (curl_off_t)body_len);
+	}
+	cc = curl_easy_perform(curl);
+	if (cc == CURLE_OK)
+		curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+	curl_slist_free_all(headers);
+	curl_easy_cleanup(curl);
+	curl_global_cleanup();
+	free(url);
+	free(body);
+	fflush(stdout);
+	if (cc != CURLE_OK)
+		cli_fatal("%s", curl_easy_strerror(cc));
+	if (status < 200 || status > 299) {
+		fprintf(stderr, "pbem: HTTP status %ld\n", status);
+		return 1;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -222,6 +331,8 @@ main(int argc, char **argv)
 		return cmd_sign(argc, argv);
 	if (strcmp(argv[0], "verify") == 0)
 		return cmd_verify(argc, argv);
+	if (strcmp(argv[0], "request") == 0)
+		return cmd_request(argc, argv);
 	fprintf(stderr, "pbem: unknown command \"%s\"\n", argv[0]);
 	usage();
 	return 2;

@@ -43,6 +43,10 @@ usage(void)
 "  player key NAME (--key KEY | --key-file FILE)   replace a player's key\n"
 "  player list\n"
 "  game create RULESET PLAYER,PLAYER,... [--options JSON] [--policy JSON]\n"
+"              [--seats N]           '-' for an open seat; --seats N opens\n"
+"                                    the seats after the players named\n"
+"  game join GAME PLAYER [--seat N]  take an open seat (the last starts it)\n"
+"  game leave GAME PLAYER            give up a seat of a forming game\n"
 "  game list\n"
 "  game policy GAME [NAME=VALUE ...]  show or change the deadline policy\n"
 "  tick [--at UNIXTIME]              run the deadline scheduler once\n"
@@ -254,6 +258,7 @@ game_create(struct ctl *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "options", required_argument, NULL, 'o' },
+		{ "seats", required_argument, NULL, 's' },
 		{ "policy", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -263,15 +268,16 @@ game_create(struct ctl *c, int argc, char **argv)
 	struct store_player p;
 	char err[1024], *names, *name, *save = NULL, hex[65];
 	struct store_game g;
-	int ch, nseats = 0;
+	int ch, nseats = 0, want_seats = 0, started = 0, open = 0;
 
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (ch == 'o')
-			options = optarg;
-		else if (ch == 'P')
-			policy_json = optarg;
-		else
-			usage();
+		switch (ch) {
+		case 'o': options = optarg; break;
+		case 'P': policy_json = optarg; break;
+		case 's': want_seats = (int)cli_number(optarg, 1,
+		    STORE_MAX_SEATS, "--seats"); break;
+		default: usage();
+		}
 	}
 	if (optind + 2 != argc)
 		usage();
@@ -286,14 +292,23 @@ game_create(struct ctl *c, int argc, char **argv)
 	    name = strtok_r(NULL, ",", &save)) {
 		if (nseats == STORE_MAX_SEATS)
 			cli_fatal("at most %d seats", STORE_MAX_SEATS);
+		if (strcmp(name, "-") == 0) {
+			players[nseats++] = 0;
+			continue;
+		}
 		if (store_player_find(c->st, name, &p) != STORE_OK)
 			cli_fatal("no player named %s (see `pbemctl player "
 			    "list`)", name);
 		players[nseats++] = p.id;
 	}
 	free(names);
-	if (engine_create_game(c->st, c->key, argv[optind], options, players,
-	    nseats, &game_id, err, sizeof(err)) != ENGINE_OK)
+	if (want_seats > 0 && want_seats < nseats)
+		cli_fatal("--seats %d, but %d seats are named", want_seats,
+		    nseats);
+	while (nseats < want_seats)
+		players[nseats++] = 0;
+	if (engine_form_game(c->st, c->key, argv[optind], options, players,
+	    nseats, &game_id, &started, err, sizeof(err)) != ENGINE_OK)
 		cli_fatal("%s", err);
 	if (policy_json != NULL && engine_policy_set(c->st, game_id, &pol,
 	    err, sizeof(err)) != ENGINE_OK)
@@ -302,8 +317,14 @@ game_create(struct ctl *c, int argc, char **argv)
 	if (store_game_get(c->st, game_id, &g) != STORE_OK)
 		cli_fatal("store: %s", store_errmsg(c->st));
 	proto_hex(g.commitment, STORE_HASH_BYTES, hex);
+	for (ch = 0; ch < g.nseats; ch++)
+		open += g.seat_player[ch] == 0;
 	printf("game %lld created: %s, %d seats, seed commitment %s\n",
 	    (long long)game_id, g.ruleset, g.nseats, hex);
+	if (!started)
+		printf("game %lld is forming: %d open seat%s; it starts when "
+		    "the last is taken (pbemctl game join)\n",
+		    (long long)game_id, open, open == 1 ? "" : "s");
 	store_game_clear(&g);
 	ctl_close(c);
 	return 0;
@@ -312,8 +333,55 @@ game_create(struct ctl *c, int argc, char **argv)
 static int
 print_game(const struct store_game *g, void *arg)
 {
-	printf("%lld\t%s\t%d seats\t%s\n", (long long)g->id, g->ruleset,
-	    g->nseats, g->status == STORE_GAME_OVER ? "over" : "running");
+	int s, open = 0;
+
+	for (s = 0; s < g->nseats; s++)
+		open += g->seat_player[s] == 0;
+	printf("%lld\t%s\t%d seats\t%s", (long long)g->id, g->ruleset,
+	    g->nseats, g->status == STORE_GAME_OVER ? "over" :
+	    g->status == STORE_GAME_FORMING ? "forming" : "running");
+	if (open > 0)
+		printf("\t%d open", open);
+	printf("\n");
+	return 0;
+}
+
+/* game join GAME PLAYER [--seat N] / game leave GAME PLAYER */
+static int
+game_seat(struct ctl *c, int argc, char **argv, int join)
+{
+	static const struct option opts[] = {
+		{ "seat", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct store_player p;
+	enum engine_status es;
+	int64_t game_id;
+	char err[1024];
+	int ch, seat = -1, taken = -1, started = 0;
+
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (ch != 's' || !join)
+			usage();
+		seat = (int)cli_number(optarg, 0, STORE_MAX_SEATS - 1,
+		    "--seat");
+	}
+	if (optind + 2 != argc)
+		usage();
+	game_id = cli_number(argv[optind], 1, INT64_MAX, "game");
+	ctl_open(c, 0);
+	if (store_player_find(c->st, argv[optind + 1], &p) != STORE_OK)
+		cli_fatal("no player named %s (see `pbemctl player list`)",
+		    argv[optind + 1]);
+	es = join ? engine_join_game(c->st, c->key, game_id, seat, p.id,
+	    &taken, &started, err, sizeof(err)) : engine_leave_game(c->st,
+	    game_id, p.id, &taken, err, sizeof(err));
+	if (es != ENGINE_OK)
+		cli_fatal("%s (%s)", err, engine_status_code(es));
+	printf("%s %s seat %d of game %lld%s\n", p.name, join ? "takes" :
+	    "leaves", taken, (long long)game_id, started ? "; the game "
+	    "starts" : "");
+	ctl_close(c);
 	return 0;
 }
 
@@ -609,6 +677,10 @@ cmd_game(struct ctl *c, int argc, char **argv)
 		usage();
 	if (strcmp(argv[1], "create") == 0)
 		return game_create(c, argc - 1, argv + 1);
+	if (strcmp(argv[1], "join") == 0)
+		return game_seat(c, argc - 1, argv + 1, 1);
+	if (strcmp(argv[1], "leave") == 0)
+		return game_seat(c, argc - 1, argv + 1, 0);
 	if (strcmp(argv[1], "policy") == 0)
 		return game_policy(c, argc - 1, argv + 1);
 	if (strcmp(argv[1], "list") == 0 && argc == 2) {
@@ -908,6 +980,11 @@ collect_game(const struct store_game *g, void *arg)
 {
 	struct { int64_t *ids; size_t n, cap; } *list = arg;
 
+	if (g->status == STORE_GAME_FORMING) {	/* no log yet */
+		printf("game %lld: forming, nothing to audit yet\n",
+		    (long long)g->id);
+		return 0;
+	}
 	if (list->n == list->cap) {
 		list->cap = list->cap ? list->cap * 2 : 16;
 		list->ids = realloc(list->ids, list->cap * sizeof(int64_t));

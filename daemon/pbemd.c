@@ -1,15 +1,21 @@
 /*
  * pbemd.c -- the pbem daemon: start-up and the main loop.
  *
- * init (options, database, server key) -> optional demo game -> register
- * handlers (HTTP) -> run until SIGTERM or SIGINT, then stop accepting,
- * let in-flight requests finish, close the store and exit 0.
+ * init (settings, log, pid/lock file, templates, database, server key)
+ * -> optional demo game -> start the stages (the table below) -> tell
+ * systemd we are ready -> wait for signals: SIGHUP reloads (reload.c);
+ * SIGTERM or SIGINT stop the stages in reverse order (HTTP first: it
+ * stops accepting and lets the requests in flight finish), close the
+ * store, remove the pid file and exit 0.
  *
  * Embedded defaults: ./pbem.db, its key ./pbem.db.key, HTTP on
  * 127.0.0.1:8080.  `pbemd --demo` also creates two players with key files
  * in ./demo/ and a Star Trek: Missions game between them, and prints how
  * to play it.
  */
+#define _GNU_SOURCE		/* pthread_rwlockattr_setkind_np, asprintf */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -19,17 +25,141 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sodium.h>
 
 #include "daemon.h"
 #include "engine.h"
+#include "events.h"
+#include "replaycache.h"
 #include "mail.h"
+#include "metrics.h"
+#include "pidfile.h"
 #include "protocol.h"
 #include "schedule.h"
 #include "templates.h"
 #include "writer.h"
+
+/* The deadline scheduler, on its own store connection (schedule.h). */
+static struct schedule_thread *scheduler;
+
+static int
+scheduler_start(struct daemon *d)
+{
+	char err[512];
+
+	if ((scheduler = schedule_start(d->dbpath, d->key,
+	    (int)config_int(d->cfg, "schedule_interval"), err,
+	    sizeof(err))) == NULL) {
+		log_warnx("scheduler: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+scheduler_stop(struct daemon *d)
+{
+	(void)d;
+	schedule_stop(scheduler);	/* waits for a pass in progress */
+	scheduler = NULL;
+}
+
+/* The batching writer (writer.h): every thread that submits moves hands
+ * them to it, so it starts before them and stops after them. */
+static int
+writer_stage_start(struct daemon *d)
+{
+	char err[512];
+
+	if (config_int(d->cfg, "writer_batch") == 0)
+		return 0;		/* each thread writes its own moves */
+	if (writer_start(d->dbpath, d->key,
+	    (int)config_int(d->cfg, "writer_batch"),
+	    (int)config_int(d->cfg, "writer_cache"), err, sizeof(err)) != 0) {
+		log_warnx("writer: %s", err);
+		return -1;
+	}
+	log_info("writer: up to %lld moves per transaction, %lld games kept",
+	    config_int(d->cfg, "writer_batch"),
+	    config_int(d->cfg, "writer_cache"));
+	return 0;
+}
+
+static void
+writer_stage_stop(struct daemon *d)
+{
+	struct writer_stats ws;
+
+	(void)d;
+	writer_get_stats(&ws);
+	if (ws.batches > 0)
+		log_info("writer: %lld moves in %lld transactions (at most "
+		    "%lld in one)", ws.moves, ws.batches, ws.largest);
+	writer_stop();		/* writes what is queued */
+}
+
+/* The mail gateway (mail.h): its threads read these settings for as
+ * long as they run. */
+static struct mail_settings mail_settings;
+
+static int
+mail_stage_start(struct daemon *d)
+{
+	char err[512];
+
+	if (mail_settings_from_config(&mail_settings, d->cfg, err,
+	    sizeof(err)) != 0 || mail_daemon_start(d->dbpath, d->key,
+	    d->templates, &mail_settings, err, sizeof(err)) != 0) {
+		log_warnx("mail: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+mail_stage_stop(struct daemon *d)
+{
+	(void)d;
+	mail_daemon_stop();	/* lets the message in hand finish */
+}
+
+/* Long-polls are answered first: libmicrohttpd must not find a suspended
+ * connection when it stops (events.h). */
+static void
+http_stage_stop(struct daemon *d)
+{
+	evhub_shutdown(d->events);
+	http_stop(d);		/* waits for requests in flight */
+}
+
+/*
+ * What runs beside the main thread, in start order; pbemd stops them in
+ * the reverse order.  HTTP comes last so that it stops first: no new work
+ * comes in while the workers behind it finish theirs.  To add a worker
+ * (outbox delivery, mail intake, deadlines): one row, with
+ *   start	starts its threads; 0, or -1 after logging why (pbemd then
+ *		stops the stages already started and exits 1);
+ *   stop	returns once its threads have finished and ended; it must
+ *		not lose work that was acknowledged (the outbox keeps it);
+ *   reload	NULL, or called on the main thread after a SIGHUP took
+ *		effect (d->cfg is the new settings).
+ */
+static const struct stage {
+	const char	*name;
+	int		(*start)(struct daemon *d);
+	void		(*stop)(struct daemon *d);
+	void		(*reload)(struct daemon *d);
+} stages[] = {
+	{ "webhooks",	webhook_start,	webhook_stop,	NULL },
+	{ "writer",	writer_stage_start, writer_stage_stop, NULL },
+	{ "mail",	mail_stage_start, mail_stage_stop, NULL },
+	{ "scheduler",	scheduler_start, scheduler_stop, NULL },
+	{ "http",	http_start,	http_stage_stop, NULL },
+	{ NULL,		NULL,		NULL,		NULL }
+};
 
 static void
 usage(void)
@@ -40,16 +170,35 @@ usage(void)
 	exit(2);
 }
 
-/* A command-line setting: the short flags are names for options. */
+/* Keep a command-line setting ("name=value") to apply after the file, at
+ * start-up and at every reload; a bad one stops pbemd now. */
 static void
-set_option(struct config *cfg, const char *name, const char *value)
+add_pair(char **list, size_t *n, const char *pair)
 {
+	struct config *scratch;
 	char err[512];
 
-	if (config_set(cfg, name, value, err, sizeof(err)) != 0) {
+	if ((scratch = config_new()) == NULL)
+		fatalx("out of memory");
+	if (config_set_pair(scratch, pair, err, sizeof(err)) != 0) {
 		fprintf(stderr, "pbemd: %s\n", err);
 		exit(2);
 	}
+	config_free(scratch);
+	if ((list[(*n)++] = strdup(pair)) == NULL)
+		fatalx("out of memory");
+}
+
+/* The same for a short flag, a name for an option. */
+static void
+add_override(char **list, size_t *n, const char *name, const char *value)
+{
+	char *pair;
+
+	if (asprintf(&pair, "%s=%s", name, value) == -1)
+		fatalx("out of memory");
+	add_pair(list, n, pair);
+	free(pair);
 }
 
 /* A demo player with a key pair in demo/NAME.key(.pub); its id. */
@@ -139,6 +288,45 @@ demo(struct daemon *d)
 	gamestate_clear(&gs);
 }
 
+static void
+free_overrides(char **list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
+/* Start every stage; on a failure stop those started and exit 1. */
+static void
+start_stages(struct daemon *d)
+{
+	int i;
+
+	for (i = 0; stages[i].name != NULL; i++) {
+		if (stages[i].start(d) == 0)
+			continue;
+		log_warnx("%s: cannot start; stopping", stages[i].name);
+		while (--i >= 0)
+			stages[i].stop(d);
+		exit(1);
+	}
+}
+
+static void
+stop_stages(struct daemon *d)
+{
+	int i;
+
+	for (i = 0; stages[i].name != NULL; i++)
+		;
+	while (--i >= 0) {
+		log_debug("%s: stopping", stages[i].name);
+		stages[i].stop(d);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -147,12 +335,12 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct daemon d;
-	struct schedule_thread *scheduler;
-	struct config *overrides;
-	struct mail_settings mail;
-	const char *config_file = NULL;
+	struct config *cfg;
+	pthread_rwlockattr_t rwattr;
 	sigset_t set;
-	char err[512], keytext[128], *keypath;
+	char err[1024], keytext[128], *keypath, *pidpath;
+	char **overrides;
+	size_t noverrides = 0, i;
 	int ch, sig, want_demo = 0, verbose = 0, check_only = 0;
 
 	/* The MTA pipe mode: one message on stdin (docs/MAIL.md). */
@@ -160,27 +348,27 @@ main(int argc, char **argv)
 		return mail_deliver_main(argc - 1, argv + 1);
 
 	memset(&d, 0, sizeof(d));
-	if ((d.cfg = config_new()) == NULL ||
-	    (overrides = config_new()) == NULL)
+	if ((overrides = calloc((size_t)argc + 1, sizeof(*overrides))) ==
+	    NULL)
 		fatalx("out of memory");
 	/* Command-line settings are kept apart and applied after the file,
-	 * so they win over it. */
+	 * so they win over it, also at a reload. */
 	while ((ch = getopt_long(argc, argv, "c:d:l:no:p:t:v", opts,
 	    NULL)) != -1) {
 		switch (ch) {
-		case 'c': config_file = optarg; break;
-		case 'd': set_option(overrides, "database", optarg); break;
-		case 'l': set_option(overrides, "http_listen", optarg); break;
+		case 'c': d.config_file = optarg; break;
+		case 'd': add_override(overrides, &noverrides, "database",
+			    optarg); break;
+		case 'l': add_override(overrides, &noverrides, "http_listen",
+			    optarg); break;
 		case 'n': check_only = 1; break;
 		case 'o':
-			if (config_set_pair(overrides, optarg, err,
-			    sizeof(err)) != 0) {
-				fprintf(stderr, "pbemd: -o %s\n", err);
-				exit(2);
-			}
+			add_pair(overrides, &noverrides, optarg);
 			break;
-		case 'p': set_option(overrides, "http_port", optarg); break;
-		case 't': set_option(overrides, "templates", optarg); break;
+		case 'p': add_override(overrides, &noverrides, "http_port",
+			    optarg); break;
+		case 't': add_override(overrides, &noverrides, "templates",
+			    optarg); break;
 		case 'v': verbose = 1; break;
 		case 'D': want_demo = 1; break;
 		default: usage();
@@ -188,44 +376,69 @@ main(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage();
-	if (config_file != NULL && config_load_file(d.cfg, config_file, err,
-	    sizeof(err)) != 0) {
+	/* -v means debug logging, whatever the file says (and -n -v prints
+	 * every setting). */
+	if (verbose && !check_only)
+		add_override(overrides, &noverrides, "log_level", "debug");
+	d.overrides = overrides;
+	d.noverrides = noverrides;
+	if ((cfg = daemon_settings(&d, err, sizeof(err))) == NULL) {
 		fprintf(stderr, "pbemd: %s\n", err);
 		exit(1);
 	}
-	/* Replay the command line's settings over the file's. */
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "c:d:l:no:p:t:v", opts,
-	    NULL)) != -1) {
-		switch (ch) {
-		case 'd': set_option(d.cfg, "database", optarg); break;
-		case 'l': set_option(d.cfg, "http_listen", optarg); break;
-		case 'o': config_set_pair(d.cfg, optarg, err, sizeof(err));
-			break;
-		case 'p': set_option(d.cfg, "http_port", optarg); break;
-		case 't': set_option(d.cfg, "templates", optarg); break;
-		default: break;
-		}
-	}
-	config_free(overrides);
+	d.cfg = cfg;
 	if (check_only) {
 		if (verbose)
-			config_write(d.cfg, stdout);
-		printf("pbemd: configuration %s is valid\n", config_file ?
-		    config_file : "(built-in defaults)");
+			config_write(cfg, stdout);
+		printf("pbemd: configuration %s is valid\n", d.config_file ?
+		    d.config_file : "(built-in defaults)");
+		config_free(cfg);
+		free_overrides(overrides, noverrides);
 		return 0;
 	}
-	d.dbpath = config_str(d.cfg, "database");
-	d.address = config_str(d.cfg, "http_listen");
-	d.port = (int)config_int(d.cfg, "http_port");
-	d.template_dir = *config_str(d.cfg, "templates") != '\0' ?
-	    config_str(d.cfg, "templates") : NULL;
-	log_init("pbemd", 0, verbose);
+
+	/* Signals are taken synchronously by the main thread only; every
+	 * thread started from here on inherits the mask. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	log_init("pbemd", 0, 0);
+	if (log_configure(config_str(cfg, "log"), config_str(cfg,
+	    "log_level"), err, sizeof(err)) != 0) {
+		fprintf(stderr, "pbemd: %s\n", err);
+		exit(1);
+	}
+	metrics_init();
+	d.dbpath = config_str(cfg, "database");
+	d.address = config_str(cfg, "http_listen");
+	d.port = (int)config_int(cfg, "http_port");
+	d.template_dir = *config_str(cfg, "templates") != '\0' ?
+	    config_str(cfg, "templates") : NULL;
+
+	/* The lock comes before anything opens the database for writing. */
+	if (*config_str(cfg, "pid_file") != '\0')
+		pidpath = strdup(config_str(cfg, "pid_file"));
+	else if ((pidpath = malloc(strlen(d.dbpath) + 5)) != NULL)
+		sprintf(pidpath, "%s.pid", d.dbpath);
+	if (pidpath == NULL)
+		fatalx("out of memory");
+	if ((d.pidfile = pidfile_acquire(pidpath, err, sizeof(err))) == NULL)
+		fatalx("%s", err);
+	free(pidpath);
 	if (sodium_init() < 0)
 		fatalx("libsodium failed to initialise");
 
 	/* Every template is compiled now: a broken one stops the start
 	 * with its file, line and reason, never a send later. */
+	pthread_rwlockattr_init(&rwattr);
+	pthread_rwlockattr_setkind_np(&rwattr,
+	    PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&d.templates_lock, &rwattr);
+	pthread_rwlockattr_destroy(&rwattr);
 	d.template_dir = templates_dir(d.template_dir);
 	if ((d.templates = templates_load(d.template_dir, err,
 	    sizeof(err))) == NULL)
@@ -244,64 +457,54 @@ main(int argc, char **argv)
 	if (want_demo)
 		demo(&d);
 
-	/* Signals are taken synchronously by this thread only. */
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	signal(SIGPIPE, SIG_IGN);
-
-	if (config_int(d.cfg, "writer_batch") > 0) {
-		if (writer_start(d.dbpath, d.key,
-		    (int)config_int(d.cfg, "writer_batch"),
-		    (int)config_int(d.cfg, "writer_cache"), err,
-		    sizeof(err)) != 0)
-			fatalx("%s", err);
-		log_info("writer: up to %lld moves per transaction, %lld "
-		    "games kept", config_int(d.cfg, "writer_batch"),
-		    config_int(d.cfg, "writer_cache"));
-	}
 	if (daemon_store_init(&d) != 0)
 		fatalx("cannot set up per-thread store connections");
-	if (webhook_start(&d) != 0)
-		exit(1);
-	if (d.port != 0 && http_start(&d) != 0)
-		exit(1);
-	/* The deadline scheduler, on its own store connection. */
-	if ((scheduler = schedule_start(d.dbpath, d.key,
-	    (int)config_int(d.cfg, "schedule_interval"), err,
-	    sizeof(err))) == NULL)
-		fatalx("scheduler: %s", err);
-	if (mail_settings_from_config(&mail, d.cfg, err, sizeof(err)) != 0 ||
-	    mail_daemon_start(d.dbpath, d.key, d.templates, &mail, err,
-	    sizeof(err)) != 0)
-		fatalx("mail: %s", err);
+	/* Signed requests: the replay cache is empty now, so requests
+	 * signed before this moment are refused (api_auth.c).  Event
+	 * long-polls are woken by every commit, from any thread. */
+	d.started = (int64_t)time(NULL);
+	if ((d.replay = replaycache_new()) == NULL ||
+	    (d.events = evhub_new()) == NULL)
+		fatalx("out of memory");
+	engine_set_commit_hook(evhub_committed, d.events);
+	if (limits_init(&d) != 0)
+		fatalx("out of memory");
+	start_stages(&d);
+	notify_ready();
+	log_info("pbemd %s ready (pid %ld, database %s)", PACKAGE_VERSION,
+	    (long)getpid(), d.dbpath);
 	for (;;) {
 		if (sigwait(&set, &sig) != 0)
 			continue;
 		if (sig == SIGHUP) {
-			log_info("SIGHUP: nothing to reload yet");
+			if (daemon_reload(&d) == 0)
+				for (i = 0; stages[i].name != NULL; i++)
+					if (stages[i].reload != NULL)
+						stages[i].reload(&d);
 			continue;
 		}
 		log_info("%s: stopping", strsignal(sig));
 		break;
 	}
-	http_stop(&d);		/* waits for requests in flight */
-	schedule_stop(scheduler);	/* waits for a pass in progress */
-	mail_daemon_stop();	/* lets the message in hand finish */
-	if (config_int(d.cfg, "writer_batch") > 0) {
-		struct writer_stats ws;
-
-		writer_get_stats(&ws);
-		log_info("writer: %lld moves in %lld transactions (at most "
-		    "%lld in one)", ws.moves, ws.batches, ws.largest);
-	}
-	writer_stop();		/* after every thread that submits */
-	webhook_stop(&d);	/* after the last commit */
+	atomic_store(&d.stopping, 1);
+	notify_stopping();
+	/* HTTP first (answers the waiting long-polls, then waits for the
+	 * requests in flight), then the scheduler (waits for a pass in
+	 * progress), mail (lets the message in hand finish), webhooks last
+	 * (after the last commit). */
+	stop_stages(&d);
+	engine_set_commit_hook(NULL, NULL);
+	evhub_free(d.events);
+	replaycache_free(d.replay);
+	limits_free(&d);
 	serverkey_close(d.key);
 	store_close(d.st);
 	templates_free(d.templates);
+	pthread_rwlock_destroy(&d.templates_lock);
+	log_info("stopped");
+	pidfile_release(d.pidfile);
+	daemon_retired_free(&d);
 	config_free(d.cfg);
+	free_overrides(overrides, noverrides);
 	return 0;
 }

@@ -31,9 +31,6 @@ queue_press(struct store *st, const struct store_game *g,
     const struct store_press *p, int64_t seq)
 {
 	struct store_player pl;
-	struct store_outbox o;
-	enum store_status rc;
-	json_t *j;
 	int s;
 
 	for (s = 0; s < g->nseats; s++) {
@@ -41,24 +38,12 @@ queue_press(struct store *st, const struct store_game *g,
 			continue;
 		if (store_player_get(st, g->seat_player[s], &pl) != STORE_OK)
 			return -1;
-		memset(&o, 0, sizeof(o));
-		o.game_id = g->id;
-		o.seq = seq;
-		snprintf(o.channel, sizeof(o.channel), "mail");
-		snprintf(o.recipient, sizeof(o.recipient), "%s", pl.email);
-		snprintf(o.event, sizeof(o.event), "press");
-		j = json_pack("{s:I, s:I, s:i, s:s, s:I, s:i, s:o, s:s}",
+		if (engine_outbox_mail(st, g->id, seq, pl.email, "press",
+		    json_pack("{s:I, s:I, s:i, s:s, s:I, s:i, s:o, s:s}",
 		    "game", (json_int_t)g->id, "seq", (json_int_t)seq,
 		    "seat", s, "event", "press", "press", (json_int_t)p->id,
 		    "from", p->from_seat, "to", seat_list(p->recipients,
-		    g->nseats), "text", p->body);
-		o.payload = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
-		json_decref(j);
-		o.next_attempt = p->created;
-		rc = o.payload != NULL ? store_outbox_add(st, &o) :
-		    STORE_ERROR;
-		free(o.payload);
-		if (rc != STORE_OK)
+		    g->nseats), "text", p->body), p->created) != 0)
 			return -1;
 	}
 	return 0;

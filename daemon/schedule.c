@@ -47,30 +47,17 @@ notify_seat(struct tick *t, int seat, const char *event, int64_t deadline,
     int late_seat)
 {
 	struct store_player p;
-	struct store_outbox o;
-	json_t *j;
-	enum store_status rc;
 
 	if (store_player_get(t->st, t->gs.game.seat_player[seat], &p) !=
 	    STORE_OK)
 		return fail(t, "store: %s", store_errmsg(t->st));
-	memset(&o, 0, sizeof(o));
-	o.game_id = t->gs.game.id;
-	o.seq = t->gs.seq;
-	snprintf(o.channel, sizeof(o.channel), "mail");
-	snprintf(o.recipient, sizeof(o.recipient), "%s", p.email);
-	snprintf(o.event, sizeof(o.event), "%s", event);
-	j = json_pack("{s:I, s:I, s:i, s:s, s:I, s:i, s:b}", "game",
+	if (engine_outbox_mail(t->st, t->gs.game.id, t->gs.seq, p.email,
+	    event, json_pack("{s:I, s:I, s:i, s:s, s:I, s:i, s:b}", "game",
 	    (json_int_t)t->gs.game.id, "seq", (json_int_t)t->gs.seq, "seat",
 	    seat, "event", event, "deadline", (json_int_t)deadline,
-	    "late_seat", late_seat, "window", t->window);
-	o.payload = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
-	json_decref(j);
-	o.next_attempt = t->now;
-	rc = o.payload != NULL ? store_outbox_add(t->st, &o) : STORE_ERROR;
-	free(o.payload);
-	if (rc != STORE_OK)
-		return fail(t, "store: %s", store_errmsg(t->st));
+	    "late_seat", late_seat, "window", t->window), t->now) != 0)
+		return fail(t, "queueing %s for seat %d: %s", event, seat,
+		    store_errmsg(t->st));
 	return 0;
 }
 
@@ -341,6 +328,7 @@ tick_game(struct tick *t, int64_t game_id)
 		    store_errmsg(t->st));
 		goto rollback;
 	}
+	engine_committed(game_id, t->gs.seq);	/* engine.h: wake followers */
 	gamestate_clear(&t->gs);
 	return rc;
 rollback:

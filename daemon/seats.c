@@ -67,6 +67,8 @@ finish(struct store *st, struct gamestate *gs, enum engine_status es,
 		    store_errmsg(st));
 	if (es != ENGINE_OK)
 		store_rollback(st);
+	else
+		engine_committed(gs->game.id, gs->seq);	/* engine.h */
 	gamestate_clear(gs);
 	return es;
 }
@@ -312,29 +314,17 @@ queue_vote(struct store *st, const struct gamestate *gs, int seat,
     int64_t now)
 {
 	struct store_player p;
-	struct store_outbox o;
-	enum store_status rc;
 	int s;
 
 	for (s = 0; s < gs->game.nseats; s++) {
 		if (s == seat || store_player_get(st, gs->game.seat_player[s],
 		    &p) != STORE_OK)
 			continue;
-		memset(&o, 0, sizeof(o));
-		o.game_id = gs->game.id;
-		o.seq = gs->seq;
-		snprintf(o.channel, sizeof(o.channel), "mail");
-		snprintf(o.recipient, sizeof(o.recipient), "%s", p.email);
-		snprintf(o.event, sizeof(o.event), "call_off_vote");
-		o.payload = json_dumps(json_pack("{s:I, s:I, s:i, s:i, s:s}",
+		if (engine_outbox_mail(st, gs->game.id, gs->seq, p.email,
+		    "call_off_vote", json_pack("{s:I, s:I, s:i, s:i, s:s}",
 		    "game", (json_int_t)gs->game.id, "seq",
 		    (json_int_t)gs->seq, "seat", s, "voter", seat, "event",
-		    "call_off_vote"), JSON_COMPACT | JSON_SORT_KEYS);
-		o.next_attempt = now;
-		rc = o.payload != NULL ? store_outbox_add(st, &o) :
-		    STORE_ERROR;
-		free(o.payload);
-		if (rc != STORE_OK)
+		    "call_off_vote"), now) != 0)
 			return -1;
 	}
 	return 0;
@@ -396,8 +386,9 @@ engine_call_off(struct store *st, const struct serverkey *key,
 	}
 	text = engine_record_text(game_id, gs.seq + 1, "call_off",
 	    json_pack("{s:O}", "seats", voters));
+	/* The game ends: every seat gets game_over, which says why. */
 	es = engine_server_entry(st, key, &gs, STORE_ENTRY_CALL_OFF, -1, text,
-	    "called_off", 1, now, err, errlen);
+	    NULL, 1, now, err, errlen);
 	free(text);
 	*ended = es == ENGINE_OK;
 out:

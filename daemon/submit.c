@@ -60,6 +60,13 @@ verify_block(struct store *st, const char *text, size_t len,
 		    ENGINE_INTERNAL, "store: %s", store_errmsg(st));
 		return -1;
 	}
+	if (g.status == STORE_GAME_FORMING) {
+		engine_refuse(reply, ENGINE_FORMING, "game %lld has not "
+		    "started: it starts when its last open seat is taken",
+		    (long long)g.id);
+		store_game_clear(&g);
+		return -1;
+	}
 	if (m->seat < 0 || m->seat >= g.nseats) {
 		engine_refuse(reply, ENGINE_BAD_SEAT, "game %lld has seats 0 "
 		    "to %d; there is no seat %d", (long long)g.id,
@@ -131,6 +138,7 @@ engine_submit(struct store *st, const struct serverkey *key,
 		return;
 	if (writer_play(&m, lang, reply) != 0)
 		play_alone(st, key, &m, lang, reply);
-	/* reply->status == ENGINE_OK: the move is committed.  Work that
-	 * must follow a commit (event notification) goes here. */
+	/* The move is committed: work that must follow a commit. */
+	if (reply->status == ENGINE_OK)
+		engine_committed(m.game_id, m.seq);
 }

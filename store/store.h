@@ -121,7 +121,8 @@ enum store_status store_player_foreach(struct store *st, store_player_cb cb,
 
 enum store_game_status {
 	STORE_GAME_RUNNING = 0,
-	STORE_GAME_OVER = 1
+	STORE_GAME_OVER = 1,
+	STORE_GAME_FORMING = 2		/* open seats; no log entry yet */
 };
 
 struct store_game {
@@ -193,6 +194,11 @@ typedef int (*store_entry_cb)(const struct store_entry *e, void *arg);
 enum store_status store_log_foreach(struct store *st, int64_t game_id,
     store_entry_cb cb, void *arg);
 
+/* Entries of one game with seq > after, in order, at most limit of them;
+ * stops if cb returns non-zero. */
+enum store_status store_log_range(struct store *st, int64_t game_id,
+    int64_t after, int limit, store_entry_cb cb, void *arg);
+
 /* ---- State snapshots --------------------------------------------------- */
 
 /* The module's saved state (JSON text) after entry seq. */
@@ -243,6 +249,12 @@ enum store_status store_outbox_mark_failed(struct store *st, int64_t id,
     int64_t next_attempt, int permanent, const char *why);
 /* Number of pending rows. */
 enum store_status store_outbox_pending(struct store *st, int64_t *count);
+/* Rows not yet delivered, by channel and status (STORE_OUTBOX_PENDING or
+ * STORE_OUTBOX_FAILED): one call of cb per pair that has rows. */
+typedef int (*store_outbox_depth_cb)(const char *channel, int status,
+    int64_t count, void *arg);
+enum store_status store_outbox_depth(struct store *st,
+    store_outbox_depth_cb cb, void *arg);
 
 /* ---- Webhook registrations (daemon/webhook.h, docs/WEBHOOKS.md) -------- */
 

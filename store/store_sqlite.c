@@ -58,6 +58,7 @@ enum stmt_id {
 	ST_LOG_GET,
 	ST_LOG_LAST,
 	ST_LOG_ALL,
+	ST_LOG_RANGE,
 	ST_SNAP_PUT,
 	ST_SNAP_LATEST,
 	ST_SNAP_GET,
@@ -66,6 +67,7 @@ enum stmt_id {
 	ST_OUTBOX_SENT,
 	ST_OUTBOX_FAILED,
 	ST_OUTBOX_PENDING,
+	ST_OUTBOX_DEPTH,
 	ST_OUTBOX_DUE_CHANNEL,
 	ST_MAIL_SEEN_ADD,
 	ST_MAIL_SEEN_GET,
@@ -162,6 +164,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_LOG_LAST] = LOG_SELECT " WHERE game_id = ?1 "
 	    "ORDER BY seq DESC LIMIT 1",
 	[ST_LOG_ALL] = LOG_SELECT " WHERE game_id = ?1 ORDER BY seq",
+	[ST_LOG_RANGE] = LOG_SELECT " WHERE game_id = ?1 AND seq > ?2 "
+	    "ORDER BY seq LIMIT ?3",
 
 	[ST_SNAP_PUT] = "INSERT INTO snapshots (game_id, seq, state) "
 	    "VALUES (?1, ?2, ?3)",
@@ -182,6 +186,12 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "next_attempt = ?2, last_error = ?3, status = ?4 "
 	    "WHERE id = ?1 AND status = 0",
 	[ST_OUTBOX_PENDING] = "SELECT count(*) FROM outbox WHERE status = 0",
+	/* Rows not yet delivered: pending ones through the partial index,
+	 * failed ones by a scan (there should be few). */
+	[ST_OUTBOX_DEPTH] = "SELECT channel, 0, count(*) FROM outbox "
+	    "WHERE status = 0 GROUP BY channel UNION ALL "
+	    "SELECT channel, 2, count(*) FROM outbox WHERE status = 2 "
+	    "GROUP BY channel",
 	[ST_OUTBOX_DUE_CHANNEL] = OUTBOX_SELECT " WHERE status = 0 "
 	    "AND next_attempt <= ?1 AND channel = ?3 ORDER BY id LIMIT ?2",
 	[ST_MAIL_SEEN_ADD] = "INSERT INTO mail_seen (message_id, received, "
@@ -1381,18 +1391,14 @@ store_entry_clear(struct store_entry *e)
 	memset(e, 0, sizeof(*e));
 }
 
-enum store_status
-store_log_foreach(struct store *st, int64_t game_id, store_entry_cb cb,
-    void *arg)
+/* Step a bound log query s, handing each entry to cb. */
+static enum store_status
+log_walk(struct store *st, sqlite3_stmt *s, store_entry_cb cb, void *arg)
 {
 	enum store_status	 status;
 	struct store_entry	 e;
-	sqlite3_stmt		*s;
 	int			 stop;
 
-	if ((s = stmt_get(st, ST_LOG_ALL)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, game_id);
 	while ((status = step(st, s, "log foreach")) == STORE_OK) {
 		if ((status = read_entry(st, s, &e)) != STORE_OK) {
 			store_entry_clear(&e);
@@ -1405,6 +1411,32 @@ store_log_foreach(struct store *st, int64_t game_id, store_entry_cb cb,
 	}
 	finish(s);
 	return status == STORE_NOTFOUND ? STORE_OK : status;
+}
+
+enum store_status
+store_log_range(struct store *st, int64_t game_id, int64_t after, int limit,
+    store_entry_cb cb, void *arg)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = stmt_get(st, ST_LOG_RANGE)) == NULL)
+		return STORE_ERROR;
+	bind_int64(st, s, 1, game_id);
+	bind_int64(st, s, 2, after);
+	bind_int64(st, s, 3, limit);
+	return log_walk(st, s, cb, arg);
+}
+
+enum store_status
+store_log_foreach(struct store *st, int64_t game_id, store_entry_cb cb,
+    void *arg)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = stmt_get(st, ST_LOG_ALL)) == NULL)
+		return STORE_ERROR;
+	bind_int64(st, s, 1, game_id);
+	return log_walk(st, s, cb, arg);
 }
 
 /* ---- Snapshots ---------------------------------------------------------- */
@@ -1686,6 +1718,54 @@ store_outbox_pending(struct store *st, int64_t *count)
 	if ((status = step(st, s, "outbox pending")) == STORE_OK)
 		*count = sqlite3_column_int64(s, 0);
 	finish(s);
+	return status;
+}
+
+struct depth_row {
+	char	channel[16];
+	int	status;
+	int64_t	count;
+};
+
+/* The rows are read and the query finished before the first callback,
+ * as for store_outbox_due(). */
+enum store_status
+store_outbox_depth(struct store *st, store_outbox_depth_cb cb, void *arg)
+{
+	enum store_status	 status;
+	struct depth_row	*rows = NULL, *grown;
+	const unsigned char	*channel;
+	sqlite3_stmt		*s;
+	int			 i, n = 0, cap = 0;
+
+	if ((s = stmt_get(st, ST_OUTBOX_DEPTH)) == NULL)
+		return STORE_ERROR;
+	while ((status = step(st, s, "outbox depth")) == STORE_OK) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			if ((grown = reallocarray(rows, cap, sizeof(*rows))) ==
+			    NULL) {
+				status = nomem(st);
+				break;
+			}
+			rows = grown;
+		}
+		channel = sqlite3_column_text(s, 0);
+		snprintf(rows[n].channel, sizeof(rows[n].channel), "%s",
+		    channel != NULL ? (const char *)channel : "");
+		rows[n].status = sqlite3_column_int(s, 1);
+		rows[n].count = sqlite3_column_int64(s, 2);
+		n++;
+	}
+	finish(s);
+	if (status == STORE_NOTFOUND) {
+		status = STORE_OK;
+		for (i = 0; i < n; i++)
+			if (cb(rows[i].channel, rows[i].status, rows[i].count,
+			    arg) != 0)
+				break;
+	}
+	free(rows);
 	return status;
 }
 

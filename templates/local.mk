@@ -42,6 +42,15 @@ nobase_dist_template_DATA = \
 	templates/en/template/spectator.txt.mustache \
 	templates/en/template/waiting.txt.mustache \
 	templates/en/template/your_turn.txt.mustache \
+	templates/en/respond/accepted.txt.mustache \
+	templates/en/respond/board.txt.mustache \
+	templates/en/respond/game_over.txt.mustache \
+	templates/en/respond/hand_line.txt.mustache \
+	templates/en/respond/help.txt.mustache \
+	templates/en/respond/rejected.txt.mustache \
+	templates/en/respond/spectator.txt.mustache \
+	templates/en/respond/waiting.txt.mustache \
+	templates/en/respond/your_turn.txt.mustache \
 	templates/fr/eve/accepted.txt.mustache \
 	templates/fr/eve/board.txt.mustache \
 	templates/fr/eve/cards.txt.mustache \
@@ -72,7 +81,16 @@ nobase_dist_template_DATA = \
 	templates/fr/template/rejected.txt.mustache \
 	templates/fr/template/spectator.txt.mustache \
 	templates/fr/template/waiting.txt.mustache \
-	templates/fr/template/your_turn.txt.mustache
+	templates/fr/template/your_turn.txt.mustache \
+	templates/fr/respond/accepted.txt.mustache \
+	templates/fr/respond/board.txt.mustache \
+	templates/fr/respond/game_over.txt.mustache \
+	templates/fr/respond/hand_line.txt.mustache \
+	templates/fr/respond/help.txt.mustache \
+	templates/fr/respond/rejected.txt.mustache \
+	templates/fr/respond/spectator.txt.mustache \
+	templates/fr/respond/waiting.txt.mustache \
+	templates/fr/respond/your_turn.txt.mustache
 
 # The renderer against the official Mustache specification, and unit tests.
 check_PROGRAMS += tests/check_mustache

@@ -835,6 +835,48 @@ START_TEST(test_send_no_leak)
 }
 END_TEST
 
+/* A new game's first mails go out: "your turn" to the seat to act, "the
+ * game begins" to the other, each to its own player's address. */
+START_TEST(test_opening_mail_sent)
+{
+	struct tpl_set *tpl = templates();
+	char *all, *mailp, *end, to[64];
+	int n, seat, turns = 0, begins = 0;
+	int64_t next;
+
+	seat = acting(&next);
+	ck_assert_int_eq(next, 1);
+	ck_assert_int_eq(mail_sender_run_once(env.st, tpl, &set, 100), 2);
+	all = read_outbox_files(&n);
+	ck_assert_int_eq(n, 2);
+	snprintf(to, sizeof(to), "To: %s", email(seat));
+	mailp = all;
+	while ((mailp = strstr(mailp, "=====MAIL=====")) != NULL) {
+		mailp += 14;
+		if ((end = strstr(mailp, "=====MAIL=====")) != NULL)
+			*end = '\0';
+		/* Player 1 reads French: either language's subject. */
+		if (strstr(mailp, "your turn (move 1)") != NULL ||
+		    strstr(mailp, "vous de jouer (coup") != NULL) {
+			ck_assert_ptr_nonnull(strstr(mailp, to));
+			ck_assert_ptr_nonnull(strstr(mailp, "-n 1 -s"));
+			turns++;
+		} else if (strstr(mailp, "the game begins") != NULL ||
+		    strstr(mailp, "la partie commence") != NULL) {
+			ck_assert_ptr_null(strstr(mailp, to));
+			begins++;
+		}
+		if (end == NULL)
+			break;
+		*end = '=';
+	}
+	ck_assert_int_eq(turns, 1);
+	ck_assert_int_eq(begins, 1);
+	free(all);
+	templates_free(tpl);
+}
+END_TEST
+
 static int64_t
 sql_count(const char *sql)
 {
@@ -855,6 +897,9 @@ START_TEST(test_send_failures)
 	struct store_outbox o;
 	char err[128];
 
+	/* The game's opening mails are not this test's: sent already. */
+	ck_assert_int_eq(testenv_sql(&env, "UPDATE outbox SET status = 1"),
+	    0);
 	/* A row with no recipient: failed at once, never retried. */
 	memset(&o, 0, sizeof(o));
 	o.game_id = game;
@@ -927,6 +972,7 @@ mail_suite(void)
 	tcase_add_test(tc, test_rate_limit);
 	tcase_add_test(tc, test_maildir_scan);
 	tcase_add_test(tc, test_send_no_leak);
+	tcase_add_test(tc, test_opening_mail_sent);
 	tcase_add_test(tc, test_send_failures);
 	suite_add_tcase(s, tc);
 	return s;

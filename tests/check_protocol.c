@@ -16,6 +16,7 @@
 #include <sodium.h>
 
 #include "protocol.h"
+#include "reqsig.h"
 #include "rng.h"
 
 /*
@@ -274,6 +275,109 @@ START_TEST(test_vector_keys)
 	ck_assert_int_eq(proto_seckey_parse(VEC_SK_TEXT, parsed, NULL, 0),
 	    PROTO_OK);
 	ck_assert_mem_eq(parsed, sk, 64);
+}
+END_TEST
+
+/* Signed HTTP request (docs/PROTOCOL.md "Signed HTTP requests"): the
+ * player key above, cross-checked with Python's hashlib and the
+ * cryptography package's Ed25519. */
+#define VEC_REQ_BODY "{\"seat\": 1}"
+#define VEC_REQ_CANON \
+	"pbem-request-v1\nplayer: alice\nmethod: POST\n" \
+	"target: /v1/games/17/join?lang=fr\ntime: 1700000000\n" \
+	"nonce: 0123456789abcdef\n" \
+	"body: d2e64809bfb2f5d198116e858a21ebe2f350dabe390577371f647f9596e76368\n"
+#define VEC_REQ_HEADER "PBEM-Ed25519 player=alice, time=1700000000, " \
+	"nonce=0123456789abcdef, signature=TnxmDE85nOzWVkfvmZ1bB2C3LtAPzhvHY1" \
+	"sZuqn4HtcvcJ8BTHv3SoV3wUm6kNnCYMbHVMCmCZzeqZyrd5DVBA=="
+
+START_TEST(test_vector_request)
+{
+	unsigned char	pk[32], sk[64], buf[REQSIG_CANONICAL_MAX];
+	char		header[REQSIG_HEADER_MAX], err[512];
+	struct reqsig	rs;
+	size_t		len;
+
+	player_keys(pk, sk);
+	len = reqsig_canonical("alice", "POST", "/v1/games/17/join?lang=fr",
+	    1700000000, "0123456789abcdef", VEC_REQ_BODY,
+	    strlen(VEC_REQ_BODY), buf, sizeof(buf));
+	ck_assert_uint_eq(len, strlen(VEC_REQ_CANON));
+	ck_assert_mem_eq(buf, VEC_REQ_CANON, len);
+	ck_assert_int_eq(reqsig_sign("alice", "POST",
+	    "/v1/games/17/join?lang=fr", 1700000000, "0123456789abcdef",
+	    VEC_REQ_BODY, strlen(VEC_REQ_BODY), sk, header, sizeof(header)),
+	    0);
+	ck_assert_str_eq(header, VEC_REQ_HEADER);
+	ck_assert_int_eq(reqsig_parse_header(VEC_REQ_HEADER, &rs, err,
+	    sizeof(err)), PROTO_OK);
+	ck_assert_str_eq(rs.player, "alice");
+	ck_assert_str_eq(rs.nonce, "0123456789abcdef");
+	ck_assert_int_eq(rs.time, 1700000000);
+	ck_assert_int_eq(reqsig_verify(&rs, "POST",
+	    "/v1/games/17/join?lang=fr", VEC_REQ_BODY, strlen(VEC_REQ_BODY),
+	    pk), PROTO_OK);
+	/* Any change to what is signed breaks it. */
+	ck_assert_int_eq(reqsig_verify(&rs, "GET",
+	    "/v1/games/17/join?lang=fr", VEC_REQ_BODY, strlen(VEC_REQ_BODY),
+	    pk), PROTO_BAD_SIGNATURE);
+	ck_assert_int_eq(reqsig_verify(&rs, "POST",
+	    "/v1/games/17/join?lang=en", VEC_REQ_BODY, strlen(VEC_REQ_BODY),
+	    pk), PROTO_BAD_SIGNATURE);
+	ck_assert_int_eq(reqsig_verify(&rs, "POST",
+	    "/v1/games/17/join?lang=fr", "{\"seat\": 2}", 11, pk),
+	    PROTO_BAD_SIGNATURE);
+	rs.time++;
+	ck_assert_int_eq(reqsig_verify(&rs, "POST",
+	    "/v1/games/17/join?lang=fr", VEC_REQ_BODY, strlen(VEC_REQ_BODY),
+	    pk), PROTO_BAD_SIGNATURE);
+}
+END_TEST
+
+/* The header reader: every malformed form gets a specific sentence. */
+START_TEST(test_request_header_refusals)
+{
+	static const struct {
+		const char *header, *says;
+	} bad[] = {
+		{ "Bearer abc", "scheme" },
+		{ "PBEM-Ed25519", "no player=" },
+		{ "PBEM-Ed25519 player=alice", "no time=" },
+		{ "PBEM-Ed25519 player=alice, time=1", "no signature=" },
+		{ "PBEM-Ed25519 player=al ice, time=1", "separated by commas" },
+		{ "PBEM-Ed25519 player=al!ce, time=1", "not a player name" },
+		{ "PBEM-Ed25519 player=alice, time=-1", "not a time" },
+		{ "PBEM-Ed25519 player=alice, time=01", "not a time" },
+		{ "PBEM-Ed25519 player=a, player=b", "appears twice" },
+		{ "PBEM-Ed25519 player=a, time=1, signature=AAAA", "64-byte" },
+		{ "PBEM-Ed25519 player=a, colour=red", "unknown parameter" },
+		{ "PBEM-Ed25519 player=a, nonce=a.b", "not a nonce" },
+		{ "PBEM-Ed25519 player", "not name=value" },
+	};
+	struct reqsig rs;
+	char err[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_int_eq(reqsig_parse_header(bad[i].header, &rs, err,
+		    sizeof(err)), PROTO_MALFORMED);
+		ck_assert_msg(strstr(err, bad[i].says) != NULL,
+		    "\"%s\": \"%s\" does not say \"%s\"", bad[i].header, err,
+		    bad[i].says);
+	}
+	/* Case, order and blanks do not matter. */
+	ck_assert_int_eq(reqsig_parse_header("pbem-ed25519  Signature="
+	    "TnxmDE85nOzWVkfvmZ1bB2C3LtAPzhvHY1sZuqn4HtcvcJ8BTHv3SoV3wUm6kNnCYM"
+	    "bHVMCmCZzeqZyrd5DVBA== ,TIME=1700000000,  player=alice ", &rs, err,
+	    sizeof(err)), PROTO_OK);
+	ck_assert_str_eq(rs.nonce, "");
+	/* What cannot be encoded is refused, not signed. */
+	ck_assert_uint_eq(reqsig_canonical("alice", "get", "/v1", 1, "", "", 0,
+	    (unsigned char *)err, sizeof(err)), 0);
+	ck_assert_uint_eq(reqsig_canonical("alice", "GET", "/v1 x", 1, "", "",
+	    0, (unsigned char *)err, sizeof(err)), 0);
+	ck_assert_uint_eq(reqsig_canonical("alice", "GET", "v1", 1, "", "", 0,
+	    (unsigned char *)err, sizeof(err)), 0);
 }
 END_TEST
 
@@ -1355,6 +1459,8 @@ protocol_suite(void)
 	tcase_add_test(tc, test_vector_move);
 	tcase_add_test(tc, test_vector_receipt);
 	tcase_add_test(tc, test_vector_rng);
+	tcase_add_test(tc, test_vector_request);
+	tcase_add_test(tc, test_request_header_refusals);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("signatures");

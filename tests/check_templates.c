@@ -43,7 +43,8 @@
 #define MAX_MOVES	4000
 
 static const char *const langs[] = { "en", "fr" };
-static const char *const games[] = { "eve", "stmissions", "template" };
+static const char *const games[] = { "eve", "respond", "stmissions",
+	"template" };
 static const char *const names[] = {
 	"your_turn", "accepted", "rejected", "game_over", "help", "spectator",
 	"waiting"
@@ -75,7 +76,18 @@ load_shipped(void)
 START_TEST(test_all_present)
 {
 	struct tpl_set	*set = load_shipped();
+	const struct rules_module *const *m;
 	size_t		 l, g, n;
+
+	/* Every registered ruleset is one of the games checked here, so a
+	 * new module without templates fails this test. */
+	for (m = rules_all(); *m != NULL; m++) {
+		for (g = 0; g < NGAMES; g++)
+			if (strcmp(games[g], (*m)->name) == 0)
+				break;
+		ck_assert_msg(g < NGAMES, "ruleset %s has no entry in games[] "
+		    "(and so perhaps no templates)", (*m)->name);
+	}
 
 	for (l = 0; l < NLANGS; l++)
 		for (g = 0; g < NGAMES; g++)

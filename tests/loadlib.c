@@ -226,6 +226,8 @@ int
 loadenv_start_pbemd(struct loadenv *env, int threads,
     const char *const *options)
 {
+	static const char *const unlimited[] = { "rate_per_address=0",
+	    "rate_per_key=0", "http_max_connections_per_address=0", NULL };
 	const char *bin = getenv("PBEM_PBEMD"), *src = getenv("top_srcdir");
 	const char *build = getenv("top_builddir");
 	char path[512], tpl[512], port[16], thr[64], logpath[320];
@@ -252,6 +254,12 @@ loadenv_start_pbemd(struct loadenv *env, int threads,
 	argv[argc++] = tpl;
 	argv[argc++] = "-o";
 	argv[argc++] = thr;
+	/* Load from one address with a few keys is what this is for: no
+	 * rate or connection limits, unless options sets them again. */
+	for (i = 0; unlimited[i] != NULL; i++) {
+		argv[argc++] = "-o";
+		argv[argc++] = unlimited[i];
+	}
 	for (i = 0; options != NULL && options[i] != NULL && argc < 60; i++) {
 		argv[argc++] = "-o";
 		argv[argc++] = options[i];

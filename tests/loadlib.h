@@ -62,7 +62,9 @@ void	replica_advance(struct replica *r);
 
 /* Start pbemd on env's database (the store must be closed first) with
  * http_threads = threads and extra "-o name=value" settings (NULL-ended,
- * may be NULL); wait until /v1/health answers.  It runs in env->dir
+ * may be NULL, and may set again the limits this turns off: rate_per_address,
+ * rate_per_key, http_max_connections_per_address); wait until /v1/health
+ * answers.  It runs in env->dir
  * (its mail folders go there) and logs to env->dir/pbemd.log.  0, or -1 with a message on stderr. */
 int	loadenv_start_pbemd(struct loadenv *env, int threads,
 	    const char *const *options);

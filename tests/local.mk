@@ -11,6 +11,11 @@ tests_check_engine_LDADD = $(CORE_LIBS) $(CHECK_LIBS) -lpthread
 TESTS += tests/cli-test.sh
 EXTRA_DIST += tests/cli-test.sh tests/run-all.sh contrib/install-deps.sh
 
+# pbemd as an administrator runs it: config files, lock, reload, limits,
+# health, metrics, signals.
+TESTS += tests/ops-test.sh
+EXTRA_DIST += tests/ops-test.sh
+
 check_PROGRAMS += tests/check_random_play
 TESTS += tests/check_random_play
 tests_check_random_play_SOURCES = tests/check_random_play.c $(TESTLIB)
@@ -75,3 +80,11 @@ TESTS += tests/check_async
 tests_check_async_SOURCES = tests/check_async.c $(TESTLIB)
 tests_check_async_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
 tests_check_async_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(SQLITE_LIBS) -lpthread
+
+# The HTTP API end to end: the real pbemd driven with libcurl.
+check_PROGRAMS += tests/check_http
+TESTS += tests/check_http
+tests_check_http_SOURCES = tests/check_http.c $(TESTLIB)
+tests_check_http_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests \
+	$(CHECK_CFLAGS) $(CURL_CFLAGS)
+tests_check_http_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(CURL_LIBS) -lpthread

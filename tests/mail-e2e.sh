@@ -321,9 +321,10 @@ swaks -s 127.0.0.1 -p "$SMTP" -f "someone@$DOM" -t "pbem@$DOM" \
     --header "Subject: status" --body status.txt >>"$T/swaks.log" 2>&1 ||
     fail "swaks status"
 
-# Every move sends one mail per seat (4 moves), plus the STATUS answer.
-wait_mail alice 5
-wait_mail bruno 4
+# The game's opening mail (your turn / the game begins), one mail per
+# seat for each of the 4 moves, plus the STATUS answer.
+wait_mail alice 6
+wait_mail bruno 5
 fetch_all alice > alice.mbox
 fetch_all bruno > bruno.mbox
 grep -c '^Auto-Submitted: auto-' alice.mbox >/dev/null || fail "no Auto-Submitted"
@@ -331,9 +332,13 @@ grep -q '^Subject: \[pbem #1\]' alice.mbox || fail "no [pbem #1] subject tag"
 grep -q '^References: <pbem.game1@' bruno.mbox || fail "no References thread"
 grep -q 'BEGIN PBEM RECEIPT' alice.mbox || fail "no receipt in alice's mail"
 grep -q 'status after move 4' alice.mbox || fail "no STATUS answer to alice"
+cat alice.mbox bruno.mbox | grep -q 'your turn (move 1)\|vous de jouer (coup' ||
+    fail "no opening 'your turn' mail"
+cat alice.mbox bruno.mbox | grep -q 'the game begins\|la partie commence' ||
+    fail "no opening 'the game begins' mail"
 grep -q '^To: alice@' alice.mbox && ! grep -q '^To: bruno@' alice.mbox ||
     fail "alice's mailbox holds a mail to bruno"
-echo "ok: each player got the mails of moves 1-4 and the STATUS answer"
+echo "ok: each player got the opening mail, the mails of moves 1-4 and the STATUS answer"
 
 # No mail to a seat holds the other seat's hand: the newest mails of each
 # (after move 4, the state both hands are now in) name none of the other

@@ -165,6 +165,19 @@ int_array(const int *v, int n)
 	return a;
 }
 
+/* The cards of a hand, without its empty slots. */
+static json_t *
+hand_array(const int *hand)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < PARRY_HAND; i++)
+		if (hand[i] != 0)
+			json_array_append_new(a, json_integer(hand[i]));
+	return a;
+}
+
 static json_t *
 parry_save(const void *state)
 {
@@ -517,7 +530,7 @@ parry_view(const void *state, int viewer)
 		    left, "score", g->score[s]);
 		if (viewer == s || full)
 			json_object_set_new(seat, "hand",
-			    int_array(g->hand[s], PARRY_HAND));
+			    hand_array(g->hand[s]));
 		/* An answer is seen by its seat alone until all are in. */
 		if (g->window != 0 && g->answer[s] != ANSWER_NONE &&
 		    (viewer == s || full))

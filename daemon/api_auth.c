@@ -1,0 +1,128 @@
+/*
+ * api_auth.c -- who signed this request (see api.h; docs/API.md "Signed
+ * requests"; the bytes are reqsig.h's).
+ *
+ * Checks, in order, each refusal a 401 with its own code and nothing
+ * changed: the header is there (auth_missing); it reads (auth_malformed);
+ * the player exists and has a key (unknown_player); the time is inside
+ * the window around the server's clock and not before the daemon started
+ * (auth_expired; the message gives the server's time); the signature
+ * verifies over this method, target, time and body (bad_signature); the
+ * signature was not seen before (replayed).  The replay check comes last
+ * so that only genuine signatures take room in the cache.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "api.h"
+#include "replaycache.h"
+#include "reqsig.h"
+
+static enum MHD_Result
+unauthorized(struct api_request *req, const char *code, const char *message)
+{
+	api_add_header(req, "WWW-Authenticate", REQSIG_SCHEME);
+	return api_send_error(req, MHD_HTTP_UNAUTHORIZED, code, message, NULL);
+}
+
+/* ops: the per-key rate limit (limits.c), once the signature is good,
+ * so a forged request spends none of the key's tokens. */
+static int
+limit_key(struct api_request *req, const struct store_player *player,
+    enum MHD_Result *answered)
+{
+	unsigned int retry;
+	char limit[256], msg[512];
+
+	if (ratelimit_allow_key(req->d, player->pubkey, &retry))
+		return 0;
+	limits_describe_key(req->d, limit, sizeof(limit));
+	snprintf(msg, sizeof(msg), "too many signed requests with %s's key: "
+	    "the limit is %s; try again in %u s", player->name, limit, retry);
+	*answered = api_send_rate_limited(req, retry, msg);
+	return -1;
+}
+
+int
+api_authenticate(struct api_request *req, struct store_player *player,
+    enum MHD_Result *answered)
+{
+	const char *value;
+	struct reqsig rs;
+	struct store *st;
+	enum store_status sr;
+	int64_t now, window;
+	char err[512];
+
+	value = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
+	    MHD_HTTP_HEADER_AUTHORIZATION);
+	if (value == NULL) {
+		*answered = unauthorized(req, "auth_missing", "this request "
+		    "must be signed: add the header Authorization: "
+		    "PBEM-Ed25519 player=NAME, time=UNIX-SECONDS, "
+		    "signature=BASE64 (`pbem request` makes it; docs/API.md)");
+		return -1;
+	}
+	if (reqsig_parse_header(value, &rs, err, sizeof(err)) != PROTO_OK) {
+		*answered = unauthorized(req, "auth_malformed", err);
+		return -1;
+	}
+	if ((st = api_store(req, answered)) == NULL)
+		return -1;
+	sr = store_player_find(st, rs.player, player);
+	if (sr == STORE_NOTFOUND) {
+		snprintf(err, sizeof(err), "there is no player named %s; "
+		    "register with POST /v1/players", rs.player);
+		*answered = unauthorized(req, "unknown_player", err);
+		return -1;
+	}
+	if (sr != STORE_OK) {
+		log_warnx("http: %s", store_errmsg(st));
+		*answered = api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE,
+		    "busy", "the players cannot be read now; try again", NULL);
+		return -1;
+	}
+	now = (int64_t)time(NULL);
+	window = config_int(req->d->cfg, "http_auth_window");
+	if (rs.time < now - window || rs.time > now + window) {
+		snprintf(err, sizeof(err), "the request was signed for time "
+		    "%lld, but the server's time is %lld; a signature is good "
+		    "for %lld seconds either side of it (check your clock)",
+		    (long long)rs.time, (long long)now, (long long)window);
+		*answered = unauthorized(req, "auth_expired", err);
+		return -1;
+	}
+	if (rs.time < req->d->started) {
+		snprintf(err, sizeof(err), "the request was signed for time "
+		    "%lld, before this server started (%lld); sign it again "
+		    "with the current time (server time %lld)",
+		    (long long)rs.time, (long long)req->d->started,
+		    (long long)now);
+		*answered = unauthorized(req, "auth_expired", err);
+		return -1;
+	}
+	if (reqsig_verify(&rs, req->method, req->target, req->body,
+	    req->body_len, player->pubkey) != PROTO_OK) {
+		snprintf(err, sizeof(err), "the signature does not match %s's "
+		    "key for this method, target, time and body; sign exactly "
+		    "the path and query you send (docs/PROTOCOL.md)",
+		    player->name);
+		*answered = unauthorized(req, "bad_signature", err);
+		return -1;
+	}
+	switch (replaycache_check_and_add(req->d->replay, rs.signature,
+	    rs.time + window, now)) {
+	case 0:
+		return limit_key(req, player, answered);
+	case 1:
+		*answered = unauthorized(req, "replayed", "this signed request "
+		    "was already received; sign each request afresh (a new "
+		    "time gives a new signature)");
+		return -1;
+	default:
+		*answered = api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE,
+		    "busy", "out of memory; try again", NULL);
+		return -1;
+	}
+}

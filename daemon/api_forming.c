@@ -1,0 +1,267 @@
+/*
+ * api_forming.c -- games before they start: create (POST /v1/games),
+ * join and leave a forming game (POST /v1/games/{id}/join, /leave); all
+ * signed.  The game starts, in the transaction of the join that fills
+ * its last seat (engine_join_game).  See api.h; docs/API.md.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "protocol.h"
+#include "engine.h"
+
+const char *
+api_game_status_name(int status)
+{
+	switch (status) {
+	case STORE_GAME_RUNNING:
+		return "running";
+	case STORE_GAME_OVER:
+		return "over";
+	case STORE_GAME_FORMING:
+		return "forming";
+	default:
+		return "unknown";
+	}
+}
+
+json_t *
+api_game_summary(struct store *st, const struct store_game *g)
+{
+	struct store_player p;
+	json_t *players = json_array(), *options, *j;
+	char hex[65];
+	int s, open = 0;
+
+	for (s = 0; s < g->nseats; s++) {
+		if (g->seat_player[s] == 0) {
+			json_array_append_new(players, json_null());
+			open++;
+		} else if (store_player_get(st, g->seat_player[s], &p) ==
+		    STORE_OK)
+			json_array_append_new(players, json_string(p.name));
+		else
+			json_array_append_new(players, json_string("?"));
+	}
+	options = json_loads(g->options != NULL ? g->options : "{}", 0, NULL);
+	proto_hex(g->commitment, STORE_HASH_BYTES, hex);
+	j = json_pack("{s:I, s:s, s:s, s:i, s:o, s:i, s:o, s:s, s:I}", "id",
+	    (json_int_t)g->id, "ruleset", g->ruleset, "status",
+	    api_game_status_name(g->status), "seats", g->nseats, "players",
+	    players, "open_seats", open, "options", options != NULL ? options :
+	    json_object(), "seed_commitment", hex, "created",
+	    (json_int_t)g->created);
+	return j;
+}
+
+static unsigned int
+http_status(enum engine_status es)
+{
+	switch (es) {
+	case ENGINE_UNKNOWN_GAME:
+		return MHD_HTTP_NOT_FOUND;
+	case ENGINE_NOT_FORMING:
+	case ENGINE_SEAT_TAKEN:
+		return MHD_HTTP_CONFLICT;
+	case ENGINE_BUSY:
+		return MHD_HTTP_SERVICE_UNAVAILABLE;
+	case ENGINE_INTERNAL:
+		return MHD_HTTP_INTERNAL_SERVER_ERROR;
+	default:
+		return MHD_HTTP_BAD_REQUEST;
+	}
+}
+
+static enum MHD_Result
+refused(struct api_request *req, enum engine_status es, const char *err)
+{
+	if (es == ENGINE_INTERNAL)
+		log_warnx("http: %s %s: %s", req->method, req->path, err);
+	return api_send_error(req, http_status(es), engine_status_code(es),
+	    err, NULL);
+}
+
+/* The game's summary after a change, with extra fields. */
+static enum MHD_Result
+send_game(struct api_request *req, struct store *st, int64_t game_id,
+    unsigned int status, json_t *extra)
+{
+	struct store_game g;
+	json_t *body;
+
+	if (store_game_get(st, game_id, &g) != STORE_OK) {
+		json_decref(extra);
+		return api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
+		    "the game cannot be read now; ask again", NULL);
+	}
+	body = api_game_summary(st, &g);
+	store_game_clear(&g);
+	json_object_update(body, extra);
+	json_decref(extra);
+	return api_send_json(req, status, body);
+}
+
+enum MHD_Result
+api_game_create(struct api_request *req)
+{
+	int64_t players[STORE_MAX_SEATS], game_id = 0;
+	const char *ruleset = NULL, *name;
+	enum MHD_Result rc = MHD_NO;
+	struct store_player me, p;
+	struct store *st;
+	enum engine_status es;
+	json_error_t jerr;
+	json_t *body, *options = NULL, *names = NULL, *item;
+	char msg[1024], *options_text = NULL;
+	int nseats = -1, started = 0, s;
+	size_t i;
+
+	if (api_authenticate(req, &me, &rc) != 0)
+		return rc;
+	st = daemon_store(req->d);
+	body = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES,
+	    &jerr);
+	if (body == NULL || json_unpack_ex(body, &jerr, 0, "{s:s, s?o, s?i, "
+	    "s?o !}", "ruleset", &ruleset, "options", &options, "seats",
+	    &nseats, "players", &names) != 0) {
+		snprintf(msg, sizeof(msg), "the body must be a JSON object "
+		    "{\"ruleset\", \"seats\" or \"players\", \"options\" "
+		    "(optional)}: %s", jerr.text);
+		json_decref(body);
+		return api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
+		    msg, NULL);
+	}
+	if (names != NULL && (!json_is_array(names) ||
+	    json_array_size(names) < 1 ||
+	    json_array_size(names) > STORE_MAX_SEATS ||
+	    (nseats >= 0 && (size_t)nseats != json_array_size(names)))) {
+		snprintf(msg, sizeof(msg), "players must be an array of 1 to "
+		    "%d player names or nulls (open seats), one per seat%s",
+		    STORE_MAX_SEATS, nseats >= 0 ? ", as many as seats" : "");
+		rc = api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
+		    msg, NULL);
+		goto out;
+	}
+	if (names == NULL && (nseats < 1 || nseats > STORE_MAX_SEATS)) {
+		snprintf(msg, sizeof(msg), "give \"seats\" (1 to %d; you take "
+		    "seat 0, the others are open) or \"players\" (names or "
+		    "nulls, one per seat)", STORE_MAX_SEATS);
+		rc = api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
+		    msg, NULL);
+		goto out;
+	}
+	if (names != NULL) {
+		nseats = (int)json_array_size(names);
+		json_array_foreach(names, i, item) {
+			s = (int)i;
+			if (json_is_null(item)) {
+				players[s] = 0;
+				continue;
+			}
+			name = json_string_value(item);
+			if (name == NULL || store_player_find(st, name, &p) !=
+			    STORE_OK) {
+				snprintf(msg, sizeof(msg), "seat %d: %s%.64s%s "
+				    "is not a registered player (use null for "
+				    "an open seat)", s, name ? "\"" : "",
+				    name ? name : "this value", name ? "\"" :
+				    "");
+				rc = api_send_error(req, MHD_HTTP_BAD_REQUEST,
+				    "bad_request", msg, NULL);
+				goto out;
+			}
+			players[s] = p.id;
+		}
+	} else {
+		players[0] = me.id;
+		for (s = 1; s < nseats; s++)
+			players[s] = 0;
+	}
+	if (options != NULL && !json_is_object(options)) {
+		rc = api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
+		    "options must be a JSON object", NULL);
+		goto out;
+	}
+	if (options != NULL)
+		options_text = json_dumps(options, JSON_COMPACT |
+		    JSON_SORT_KEYS);
+	es = engine_form_game(st, req->d->key, ruleset, options_text, players,
+	    nseats, &game_id, &started, msg, sizeof(msg));
+	if (es != ENGINE_OK) {
+		rc = refused(req, es, msg);
+		goto out;
+	}
+	log_info("http: %s created game %lld (%s, %d seats)", me.name,
+	    (long long)game_id, ruleset, nseats);
+	rc = send_game(req, st, game_id, MHD_HTTP_CREATED, json_pack("{s:b}",
+	    "started", started));
+out:
+	free(options_text);
+	json_decref(body);
+	return rc;
+}
+
+enum MHD_Result
+api_game_join(struct api_request *req)
+{
+	enum MHD_Result rc = MHD_NO;
+	struct store_player me;
+	struct store *st;
+	enum engine_status es;
+	json_error_t jerr;
+	json_t *body = NULL;
+	char msg[1024];
+	int seat = -1, taken = -1, started = 0;
+
+	if (api_authenticate(req, &me, &rc) != 0)
+		return rc;
+	st = daemon_store(req->d);
+	if (req->body_len > 0 && ((body = json_loadb(req->body, req->body_len,
+	    JSON_REJECT_DUPLICATES, &jerr)) == NULL ||
+	    json_unpack_ex(body, &jerr, 0, "{s?i !}", "seat", &seat) != 0 ||
+	    seat < -1)) {
+		snprintf(msg, sizeof(msg), "the body is empty (take the first "
+		    "open seat) or {\"seat\": N}: %s", body != NULL &&
+		    seat < -1 ? "a seat is 0 or more" : jerr.text);
+		json_decref(body);
+		return api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
+		    msg, NULL);
+	}
+	json_decref(body);
+	es = engine_join_game(st, req->d->key, req->params[0], seat, me.id,
+	    &taken, &started, msg, sizeof(msg));
+	if (es != ENGINE_OK)
+		return refused(req, es, msg);
+	log_info("http: %s joined game %lld at seat %d%s", me.name,
+	    (long long)req->params[0], taken, started ? "; it starts" : "");
+	return send_game(req, st, req->params[0], MHD_HTTP_OK, json_pack(
+	    "{s:i, s:b}", "seat", taken, "started", started));
+}
+
+enum MHD_Result
+api_game_leave(struct api_request *req)
+{
+	enum MHD_Result rc = MHD_NO;
+	struct store_player me;
+	struct store *st;
+	enum engine_status es;
+	char msg[1024];
+	int seat = -1;
+
+	if (api_authenticate(req, &me, &rc) != 0)
+		return rc;
+	st = daemon_store(req->d);
+	es = engine_leave_game(st, req->params[0], me.id, &seat, msg,
+	    sizeof(msg));
+	if (es == ENGINE_BAD_SEAT)
+		return api_send_error(req, MHD_HTTP_CONFLICT, "not_seated", msg,
+		    NULL);
+	if (es != ENGINE_OK)
+		return refused(req, es, msg);
+	log_info("http: %s left seat %d of game %lld", me.name, seat,
+	    (long long)req->params[0]);
+	return send_game(req, st, req->params[0], MHD_HTTP_OK, json_pack(
+	    "{s:i}", "left_seat", seat));
+}

@@ -1,0 +1,168 @@
+/*
+ * api_players.c -- POST /v1/players (register a player with a public
+ * key) and GET /v1/players/me (signed: who the server thinks you are).
+ * See api.h; docs/API.md.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "api.h"
+#include "protocol.h"
+
+/* Letters, digits, '.', '-', '_', 1-63 of them (as `pbemctl player
+ * add`). */
+static int
+valid_name(const char *name)
+{
+	size_t n;
+
+	for (n = 0; name[n] != '\0'; n++)
+		if (!isalnum((unsigned char)name[n]) && name[n] != '.' &&
+		    name[n] != '-' && name[n] != '_')
+			return 0;
+	return n >= 1 && n < STORE_NAME_MAX;
+}
+
+/* A plausible address: one '@' with text on both sides, no blanks or
+ * control bytes, short enough for the store. */
+static int
+valid_email(const char *email)
+{
+	const char *at = strchr(email, '@');
+	size_t n;
+
+	for (n = 0; email[n] != '\0'; n++)
+		if ((unsigned char)email[n] <= 0x20 || email[n] == 0x7f)
+			return 0;
+	return at != NULL && at != email && at[1] != '\0' &&
+	    strchr(at + 1, '@') == NULL && n < STORE_EMAIL_MAX;
+}
+
+static enum MHD_Result
+bad_request(struct api_request *req, const char *message)
+{
+	return api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
+	    message, NULL);
+}
+
+enum MHD_Result
+api_player_register(struct api_request *req)
+{
+	const char *name = NULL, *email = "", *lang = "en", *key = NULL;
+	enum MHD_Result rc = MHD_NO;
+	struct store_player p;
+	struct store *st;
+	enum store_status sr;
+	json_error_t jerr;
+	json_t *body;
+	char msg[512];
+
+	if (!config_bool(req->d->cfg, "http_open_registration"))
+		return api_send_error(req, MHD_HTTP_FORBIDDEN,
+		    "registration_closed", "this server does not register "
+		    "players over HTTP; ask its administrator (pbemctl "
+		    "player add)", NULL);
+	body = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES,
+	    &jerr);
+	if (body == NULL || json_unpack_ex(body, &jerr, 0, "{s:s, s?s, s?s, "
+	    "s:s !}", "name", &name, "email", &email, "lang", &lang, "key",
+	    &key) != 0) {
+		snprintf(msg, sizeof(msg), "the body must be a JSON object "
+		    "{\"name\", \"key\", \"email\" (optional), \"lang\" "
+		    "(optional: en or fr)}: %s", jerr.text);
+		json_decref(body);
+		return bad_request(req, msg);
+	}
+	memset(&p, 0, sizeof(p));
+	if (!valid_name(name)) {
+		rc = bad_request(req, "a player name is 1-63 letters, digits, "
+		    "'.', '-' or '_'");
+		goto out;
+	}
+	if (*email != '\0' && !valid_email(email)) {
+		rc = bad_request(req, "email is not an address such as "
+		    "alice@example.org");
+		goto out;
+	}
+	if (strcmp(lang, "en") != 0 && strcmp(lang, "fr") != 0) {
+		rc = bad_request(req, "lang must be \"en\" or \"fr\"");
+		goto out;
+	}
+	if (proto_pubkey_parse(key, p.pubkey, msg, sizeof(msg)) != PROTO_OK) {
+		rc = bad_request(req, msg);
+		goto out;
+	}
+	snprintf(p.name, sizeof(p.name), "%s", name);
+	snprintf(p.email, sizeof(p.email), "%s", email);
+	snprintf(p.lang, sizeof(p.lang), "%s", lang);
+	if ((st = api_store(req, &rc)) == NULL)
+		goto out;
+	sr = store_player_add(st, &p);
+	if (sr == STORE_EXISTS) {
+		snprintf(msg, sizeof(msg), "a player named %s, or with that "
+		    "key, already exists", p.name);
+		rc = api_send_error(req, MHD_HTTP_CONFLICT, "player_exists",
+		    msg, NULL);
+	} else if (sr != STORE_OK) {
+		log_warnx("http: register %s: %s", p.name, store_errmsg(st));
+		rc = api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
+		    "the player cannot be stored now; try again", NULL);
+	} else {
+		log_info("http: player %lld %s registered", (long long)p.id,
+		    p.name);
+		rc = api_send_json(req, MHD_HTTP_CREATED, json_pack("{s:I, s:s, "
+		    "s:s, s:s, s:s}", "id", (json_int_t)p.id, "name", p.name,
+		    "email", p.email, "lang", p.lang, "key", key));
+	}
+out:
+	json_decref(body);
+	return rc;
+}
+
+struct mine {
+	struct store	*st;
+	int64_t		 player;
+	json_t		*games;
+};
+
+static int
+add_if_seated(const struct store_game *g, void *arg)
+{
+	struct mine *m = arg;
+	int s;
+
+	for (s = 0; s < g->nseats; s++)
+		if (g->seat_player[s] == m->player) {
+			json_array_append_new(m->games, json_pack("{s:I, s:s, "
+			    "s:s, s:i}", "id", (json_int_t)g->id, "ruleset",
+			    g->ruleset, "status", api_game_status_name(
+			    g->status), "seat", s));
+			break;
+		}
+	return 0;
+}
+
+enum MHD_Result
+api_player_me(struct api_request *req)
+{
+	enum MHD_Result rc = MHD_NO;
+	struct store_player p;
+	struct mine m;
+	char key[PROTO_KEY_TEXT_MAX];
+
+	if (api_authenticate(req, &p, &rc) != 0)
+		return rc;
+	m.st = daemon_store(req->d);
+	m.player = p.id;
+	m.games = json_array();
+	if (store_game_foreach(m.st, add_if_seated, &m) != STORE_OK) {
+		json_decref(m.games);
+		return api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
+		    "the games cannot be read now; try again", NULL);
+	}
+	proto_pubkey_format(p.pubkey, key, sizeof(key));
+	return api_send_json(req, MHD_HTTP_OK, json_pack("{s:I, s:s, s:s, "
+	    "s:s, s:s, s:o}", "id", (json_int_t)p.id, "name", p.name, "email",
+	    p.email, "lang", p.lang, "key", key, "games", m.games));
+}

@@ -1,0 +1,139 @@
+/*
+ * api_seats.c -- GET /v1/games/{id}/seats/{seat}: the private view of a
+ * seat, only for a request signed by the player who holds it (see api.h;
+ * docs/API.md).
+ *
+ * JSON (default): the module's view for that seat -- which shows that
+ * seat's hand and nothing of another's -- with the game's id, the next
+ * sequence number, "your_turn", and, when the seat is to act, the move
+ * forms for people ("move_forms", in ?lang=) and every legal move text
+ * ("legal_moves", English, what `pbem sign` signs).  ?format=text renders
+ * the same view with the your_turn / waiting / game_over template, as the
+ * seat's mail reads, in ?lang= (default: the player's language).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "engine.h"
+#include "present.h"
+#include "templates.h"
+
+static enum MHD_Result
+render_text(struct api_request *req, const struct gamestate *gs, int seat,
+    int acting, enum rules_lang lang, json_t *view, json_t *forms,
+    json_t *legal)
+{
+	struct present_info info;
+	struct mustache_buf out;
+	const char *name;
+	json_t *shown;
+	char err[1024];
+	int over = json_is_true(json_object_get(view, "over")) ||
+	    gs->game.status == STORE_GAME_OVER;
+
+	name = over ? "game_over" : acting ? "your_turn" : "waiting";
+	memset(&info, 0, sizeof(info));
+	info.lang = lang;
+	info.module = gs->module;
+	info.viewer = seat;
+	info.forms = forms;
+	info.legal = legal;
+	info.state = acting ? gs->state : NULL;
+	shown = present_view(view, &info);
+	mustache_buf_init(&out);
+	if (templates_render(req->d->templates, present_lang_code(lang),
+	    gs->module->name, name, TPL_TEXT, shown, &out, err,
+	    sizeof(err)) != 0) {
+		json_decref(shown);
+		mustache_buf_free(&out);
+		log_warnx("http: %s", err);
+		return api_send_error(req, MHD_HTTP_INTERNAL_SERVER_ERROR,
+		    "internal_error", err, NULL);
+	}
+	json_decref(shown);
+	return api_send_text(req, MHD_HTTP_OK, "text/plain; charset=utf-8",
+	    out.data != NULL ? out.data : strdup(""));
+}
+
+enum MHD_Result
+api_seat_view(struct api_request *req)
+{
+	const char *format = api_query(req, "format");
+	const char *langq = api_query(req, "lang");
+	int seats[STORE_MAX_SEATS], nact, i, acting = 0;
+	int seat = (int)req->params[1];
+	enum MHD_Result rc = MHD_NO;
+	struct store_player me;
+	struct gamestate gs;
+	enum rules_lang lang;
+	enum engine_status es;
+	struct store *st;
+	json_t *view, *forms = NULL, *legal = NULL;
+	char err[1024];
+
+	if (format != NULL && strcmp(format, "json") != 0 &&
+	    strcmp(format, "text") != 0)
+		return api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
+		    "format must be json or text", NULL);
+	if (langq != NULL && strcmp(langq, "en") != 0 &&
+	    strcmp(langq, "fr") != 0)
+		return api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
+		    "lang must be en or fr", NULL);
+	if (api_authenticate(req, &me, &rc) != 0)
+		return rc;
+	st = daemon_store(req->d);
+	es = gamestate_load(st, req->params[0], -1, &gs, err, sizeof(err));
+	if (es != ENGINE_OK)
+		return api_send_error(req, es == ENGINE_UNKNOWN_GAME ?
+		    MHD_HTTP_NOT_FOUND : es == ENGINE_FORMING ?
+		    MHD_HTTP_CONFLICT : es == ENGINE_BUSY ?
+		    MHD_HTTP_SERVICE_UNAVAILABLE :
+		    MHD_HTTP_INTERNAL_SERVER_ERROR, engine_status_code(es),
+		    err, NULL);
+	if (seat >= gs.game.nseats) {
+		snprintf(err, sizeof(err), "game %lld has seats 0 to %d",
+		    (long long)gs.game.id, gs.game.nseats - 1);
+		gamestate_clear(&gs);
+		return api_send_error(req, MHD_HTTP_NOT_FOUND, "bad_seat", err,
+		    NULL);
+	}
+	if (gs.game.seat_player[seat] != me.id) {
+		snprintf(err, sizeof(err), "seat %d of game %lld is not yours, "
+		    "%s; a seat's view is only for the player who holds it",
+		    seat, (long long)gs.game.id, me.name);
+		gamestate_clear(&gs);
+		return api_send_error(req, MHD_HTTP_FORBIDDEN, "not_your_seat",
+		    err, NULL);
+	}
+	lang = langq != NULL ? (strcmp(langq, "fr") == 0 ? RULES_LANG_FR :
+	    RULES_LANG_EN) : strcmp(me.lang, "fr") == 0 ? RULES_LANG_FR :
+	    RULES_LANG_EN;
+	nact = gs.module->to_act(gs.state, seats, STORE_MAX_SEATS);
+	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
+		acting |= seats[i] == seat;
+	view = gamestate_view(&gs, seat);
+	if (acting) {
+		forms = gs.module->move_forms(gs.state, seat, lang);
+		legal = gs.module->legal_moves(gs.state, seat);
+	}
+	if (format != NULL && strcmp(format, "text") == 0) {
+		rc = render_text(req, &gs, seat, acting, lang, view, forms,
+		    legal);
+		json_decref(view);
+	} else {
+		json_object_set_new(view, "your_turn", json_boolean(acting));
+		json_object_set_new(view, "move_forms", forms != NULL ?
+		    json_incref(forms) : json_array());
+		json_object_set_new(view, "legal_moves", legal != NULL ?
+		    json_incref(legal) : json_array());
+		json_object_set_new(view, "status", json_string(
+		    api_game_status_name(gs.game.status)));
+		rc = api_send_json(req, MHD_HTTP_OK, view);
+	}
+	json_decref(forms);
+	json_decref(legal);
+	gamestate_clear(&gs);
+	return rc;
+}

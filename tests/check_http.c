@@ -1,0 +1,1102 @@
+/*
+ * check_http.c -- the HTTP API end to end: the real pbemd on a loopback
+ * port in a temporary directory, driven with libcurl as a chat bot would.
+ *
+ * Players register over HTTP; one creates a game of Star Trek: Missions
+ * with an open seat, the other joins it and the game starts; the whole
+ * game is played through POST /moves, each move chosen among the legal
+ * moves of the signed private view.  After every move: each seat's view
+ * (JSON and text) holds no card hidden from that seat, and the public
+ * view, the log and the events hold no hidden card at all -- "hidden"
+ * being every card of the full view (pbemctl view --full) that the public
+ * view does not show.  Also: every refusal of a signed request (unsigned,
+ * malformed, unknown player, another player's key, a stale time, a time
+ * before the daemon started, a replay), a seat view for the wrong player,
+ * the long-poll woken by a move and timing out, waiting polls that do not
+ * hold the only HTTP thread, the log's pages, and at the end the seed
+ * revealed, matching its commitment, and the whole log checked offline
+ * from its pages (the same audit as `pbem verify`).
+ *
+ * Deterministic: moves are picked by a fixed rule; the only waits are the
+ * long-poll's own (checked with a lower bound, never an upper one).
+ */
+#include <check.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+#include <sodium.h>
+
+#include "audit.h"
+#include "bundle.h"
+#include "reqsig.h"
+#include "rng.h"
+#include "testlib.h"
+
+static struct testenv env;
+static pid_t pbemd_pid;
+static int pbemd_port;
+
+struct player {
+	const char	*name;
+	unsigned char	 sk[64];
+	unsigned char	 pk[32];
+};
+static struct player alice = { "alice" }, bob = { "bob" }, carol = { "carol" };
+
+/* ---- HTTP client ----------------------------------------------------------- */
+
+struct reply {
+	long	 status;
+	char	*body;
+	size_t	 len;
+	char	 www_auth[128];
+};
+
+static size_t
+collect(char *data, size_t size, size_t n, void *arg)
+{
+	struct reply *r = arg;
+	char *grown = realloc(r->body, r->len + size * n + 1);
+
+	if (grown == NULL)
+		return 0;
+	r->body = grown;
+	memcpy(r->body + r->len, data, size * n);
+	r->len += size * n;
+	r->body[r->len] = '\0';
+	return size * n;
+}
+
+static size_t
+header_seen(char *data, size_t size, size_t n, void *arg)
+{
+	struct reply *r = arg;
+
+	if (size * n > 18 && strncasecmp(data, "WWW-Authenticate:", 17) == 0)
+		snprintf(r->www_auth, sizeof(r->www_auth), "%.*s",
+		    (int)(size * n - 17), data + 17);
+	return size * n;
+}
+
+/* One request; auth is the whole Authorization header value or NULL. */
+static void
+http_raw(const char *method, const char *target, const char *body,
+    const char *auth, struct reply *r)
+{
+	struct curl_slist *headers = NULL;
+	char url[2300], line[REQSIG_HEADER_MAX + 32];
+	CURL *c = curl_easy_init();
+
+	memset(r, 0, sizeof(*r));
+	ck_assert_ptr_nonnull(c);
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d%s", pbemd_port,
+	    target);
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+	curl_easy_setopt(c, CURLOPT_PATH_AS_IS, 1L);
+	if (body != NULL) {
+		curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+	}
+	if (auth != NULL) {
+		snprintf(line, sizeof(line), "Authorization: %s", auth);
+		headers = curl_slist_append(headers, line);
+		curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+	}
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
+	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, header_seen);
+	curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, 60L);
+	if (curl_easy_perform(c) == CURLE_OK)
+		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+	curl_easy_cleanup(c);
+	curl_slist_free_all(headers);
+	if (r->body == NULL)
+		r->body = strdup("");
+}
+
+/* The Authorization value for p signing this request at time t. */
+static void
+sign_as(const struct player *p, const char *method, const char *target,
+    const char *body, int64_t t, char *auth, size_t authlen)
+{
+	unsigned char nb[12];
+	char nonce[25];
+
+	randombytes_buf(nb, sizeof(nb));
+	proto_hex(nb, sizeof(nb), nonce);
+	ck_assert_int_eq(reqsig_sign(p->name, method, target, t, nonce,
+	    body != NULL ? body : "", body != NULL ? strlen(body) : 0, p->sk,
+	    auth, authlen), 0);
+}
+
+/* A request signed by p (NULL: unsigned) whose answer is JSON. */
+static json_t *
+http_json(const struct player *p, const char *method, const char *target,
+    const char *body, long *status)
+{
+	char auth[REQSIG_HEADER_MAX];
+	struct reply r;
+	json_t *j;
+
+	if (p != NULL)
+		sign_as(p, method, target, body, (int64_t)time(NULL), auth,
+		    sizeof(auth));
+	http_raw(method, target, body, p != NULL ? auth : NULL, &r);
+	j = json_loads(r.body, 0, NULL);
+	ck_assert_msg(j != NULL, "%s %s: not JSON (status %ld): %.200s",
+	    method, target, r.status, r.body);
+	*status = r.status;
+	free(r.body);
+	return j;
+}
+
+static const char *
+error_code(const json_t *j)
+{
+	const char *code = json_string_value(json_object_get(json_object_get(j,
+	    "error"), "code"));
+
+	return code != NULL ? code : "(none)";
+}
+
+static const char *
+error_message(const json_t *j)
+{
+	const char *m = json_string_value(json_object_get(json_object_get(j,
+	    "error"), "message"));
+
+	return m != NULL ? m : "";
+}
+
+/* ---- pbemd ----------------------------------------------------------------- */
+
+static double
+now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void
+pbemd_start(void)
+{
+	const char *builddir = getenv("top_builddir");
+	const char *srcdir = getenv("top_srcdir");
+	char prog[512], tpl[512], port[16], logpath[400];
+	struct reply r;
+	double until;
+	int fd;
+
+	snprintf(prog, sizeof(prog), "%s/daemon/pbemd", builddir ? builddir :
+	    ".");
+	snprintf(tpl, sizeof(tpl), "%s/templates", srcdir ? srcdir : ".");
+	snprintf(port, sizeof(port), "%d", pbemd_port);
+	snprintf(logpath, sizeof(logpath), "%s/pbemd.log", env.dir);
+	pbemd_pid = fork();
+	ck_assert_int_ne(pbemd_pid, -1);
+	if (pbemd_pid == 0) {
+		fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND, 0600);
+		dup2(fd, 2);
+		/* One HTTP thread: the long-poll test proves that waiting
+		 * polls do not take it. */
+		execl(prog, "pbemd", "-d", env.dbpath, "-p", port, "-t", tpl,
+		    "-o", "http_threads=1", "-o", "http_events_max_wait=20",
+		    "-o", "http_auth_window=120",
+		    /* A whole game in a few seconds: the rate limits are
+		     * off here (tests/ops-test.sh tests them). */
+		    "-o", "rate_per_key=0", "-o", "rate_per_address=0",
+		    (char *)NULL);
+		_exit(127);
+	}
+	for (until = now_mono() + 20; now_mono() < until; usleep(50000)) {
+		http_raw("GET", "/v1/health", NULL, NULL, &r);
+		free(r.body);
+		if (r.status == 200)
+			return;
+	}
+	ck_abort_msg("pbemd did not answer on port %d", pbemd_port);
+}
+
+static void
+pbemd_stop(void)
+{
+	int status;
+
+	kill(pbemd_pid, SIGTERM);
+	ck_assert_int_eq(waitpid(pbemd_pid, &status, 0), pbemd_pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "pbemd did not stop cleanly (status %d)", status);
+	pbemd_pid = 0;
+}
+
+/* ---- Hidden cards ------------------------------------------------------------ */
+
+/* Star Trek: Missions card ids: G01..G49, M01..M12 and so on. */
+static int
+is_card_id(const char *s)
+{
+	return s != NULL && (s[0] == 'G' || s[0] == 'M') && s[1] >= '0' &&
+	    s[1] <= '9' && s[2] >= '0' && s[2] <= '9' && s[3] == '\0';
+}
+
+/* Every card id anywhere in j, as flags indexed by card (G: 0-99,
+ * M: 100-199). */
+static void
+card_ids(const json_t *j, unsigned char seen[200])
+{
+	const char *key, *s;
+	json_t *v;
+	size_t i;
+
+	if (json_is_string(j)) {
+		s = json_string_value(j);
+		if (is_card_id(s))
+			seen[(s[0] == 'M' ? 100 : 0) + (s[1] - '0') * 10 +
+			    (s[2] - '0')] = 1;
+	} else if (json_is_object(j)) {
+		json_object_foreach((json_t *)j, key, v)
+			card_ids(v, seen);
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, v)
+			card_ids(v, seen);
+	}
+}
+
+static void
+card_name(int c, char out[4])
+{
+	snprintf(out, 4, "%c%02d", c >= 100 ? 'M' : 'G', c % 100);
+}
+
+/* What the table knows now: hidden[c] = 1 for every card of the full
+ * view that the public view does not show; owner[c] = the seat whose
+ * hand (or drawn cards) holds it, or -1 (deck). */
+struct secrets {
+	unsigned char	hidden[200];
+	int		owner[200];
+	json_t		*public_view;
+	int		nseats;
+	int		over;
+	int64_t		next_seq;
+	int		to_act;		/* first seat to act, -1 if over */
+};
+
+static void
+load_secrets(int64_t game, struct secrets *sec)
+{
+	unsigned char all[200] = { 0 }, pub[200] = { 0 }, mine[200];
+	struct gamestate gs;
+	json_t *full, *hands, *pending;
+	char err[512];
+	int s, c, seats[8];
+
+	memset(sec, 0, sizeof(*sec));
+	ck_assert_msg(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)) == ENGINE_OK, "%s", err);
+	full = gamestate_view(&gs, RULES_VIEW_FULL);
+	sec->public_view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
+	sec->nseats = gs.game.nseats;
+	sec->next_seq = gs.seq + 1;
+	sec->to_act = gs.module->to_act(gs.state, seats, 8) > 0 ? seats[0] :
+	    -1;
+	sec->over = sec->to_act < 0;
+	card_ids(full, all);
+	card_ids(sec->public_view, pub);
+	for (c = 0; c < 200; c++) {
+		sec->hidden[c] = all[c] && !pub[c];
+		sec->owner[c] = -1;
+	}
+	hands = json_object_get(full, "hands");
+	for (s = 0; s < sec->nseats; s++) {
+		memset(mine, 0, sizeof(mine));
+		card_ids(json_array_get(hands, s), mine);
+		for (c = 0; c < 200; c++)
+			if (mine[c])
+				sec->owner[c] = s;
+	}
+	/* Cards drawn in a half-played turn: only their seat sees them. */
+	pending = json_object_get(full, "pending");
+	if (json_is_object(pending) && json_integer_value(json_object_get(
+	    pending, "seat")) >= 0) {
+		memset(mine, 0, sizeof(mine));
+		card_ids(pending, mine);
+		for (c = 0; c < 200; c++)
+			if (mine[c] && sec->hidden[c] && sec->owner[c] < 0)
+				sec->owner[c] = (int)json_integer_value(
+				    json_object_get(pending, "seat"));
+	}
+	json_decref(full);
+	gamestate_clear(&gs);
+}
+
+/* No card hidden from viewer (a seat, or -1 for everyone) in j. */
+static void
+assert_no_secret_json(const struct secrets *sec, int viewer, const json_t *j,
+    const char *what)
+{
+	unsigned char seen[200] = { 0 };
+	char id[4];
+	int c;
+
+	card_ids(j, seen);
+	for (c = 0; c < 200; c++)
+		if (seen[c] && sec->hidden[c] && (viewer < 0 ||
+		    sec->owner[c] != viewer)) {
+			card_name(c, id);
+			ck_abort_msg("%s shows %s, a card hidden from %s%d",
+			    what, id, viewer < 0 ? "the public" : "seat ",
+			    viewer < 0 ? 0 : viewer);
+		}
+}
+
+/* The same for text: no hidden id as a word. */
+static void
+assert_no_secret_text(const struct secrets *sec, int viewer, const char *text,
+    const char *what)
+{
+	const char *p;
+	char id[4];
+	int c;
+
+	for (c = 0; c < 200; c++) {
+		if (!sec->hidden[c] || (viewer >= 0 && sec->owner[c] == viewer))
+			continue;
+		card_name(c, id);
+		for (p = strstr(text, id); p != NULL; p = strstr(p + 1, id))
+			ck_assert_msg((p > text && (p[-1] >= '0' &&
+			    p[-1] <= '9')) || (p[3] >= '0' && p[3] <= '9'),
+			    "%s shows %s, hidden from seat %d", what, id,
+			    viewer);
+	}
+}
+
+/* ---- Stages ------------------------------------------------------------------ */
+
+static void
+register_player(struct player *p, const char *lang)
+{
+	char body[512], key[PROTO_KEY_TEXT_MAX];
+	long status;
+	json_t *j;
+
+	crypto_sign_keypair(p->pk, p->sk);
+	proto_pubkey_format(p->pk, key, sizeof(key));
+	snprintf(body, sizeof(body), "{\"name\": \"%s\", \"key\": \"%s\", "
+	    "\"email\": \"%s@example.org\", \"lang\": \"%s\"}", p->name, key,
+	    p->name, lang);
+	j = http_json(NULL, "POST", "/v1/players", body, &status);
+	ck_assert_msg(status == 201, "register %s: %ld %s", p->name, status,
+	    error_message(j));
+	ck_assert_str_eq(json_string_value(json_object_get(j, "name")),
+	    p->name);
+	json_decref(j);
+}
+
+static void
+check_registration_refusals(void)
+{
+	char body[512], key[PROTO_KEY_TEXT_MAX];
+	long status;
+	json_t *j;
+
+	proto_pubkey_format(alice.pk, key, sizeof(key));
+	snprintf(body, sizeof(body), "{\"name\": \"alice\", \"key\": \"%s\"}",
+	    key);
+	j = http_json(NULL, "POST", "/v1/players", body, &status);
+	ck_assert_int_eq(status, 409);
+	ck_assert_str_eq(error_code(j), "player_exists");
+	json_decref(j);
+	j = http_json(NULL, "POST", "/v1/players", "{\"name\": \"dave\", "
+	    "\"key\": \"ed25519:nonsense\"}", &status);
+	ck_assert_int_eq(status, 400);
+	ck_assert_str_eq(error_code(j), "bad_request");
+	json_decref(j);
+	j = http_json(NULL, "POST", "/v1/players", "{\"name\": \"da ve\"}",
+	    &status);
+	ck_assert_int_eq(status, 400);
+	json_decref(j);
+}
+
+/* Each refusal of a signed request, with its code. */
+static void
+check_signing_refusals(void)
+{
+	const char *target = "/v1/players/me";
+	char auth[REQSIG_HEADER_MAX], forged[REQSIG_HEADER_MAX];
+	struct player impostor = alice;
+	struct reply r;
+	json_t *j;
+	long status;
+
+	/* Unsigned. */
+	http_raw("GET", target, NULL, NULL, &r);
+	ck_assert_int_eq(r.status, 401);
+	ck_assert_ptr_nonnull(strstr(r.body, "auth_missing"));
+	ck_assert_ptr_nonnull(strstr(r.www_auth, "PBEM-Ed25519"));
+	free(r.body);
+	/* Malformed. */
+	http_raw("GET", target, NULL, "PBEM-Ed25519 player=alice, time=12x, "
+	    "signature=AAAA", &r);
+	ck_assert_int_eq(r.status, 401);
+	ck_assert_ptr_nonnull(strstr(r.body, "auth_malformed"));
+	free(r.body);
+	http_raw("GET", target, NULL, "Basic YWxpY2U6cHc=", &r);
+	ck_assert_int_eq(r.status, 401);
+	ck_assert_ptr_nonnull(strstr(r.body, "auth_malformed"));
+	free(r.body);
+	/* Unknown player. */
+	impostor.name = "mallory";
+	sign_as(&impostor, "GET", target, NULL, (int64_t)time(NULL), auth,
+	    sizeof(auth));
+	http_raw("GET", target, NULL, auth, &r);
+	ck_assert_int_eq(r.status, 401);
+	ck_assert_ptr_nonnull(strstr(r.body, "unknown_player"));
+	free(r.body);
+	/* Alice's name with Bob's key. */
+	impostor = bob;
+	impostor.name = "alice";
+	sign_as(&impostor, "GET", target, NULL, (int64_t)time(NULL), auth,
+	    sizeof(auth));
+	http_raw("GET", target, NULL, auth, &r);
+	ck_assert_int_eq(r.status, 401);
+	ck_assert_ptr_nonnull(strstr(r.body, "bad_signature"));
+	free(r.body);
+	/* Signed for another path. */
+	sign_as(&alice, "GET", "/v1/games", NULL, (int64_t)time(NULL), auth,
+	    sizeof(auth));
+	http_raw("GET", target, NULL, auth, &r);
+	ck_assert_int_eq(r.status, 401);
+	ck_assert_ptr_nonnull(strstr(r.body, "bad_signature"));
+	free(r.body);
+	/* Stale: outside the window; the server says its time. */
+	sign_as(&alice, "GET", target, NULL, (int64_t)time(NULL) - 1000, auth,
+	    sizeof(auth));
+	http_raw("GET", target, NULL, auth, &r);
+	ck_assert_int_eq(r.status, 401);
+	ck_assert_ptr_nonnull(strstr(r.body, "auth_expired"));
+	ck_assert_ptr_nonnull(strstr(r.body, "server's time is"));
+	free(r.body);
+	/* Inside the window but before pbemd started (its replay cache
+	 * cannot know what was seen before). */
+	sign_as(&alice, "GET", target, NULL, (int64_t)time(NULL) - 100, auth,
+	    sizeof(auth));
+	http_raw("GET", target, NULL, auth, &r);
+	ck_assert_int_eq(r.status, 401);
+	ck_assert_msg(strstr(r.body, "before this server started") != NULL,
+	    "%s", r.body);
+	free(r.body);
+	/* Good, then replayed. */
+	sign_as(&alice, "GET", target, NULL, (int64_t)time(NULL), auth,
+	    sizeof(auth));
+	http_raw("GET", target, NULL, auth, &r);
+	ck_assert_msg(r.status == 200, "%ld %s", r.status, r.body);
+	ck_assert_ptr_nonnull(strstr(r.body, "\"alice\""));
+	free(r.body);
+	http_raw("GET", target, NULL, auth, &r);
+	ck_assert_int_eq(r.status, 401);
+	ck_assert_ptr_nonnull(strstr(r.body, "\"replayed\""));
+	free(r.body);
+	/* A body changed after signing. */
+	sign_as(&alice, "POST", "/v1/games", "{\"ruleset\": \"stmissions\", "
+	    "\"seats\": 2}", (int64_t)time(NULL), forged, sizeof(forged));
+	http_raw("POST", "/v1/games", "{\"ruleset\": \"stmissions\", "
+	    "\"seats\": 4}", forged, &r);
+	ck_assert_int_eq(r.status, 401);
+	ck_assert_ptr_nonnull(strstr(r.body, "bad_signature"));
+	free(r.body);
+	/* Options the module refuses: 400 with the module's reason. */
+	j = http_json(&alice, "POST", "/v1/games", "{\"ruleset\": "
+	    "\"stmissions\", \"seats\": 9}", &status);
+	ck_assert_int_eq(status, 400);
+	json_decref(j);
+	j = http_json(&alice, "POST", "/v1/games", "{\"ruleset\": "
+	    "\"stmissions\", \"seats\": 5}", &status);
+	ck_assert_int_eq(status, 400);
+	ck_assert_ptr_nonnull(strstr(error_message(j), "2 to 4 players"));
+	json_decref(j);
+	j = http_json(&alice, "POST", "/v1/games", "{\"ruleset\": "
+	    "\"chess\", \"seats\": 2}", &status);
+	ck_assert_int_eq(status, 400);
+	ck_assert_ptr_nonnull(strstr(error_message(j), "unknown ruleset"));
+	json_decref(j);
+}
+
+/* Alice creates a game with one open seat; Carol's wrong joins; Bob
+ * joins and the game starts.  Returns the game id. */
+static int64_t
+form_game(void)
+{
+	char path[128];
+	int64_t game;
+	long status;
+	json_t *j;
+
+	j = http_json(&alice, "POST", "/v1/games", "{\"ruleset\": "
+	    "\"stmissions\", \"seats\": 2}", &status);
+	ck_assert_msg(status == 201, "create: %ld %s", status,
+	    error_message(j));
+	ck_assert_str_eq(json_string_value(json_object_get(j, "status")),
+	    "forming");
+	game = json_integer_value(json_object_get(j, "id"));
+	ck_assert(json_is_null(json_array_get(json_object_get(j, "players"),
+	    1)));
+	json_decref(j);
+
+	j = http_json(NULL, "GET", "/v1/games?status=forming", NULL, &status);
+	ck_assert_int_eq(json_array_size(json_object_get(j, "games")), 1);
+	json_decref(j);
+	snprintf(path, sizeof(path), "/v1/games/%lld/seats/0",
+	    (long long)game);
+	j = http_json(&alice, "GET", path, NULL, &status);
+	ck_assert_int_eq(status, 409);
+	ck_assert_str_eq(error_code(j), "game_forming");
+	json_decref(j);
+
+	snprintf(path, sizeof(path), "/v1/games/%lld/join", (long long)game);
+	j = http_json(&alice, "POST", path, NULL, &status);
+	ck_assert_int_eq(status, 409);		/* already seated */
+	ck_assert_str_eq(error_code(j), "seat_taken");
+	json_decref(j);
+	j = http_json(&carol, "POST", path, "{\"seat\": 0}", &status);
+	ck_assert_int_eq(status, 409);		/* alice's */
+	ck_assert_str_eq(error_code(j), "seat_taken");
+	json_decref(j);
+	j = http_json(&carol, "POST", path, "{\"seat\": 1}", &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert(json_is_true(json_object_get(j, "started")));
+	json_decref(j);
+	return game;
+}
+
+/* A three-seat game: join, leave, join again, start. */
+static void
+join_and_leave(void)
+{
+	char path[128];
+	int64_t game;
+	long status;
+	json_t *j;
+
+	j = http_json(&bob, "POST", "/v1/games", "{\"ruleset\": "
+	    "\"stmissions\", \"players\": [null, \"bob\", null]}", &status);
+	ck_assert_int_eq(status, 201);
+	game = json_integer_value(json_object_get(j, "id"));
+	json_decref(j);
+	snprintf(path, sizeof(path), "/v1/games/%lld/join", (long long)game);
+	j = http_json(&alice, "POST", path, "{\"seat\": 7}", &status);
+	ck_assert_int_eq(status, 400);
+	ck_assert_str_eq(error_code(j), "bad_seat");
+	json_decref(j);
+	j = http_json(&alice, "POST", path, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "seat")), 0);
+	ck_assert(json_is_false(json_object_get(j, "started")));
+	json_decref(j);
+	snprintf(path, sizeof(path), "/v1/games/%lld/leave", (long long)game);
+	j = http_json(&alice, "POST", path, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	json_decref(j);
+	j = http_json(&alice, "POST", path, NULL, &status);
+	ck_assert_int_eq(status, 409);
+	ck_assert_str_eq(error_code(j), "not_seated");
+	json_decref(j);
+	snprintf(path, sizeof(path), "/v1/games/%lld/join", (long long)game);
+	j = http_json(&carol, "POST", path, "{\"seat\": 2}", &status);
+	ck_assert_int_eq(status, 200);
+	json_decref(j);
+	j = http_json(&alice, "POST", path, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert(json_is_true(json_object_get(j, "started")));
+	ck_assert_str_eq(json_string_value(json_object_get(j, "status")),
+	    "running");
+	json_decref(j);
+	snprintf(path, sizeof(path), "/v1/games/%lld/leave", (long long)game);
+	j = http_json(&alice, "POST", path, NULL, &status);
+	ck_assert_int_eq(status, 409);
+	ck_assert_str_eq(error_code(j), "not_forming");
+	json_decref(j);
+	j = http_json(NULL, "GET", "/v1/games?player=carol&status=running",
+	    NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_int_eq(json_array_size(json_object_get(j, "games")), 2);
+	json_decref(j);
+}
+
+/* ---- Long-poll ------------------------------------------------------------- */
+
+struct poll {
+	pthread_t	 thread;
+	char		 target[128];
+	json_t		*answer;
+	double		 elapsed;
+	volatile int	 done;
+};
+
+static void *
+poll_main(void *arg)
+{
+	struct poll *p = arg;
+	double start = now_mono();
+	struct reply r;
+
+	http_raw("GET", p->target, NULL, NULL, &r);
+	p->answer = json_loads(r.body, 0, NULL);
+	free(r.body);
+	p->elapsed = now_mono() - start;
+	p->done = 1;
+	return NULL;
+}
+
+static void
+poll_start(struct poll *p, int64_t game, int64_t after, int wait)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->target, sizeof(p->target),
+	    "/v1/games/%lld/events?after=%lld&wait=%d", (long long)game,
+	    (long long)after, wait);
+	ck_assert_int_eq(pthread_create(&p->thread, NULL, poll_main, p), 0);
+}
+
+static void
+poll_join(struct poll *p)
+{
+	pthread_join(p->thread, NULL);
+	ck_assert_msg(p->answer != NULL, "%s: no JSON answer", p->target);
+}
+
+/* ---- Playing ----------------------------------------------------------------- */
+
+static struct player *
+player_of(int seat)
+{
+	return seat == 0 ? &alice : &carol;
+}
+
+/* The seat views (JSON and text) of every seat, checked against the
+ * secrets; returns the acting seat's legal moves. */
+static json_t *
+check_views(int64_t game, const struct secrets *sec)
+{
+	char path[128], auth[REQSIG_HEADER_MAX], what[64];
+	json_t *j, *legal = NULL;
+	struct reply r;
+	long status;
+	int s;
+
+	for (s = 0; s < sec->nseats; s++) {
+		snprintf(path, sizeof(path), "/v1/games/%lld/seats/%d",
+		    (long long)game, s);
+		j = http_json(player_of(s), "GET", path, NULL, &status);
+		ck_assert_msg(status == 200, "%s: %ld %s", path, status,
+		    error_message(j));
+		snprintf(what, sizeof(what), "seat %d's view", s);
+		assert_no_secret_json(sec, s, j, what);
+		ck_assert_int_eq(json_integer_value(json_object_get(j,
+		    "next_seq")), sec->next_seq);
+		if (s == sec->to_act) {
+			ck_assert(json_is_true(json_object_get(j,
+			    "your_turn")));
+			legal = json_incref(json_object_get(j, "legal_moves"));
+			ck_assert(json_array_size(json_object_get(j,
+			    "move_forms")) > 0);
+		}
+		json_decref(j);
+		/* The text rendering, every few moves (it is the same
+		 * view through a template). */
+		if (sec->next_seq % 5 == 1 || sec->over) {
+			snprintf(path, sizeof(path), "/v1/games/%lld/seats/%d"
+			    "?format=text&lang=%s", (long long)game, s,
+			    s ? "fr" : "en");
+			sign_as(player_of(s), "GET", path, NULL,
+			    (int64_t)time(NULL), auth, sizeof(auth));
+			http_raw("GET", path, NULL, auth, &r);
+			ck_assert_msg(r.status == 200, "%s: %s", path, r.body);
+			snprintf(what, sizeof(what), "seat %d's text", s);
+			assert_no_secret_text(sec, s, r.body, what);
+			free(r.body);
+		}
+	}
+	return legal;
+}
+
+/* The redaction rule: until the end a move entry has no text, no
+ * signature (a signature can be checked against each legal move text)
+ * and no state hash; after the end it has all three. */
+static void
+assert_redacted(const json_t *page, const char *key, int over)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(page, key), i, e) {
+		if (json_integer_value(json_object_get(e, "kind")) ==
+		    STORE_ENTRY_GENESIS)
+			continue;
+		ck_assert_msg(json_is_true(json_object_get(e, "redacted")) ==
+		    !over, "entry %lld: redacted is %s while the game is %s",
+		    (long long)json_integer_value(json_object_get(e, "seq")),
+		    over ? "true" : "false", over ? "over" : "running");
+		ck_assert(json_is_string(json_object_get(e, "text")) == over);
+		ck_assert((json_object_get(e, "signature") != NULL) == over);
+		ck_assert((json_object_get(e, "state_hash") != NULL) == over);
+	}
+}
+
+/* The public view, the last log page and the events, for everyone. */
+static void
+check_public(int64_t game, const struct secrets *sec)
+{
+	char path[128];
+	long status;
+	json_t *j;
+
+	snprintf(path, sizeof(path), "/v1/games/%lld", (long long)game);
+	j = http_json(NULL, "GET", path, NULL, &status);
+	assert_no_secret_json(sec, -1, j, "the public view");
+	json_decref(j);
+	snprintf(path, sizeof(path), "/v1/games/%lld/log?after=%lld",
+	    (long long)game, (long long)(sec->next_seq > 4 ?
+	    sec->next_seq - 4 : -1));
+	j = http_json(NULL, "GET", path, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	assert_no_secret_json(sec, -1, j, "the log");
+	assert_redacted(j, "entries", sec->over);
+	json_decref(j);
+	snprintf(path, sizeof(path), "/v1/games/%lld/events?after=%lld",
+	    (long long)game, (long long)sec->next_seq - 2);
+	j = http_json(NULL, "GET", path, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	assert_no_secret_json(sec, -1, j, "the events");
+	assert_redacted(j, "events", sec->over);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "next_seq")),
+	    sec->next_seq);
+	json_decref(j);
+}
+
+static void
+post_move(int64_t game, int seat, int64_t seq, const char *text,
+    int signer_seat, long want_status, const char *want_code)
+{
+	struct player *p = player_of(signer_seat);
+	struct proto_move m;
+	char block[PROTO_ARMOUR_MAX], path[64];
+	long status;
+	json_t *j;
+
+	memset(&m, 0, sizeof(m));
+	m.game_id = game;
+	m.seq = seq;
+	m.seat = seat;
+	snprintf(m.text, sizeof(m.text), "%s", text);
+	proto_move_sign(&m, p->sk);
+	ck_assert(proto_move_armour(&m, block, sizeof(block)) > 0);
+	snprintf(path, sizeof(path), "/v1/games/%lld/moves", (long long)game);
+	j = http_json(NULL, "POST", path, block, &status);
+	ck_assert_msg(status == want_status, "move %lld (%s): %ld %s",
+	    (long long)seq, text, status, error_message(j));
+	if (want_code != NULL)
+		ck_assert_str_eq(error_code(j), want_code);
+	json_decref(j);
+}
+
+/* Play the game to its end through the API; returns the moves played. */
+static int
+play(int64_t game)
+{
+	struct secrets sec;
+	struct poll waiter;
+	json_t *legal;
+	const char *text;
+	int moves = 0;
+	size_t n;
+
+	for (;;) {
+		load_secrets(game, &sec);
+		legal = check_views(game, &sec);
+		check_public(game, &sec);
+		json_decref(sec.public_view);
+		if (sec.over) {
+			json_decref(legal);
+			break;
+		}
+		n = json_array_size(legal);
+		ck_assert_msg(n > 0, "seat %d has no legal move", sec.to_act);
+		text = json_string_value(json_array_get(legal,
+		    (size_t)moves * 7919 % n));
+		if (moves == 3) {
+			/* Another seat's key; then a long-poll woken by the
+			 * move that follows. */
+			post_move(game, sec.to_act, sec.next_seq, text,
+			    1 - sec.to_act, 403, "bad_signature");
+			poll_start(&waiter, game, sec.next_seq - 1, 15);
+			usleep(200000);
+		}
+		post_move(game, sec.to_act, sec.next_seq, text, sec.to_act,
+		    200, NULL);
+		if (moves == 3) {
+			poll_join(&waiter);
+			ck_assert(json_is_false(json_object_get(waiter.answer,
+			    "timed_out")));
+			ck_assert_int_eq(json_integer_value(json_object_get(
+			    json_array_get(json_object_get(waiter.answer,
+			    "events"), 0), "seq")), sec.next_seq);
+			ck_assert(json_is_true(json_object_get(
+			    json_array_get(json_object_get(waiter.answer,
+			    "events"), 0), "redacted")));
+			json_decref(waiter.answer);
+			/* The same block again: a stale sequence number. */
+			post_move(game, sec.to_act, sec.next_seq, text,
+			    sec.to_act, 409, "stale_sequence");
+		}
+		json_decref(legal);
+		moves++;
+		ck_assert_msg(moves < 1000, "the game does not end");
+	}
+	return moves;
+}
+
+/* Waiting polls hold no HTTP thread (pbemd runs with one), and a poll
+ * with nothing to report times out after its wait, saying so. */
+static void
+check_long_poll(int64_t game)
+{
+	struct poll polls[3], quick;
+	struct reply r;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		poll_start(&polls[i], game, 1000000, 6);
+	usleep(300000);
+	http_raw("GET", "/v1/health", NULL, NULL, &r);
+	ck_assert_int_eq(r.status, 200);
+	free(r.body);
+	for (i = 0; i < 3; i++)
+		ck_assert_msg(!polls[i].done, "a poll answered before its "
+		    "wait was over");
+	poll_start(&quick, game, 1000000, 1);
+	poll_join(&quick);
+	ck_assert(json_is_true(json_object_get(quick.answer, "timed_out")));
+	ck_assert_int_eq(json_array_size(json_object_get(quick.answer,
+	    "events")), 0);
+	ck_assert_msg(quick.elapsed >= 0.9, "a 1-second poll came back after "
+	    "%.2f s", quick.elapsed);
+	json_decref(quick.answer);
+	for (i = 0; i < 3; i++) {
+		poll_join(&polls[i]);
+		ck_assert(json_is_true(json_object_get(polls[i].answer,
+		    "timed_out")));
+		json_decref(polls[i].answer);
+	}
+}
+
+/* After the end: every log page, then the offline audit of those pages
+ * with the revealed seed; the seed matches the commitment. */
+static void
+check_end(int64_t game, int moves)
+{
+	unsigned char seed[32], commit[32], want[32];
+	json_t *j, *entries = json_array(), *bundle, *e;
+	struct audit_report report;
+	struct audit_log log;
+	char path[128], err[512];
+	int64_t after = -1;
+	int pages = 0;
+	long status;
+	size_t i;
+
+	snprintf(path, sizeof(path), "/v1/games/%lld/seed", (long long)game);
+	j = http_json(NULL, "GET", path, NULL, &status);
+	ck_assert_int_eq(proto_unhex(json_string_value(json_object_get(j,
+	    "seed")), seed, 32), 0);
+	ck_assert_int_eq(proto_unhex(json_string_value(json_object_get(j,
+	    "commitment")), want, 32), 0);
+	rng_seed_commit(seed, commit);
+	ck_assert_mem_eq(commit, want, 32);
+	json_decref(j);
+
+	for (;;) {
+		snprintf(path, sizeof(path), "/v1/games/%lld/log?after=%lld&"
+		    "limit=7", (long long)game, (long long)after);
+		j = http_json(NULL, "GET", path, NULL, &status);
+		ck_assert_int_eq(status, 200);
+		json_array_foreach(json_object_get(j, "entries"), i, e) {
+			ck_assert(json_is_false(json_object_get(e,
+			    "redacted")));
+			ck_assert_int_eq(json_integer_value(json_object_get(e,
+			    "seq")), after + 1);
+			json_array_append(entries, e);
+			after++;
+		}
+		pages++;
+		if (!json_is_true(json_object_get(j, "more"))) {
+			bundle = json_pack("{s:s, s:O, s:I, s:o, s:O}",
+			    "format", "pbem-bundle-v1", "server_key",
+			    json_object_get(j, "server_key"), "game",
+			    (json_int_t)game, "entries", entries, "seed",
+			    json_object_get(j, "seed"));
+			json_decref(j);
+			break;
+		}
+		ck_assert_int_eq(json_integer_value(json_object_get(j,
+		    "next_after")), after);
+		json_decref(j);
+	}
+	ck_assert_int_eq(after, moves);
+	ck_assert_int_eq(pages, (moves + 1) / 7 + 1);
+	ck_assert_msg(bundle_read(bundle, &log, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_msg(audit_run(&log, &report, NULL, NULL) == 0,
+	    "offline audit of the log pages: entry %lld: %s",
+	    (long long)report.bad_seq, report.reason);
+	ck_assert(report.replayed);
+	audit_log_clear(&log);
+	json_decref(bundle);
+}
+
+/* A game's players may manage its webhooks with signed requests; nobody
+ * else may, and a signed request is no key to the global ones. */
+static void
+check_game_webhooks(int64_t game)
+{
+	char path[128];
+	int64_t id;
+	long status;
+	json_t *j;
+
+	snprintf(path, sizeof(path), "/v1/games/%lld/webhooks",
+	    (long long)game);
+	j = http_json(&bob, "POST", path, "{\"url\": "
+	    "\"http://127.0.0.1:9/hook\"}", &status);
+	ck_assert_int_eq(status, 403);
+	ck_assert_str_eq(error_code(j), "not_seated");
+	json_decref(j);
+	j = http_json(NULL, "POST", path, "{\"url\": "
+	    "\"http://127.0.0.1:9/hook\"}", &status);
+	ck_assert_int_eq(status, 403);		/* no admin token set */
+	json_decref(j);
+	j = http_json(&alice, "POST", path, "{\"url\": "
+	    "\"ftp://127.0.0.1/hook\"}", &status);
+	ck_assert_int_eq(status, 400);
+	json_decref(j);
+	j = http_json(&alice, "POST", path, "{\"url\": "
+	    "\"http://127.0.0.1:9/hook\", \"events\": [\"game_over\"]}",
+	    &status);
+	ck_assert_int_eq(status, 201);
+	ck_assert_ptr_nonnull(json_string_value(json_object_get(j,
+	    "secret")));
+	id = json_integer_value(json_object_get(j, "id"));
+	ck_assert_int_gt(id, 0);
+	json_decref(j);
+	j = http_json(&carol, "GET", path, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_int_eq(json_array_size(json_object_get(j, "webhooks")), 1);
+	ck_assert_ptr_null(json_object_get(json_array_get(json_object_get(j,
+	    "webhooks"), 0), "secret"));
+	json_decref(j);
+	j = http_json(&alice, "GET", "/v1/webhooks", NULL, &status);
+	ck_assert_int_ne(status, 200);		/* the global list is admin's */
+	json_decref(j);
+	snprintf(path, sizeof(path), "/v1/games/%lld/webhooks/%lld",
+	    (long long)game, (long long)id);
+	j = http_json(&bob, "DELETE", path, NULL, &status);
+	ck_assert_int_eq(status, 403);
+	json_decref(j);
+	j = http_json(&carol, "DELETE", path, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	json_decref(j);
+}
+
+START_TEST(test_http_api)
+{
+	char path[128];
+	int64_t game;
+	long status;
+	json_t *j;
+	int moves;
+
+	register_player(&alice, "en");
+	register_player(&bob, "fr");
+	register_player(&carol, "fr");
+	check_registration_refusals();
+	check_signing_refusals();
+	game = form_game();		/* alice and carol */
+	join_and_leave();
+
+	/* A seat's view: unsigned, another player, the holder. */
+	snprintf(path, sizeof(path), "/v1/games/%lld/seats/1",
+	    (long long)game);
+	j = http_json(NULL, "GET", path, NULL, &status);
+	ck_assert_int_eq(status, 401);
+	json_decref(j);
+	j = http_json(&bob, "GET", path, NULL, &status);
+	ck_assert_int_eq(status, 403);
+	ck_assert_str_eq(error_code(j), "not_your_seat");
+	json_decref(j);
+	j = http_json(&alice, "GET", path, NULL, &status);
+	ck_assert_int_eq(status, 403);
+	json_decref(j);
+
+	check_game_webhooks(game);
+	moves = play(game);
+	ck_assert_int_gt(moves, 5);
+	check_long_poll(game);
+	check_end(game, moves);
+}
+END_TEST
+
+static void
+setup(void)
+{
+	ck_assert_int_eq(sodium_init() < 0, 0);
+	setenv("PBEM_STORE_SYNC", "off", 1);
+	testenv_open(&env, 0);
+	pbemd_port = 20000 + getpid() % 20000;
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	pbemd_start();
+}
+
+static void
+teardown(void)
+{
+	if (pbemd_pid > 0)
+		pbemd_stop();
+	testenv_close(&env);
+	curl_global_cleanup();
+}
+
+static Suite *
+http_suite(void)
+{
+	Suite *s = suite_create("http");
+	TCase *tc = tcase_create("api");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_http_api);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(http_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

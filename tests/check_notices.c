@@ -1,0 +1,977 @@
+/*
+ * check_notices.c -- every mail the engine queues can be sent: the rows
+ * written by the real asynchronous-play functions (the scheduler under a
+ * clock the test controls, resign, replace, press, call off, observers)
+ * and by game creation are rendered by the mail gateway in English and
+ * in French, and each is checked for its subject, the fields a player
+ * needs (the deadline in words, the policy's outcome, the automatic
+ * move, the press text as written, how to take a seat) and for the
+ * hands of other seats, which must never appear.  Every event of
+ * engine_mail_events[] must have been rendered from a real row, so an
+ * event added to the engine without a mail fails here; and no engine
+ * file may queue mail except through engine_outbox_mail().
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+#include <sqlite3.h>
+
+#include "clock.h"
+#include "engine.h"
+#include "mail.h"
+#include "schedule.h"
+#include "store_test.h"
+#include "templates.h"
+#include "testlib.h"
+
+#define HOUR	3600
+#define DAY	86400
+/* Monday 2024-01-01 00:00 UTC. */
+#define MONDAY	1704067200
+
+static struct testenv env;
+static struct mail_settings set;
+static struct tpl_set *tpl;
+static int64_t fake_now;
+static int64_t last_row;	/* rows up to this id have been checked */
+
+/* Which events were rendered from a real row, per language. */
+static char rendered[2][64][32];
+static int nrendered[2];
+
+static int64_t
+fake_clock(void *arg)
+{
+	(void)arg;
+	return fake_now;
+}
+
+static void
+setup(void)
+{
+	const char *top = getenv("top_srcdir");
+	char path[600], err[512];
+
+	fake_now = MONDAY + 9 * HOUR;
+	clock_set(fake_clock, NULL);
+	mail_init();
+	testenv_open(&env, 5);
+	mail_settings_default(&set);
+	ck_assert_int_eq(mail_settings_set(&set, "admin", "gm@example.org",
+	    err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/templates", top != NULL ? top : ".");
+	tpl = templates_load(path, err, sizeof(err));
+	ck_assert_msg(tpl != NULL, "%s", err);
+	last_row = 0;
+}
+
+static void
+teardown(void)
+{
+	templates_free(tpl);
+	testenv_close(&env);
+	clock_set(NULL, NULL);
+}
+
+static void
+sql(const char *fmt, const char *arg)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), fmt, arg);
+	ck_assert_int_eq(sqlite3_exec(store_test_db(env.st), text, NULL, NULL,
+	    NULL), SQLITE_OK);
+}
+
+static void
+set_policy(int64_t game, const char *json)
+{
+	struct gamestate gs;
+	struct policy p;
+	char err[512];
+
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	policy_default(&p);
+	ck_assert_msg(policy_parse(json, gs.module, &p, err, sizeof(err)) ==
+	    0, "%s", err);
+	gamestate_clear(&gs);
+	ck_assert_int_eq(engine_policy_set(env.st, game, &p, err,
+	    sizeof(err)), ENGINE_OK);
+}
+
+static void
+tick(int64_t now)
+{
+	struct schedule_stats stats;
+	char err[1024] = "";
+
+	fake_now = now;
+	ck_assert_msg(schedule_tick(env.st, env.key, now, &stats, err,
+	    sizeof(err)) == 0, "%s", err);
+}
+
+/* The seat to act (-1 when over) and the next sequence number. */
+static int
+to_act(int64_t game, int64_t *next)
+{
+	struct gamestate gs;
+	char err[512];
+	int seat;
+
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	if (next != NULL)
+		*next = gs.seq + 1;
+	if (gs.game.status == STORE_GAME_OVER ||
+	    gs.module->to_act(gs.state, &seat, 1) == 0)
+		seat = -1;
+	gamestate_clear(&gs);
+	return seat;
+}
+
+/* A signed command (or move) text for seat from player signer. */
+static enum engine_status
+command(int signer, int64_t game, int64_t n, int seat, const char *text)
+{
+	struct engine_reply reply;
+	enum engine_status es;
+	char block[4096];
+
+	testenv_block(&env, signer, game, n, seat, text, block, sizeof(block));
+	engine_handle(env.st, env.key, block, strlen(block), RULES_LANG_EN,
+	    fake_now, &reply);
+	es = reply.status;
+	ck_assert_msg(es == ENGINE_OK, "%s: %s", text, reply.message);
+	engine_reply_clear(&reply);
+	return es;
+}
+
+/* The first legal move of the seat to act, signed by player signer. */
+static void
+play_first(int64_t game, int signer)
+{
+	struct gamestate gs;
+	char err[512], move[256];
+	json_t *moves;
+	int seat;
+
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	ck_assert_int_gt(gs.module->to_act(gs.state, &seat, 1), 0);
+	moves = gs.module->legal_moves(gs.state, seat);
+	snprintf(move, sizeof(move), "%s", json_string_value(
+	    json_array_get(moves, 0)));
+	json_decref(moves);
+	command(signer < 0 ? seat : signer, game, gs.seq + 1, seat, move);
+	gamestate_clear(&gs);
+}
+
+/* ---- Checking one mail -------------------------------------------------- */
+
+/* What the test expects of each event, written here independently of
+ * the code's subjects table. */
+struct expect {
+	const char	*event;
+	const char	*subject_en, *subject_fr;
+	const char	*body_en, *body_fr;	/* fixed words of the body */
+};
+
+static const struct expect expects[] = {
+	{ "your_turn", "your turn", "à vous de jouer", NULL, NULL },
+	{ "accepted", "accepted", "accepté", NULL, NULL },
+	{ "update", "played", "joué", NULL, NULL },
+	{ "game_over", "game over", "partie terminée", NULL, NULL },
+	{ "game_started", "the game begins", "la partie commence",
+	    "has begun", "la partie commence" },
+	{ "reminder", "reminder: your turn", "rappel : à vous de jouer",
+	    "Your deadline:", "Votre délai :" },
+	{ "deadline", "deadline passed", "délai dépassé",
+	    "You still have until", "Il vous reste jusqu'au" },
+	{ "late", "deadline was missed", "délai n'a pas été tenu",
+	    "missed", "dépassé" },
+	{ "seat_offered", "a seat is offered", "un siège est à prendre",
+	    "missed", "dépassé" },
+	{ "auto_move", "a move was played for you",
+	    "un coup a été joué pour vous", "played for seat",
+	    "joué pour le siège" },
+	{ "skipped", "your turn was skipped", "votre tour a été passé",
+	    "passed your turn", "a passé\nvotre tour" },
+	{ "resigned", "you resigned", "vous avez abandonné", "resigned from",
+	    "avez abandonné" },
+	{ "seat_taken", "you now hold a seat",
+	    "vous occupez désormais un siège", "now hold seat",
+	    "occupez désormais le siège" },
+	{ "call_off_vote", "call the game off", "annuler la partie",
+	    "\"call off\"", "\"annuler la partie\"" },
+	{ "press", "message from another player", "message d'un autre joueur",
+	    "Message from seat", "Message du siège" },
+	{ "observer_update", "played", "joué", "public view",
+	    "vue publique" },
+	{ "observer_game_over", "game over", "partie terminée", "is over",
+	    "est terminée" },
+	{ "observer_seat_offered", "a seat is offered",
+	    "un siège est à prendre", "pbemctl replace", "pbemctl replace" },
+	{ NULL, NULL, NULL, NULL, NULL }
+};
+
+static const struct expect *
+expect_for(const char *event)
+{
+	const struct expect *e;
+
+	for (e = expects; e->event != NULL; e++)
+		if (strcmp(e->event, event) == 0)
+			return e;
+	ck_abort_msg("the test has no expectations for event \"%s\"", event);
+	return NULL;
+}
+
+static void
+note_rendered(int fr, const char *event)
+{
+	int i;
+
+	for (i = 0; i < nrendered[fr]; i++)
+		if (strcmp(rendered[fr][i], event) == 0)
+			return;
+	ck_assert_int_lt(nrendered[fr], 64);
+	snprintf(rendered[fr][nrendered[fr]++], 32, "%s", event);
+}
+
+static int
+was_rendered(int fr, const char *event)
+{
+	int i;
+
+	for (i = 0; i < nrendered[fr]; i++)
+		if (strcmp(rendered[fr][i], event) == 0)
+			return 1;
+	return 0;
+}
+
+/* Card ids in seat's hand after entry seq (stmissions: "id" fields). */
+static int
+hand_ids(const struct gamestate *gs, int seat, char ids[][16], int max)
+{
+	json_t *view, *card;
+	size_t i;
+	int n = 0;
+
+	view = gamestate_view(gs, seat);
+	json_array_foreach(json_object_get(view, "hand"), i, card) {
+		const char *id = json_string_value(json_object_get(card, "id"));
+
+		if (id != NULL && n < max)
+			snprintf(ids[n++], 16, "%s", id);
+	}
+	json_decref(view);
+	return n;
+}
+
+/* No card of another hand (the recipient is seat, or -1 for an
+ * observer) may be in body, unless the public view shows it too (a card
+ * taken from the discard area) or the game is over (every hand is then
+ * public). */
+static void
+check_hands(const struct store_outbox *o, int seat, const char *body)
+{
+	struct gamestate gs;
+	char err[512], ids[32][16], *public, *shown;
+	const char *cut;
+	json_t *view;
+	int s, n, i, over, one;
+
+	/* The armoured receipt of an accepted move is random letters: it
+	 * may hold "G12" by chance.  The text before it is what is shown. */
+	if ((cut = strstr(body, "-----BEGIN PBEM RECEIPT-----")) != NULL) {
+		shown = strndup(body, (size_t)(cut - body));
+		check_hands(o, seat, shown);
+		free(shown);
+		return;
+	}
+	ck_assert_int_eq(gamestate_load(env.st, o->game_id, o->seq, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
+	public = json_dumps(view, JSON_COMPACT);
+	json_decref(view);
+	over = gs.module->to_act(gs.state, &one, 1) == 0 || gs.ended != NULL;
+	for (s = 0; s < gs.game.nseats && !over; s++) {
+		n = hand_ids(&gs, s, ids, 32);
+		for (i = 0; i < n; i++) {
+			if (s == seat || strstr(public, ids[i]) != NULL)
+				continue;
+			ck_assert_msg(strstr(body, ids[i]) == NULL, "%s mail "
+			    "(row %lld) to %s shows card %s of seat %d",
+			    o->event, (long long)o->id, o->recipient, ids[i],
+			    s);
+		}
+		/* A seat's own mail with its view shows its own hand. */
+		if (s == seat && strstr(body, "--\n") != NULL &&
+		    strcmp(o->event, "press") != 0 &&
+		    strcmp(o->event, "call_off_vote") != 0)
+			for (i = 0; i < n; i++)
+				ck_assert_msg(strstr(body, ids[i]) != NULL,
+				    "%s mail to seat %d lacks its card %s",
+				    o->event, seat, ids[i]);
+	}
+	free(public);
+	gamestate_clear(&gs);
+}
+
+/* The template game: the line "Your cards: ..." of another seat. */
+static void
+check_ladder_hands(const struct store_outbox *o, int seat, const char *body)
+{
+	struct gamestate gs;
+	char err[512], line[256];
+	json_t *view, *seats, *hand, *card;
+	size_t i, k;
+	int s, used;
+
+	ck_assert_int_eq(gamestate_load(env.st, o->game_id, o->seq, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	for (s = 0; s < gs.game.nseats; s++) {
+		if (s == seat)
+			continue;
+		view = gamestate_view(&gs, s);
+		seats = json_object_get(view, "seats");
+		json_array_foreach(seats, i, card) {
+			if (json_integer_value(json_object_get(card, "seat")) !=
+			    s || (hand = json_object_get(card, "hand")) == NULL)
+				continue;
+			used = snprintf(line, sizeof(line), "Your cards: ");
+			for (k = 0; k < json_array_size(hand); k++)
+				used += snprintf(line + used, sizeof(line) -
+				    (size_t)used, "%lld ", (long long)
+				    json_integer_value(json_array_get(hand,
+				    k)));
+			ck_assert_msg(json_array_size(hand) == 0 ||
+			    strstr(body, line) == NULL, "%s mail to seat %d "
+			    "shows seat %d's hand", o->event, seat, s);
+		}
+		json_decref(view);
+	}
+	gamestate_clear(&gs);
+}
+
+/* Render o in one language and check it; returns the body (free it). */
+static char *
+render_in(struct store_outbox *o, int fr)
+{
+	const struct expect *x = expect_for(o->event);
+	struct mail_out out;
+	json_t *pl;
+	char err[1024], *body, *payload = o->payload;
+	int seat = -1, observer;
+
+	pl = json_loads(o->payload, 0, NULL);
+	ck_assert_ptr_nonnull(pl);
+	observer = json_object_get(pl, "viewer") != NULL;
+	if (observer) {
+		json_object_set_new(pl, "lang", json_string(fr ? "fr" : "en"));
+		o->payload = json_dumps(pl, JSON_COMPACT);
+	} else {
+		seat = (int)json_integer_value(json_object_get(pl, "seat"));
+		sql("UPDATE players SET lang = '%s'", fr ? "fr" : "en");
+	}
+	ck_assert_msg(mail_render(env.st, tpl, &set, o, &out, err,
+	    sizeof(err)) == MAIL_RENDER_OK, "row %lld (%s, %s): %s",
+	    (long long)o->id, o->event, fr ? "fr" : "en", err);
+	if (observer) {
+		free(o->payload);
+		o->payload = payload;
+	}
+	ck_assert_msg(strstr(out.subject, fr ? x->subject_fr : x->subject_en)
+	    != NULL, "%s: subject \"%s\"", o->event, out.subject);
+	ck_assert_msg(strncmp(out.subject, "[pbem #", 7) == 0, "%s",
+	    out.subject);
+	ck_assert_str_eq(out.to, o->recipient);
+	/* News, not an answer to anyone's mail -- but for the receipt. */
+	ck_assert_int_eq(out.autosub, strcmp(o->event, "accepted") == 0 ?
+	    MAIL_AUTO_REPLIED : MAIL_AUTO_GENERATED);
+	if ((fr ? x->body_fr : x->body_en) != NULL)
+		ck_assert_msg(strstr(out.body, fr ? x->body_fr : x->body_en) !=
+		    NULL, "%s (%s) body lacks \"%s\":\n%s", o->event, fr ?
+		    "fr" : "en", fr ? x->body_fr : x->body_en, out.body);
+	/* Nothing left unrendered, no template syntax. */
+	ck_assert_msg(strstr(out.body, "{{") == NULL, "%s", out.body);
+	body = strdup(out.body);
+	mail_out_clear(&out);
+	json_decref(pl);
+	note_rendered(fr, o->event);
+	(void)seat;
+	return body;
+}
+
+typedef void (*row_check)(struct store_outbox *o, int seat, int fr,
+    const char *body, void *arg);
+
+/* Render every new mail row in both languages, checking each body with
+ * check (may be NULL) and the hands with hands. */
+static int
+render_new(row_check check, void *arg, int ladder)
+{
+	sqlite3_stmt *q;
+	struct store_outbox o;
+	json_t *pl;
+	char *body;
+	int fr, seat, n = 0;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(store_test_db(env.st), "SELECT "
+	    "id, game_id, seq, recipient, event, payload FROM outbox WHERE "
+	    "channel = 'mail' AND id > ? ORDER BY id", -1, &q, NULL),
+	    SQLITE_OK);
+	sqlite3_bind_int64(q, 1, last_row);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		memset(&o, 0, sizeof(o));
+		o.id = sqlite3_column_int64(q, 0);
+		o.game_id = sqlite3_column_int64(q, 1);
+		o.seq = sqlite3_column_int64(q, 2);
+		snprintf(o.channel, sizeof(o.channel), "mail");
+		snprintf(o.recipient, sizeof(o.recipient), "%s",
+		    (const char *)sqlite3_column_text(q, 3));
+		snprintf(o.event, sizeof(o.event), "%s",
+		    (const char *)sqlite3_column_text(q, 4));
+		o.payload = strdup((const char *)sqlite3_column_text(q, 5));
+		pl = json_loads(o.payload, 0, NULL);
+		seat = json_object_get(pl, "viewer") != NULL ? -1 :
+		    (int)json_integer_value(json_object_get(pl, "seat"));
+		json_decref(pl);
+		for (fr = 0; fr < 2; fr++) {
+			body = render_in(&o, fr);
+			if (ladder)
+				check_ladder_hands(&o, seat, body);
+			else
+				check_hands(&o, seat, body);
+			if (check != NULL)
+				check(&o, seat, fr, body, arg);
+			free(body);
+		}
+		free(o.payload);
+		last_row = o.id;
+		n++;
+	}
+	sqlite3_finalize(q);
+	sql("UPDATE players SET lang = '%s'", "en");
+	return n;
+}
+
+static int64_t
+count_rows(const char *event)
+{
+	sqlite3_stmt *q;
+	int64_t n;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(store_test_db(env.st), "SELECT "
+	    "count(*) FROM outbox WHERE event = ? AND id > ?", -1, &q, NULL),
+	    SQLITE_OK);
+	sqlite3_bind_text(q, 1, event, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 2, last_row);
+	ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+	n = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return n;
+}
+
+/* ---- Per-event checks --------------------------------------------------- */
+
+struct want {
+	const char	*event;
+	const char	*en, *fr;	/* in the body */
+	int		 seat;		/* only for this seat; -2: any */
+	int		 every;		/* 1: in every such mail; 0: in one */
+	int		 seen;
+};
+
+static void
+check_want(struct store_outbox *o, int seat, int fr, const char *body,
+    void *arg)
+{
+	struct want *w;
+
+	for (w = arg; w->event != NULL; w++) {
+		if (strcmp(w->event, o->event) != 0 || (w->seat != -2 &&
+		    w->seat != seat))
+			continue;
+		if (strstr(body, fr ? w->fr : w->en) != NULL)
+			w->seen++;
+		else
+			ck_assert_msg(!w->every, "%s to seat %d (%s) lacks "
+			    "\"%s\":\n%s", o->event, seat, fr ? "fr" : "en",
+			    fr ? w->fr : w->en, body);
+	}
+}
+
+static void
+all_seen(const struct want *w)
+{
+	for (; w->event != NULL; w++)
+		ck_assert_msg(w->seen > 0, "no %s mail checked for \"%s\"",
+		    w->event, w->en);
+}
+
+/* ---- Tests -------------------------------------------------------------- */
+
+/* A new game: the seat to act gets "your turn" with its move forms, the
+ * others "the game begins"; nothing else is queued. */
+START_TEST(test_opening_mail)
+{
+	int64_t game;
+	int seat;
+	struct want want[] = {
+		{ "your_turn", "pbem sign -g", "pbem sign -g", -2, 1, 0 },
+		{ "game_started", "you will get a mail when it is your turn",
+		    "vous recevrez un courriel", -2, 1, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+
+	game = testenv_game(&env, "stmissions", 3);
+	seat = to_act(game, NULL);
+	ck_assert_int_ge(seat, 0);
+	ck_assert_int_eq(count_rows("your_turn"), 1);
+	ck_assert_int_eq(count_rows("game_started"), 2);
+	ck_assert_int_eq(render_new(check_want, want, 0), 3);
+	all_seen(want);
+}
+END_TEST
+
+/* The your_turn row of a new game goes to the seat to act. */
+START_TEST(test_opening_mail_recipient)
+{
+	sqlite3_stmt *q;
+	int64_t game;
+	int seat, n = 0;
+	char expect[64];
+
+	game = testenv_game(&env, "template", 4);
+	seat = to_act(game, NULL);
+	snprintf(expect, sizeof(expect), "p%d@example.org", seat);
+	ck_assert_int_eq(sqlite3_prepare_v2(store_test_db(env.st), "SELECT "
+	    "recipient, seq FROM outbox WHERE event = 'your_turn'", -1, &q,
+	    NULL), SQLITE_OK);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		ck_assert_str_eq((const char *)sqlite3_column_text(q, 0),
+		    expect);
+		ck_assert_int_eq(sqlite3_column_int64(q, 1), 0);
+		n++;
+	}
+	sqlite3_finalize(q);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(count_rows("game_started"), 3);
+	ck_assert_int_eq(render_new(NULL, NULL, 1), 4);
+}
+END_TEST
+
+/*
+ * One game of Star Trek: Missions for three seats through every notice:
+ * reminder, deadline (grace), the default move, press, a call-off vote,
+ * a resignation, a replacement, a late seat (wait), an absent seat
+ * offered, observers in both languages, and the game called off.
+ */
+START_TEST(test_every_notice)
+{
+	char err[512], deadline_en[128], deadline_fr[128], grace_en[128],
+	    grace_fr[128], text[256];
+	int64_t game, t0 = fake_now, next;
+	struct store_entry e;
+	int seat, late, before;
+	struct want want[] = {
+		{ "reminder", NULL, NULL, -2, 1, 0 },		/* 0: deadline */
+		{ "reminder", "the server plays your default move",
+		    "le serveur joue votre coup par défaut", -2, 1, 0 },
+		{ "reminder", "A grace period of 6 hours",
+		    "Une période de grâce de 6 heures", -2, 1, 0 },
+		{ "deadline", NULL, NULL, -2, 1, 0 },		/* 3: grace end */
+		{ "auto_move", NULL, NULL, -2, 1, 0 },		/* 4: move */
+		{ "press", "Meet me at Rigel VII, d'accord ?",
+		    "Meet me at Rigel VII, d'accord ?", -2, 1, 0 },
+		{ "press", "seat 0 (p0)", "siège 0 (p0)", -2, 1, 0 },
+		{ "call_off_vote", "Seat 1 (p1)", "Le siège 1 (p1)", -2, 0, 0 },
+		{ "resigned", "You (seat 2) resigned", "Vous (siège 2) avez "
+		    "abandonné", 2, 1, 0 },
+		{ "update", "Seat 2 (p2) resigned", "Le siège 2 (p2) a "
+		    "abandonné", -2, 0, 0 },
+		{ "observer_update", "Seat 2 (p2) resigned", "Le siège 2 (p2) "
+		    "a abandonné", -1, 0, 0 },
+		{ "seat_taken", "replacing p2", "à la place de p2", 2, 0, 0 },
+		{ "seat_taken", "You (p4) now hold seat", "Vous (p4) occupez "
+		    "désormais le siège", -2, 0, 0 },
+		{ "late", "missed its deadline", "a dépassé son délai", -2, 0,
+		    0 },
+		{ "late", "missed your deadline", "avez dépassé votre délai",
+		    -2, 0, 0 },
+		{ "seat_offered", "pbemctl replace", "pbemctl replace", -2, 0,
+		    0 },
+		{ "seat_offered", "your seat is now marked absent",
+		    "votre siège est désormais déclaré\nabsent", -2, 0, 0 },
+		{ "seat_offered", "gm@example.org", "gm@example.org", -2, 1, 0 },
+		{ "observer_seat_offered", "gm@example.org", "gm@example.org",
+		    -1, 1, 0 },
+		{ "game_over", "called off", "annulée", -2, 1, 0 },
+		{ "observer_game_over", "called off", "annulée", -1, 1, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+
+	game = testenv_game(&env, "stmissions", 3);
+	ck_assert_int_eq(engine_observe(env.st, game, "watch-en@example.org",
+	    "en", fake_now, err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(engine_observe(env.st, game, "watch-fr@example.org",
+	    "fr", fake_now, err, sizeof(err)), ENGINE_OK);
+	set_policy(game, "{\"turn_time\": \"48h\", \"reminders\": [\"24h\"], "
+	    "\"grace\": \"6h\", \"missed\": \"default\"}");
+	render_new(NULL, NULL, 0);
+
+	/* Reminder 24 h before the deadline, Wednesday 3 January 09:00. */
+	snprintf(deadline_en, sizeof(deadline_en), "Wednesday 3 January 2024, "
+	    "09:00 UTC");
+	snprintf(deadline_fr, sizeof(deadline_fr), "mercredi 3 janvier 2024, "
+	    "09:00 UTC");
+	snprintf(grace_en, sizeof(grace_en), "Wednesday 3 January 2024, "
+	    "15:00 UTC");
+	snprintf(grace_fr, sizeof(grace_fr), "mercredi 3 janvier 2024, "
+	    "15:00 UTC");
+	want[0].en = deadline_en;
+	want[0].fr = deadline_fr;
+	want[3].en = grace_en;
+	want[3].fr = grace_fr;
+	seat = to_act(game, &next);
+	tick(t0);
+	tick(t0 + 24 * HOUR);
+	ck_assert_int_eq(count_rows("reminder"), 1);
+	tick(t0 + 48 * HOUR);
+	ck_assert_int_eq(count_rows("deadline"), 1);
+	render_new(check_want, want, 0);
+	tick(t0 + 54 * HOUR);
+	ck_assert_int_eq(count_rows("auto_move"), 1);
+	/* The automatic move's text, as the log holds it, in its mail. */
+	ck_assert_int_eq(store_log_get(env.st, game, next, &e), STORE_OK);
+	ck_assert_int_eq(e.kind, STORE_ENTRY_AUTO);
+	ck_assert_int_eq(e.seat, seat);
+	snprintf(text, sizeof(text), "    %s\n", e.text);
+	store_entry_clear(&e);
+	want[4].en = want[4].fr = text;
+	want[4].seat = seat;
+	render_new(check_want, want, 0);
+
+	/* Press and a call-off vote. */
+	command(0, game, 1, 0, "press all: Meet me at Rigel VII, d'accord ?");
+	ck_assert_int_eq(count_rows("press"), 2);
+	command(1, game, 1, 1, "call off");
+	ck_assert_int_eq(count_rows("call_off_vote"), 2);
+	render_new(check_want, want, 0);
+
+	/* Seat 2 resigns (the game goes on), player 3 takes the seat. */
+	command(2, game, 1, 2, "resign");
+	ck_assert_int_eq(count_rows("resigned"), 1);
+	render_new(check_want, want, 0);
+	ck_assert_int_eq(engine_replace(env.st, env.key, game, 2,
+	    env.player_id[3], fake_now, err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(count_rows("seat_taken"), 1);
+	render_new(check_want, want, 0);
+
+	/* A late seat under "wait", then an absent one. */
+	set_policy(game, "{\"turn_time\": \"1d\", \"reminders\": [], "
+	    "\"missed\": \"wait\"}");
+	t0 = fake_now + HOUR;
+	tick(t0);
+	tick(t0 + 2 * DAY);
+	ck_assert_int_eq(count_rows("late"), 3);
+	render_new(check_want, want, 0);
+	late = to_act(game, NULL);
+	play_first(game, late == 2 ? 3 : late);
+	set_policy(game, "{\"turn_time\": \"1d\", \"reminders\": [], "
+	    "\"missed\": \"absent\"}");
+	t0 = fake_now + HOUR;
+	tick(t0);
+	tick(t0 + 2 * DAY);
+	ck_assert_int_eq(count_rows("seat_offered"), 3);
+	ck_assert_int_eq(count_rows("observer_seat_offered"), 2);
+	render_new(check_want, want, 0);
+	late = to_act(game, NULL);
+	ck_assert_int_eq(engine_replace(env.st, env.key, game, late,
+	    env.player_id[4], fake_now, err, sizeof(err)), ENGINE_OK);
+	render_new(check_want, want, 0);
+
+	/* Everybody agrees to call the game off. */
+	before = (int)count_rows("game_over");
+	for (seat = 0; seat < 3; seat++) {
+		struct store_seat row;
+		struct store_game g;
+		int signer;
+
+		ck_assert_int_eq(store_seat_get(env.st, game, seat, &row),
+		    STORE_OK);
+		ck_assert_int_eq(store_game_get(env.st, game, &g), STORE_OK);
+		for (signer = 0; signer < env.nplayers; signer++)
+			if (env.player_id[signer] == g.seat_player[seat])
+				break;
+		store_game_clear(&g);
+		if (row.call_off)
+			continue;
+		command(signer, game, row.command_seq + 1, seat, "call off");
+	}
+	ck_assert_int_eq(to_act(game, NULL), -1);
+	ck_assert_int_eq(count_rows("game_over") - before, 3);
+	render_new(check_want, want, 0);
+	all_seen(want);
+}
+END_TEST
+
+/* The template game skips a missed turn (policy "skip"). */
+START_TEST(test_skipped)
+{
+	int64_t game, t0 = fake_now, next;
+	int seat;
+	struct want want[] = {
+		{ "skipped", "passed your turn (move 1)", "passé\nvotre tour "
+		    "(coup 1)", -2, 1, 0 },
+		{ "update", "missed its deadline; the server passed its turn",
+		    "a dépassé son délai ; le serveur a passé son tour", -2,
+		    0, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+
+	game = testenv_game(&env, "template", 3);
+	set_policy(game, "{\"turn_time\": \"2h\", \"reminders\": [], "
+	    "\"missed\": \"skip\"}");
+	seat = to_act(game, &next);
+	tick(t0);
+	tick(t0 + 2 * HOUR);
+	ck_assert_int_eq(count_rows("skipped"), 1);
+	ck_assert_int_ne(to_act(game, NULL), seat);
+	render_new(check_want, want, 1);
+	all_seen(want);
+}
+END_TEST
+
+/* A two-seat game ended by a resignation: game_over says who resigned. */
+START_TEST(test_resign_ends)
+{
+	int64_t game;
+	struct want want[] = {
+		{ "game_over", "Seat 0 (p0) resigned", "Le siège 0 (p0) a "
+		    "abandonné", -2, 1, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+
+	game = testenv_game(&env, "stmissions", 2);
+	command(0, game, 1, 0, "resign");
+	ck_assert_int_eq(to_act(game, NULL), -1);
+	ck_assert_int_eq(count_rows("game_over"), 2);
+	render_new(check_want, want, 0);
+	ck_assert_int_eq(want[0].seen, 4);
+}
+END_TEST
+
+/* In Parry, a strike opens a response window: its reminder says the
+ * window closes with the default answer, whatever the "missed" policy. */
+START_TEST(test_window_reminder)
+{
+	struct engine_reply reply;
+	struct gamestate gs;
+	char err[512], move[32];
+	int64_t game, t0 = fake_now, next;
+	int striker, round;
+	struct want want[] = {
+		{ "reminder", "the server plays your default move for you (a "
+		    "response window always closes)", "le serveur joue votre "
+		    "coup par défaut à votre place (une fenêtre de réponse se "
+		    "ferme toujours)", -2, 1, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+
+	/* The striker's default move may be a pass, which opens no
+	 * window: new games until one strikes (the seeds are random). */
+	for (round = 0; round < 40 && want[0].seen == 0; round++) {
+		game = testenv_game(&env, "respond", 3);
+		set_policy(game, "{\"turn_time\": \"3d\", \"response_time\": "
+		    "\"12h\", \"reminders\": [\"1h\"], \"missed\": \"wait\"}");
+		striker = to_act(game, &next);
+		ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+		    sizeof(err)), ENGINE_OK);
+		ck_assert_int_eq(gs.module->default_move(gs.state, striker,
+		    move, sizeof(move)), RULES_OK);
+		gamestate_clear(&gs);
+		if (strcmp(move, "pass") == 0)
+			continue;
+		fake_now = t0;
+		testenv_play(&env, game, next, striker, move, &reply);
+		ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+		engine_reply_clear(&reply);
+		tick(t0 + 11 * HOUR);
+		ck_assert_int_eq(count_rows("reminder"), 2);
+		render_new(check_want, want, 1);
+		t0 += 4 * DAY;
+	}
+	all_seen(want);
+}
+END_TEST
+
+/*
+ * Every event the engine can queue was rendered above from a real row,
+ * in both languages (this test runs last, in the same process).
+ */
+START_TEST(test_every_event_has_a_mail)
+{
+	const char *const *e;
+	int fr;
+
+	for (e = engine_mail_events; *e != NULL; e++) {
+		ck_assert_msg(mail_render_knows(*e), "the mail gateway has no "
+		    "mail for event \"%s\"", *e);
+		for (fr = 0; fr < 2; fr++)
+			ck_assert_msg(was_rendered(fr, *e), "event \"%s\" was "
+			    "never rendered in %s from a real row", *e, fr ?
+			    "French" : "English");
+	}
+}
+END_TEST
+
+/* An event outside the list is refused and writes nothing. */
+START_TEST(test_unknown_event_refused)
+{
+	int64_t game, before;
+
+	game = testenv_game(&env, "template", 2);
+	before = testenv_rows(&env);
+	ck_assert_int_eq(store_begin(env.st), STORE_OK);
+	ck_assert_int_eq(engine_outbox_mail(env.st, game, 0, "p0@example.org",
+	    "surprise", json_pack("{s:I}", "game", (json_int_t)game),
+	    fake_now), -1);
+	ck_assert_int_eq(store_commit(env.st), STORE_OK);
+	ck_assert_int_eq(testenv_rows(&env), before);
+	ck_assert_int_eq(engine_mail_event_known("surprise"), 0);
+	ck_assert_int_eq(engine_mail_event_known("reminder"), 1);
+}
+END_TEST
+
+/* A press row whose recipient seat was not sent the message, or whose
+ * message does not exist, is never rendered. */
+START_TEST(test_press_row_checked)
+{
+	struct store_outbox o;
+	struct mail_out out;
+	char err[512], payload[256];
+	int64_t game;
+
+	game = testenv_game(&env, "template", 3);
+	command(0, game, 1, 0, "press 1: only for one");
+	memset(&o, 0, sizeof(o));
+	o.id = 999;
+	o.game_id = game;
+	snprintf(o.channel, sizeof(o.channel), "mail");
+	snprintf(o.recipient, sizeof(o.recipient), "p2@example.org");
+	snprintf(o.event, sizeof(o.event), "press");
+	snprintf(payload, sizeof(payload), "{\"game\":%lld,\"seq\":0,"
+	    "\"seat\":2,\"press\":1}", (long long)game);
+	o.payload = payload;
+	ck_assert_int_eq(mail_render(env.st, tpl, &set, &o, &out, err,
+	    sizeof(err)), MAIL_RENDER_FAIL);
+	ck_assert_ptr_nonnull(strstr(err, "not sent to seat 2"));
+	snprintf(payload, sizeof(payload), "{\"game\":%lld,\"seq\":0,"
+	    "\"seat\":1,\"press\":77}", (long long)game);
+	ck_assert_int_eq(mail_render(env.st, tpl, &set, &o, &out, err,
+	    sizeof(err)), MAIL_RENDER_FAIL);
+	ck_assert_ptr_nonnull(strstr(err, "no message 77"));
+}
+END_TEST
+
+/* Readable times and durations. */
+START_TEST(test_times)
+{
+	char buf[128];
+
+	mail_notice_time(MONDAY + 5 * DAY + 14 * HOUR + 7 * 60, "en", buf,
+	    sizeof(buf));
+	ck_assert_str_eq(buf, "Saturday 6 January 2024, 14:07 UTC");
+	mail_notice_time(MONDAY + 45 * DAY, "fr", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "jeudi 15 février 2024, 00:00 UTC");
+	mail_notice_duration(DAY + 6 * HOUR, "en", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1 day 6 hours");
+	mail_notice_duration(2 * DAY + 60, "fr", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "2 jours 1 minute");
+}
+END_TEST
+
+/* Only outbox.c queues the engine's mail (and the gateway its answers):
+ * a file that writes an outbox row itself would escape the list. */
+START_TEST(test_one_writer)
+{
+	const char *top = getenv("top_srcdir");
+	char dir[600], path[1200];
+	struct dirent *de;
+	DIR *d;
+	FILE *f;
+	char *text;
+	long len;
+	int files = 0;
+
+	snprintf(dir, sizeof(dir), "%s/daemon", top != NULL ? top : ".");
+	ck_assert_ptr_nonnull(d = opendir(dir));
+	while ((de = readdir(d)) != NULL) {
+		len = (long)strlen(de->d_name);
+		if (len < 3 || strcmp(de->d_name + len - 2, ".c") != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		ck_assert_ptr_nonnull(f = fopen(path, "r"));
+		fseek(f, 0, SEEK_END);
+		len = ftell(f);
+		rewind(f);
+		text = calloc(1, (size_t)len + 1);
+		ck_assert_int_eq(fread(text, 1, (size_t)len, f), (size_t)len);
+		fclose(f);
+		files++;
+		if (strstr(text, "store_outbox_add(") != NULL &&
+		    strstr(text, "\"mail\"") != NULL)
+			ck_assert_msg(strcmp(de->d_name, "outbox.c") == 0 ||
+			    strncmp(de->d_name, "mail_", 5) == 0, "%s queues "
+			    "mail without engine_outbox_mail()", de->d_name);
+		free(text);
+	}
+	closedir(d);
+	ck_assert_int_gt(files, 20);
+}
+END_TEST
+
+static Suite *
+notices_suite(void)
+{
+	Suite *s = suite_create("notices");
+	TCase *tc = tcase_create("notices");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_times);
+	tcase_add_test(tc, test_opening_mail);
+	tcase_add_test(tc, test_opening_mail_recipient);
+	tcase_add_test(tc, test_every_notice);
+	tcase_add_test(tc, test_skipped);
+	tcase_add_test(tc, test_resign_ends);
+	tcase_add_test(tc, test_window_reminder);
+	tcase_add_test(tc, test_unknown_event_refused);
+	tcase_add_test(tc, test_press_row_checked);
+	tcase_add_test(tc, test_one_writer);
+	/* Last: it reads what the tests above rendered. */
+	tcase_add_test(tc, test_every_event_has_a_mail);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(notices_suite());
+	int failed;
+
+	/* test_every_event_has_a_mail reads what the other tests rendered,
+	 * so they share one process (each test still gets a fresh store). */
+	srunner_set_fork_status(sr, CK_NOFORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
