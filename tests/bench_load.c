@@ -419,8 +419,10 @@ main(int argc, char **argv)
 			n = read(c->fd, c->in + c->inlen, sizeof(c->in) - 1 -
 			    c->inlen);
 			if (n <= 0) {
-				fprintf(stderr, "pbemd closed a connection; "
-				    "see %s/pbemd.log\n", env.dir);
+				c->in[c->inlen] = '\0';
+				fprintf(stderr, "pbemd closed a connection "
+				    "(read so far: \"%.200s\"); see %s/pbemd.log\n",
+				    c->in, env.dir);
 				loadenv_close(&env, 1);
 				return 1;
 			}
