@@ -623,7 +623,11 @@ db_open(const char *path, sqlite3 **out, char *err, size_t errlen)
 	if (set_wal(db, path, err, errlen) == -1 ||
 	    pragma(db, sync, err, errlen) == -1 ||
 	    pragma(db, "PRAGMA foreign_keys = ON", err, errlen) == -1 ||
-	    pragma(db, "PRAGMA recursive_triggers = ON", err, errlen) == -1) {
+	    pragma(db, "PRAGMA recursive_triggers = ON", err, errlen) == -1 ||
+	    /* Sorters and statement journals stay in memory: as files,
+	     * each one is a create and an unlink in /var/tmp (seen with
+	     * strace under load; they are small). */
+	    pragma(db, "PRAGMA temp_store = MEMORY", err, errlen) == -1) {
 		sqlite3_close(db);
 		return STORE_ERROR;
 	}
