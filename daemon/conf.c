@@ -37,7 +37,7 @@ static const struct config_option options[] = {
 	    "the address the HTTP API listens on (IPv4)" },
 	{ "http_port", CONFIG_INT, "8080", 0, 65535, 0,
 	    "the HTTP port; 0 turns the HTTP API off" },
-	{ "http_threads", CONFIG_INT, "4", 1, 256, 0,
+	{ "http_threads", CONFIG_INT, "16", 1, 256, 0,
 	    "threads answering HTTP requests" },
 	{ "http_max_body", CONFIG_INT, "65536", 1024, 16777216, 1,
 	    "the largest request body accepted, in bytes" },

@@ -172,7 +172,7 @@ sed 's/^http_max_body = 4096$/http_max_body = 8192/; s/^http_port = .*/http_port
 mv pbemd.log pbemd.log.1
 kill -HUP "$pid"
 wait_log "reload: done" 1 && ok || bad "no reload in a reopened pbemd.log"
-contains "restart-only option kept" pbemd.log "http_threads changed from \"4\" to \"2\"; that needs a restart"
+contains "restart-only option kept" pbemd.log "http_threads changed from \"16\" to \"2\"; that needs a restart"
 lacks "the command line wins at a reload" pbemd.log "http_port changed"
 status "body now under the reloaded limit" 400 --data-binary @over6k.txt "$url/games/1/moves"
 contains "reloaded limit in the 413 text" body.txt '"no_block"'
