@@ -31,6 +31,7 @@
 #include <microhttpd.h>
 
 #include "daemon.h"
+#include "engine.h"
 
 #define API_MAX_PARAMS	2
 
@@ -131,7 +132,8 @@ enum MHD_Result	api_game_view(struct api_request *req);
 enum MHD_Result	api_game_text(struct api_request *req);
 enum MHD_Result	api_game_seed(struct api_request *req);
 
-/* api_moves.c */
+/* api_moves.c; the HTTP status for an engine refusal (moves, commands) */
+unsigned int	api_engine_http_status(enum engine_status es);
 enum MHD_Result	api_move_post(struct api_request *req);
 /* api_commands.c */
 enum MHD_Result	api_command_post(struct api_request *req);

@@ -10,29 +10,6 @@
 #include "clock.h"
 #include "engine.h"
 
-static unsigned int
-command_http_status(enum engine_status es)
-{
-	switch (es) {
-	case ENGINE_UNKNOWN_GAME:
-		return MHD_HTTP_NOT_FOUND;
-	case ENGINE_BAD_SIGNATURE:
-		return MHD_HTTP_FORBIDDEN;
-	case ENGINE_STALE_SEQ:
-	case ENGINE_GAME_OVER:
-	case ENGINE_REFUSED:
-		return MHD_HTTP_CONFLICT;
-	case ENGINE_SYNTAX:
-		return MHD_HTTP_UNPROCESSABLE_CONTENT;
-	case ENGINE_BUSY:
-		return MHD_HTTP_SERVICE_UNAVAILABLE;
-	case ENGINE_INTERNAL:
-		return MHD_HTTP_INTERNAL_SERVER_ERROR;
-	default:
-		return MHD_HTTP_BAD_REQUEST;
-	}
-}
-
 enum MHD_Result
 api_command_post(struct api_request *req)
 {
@@ -40,6 +17,7 @@ api_command_post(struct api_request *req)
 	struct engine_reply reply;
 	struct proto_move m;
 	struct store *st;
+	enum MHD_Result rc;
 	char msg[256];
 
 	if (proto_move_find(req->body, req->body_len, &m, msg,
@@ -57,8 +35,11 @@ api_command_post(struct api_request *req)
 	engine_command(st, req->d->key, req->body, req->body_len,
 	    RULES_LANG_EN, clock_now(), &reply);
 	if (reply.status != ENGINE_OK)
-		return api_send_error(req, command_http_status(reply.status),
+		rc = api_send_error(req, api_engine_http_status(reply.status),
 		    engine_status_code(reply.status), reply.message, NULL);
-	return api_send_json(req, MHD_HTTP_OK, json_pack("{s:I, s:s}",
-	    "game", (json_int_t)game_id, "message", reply.message));
+	else
+		rc = api_send_json(req, MHD_HTTP_OK, json_pack("{s:I, s:s}",
+		    "game", (json_int_t)game_id, "message", reply.message));
+	engine_reply_clear(&reply);
+	return rc;
 }

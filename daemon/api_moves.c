@@ -18,8 +18,8 @@
 #include "engine.h"
 #include "metrics.h"
 
-static unsigned int
-http_status(enum engine_status es)
+unsigned int
+api_engine_http_status(enum engine_status es)
 {
 	switch (es) {
 	case ENGINE_UNKNOWN_GAME:
@@ -30,6 +30,7 @@ http_status(enum engine_status es)
 	case ENGINE_FUTURE_SEQ:
 	case ENGINE_GAME_OVER:
 	case ENGINE_NOT_YOUR_TURN:
+	case ENGINE_REFUSED:
 		return MHD_HTTP_CONFLICT;
 	case ENGINE_SYNTAX:
 	case ENGINE_ILLEGAL:
@@ -134,7 +135,7 @@ api_move_post(struct api_request *req)
 	if (keyed && signature_checked(reply.status))
 		ratelimit_charge_key(req->d, key);
 	if (reply.status != ENGINE_OK) {
-		rc = refuse(req, http_status(reply.status),
+		rc = refuse(req, api_engine_http_status(reply.status),
 		    engine_status_code(reply.status), reply.message,
 		    reply.forms);
 		engine_reply_clear(&reply);
