@@ -177,6 +177,7 @@ struct gamestate {
 	/* The record of the entry that ended the game outside its rules
 	 * (a resignation leaving one seat, a game called off), or NULL. */
 	json_t			   *ended;
+	unsigned		    resigned;	/* bit s: seat s resigned */
 };
 
 /* Load a game's newest state (or the one after entry seq, if seq >= 0). */
@@ -185,6 +186,7 @@ enum engine_status gamestate_load(struct store *st, int64_t game_id,
 void	gamestate_clear(struct gamestate *gs);
 /* The view of viewer (seat, RULES_VIEW_PUBLIC, RULES_VIEW_FULL), with the
  * game's id, ruleset, next sequence number and, once over, the result
+ * (in which a seat that resigned never wins: docs/ASYNC.md)
  * and the revealed seed. */
 json_t *gamestate_view(const struct gamestate *gs, int viewer);
 

@@ -62,8 +62,10 @@ gamestate_load(struct store *st, int64_t game_id, int64_t seq,
     struct gamestate *gs, char *err, size_t errlen)
 {
 	struct store_entry last;
+	struct store_seat seat;
 	json_error_t jerr;
 	json_t *saved;
+	int i;
 	unsigned char hash[STORE_HASH_BYTES], state_hash[STORE_HASH_BYTES];
 	char *text = NULL, lerr[RULES_ERRLEN];
 	enum store_status rc;
@@ -91,6 +93,15 @@ gamestate_load(struct store *st, int64_t game_id, int64_t seq,
 		    gs->game.ruleset, gs->game.ruleset_version);
 		gamestate_clear(gs);
 		return ENGINE_INTERNAL;
+	}
+	/* Seats that resigned (their default moves play on in games of
+	 * three or more, but they cannot win). */
+	for (i = 0; i < gs->game.nseats; i++) {
+		rc = store_seat_get(st, game_id, i, &seat);
+		if (rc == STORE_OK && seat.status == STORE_SEAT_RESIGNED)
+			gs->resigned |= 1u << i;
+		else if (rc != STORE_OK && rc != STORE_NOTFOUND)
+			goto store_error;
 	}
 	/* The newest state is the one after the last log entry; the
 	 * snapshot must hash to what that entry recorded. */
@@ -153,6 +164,49 @@ store_error:
 	return rc == STORE_BUSY ? ENGINE_BUSY : ENGINE_INTERNAL;
 }
 
+/*
+ * A seat that resigned cannot win: take it out of the module's winners.
+ * If that leaves nobody, the winners are the seats still playing with the
+ * best score, when the result has numeric scores (docs/ASYNC.md).
+ */
+static void
+drop_resigned_winners(json_t *result, unsigned resigned)
+{
+	json_t *winners = json_object_get(result, "winners");
+	json_t *scores = json_object_get(result, "scores");
+	json_t *kept, *w;
+	double best = 0, score;
+	size_t i;
+	int any = 0;
+
+	if (!json_is_array(winners))
+		return;
+	kept = json_array();
+	json_array_foreach(winners, i, w)
+		if (!json_is_integer(w) || json_integer_value(w) < 0 ||
+		    json_integer_value(w) >= 32 ||
+		    (resigned & (1u << json_integer_value(w))) == 0)
+			json_array_append(kept, w);
+	if (json_array_size(kept) == 0 && json_is_array(scores)) {
+		for (i = 0; i < json_array_size(scores) && i < 32; i++) {
+			if ((resigned & (1u << i)) != 0 ||
+			    !json_is_number(json_array_get(scores, i)))
+				continue;
+			score = json_number_value(json_array_get(scores, i));
+			if (!any || score > best)
+				best = score;
+			any = 1;
+		}
+		for (i = 0; any && i < json_array_size(scores) && i < 32; i++)
+			if ((resigned & (1u << i)) == 0 &&
+			    json_is_number(json_array_get(scores, i)) &&
+			    json_number_value(json_array_get(scores, i)) == best)
+				json_array_append_new(kept, json_integer(
+				    (json_int_t)i));
+	}
+	json_object_set_new(result, "winners", kept);
+}
+
 json_t *
 gamestate_view(const struct gamestate *gs, int viewer)
 {
@@ -168,6 +222,8 @@ gamestate_view(const struct gamestate *gs, int viewer)
 	if (viewer >= 0)
 		json_object_set_new(view, "seat", json_integer(viewer));
 	result = gs->module->result(gs->state);
+	if (result != NULL && gs->resigned != 0)
+		drop_resigned_winners(result, gs->resigned);
 	if (result == NULL && gs->ended != NULL) {
 		/* Ended by resignation or agreement: nobody is to act, and
 		 * the winners are the record's (none when called off). */

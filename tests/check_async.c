@@ -562,6 +562,51 @@ START_TEST(test_resign_two_seats)
 }
 END_TEST
 
+/* A seat that resigned is never among the winners, even when its default
+ * moves scored best; if every winner resigned, the best of the others win. */
+static void
+check_resigned_never_win(int64_t game)
+{
+	struct gamestate gs;
+	json_t *view, *winners, *scores, *w;
+	unsigned all = 0;
+	double best = -1e300;
+	size_t i;
+	char err[512];
+
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	ck_assert_uint_eq(gs.resigned, 1u << 1);
+	view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
+	winners = json_object_get(json_object_get(view, "result"), "winners");
+	ck_assert_int_gt(json_array_size(winners), 0);
+	json_array_foreach(winners, i, w) {
+		ck_assert_int_ne(json_integer_value(w), 1);
+		all |= 1u << json_integer_value(w);
+	}
+	json_decref(view);
+	/* Pretend every winner resigned too: the best remaining score wins. */
+	gs.resigned |= all;
+	view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
+	scores = json_object_get(json_object_get(view, "result"), "scores");
+	winners = json_object_get(json_object_get(view, "result"), "winners");
+	for (i = 0; i < json_array_size(scores); i++)
+		if ((gs.resigned & (1u << i)) == 0 &&
+		    json_number_value(json_array_get(scores, i)) > best)
+			best = json_number_value(json_array_get(scores, i));
+	if (gs.resigned != (1u << gs.game.nseats) - 1) {
+		ck_assert_int_gt(json_array_size(winners), 0);
+		json_array_foreach(winners, i, w) {
+			ck_assert((gs.resigned &
+			    (1u << json_integer_value(w))) == 0);
+			ck_assert(json_number_value(json_array_get(scores,
+			    (size_t)json_integer_value(w))) == best);
+		}
+	}
+	json_decref(view);
+	gamestate_clear(&gs);
+}
+
 START_TEST(test_resign_three_seats_plays_on)
 {
 	char err[512];
@@ -581,6 +626,7 @@ START_TEST(test_resign_three_seats_plays_on)
 	ck_assert_int_eq(to_act(game, NULL), -1);
 	ck_assert_int_ge(rows("SELECT count(*) FROM log WHERE kind = 2"), 1);
 	audit_ok(game);
+	check_resigned_never_win(game);
 }
 END_TEST
 
