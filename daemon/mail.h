@@ -62,9 +62,12 @@ struct tpl_set;
 
 /* A thread that calls tick(arg) every interval_ms until stopped; the
  * stop wakes it at once and waits for the tick in progress to end.
- * tick gets its own store connection, opened on the thread. */
+ * tick gets its own store connection, opened on the thread.  A tick
+ * that returns non-zero has more to do at once: it is called again
+ * without sleeping, unless a stop came meanwhile (so a backlog never
+ * holds up pbemd's exit for longer than one tick). */
 struct mail_loop;
-typedef void (*mail_tick_fn)(struct store *st, void *arg);
+typedef int (*mail_tick_fn)(struct store *st, void *arg);
 struct mail_loop *mail_loop_start(const char *name, const char *dbpath,
 	    int interval_ms, mail_tick_fn tick, void *arg, char *err,
 	    size_t errlen);

@@ -219,7 +219,7 @@ struct poller {
 	const struct mail_settings	*set;
 };
 
-static void
+static int
 poll_tick(struct store *st, void *arg)
 {
 	struct poller *p = arg;
@@ -228,6 +228,7 @@ poll_tick(struct store *st, void *arg)
 
 	if (mail_imap_poll(&ctx, err, sizeof(err)) < 0)
 		log_warnx("mail: %s", err);
+	return 0;
 }
 
 struct mail_loop *

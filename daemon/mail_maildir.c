@@ -264,7 +264,7 @@ struct watcher {
 	int				 warned;
 };
 
-static void
+static int
 watch_tick(struct store *st, void *arg)
 {
 	struct watcher *w = arg;
@@ -274,6 +274,7 @@ watch_tick(struct store *st, void *arg)
 		log_warn("mail: %s/new", w->set->maildir_in);
 		w->warned = 1;
 	}
+	return 0;
 }
 
 struct mail_loop *

@@ -175,14 +175,13 @@ struct sender {
 	const struct mail_settings	*set;
 };
 
-static void
+static int
 send_tick(struct store *st, void *arg)
 {
 	struct sender *s = arg;
 
-	/* Keep going while whole batches come back. */
-	while (mail_sender_run_once(st, s->tpl, s->set, 64) == 64)
-		;
+	/* A whole batch came back: there may be more, go on at once. */
+	return mail_sender_run_once(st, s->tpl, s->set, 64) == 64;
 }
 
 struct mail_loop *

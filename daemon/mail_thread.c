@@ -30,12 +30,15 @@ loop_main(void *arg)
 {
 	struct mail_loop *l = arg;
 	struct timespec until;
+	int more;
 
 	pthread_mutex_lock(&l->mu);
 	while (!l->stop) {
 		pthread_mutex_unlock(&l->mu);
-		l->tick(l->st, l->arg);
+		more = l->tick(l->st, l->arg);
 		pthread_mutex_lock(&l->mu);
+		if (more)
+			continue;	/* at once, unless stopped */
 		clock_gettime(CLOCK_MONOTONIC, &until);
 		until.tv_sec += l->interval_ms / 1000;
 		until.tv_nsec += (long)(l->interval_ms % 1000) * 1000000L;
