@@ -55,9 +55,9 @@ notification_payload(int64_t game_id, int64_t seq, int seat,
 	    "event", event, "your_turn", acting);
 }
 
-/* One row per seat after entry seq: mover_event for seat mover, "your
- * turn" for the seats to act, idle_event for the others, "game_over"
- * for all once over. */
+/* One row per seat after entry seq: mover_event for seat mover (if not
+ * NULL), "your turn" for the seats to act, idle_event for the others,
+ * "game_over" for all once over. */
 static int
 queue_seats(struct store *st, const struct gamestate *gs, int mover,
     const char *mover_event, const char *idle_event, int64_t seq, int over)
@@ -75,8 +75,8 @@ queue_seats(struct store *st, const struct gamestate *gs, int mover,
 		for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
 			if (to_act[i] == s)
 				acting = 1;
-		event = over ? "game_over" : s == mover ? mover_event :
-		    acting ? "your_turn" : idle_event;
+		event = over ? "game_over" : s == mover && mover_event != NULL ?
+		    mover_event : acting ? "your_turn" : idle_event;
 		if (engine_outbox_mail(st, gs->game.id, seq, p.email, event,
 		    notification_payload(gs->game.id, seq, s, event, acting),
 		    clock_now()) != 0)

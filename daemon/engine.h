@@ -276,6 +276,15 @@ enum engine_status engine_resign(struct store *st,
 enum engine_status engine_replace(struct store *st,
 	    const struct serverkey *key, int64_t game_id, int seat,
 	    int64_t player_id, int64_t now, char *err, size_t errlen);
+/* The seat's player has a new key (store_player_set_key() done, the old
+ * one given): a replace entry naming the same player and the new key, so
+ * audits check the seat's later entries with it.  The seat's status,
+ * vacation and command numbers are kept.  ENGINE_GAME_OVER for a game
+ * that is over (nothing to record). */
+enum engine_status engine_rekey(struct store *st,
+	    const struct serverkey *key, int64_t game_id, int seat,
+	    const unsigned char old_pubkey[STORE_KEY_BYTES], int64_t now,
+	    char *err, size_t errlen);
 /* Declare seat away for [from, until), within the game's allowance. */
 enum engine_status engine_vacation(struct store *st, int64_t game_id,
 	    int seat, int64_t command_seq, int64_t from, int64_t until, int64_t now, char *err,

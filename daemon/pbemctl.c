@@ -189,6 +189,38 @@ player_add(struct ctl *c, int argc, char **argv)
 	return 0;
 }
 
+/* The running games' seats of one player, gathered before any is
+ * written to (a _foreach callback may not write to the store). */
+struct rekey {
+	struct ctl		*c;
+	const struct store_player *player;
+	unsigned char		 old_pubkey[32];
+	int64_t			*game;
+	int			*seat;
+	size_t			 n;
+};
+
+static int
+collect_seats(const struct store_game *g, void *arg)
+{
+	struct rekey *rk = arg;
+	int s;
+
+	if (g->status != STORE_GAME_RUNNING)
+		return 0;
+	for (s = 0; s < g->nseats; s++) {
+		if (g->seat_player[s] != rk->player->id)
+			continue;
+		rk->game = realloc(rk->game, (rk->n + 1) * sizeof(*rk->game));
+		rk->seat = realloc(rk->seat, (rk->n + 1) * sizeof(*rk->seat));
+		if (rk->game == NULL || rk->seat == NULL)
+			cli_fatal("out of memory");
+		rk->game[rk->n] = g->id;
+		rk->seat[rk->n++] = s;
+	}
+	return 0;
+}
+
 static int
 player_key(struct ctl *c, int argc, char **argv)
 {
@@ -199,7 +231,11 @@ player_key(struct ctl *c, int argc, char **argv)
 	};
 	const char *key = NULL, *keyfile = NULL;
 	struct store_player p;
+	struct rekey rk;
+	enum engine_status es;
 	unsigned char pk[32];
+	char err[1024];
+	size_t i;
 	int ch;
 
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -215,9 +251,28 @@ player_key(struct ctl *c, int argc, char **argv)
 	ctl_open(c, 0);
 	if (store_player_find(c->st, argv[optind], &p) != STORE_OK)
 		cli_fatal("no player named %s", argv[optind]);
+	memset(&rk, 0, sizeof(rk));
+	rk.c = c;
+	rk.player = &p;
+	memcpy(rk.old_pubkey, p.pubkey, sizeof(rk.old_pubkey));
 	if (store_player_set_key(c->st, p.id, pk) != STORE_OK)
 		cli_fatal("store: %s", store_errmsg(c->st));
 	printf("player %s has a new key\n", p.name);
+	/* Each running game the player sits in records the new key, so its
+	 * audit checks the player's later moves with it. */
+	if (store_game_foreach(c->st, collect_seats, &rk) != STORE_OK)
+		cli_fatal("store: %s", store_errmsg(c->st));
+	for (i = 0; i < rk.n; i++) {
+		es = engine_rekey(c->st, c->key, rk.game[i], rk.seat[i],
+		    rk.old_pubkey, clock_now(), err, sizeof(err));
+		if (es == ENGINE_OK)
+			printf("game %lld, seat %d: the new key is in the log\n",
+			    (long long)rk.game[i], rk.seat[i]);
+		else if (es != ENGINE_GAME_OVER && es != ENGINE_FORMING)
+			cli_fatal("game %lld: %s", (long long)rk.game[i], err);
+	}
+	free(rk.game);
+	free(rk.seat);
 	ctl_close(c);
 	return 0;
 }

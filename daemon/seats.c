@@ -254,6 +254,38 @@ out:
 }
 
 enum engine_status
+engine_rekey(struct store *st, const struct serverkey *key, int64_t game_id,
+    int seat, const unsigned char old_pubkey[STORE_KEY_BYTES], int64_t now,
+    char *err, size_t errlen)
+{
+	struct gamestate gs;
+	struct store_player p;
+	enum engine_status es;
+	char newkey[PROTO_KEY_TEXT_MAX], oldkey[PROTO_KEY_TEXT_MAX], *text;
+
+	if ((es = open_game(st, game_id, seat, &gs, err, errlen)) !=
+	    ENGINE_OK)
+		return es;
+	if (seat < 0 || store_player_get(st, gs.game.seat_player[seat], &p) !=
+	    STORE_OK) {
+		es = refuse(err, errlen, ENGINE_BAD_SEAT, "seat %d of game "
+		    "%lld has no player", seat, (long long)game_id);
+		goto out;
+	}
+	proto_pubkey_format(p.pubkey, newkey, sizeof(newkey));
+	proto_pubkey_format(old_pubkey, oldkey, sizeof(oldkey));
+	text = engine_record_text(game_id, gs.seq + 1, "replace",
+	    json_pack("{s:i, s:s, s:s, s:s, s:s}", "seat", seat, "player",
+	    p.name, "key", newkey, "previous_player", p.name, "previous_key",
+	    oldkey));
+	es = engine_server_entry(st, key, &gs, STORE_ENTRY_REPLACE, seat,
+	    text, NULL, 0, now, err, errlen);
+	free(text);
+out:
+	return finish(st, &gs, es, err, errlen);
+}
+
+enum engine_status
 engine_vacation(struct store *st, int64_t game_id, int seat,
     int64_t command_seq, int64_t from, int64_t until, int64_t now, char *err,
     size_t errlen)

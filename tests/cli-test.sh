@@ -130,6 +130,26 @@ expect "export" 0 ctl export 1 -o bundle.json
 expect "verify" 0 "$bin/pbem" verify bundle.json
 contains "verify" out.txt "full replay from the revealed seed"
 
+# --- a player's new key in a running game: the log records it -------------
+expect "second game" 0 ctl game create stmissions alice,bob
+g2=$(sed -n 's/^game \([0-9]*\) created.*/\1/p' out.txt)
+ctl moves "$g2" >moves.txt 2>/dev/null
+seat=$(head -n 1 moves.txt | cut -f 1)
+seq=$(head -n 1 moves.txt | cut -f 2)
+move=$(head -n 1 moves.txt | cut -f 3)
+if [ "$seat" = 0 ]; then who=alice; else who=bob; fi
+expect "new key" 0 "$bin/pbem" keygen -o new.key
+expect "player key" 0 ctl player key "$who" --key-file new.key.pub
+contains "player key" out.txt "game $g2, seat $seat: the new key is in the log"
+"$bin/pbem" sign -k "$who.key" -g "$g2" -n $((seq + 1)) -s "$seat" "$move" >old.txt
+expect "old key refused" 1 ctl submit old.txt
+contains "old key refused" err.txt "bad_signature"
+"$bin/pbem" sign -k new.key -g "$g2" -n $((seq + 1)) -s "$seat" "$move" >new.txt
+expect "new key plays" 0 ctl submit new.txt
+expect "audit after a new key" 0 ctl audit "$g2"
+expect "export after a new key" 0 ctl export "$g2" -o bundle2.json
+expect "bundle names the new key" 0 grep -q "previous_key" bundle2.json
+
 # --- tampering ---------------------------------------------------------------
 if command -v sqlite3 >/dev/null; then
 	sqlite3 pbem.db "DROP TRIGGER IF EXISTS log_no_update;
