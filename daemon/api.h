@@ -89,6 +89,11 @@ void		 api_add_header(struct api_request *req, const char *name,
 		    const char *value);
 /* The calling thread's store, or NULL with a 503 answered. */
 struct store	*api_store(struct api_request *req, enum MHD_Result *answered);
+/* api_games.c: the row of game_id into g (store_game_clear() it): 0, or
+ * -1 with 404 unknown_game or 503 busy answered. */
+int		 api_game_get(struct api_request *req, struct store *st,
+		    int64_t game_id, struct store_game *g,
+		    enum MHD_Result *answered);
 
 /* api_auth.c: signed requests (docs/API.md "Signed requests").
  * 0 with the signing player in *player, or -1 with a 401 answered

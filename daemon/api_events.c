@@ -124,7 +124,6 @@ api_game_events(struct api_request *req)
 	struct evwait *w = *req->state;
 	struct store *st;
 	struct store_game g;
-	enum store_status sr;
 	int64_t after, wait, max_wait;
 	char msg[128];
 	json_t *body;
@@ -145,14 +144,8 @@ api_game_events(struct api_request *req)
 	if (wait == 0)
 		return answer(req, st, after, 0);
 	/* Register before reading, so a commit from now on is not missed. */
-	if ((sr = store_game_get(st, req->params[0], &g)) != STORE_OK) {
-		snprintf(msg, sizeof(msg), "there is no game %lld",
-		    (long long)req->params[0]);
-		return sr == STORE_NOTFOUND ? api_send_error(req,
-		    MHD_HTTP_NOT_FOUND, "unknown_game", msg, NULL) :
-		    api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
-		    "the game cannot be read now; try again", NULL);
-	}
+	if (api_game_get(req, st, req->params[0], &g, &rc) != 0)
+		return rc;
 	store_game_clear(&g);
 	w = evhub_register(req->d->events, req->conn, req->params[0],
 	    (int64_t)time(NULL) + wait);

@@ -83,9 +83,8 @@ api_game_log(struct api_request *req)
 	struct store_game g;
 	struct store *st;
 	struct page pg;
-	enum store_status sr;
 	int64_t after, limit;
-	char *server_key = NULL, hex[65], msg[128];
+	char *server_key = NULL, hex[65];
 	json_t *body;
 
 	if (api_query_number(req, "after", -1, INT64_MAX, -1, &after, &rc) != 0 ||
@@ -94,14 +93,8 @@ api_game_log(struct api_request *req)
 		return rc;
 	if ((st = api_store(req, &rc)) == NULL)
 		return rc;
-	if ((sr = store_game_get(st, req->params[0], &g)) != STORE_OK) {
-		snprintf(msg, sizeof(msg), "there is no game %lld",
-		    (long long)req->params[0]);
-		return sr == STORE_NOTFOUND ? api_send_error(req,
-		    MHD_HTTP_NOT_FOUND, "unknown_game", msg, NULL) :
-		    api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
-		    "the game cannot be read now; try again", NULL);
-	}
+	if (api_game_get(req, st, req->params[0], &g, &rc) != 0)
+		return rc;
 	pg.entries = json_array();
 	pg.reveal = g.status == STORE_GAME_OVER;
 	pg.last = -1;
