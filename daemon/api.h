@@ -118,10 +118,13 @@ const char *api_game_status_name(int status);
 /* api_seats.c: a seat's private view */
 enum MHD_Result	api_seat_view(struct api_request *req);
 
-/* api_log.c: the public log, and the entry shape events share.
- * reveal: the game is over, so move texts and signatures are shown. */
+/* api_log.c: the public log, and the entries events share: those of
+ * g's log after `after`, at most limit, redacted unless g is over;
+ * *last is the seq of the last one (after if there is none).  NULL if
+ * the log cannot be read (logged). */
 enum MHD_Result	api_game_log(struct api_request *req);
-json_t	*api_log_entry(const struct store_entry *e, int reveal);
+json_t	*api_log_entries(struct store *st, const struct store_game *g,
+	    int64_t after, int limit, int64_t *last);
 
 /* api_events.c */
 enum MHD_Result	api_game_events(struct api_request *req);
