@@ -427,6 +427,20 @@ check_registration_refusals(void)
 	    &status);
 	ck_assert_int_eq(status, 400);
 	json_decref(j);
+	/* The name refused by itself (the body above lacks its key). */
+	snprintf(body, sizeof(body), "{\"name\": \"da ve\", \"key\": "
+	    "\"%s\"}", key);
+	j = http_json(NULL, "POST", "/v1/players", body, &status);
+	ck_assert_int_eq(status, 400);
+	ck_assert_str_eq(error_message(j), "a player name is 1-63 letters, "
+	    "digits, '.', '-' or '_'");
+	json_decref(j);
+	snprintf(body, sizeof(body), "{\"name\": \"%064d\", \"key\": "
+	    "\"%s\"}", 0, key);
+	j = http_json(NULL, "POST", "/v1/players", body, &status);
+	ck_assert_int_eq(status, 400);
+	ck_assert_str_eq(error_code(j), "bad_request");
+	json_decref(j);
 }
 
 /* Each refusal of a signed request, with its code. */
