@@ -49,7 +49,8 @@ struct player {
 	unsigned char	 sk[64];
 	unsigned char	 pk[32];
 };
-static struct player alice = { "alice" }, bob = { "bob" }, carol = { "carol" };
+static struct player alice = { .name = "alice" }, bob = { .name = "bob" },
+    carol = { .name = "carol" };
 
 /* ---- HTTP client ----------------------------------------------------------- */
 
