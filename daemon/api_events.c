@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "api.h"
 #include "engine.h"
@@ -108,8 +107,7 @@ api_game_events(struct api_request *req)
 	/* Register before reading, so a commit from now on is not missed.
 	 * An unknown game is refused by the read; the waiter, never
 	 * suspended, is forgotten when the connection ends. */
-	w = evhub_register(req->d->events, req->conn, req->params[0],
-	    (int64_t)time(NULL) + wait);
+	w = evhub_register(req->d->events, req->conn, req->params[0], wait);
 	if (w == NULL)
 		return api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
 		    "out of memory; try again", NULL);
