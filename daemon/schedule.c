@@ -92,7 +92,7 @@ fire(struct tick *t, int seat, const char *what)
 /* Play the module's default move for seat (an AUTO entry).  1 if an
  * entry was written, 0 if the module has none now. */
 static int
-play_default(struct tick *t, int seat, const char *reason)
+play_default(struct tick *t, int seat)
 {
 	const struct rules_module *m = t->gs.module;
 	char move[PROTO_MOVE_MAX + 1];
@@ -101,7 +101,6 @@ play_default(struct tick *t, int seat, const char *reason)
 	if (m->api_version < 3 || m->default_move == NULL ||
 	    m->default_move(t->gs.state, seat, move, sizeof(move)) !=
 	    RULES_OK) {
-		(void)reason;
 		t->stats->stalled++;	/* the seat keeps waiting */
 		return 0;
 	}
@@ -125,7 +124,7 @@ skip_turn(struct tick *t, int seat)
 	    t->gs.module->skip_check == NULL ||
 	    t->gs.module->skip_check(t->gs.state, seat, RULES_LANG_EN, why,
 	    sizeof(why)) != RULES_OK)
-		return play_default(t, seat, "skip refused");
+		return play_default(t, seat);	/* skip refused */
 	text = engine_record_text(t->gs.game.id, t->gs.seq + 1, "skip",
 	    json_pack("{s:i, s:s}", "seat", seat, "reason",
 	    "missed_deadline"));
@@ -143,7 +142,7 @@ static int
 outcome(struct tick *t, struct store_seat *row, int64_t deadline)
 {
 	if (t->window)
-		return play_default(t, row->seat, "response window closed");
+		return play_default(t, row->seat);	/* the window closes */
 	switch (t->pol.missed) {
 	case POLICY_MISSED_WAIT:
 		t->stats->late++;
@@ -151,7 +150,7 @@ outcome(struct tick *t, struct store_seat *row, int64_t deadline)
 	case POLICY_MISSED_SKIP:
 		return skip_turn(t, row->seat);
 	case POLICY_MISSED_DEFAULT:
-		return play_default(t, row->seat, "missed deadline");
+		return play_default(t, row->seat);
 	case POLICY_MISSED_ABSENT:
 		row->status = STORE_SEAT_ABSENT;
 		if (store_seat_update(t->st, row) != STORE_OK)
@@ -178,7 +177,7 @@ seat_timers(struct tick *t, int seat)
 	if (store_seat_get(t->st, t->gs.game.id, seat, &row) != STORE_OK)
 		return fail(t, "store: %s", store_errmsg(t->st));
 	if (row.status == STORE_SEAT_RESIGNED)
-		return play_default(t, seat, "resigned seat");
+		return play_default(t, seat);
 	if (row.status == STORE_SEAT_ABSENT)
 		return 0;	/* waits for a replacement */
 	duration = t->window ? t->pol.response_time : t->pol.turn_time;
@@ -219,17 +218,21 @@ seat_timers(struct tick *t, int seat)
 	return outcome(t, &row, deadline);
 }
 
-/* Whether gs is in a response window, and the seats it waits for. */
+/* Whether gs is in a response window; the seats it waits for, in
+ * to_act() order (seats, *nact) and as bits (*waiting). */
 static int
-turn_shape(const struct gamestate *gs, unsigned *waiting)
+turn_shape(const struct gamestate *gs, int seats[STORE_MAX_SEATS], int *nact,
+    unsigned *waiting)
 {
 	const struct rules_module *m = gs->module;
-	int seats[STORE_MAX_SEATS], n, i;
+	int i;
 
 	*waiting = 0;
-	n = gs->game.status == STORE_GAME_OVER ? 0 :
+	*nact = gs->game.status == STORE_GAME_OVER ? 0 :
 	    m->to_act(gs->state, seats, STORE_MAX_SEATS);
-	for (i = 0; i < n && i < STORE_MAX_SEATS; i++)
+	if (*nact > STORE_MAX_SEATS)
+		*nact = STORE_MAX_SEATS;
+	for (i = 0; i < *nact; i++)
 		*waiting |= 1u << seats[i];
 	return m->api_version >= 3 && m->response_window != NULL &&
 	    m->response_window(gs->state) != 0;
@@ -237,20 +240,19 @@ turn_shape(const struct gamestate *gs, unsigned *waiting)
 
 /*
  * Bring the turn clock up to gs's last entry, written at time when
- * (when < 0: read it from the log).  A response window stays the same
- * window while the seats it waits for answer one by one: its clock keeps
- * running.  Everything else that changes the position starts a new turn.
+ * (when < 0: read it from the log); window and waiting are gs's
+ * (turn_shape).  A response window stays the same window while the
+ * seats it waits for answer one by one: its clock keeps running.
+ * Everything else that changes the position starts a new turn.
  */
 static enum store_status
-turn_note(struct store *st, const struct gamestate *gs, int64_t when,
-    struct store_turn *turn)
+turn_note(struct store *st, const struct gamestate *gs, int window,
+    unsigned waiting, int64_t when, struct store_turn *turn)
 {
 	struct store_entry last;
 	enum store_status rc;
-	unsigned waiting;
-	int window, found, continuing;
+	int found, continuing;
 
-	window = turn_shape(gs, &waiting);
 	rc = store_turn_get(st, gs->game.id, turn);
 	if (rc != STORE_OK && rc != STORE_NOTFOUND)
 		return rc;
@@ -283,8 +285,12 @@ schedule_note_entry(struct store *st, const struct gamestate *gs,
     int64_t when)
 {
 	struct store_turn turn;
+	int seats[STORE_MAX_SEATS], nact, window;
+	unsigned waiting;
 
-	return turn_note(st, gs, when, &turn) == STORE_OK ? 0 : -1;
+	window = turn_shape(gs, seats, &nact, &waiting);
+	return turn_note(st, gs, window, waiting, when, &turn) == STORE_OK ?
+	    0 : -1;
 }
 
 /* One look at one game, in one transaction.  1 if a log entry was
@@ -292,9 +298,8 @@ schedule_note_entry(struct store *st, const struct gamestate *gs,
 static int
 tick_game(struct tick *t, int64_t game_id)
 {
-	const struct rules_module *m;
 	int seats[STORE_MAX_SEATS], nact, i, rc = 0;
-	unsigned waiting = 0;
+	unsigned waiting;
 
 	if (store_begin(t->st) != STORE_OK)
 		return fail(t, "game %lld: the store is busy: %s",
@@ -304,18 +309,14 @@ tick_game(struct tick *t, int64_t game_id)
 		store_rollback(t->st);
 		return -1;
 	}
-	m = t->gs.module;
-	nact = t->gs.game.status == STORE_GAME_OVER ? 0 :
-	    m->to_act(t->gs.state, seats, STORE_MAX_SEATS);
-	if (nact > STORE_MAX_SEATS)
-		nact = STORE_MAX_SEATS;
+	t->window = turn_shape(&t->gs, seats, &nact, &waiting);
 	if (nact == 0 || engine_policy_get(t->st, game_id, &t->pol, t->err,
 	    t->errlen) != ENGINE_OK) {
 		rc = nact == 0 ? 0 : -1;
 		goto rollback;
 	}
-	t->window = turn_shape(&t->gs, &waiting);
-	if (turn_note(t->st, &t->gs, -1, &t->turn) != STORE_OK) {
+	if (turn_note(t->st, &t->gs, t->window, waiting, -1, &t->turn) !=
+	    STORE_OK) {
 		rc = fail(t, "store: %s", store_errmsg(t->st));
 		goto rollback;
 	}
