@@ -310,8 +310,8 @@ tick_game(struct tick *t, int64_t game_id)
 		return -1;
 	}
 	t->window = turn_shape(&t->gs, seats, &nact, &waiting);
-	if (nact == 0 || engine_policy_get(t->st, game_id, &t->pol, t->err,
-	    t->errlen) != ENGINE_OK) {
+	if (nact == 0 || engine_policy_of(t->st, game_id, t->gs.module,
+	    &t->pol, t->err, t->errlen) != ENGINE_OK) {
 		rc = nact == 0 ? 0 : -1;
 		goto rollback;
 	}

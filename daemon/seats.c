@@ -301,8 +301,8 @@ engine_vacation(struct store *st, int64_t game_id, int seat,
 	if ((es = open_game(st, game_id, seat, &gs, err, errlen)) !=
 	    ENGINE_OK)
 		return es;
-	if ((es = engine_policy_get(st, game_id, &pol, err, errlen)) !=
-	    ENGINE_OK || (es = seat_row(st, game_id, seat, &row, err,
+	if ((es = engine_policy_of(st, game_id, gs.module, &pol, err,
+	    errlen)) != ENGINE_OK || (es = seat_row(st, game_id, seat, &row, err,
 	    errlen)) != ENGINE_OK)
 		goto out;
 	if ((es = seats_claim_command(&row, command_seq, err, errlen)) !=
