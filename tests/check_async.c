@@ -305,6 +305,54 @@ START_TEST(test_reminders_and_wait)
 }
 END_TEST
 
+/* A game with nothing due is passed over from its rows, without loading
+ * its state; one whose reminder, deadline or resigned seat is due, whose
+ * turn the scheduler has not seen, or whose policy changed, is not. */
+START_TEST(test_quiet_games_passed_over)
+{
+	int64_t waiting, resigned, t0 = fake_now;
+	struct schedule_stats s;
+	char err[512];
+
+	waiting = testenv_game(&env, "template", 2);
+	set_policy(waiting, "{\"turn_time\": \"48h\", \"reminders\": "
+	    "[\"24h\"]}");
+	s = tick(t0);
+	ck_assert_int_eq(s.games, 1);
+	ck_assert_int_eq(s.quiet, 0);		/* its turn not yet seen */
+	s = tick(t0 + HOUR);
+	ck_assert_int_eq(s.quiet, 1);
+	s = tick(t0 + 24 * HOUR - 1);
+	ck_assert_int_eq(s.quiet, 1);
+	s = tick(t0 + 24 * HOUR);		/* the reminder is due */
+	ck_assert_int_eq(s.quiet, 0);
+	ck_assert_int_eq(s.reminders, 1);
+	/* A shorter turn set by the administrator is seen at once. */
+	set_policy(waiting, "{\"turn_time\": \"2h\", \"reminders\": []}");
+	play_first(waiting);
+	s = tick(t0 + 25 * HOUR);
+	ck_assert_int_eq(s.quiet, 1);
+	set_policy(waiting, "{\"turn_time\": \"1h\", \"reminders\": [], "
+	    "\"missed\": \"default\"}");
+	s = tick(t0 + 25 * HOUR);
+	ck_assert_int_eq(s.quiet, 0);
+	ck_assert_int_eq(s.auto_moves, 1);
+
+	/* A resigned seat's move is due whatever the policy. */
+	resigned = testenv_game(&env, "template", 3);
+	s = tick(t0 + 26 * HOUR);
+	ck_assert_int_eq(s.games, 2);
+	ck_assert_int_eq(engine_resign(env.st, env.key, resigned,
+	    to_act(resigned, NULL), 0, NULL, fake_now, err, sizeof(err)),
+	    ENGINE_OK);
+	s = tick(t0 + 26 * HOUR + 1);
+	ck_assert_int_eq(s.quiet, 1);		/* only the other game */
+	ck_assert_int_eq(s.auto_moves, 1);
+	audit_ok(waiting);
+	audit_ok(resigned);
+}
+END_TEST
+
 START_TEST(test_missed_default_move)
 {
 	struct engine_reply reply;
@@ -830,6 +878,7 @@ async_suite(void)
 	tcase_add_test(tc, test_policy);
 	tcase_add_test(tc, test_deadline_arithmetic);
 	tcase_add_test(tc, test_reminders_and_wait);
+	tcase_add_test(tc, test_quiet_games_passed_over);
 	tcase_add_test(tc, test_missed_default_move);
 	tcase_add_test(tc, test_missed_skip);
 	tcase_add_test(tc, test_absent_and_replace);
