@@ -30,18 +30,11 @@
 static struct testenv env;
 static int64_t fake_now;
 
-static int64_t
-fake_clock(void *arg)
-{
-	(void)arg;
-	return fake_now;
-}
-
 static void
 setup(void)
 {
 	fake_now = MONDAY + 9 * HOUR;
-	clock_set(fake_clock, NULL);
+	clock_set(testenv_clock, &fake_now);
 	testenv_open(&env, 4);
 }
 
@@ -81,49 +74,21 @@ outbox(const char *event)
 static void
 set_policy(int64_t game, const char *json)
 {
-	struct gamestate gs;
-	struct policy p;
-	char err[512];
-
-	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
-	    sizeof(err)), ENGINE_OK);
-	policy_default(&p);
-	ck_assert_msg(policy_parse(json, gs.module, &p, err, sizeof(err)) ==
-	    0, "%s", err);
-	gamestate_clear(&gs);
-	ck_assert_int_eq(engine_policy_set(env.st, game, &p, err,
-	    sizeof(err)), ENGINE_OK);
+	testenv_set_policy(&env, game, json);
 }
 
 static struct schedule_stats
 tick(int64_t now)
 {
-	struct schedule_stats stats;
-	char err[1024] = "";
-
 	fake_now = now;
-	ck_assert_msg(schedule_tick(env.st, env.key, now, &stats, err,
-	    sizeof(err)) == 0, "%s", err);
-	return stats;
+	return testenv_tick(&env, now);
 }
 
 /* The first seat to act (-1 if over) and the next sequence number. */
 static int
 to_act(int64_t game, int64_t *next)
 {
-	struct gamestate gs;
-	char err[512];
-	int seat;
-
-	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
-	    sizeof(err)), ENGINE_OK);
-	if (next != NULL)
-		*next = gs.seq + 1;
-	if (gs.game.status == STORE_GAME_OVER ||
-	    gs.module->to_act(gs.state, &seat, 1) == 0)
-		seat = -1;
-	gamestate_clear(&gs);
-	return seat;
+	return testenv_to_act(&env, game, next);
 }
 
 static void
@@ -159,28 +124,7 @@ entry_kind(int64_t game, int64_t seq)
 static enum engine_status
 play_as(int64_t game, int signer)
 {
-	struct gamestate gs;
-	struct engine_reply reply;
-	char err[512], move[256], block[4096];
-	enum engine_status status;
-	json_t *moves;
-	int seat;
-
-	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
-	    sizeof(err)), ENGINE_OK);
-	ck_assert_int_gt(gs.module->to_act(gs.state, &seat, 1), 0);
-	moves = gs.module->legal_moves(gs.state, seat);
-	snprintf(move, sizeof(move), "%s", json_string_value(
-	    json_array_get(moves, 0)));
-	json_decref(moves);
-	testenv_block(&env, signer < 0 ? seat : signer, game, gs.seq + 1, seat,
-	    move, block, sizeof(block));
-	engine_handle(env.st, env.key, block, strlen(block), RULES_LANG_EN,
-	    fake_now, &reply);
-	status = reply.status;
-	engine_reply_clear(&reply);
-	gamestate_clear(&gs);
-	return status;
+	return testenv_play_first(&env, game, signer, fake_now);
 }
 
 static void
