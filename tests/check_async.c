@@ -704,6 +704,10 @@ START_TEST(test_commands)
 	command(0, game, 1, 0, "vacation 2024-01-10 2024-01-12", &reply);
 	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
 	engine_reply_clear(&reply);
+	/* A day that does not exist is refused, not rolled into March. */
+	command(0, game, 2, 0, "vacation 2025-02-31 2025-03-02", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_SYNTAX);
+	engine_reply_clear(&reply);
 	command(0, game, 2, 0, "vacances demain", &reply);
 	ck_assert_int_eq(reply.status, ENGINE_SYNTAX);
 	ck_assert_ptr_nonnull(strstr(reply.message, "YYYY-MM-DD"));
