@@ -1634,9 +1634,11 @@ store_outbox_due(struct store *st, int64_t when, int limit,
 	return store_outbox_due_channel(st, NULL, when, limit, cb, arg);
 }
 
-enum store_status
-store_outbox_due_channel(struct store *st, const char *channel, int64_t when,
-    int limit, store_outbox_cb cb, void *arg)
+/* The due rows of query id (bound as outbox_collect_by() binds them),
+ * collected, then handed to cb one by one. */
+static enum store_status
+outbox_due_by(struct store *st, enum stmt_id id, const char *channel,
+    int64_t when, int limit, store_outbox_cb cb, void *arg)
 {
 	enum store_status	 status;
 	struct store_outbox	*rows;
@@ -1644,15 +1646,22 @@ store_outbox_due_channel(struct store *st, const char *channel, int64_t when,
 
 	if (limit <= 0)
 		return STORE_OK;
-	if ((status = outbox_collect_by(st, channel != NULL ?
-	    ST_OUTBOX_DUE_CHANNEL : ST_OUTBOX_DUE, channel, when, limit,
-	    &rows, &n)) != STORE_OK)
+	if ((status = outbox_collect_by(st, id, channel, when, limit, &rows,
+	    &n)) != STORE_OK)
 		return status;
 	for (i = 0; i < n; i++)
 		if (cb(&rows[i], arg) != 0)
 			break;
 	outbox_free(rows, n);
 	return STORE_OK;
+}
+
+enum store_status
+store_outbox_due_channel(struct store *st, const char *channel, int64_t when,
+    int limit, store_outbox_cb cb, void *arg)
+{
+	return outbox_due_by(st, channel != NULL ? ST_OUTBOX_DUE_CHANNEL :
+	    ST_OUTBOX_DUE, channel, when, limit, cb, arg);
 }
 
 enum store_status
@@ -1944,20 +1953,7 @@ enum store_status
 store_outbox_webhook_due(struct store *st, int64_t when, int limit,
     store_outbox_cb cb, void *arg)
 {
-	enum store_status	 status;
-	struct store_outbox	*rows;
-	int			 i, n;
-
-	if (limit <= 0)
-		return STORE_OK;
-	if ((status = outbox_collect_by(st, ST_WEBHOOK_DUE, NULL, when, limit,
-	    &rows, &n)) != STORE_OK)
-		return status;
-	for (i = 0; i < n; i++)
-		if (cb(&rows[i], arg) != 0)
-			break;
-	outbox_free(rows, n);
-	return STORE_OK;
+	return outbox_due_by(st, ST_WEBHOOK_DUE, NULL, when, limit, cb, arg);
 }
 
 enum store_status
