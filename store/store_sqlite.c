@@ -152,7 +152,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_GAME_STATUS] = "UPDATE games SET status = ?2 WHERE id = ?1",
 	[ST_SEAT_ADD] = "INSERT INTO seats (game_id, seat, player_id) "
 	    "VALUES (?1, ?2, ?3)",
-	[ST_SEATS_GET] = "SELECT seat, player_id FROM seats "
+	[ST_SEATS_GET] = "SELECT seat, player_id, status FROM seats "
 	    "WHERE game_id = ?1",
 	[ST_SEAT_SET] = "UPDATE seats SET player_id = ?3 "
 	    "WHERE game_id = ?1 AND seat = ?2",
@@ -1152,7 +1152,7 @@ read_game(struct store *st, sqlite3_stmt *s, struct store_game *g)
 	return STORE_OK;
 }
 
-/* Fill g->seat_player[] from the seats table. */
+/* Fill g->seat_player[] and g->seat_status[] from the seats table. */
 static enum store_status
 read_seats(struct store *st, struct store_game *g)
 {
@@ -1173,6 +1173,13 @@ read_seats(struct store *st, struct store_game *g)
 		if ((status = col_id(st, s, 1, "seats",
 		    &g->seat_player[seat])) != STORE_OK)
 			break;
+		g->seat_status[seat] = sqlite3_column_int(s, 2);
+		if (g->seat_status[seat] < STORE_SEAT_PLAYING ||
+		    g->seat_status[seat] > STORE_SEAT_RESIGNED) {
+			status = corrupt(st, s, 2, "seats", "is not a seat "
+			    "status");
+			break;
+		}
 	}
 	finish(s);
 	return status == STORE_NOTFOUND ? STORE_OK : status;
