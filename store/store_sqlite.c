@@ -2120,6 +2120,7 @@ store_sqlite_prepare(struct store *st, const char *sql, const char *what)
 	sqlite3_stmt *s = NULL;
 	int i, rc;
 
+	st->bind_rc = SQLITE_OK;	/* as stmt_get(): a fresh call */
 	for (i = 0; i < st->nkept; i++)
 		if (st->kept[i].sql == sql) {
 			/* In use by a caller further up: a fresh one. */
@@ -2152,6 +2153,19 @@ store_sqlite_done(struct store *st, sqlite3_stmt *s)
 			return;
 		}
 	sqlite3_finalize(s);
+}
+
+enum store_status
+store_sqlite_step(struct store *st, sqlite3_stmt *s, const char *what)
+{
+	return step(st, s, what);
+}
+
+enum store_status
+store_sqlite_col_dup(struct store *st, sqlite3_stmt *s, int col,
+    const char *table, char **out)
+{
+	return col_dup(st, s, col, table, out);
 }
 
 enum store_status
