@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "mustache.h"
+#include "xalloc.h"
 
 /* Longest delimiter accepted by {{=<% %>=}}. */
 #define DELIM_MAX 32
@@ -48,27 +49,6 @@ struct mustache {
 	struct node	*nodes;
 	size_t		 n, cap;
 };
-
-static void *
-xrealloc(void *p, size_t nmemb, size_t size)
-{
-	if (size != 0 && nmemb > (size_t)-1 / size)
-		abort();
-	if ((p = realloc(p, nmemb * size == 0 ? 1 : nmemb * size)) == NULL)
-		abort();
-	return p;
-}
-
-static char *
-xstrndup(const char *s, size_t len)
-{
-	char	*d;
-
-	d = xrealloc(NULL, len + 1, 1);
-	memcpy(d, s, len);
-	d[len] = '\0';
-	return d;
-}
 
 /*
  * The output buffer.

@@ -93,6 +93,32 @@ ctl_close(struct ctl *c)
 	store_close(c->st);
 }
 
+/* Arguments naming a game, a seat or a player: exit with a message
+ * when they do not. */
+static int64_t
+game_arg(const char *arg)
+{
+	return cli_number(arg, 1, INT64_MAX, "game");
+}
+
+static int
+seat_arg(const char *arg)
+{
+	return (int)cli_number(arg, 0, STORE_MAX_SEATS - 1, "seat");
+}
+
+/* The id of the player called name; the store must be open. */
+static int64_t
+player_arg(struct ctl *c, const char *name)
+{
+	struct store_player p;
+
+	if (store_player_find(c->st, name, &p) != STORE_OK)
+		cli_fatal("no player named %s (see `pbemctl player list`)",
+		    name);
+	return p.id;
+}
+
 static int
 cmd_init(struct ctl *c, int argc, char **argv)
 {
@@ -320,7 +346,6 @@ game_create(struct ctl *c, int argc, char **argv)
 	int64_t players[STORE_MAX_SEATS], game_id;
 	const char *options = NULL, *policy_json = NULL;
 	struct policy pol;
-	struct store_player p;
 	char err[1024], *names, *name, *save = NULL, hex[65];
 	struct store_game g;
 	int ch, nseats = 0, want_seats = 0, started = 0, open = 0;
@@ -351,10 +376,7 @@ game_create(struct ctl *c, int argc, char **argv)
 			players[nseats++] = 0;
 			continue;
 		}
-		if (store_player_find(c->st, name, &p) != STORE_OK)
-			cli_fatal("no player named %s (see `pbemctl player "
-			    "list`)", name);
-		players[nseats++] = p.id;
+		players[nseats++] = player_arg(c, name);
 	}
 	free(names);
 	if (want_seats > 0 && want_seats < nseats)
@@ -423,7 +445,7 @@ game_seat(struct ctl *c, int argc, char **argv, int join)
 	}
 	if (optind + 2 != argc)
 		usage();
-	game_id = cli_number(argv[optind], 1, INT64_MAX, "game");
+	game_id = game_arg(argv[optind]);
 	ctl_open(c, 0);
 	if (store_player_find(c->st, argv[optind + 1], &p) != STORE_OK)
 		cli_fatal("no player named %s (see `pbemctl player list`)",
@@ -441,22 +463,6 @@ game_seat(struct ctl *c, int argc, char **argv, int join)
 }
 
 /* ---- Asynchronous play (docs/ASYNC.md) ---------------------------------- */
-
-static int64_t
-game_arg(const char *arg)
-{
-	return cli_number(arg, 1, INT64_MAX, "game");
-}
-
-static int64_t
-player_arg(struct ctl *c, const char *name)
-{
-	struct store_player p;
-
-	if (store_player_find(c->st, name, &p) != STORE_OK)
-		cli_fatal("no player named %s (see `pbemctl player list`)", name);
-	return p.id;
-}
 
 static int
 game_policy(struct ctl *c, int argc, char **argv)
@@ -547,7 +553,7 @@ cmd_replace(struct ctl *c, int argc, char **argv)
 	if (argc != 4)
 		usage();
 	game_id = game_arg(argv[1]);
-	seat = (int)cli_number(argv[2], 0, STORE_MAX_SEATS - 1, "seat");
+	seat = seat_arg(argv[2]);
 	ctl_open(c, 0);
 	rc = seat_command_result(engine_replace(c->st, c->key, game_id, seat,
 	    player_arg(c, argv[3]), clock_now(), err, sizeof(err)), err,
@@ -566,7 +572,7 @@ cmd_resign(struct ctl *c, int argc, char **argv)
 	if (argc != 3)
 		usage();
 	game_id = game_arg(argv[1]);
-	seat = (int)cli_number(argv[2], 0, STORE_MAX_SEATS - 1, "seat");
+	seat = seat_arg(argv[2]);
 	ctl_open(c, 0);
 	rc = seat_command_result(engine_resign(c->st, c->key, game_id, seat,
 	    0, NULL, clock_now(), err, sizeof(err)), err, "seat resigned");
@@ -594,7 +600,7 @@ cmd_vacation(struct ctl *c, int argc, char **argv)
 	if (argc != 5)
 		usage();
 	game_id = game_arg(argv[1]);
-	seat = (int)cli_number(argv[2], 0, STORE_MAX_SEATS - 1, "seat");
+	seat = seat_arg(argv[2]);
 	from = date_arg(argv[3]);
 	until = date_arg(argv[4]) + 86400;	/* the last day included */
 	ctl_open(c, 0);
@@ -635,7 +641,7 @@ cmd_press(struct ctl *c, int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (ch != 's')
 			usage();
-		seat = (int)cli_number(optarg, 0, STORE_MAX_SEATS - 1, "seat");
+		seat = seat_arg(optarg);
 	}
 	if (optind + 1 != argc)
 		usage();
@@ -858,7 +864,7 @@ cmd_view(struct ctl *c, int argc, char **argv)
 	viewer_options(argc, argv, &vo);
 	if (optind + 1 != argc)
 		usage();
-	game_id = cli_number(argv[optind], 1, INT64_MAX, "game");
+	game_id = game_arg(argv[optind]);
 	ctl_open(c, 0);
 	if (gamestate_load(c->st, game_id, -1, &gs, err, sizeof(err)) !=
 	    ENGINE_OK)
@@ -889,8 +895,8 @@ cmd_moves(struct ctl *c, int argc, char **argv)
 	if (optind + 1 != argc)
 		usage();
 	ctl_open(c, 0);
-	if (gamestate_load(c->st, cli_number(argv[optind], 1, INT64_MAX,
-	    "game"), -1, &gs, err, sizeof(err)) != ENGINE_OK)
+	if (gamestate_load(c->st, game_arg(argv[optind]), -1, &gs, err,
+	    sizeof(err)) != ENGINE_OK)
 		cli_fatal("%s", err);
 	nact = gs.module->to_act(gs.state, seats, STORE_MAX_SEATS);
 	if (nact == 0)
@@ -1014,7 +1020,7 @@ cmd_replay(struct ctl *c, int argc, char **argv)
 	viewer_options(argc, argv, &vo);
 	if (optind + 1 != argc)
 		usage();
-	game_id = cli_number(argv[optind], 1, INT64_MAX, "game");
+	game_id = game_arg(argv[optind]);
 	ctl_open(c, 0);
 	if (audit_one(c, game_id, replay_step, &vo) != 0)
 		return 1;
@@ -1054,8 +1060,7 @@ cmd_audit(struct ctl *c, int argc, char **argv)
 		usage();
 	ctl_open(c, 0);
 	if (argc == 2) {
-		failed = audit_one(c, cli_number(argv[1], 1, INT64_MAX, "game"),
-		    NULL, NULL) != 0;
+		failed = audit_one(c, game_arg(argv[1]), NULL, NULL) != 0;
 	} else {
 		if (store_game_foreach(c->st, collect_game, &list) != STORE_OK)
 			cli_fatal("store: %s", store_errmsg(c->st));
@@ -1083,8 +1088,8 @@ cmd_export(struct ctl *c, int argc, char **argv)
 	if (optind + 1 != argc)
 		usage();
 	ctl_open(c, 0);
-	bundle = bundle_export(c->st, cli_number(argv[optind], 1, INT64_MAX,
-	    "game"), err, sizeof(err));
+	bundle = bundle_export(c->st, game_arg(argv[optind]), err,
+	    sizeof(err));
 	if (bundle == NULL)
 		cli_fatal("%s", err);
 	if (out == NULL)
@@ -1169,7 +1174,7 @@ webhook_add(struct ctl *c, int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'g':
-			game_id = cli_number(optarg, 1, INT64_MAX, "game");
+			game_id = game_arg(optarg);
 			break;
 		case 'e':
 			events = optarg;
@@ -1227,7 +1232,7 @@ cmd_webhook(struct ctl *c, int argc, char **argv)
 		return webhook_add(c, argc - 1, argv + 1);
 	if (strcmp(argv[1], "list") == 0) {
 		if (argc == 4 && strcmp(argv[2], "--game") == 0)
-			id = cli_number(argv[3], 1, INT64_MAX, "game");
+			id = game_arg(argv[3]);
 		else if (argc != 2)
 			usage();
 		ctl_open(c, 0);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "present.h"
+#include "xalloc.h"
 
 const char *
 present_lang_code(enum rules_lang lang)
@@ -39,8 +40,7 @@ join_strings(const json_t *a, const char *sep)
 			return NULL;
 		len += json_string_length(json_array_get(a, i)) + strlen(sep);
 	}
-	if ((buf = malloc(len)) == NULL)
-		abort();
+	buf = xrealloc(NULL, len, 1);
 	buf[0] = '\0';
 	for (i = 0; i < json_array_size(a); i++) {
 		if (i > 0) {
@@ -161,9 +161,7 @@ pad_columns(json_t *arr)
 				continue;
 			wd = width(json_string_value(v));
 			n = (size_t)json_integer_value(w) - wd;
-			if ((buf = malloc(json_string_length(v) + n + 1)) ==
-			    NULL)
-				abort();
+			buf = xrealloc(NULL, json_string_length(v) + n + 1, 1);
 			memcpy(buf, json_string_value(v), json_string_length(v));
 			memset(buf + json_string_length(v), ' ', n);
 			buf[json_string_length(v) + n] = '\0';
@@ -256,8 +254,7 @@ sign_lines(const json_t *view, const json_t *moves, int viewer, size_t max,
 		    tr->lang, said, sizeof(said)) == RULES_OK)
 			text = said;
 		len = strlen(text) + 128;
-		if ((line = malloc(len)) == NULL)
-			abort();
+		line = xrealloc(NULL, len, 1);
 		snprintf(line, len, "pbem sign -g %" JSON_INTEGER_FORMAT
 		    " -n %" JSON_INTEGER_FORMAT " -s %d \"%s\"",
 		    json_integer_value(json_object_get(view, "game_id")),

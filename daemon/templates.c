@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "templates.h"
+#include "xalloc.h"
 
 #define PARTIALS_DIR	"partials"
 
@@ -38,24 +39,6 @@ static const struct {
 	{ ".txt.mustache", TPL_TEXT },
 	{ ".html.mustache", TPL_HTML }
 };
-
-static void *
-xrealloc(void *p, size_t nmemb, size_t size)
-{
-	if (size != 0 && nmemb > (size_t)-1 / size)
-		abort();
-	if ((p = realloc(p, nmemb * size == 0 ? 1 : nmemb * size)) == NULL)
-		abort();
-	return p;
-}
-
-static char *
-xstrdup(const char *s)
-{
-	size_t	 len = strlen(s) + 1;
-
-	return memcpy(xrealloc(NULL, len, 1), s, len);
-}
 
 static const struct tpl_entry *
 find_entry(const struct tpl_set *set, const char *lang, const char *game,

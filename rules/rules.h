@@ -96,6 +96,17 @@ void		rules_rng_shuffle(struct rules_rng *rng, int *items, size_t n);
 int		rules_fold(const char *in, char *out, size_t outlen);
 
 /*
+ * JSON helpers for save() and load() (rules/json.c).
+ */
+/* A new JSON array of the n integers of v. */
+json_t	       *rules_json_ints(const int *v, int n);
+/* Read a JSON array of at most max integers, each in lo..hi, into v and
+ * their number into *n.  Returns 0, or -1 (v and *n then unspecified)
+ * for anything else: load() refuses the state. */
+int		rules_json_read_ints(const json_t *a, int *v, int max, int lo,
+		    int hi, int *n);
+
+/*
  * The module table.  Filled in with designated initializers by each
  * module, listed in rules/registry.c.
  */

@@ -5,7 +5,8 @@
 daemon_libpbem_a_SOURCES += \
 	daemon/mustache.h daemon/mustache.c \
 	daemon/templates.h daemon/templates.c \
-	daemon/present.h daemon/present.c
+	daemon/present.h daemon/present.c \
+	daemon/xalloc.h daemon/xalloc.c
 
 # Every template file, listed so that `make install` and `make distcheck`
 # ship exactly these (nobase_ keeps the en/GAME/ folders).

@@ -55,12 +55,6 @@ static const int sf_cards[EVE_STARFLEET][2] = {
 };
 
 int
-eve_sf_symbol(int sfcard, int which)
-{
-	return sf_cards[sfcard][which];
-}
-
-int
 eve_sf_matches(int sfcard, int kind)
 {
 	int want = kind < EVE_NTYPES ? kind : EVE_SPOCK;
@@ -97,10 +91,25 @@ eve_track_name(int track, enum rules_lang lang)
 	return lang == RULES_LANG_FR ? tracks_fr[track] : tracks_en[track];
 }
 
+/* The name of symbol which (0 or 1) of Starfleet card sfcard. */
+const char *
+eve_sf_symbol_name(int sfcard, int which, enum rules_lang lang)
+{
+	int sym = sf_cards[sfcard][which];
+
+	return sym == EVE_SPOCK ? "Spock" : eve_kind_name(sym, lang);
+}
+
 const char *
 eve_route_name(int route)
 {
 	return route == 0 ? "enterprise" : "excelsior";
+}
+
+const char *
+eve_ship_name(int seat)
+{
+	return seat == 0 ? "Enterprise" : "Excelsior";
 }
 
 /*

@@ -101,10 +101,12 @@ int		 eve_kind(int card);
 const char	*eve_kind_name(int kind, enum rules_lang lang);
 int		 eve_travel_half(int tcard, int side);
 int		 eve_space(const struct eve *g, int i, int route);
-int		 eve_sf_symbol(int sfcard, int which);
 int		 eve_sf_matches(int sfcard, int kind);
 const char	*eve_track_name(int track, enum rules_lang lang);
+const char	*eve_sf_symbol_name(int sfcard, int which,
+		    enum rules_lang lang);
 const char	*eve_route_name(int route);
+const char	*eve_ship_name(int seat);
 int		 eve_match_kind(const char *const *w, int n, int *used);
 int		 eve_match_track(const char *word);
 void		 eve_err(char *err, size_t errlen, enum rules_lang lang,

@@ -13,27 +13,16 @@
 #include "eve.h"
 
 static json_t *
-ints(const int *v, int n)
-{
-	json_t *a = json_array();
-	int i;
-
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_integer(v[i]));
-	return a;
-}
-
-static json_t *
 save_player(const struct eve_player *pl)
 {
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:i, s:i, s:o, s:b}",
-	    "deck", ints(pl->deck, pl->ndeck),
-	    "hand", ints(pl->hand, pl->nhand),
-	    "reserve", ints(pl->reserve, pl->nreserve),
-	    "discard", ints(pl->discard, pl->ndiscard),
-	    "starfleet", ints(pl->fleet, pl->nfleet),
+	    "deck", rules_json_ints(pl->deck, pl->ndeck),
+	    "hand", rules_json_ints(pl->hand, pl->nhand),
+	    "reserve", rules_json_ints(pl->reserve, pl->nreserve),
+	    "discard", rules_json_ints(pl->discard, pl->ndiscard),
+	    "starfleet", rules_json_ints(pl->fleet, pl->nfleet),
 	    "pos", pl->pos, "score", pl->score,
-	    "tracks", ints(pl->track, T_NTRACKS),
+	    "tracks", rules_json_ints(pl->track, T_NTRACKS),
 	    "destroyed", pl->destroyed);
 }
 
@@ -47,32 +36,13 @@ eve_save(const void *state)
 	    "mode", g->mode == MODE_EXPERT ? "expert" : "base",
 	    "stage", g->stage, "current", g->current, "over", g->over,
 	    "winner", g->winner, "last_finisher", g->last_finisher,
-	    "row", ints(g->row, g->nrow), "flip", ints(g->flip, g->nrow),
-	    "travel_deck", ints(g->tdeck, g->ntdeck),
-	    "travel_discard", ints(g->tdiscard, g->ntdiscard),
+	    "row", rules_json_ints(g->row, g->nrow),
+	    "flip", rules_json_ints(g->flip, g->nrow),
+	    "travel_deck", rules_json_ints(g->tdeck, g->ntdeck),
+	    "travel_discard", rules_json_ints(g->tdiscard, g->ntdiscard),
 	    "starfleet", g->starfleet,
 	    "klingon", g->kl_pos, g->kl_route,
 	    "players", save_player(&g->p[0]), save_player(&g->p[1]));
-}
-
-/* A JSON array of at most max integers in lo..hi. */
-static int
-read_ints(const json_t *a, int *v, int max, int lo, int hi, int *n)
-{
-	size_t i;
-
-	if (!json_is_array(a) || json_array_size(a) > (size_t)max)
-		return -1;
-	for (i = 0; i < json_array_size(a); i++) {
-		const json_t *x = json_array_get(a, i);
-
-		if (!json_is_integer(x) || json_integer_value(x) < lo ||
-		    json_integer_value(x) > hi)
-			return -1;
-		v[i] = (int)json_integer_value(x);
-	}
-	*n = (int)i;
-	return 0;
 }
 
 static int
@@ -95,18 +65,18 @@ load_player(const json_t *j, struct eve_player *pl, int nrow)
 
 	if (!json_is_object(j) || json_object_size(j) != 9 ||
 	    !json_is_boolean(b) ||
-	    read_ints(json_object_get(j, "deck"), pl->deck, EVE_DECK, 0,
-	    EVE_DECK - 1, &pl->ndeck) != 0 ||
-	    read_ints(json_object_get(j, "hand"), pl->hand, EVE_HAND, 0,
-	    EVE_DECK - 1, &pl->nhand) != 0 ||
-	    read_ints(json_object_get(j, "reserve"), pl->reserve, EVE_DECK,
-	    0, EVE_DECK - 1, &pl->nreserve) != 0 ||
-	    read_ints(json_object_get(j, "discard"), pl->discard, EVE_DECK,
-	    0, EVE_DECK - 1, &pl->ndiscard) != 0 ||
-	    read_ints(json_object_get(j, "starfleet"), pl->fleet, EVE_DECK,
-	    0, EVE_DECK - 1, &pl->nfleet) != 0 ||
-	    read_ints(json_object_get(j, "tracks"), pl->track, T_NTRACKS, 0,
-	    EVE_TRACK_MAX, &n) != 0 || n != T_NTRACKS ||
+	    rules_json_read_ints(json_object_get(j, "deck"), pl->deck,
+	    EVE_DECK, 0, EVE_DECK - 1, &pl->ndeck) != 0 ||
+	    rules_json_read_ints(json_object_get(j, "hand"), pl->hand,
+	    EVE_HAND, 0, EVE_DECK - 1, &pl->nhand) != 0 ||
+	    rules_json_read_ints(json_object_get(j, "reserve"), pl->reserve,
+	    EVE_DECK, 0, EVE_DECK - 1, &pl->nreserve) != 0 ||
+	    rules_json_read_ints(json_object_get(j, "discard"), pl->discard,
+	    EVE_DECK, 0, EVE_DECK - 1, &pl->ndiscard) != 0 ||
+	    rules_json_read_ints(json_object_get(j, "starfleet"), pl->fleet,
+	    EVE_DECK, 0, EVE_DECK - 1, &pl->nfleet) != 0 ||
+	    rules_json_read_ints(json_object_get(j, "tracks"), pl->track,
+	    T_NTRACKS, 0, EVE_TRACK_MAX, &n) != 0 || n != T_NTRACKS ||
 	    read_int(j, "pos", -1, nrow - 1, &pl->pos) != 0 ||
 	    read_int(j, "score", 0, 99, &pl->score) != 0)
 		return -1;
@@ -143,16 +113,17 @@ eve_load(const json_t *saved, char *err, size_t errlen)
 	    read_int(saved, "last_finisher", -1, 1, &g.last_finisher) != 0 ||
 	    read_int(saved, "starfleet", 0, EVE_STARFLEET - 1,
 	    &g.starfleet) != 0 ||
-	    read_ints(json_object_get(saved, "row"), g.row, EVE_TRAVEL, 0,
-	    EVE_TRAVEL - 1, &g.nrow) != 0 ||
-	    read_ints(json_object_get(saved, "flip"), g.flip, EVE_TRAVEL, 0,
-	    1, &n) != 0 || n != g.nrow || g.nrow < 1 ||
-	    read_ints(json_object_get(saved, "travel_deck"), g.tdeck,
-	    EVE_TRAVEL, 0, EVE_TRAVEL - 1, &g.ntdeck) != 0 ||
-	    read_ints(json_object_get(saved, "travel_discard"), g.tdiscard,
-	    EVE_TRAVEL, 0, EVE_TRAVEL - 1, &g.ntdiscard) != 0)
+	    rules_json_read_ints(json_object_get(saved, "row"), g.row,
+	    EVE_TRAVEL, 0, EVE_TRAVEL - 1, &g.nrow) != 0 ||
+	    rules_json_read_ints(json_object_get(saved, "flip"), g.flip,
+	    EVE_TRAVEL, 0, 1, &n) != 0 || n != g.nrow || g.nrow < 1 ||
+	    rules_json_read_ints(json_object_get(saved, "travel_deck"),
+	    g.tdeck, EVE_TRAVEL, 0, EVE_TRAVEL - 1, &g.ntdeck) != 0 ||
+	    rules_json_read_ints(json_object_get(saved, "travel_discard"),
+	    g.tdiscard, EVE_TRAVEL, 0, EVE_TRAVEL - 1, &g.ntdiscard) != 0)
 		goto bad;
-	if (read_ints(kl, klv, 2, -1, EVE_TRAVEL, &n) != 0 || n != 2)
+	if (rules_json_read_ints(kl, klv, 2, -1, EVE_TRAVEL, &n) != 0 ||
+	    n != 2)
 		goto bad;
 	g.kl_pos = klv[0];
 	g.kl_route = klv[1];

@@ -447,10 +447,8 @@ run_step(struct turn *t, const struct eve_step *st)
 		REFUSE(t, "%s does not match the Starfleet card (%s and %s)",
 		    "%s ne correspond pas à la carte Starfleet (%s et %s)",
 		    kname(t, st->kind[0]),
-		    eve_sf_symbol(g->starfleet, 0) == EVE_SPOCK ? "Spock" :
-		    kname(t, eve_sf_symbol(g->starfleet, 0)),
-		    eve_sf_symbol(g->starfleet, 1) == EVE_SPOCK ? "Spock" :
-		    kname(t, eve_sf_symbol(g->starfleet, 1)));
+		    eve_sf_symbol_name(g->starfleet, 0, t->lang),
+		    eve_sf_symbol_name(g->starfleet, 1, t->lang));
 	for (k = 0; k < st->ncards; k++)
 		if (take_card(t, st->kind[k], st->src[k], &card[k]) != 0)
 			return -1;
@@ -536,7 +534,7 @@ eve_run_turn(struct eve *g, int seat, const struct eve_step *steps, int n,
 		eve_err(err, errlen, lang, "it is not your turn; the %s (seat "
 		    "%d) is to play", "ce n'est pas votre tour ; c'est à "
 		    "l'%s (siège %d) de jouer",
-		    g->current == 0 ? "Enterprise" : "Excelsior", g->current);
+		    eve_ship_name(g->current), g->current);
 		return RULES_NOT_YOUR_TURN;
 	}
 	memset(&t, 0, sizeof(t));

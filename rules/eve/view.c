@@ -91,18 +91,12 @@ row_cell(const struct eve *g, int i)
 	return o;
 }
 
-static const char *
-sf_name(int sym, enum rules_lang lang)
-{
-	return sym == EVE_SPOCK ? "Spock" : eve_kind_name(sym, lang);
-}
-
 json_t *
 eve_view(const void *state, int viewer)
 {
 	const struct eve *g = state;
 	json_t *v, *row = json_array(), *seats = json_array(), *to_act;
-	json_t *strip = json_array(), *v0 = json_object();
+	json_t *strip = json_array();
 	int i, s, full = viewer == RULES_VIEW_FULL;
 
 	to_act = json_array();
@@ -116,12 +110,11 @@ eve_view(const void *state, int viewer)
 		json_array_append_new(json_object_get(json_array_get(strip,
 		    json_array_size(strip) - 1), "cards"), row_cell(g, i));
 	}
-	json_object_set_new(v0, "strip", strip);
 	for (s = 0; s < EVE_SEATS; s++) {
 		const struct eve_player *pl = &g->p[s];
 		json_t *o = json_pack("{s:i, s:s, s:i, s:i, s:i, s:i, s:i, "
-		    "s:o, s:i}", "seat", s, "ship", s == 0 ? "Enterprise" :
-		    "Excelsior", "space", pl->pos + 1, "score", pl->score,
+		    "s:o, s:i}", "seat", s, "ship", eve_ship_name(s),
+		    "space", pl->pos + 1, "score", pl->score,
 		    "hand_size", pl->nhand, "deck_size", pl->ndeck,
 		    "reserve_size", pl->nreserve,
 		    "discard", kind_names(pl->discard, pl->ndiscard, 1),
@@ -165,25 +158,22 @@ eve_view(const void *state, int viewer)
 	    "current", g->current, "row", row,
 	    "travel_deck_size", g->ntdeck, "travel_discard_size",
 	    g->ntdiscard, "seats", seats);
-	json_object_update(v, v0);
-	json_decref(v0);
+	json_object_set_new(v, "strip", strip);
 	json_object_set_new(v, "starfleet_card", json_pack("[s,s]",
-	    eve_sf_symbol(g->starfleet, 0) == EVE_SPOCK ? "Spock" :
-	    eve_kind_name(eve_sf_symbol(g->starfleet, 0), RULES_LANG_EN),
-	    eve_sf_symbol(g->starfleet, 1) == EVE_SPOCK ? "Spock" :
-	    eve_kind_name(eve_sf_symbol(g->starfleet, 1), RULES_LANG_EN)));
+	    eve_sf_symbol_name(g->starfleet, 0, RULES_LANG_EN),
+	    eve_sf_symbol_name(g->starfleet, 1, RULES_LANG_EN)));
 	json_object_set_new(v, "starfleet_text_en", json_sprintf("%s and %s",
-	    sf_name(eve_sf_symbol(g->starfleet, 0), RULES_LANG_EN),
-	    sf_name(eve_sf_symbol(g->starfleet, 1), RULES_LANG_EN)));
+	    eve_sf_symbol_name(g->starfleet, 0, RULES_LANG_EN),
+	    eve_sf_symbol_name(g->starfleet, 1, RULES_LANG_EN)));
 	json_object_set_new(v, "starfleet_text_fr", json_sprintf("%s et %s",
-	    sf_name(eve_sf_symbol(g->starfleet, 0), RULES_LANG_FR),
-	    sf_name(eve_sf_symbol(g->starfleet, 1), RULES_LANG_FR)));
+	    eve_sf_symbol_name(g->starfleet, 0, RULES_LANG_FR),
+	    eve_sf_symbol_name(g->starfleet, 1, RULES_LANG_FR)));
 	json_object_set_new(v, "enterprise_at_start",
 	    json_boolean(g->p[0].pos < 0));
 	json_object_set_new(v, "excelsior_at_start",
 	    json_boolean(g->p[1].pos < 0));
-	json_object_set_new(v, "current_ship", json_string(g->current == 0 ?
-	    "Enterprise" : "Excelsior"));
+	json_object_set_new(v, "current_ship",
+	    json_string(eve_ship_name(g->current)));
 	json_object_set_new(v, "klingon", g->kl_pos < 0 ? json_null() :
 	    json_pack("{s:i, s:s}", "card", g->kl_pos + 1, "route",
 	    eve_route_name(g->kl_route)));
@@ -634,14 +624,13 @@ starfleet_forms(struct forms *fm)
 {
 	const struct eve *g = fm->g;
 	const struct eve_player *pl = &g->p[fm->seat];
-	int want[K_NKINDS] = { 0 }, k, s0, s1, top;
+	enum rules_lang lang = fm->fr ? RULES_LANG_FR : RULES_LANG_EN;
+	int want[K_NKINDS] = { 0 }, k, top;
 	char text[128], list[512], shows[160];
 
-	s0 = eve_sf_symbol(g->starfleet, 0);
-	s1 = eve_sf_symbol(g->starfleet, 1);
 	snprintf(shows, sizeof(shows), fm->fr ? "%s et %s" : "%s and %s",
-	    s0 == EVE_SPOCK ? "Spock" : fkind(fm, s0),
-	    s1 == EVE_SPOCK ? "Spock" : fkind(fm, s1));
+	    eve_sf_symbol_name(g->starfleet, 0, lang),
+	    eve_sf_symbol_name(g->starfleet, 1, lang));
 	for (k = 0; k < K_NKINDS; k++) {
 		snprintf(text, sizeof(text), "starfleet %s",
 		    eve_kind_name(k, RULES_LANG_EN));
@@ -717,8 +706,7 @@ spock_forms(struct forms *fm, int kind, const char *src)
 		if (b)
 			form(fm, fr ? "spock repli%s arrière — l'%s recule "
 			    "d'une case" : "spock retreat%s back — the %s 1 "
-			    "space back", fsrc, opp == 0 ? "Enterprise" :
-			    "Excelsior");
+			    "space back", fsrc, eve_ship_name(opp));
 		break;
 	case K_NEUTRAL:
 		snprintf(text, sizeof(text), "spock neutral zone%%s klingon "

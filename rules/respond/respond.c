@@ -154,17 +154,6 @@ parry_destroy(void *state)
 	free(state);
 }
 
-static json_t *
-int_array(const int *v, int n)
-{
-	json_t *a = json_array();
-	int i;
-
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_integer(v[i]));
-	return a;
-}
-
 /* The cards of a hand, without its empty slots. */
 static json_t *
 hand_array(const int *hand)
@@ -186,41 +175,21 @@ parry_save(const void *state)
 	int s;
 
 	for (s = 0; s < g->nseats; s++)
-		json_array_append_new(hands, int_array(g->hand[s], PARRY_HAND));
+		json_array_append_new(hands,
+		    rules_json_ints(g->hand[s], PARRY_HAND));
 	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:i, s:i, s:o, s:i, s:i,"
 	    " s:o}",
 	    "nseats", g->nseats,
-	    "deck", int_array(g->deck, g->ndeck),
+	    "deck", rules_json_ints(g->deck, g->ndeck),
 	    "hands", hands,
-	    "pile", int_array(g->pile, g->npile),
-	    "scores", int_array(g->score, g->nseats),
+	    "pile", rules_json_ints(g->pile, g->npile),
+	    "scores", rules_json_ints(g->score, g->nseats),
 	    "current", g->current,
 	    "window", g->window,
-	    "answers", int_array(g->answer, g->nseats),
+	    "answers", rules_json_ints(g->answer, g->nseats),
 	    "last_card", g->last_card,
 	    "last_striker", g->last_striker,
-	    "last_parried", int_array(g->last_parried, g->nseats));
-}
-
-/* A JSON array of exactly n (or at most n, if !exact) ints in lo..hi. */
-static int
-read_ints(const json_t *a, int *v, int n, int exact, int lo, int hi,
-    int *got)
-{
-	size_t i;
-
-	if (!json_is_array(a) || json_array_size(a) > (size_t)n ||
-	    (exact && json_array_size(a) != (size_t)n))
-		return -1;
-	for (i = 0; i < json_array_size(a); i++) {
-		json_t *x = json_array_get(a, i);
-		if (!json_is_integer(x) || json_integer_value(x) < lo ||
-		    json_integer_value(x) > hi)
-			return -1;
-		v[i] = (int)json_integer_value(x);
-	}
-	*got = (int)i;
-	return 0;
+	    "last_parried", rules_json_ints(g->last_parried, g->nseats));
 }
 
 /* Every card exactly once across deck, hands, pile and the open strike. */
@@ -264,20 +233,21 @@ parry_load(const json_t *saved, char *err, size_t errlen)
 	    (g.last_card != 0 && !is_strike(g.last_card)) ||
 	    g.last_striker < -1 || g.last_striker >= g.nseats)
 		goto bad;
-	if (read_ints(json_object_get(saved, "deck"), g.deck, PARRY_DECK, 0,
-	    1, PARRY_DECK, &g.ndeck) != 0 ||
-	    read_ints(json_object_get(saved, "pile"), g.pile, PARRY_DECK, 0,
-	    1, PARRY_DECK, &g.npile) != 0 ||
-	    read_ints(json_object_get(saved, "scores"), g.score, g.nseats, 1,
-	    0, 100, &n) != 0 ||
-	    read_ints(json_object_get(saved, "answers"), g.answer, g.nseats,
-	    1, ANSWER_NONE, ANSWER_PARRY, &n) != 0 ||
-	    read_ints(json_object_get(saved, "last_parried"), g.last_parried,
-	    g.nseats, 1, 0, 1, &n) != 0)
+	if (rules_json_read_ints(json_object_get(saved, "deck"), g.deck,
+	    PARRY_DECK, 1, PARRY_DECK, &g.ndeck) != 0 ||
+	    rules_json_read_ints(json_object_get(saved, "pile"), g.pile,
+	    PARRY_DECK, 1, PARRY_DECK, &g.npile) != 0 ||
+	    rules_json_read_ints(json_object_get(saved, "scores"), g.score,
+	    g.nseats, 0, 100, &n) != 0 || n != g.nseats ||
+	    rules_json_read_ints(json_object_get(saved, "answers"), g.answer,
+	    g.nseats, ANSWER_NONE, ANSWER_PARRY, &n) != 0 || n != g.nseats ||
+	    rules_json_read_ints(json_object_get(saved, "last_parried"),
+	    g.last_parried, g.nseats, 0, 1, &n) != 0 || n != g.nseats)
 		goto bad;
 	for (s = 0; s < g.nseats; s++)
-		if (read_ints(json_array_get(hands, (size_t)s), g.hand[s],
-		    PARRY_HAND, 1, 0, PARRY_DECK, &n) != 0)
+		if (rules_json_read_ints(json_array_get(hands, (size_t)s),
+		    g.hand[s], PARRY_HAND, 0, PARRY_DECK, &n) != 0 ||
+		    n != PARRY_HAND)
 			goto bad;
 	/* Answers exist only in a window, and never from the striker. */
 	for (s = 0; s < g.nseats; s++)
@@ -542,7 +512,7 @@ parry_view(const void *state, int viewer)
 	}
 	view = json_pack("{s:s, s:o, s:b, s:i, s:o, s:o}", "game", "respond",
 	    "to_act", to_act, "over", game_over(g), "current", g->current,
-	    "pile", int_array(g->pile, g->npile), "seats", seats);
+	    "pile", rules_json_ints(g->pile, g->npile), "seats", seats);
 	if (g->window != 0)
 		json_object_set_new(view, "window", json_pack("{s:i, s:i, s:o}",
 		    "striker", g->current, "card", g->window, "answered",
@@ -552,9 +522,10 @@ parry_view(const void *state, int viewer)
 	if (g->last_card != 0)
 		json_object_set_new(view, "last", json_pack("{s:i, s:i, s:o}",
 		    "striker", g->last_striker, "card", g->last_card,
-		    "parried_by", int_array(g->last_parried, g->nseats)));
+		    "parried_by", rules_json_ints(g->last_parried, g->nseats)));
 	if (full)
-		json_object_set_new(view, "deck", int_array(g->deck, g->ndeck));
+		json_object_set_new(view, "deck",
+		    rules_json_ints(g->deck, g->ndeck));
 	return view;
 }
 
@@ -621,7 +592,7 @@ parry_result(const void *state)
 		if (g->score[s] == best)
 			json_array_append_new(winners, json_integer(s));
 	return json_pack("{s:o, s:o}", "scores",
-	    int_array(g->score, g->nseats), "winners", winners);
+	    rules_json_ints(g->score, g->nseats), "winners", winners);
 }
 
 const struct rules_module respond_module = {

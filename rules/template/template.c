@@ -109,17 +109,6 @@ ladder_destroy(void *state)
 }
 
 static json_t *
-int_array(const int *v, int n)
-{
-	json_t *a = json_array();
-	int i;
-
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_integer(v[i]));
-	return a;
-}
-
-static json_t *
 ladder_save(const void *state)
 {
 	const struct ladder *g = state;
@@ -127,33 +116,15 @@ ladder_save(const void *state)
 	int s;
 
 	for (s = 0; s < g->nseats; s++)
-		json_array_append_new(hands, int_array(g->hand[s], LADDER_HAND));
+		json_array_append_new(hands,
+		    rules_json_ints(g->hand[s], LADDER_HAND));
 	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:i}",
 	    "nseats", g->nseats,
-	    "deck", int_array(g->deck, g->ndeck),
+	    "deck", rules_json_ints(g->deck, g->ndeck),
 	    "hands", hands,
-	    "pile", int_array(g->pile, g->npile),
-	    "scores", int_array(g->score, g->nseats),
+	    "pile", rules_json_ints(g->pile, g->npile),
+	    "scores", rules_json_ints(g->score, g->nseats),
 	    "current", g->current);
-}
-
-/* Read a JSON array of at most max integers in 0..top into v. */
-static int
-read_ints(const json_t *a, int *v, int max, int top, int *n)
-{
-	size_t i;
-
-	if (!json_is_array(a) || json_array_size(a) > (size_t)max)
-		return -1;
-	for (i = 0; i < json_array_size(a); i++) {
-		json_t *x = json_array_get(a, i);
-		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
-		    json_integer_value(x) > top)
-			return -1;
-		v[i] = (int)json_integer_value(x);
-	}
-	*n = (int)i;
-	return 0;
 }
 
 /* Every card 1..12 exactly once across deck, hands and pile. */
@@ -193,16 +164,17 @@ ladder_load(const json_t *saved, char *err, size_t errlen)
 		goto bad;
 	g.nseats = nseats;
 	g.current = current;
-	if (read_ints(json_object_get(saved, "deck"), g.deck, LADDER_DECK,
-	    LADDER_DECK, &g.ndeck) != 0 ||
-	    read_ints(json_object_get(saved, "pile"), g.pile,
-	    LADDER_SEATS * LADDER_HAND, LADDER_DECK, &g.npile) != 0 ||
-	    read_ints(json_object_get(saved, "scores"), g.score,
-	    LADDER_SEATS, LADDER_DECK * LADDER_HAND, &n) != 0 || n != nseats)
+	if (rules_json_read_ints(json_object_get(saved, "deck"), g.deck,
+	    LADDER_DECK, 0, LADDER_DECK, &g.ndeck) != 0 ||
+	    rules_json_read_ints(json_object_get(saved, "pile"), g.pile,
+	    LADDER_SEATS * LADDER_HAND, 0, LADDER_DECK, &g.npile) != 0 ||
+	    rules_json_read_ints(json_object_get(saved, "scores"), g.score,
+	    LADDER_SEATS, 0, LADDER_DECK * LADDER_HAND, &n) != 0 || n != nseats)
 		goto bad;
 	for (s = 0; s < nseats; s++)
-		if (read_ints(json_array_get(hands, (size_t)s), g.hand[s],
-		    LADDER_HAND, LADDER_DECK, &n) != 0 || n != LADDER_HAND)
+		if (rules_json_read_ints(json_array_get(hands, (size_t)s),
+		    g.hand[s], LADDER_HAND, 0, LADDER_DECK, &n) != 0 ||
+		    n != LADDER_HAND)
 			goto bad;
 	if (g.ndeck + g.npile + nseats * LADDER_HAND < LADDER_DECK ||
 	    !cards_conserved(&g))
@@ -386,14 +358,15 @@ ladder_view(const void *state, int viewer)
 		    "cards_left", cards_left(g, s), "score", g->score[s]);
 		if (viewer == s || viewer == RULES_VIEW_FULL)
 			json_object_set_new(seat, "hand",
-			    int_array(g->hand[s], LADDER_HAND));
+			    rules_json_ints(g->hand[s], LADDER_HAND));
 		json_array_append_new(seats, seat);
 	}
 	view = json_pack("{s:s, s:o, s:b, s:o, s:o}", "game", "template",
 	    "to_act", to_act, "over", game_over(g),
-	    "pile", int_array(g->pile, g->npile), "seats", seats);
+	    "pile", rules_json_ints(g->pile, g->npile), "seats", seats);
 	if (viewer == RULES_VIEW_FULL)
-		json_object_set_new(view, "deck", int_array(g->deck, g->ndeck));
+		json_object_set_new(view, "deck",
+		    rules_json_ints(g->deck, g->ndeck));
 	return view;
 }
 
@@ -446,7 +419,7 @@ ladder_result(const void *state)
 		if (g->score[s] == best)
 			json_array_append_new(winners, json_integer(s));
 	return json_pack("{s:o, s:o}", "scores",
-	    int_array(g->score, g->nseats), "winners", winners);
+	    rules_json_ints(g->score, g->nseats), "winners", winners);
 }
 
 const struct rules_module template_module = {
