@@ -883,6 +883,45 @@ START_TEST(test_opening_mail_sent)
 }
 END_TEST
 
+/* An unsigned HELP whose subject names a game gets, after the mail
+ * help, the game's own rules from the public view. */
+START_TEST(test_help_names_game)
+{
+	struct tpl_set *tpl = templates();
+	struct mail_result r;
+	char *all, *mailp, *end, tag[32];
+	int n, found = 0;
+
+	ck_assert_int_eq(mail_sender_run_once(env.st, tpl, &set, 100), 2);
+	ingest_file("help.eml", "g", &r);
+	ck_assert_int_eq(r.outcome, MAIL_COMMAND);
+	ck_assert_int_eq(mail_sender_run_once(env.st, tpl, &set, 100), 1);
+	all = read_outbox_files(&n);
+	ck_assert_int_eq(n, 3);
+	snprintf(tag, sizeof(tag), "Subject: [pbem #%lld]", (long long)game);
+	mailp = all;
+	while ((mailp = strstr(mailp, "=====MAIL=====")) != NULL) {
+		mailp += 14;
+		if ((end = strstr(mailp, "=====MAIL=====")) != NULL)
+			*end = '\0';
+		if (strstr(mailp, "how to play by mail") != NULL ||
+		    strstr(mailp, "jouer par courriel") != NULL) {
+			ck_assert_ptr_nonnull(strstr(mailp, tag));
+			ck_assert_msg(strstr(mailp, "how to play (game") !=
+			    NULL || strstr(mailp, "comment jouer (partie") !=
+			    NULL, "no game rules in the help mail:\n%s", mailp);
+			found++;
+		}
+		if (end == NULL)
+			break;
+		*end = '=';
+	}
+	ck_assert_int_eq(found, 1);
+	free(all);
+	templates_free(tpl);
+}
+END_TEST
+
 static int64_t
 sql_count(const char *sql)
 {
@@ -979,6 +1018,7 @@ mail_suite(void)
 	tcase_add_test(tc, test_maildir_scan);
 	tcase_add_test(tc, test_send_no_leak);
 	tcase_add_test(tc, test_opening_mail_sent);
+	tcase_add_test(tc, test_help_names_game);
 	tcase_add_test(tc, test_send_failures);
 	suite_add_tcase(s, tc);
 	return s;
