@@ -357,11 +357,9 @@ render_plain(struct store *st, const struct tpl_set *tpl,
     json_t *pl, const char *event, struct mail_out *out, char *err,
     size_t errlen)
 {
-	const struct rules_module *m = NULL;
 	struct gamestate gs;
-	struct present_info info;
 	struct mustache_buf buf, help;
-	json_t *data, *view, *shown;
+	json_t *data;
 	const char *lang, *title = NULL;
 	int64_t game = json_integer_value(json_object_get(pl, "game"));
 
@@ -372,20 +370,12 @@ render_plain(struct store *st, const struct tpl_set *tpl,
 	if (game > 0 && strcmp(event, "mail_help") == 0 &&
 	    gamestate_load(st, game, -1, &gs, err, errlen) == ENGINE_OK) {
 		/* The game's rules, from the public view only. */
-		m = gs.module;
-		memset(&info, 0, sizeof(info));
-		info.lang = lang[0] == 'f' ? RULES_LANG_FR : RULES_LANG_EN;
-		info.module = m;
-		info.viewer = RULES_VIEW_PUBLIC;
-		view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
-		shown = present_view(view, &info);
-		json_decref(view);
-		if (templates_render(tpl, lang, m->name, "help", TPL_TEXT,
-		    shown, &help, err, errlen) == 0 && help.data != NULL)
+		if (mail_view_body(tpl, &gs, RULES_VIEW_PUBLIC, lang, "help",
+		    NULL, NULL, &help, err, errlen) == 0 && help.data != NULL)
 			json_object_set_new(data, "game_help",
 			    json_string(help.data));
-		json_decref(shown);
-		title = lang[0] == 'f' ? m->title_fr : m->title_en;
+		title = lang[0] == 'f' ? gs.module->title_fr :
+		    gs.module->title_en;
 		gamestate_clear(&gs);
 	}
 	mustache_buf_free(&help);
