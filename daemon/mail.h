@@ -128,9 +128,18 @@ struct config;
 int	mail_settings_from_config(struct mail_settings *s,
 	    const struct config *cfg, char *err, size_t errlen);
 
-/* GMime's global set-up; once per process, before any thread. */
+/* GMime's and libcurl's global set-up; once per process, before any
+ * thread. */
 void	mail_init(void);
 void	mail_shutdown(void);
+/* A libcurl easy handle (a CURL *) for one SMTP or IMAP server: the
+ * connect timeout, total_timeout seconds for a whole transfer, STARTTLS
+ * required when starttls, certificates checked unless tls_verify is off,
+ * a login when user is not "", libcurl's error text into cerr
+ * (CURL_ERROR_SIZE bytes).  NULL if libcurl cannot make one. */
+void	*mail_curl_handle(const struct mail_settings *s, const char *user,
+	    const char *password, int starttls, long total_timeout,
+	    char *cerr);
 
 /* ---- mail_parse.c -------------------------------------------------------- */
 

@@ -44,7 +44,8 @@ send_smtp(const struct mail_settings *s, const char *rcpt, const char *data,
 	CURLcode rc;
 	CURL *c;
 
-	if ((c = curl_easy_init()) == NULL) {
+	if ((c = mail_curl_handle(s, s->smtp_user, s->smtp_password,
+	    s->smtp_starttls, (long)s->timeout * 2, cerr)) == NULL) {
 		snprintf(err, errlen, "smtp: cannot start libcurl");
 		return MAIL_SEND_TEMP;
 	}
@@ -59,18 +60,6 @@ send_smtp(const struct mail_settings *s, const char *rcpt, const char *data,
 	curl_easy_setopt(c, CURLOPT_READDATA, &u);
 	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
 	curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)len);
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, cerr);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, (long)s->timeout);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, (long)s->timeout * 2);
-	curl_easy_setopt(c, CURLOPT_USE_SSL, s->smtp_starttls ?
-	    (long)CURLUSESSL_ALL : (long)CURLUSESSL_NONE);
-	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, s->tls_verify ? 1L : 0L);
-	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, s->tls_verify ? 2L : 0L);
-	if (s->smtp_user[0] != '\0') {
-		curl_easy_setopt(c, CURLOPT_USERNAME, s->smtp_user);
-		curl_easy_setopt(c, CURLOPT_PASSWORD, s->smtp_password);
-	}
 	rc = curl_easy_perform(c);
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
 	curl_slist_free_all(rcpts);

@@ -197,6 +197,29 @@ mail_init(void)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
+void *
+mail_curl_handle(const struct mail_settings *s, const char *user,
+    const char *password, int starttls, long total_timeout, char *cerr)
+{
+	CURL *c = curl_easy_init();
+
+	if (c == NULL)
+		return NULL;
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, cerr);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, (long)s->timeout);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, total_timeout);
+	curl_easy_setopt(c, CURLOPT_USE_SSL, starttls ? (long)CURLUSESSL_ALL :
+	    (long)CURLUSESSL_NONE);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, s->tls_verify ? 1L : 0L);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, s->tls_verify ? 2L : 0L);
+	if (user[0] != '\0') {
+		curl_easy_setopt(c, CURLOPT_USERNAME, user);
+		curl_easy_setopt(c, CURLOPT_PASSWORD, password);
+	}
+	return c;
+}
+
 void
 mail_shutdown(void)
 {
