@@ -922,6 +922,49 @@ START_TEST(test_help_names_game)
 }
 END_TEST
 
+/* Rows that can never be rendered fail at once, saying why. */
+START_TEST(test_render_bad_rows)
+{
+	static const struct {
+		const char	*event;
+		const char	*payload;	/* %lld: the game */
+		const char	*why;
+	} rows[] = {
+		{ "your_turn", "{\"game\": %lld, \"seq\": 0}",
+		    "payload names no game, sequence number and seat" },
+		{ "update", "{\"game\": %lld, \"seq\": 0, \"seat\": 7}",
+		    "has no player in seat 7" },
+		{ "reminder", "{\"game\": 0, \"seq\": 0, \"seat\": 0}",
+		    "payload names no game, sequence number and seat" },
+		{ "observer_update", "{\"game\": %lld, \"seq\": 0, "
+		    "\"lang\": \"en\"}", "must name the public viewer" },
+		{ "observer_update", "{\"seq\": 0, \"viewer\": "
+		    "\"public\"}", "names no game, sequence number and viewer" },
+	};
+	struct tpl_set *tpl = templates();
+	struct store_outbox o;
+	struct mail_out m;
+	char payload[256], err[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		memset(&o, 0, sizeof(o));
+		o.id = 100 + (int64_t)i;
+		snprintf(o.recipient, sizeof(o.recipient), "%s", email(0));
+		snprintf(o.event, sizeof(o.event), "%s", rows[i].event);
+		snprintf(payload, sizeof(payload), rows[i].payload,
+		    (long long)game);
+		o.payload = payload;
+		err[0] = '\0';
+		ck_assert_int_eq(mail_render(env.st, tpl, &set, &o, &m, err,
+		    sizeof(err)), MAIL_RENDER_FAIL);
+		ck_assert_msg(strstr(err, rows[i].why) != NULL, "%s %s: \"%s\"",
+		    rows[i].event, payload, err);
+	}
+	templates_free(tpl);
+}
+END_TEST
+
 static int64_t
 sql_count(const char *sql)
 {
@@ -1019,6 +1062,7 @@ mail_suite(void)
 	tcase_add_test(tc, test_send_no_leak);
 	tcase_add_test(tc, test_opening_mail_sent);
 	tcase_add_test(tc, test_help_names_game);
+	tcase_add_test(tc, test_render_bad_rows);
 	tcase_add_test(tc, test_send_failures);
 	suite_add_tcase(s, tc);
 	return s;
