@@ -311,7 +311,16 @@ void	mail_out_clear(struct mail_out *out);
 /* 1 if the gateway has a mail (a subject and a renderer) for event. */
 int	mail_render_knows(const char *event);
 
-/* Shared with mail_notice.c.  The headers of a mail about event. */
+/* Shared with mail_notice.c.  Open the row's game after entry seq (the
+ * payload's "game" and "seq") into gs; for a seat's row (seat_row), also
+ * the payload's "seat" into *seat and that seat's player into p.  On
+ * MAIL_RENDER_OK the caller clears gs; on anything else err says why
+ * and there is nothing to clear. */
+enum mail_render_status mail_row_open(struct store *st,
+	    const struct store_outbox *o, const json_t *pl, int seat_row,
+	    struct gamestate *gs, int *seat, struct store_player *p, char *err,
+	    size_t errlen);
+/* The headers of a mail about event. */
 void	mail_set_headers(const struct mail_settings *s,
 	    const struct store_outbox *o, const char *event, const char *lang,
 	    const char *title, int64_t game, int64_t seq,
