@@ -363,6 +363,11 @@ START_TEST(test_block_pick)
 	ck_assert_int_eq(mail_block_pick("no block", 8), -1);
 	ck_assert_int_eq(mail_block_pick("-----BEGIN PBEM MOVE----- x", 27),
 	    -1);
+	/* Of two equally quoted blocks, the first; blanks are not quotes. */
+	text = "> -----BEGIN PBEM MOVE-----\n>-----BEGIN PBEM MOVE-----\n";
+	ck_assert_int_eq(mail_block_pick(text, strlen(text)), 0);
+	text = "> -----BEGIN PBEM MOVE-----\n\t -----BEGIN PBEM MOVE-----\n";
+	ck_assert_int_eq(mail_block_pick(text, strlen(text)), 28);
 }
 END_TEST
 
