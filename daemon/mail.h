@@ -382,11 +382,20 @@ enum mail_send_status {
 	MAIL_SEND_PERM		/* the server refused it for good */
 };
 
-/* Deliver one composed message to rcpt: by SMTP if smtp_url is set,
- * else into the Maildir outbox (name_hint keeps a retry idempotent). */
+/* What a run of mail_send() calls keeps between them: the SMTP
+ * connection, so that the mails of one batch share it.  Start zeroed;
+ * mail_send_close() when the batch is done. */
+struct mail_send_conn {
+	void	*curl;		/* a CURL *, or NULL */
+};
+
+/* Deliver one composed message to rcpt: by SMTP if smtp_url is set
+ * (through conn's connection, opened if need be), else into the Maildir
+ * outbox (name_hint keeps a retry idempotent). */
 enum mail_send_status mail_send(const struct mail_settings *s,
-	    const char *rcpt, const char *data, size_t len,
-	    const char *name_hint, char *err, size_t errlen);
+	    struct mail_send_conn *conn, const char *rcpt, const char *data,
+	    size_t len, const char *name_hint, char *err, size_t errlen);
+void	mail_send_close(struct mail_send_conn *conn);
 
 /* ---- mail_sender.c ------------------------------------------------------- */
 
