@@ -7,11 +7,9 @@ apt-get update
 apt-get install -y --no-install-recommends \
 	ca-certificates build-essential autoconf automake pkg-config \
 	libsodium-dev libsqlite3-dev libjansson-dev libmicrohttpd-dev \
-	libsystemd-dev \
-	libcurl4-openssl-dev \
+	libsystemd-dev libcurl4-openssl-dev libgmime-3.0-dev \
 	check sqlite3 curl valgrind
-# The mail gateway: GMime and libcurl to build; a real MTA, IMAP server
-# and mail clients for its end-to-end test (tests/mail-e2e.sh).
+# A real MTA, IMAP server and SMTP test client for the mail gateway's
+# end-to-end test (tests/mail-e2e.sh).
 apt-get install -y --no-install-recommends \
-	libgmime-3.0-dev libcurl4-openssl-dev \
-	postfix dovecot-imapd swaks mutt
+	postfix dovecot-imapd swaks

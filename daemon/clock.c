@@ -1,6 +1,8 @@
 /*
  * clock.c -- see clock.h.
  */
+#include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "clock.h"
@@ -21,4 +23,27 @@ clock_set(clock_fn fn, void *arg)
 {
 	clock_source = fn;
 	clock_arg = arg;
+}
+
+int64_t
+clock_parse_date(const char *text)
+{
+	struct tm tm, back;
+	time_t t;
+	int y, m, d;
+	char extra;
+
+	if (sscanf(text, "%4d-%2d-%2d%c", &y, &m, &d, &extra) != 3 ||
+	    y < 2000 || y > 2200 || m < 1 || m > 12 || d < 1 || d > 31)
+		return -1;
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = y - 1900;
+	tm.tm_mon = m - 1;
+	tm.tm_mday = d;
+	t = timegm(&tm);
+	/* timegm() rolls 31 February over into March: refuse such days. */
+	if (gmtime_r(&t, &back) == NULL || back.tm_mday != d ||
+	    back.tm_mon != m - 1)
+		return -1;
+	return (int64_t)t;
 }

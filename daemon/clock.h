@@ -21,5 +21,8 @@ typedef int64_t (*clock_fn)(void *arg);
 int64_t	clock_now(void);
 /* Install fn (with arg) as the clock; NULL restores the system clock. */
 void	clock_set(clock_fn fn, void *arg);
+/* "YYYY-MM-DD" (a real calendar day, years 2000-2200) as unix seconds at
+ * 00:00 UTC, or -1: the one date reader of vacations, by mail and CLI. */
+int64_t	clock_parse_date(const char *text);
 
 #endif /* PBEM_CLOCK_H */

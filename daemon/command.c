@@ -21,8 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "engine.h"
 
 enum command {
@@ -81,24 +81,6 @@ refuse(struct engine_reply *reply, enum engine_status status,
 {
 	reply->status = status;
 	snprintf(reply->message, sizeof(reply->message), "%s", msg);
-}
-
-/* "YYYY-MM-DD" as unix seconds at 00:00 UTC, or -1. */
-static int64_t
-read_date(const char *text)
-{
-	struct tm tm;
-	int y, m, d;
-	char extra;
-
-	if (sscanf(text, "%4d-%2d-%2d%c", &y, &m, &d, &extra) != 3 ||
-	    y < 2000 || y > 2200 || m < 1 || m > 12 || d < 1 || d > 31)
-		return -1;
-	memset(&tm, 0, sizeof(tm));
-	tm.tm_year = y - 1900;
-	tm.tm_mon = m - 1;
-	tm.tm_mday = d;
-	return (int64_t)timegm(&tm);
 }
 
 /* "all"/"tous" or seats "0,2" (before the ':') into a mask. */
@@ -163,7 +145,8 @@ run_command(struct store *st, const struct serverkey *key,
 		break;
 	case CMD_VACATION:
 		if (sscanf(args, "%63s %63s %c", a, b, &extra) != 2 ||
-		    (from = read_date(a)) < 0 || (until = read_date(b)) < 0) {
+		    (from = clock_parse_date(a)) < 0 ||
+		    (until = clock_parse_date(b)) < 0) {
 			refuse(reply, ENGINE_SYNTAX, fr ? "écrivez « vacances "
 			    "AAAA-MM-JJ AAAA-MM-JJ » (premier et dernier jour, "
 			    "UTC)" : "write \"vacation YYYY-MM-DD YYYY-MM-DD\" "

@@ -257,6 +257,11 @@ char   *engine_record_text(int64_t game_id, int64_t seq, const char *event,
 /* policy: read and set a game's policy (the default if none is set). */
 enum engine_status engine_policy_get(struct store *st, int64_t game_id,
 	    struct policy *p, char *err, size_t errlen);
+/* The same when the caller has the game's module m (the scheduler, with
+ * the game loaded): the game's row is not read again. */
+enum engine_status engine_policy_of(struct store *st, int64_t game_id,
+	    const struct rules_module *m, struct policy *p, char *err,
+	    size_t errlen);
 enum engine_status engine_policy_set(struct store *st, int64_t game_id,
 	    const struct policy *p, char *err, size_t errlen);
 

@@ -577,18 +577,11 @@ cmd_resign(struct ctl *c, int argc, char **argv)
 static int64_t
 date_arg(const char *text)
 {
-	struct tm tm;
-	int y, m, d;
-	char extra;
+	int64_t t = clock_parse_date(text);
 
-	if (sscanf(text, "%4d-%2d-%2d%c", &y, &m, &d, &extra) != 3 ||
-	    m < 1 || m > 12 || d < 1 || d > 31)
+	if (t < 0)
 		cli_fatal("\"%s\" is not a date YYYY-MM-DD", text);
-	memset(&tm, 0, sizeof(tm));
-	tm.tm_year = y - 1900;
-	tm.tm_mon = m - 1;
-	tm.tm_mday = d;
-	return (int64_t)timegm(&tm);
+	return t;
 }
 
 static int

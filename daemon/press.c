@@ -82,8 +82,8 @@ engine_press(struct store *st, int64_t game_id, int from_seat,
 		snprintf(err, errlen, "game %lld has seats 0 to %d; there is "
 		    "no seat %d", (long long)game_id, g.nseats - 1, from_seat);
 		es = ENGINE_BAD_SEAT;
-	} else if ((es = engine_policy_get(st, game_id, &pol, err,
-	    errlen)) != ENGINE_OK)
+	} else if ((es = engine_policy_of(st, game_id,
+	    rules_find(g.ruleset), &pol, err, errlen)) != ENGINE_OK)
 		;
 	else if (!pol.press) {
 		snprintf(err, errlen, "messages between players are disabled "

@@ -92,7 +92,7 @@ fire(struct tick *t, int seat, const char *what)
 /* Play the module's default move for seat (an AUTO entry).  1 if an
  * entry was written, 0 if the module has none now. */
 static int
-play_default(struct tick *t, int seat, const char *reason)
+play_default(struct tick *t, int seat)
 {
 	const struct rules_module *m = t->gs.module;
 	char move[PROTO_MOVE_MAX + 1];
@@ -101,7 +101,6 @@ play_default(struct tick *t, int seat, const char *reason)
 	if (m->api_version < 3 || m->default_move == NULL ||
 	    m->default_move(t->gs.state, seat, move, sizeof(move)) !=
 	    RULES_OK) {
-		(void)reason;
 		t->stats->stalled++;	/* the seat keeps waiting */
 		return 0;
 	}
@@ -125,7 +124,7 @@ skip_turn(struct tick *t, int seat)
 	    t->gs.module->skip_check == NULL ||
 	    t->gs.module->skip_check(t->gs.state, seat, RULES_LANG_EN, why,
 	    sizeof(why)) != RULES_OK)
-		return play_default(t, seat, "skip refused");
+		return play_default(t, seat);	/* skip refused */
 	text = engine_record_text(t->gs.game.id, t->gs.seq + 1, "skip",
 	    json_pack("{s:i, s:s}", "seat", seat, "reason",
 	    "missed_deadline"));
@@ -143,7 +142,7 @@ static int
 outcome(struct tick *t, struct store_seat *row, int64_t deadline)
 {
 	if (t->window)
-		return play_default(t, row->seat, "response window closed");
+		return play_default(t, row->seat);	/* the window closes */
 	switch (t->pol.missed) {
 	case POLICY_MISSED_WAIT:
 		t->stats->late++;
@@ -151,7 +150,7 @@ outcome(struct tick *t, struct store_seat *row, int64_t deadline)
 	case POLICY_MISSED_SKIP:
 		return skip_turn(t, row->seat);
 	case POLICY_MISSED_DEFAULT:
-		return play_default(t, row->seat, "missed deadline");
+		return play_default(t, row->seat);
 	case POLICY_MISSED_ABSENT:
 		row->status = STORE_SEAT_ABSENT;
 		if (store_seat_update(t->st, row) != STORE_OK)
@@ -166,26 +165,37 @@ outcome(struct tick *t, struct store_seat *row, int64_t deadline)
 	return 0;
 }
 
+/* A seat's deadline in the turn (or window) `turn', under pol: 0 when
+ * the policy gives no time (no deadline). */
+static int64_t
+seat_deadline(const struct policy *pol, const struct store_turn *turn,
+    const struct store_seat *row)
+{
+	int64_t duration = turn->window ? pol->response_time : pol->turn_time;
+
+	if (duration == 0)
+		return 0;
+	return policy_deadline(pol, turn->started, duration, row->away_from,
+	    row->away_until);
+}
+
 /* The timers of one seat that must act.  1 if a log entry was written. */
 static int
 seat_timers(struct tick *t, int seat)
 {
 	struct store_seat row;
-	int64_t duration, deadline, at, end;
+	int64_t deadline, at, end;
 	char what[32];
 	int i, rc;
 
 	if (store_seat_get(t->st, t->gs.game.id, seat, &row) != STORE_OK)
 		return fail(t, "store: %s", store_errmsg(t->st));
 	if (row.status == STORE_SEAT_RESIGNED)
-		return play_default(t, seat, "resigned seat");
+		return play_default(t, seat);
 	if (row.status == STORE_SEAT_ABSENT)
 		return 0;	/* waits for a replacement */
-	duration = t->window ? t->pol.response_time : t->pol.turn_time;
-	if (duration == 0)
+	if ((deadline = seat_deadline(&t->pol, &t->turn, &row)) == 0)
 		return 0;
-	deadline = policy_deadline(&t->pol, t->turn.started, duration,
-	    row.away_from, row.away_until);
 	for (i = 0; i < t->pol.nreminders; i++) {
 		at = deadline - t->pol.reminders[i];
 		if (at <= t->turn.started || t->now < at || t->now >= deadline)
@@ -219,17 +229,21 @@ seat_timers(struct tick *t, int seat)
 	return outcome(t, &row, deadline);
 }
 
-/* Whether gs is in a response window, and the seats it waits for. */
+/* Whether gs is in a response window; the seats it waits for, in
+ * to_act() order (seats, *nact) and as bits (*waiting). */
 static int
-turn_shape(const struct gamestate *gs, unsigned *waiting)
+turn_shape(const struct gamestate *gs, int seats[STORE_MAX_SEATS], int *nact,
+    unsigned *waiting)
 {
 	const struct rules_module *m = gs->module;
-	int seats[STORE_MAX_SEATS], n, i;
+	int i;
 
 	*waiting = 0;
-	n = gs->game.status == STORE_GAME_OVER ? 0 :
+	*nact = gs->game.status == STORE_GAME_OVER ? 0 :
 	    m->to_act(gs->state, seats, STORE_MAX_SEATS);
-	for (i = 0; i < n && i < STORE_MAX_SEATS; i++)
+	if (*nact > STORE_MAX_SEATS)
+		*nact = STORE_MAX_SEATS;
+	for (i = 0; i < *nact; i++)
 		*waiting |= 1u << seats[i];
 	return m->api_version >= 3 && m->response_window != NULL &&
 	    m->response_window(gs->state) != 0;
@@ -237,20 +251,19 @@ turn_shape(const struct gamestate *gs, unsigned *waiting)
 
 /*
  * Bring the turn clock up to gs's last entry, written at time when
- * (when < 0: read it from the log).  A response window stays the same
- * window while the seats it waits for answer one by one: its clock keeps
- * running.  Everything else that changes the position starts a new turn.
+ * (when < 0: read it from the log); window and waiting are gs's
+ * (turn_shape).  A response window stays the same window while the
+ * seats it waits for answer one by one: its clock keeps running.
+ * Everything else that changes the position starts a new turn.
  */
 static enum store_status
-turn_note(struct store *st, const struct gamestate *gs, int64_t when,
-    struct store_turn *turn)
+turn_note(struct store *st, const struct gamestate *gs, int window,
+    unsigned waiting, int64_t when, struct store_turn *turn)
 {
 	struct store_entry last;
 	enum store_status rc;
-	unsigned waiting;
-	int window, found, continuing;
+	int found, continuing;
 
-	window = turn_shape(gs, &waiting);
 	rc = store_turn_get(st, gs->game.id, turn);
 	if (rc != STORE_OK && rc != STORE_NOTFOUND)
 		return rc;
@@ -283,8 +296,12 @@ schedule_note_entry(struct store *st, const struct gamestate *gs,
     int64_t when)
 {
 	struct store_turn turn;
+	int seats[STORE_MAX_SEATS], nact, window;
+	unsigned waiting;
 
-	return turn_note(st, gs, when, &turn) == STORE_OK ? 0 : -1;
+	window = turn_shape(gs, seats, &nact, &waiting);
+	return turn_note(st, gs, window, waiting, when, &turn) == STORE_OK ?
+	    0 : -1;
 }
 
 /* One look at one game, in one transaction.  1 if a log entry was
@@ -292,9 +309,8 @@ schedule_note_entry(struct store *st, const struct gamestate *gs,
 static int
 tick_game(struct tick *t, int64_t game_id)
 {
-	const struct rules_module *m;
 	int seats[STORE_MAX_SEATS], nact, i, rc = 0;
-	unsigned waiting = 0;
+	unsigned waiting;
 
 	if (store_begin(t->st) != STORE_OK)
 		return fail(t, "game %lld: the store is busy: %s",
@@ -304,18 +320,14 @@ tick_game(struct tick *t, int64_t game_id)
 		store_rollback(t->st);
 		return -1;
 	}
-	m = t->gs.module;
-	nact = t->gs.game.status == STORE_GAME_OVER ? 0 :
-	    m->to_act(t->gs.state, seats, STORE_MAX_SEATS);
-	if (nact > STORE_MAX_SEATS)
-		nact = STORE_MAX_SEATS;
-	if (nact == 0 || engine_policy_get(t->st, game_id, &t->pol, t->err,
-	    t->errlen) != ENGINE_OK) {
+	t->window = turn_shape(&t->gs, seats, &nact, &waiting);
+	if (nact == 0 || engine_policy_of(t->st, game_id, t->gs.module,
+	    &t->pol, t->err, t->errlen) != ENGINE_OK) {
 		rc = nact == 0 ? 0 : -1;
 		goto rollback;
 	}
-	t->window = turn_shape(&t->gs, &waiting);
-	if (turn_note(t->st, &t->gs, -1, &t->turn) != STORE_OK) {
+	if (turn_note(t->st, &t->gs, t->window, waiting, -1, &t->turn) !=
+	    STORE_OK) {
 		rc = fail(t, "store: %s", store_errmsg(t->st));
 		goto rollback;
 	}
@@ -337,30 +349,93 @@ rollback:
 	return rc;
 }
 
-struct ids {
-	int64_t	*v;
-	size_t	 n, cap;
-	int	 failed;
+/*
+ * Whether game may have something due at now, judged from its rows alone
+ * (turns, log, policy, seats) without loading and replaying its state --
+ * most running games, most of the time, are only waiting for a move whose
+ * first reminder is still ahead.  0 only when the turn clock has seen the
+ * game's last entry and every seat it waits for is either absent or
+ * playing and before its first reminder and its deadline; 1 otherwise, so
+ * that when in doubt the game is looked at.  m: the game's module (NULL
+ * if unknown: look).
+ */
+static int
+maybe_due(struct store *st, int64_t game_id, const struct rules_module *m,
+    int64_t now)
+{
+	struct store_turn turn;
+	struct store_entry last;
+	struct store_seat row;
+	struct policy pol;
+	enum store_status rc;
+	int64_t deadline, first, last_seq;
+	char err[512];
+	int seat, i;
+
+	if (m == NULL || store_turn_get(st, game_id, &turn) != STORE_OK)
+		return 1;
+	rc = store_log_last(st, game_id, &last);
+	last_seq = last.seq;
+	store_entry_clear(&last);
+	if (rc != STORE_OK || last_seq != turn.last_seq)
+		return 1;
+	if (turn.waiting == 0)
+		return 0;
+	if (engine_policy_of(st, game_id, m, &pol, err, sizeof(err)) !=
+	    ENGINE_OK)
+		return 1;
+	for (seat = 0; seat < STORE_MAX_SEATS; seat++) {
+		if ((turn.waiting & (1u << seat)) == 0)
+			continue;
+		if (store_seat_get(st, game_id, seat, &row) != STORE_OK ||
+		    row.status == STORE_SEAT_RESIGNED)
+			return 1;
+		if (row.status == STORE_SEAT_ABSENT)
+			continue;
+		if ((deadline = seat_deadline(&pol, &turn, &row)) == 0)
+			continue;
+		first = deadline;
+		for (i = 0; i < pol.nreminders; i++)
+			if (deadline - pol.reminders[i] > turn.started &&
+			    deadline - pol.reminders[i] < first)
+				first = deadline - pol.reminders[i];
+		if (now >= first)
+			return 1;
+	}
+	return 0;
+}
+
+struct running {
+	int64_t				 id;
+	const struct rules_module	*module;	/* NULL: unknown */
+};
+
+struct running_list {
+	struct running	*v;
+	size_t		 n, cap;
+	int		 failed;
 };
 
 static int
 collect_running(const struct store_game *g, void *arg)
 {
-	struct ids *ids = arg;
-	int64_t *grown;
+	struct running_list *list = arg;
+	struct running *grown;
 
 	if (g->status != STORE_GAME_RUNNING)
 		return 0;
-	if (ids->n == ids->cap) {
-		ids->cap = ids->cap ? ids->cap * 2 : 64;
-		if ((grown = realloc(ids->v, ids->cap * sizeof(*grown))) ==
+	if (list->n == list->cap) {
+		list->cap = list->cap ? list->cap * 2 : 64;
+		if ((grown = realloc(list->v, list->cap * sizeof(*grown))) ==
 		    NULL) {
-			ids->failed = 1;
+			list->failed = 1;
 			return 1;
 		}
-		ids->v = grown;
+		list->v = grown;
 	}
-	ids->v[ids->n++] = g->id;
+	list->v[list->n].id = g->id;
+	list->v[list->n].module = rules_find(g->ruleset);
+	list->n++;
 	return 0;
 }
 
@@ -369,19 +444,24 @@ schedule_tick(struct store *st, const struct serverkey *key, int64_t now,
     struct schedule_stats *stats, char *err, size_t errlen)
 {
 	struct tick t;
-	struct ids ids = { NULL, 0, 0, 0 };
+	struct running_list games = { NULL, 0, 0, 0 };
 	size_t i;
 	int n, rc;
 
 	memset(stats, 0, sizeof(*stats));
-	if (store_game_foreach(st, collect_running, &ids) != STORE_OK ||
-	    ids.failed) {
-		snprintf(err, errlen, "listing games: %s", ids.failed ?
+	if (store_game_foreach(st, collect_running, &games) != STORE_OK ||
+	    games.failed) {
+		snprintf(err, errlen, "listing games: %s", games.failed ?
 		    "out of memory" : store_errmsg(st));
-		free(ids.v);
+		free(games.v);
 		return -1;
 	}
-	for (i = 0; i < ids.n; i++) {
+	for (i = 0; i < games.n; i++) {
+		stats->games++;
+		if (!maybe_due(st, games.v[i].id, games.v[i].module, now)) {
+			stats->quiet++;
+			continue;
+		}
 		memset(&t, 0, sizeof(t));
 		t.st = st;
 		t.key = key;
@@ -389,14 +469,13 @@ schedule_tick(struct store *st, const struct serverkey *key, int64_t now,
 		t.stats = stats;
 		t.err = err;
 		t.errlen = errlen;
-		stats->games++;
 		for (n = 0; n < MAX_ENTRIES_PER_TICK; n++)
-			if ((rc = tick_game(&t, ids.v[i])) <= 0)
+			if ((rc = tick_game(&t, games.v[i].id)) <= 0)
 				break;
 		if (rc < 0)
 			stats->failures++;	/* err: the last reason */
 	}
-	free(ids.v);
+	free(games.v);
 	return stats->failures > 0 ? -1 : 0;
 }
 

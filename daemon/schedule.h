@@ -12,6 +12,8 @@
  *     recorded in table timers in the same transaction as its effect (an
  *     outbox row, a log entry, a seat row), and a timer already recorded
  *     is never acted on again.
+ *   - A game with nothing due is passed over from its rows (turn clock,
+ *     last log seq, policy, seats) without loading its state.
  *   - It reads no clock: `now' is an argument, so tests drive it with
  *     any time they like and never sleep.  One tick is one pass; a tick
  *     at an earlier time than a previous one does nothing harmful (what
@@ -30,6 +32,8 @@
 
 struct schedule_stats {
 	int	games;		/* running games looked at */
+	int	quiet;		/* of which nothing was due, judged from
+				 * their rows without loading the state */
 	int	reminders;	/* reminder rows queued */
 	int	deadlines;	/* "deadline passed, grace runs" notices */
 	int	auto_moves;	/* default moves played (AUTO entries) */

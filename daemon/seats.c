@@ -100,6 +100,25 @@ seats_claim_command(struct store_seat *row, int64_t command_seq, char *err,
 	return ENGINE_OK;
 }
 
+/* open_game() for a seat's own command: also read the seat's row and
+ * claim command_seq in it.  On failure the transaction is over. */
+static enum engine_status
+open_seat(struct store *st, int64_t game_id, int seat, int64_t command_seq,
+    struct gamestate *gs, struct store_seat *row, char *err, size_t errlen)
+{
+	enum engine_status es;
+
+	if (seat < 0)
+		seat = -2;	/* refused as no such seat by open_game */
+	if ((es = open_game(st, game_id, seat, gs, err, errlen)) != ENGINE_OK)
+		return es;
+	if ((es = seat_row(st, game_id, seat, row, err, errlen)) !=
+	    ENGINE_OK || (es = seats_claim_command(row, command_seq, err,
+	    errlen)) != ENGINE_OK)
+		return finish(st, gs, es, err, errlen);
+	return ENGINE_OK;
+}
+
 static const char *
 player_name(struct store *st, int64_t id, struct store_player *p)
 {
@@ -141,20 +160,12 @@ engine_resign(struct store *st, const struct serverkey *key, int64_t game_id,
 	char *text;
 	int s, nleft = 0;
 
-	if (seat < 0)
-		seat = -2;	/* refused as no such seat by open_game */
-	if ((es = open_game(st, game_id, seat, &gs, err, errlen)) !=
-	    ENGINE_OK) {
+	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, err,
+	    errlen)) != ENGINE_OK) {
 		json_decref(remaining);
 		json_decref(signed_by);
 		return es;
 	}
-	if ((es = seat_row(st, game_id, seat, &row, err, errlen)) !=
-	    ENGINE_OK)
-		goto out;
-	if ((es = seats_claim_command(&row, command_seq, err, errlen)) !=
-	    ENGINE_OK)
-		goto out;
 	if (row.status == STORE_SEAT_RESIGNED) {
 		es = refuse(err, errlen, ENGINE_REFUSED, "seat %d has already "
 		    "resigned from game %lld", seat, (long long)game_id);
@@ -296,17 +307,11 @@ engine_vacation(struct store *st, int64_t game_id, int seat,
 	enum engine_status es;
 	int64_t left;
 
-	if (seat < 0)
-		seat = -2;
-	if ((es = open_game(st, game_id, seat, &gs, err, errlen)) !=
-	    ENGINE_OK)
-		return es;
-	if ((es = engine_policy_get(st, game_id, &pol, err, errlen)) !=
-	    ENGINE_OK || (es = seat_row(st, game_id, seat, &row, err,
+	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, err,
 	    errlen)) != ENGINE_OK)
-		goto out;
-	if ((es = seats_claim_command(&row, command_seq, err, errlen)) !=
-	    ENGINE_OK)
+		return es;
+	if ((es = engine_policy_of(st, game_id, gs.module, &pol, err,
+	    errlen)) != ENGINE_OK)
 		goto out;
 	if (from < now)
 		from = now;	/* a vacation cannot start in the past */
@@ -375,19 +380,11 @@ engine_call_off(struct store *st, const struct serverkey *key,
 	int s, all = 1;
 
 	*ended = 0;
-	if (seat < 0)
-		seat = -2;
-	if ((es = open_game(st, game_id, seat, &gs, err, errlen)) !=
-	    ENGINE_OK) {
+	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, err,
+	    errlen)) != ENGINE_OK) {
 		json_decref(voters);
 		return es;
 	}
-	if ((es = seat_row(st, game_id, seat, &row, err, errlen)) !=
-	    ENGINE_OK)
-		goto out;
-	if ((es = seats_claim_command(&row, command_seq, err, errlen)) !=
-	    ENGINE_OK)
-		goto out;
 	if (row.status == STORE_SEAT_RESIGNED) {
 		es = refuse(err, errlen, ENGINE_REFUSED, "seat %d resigned "
 		    "from game %lld and has no vote", seat, (long long)game_id);

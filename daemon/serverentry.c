@@ -193,6 +193,14 @@ enum engine_status
 engine_policy_get(struct store *st, int64_t game_id, struct policy *p,
     char *err, size_t errlen)
 {
+	return engine_policy_of(st, game_id, NULL, p, err, errlen);
+}
+
+enum engine_status
+engine_policy_of(struct store *st, int64_t game_id,
+    const struct rules_module *m, struct policy *p, char *err,
+    size_t errlen)
+{
 	struct store_game g;
 	enum store_status rc;
 	char *text = NULL, perr[512];
@@ -206,16 +214,18 @@ engine_policy_get(struct store *st, int64_t game_id, struct policy *p,
 		snprintf(err, errlen, "store: %s", store_errmsg(st));
 		return rc == STORE_BUSY ? ENGINE_BUSY : ENGINE_INTERNAL;
 	}
-	memset(&g, 0, sizeof(g));
-	if (store_game_get(st, game_id, &g) != STORE_OK) {
-		free(text);
-		snprintf(err, errlen, "there is no game %lld",
-		    (long long)game_id);
-		return ENGINE_UNKNOWN_GAME;
+	if (m == NULL) {
+		memset(&g, 0, sizeof(g));
+		if (store_game_get(st, game_id, &g) != STORE_OK) {
+			free(text);
+			snprintf(err, errlen, "there is no game %lld",
+			    (long long)game_id);
+			return ENGINE_UNKNOWN_GAME;
+		}
+		m = rules_find(g.ruleset);
+		store_game_clear(&g);
 	}
-	bad = policy_parse(text, rules_find(g.ruleset), p, perr,
-	    sizeof(perr)) != 0;
-	store_game_clear(&g);
+	bad = policy_parse(text, m, p, perr, sizeof(perr)) != 0;
 	free(text);
 	if (bad) {
 		snprintf(err, errlen, "game %lld: stored policy refused: %s",

@@ -30,18 +30,11 @@
 static struct testenv env;
 static int64_t fake_now;
 
-static int64_t
-fake_clock(void *arg)
-{
-	(void)arg;
-	return fake_now;
-}
-
 static void
 setup(void)
 {
 	fake_now = MONDAY + 9 * HOUR;
-	clock_set(fake_clock, NULL);
+	clock_set(testenv_clock, &fake_now);
 	testenv_open(&env, 4);
 }
 
@@ -81,49 +74,21 @@ outbox(const char *event)
 static void
 set_policy(int64_t game, const char *json)
 {
-	struct gamestate gs;
-	struct policy p;
-	char err[512];
-
-	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
-	    sizeof(err)), ENGINE_OK);
-	policy_default(&p);
-	ck_assert_msg(policy_parse(json, gs.module, &p, err, sizeof(err)) ==
-	    0, "%s", err);
-	gamestate_clear(&gs);
-	ck_assert_int_eq(engine_policy_set(env.st, game, &p, err,
-	    sizeof(err)), ENGINE_OK);
+	testenv_set_policy(&env, game, json);
 }
 
 static struct schedule_stats
 tick(int64_t now)
 {
-	struct schedule_stats stats;
-	char err[1024] = "";
-
 	fake_now = now;
-	ck_assert_msg(schedule_tick(env.st, env.key, now, &stats, err,
-	    sizeof(err)) == 0, "%s", err);
-	return stats;
+	return testenv_tick(&env, now);
 }
 
 /* The first seat to act (-1 if over) and the next sequence number. */
 static int
 to_act(int64_t game, int64_t *next)
 {
-	struct gamestate gs;
-	char err[512];
-	int seat;
-
-	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
-	    sizeof(err)), ENGINE_OK);
-	if (next != NULL)
-		*next = gs.seq + 1;
-	if (gs.game.status == STORE_GAME_OVER ||
-	    gs.module->to_act(gs.state, &seat, 1) == 0)
-		seat = -1;
-	gamestate_clear(&gs);
-	return seat;
+	return testenv_to_act(&env, game, next);
 }
 
 static void
@@ -159,28 +124,7 @@ entry_kind(int64_t game, int64_t seq)
 static enum engine_status
 play_as(int64_t game, int signer)
 {
-	struct gamestate gs;
-	struct engine_reply reply;
-	char err[512], move[256], block[4096];
-	enum engine_status status;
-	json_t *moves;
-	int seat;
-
-	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
-	    sizeof(err)), ENGINE_OK);
-	ck_assert_int_gt(gs.module->to_act(gs.state, &seat, 1), 0);
-	moves = gs.module->legal_moves(gs.state, seat);
-	snprintf(move, sizeof(move), "%s", json_string_value(
-	    json_array_get(moves, 0)));
-	json_decref(moves);
-	testenv_block(&env, signer < 0 ? seat : signer, game, gs.seq + 1, seat,
-	    move, block, sizeof(block));
-	engine_handle(env.st, env.key, block, strlen(block), RULES_LANG_EN,
-	    fake_now, &reply);
-	status = reply.status;
-	engine_reply_clear(&reply);
-	gamestate_clear(&gs);
-	return status;
+	return testenv_play_first(&env, game, signer, fake_now);
 }
 
 static void
@@ -302,6 +246,54 @@ START_TEST(test_reminders_and_wait)
 	s = tick(t0 + 60 * HOUR + 24 * HOUR);
 	ck_assert_int_eq(s.reminders, 1);
 	audit_ok(game);
+}
+END_TEST
+
+/* A game with nothing due is passed over from its rows, without loading
+ * its state; one whose reminder, deadline or resigned seat is due, whose
+ * turn the scheduler has not seen, or whose policy changed, is not. */
+START_TEST(test_quiet_games_passed_over)
+{
+	int64_t waiting, resigned, t0 = fake_now;
+	struct schedule_stats s;
+	char err[512];
+
+	waiting = testenv_game(&env, "template", 2);
+	set_policy(waiting, "{\"turn_time\": \"48h\", \"reminders\": "
+	    "[\"24h\"]}");
+	s = tick(t0);
+	ck_assert_int_eq(s.games, 1);
+	ck_assert_int_eq(s.quiet, 0);		/* its turn not yet seen */
+	s = tick(t0 + HOUR);
+	ck_assert_int_eq(s.quiet, 1);
+	s = tick(t0 + 24 * HOUR - 1);
+	ck_assert_int_eq(s.quiet, 1);
+	s = tick(t0 + 24 * HOUR);		/* the reminder is due */
+	ck_assert_int_eq(s.quiet, 0);
+	ck_assert_int_eq(s.reminders, 1);
+	/* A shorter turn set by the administrator is seen at once. */
+	set_policy(waiting, "{\"turn_time\": \"2h\", \"reminders\": []}");
+	play_first(waiting);
+	s = tick(t0 + 25 * HOUR);
+	ck_assert_int_eq(s.quiet, 1);
+	set_policy(waiting, "{\"turn_time\": \"1h\", \"reminders\": [], "
+	    "\"missed\": \"default\"}");
+	s = tick(t0 + 25 * HOUR);
+	ck_assert_int_eq(s.quiet, 0);
+	ck_assert_int_eq(s.auto_moves, 1);
+
+	/* A resigned seat's move is due whatever the policy. */
+	resigned = testenv_game(&env, "template", 3);
+	s = tick(t0 + 26 * HOUR);
+	ck_assert_int_eq(s.games, 2);
+	ck_assert_int_eq(engine_resign(env.st, env.key, resigned,
+	    to_act(resigned, NULL), 0, NULL, fake_now, err, sizeof(err)),
+	    ENGINE_OK);
+	s = tick(t0 + 26 * HOUR + 1);
+	ck_assert_int_eq(s.quiet, 1);		/* only the other game */
+	ck_assert_int_eq(s.auto_moves, 1);
+	audit_ok(waiting);
+	audit_ok(resigned);
 }
 END_TEST
 
@@ -712,6 +704,10 @@ START_TEST(test_commands)
 	command(0, game, 1, 0, "vacation 2024-01-10 2024-01-12", &reply);
 	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
 	engine_reply_clear(&reply);
+	/* A day that does not exist is refused, not rolled into March. */
+	command(0, game, 2, 0, "vacation 2025-02-31 2025-03-02", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_SYNTAX);
+	engine_reply_clear(&reply);
 	command(0, game, 2, 0, "vacances demain", &reply);
 	ck_assert_int_eq(reply.status, ENGINE_SYNTAX);
 	ck_assert_ptr_nonnull(strstr(reply.message, "YYYY-MM-DD"));
@@ -830,6 +826,7 @@ async_suite(void)
 	tcase_add_test(tc, test_policy);
 	tcase_add_test(tc, test_deadline_arithmetic);
 	tcase_add_test(tc, test_reminders_and_wait);
+	tcase_add_test(tc, test_quiet_games_passed_over);
 	tcase_add_test(tc, test_missed_default_move);
 	tcase_add_test(tc, test_missed_skip);
 	tcase_add_test(tc, test_absent_and_replace);

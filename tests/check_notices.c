@@ -42,13 +42,6 @@ static int64_t last_row;	/* rows up to this id have been checked */
 static char rendered[2][64][32];
 static int nrendered[2];
 
-static int64_t
-fake_clock(void *arg)
-{
-	(void)arg;
-	return fake_now;
-}
-
 static void
 setup(void)
 {
@@ -56,7 +49,7 @@ setup(void)
 	char path[600], err[512];
 
 	fake_now = MONDAY + 9 * HOUR;
-	clock_set(fake_clock, NULL);
+	clock_set(testenv_clock, &fake_now);
 	mail_init();
 	testenv_open(&env, 5);
 	mail_settings_default(&set);
@@ -89,48 +82,21 @@ sql(const char *fmt, const char *arg)
 static void
 set_policy(int64_t game, const char *json)
 {
-	struct gamestate gs;
-	struct policy p;
-	char err[512];
-
-	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
-	    sizeof(err)), ENGINE_OK);
-	policy_default(&p);
-	ck_assert_msg(policy_parse(json, gs.module, &p, err, sizeof(err)) ==
-	    0, "%s", err);
-	gamestate_clear(&gs);
-	ck_assert_int_eq(engine_policy_set(env.st, game, &p, err,
-	    sizeof(err)), ENGINE_OK);
+	testenv_set_policy(&env, game, json);
 }
 
 static void
 tick(int64_t now)
 {
-	struct schedule_stats stats;
-	char err[1024] = "";
-
 	fake_now = now;
-	ck_assert_msg(schedule_tick(env.st, env.key, now, &stats, err,
-	    sizeof(err)) == 0, "%s", err);
+	(void)testenv_tick(&env, now);
 }
 
 /* The seat to act (-1 when over) and the next sequence number. */
 static int
 to_act(int64_t game, int64_t *next)
 {
-	struct gamestate gs;
-	char err[512];
-	int seat;
-
-	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
-	    sizeof(err)), ENGINE_OK);
-	if (next != NULL)
-		*next = gs.seq + 1;
-	if (gs.game.status == STORE_GAME_OVER ||
-	    gs.module->to_act(gs.state, &seat, 1) == 0)
-		seat = -1;
-	gamestate_clear(&gs);
-	return seat;
+	return testenv_to_act(&env, game, next);
 }
 
 /* A signed command (or move) text for seat from player signer. */
@@ -154,20 +120,8 @@ command(int signer, int64_t game, int64_t n, int seat, const char *text)
 static void
 play_first(int64_t game, int signer)
 {
-	struct gamestate gs;
-	char err[512], move[256];
-	json_t *moves;
-	int seat;
-
-	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
-	    sizeof(err)), ENGINE_OK);
-	ck_assert_int_gt(gs.module->to_act(gs.state, &seat, 1), 0);
-	moves = gs.module->legal_moves(gs.state, seat);
-	snprintf(move, sizeof(move), "%s", json_string_value(
-	    json_array_get(moves, 0)));
-	json_decref(moves);
-	command(signer < 0 ? seat : signer, game, gs.seq + 1, seat, move);
-	gamestate_clear(&gs);
+	ck_assert_int_eq(testenv_play_first(&env, game, signer, fake_now),
+	    ENGINE_OK);
 }
 
 /* ---- Checking one mail -------------------------------------------------- */

@@ -206,3 +206,85 @@ testenv_flip(struct testenv *env, const char *table, const char *column,
 	free(bytes);
 	sqlite3_close(db);
 }
+
+/* ---- Asynchronous play: a clock, a policy, the scheduler ----------------- */
+
+int64_t
+testenv_clock(void *arg)
+{
+	return *(const int64_t *)arg;
+}
+
+void
+testenv_set_policy(struct testenv *env, int64_t game, const char *json)
+{
+	struct gamestate gs;
+	struct policy p;
+	char err[512];
+
+	ck_assert_int_eq(gamestate_load(env->st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	policy_default(&p);
+	ck_assert_msg(policy_parse(json, gs.module, &p, err, sizeof(err)) ==
+	    0, "%s", err);
+	gamestate_clear(&gs);
+	ck_assert_int_eq(engine_policy_set(env->st, game, &p, err,
+	    sizeof(err)), ENGINE_OK);
+}
+
+struct schedule_stats
+testenv_tick(struct testenv *env, int64_t now)
+{
+	struct schedule_stats stats;
+	char err[1024] = "";
+
+	ck_assert_msg(schedule_tick(env->st, env->key, now, &stats, err,
+	    sizeof(err)) == 0, "%s", err);
+	return stats;
+}
+
+int
+testenv_to_act(struct testenv *env, int64_t game, int64_t *next)
+{
+	struct gamestate gs;
+	char err[512];
+	int seat;
+
+	ck_assert_int_eq(gamestate_load(env->st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	if (next != NULL)
+		*next = gs.seq + 1;
+	if (gs.game.status == STORE_GAME_OVER ||
+	    gs.module->to_act(gs.state, &seat, 1) == 0)
+		seat = -1;
+	gamestate_clear(&gs);
+	return seat;
+}
+
+enum engine_status
+testenv_play_first(struct testenv *env, int64_t game, int signer,
+    int64_t now)
+{
+	struct gamestate gs;
+	struct engine_reply reply;
+	char err[512], move[256], block[4096];
+	enum engine_status status;
+	json_t *moves;
+	int seat;
+
+	ck_assert_int_eq(gamestate_load(env->st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	ck_assert_int_gt(gs.module->to_act(gs.state, &seat, 1), 0);
+	moves = gs.module->legal_moves(gs.state, seat);
+	snprintf(move, sizeof(move), "%s", json_string_value(
+	    json_array_get(moves, 0)));
+	json_decref(moves);
+	testenv_block(env, signer < 0 ? seat : signer, game, gs.seq + 1, seat,
+	    move, block, sizeof(block));
+	engine_handle(env->st, env->key, block, strlen(block), RULES_LANG_EN,
+	    now, &reply);
+	status = reply.status;
+	engine_reply_clear(&reply);
+	gamestate_clear(&gs);
+	return status;
+}

@@ -3,7 +3,8 @@
  * server key in a temporary directory, players with real Ed25519 keys,
  * signing and submitting moves, a seeded pseudo-random choice for random
  * play (tests must not depend on luck, so every run makes the same
- * choices), and row counts to prove a refusal changed nothing.
+ * choices), row counts to prove a refusal changed nothing, and a test
+ * clock, policies and scheduler passes for asynchronous play.
  */
 #ifndef PBEM_TESTLIB_H
 #define PBEM_TESTLIB_H
@@ -11,6 +12,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "schedule.h"
 
 struct testenv {
 	char			 dir[256];
@@ -53,5 +55,23 @@ void	testenv_flip(struct testenv *env, const char *table,
 
 /* Run an SQL statement on the raw file (tampering); returns sqlite rc. */
 int	testenv_sql(struct testenv *env, const char *sql);
+
+/*
+ * Asynchronous play (check_async, check_notices).
+ */
+/* A clock for clock_set(): the int64_t arg points to. */
+int64_t	testenv_clock(void *arg);
+/* Set game's policy from JSON over the default; asserts it is accepted. */
+void	testenv_set_policy(struct testenv *env, int64_t game,
+	    const char *json);
+/* One scheduler pass at now; asserts it succeeded. */
+struct schedule_stats testenv_tick(struct testenv *env, int64_t now);
+/* The first seat to act (-1 when the game is over); *next (if not NULL)
+ * is the next sequence number. */
+int	testenv_to_act(struct testenv *env, int64_t game, int64_t *next);
+/* Play the first legal move of the seat to act, signed by player signer
+ * (-1: the player with the seat's number), at time now. */
+enum engine_status testenv_play_first(struct testenv *env, int64_t game,
+	    int signer, int64_t now);
 
 #endif /* PBEM_TESTLIB_H */
