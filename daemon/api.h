@@ -89,6 +89,11 @@ void		 api_add_header(struct api_request *req, const char *name,
 		    const char *value);
 /* The calling thread's store, or NULL with a 503 answered. */
 struct store	*api_store(struct api_request *req, enum MHD_Result *answered);
+/* api_games.c: the row of game_id into g (store_game_clear() it): 0, or
+ * -1 with 404 unknown_game or 503 busy answered. */
+int		 api_game_get(struct api_request *req, struct store *st,
+		    int64_t game_id, struct store_game *g,
+		    enum MHD_Result *answered);
 
 /* api_auth.c: signed requests (docs/API.md "Signed requests").
  * 0 with the signing player in *player, or -1 with a 401 answered
@@ -113,10 +118,13 @@ const char *api_game_status_name(int status);
 /* api_seats.c: a seat's private view */
 enum MHD_Result	api_seat_view(struct api_request *req);
 
-/* api_log.c: the public log, and the entry shape events share.
- * reveal: the game is over, so move texts and signatures are shown. */
+/* api_log.c: the public log, and the entries events share: those of
+ * g's log after `after`, at most limit, redacted unless g is over;
+ * *last is the seq of the last one (after if there is none).  NULL if
+ * the log cannot be read (logged). */
 enum MHD_Result	api_game_log(struct api_request *req);
-json_t	*api_log_entry(const struct store_entry *e, int reveal);
+json_t	*api_log_entries(struct store *st, const struct store_game *g,
+	    int64_t after, int limit, int64_t *last);
 
 /* api_events.c */
 enum MHD_Result	api_game_events(struct api_request *req);

@@ -42,6 +42,26 @@ api_store(struct api_request *req, enum MHD_Result *answered)
 	return st;
 }
 
+int
+api_game_get(struct api_request *req, struct store *st, int64_t game_id,
+    struct store_game *g, enum MHD_Result *answered)
+{
+	enum store_status sr;
+	char msg[64];
+
+	if ((sr = store_game_get(st, game_id, g)) == STORE_OK)
+		return 0;
+	if (sr == STORE_NOTFOUND) {
+		snprintf(msg, sizeof(msg), "there is no game %lld",
+		    (long long)game_id);
+		*answered = api_send_error(req, MHD_HTTP_NOT_FOUND,
+		    "unknown_game", msg, NULL);
+	} else
+		*answered = api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE,
+		    "busy", "the game cannot be read now; try again", NULL);
+	return -1;
+}
+
 /* GET /v1/games?ruleset=&status=&player=: each filter optional. */
 struct game_filter {
 	struct store	*st;
@@ -179,20 +199,13 @@ api_game_seed(struct api_request *req)
 	enum MHD_Result rc = MHD_NO;
 	struct store_game g;
 	struct store *st;
-	enum store_status sr;
 	char hex[65];
 	json_t *body;
 
 	if ((st = api_store(req, &rc)) == NULL)
 		return rc;
-	if ((sr = store_game_get(st, req->params[0], &g)) != STORE_OK) {
-		snprintf(hex, sizeof(hex), "there is no game %lld",
-		    (long long)req->params[0]);
-		return sr == STORE_NOTFOUND ? api_send_error(req,
-		    MHD_HTTP_NOT_FOUND, "unknown_game", hex, NULL) :
-		    api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
-		    "the game cannot be read now; try again", NULL);
-	}
+	if (api_game_get(req, st, req->params[0], &g, &rc) != 0)
+		return rc;
 	proto_hex(g.commitment, 32, hex);
 	body = json_pack("{s:I, s:s}", "game", (json_int_t)g.id,
 	    "commitment", hex);

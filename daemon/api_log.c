@@ -34,7 +34,7 @@ hex_string(const unsigned char *bytes, size_t n)
 	return json_string(hex);
 }
 
-json_t *
+static json_t *
 api_log_entry(const struct store_entry *e, int reveal)
 {
 	json_t *j;
@@ -76,17 +76,35 @@ add_entry(const struct store_entry *e, void *arg)
 	return 0;
 }
 
+json_t *
+api_log_entries(struct store *st, const struct store_game *g, int64_t after,
+    int limit, int64_t *last)
+{
+	struct page pg;
+
+	pg.entries = json_array();
+	pg.reveal = g->status == STORE_GAME_OVER;
+	pg.last = after;
+	if (store_log_range(st, g->id, after, limit, add_entry, &pg) !=
+	    STORE_OK) {
+		log_warnx("http: log of game %lld: %s", (long long)g->id,
+		    store_errmsg(st));
+		json_decref(pg.entries);
+		return NULL;
+	}
+	*last = pg.last;
+	return pg.entries;
+}
+
 enum MHD_Result
 api_game_log(struct api_request *req)
 {
 	enum MHD_Result rc = MHD_NO;
 	struct store_game g;
 	struct store *st;
-	struct page pg;
-	enum store_status sr;
-	int64_t after, limit;
-	char *server_key = NULL, hex[65], msg[128];
-	json_t *body;
+	int64_t after, limit, last;
+	char *server_key = NULL, hex[65];
+	json_t *body, *entries;
 
 	if (api_query_number(req, "after", -1, INT64_MAX, -1, &after, &rc) != 0 ||
 	    api_query_number(req, "limit", 1, LOG_PAGE_MAX, LOG_PAGE_DEFAULT,
@@ -94,41 +112,28 @@ api_game_log(struct api_request *req)
 		return rc;
 	if ((st = api_store(req, &rc)) == NULL)
 		return rc;
-	if ((sr = store_game_get(st, req->params[0], &g)) != STORE_OK) {
-		snprintf(msg, sizeof(msg), "there is no game %lld",
-		    (long long)req->params[0]);
-		return sr == STORE_NOTFOUND ? api_send_error(req,
-		    MHD_HTTP_NOT_FOUND, "unknown_game", msg, NULL) :
-		    api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
-		    "the game cannot be read now; try again", NULL);
-	}
-	pg.entries = json_array();
-	pg.reveal = g.status == STORE_GAME_OVER;
-	pg.last = -1;
-	if (store_log_range(st, g.id, after, (int)limit, add_entry, &pg) !=
-	    STORE_OK) {
-		log_warnx("http: log of game %lld: %s", (long long)g.id,
-		    store_errmsg(st));
-		json_decref(pg.entries);
+	if (api_game_get(req, st, req->params[0], &g, &rc) != 0)
+		return rc;
+	if ((entries = api_log_entries(st, &g, after, (int)limit, &last)) ==
+	    NULL) {
 		store_game_clear(&g);
 		return api_send_error(req, MHD_HTTP_INTERNAL_SERVER_ERROR,
 		    "internal_error", "the log cannot be read", NULL);
 	}
 	body = json_pack("{s:I, s:s, s:o}", "game", (json_int_t)g.id,
-	    "status", api_game_status_name(g.status), "entries", pg.entries);
+	    "status", api_game_status_name(g.status), "entries", entries);
 	/* A full page may have more after it; a short one is the end for
 	 * now (a later move adds more: ask again with the same cursor). */
-	json_object_set_new(body, "next_after", json_integer(pg.last >= 0 ?
-	    pg.last : after));
+	json_object_set_new(body, "next_after", json_integer(last));
 	json_object_set_new(body, "more", json_boolean(
-	    (int64_t)json_array_size(pg.entries) == limit));
+	    (int64_t)json_array_size(entries) == limit));
 	if (store_meta_get(st, "server_key", &server_key) == STORE_OK)
 		json_object_set_new(body, "server_key",
 		    json_string(server_key));
 	free(server_key);
 	proto_hex(g.commitment, STORE_HASH_BYTES, hex);
 	json_object_set_new(body, "seed_commitment", json_string(hex));
-	if (pg.reveal) {
+	if (g.status == STORE_GAME_OVER) {
 		proto_hex(g.seed, STORE_SEED_BYTES, hex);
 		json_object_set_new(body, "seed", json_string(hex));
 	}

@@ -3,26 +3,12 @@
  * key) and GET /v1/players/me (signed: who the server thinks you are).
  * See api.h; docs/API.md.
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "api.h"
 #include "protocol.h"
-
-/* Letters, digits, '.', '-', '_', 1-63 of them (as `pbemctl player
- * add`). */
-static int
-valid_name(const char *name)
-{
-	size_t n;
-
-	for (n = 0; name[n] != '\0'; n++)
-		if (!isalnum((unsigned char)name[n]) && name[n] != '.' &&
-		    name[n] != '-' && name[n] != '_')
-			return 0;
-	return n >= 1 && n < STORE_NAME_MAX;
-}
+#include "reqsig.h"
 
 /* A plausible address: one '@' with text on both sides, no blanks or
  * control bytes, short enough for the store. */
@@ -75,7 +61,7 @@ api_player_register(struct api_request *req)
 		return bad_request(req, msg);
 	}
 	memset(&p, 0, sizeof(p));
-	if (!valid_name(name)) {
+	if (!reqsig_valid_player(name)) {
 		rc = bad_request(req, "a player name is 1-63 letters, digits, "
 		    "'.', '-' or '_'");
 		goto out;

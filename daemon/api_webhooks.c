@@ -67,7 +67,6 @@ seated_signer(struct api_request *req, int64_t game_id,
 {
 	struct store_player p;
 	struct store_game g;
-	enum store_status rc;
 	struct store *st;
 	char why[160];
 	int seat, seated = 0;
@@ -76,15 +75,8 @@ seated_signer(struct api_request *req, int64_t game_id,
 		return 0;
 	if ((st = api_store(req, answered)) == NULL)
 		return 0;
-	if ((rc = store_game_get(st, game_id, &g)) != STORE_OK) {
-		snprintf(why, sizeof(why), "there is no game %lld",
-		    (long long)game_id);
-		*answered = rc == STORE_NOTFOUND ? api_send_error(req,
-		    MHD_HTTP_NOT_FOUND, "unknown_game", why, NULL) :
-		    api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
-		    "the game cannot be read now; try again", NULL);
+	if (api_game_get(req, st, game_id, &g, answered) != 0)
 		return 0;
-	}
 	for (seat = 0; seat < g.nseats; seat++)
 		if (g.seat_player[seat] == p.id)
 			seated = 1;

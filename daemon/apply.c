@@ -155,6 +155,16 @@ apply_move(struct store *st, const struct serverkey *key,
 
 	*gs_spoilt = 0;
 	reply->next_seq = gs->seq + 1;
+	/* Asynchronous play: a resigned or absent seat sends no moves.
+	 * The status was read with the game, under the write lock, so a
+	 * seat that resigned or was marked absent after the move was
+	 * verified is refused too; engine_seat_may_move() says why. */
+	if (gs->game.seat_status[m->seat] != STORE_SEAT_PLAYING &&
+	    engine_seat_may_move(st, m->game_id, m->seat, reply->message,
+	    sizeof(reply->message)) != ENGINE_OK) {
+		reply->status = ENGINE_REFUSED;
+		return reply->status;
+	}
 	if (m->seq != gs->seq + 1) {
 		refuse_seq(reply, m, gs->seq + 1);
 		return reply->status;

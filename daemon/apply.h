@@ -7,10 +7,11 @@
  * apply_move() takes a move whose block, game, seat and signature were
  * already checked (submit.c), and the game's newest state, which the
  * caller loaded inside the same transaction or checked against the log's
- * last entry there.  It checks the sequence number and that the game
- * runs, lets the rule module parse, check and apply the move, and writes
- * the log entry (with the server's receipt), the snapshot, the outbox
- * rows and the game's status.  It never commits nor rolls back: on a
+ * last entry there.  It checks that the seat still plays (not resigned,
+ * not absent: the status read with the game), the sequence number and
+ * that the game runs, lets the rule module parse, check and apply the
+ * move, and writes the log entry (with the server's receipt), the
+ * snapshot, the outbox rows and the game's status.  It never commits nor rolls back: on a
  * refusal or a store error the caller undoes whatever was written since
  * it opened the transaction or savepoint.
  *

@@ -4,9 +4,9 @@
  *
  * Waiters sit in one doubly linked list (as many as there are long-polls
  * in progress); a commit walks it for its game, the timer thread for
- * expired deadlines.  The timer sleeps on a condition variable until the
- * nearest deadline, at most a second, so a new shorter deadline is met
- * within a second.
+ * expired deadlines.  Deadlines are in milliseconds, so a wait is never
+ * cut short by the rounding of whole seconds; the timer looks once a
+ * second, so a wait of N seconds ends between N and N + 1 seconds.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -17,12 +17,22 @@
 
 #include "events.h"
 
+/* The time in milliseconds on the clock the timer waits on. */
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 struct evwait {
 	struct evwait		*prev, *next;
 	struct evhub		*hub;
 	struct MHD_Connection	*conn;
 	int64_t			 game_id;
-	int64_t			 deadline;
+	int64_t			 deadline_ms;	/* CLOCK_REALTIME */
 	int			 listed;	/* in hub->waiters */
 	int			 suspended;
 	int			 woken;		/* by a commit */
@@ -74,10 +84,10 @@ timer_main(void *arg)
 
 	pthread_mutex_lock(&hub->lock);
 	while (!hub->timer_exit) {
-		now = (int64_t)time(NULL);
+		now = now_ms();
 		for (w = hub->waiters; w != NULL; w = next) {
 			next = w->next;
-			if (w->suspended && w->deadline <= now)
+			if (w->suspended && w->deadline_ms <= now)
 				resume(hub, w);
 		}
 		clock_gettime(CLOCK_REALTIME, &until);
@@ -155,7 +165,7 @@ evhub_committed(int64_t game_id, int64_t seq, void *arg)
 
 struct evwait *
 evhub_register(struct evhub *hub, struct MHD_Connection *conn,
-    int64_t game_id, int64_t deadline)
+    int64_t game_id, int64_t wait_seconds)
 {
 	struct evwait *w = calloc(1, sizeof(*w));
 
@@ -164,7 +174,7 @@ evhub_register(struct evhub *hub, struct MHD_Connection *conn,
 	w->hub = hub;
 	w->conn = conn;
 	w->game_id = game_id;
-	w->deadline = deadline;
+	w->deadline_ms = now_ms() + wait_seconds * 1000;
 	pthread_mutex_lock(&hub->lock);
 	w->next = hub->waiters;
 	if (w->next != NULL)

@@ -38,10 +38,11 @@ void		 evhub_free(struct evhub *hub);
  * hub)): wake the waiters of game_id. */
 void		 evhub_committed(int64_t game_id, int64_t seq, void *hub);
 
-/* Register conn as waiting for game_id until deadline (unix seconds).
- * NULL if out of memory. */
+/* Register conn as waiting for game_id for wait_seconds from now (never
+ * less; the timer may resume it up to a second later).  NULL if out of
+ * memory. */
 struct evwait	*evhub_register(struct evhub *hub, struct MHD_Connection *conn,
-		    int64_t game_id, int64_t deadline);
+		    int64_t game_id, int64_t wait_seconds);
 /* Suspend the waiter's connection: 0 if suspended (return MHD_YES and
  * wait to be called again), 1 if it was woken since it registered or the
  * hub is shutting down (answer now instead). */

@@ -62,7 +62,6 @@ gamestate_load(struct store *st, int64_t game_id, int64_t seq,
     struct gamestate *gs, char *err, size_t errlen)
 {
 	struct store_entry last;
-	struct store_seat seat;
 	json_error_t jerr;
 	json_t *saved;
 	int i;
@@ -95,14 +94,11 @@ gamestate_load(struct store *st, int64_t game_id, int64_t seq,
 		return ENGINE_INTERNAL;
 	}
 	/* Seats that resigned (their default moves play on in games of
-	 * three or more, but they cannot win). */
-	for (i = 0; i < gs->game.nseats; i++) {
-		rc = store_seat_get(st, game_id, i, &seat);
-		if (rc == STORE_OK && seat.status == STORE_SEAT_RESIGNED)
+	 * three or more, but they cannot win), from the seats read with
+	 * the game. */
+	for (i = 0; i < gs->game.nseats; i++)
+		if (gs->game.seat_status[i] == STORE_SEAT_RESIGNED)
 			gs->resigned |= 1u << i;
-		else if (rc != STORE_OK && rc != STORE_NOTFOUND)
-			goto store_error;
-	}
 	/* The newest state is the one after the last log entry; the
 	 * snapshot must hash to what that entry recorded. */
 	memset(&last, 0, sizeof(last));

@@ -81,7 +81,12 @@ struct pending {
 	void		(*handler_state_free)(void *);
 	const char	*header_name, *header_value;	/* api_add_header() */
 	unsigned int	 status;	/* the answer's, once sent */
-	const char	*route;		/* route class for the metrics */
+	/* Found once, when the headers are in (arrived()): the route for
+	 * the method and path, or NULL with path_route the first whose
+	 * path matches (NULL too if none does); the {id}s of the path. */
+	const struct api_route	*route, *path_route;
+	int64_t		 params[API_MAX_PARAMS];
+	const char	*route_class;	/* for the metrics */
 	struct timespec	 arrived;
 };
 
@@ -282,15 +287,12 @@ answer_too_large(struct api_request *req)
 static enum MHD_Result
 route(struct api_request *req, const struct pending *p)
 {
-	const struct api_route *r, *path_route;
-
-	if ((r = find_route(req->method, req->path, req->params,
-	    &path_route)) != NULL) {
+	if (p->route != NULL) {
 		if (p->too_large)
 			return answer_too_large(req);
-		return r->handler(req);
+		return p->route->handler(req);
 	}
-	if (path_route != NULL)
+	if (p->path_route != NULL)
 		return api_send_error(req, MHD_HTTP_METHOD_NOT_ALLOWED,
 		    "method_not_allowed", "this path does not take that "
 		    "method; see docs/API.md", NULL);
@@ -329,6 +331,23 @@ printable(const char *text, char *buf, size_t len)
 	buf[i] = '\0';
 }
 
+/* The request as the handlers see it, without its body. */
+static void
+request_init(struct api_request *req, struct daemon *d,
+    struct MHD_Connection *conn, const char *url, const char *method,
+    struct pending *p)
+{
+	memset(req, 0, sizeof(*req));
+	req->d = d;
+	req->conn = conn;
+	req->method = method;
+	req->path = url;
+	req->body = "";
+	req->target = p->target != NULL ? p->target : url;
+	memcpy(req->params, p->params, sizeof(req->params));
+	req->pending = p;
+}
+
 /*
  * A request's headers are in: start its record, and refuse it at once if
  * its address is over the rate limit or its declared body is too large.
@@ -340,7 +359,6 @@ arrived(struct daemon *d, struct MHD_Connection *conn, const char *url,
     const char *method, struct pending *p)
 {
 	const union MHD_ConnectionInfo *info;
-	const struct api_route *r, *path_route;
 	const struct sockaddr *sa = NULL;
 	struct api_request req;
 	unsigned int retry;
@@ -350,17 +368,10 @@ arrived(struct daemon *d, struct MHD_Connection *conn, const char *url,
 	enum MHD_Result rc;
 
 	clock_gettime(CLOCK_MONOTONIC, &p->arrived);
-	memset(&req, 0, sizeof(req));
-	req.d = d;
-	req.conn = conn;
-	req.method = method;
-	req.path = url;
-	req.body = "";
-	req.target = p->target != NULL ? p->target : url;
-	req.pending = p;
-	r = find_route(method, url, req.params, &path_route);
-	p->route = r != NULL ? r->pattern : path_route != NULL ?
-	    path_route->pattern : "unmatched";
+	p->route = find_route(method, url, p->params, &p->path_route);
+	p->route_class = p->route != NULL ? p->route->pattern :
+	    p->path_route != NULL ? p->path_route->pattern : "unmatched";
+	request_init(&req, d, conn, url, method, p);
 	if ((info = MHD_get_connection_info(conn,
 	    MHD_CONNECTION_INFO_CLIENT_ADDRESS)) != NULL)
 		sa = info->client_addr;
@@ -378,7 +389,7 @@ arrived(struct daemon *d, struct MHD_Connection *conn, const char *url,
 	}
 	length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
 	    MHD_HTTP_HEADER_CONTENT_LENGTH);
-	if (r != NULL && length != NULL && strtoull(length, NULL, 10) >
+	if (p->route != NULL && length != NULL && strtoull(length, NULL, 10) >
 	    (unsigned long long)config_int(d->cfg, "http_max_body")) {
 		rc = answer_too_large(&req);
 		p->status = req.status;
@@ -433,15 +444,10 @@ handle(void *cls, struct MHD_Connection *conn, const char *url,
 		*upload_size = 0;
 		return MHD_YES;
 	}
-	memset(&req, 0, sizeof(req));
-	req.d = d;
-	req.conn = conn;
-	req.method = method;
-	req.path = url;
-	req.body = p->body != NULL ? p->body : "";
+	request_init(&req, d, conn, url, method, p);
+	if (p->body != NULL)
+		req.body = p->body;
 	req.body_len = p->len;
-	req.target = p->target != NULL ? p->target : url;
-	req.pending = p;
 	req.state = &p->handler_state;
 	req.state_free = &p->handler_state_free;
 	rc = route(&req, p);
@@ -483,8 +489,8 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		seconds = (double)(now.tv_sec - p->arrived.tv_sec) +
 		    (double)(now.tv_nsec - p->arrived.tv_nsec) / 1e9;
-		metrics_http_request(p->route, p->status, seconds);
-		log_debug("http: %s answered %u in %.3f ms%s", p->route,
+		metrics_http_request(p->route_class, p->status, seconds);
+		log_debug("http: %s answered %u in %.3f ms%s", p->route_class,
 		    p->status, seconds * 1e3, toe ==
 		    MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" :
 		    " (connection ended early)");

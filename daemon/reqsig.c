@@ -11,8 +11,8 @@
 
 #include "reqsig.h"
 
-static int
-valid_player(const char *name)
+int
+reqsig_valid_player(const char *name)
 {
 	size_t n = 0;
 
@@ -69,7 +69,7 @@ reqsig_canonical(const char *player, const char *method, const char *target,
 	char hex[65];
 	int n;
 
-	if (!valid_player(player) || !valid_method(method) ||
+	if (!reqsig_valid_player(player) || !valid_method(method) ||
 	    !valid_target(target) || !valid_nonce(nonce) || time < 0)
 		return 0;
 	crypto_generichash(hash, sizeof(hash), body, body_len, NULL, 0);
@@ -192,7 +192,7 @@ reqsig_parse_header(const char *value, struct reqsig *rs, char *err,
 			if (vlen == 0 || vlen >= sizeof(rs->player))
 				goto bad_player;
 			memcpy(rs->player, v, vlen);
-			if (!valid_player(rs->player))
+			if (!reqsig_valid_player(rs->player))
 				goto bad_player;
 		} else if (namelen == 4 && strncasecmp(name, "time", 4) == 0) {
 			if (seen_time++)

@@ -51,6 +51,11 @@ struct reqsig {
 	unsigned char	signature[PROTO_SIG_BYTES];
 };
 
+/* Is name a player name: 1-63 letters, digits, '.', '-' or '_'?  The one
+ * rule for names a request can carry, and so for names registered over
+ * HTTP (api_players.c). */
+int	reqsig_valid_player(const char *name);
+
 /* The canonical bytes for a request into buf.  Returns the length, or 0
  * if buf is too small or a part cannot be encoded (a method that is not
  * 1-15 upper-case letters, a target that does not start with '/' or holds

@@ -87,12 +87,9 @@ verify_block(struct store *st, const char *text, size_t len,
 		    "number and move text", m->seat, p.name);
 		return -1;
 	}
-	/* Asynchronous play: a resigned or absent seat sends no moves. */
-	if (engine_seat_may_move(st, m->game_id, m->seat, perr,
-	    sizeof(perr)) != ENGINE_OK) {
-		engine_refuse(reply, ENGINE_REFUSED, "%s", perr);
-		return -1;
-	}
+	/* A resigned or absent seat is refused under the write lock
+	 * (apply.c), where its status cannot change before the move is
+	 * written. */
 	return 0;
 }
 

@@ -351,7 +351,7 @@ webhook_move(struct store *st, const struct gamestate *gs, int64_t seq,
 	int to_act[STORE_MAX_SEATS], nact, i, rc = -1;
 	char hex[2 * STORE_SEED_BYTES + 1];
 	struct listeners ls, *l = &ls;
-	json_t *data = NULL, *seats, *result;
+	json_t *data = NULL, *seats, *view = NULL;
 
 	if (collect(st, gs->game.id, l) != 0)
 		goto out;
@@ -359,22 +359,26 @@ webhook_move(struct store *st, const struct gamestate *gs, int64_t seq,
 	if (!wanted(l, "move") && !(over && wanted(l, "game_over")))
 		goto out;
 	rc = -1;
+	/* One public view for both events; its result is the engine's
+	 * (gamestate_view(): a resigned seat never wins), not the module's
+	 * raw one. */
+	if ((view = public_view(gs, seq, over)) == NULL)
+		goto out;
 	nact = gs->module->to_act(gs->state, to_act, STORE_MAX_SEATS);
 	seats = json_array();
 	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
 		json_array_append_new(seats, json_integer(to_act[i]));
-	data = json_pack("{s:i, s:I, s:o, s:b, s:o*}", "seat", seat,
+	data = json_pack("{s:i, s:I, s:o, s:b, s:O}", "seat", seat,
 	    "next_seq", (json_int_t)(seq + 1), "to_act", seats, "game_over",
-	    over, "view", public_view(gs, seq, over));
+	    over, "view", view);
 	if (data == NULL || queue(st, l, gs->game.id, seq, "move", data) != 0)
 		goto out;
 	json_decref(data);
 	data = NULL;
 	if (over) {
 		proto_hex(gs->game.seed, STORE_SEED_BYTES, hex);
-		result = gs->module->result(gs->state);
-		data = json_pack("{s:o*, s:s, s:o*}", "result", result, "seed",
-		    hex, "view", public_view(gs, seq, over));
+		data = json_pack("{s:O*, s:s, s:O}", "result",
+		    json_object_get(view, "result"), "seed", hex, "view", view);
 		sodium_memzero(hex, sizeof(hex));
 		if (data == NULL || queue(st, l, gs->game.id, seq,
 		    "game_over", data) != 0)
@@ -383,6 +387,7 @@ webhook_move(struct store *st, const struct gamestate *gs, int64_t seq,
 	rc = 0;
 out:
 	json_decref(data);
+	json_decref(view);
 	free(l->all);
 	return rc;
 }

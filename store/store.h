@@ -136,6 +136,9 @@ struct store_game {
 	unsigned char	commitment[STORE_HASH_BYTES];	/* BLAKE2b(seed) */
 	int		status;			/* enum store_game_status */
 	int64_t		created;		/* unix seconds */
+	/* Each seat's enum store_seat_status, read with the seats; read
+	 * only (store_seat_update() writes it; a new game's seats play). */
+	int		seat_status[STORE_MAX_SEATS];
 };
 
 /* Insert g with its seats (g->id is set). */

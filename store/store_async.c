@@ -3,9 +3,11 @@
  * seat status, the turn clock, fired timers, press and observers
  * (migration 3; docs/ASYNC.md, docs/STORE.md).
  *
- * Statements are prepared on first use and kept (store_sqlite_prepare());
- * several run for every move.  As in store_sqlite.c, values are bound, never pasted into SQL,
- * and what is read back is checked before it is copied.
+ * Statements are prepared on first use and kept (store_sqlite_prepare()):
+ * several run for every move (seat status, turn clock, observers).  As in
+ * store_sqlite.c, values are bound, never pasted into SQL, statements are
+ * stepped with store_sqlite_step(), and what is read back is checked
+ * before it is copied.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,25 +18,14 @@
 #include "store.h"
 #include "store_sqlite.h"
 
-/* Statements are prepared once per connection and kept: some of these
- * run for every move (seat status, turn clock, observers). */
-static sqlite3_stmt *
-prepare(struct store *st, const char *sql, const char *what)
-{
-	return store_sqlite_prepare(st, sql, what);
-}
-
 /* Step a statement that returns no row; give it back. */
 static enum store_status
 run_once(struct store *st, sqlite3_stmt *s, const char *what)
 {
-	int rc = sqlite3_step(s);
-	enum store_status status = STORE_OK;
+	enum store_status status = store_sqlite_step(st, s, what);
 
-	if (rc != SQLITE_DONE)
-		status = store_sqlite_fail(st, rc, what);
 	store_sqlite_done(st, s);
-	return status;
+	return status == STORE_NOTFOUND ? STORE_OK : status;
 }
 
 /* An UPDATE or DELETE that must touch exactly one row. */
@@ -49,23 +40,6 @@ change_one(struct store *st, sqlite3_stmt *s, const char *what)
 	return status;
 }
 
-static enum store_status
-dup_text(struct store *st, sqlite3_stmt *s, int col, const char *table,
-    char **out)
-{
-	const unsigned char *t = sqlite3_column_text(s, col);
-
-	if (sqlite3_column_type(s, col) != SQLITE_TEXT || t == NULL) {
-		store_sqlite_corrupt(st, table, "a text column is not text");
-		return STORE_ERROR;
-	}
-	if ((*out = strdup((const char *)t)) == NULL) {
-		store_sqlite_corrupt(st, table, "out of memory");
-		return STORE_ERROR;
-	}
-	return STORE_OK;
-}
-
 /* ---- Policy ------------------------------------------------------------- */
 
 enum store_status
@@ -73,20 +47,15 @@ store_policy_get(struct store *st, int64_t game_id, char **policy)
 {
 	sqlite3_stmt *s;
 	enum store_status status;
-	int rc;
 
 	*policy = NULL;
-	if ((s = prepare(st, "SELECT policy FROM game_policy WHERE game_id = "
+	if ((s = store_sqlite_prepare(st,
+	    "SELECT policy FROM game_policy WHERE game_id = "
 	    "?1", "policy get")) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, game_id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		status = dup_text(st, s, 0, "game_policy", policy);
-	else if (rc == SQLITE_DONE)
-		status = STORE_NOTFOUND;
-	else
-		status = store_sqlite_fail(st, rc, "policy get");
+	if ((status = store_sqlite_step(st, s, "policy get")) == STORE_OK)
+		status = store_sqlite_col_dup(st, s, 0, "game_policy", policy);
 	store_sqlite_done(st, s);
 	return status;
 }
@@ -96,7 +65,8 @@ store_policy_set(struct store *st, int64_t game_id, const char *policy)
 {
 	sqlite3_stmt *s;
 
-	if ((s = prepare(st, "INSERT INTO game_policy (game_id, policy) "
+	if ((s = store_sqlite_prepare(st,
+	    "INSERT INTO game_policy (game_id, policy) "
 	    "VALUES (?1, ?2) ON CONFLICT (game_id) DO UPDATE SET policy = "
 	    "excluded.policy", "policy set")) == NULL)
 		return STORE_ERROR;
@@ -112,18 +82,17 @@ store_seat_get(struct store *st, int64_t game_id, int seat,
     struct store_seat *out)
 {
 	sqlite3_stmt *s;
-	enum store_status status = STORE_OK;
-	int rc;
+	enum store_status status;
 
 	memset(out, 0, sizeof(*out));
-	if ((s = prepare(st, "SELECT player_id, status, away_from, "
+	if ((s = store_sqlite_prepare(st,
+	    "SELECT player_id, status, away_from, "
 	    "away_until, away_used, command_seq, call_off FROM seats "
 	    "WHERE game_id = ?1 AND seat = ?2", "seat get")) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, game_id);
 	sqlite3_bind_int(s, 2, seat);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
+	if ((status = store_sqlite_step(st, s, "seat get")) == STORE_OK) {
 		out->game_id = game_id;
 		out->seat = seat;
 		out->player_id = sqlite3_column_int64(s, 0);
@@ -137,10 +106,7 @@ store_seat_get(struct store *st, int64_t game_id, int seat,
 			store_sqlite_corrupt(st, "seats", "unknown status");
 			status = STORE_ERROR;
 		}
-	} else if (rc == SQLITE_DONE)
-		status = STORE_NOTFOUND;
-	else
-		status = store_sqlite_fail(st, rc, "seat get");
+	}
 	store_sqlite_done(st, s);
 	return status;
 }
@@ -150,7 +116,8 @@ store_seat_update(struct store *st, const struct store_seat *in)
 {
 	sqlite3_stmt *s;
 
-	if ((s = prepare(st, "UPDATE seats SET status = ?3, away_from = ?4, "
+	if ((s = store_sqlite_prepare(st,
+	    "UPDATE seats SET status = ?3, away_from = ?4, "
 	    "away_until = ?5, away_used = ?6, command_seq = ?7, call_off = ?8 "
 	    "WHERE game_id = ?1 AND seat = ?2", "seat update")) == NULL)
 		return STORE_ERROR;
@@ -171,26 +138,22 @@ enum store_status
 store_turn_get(struct store *st, int64_t game_id, struct store_turn *t)
 {
 	sqlite3_stmt *s;
-	enum store_status status = STORE_OK;
-	int rc;
+	enum store_status status;
 
 	memset(t, 0, sizeof(*t));
-	if ((s = prepare(st, "SELECT turn, last_seq, started, window, "
+	if ((s = store_sqlite_prepare(st,
+	    "SELECT turn, last_seq, started, window, "
 	    "waiting FROM turns WHERE game_id = ?1", "turn get")) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, game_id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
+	if ((status = store_sqlite_step(st, s, "turn get")) == STORE_OK) {
 		t->game_id = game_id;
 		t->turn = sqlite3_column_int64(s, 0);
 		t->last_seq = sqlite3_column_int64(s, 1);
 		t->started = sqlite3_column_int64(s, 2);
 		t->window = sqlite3_column_int(s, 3);
 		t->waiting = (unsigned)sqlite3_column_int64(s, 4);
-	} else if (rc == SQLITE_DONE)
-		status = STORE_NOTFOUND;
-	else
-		status = store_sqlite_fail(st, rc, "turn get");
+	}
 	store_sqlite_done(st, s);
 	return status;
 }
@@ -200,7 +163,8 @@ store_turn_put(struct store *st, const struct store_turn *t)
 {
 	sqlite3_stmt *s;
 
-	if ((s = prepare(st, "INSERT INTO turns (game_id, turn, last_seq, "
+	if ((s = store_sqlite_prepare(st,
+	    "INSERT INTO turns (game_id, turn, last_seq, "
 	    "started, window, waiting) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
 	    "ON CONFLICT (game_id) DO UPDATE SET turn = excluded.turn, "
 	    "last_seq = excluded.last_seq, started = excluded.started, "
@@ -222,7 +186,8 @@ store_timer_fire(struct store *st, int64_t game_id, int64_t turn, int seat,
 {
 	sqlite3_stmt *s;
 
-	if ((s = prepare(st, "INSERT INTO timers (game_id, turn, seat, what, "
+	if ((s = store_sqlite_prepare(st,
+	    "INSERT INTO timers (game_id, turn, seat, what, "
 	    "fired) VALUES (?1, ?2, ?3, ?4, ?5)", "timer fire")) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, game_id);
@@ -241,7 +206,8 @@ store_press_add(struct store *st, struct store_press *p)
 	sqlite3_stmt *s;
 	enum store_status status;
 
-	if ((s = prepare(st, "INSERT INTO press (game_id, from_seat, "
+	if ((s = store_sqlite_prepare(st,
+	    "INSERT INTO press (game_id, from_seat, "
 	    "recipients, body, created) VALUES (?1, ?2, ?3, ?4, ?5)",
 	    "press add")) == NULL)
 		return STORE_ERROR;
@@ -262,33 +228,33 @@ store_press_foreach(struct store *st, int64_t game_id, store_press_cb cb,
 {
 	struct store_press p;
 	sqlite3_stmt *s;
-	enum store_status status = STORE_OK;
-	int rc, stop = 0;
+	enum store_status status;
+	int stop;
 
-	if ((s = prepare(st, "SELECT id, from_seat, recipients, body, created "
+	if ((s = store_sqlite_prepare(st,
+	    "SELECT id, from_seat, recipients, body, created "
 	    "FROM press WHERE game_id = ?1 ORDER BY id", "press foreach")) ==
 	    NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, game_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((status = store_sqlite_step(st, s, "press foreach")) ==
+	    STORE_OK) {
 		memset(&p, 0, sizeof(p));
 		p.id = sqlite3_column_int64(s, 0);
 		p.game_id = game_id;
 		p.from_seat = sqlite3_column_int(s, 1);
 		p.recipients = (unsigned)sqlite3_column_int64(s, 2);
 		p.created = sqlite3_column_int64(s, 4);
-		if ((status = dup_text(st, s, 3, "press", &p.body)) !=
-		    STORE_OK)
+		if ((status = store_sqlite_col_dup(st, s, 3, "press",
+		    &p.body)) != STORE_OK)
 			break;
 		stop = cb(&p, arg);
 		free(p.body);
 		if (stop)
 			break;
 	}
-	if (status == STORE_OK && !stop && rc != SQLITE_DONE)
-		status = store_sqlite_fail(st, rc, "press foreach");
 	store_sqlite_done(st, s);
-	return status;
+	return status == STORE_NOTFOUND ? STORE_OK : status;
 }
 
 /* ---- Observers ---------------------------------------------------------- */
@@ -298,7 +264,8 @@ store_observer_add(struct store *st, const struct store_observer *o)
 {
 	sqlite3_stmt *s;
 
-	if ((s = prepare(st, "INSERT INTO observers (game_id, email, lang, "
+	if ((s = store_sqlite_prepare(st,
+	    "INSERT INTO observers (game_id, email, lang, "
 	    "created) VALUES (?1, ?2, ?3, ?4)", "observer add")) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, o->game_id);
@@ -313,7 +280,8 @@ store_observer_remove(struct store *st, int64_t game_id, const char *email)
 {
 	sqlite3_stmt *s;
 
-	if ((s = prepare(st, "DELETE FROM observers WHERE game_id = ?1 AND "
+	if ((s = store_sqlite_prepare(st,
+	    "DELETE FROM observers WHERE game_id = ?1 AND "
 	    "email = ?2", "observer remove")) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, game_id);
@@ -328,15 +296,16 @@ store_observer_foreach(struct store *st, int64_t game_id,
 	struct store_observer *list = NULL, *grown;
 	const unsigned char *email, *lang;
 	sqlite3_stmt *s;
-	enum store_status status = STORE_OK;
+	enum store_status status;
 	size_t n = 0, cap = 0, i;
-	int rc;
 
-	if ((s = prepare(st, "SELECT email, lang, created FROM observers "
+	if ((s = store_sqlite_prepare(st,
+	    "SELECT email, lang, created FROM observers "
 	    "WHERE game_id = ?1 ORDER BY email", "observer foreach")) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, game_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((status = store_sqlite_step(st, s, "observer foreach")) ==
+	    STORE_OK) {
 		email = sqlite3_column_text(s, 0);
 		lang = sqlite3_column_text(s, 1);
 		if (email == NULL || lang == NULL ||
@@ -365,9 +334,9 @@ store_observer_foreach(struct store *st, int64_t game_id,
 		list[n].created = sqlite3_column_int64(s, 2);
 		n++;
 	}
-	if (status == STORE_OK && rc != SQLITE_DONE)
-		status = store_sqlite_fail(st, rc, "observer foreach");
 	store_sqlite_done(st, s);
+	if (status == STORE_NOTFOUND)
+		status = STORE_OK;
 	for (i = 0; status == STORE_OK && i < n; i++)
 		if (cb(&list[i], arg) != 0)
 			break;

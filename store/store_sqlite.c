@@ -152,7 +152,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_GAME_STATUS] = "UPDATE games SET status = ?2 WHERE id = ?1",
 	[ST_SEAT_ADD] = "INSERT INTO seats (game_id, seat, player_id) "
 	    "VALUES (?1, ?2, ?3)",
-	[ST_SEATS_GET] = "SELECT seat, player_id FROM seats "
+	[ST_SEATS_GET] = "SELECT seat, player_id, status FROM seats "
 	    "WHERE game_id = ?1",
 	[ST_SEAT_SET] = "UPDATE seats SET player_id = ?3 "
 	    "WHERE game_id = ?1 AND seat = ?2",
@@ -1152,7 +1152,7 @@ read_game(struct store *st, sqlite3_stmt *s, struct store_game *g)
 	return STORE_OK;
 }
 
-/* Fill g->seat_player[] from the seats table. */
+/* Fill g->seat_player[] and g->seat_status[] from the seats table. */
 static enum store_status
 read_seats(struct store *st, struct store_game *g)
 {
@@ -1173,6 +1173,13 @@ read_seats(struct store *st, struct store_game *g)
 		if ((status = col_id(st, s, 1, "seats",
 		    &g->seat_player[seat])) != STORE_OK)
 			break;
+		g->seat_status[seat] = sqlite3_column_int(s, 2);
+		if (g->seat_status[seat] < STORE_SEAT_PLAYING ||
+		    g->seat_status[seat] > STORE_SEAT_RESIGNED) {
+			status = corrupt(st, s, 2, "seats", "is not a seat "
+			    "status");
+			break;
+		}
 	}
 	finish(s);
 	return status == STORE_NOTFOUND ? STORE_OK : status;
@@ -1634,9 +1641,11 @@ store_outbox_due(struct store *st, int64_t when, int limit,
 	return store_outbox_due_channel(st, NULL, when, limit, cb, arg);
 }
 
-enum store_status
-store_outbox_due_channel(struct store *st, const char *channel, int64_t when,
-    int limit, store_outbox_cb cb, void *arg)
+/* The due rows of query id (bound as outbox_collect_by() binds them),
+ * collected, then handed to cb one by one. */
+static enum store_status
+outbox_due_by(struct store *st, enum stmt_id id, const char *channel,
+    int64_t when, int limit, store_outbox_cb cb, void *arg)
 {
 	enum store_status	 status;
 	struct store_outbox	*rows;
@@ -1644,15 +1653,22 @@ store_outbox_due_channel(struct store *st, const char *channel, int64_t when,
 
 	if (limit <= 0)
 		return STORE_OK;
-	if ((status = outbox_collect_by(st, channel != NULL ?
-	    ST_OUTBOX_DUE_CHANNEL : ST_OUTBOX_DUE, channel, when, limit,
-	    &rows, &n)) != STORE_OK)
+	if ((status = outbox_collect_by(st, id, channel, when, limit, &rows,
+	    &n)) != STORE_OK)
 		return status;
 	for (i = 0; i < n; i++)
 		if (cb(&rows[i], arg) != 0)
 			break;
 	outbox_free(rows, n);
 	return STORE_OK;
+}
+
+enum store_status
+store_outbox_due_channel(struct store *st, const char *channel, int64_t when,
+    int limit, store_outbox_cb cb, void *arg)
+{
+	return outbox_due_by(st, channel != NULL ? ST_OUTBOX_DUE_CHANNEL :
+	    ST_OUTBOX_DUE, channel, when, limit, cb, arg);
 }
 
 enum store_status
@@ -1944,20 +1960,7 @@ enum store_status
 store_outbox_webhook_due(struct store *st, int64_t when, int limit,
     store_outbox_cb cb, void *arg)
 {
-	enum store_status	 status;
-	struct store_outbox	*rows;
-	int			 i, n;
-
-	if (limit <= 0)
-		return STORE_OK;
-	if ((status = outbox_collect_by(st, ST_WEBHOOK_DUE, NULL, when, limit,
-	    &rows, &n)) != STORE_OK)
-		return status;
-	for (i = 0; i < n; i++)
-		if (cb(&rows[i], arg) != 0)
-			break;
-	outbox_free(rows, n);
-	return STORE_OK;
+	return outbox_due_by(st, ST_WEBHOOK_DUE, NULL, when, limit, cb, arg);
 }
 
 enum store_status
@@ -2117,6 +2120,7 @@ store_sqlite_prepare(struct store *st, const char *sql, const char *what)
 	sqlite3_stmt *s = NULL;
 	int i, rc;
 
+	st->bind_rc = SQLITE_OK;	/* as stmt_get(): a fresh call */
 	for (i = 0; i < st->nkept; i++)
 		if (st->kept[i].sql == sql) {
 			/* In use by a caller further up: a fresh one. */
@@ -2149,6 +2153,19 @@ store_sqlite_done(struct store *st, sqlite3_stmt *s)
 			return;
 		}
 	sqlite3_finalize(s);
+}
+
+enum store_status
+store_sqlite_step(struct store *st, sqlite3_stmt *s, const char *what)
+{
+	return step(st, s, what);
+}
+
+enum store_status
+store_sqlite_col_dup(struct store *st, sqlite3_stmt *s, int col,
+    const char *table, char **out)
+{
+	return col_dup(st, s, col, table, out);
 }
 
 enum store_status

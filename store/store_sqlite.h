@@ -21,6 +21,16 @@ sqlite3		*store_sqlite_db(struct store *st);
 sqlite3_stmt	*store_sqlite_prepare(struct store *st, const char *sql,
 		    const char *what);
 void		 store_sqlite_done(struct store *st, sqlite3_stmt *s);
+/* One step of a statement from store_sqlite_prepare(), as the store's
+ * own calls step theirs: STORE_OK with a row ready to read,
+ * STORE_NOTFOUND when there are no (more) rows, or the mapped failure
+ * with SQLite's reason recorded (what: which call). */
+enum store_status store_sqlite_step(struct store *st, sqlite3_stmt *s,
+		    const char *what);
+/* Column col of the current row as a malloc'd C string; a value that is
+ * not text is a corrupt row of table. */
+enum store_status store_sqlite_col_dup(struct store *st, sqlite3_stmt *s,
+		    int col, const char *table, char **out);
 /* Record SQLite's reason for a failed call (what: which call) and map
  * the result code to a store status (STORE_EXISTS, STORE_BUSY, ...). */
 enum store_status store_sqlite_fail(struct store *st, int rc,

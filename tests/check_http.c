@@ -49,7 +49,8 @@ struct player {
 	unsigned char	 sk[64];
 	unsigned char	 pk[32];
 };
-static struct player alice = { "alice" }, bob = { "bob" }, carol = { "carol" };
+static struct player alice = { .name = "alice" }, bob = { .name = "bob" },
+    carol = { .name = "carol" };
 
 /* ---- HTTP client ----------------------------------------------------------- */
 
@@ -426,6 +427,20 @@ check_registration_refusals(void)
 	j = http_json(NULL, "POST", "/v1/players", "{\"name\": \"da ve\"}",
 	    &status);
 	ck_assert_int_eq(status, 400);
+	json_decref(j);
+	/* The name refused by itself (the body above lacks its key). */
+	snprintf(body, sizeof(body), "{\"name\": \"da ve\", \"key\": "
+	    "\"%s\"}", key);
+	j = http_json(NULL, "POST", "/v1/players", body, &status);
+	ck_assert_int_eq(status, 400);
+	ck_assert_str_eq(error_message(j), "a player name is 1-63 letters, "
+	    "digits, '.', '-' or '_'");
+	json_decref(j);
+	snprintf(body, sizeof(body), "{\"name\": \"%064d\", \"key\": "
+	    "\"%s\"}", 0, key);
+	j = http_json(NULL, "POST", "/v1/players", body, &status);
+	ck_assert_int_eq(status, 400);
+	ck_assert_str_eq(error_code(j), "bad_request");
 	json_decref(j);
 }
 
@@ -874,6 +889,8 @@ check_long_poll(int64_t game)
 {
 	struct poll polls[3], quick;
 	struct reply r;
+	long status;
+	json_t *j;
 	int i;
 
 	for (i = 0; i < 3; i++)
@@ -899,6 +916,26 @@ check_long_poll(int64_t game)
 		    "timed_out")));
 		json_decref(polls[i].answer);
 	}
+
+	/* An unknown game is refused at once, waiting or not, as the log
+	 * refuses it. */
+	poll_start(&quick, 999999, -1, 5);
+	poll_join(&quick);
+	ck_assert_str_eq(error_code(quick.answer), "unknown_game");
+	ck_assert_str_eq(error_message(quick.answer), "there is no game "
+	    "999999");
+	ck_assert_msg(quick.elapsed < 2, "a poll of an unknown game waited "
+	    "%.2f s", quick.elapsed);
+	json_decref(quick.answer);
+	j = http_json(NULL, "GET", "/v1/games/999999/events?after=-1", NULL,
+	    &status);
+	ck_assert_int_eq(status, 404);
+	ck_assert_str_eq(error_code(j), "unknown_game");
+	json_decref(j);
+	j = http_json(NULL, "GET", "/v1/games/999999/log", NULL, &status);
+	ck_assert_int_eq(status, 404);
+	ck_assert_str_eq(error_message(j), "there is no game 999999");
+	json_decref(j);
 }
 
 /* After the end: every log page, then the offline audit of those pages

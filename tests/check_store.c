@@ -675,6 +675,7 @@ END_TEST
 START_TEST(test_game_status_and_seat)
 {
 	struct store_game	 g;
+	struct store_seat	 seat;
 	struct store		*st = open_store("gstatus");
 	int64_t			 id, carol;
 
@@ -699,6 +700,17 @@ START_TEST(test_game_status_and_seat)
 	ck_assert_int_eq(g.status, STORE_GAME_OVER);
 	ck_assert_int_eq(g.seat_player[0], 0);
 	ck_assert_int_eq(g.seat_player[1], carol);
+	ck_assert_int_eq(g.seat_status[0], STORE_SEAT_PLAYING);
+	ck_assert_int_eq(g.seat_status[1], STORE_SEAT_PLAYING);
+	store_game_clear(&g);
+
+	/* The seats' statuses come with the game. */
+	ck_assert_int_eq(store_seat_get(st, id, 1, &seat), STORE_OK);
+	seat.status = STORE_SEAT_RESIGNED;
+	ck_assert_int_eq(store_seat_update(st, &seat), STORE_OK);
+	ck_assert_int_eq(store_game_get(st, id, &g), STORE_OK);
+	ck_assert_int_eq(g.seat_status[0], STORE_SEAT_PLAYING);
+	ck_assert_int_eq(g.seat_status[1], STORE_SEAT_RESIGNED);
 	store_game_clear(&g);
 	store_close(st);
 }
@@ -1407,6 +1419,11 @@ START_TEST(test_tamper_game)
 	raw_exec(db, "UPDATE games SET nseats = 2, seed = 'not a blob'");
 	ck_assert_int_eq(store_game_get(st, game, &g), STORE_ERROR);
 	ck_assert_ptr_nonnull(strstr(store_errmsg(st), "seed"));
+
+	raw_exec(db, "UPDATE games SET seed = zeroblob(32);"
+	    "UPDATE seats SET status = 9 WHERE seat = 1");
+	ck_assert_int_eq(store_game_get(st, game, &g), STORE_ERROR);
+	ck_assert_ptr_nonnull(strstr(store_errmsg(st), "seat status"));
 	sqlite3_close(db);
 	store_close(st);
 }

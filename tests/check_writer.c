@@ -264,6 +264,66 @@ START_TEST(test_kept_state_checked_against_log)
 }
 END_TEST
 
+/* A seat marked absent after its move was verified (here: between the
+ * writer's first use of the game and the move) is refused under the
+ * write lock, and nothing of the move is stored. */
+START_TEST(test_seat_status_checked_under_lock)
+{
+	int64_t game = testenv_game(&env, "template", 2), seq, before;
+	struct engine_reply reply;
+	struct store_seat row;
+	struct proto_move m;
+	struct gamestate gs;
+	char move[256], block[4096], err[512];
+	int seat, spoilt;
+
+	/* The writer keeps the game's state. */
+	seat = legal(game, &seq, 0, move, sizeof(move));
+	testenv_play(&env, game, seq, seat, move, &reply);
+	ck_assert_int_eq(reply.status, ENGINE_OK);
+	engine_reply_clear(&reply);
+
+	seat = legal(game, &seq, 0, move, sizeof(move));
+	testenv_block(&env, seat, game, seq, seat, move, block, sizeof(block));
+	ck_assert_int_eq(proto_move_find(block, strlen(block), &m, err,
+	    sizeof(err)), PROTO_OK);
+	ck_assert_int_eq(store_seat_get(env.st, game, seat, &row), STORE_OK);
+	row.status = STORE_SEAT_ABSENT;
+	ck_assert_int_eq(store_seat_update(env.st, &row), STORE_OK);
+	before = testenv_rows(&env);
+
+	/* Through the writer, whose kept state was built before. */
+	memset(&reply, 0, sizeof(reply));
+	ck_assert_int_eq(writer_play(&m, RULES_LANG_EN, &reply), 0);
+	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
+	ck_assert_ptr_nonnull(strstr(reply.message, "marked absent"));
+	engine_reply_clear(&reply);
+
+	/* And on the direct path. */
+	memset(&reply, 0, sizeof(reply));
+	ck_assert_int_eq(store_begin(env.st), STORE_OK);
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(apply_move(env.st, env.key, &gs, &m, RULES_LANG_EN,
+	    &reply, &spoilt), ENGINE_REFUSED);
+	ck_assert_int_eq(spoilt, 0);
+	store_rollback(env.st);
+	gamestate_clear(&gs);
+	ck_assert_ptr_nonnull(strstr(reply.message, "marked absent"));
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(testenv_rows(&env), before);
+
+	/* Back in play, the same move is accepted. */
+	row.status = STORE_SEAT_PLAYING;
+	ck_assert_int_eq(store_seat_update(env.st, &row), STORE_OK);
+	memset(&reply, 0, sizeof(reply));
+	ck_assert_int_eq(writer_play(&m, RULES_LANG_EN, &reply), 0);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert(audit_ok(game));
+}
+END_TEST
+
 /* Whole games through the writer, with a cache smaller than the number
  * of games (slots are shared and evicted), audit clean. */
 START_TEST(test_games_through_small_cache)
@@ -306,6 +366,7 @@ main(void)
 	tcase_add_test(tc, test_race_through_writer);
 	tcase_add_test(tc, test_batch_refusal_undone_alone);
 	tcase_add_test(tc, test_kept_state_checked_against_log);
+	tcase_add_test(tc, test_seat_status_checked_under_lock);
 	tcase_add_test(tc, test_games_through_small_cache);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -20,27 +20,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 cd "$work" || exit 1
 
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-# expect DESCRIPTION EXIT-CODE COMMAND...: run, compare the exit code
-expect() {
-	what=$1 want=$2
-	shift 2
-	"$@" >out.txt 2>err.txt
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok; else
-		bad "$what: exit $got, expected $want"
-		sed 's/^/  | /' out.txt err.txt >&2
-	fi
-}
-# contains DESCRIPTION FILE TEXT
-contains() {
-	if grep -qF -- "$3" "$2"; then ok; else
-		bad "$1: \"$3\" not in $2"; sed 's/^/  | /' "$2" >&2
-	fi
-}
+. "$top_srcdir/tests/checks.sh"
 
 ctl() { "$bin/pbemctl" -d "$work/pbem.db" "$@"; }
 

@@ -14,7 +14,7 @@ EXTRA_DIST += tests/cli-test.sh tests/run-all.sh contrib/install-deps.sh
 # pbemd as an administrator runs it: config files, lock, reload, limits,
 # health, metrics, signals.
 TESTS += tests/ops-test.sh
-EXTRA_DIST += tests/ops-test.sh
+EXTRA_DIST += tests/ops-test.sh tests/checks.sh
 
 check_PROGRAMS += tests/check_random_play
 TESTS += tests/check_random_play
