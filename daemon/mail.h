@@ -108,7 +108,9 @@ struct mail_settings {
 	int	timeout;		/* seconds for one SMTP/IMAP exchange */
 };
 
-/* Fill s with the documented defaults (docs/MAIL.md, "Settings"). */
+/* Fill s with the documented defaults (docs/MAIL.md, "Settings"): the
+ * defaults of the options mail_NAME of daemon/conf.c's table, which
+ * also gives each setting's type and range. */
 void	mail_settings_default(struct mail_settings *s);
 /* Set one setting by name ("smtp_url") from text; 0, or -1 with the
  * reason in err and s unchanged. */
@@ -126,9 +128,18 @@ struct config;
 int	mail_settings_from_config(struct mail_settings *s,
 	    const struct config *cfg, char *err, size_t errlen);
 
-/* GMime's global set-up; once per process, before any thread. */
+/* GMime's and libcurl's global set-up; once per process, before any
+ * thread. */
 void	mail_init(void);
 void	mail_shutdown(void);
+/* A libcurl easy handle (a CURL *) for one SMTP or IMAP server: the
+ * connect timeout, total_timeout seconds for a whole transfer, STARTTLS
+ * required when starttls, certificates checked unless tls_verify is off,
+ * a login when user is not "", libcurl's error text into cerr
+ * (CURL_ERROR_SIZE bytes).  NULL if libcurl cannot make one. */
+void	*mail_curl_handle(const struct mail_settings *s, const char *user,
+	    const char *password, int starttls, long total_timeout,
+	    char *cerr);
 
 /* ---- mail_parse.c -------------------------------------------------------- */
 
@@ -300,7 +311,16 @@ void	mail_out_clear(struct mail_out *out);
 /* 1 if the gateway has a mail (a subject and a renderer) for event. */
 int	mail_render_knows(const char *event);
 
-/* Shared with mail_notice.c.  The headers of a mail about event. */
+/* Shared with mail_notice.c.  Open the row's game after entry seq (the
+ * payload's "game" and "seq") into gs; for a seat's row (seat_row), also
+ * the payload's "seat" into *seat and that seat's player into p.  On
+ * MAIL_RENDER_OK the caller clears gs; on anything else err says why
+ * and there is nothing to clear. */
+enum mail_render_status mail_row_open(struct store *st,
+	    const struct store_outbox *o, const json_t *pl, int seat_row,
+	    struct gamestate *gs, int *seat, struct store_player *p, char *err,
+	    size_t errlen);
+/* The headers of a mail about event. */
 void	mail_set_headers(const struct mail_settings *s,
 	    const struct store_outbox *o, const char *event, const char *lang,
 	    const char *title, int64_t game, int64_t seq,
@@ -362,11 +382,20 @@ enum mail_send_status {
 	MAIL_SEND_PERM		/* the server refused it for good */
 };
 
-/* Deliver one composed message to rcpt: by SMTP if smtp_url is set,
- * else into the Maildir outbox (name_hint keeps a retry idempotent). */
+/* What a run of mail_send() calls keeps between them: the SMTP
+ * connection, so that the mails of one batch share it.  Start zeroed;
+ * mail_send_close() when the batch is done. */
+struct mail_send_conn {
+	void	*curl;		/* a CURL *, or NULL */
+};
+
+/* Deliver one composed message to rcpt: by SMTP if smtp_url is set
+ * (through conn's connection, opened if need be), else into the Maildir
+ * outbox (name_hint keeps a retry idempotent). */
 enum mail_send_status mail_send(const struct mail_settings *s,
-	    const char *rcpt, const char *data, size_t len,
-	    const char *name_hint, char *err, size_t errlen);
+	    struct mail_send_conn *conn, const char *rcpt, const char *data,
+	    size_t len, const char *name_hint, char *err, size_t errlen);
+void	mail_send_close(struct mail_send_conn *conn);
 
 /* ---- mail_sender.c ------------------------------------------------------- */
 

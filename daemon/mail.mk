@@ -1,5 +1,7 @@
 # daemon/mail*: the mail gateway (docs/MAIL.md) -- its own library, so
-# that pbemd and the mail tests link it and nothing else has to.
+# that pbemd and the mail tests link it and nothing else has to.  Its
+# settings take their defaults from pbemd's option table, so whatever
+# links it also links daemon/conf.c.
 MAIL_CPPFLAGS = $(CORE_CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS)
 MAIL_LIBS = daemon/libmail.a $(CORE_LIBS) $(GMIME_LIBS) $(CURL_LIBS) -lpthread
 
@@ -77,7 +79,7 @@ EXTRA_DIST += tests/mail-e2e.sh
 
 EXTRA_PROGRAMS += tests/bench_mail
 BENCHES += tests/bench_mail
-tests_bench_mail_SOURCES = tests/bench_mail.c daemon/log.c
+tests_bench_mail_SOURCES = tests/bench_mail.c daemon/log.c daemon/conf.c
 tests_bench_mail_CPPFLAGS = $(MAIL_CPPFLAGS) -I$(srcdir)/tests
 tests_bench_mail_LDADD = $(MAIL_LIBS)
 
@@ -92,7 +94,8 @@ clean-mail-spool:
 # (docs/MAIL.md, "Notices").
 check_PROGRAMS += tests/check_notices
 TESTS += tests/check_notices
-tests_check_notices_SOURCES = tests/check_notices.c daemon/log.c $(TESTLIB)
+tests_check_notices_SOURCES = tests/check_notices.c daemon/log.c \
+	daemon/conf.c $(TESTLIB)
 tests_check_notices_CPPFLAGS = $(MAIL_CPPFLAGS) -I$(srcdir)/tests \
 	$(CHECK_CFLAGS)
 tests_check_notices_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)

@@ -4,45 +4,28 @@
  *
  * proto_move_find() reads the first block of a text.  A reply usually
  * quotes the mail it answers, and a player's earlier block may be quoted
- * there above the new one; so the gateway picks the block itself, by the
- * same notion of quoting as docs/PROTOCOL.md (a line's prefix is its run
- * of '>', spaces and tabs; its depth the number of '>'), and hands
- * proto_move_find() the text from that block's BEGIN line on.
+ * there above the new one; so the gateway picks the block itself, among
+ * the BEGIN lines proto_move_begin_next() finds with the protocol's own
+ * notion of quoting (docs/PROTOCOL.md), and hands proto_move_find() the
+ * text from that block's BEGIN line on.
  */
 #include <string.h>
 #include <strings.h>
 
 #include "mail.h"
-
-static const char begin_line[] = "-----BEGIN PBEM MOVE-----";
+#include "protocol.h"
 
 long
 mail_block_pick(const char *text, size_t len)
 {
-	size_t pos = 0, end, i, clen;
-	long best = -1;
-	int depth, best_depth = 0;
+	size_t from = 0, depth, best_depth = 0;
+	long at, best = -1;
 
-	while (pos < len) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-
-		end = nl != NULL ? (size_t)(nl - text) : len;
-		depth = 0;
-		for (i = pos; i < end && (text[i] == '>' || text[i] == ' ' ||
-		    text[i] == '\t'); i++)
-			depth += text[i] == '>';
-		clen = end - i;
-		while (clen > 0 && (text[i + clen - 1] == ' ' ||
-		    text[i + clen - 1] == '\t' || text[i + clen - 1] == '\r'))
-			clen--;
-		if (clen == sizeof(begin_line) - 1 &&
-		    memcmp(text + i, begin_line, clen) == 0 &&
-		    (best < 0 || depth < best_depth)) {
-			best = (long)pos;
+	while ((at = proto_move_begin_next(text, len, &from, &depth)) >= 0)
+		if (best < 0 || depth < best_depth) {
+			best = at;
 			best_depth = depth;
 		}
-		pos = end + 1;
-	}
 	return best;
 }
 

@@ -1,8 +1,7 @@
 /*
  * mail_config.c -- the mail settings from pbemd's configuration: every
  * mail setting NAME is the option mail_NAME (daemon/conf.c, docs/CONFIG.md).
- * The defaults there are the same as mail_settings_default()'s; the
- * test check_mail checks that they agree.
+ * mail_settings_default() takes its defaults from the same rows.
  */
 #include <stdio.h>
 

@@ -59,23 +59,11 @@ write_cb(char *p, size_t size, size_t nmemb, void *arg)
 static CURL *
 imap_handle(const struct mail_settings *s, char *cerr)
 {
-	CURL *c = curl_easy_init();
+	CURL *c = mail_curl_handle(s, s->imap_user, s->imap_password,
+	    s->imap_starttls, (long)s->timeout * 4, cerr);
 
-	if (c == NULL)
-		return NULL;
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, cerr);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, (long)s->timeout);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, (long)s->timeout * 4);
-	curl_easy_setopt(c, CURLOPT_USE_SSL, s->imap_starttls ?
-	    (long)CURLUSESSL_ALL : (long)CURLUSESSL_NONE);
-	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, s->tls_verify ? 1L : 0L);
-	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, s->tls_verify ? 2L : 0L);
-	if (s->imap_user[0] != '\0') {
-		curl_easy_setopt(c, CURLOPT_USERNAME, s->imap_user);
-		curl_easy_setopt(c, CURLOPT_PASSWORD, s->imap_password);
-	}
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, write_cb);
+	if (c != NULL)
+		curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, write_cb);
 	return c;
 }
 

@@ -192,6 +192,17 @@ sender_reply(struct reply *rep, const char *to, const char *event,
 		    json_integer(game_id));
 }
 
+/* A refusal of an unverified mail, to the sender: r's code and reason,
+ * and no view. */
+static void
+error_reply(struct reply *rep, const char *to, const char *lang,
+    const struct mail_result *r, int64_t game_id)
+{
+	sender_reply(rep, to, "mail_error", lang, r->message_id, game_id);
+	json_object_set_new(rep->payload, "code", json_string(r->code));
+	json_object_set_new(rep->payload, "reason", json_string(r->reason));
+}
+
 /* A reply to a verified seat, rendered later from its view. */
 static void
 seat_reply(struct reply *rep, const char *to, const char *event,
@@ -302,10 +313,8 @@ signed_command(struct mail_ingest_ctx *ctx, const struct proto_move *pm,
 	    pm->game_id, next - 1, pm->seat, r->message_id);
 	return;
 to_sender:
-	sender_reply(rep, reply_to, "mail_error", lang, r->message_id,
-	    existing_game(ctx->st, pm->game_id));
-	json_object_set_new(rep->payload, "code", json_string(r->code));
-	json_object_set_new(rep->payload, "reason", json_string(r->reason));
+	error_reply(rep, reply_to, lang, r, existing_game(ctx->st,
+	    pm->game_id));
 }
 
 /* The block at text (its BEGIN line first): a signed command or a move. */
@@ -328,11 +337,7 @@ signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
 		set_reason(r, MAIL_REJECTED, "%s", perr);
 		snprintf(r->code, sizeof(r->code), "%s", ps ==
 		    PROTO_BAD_SIGNATURE ? "bad_signature" : "malformed_block");
-		sender_reply(rep, reply_to, "mail_error", lang, r->message_id,
-		    0);
-		json_object_set_new(rep->payload, "code", json_string(r->code));
-		json_object_set_new(rep->payload, "reason",
-		    json_string(r->reason));
+		error_reply(rep, reply_to, lang, r, 0);
 		return;
 	}
 	if ((cmd = mail_command_word(pm.text, &fr)) != MAIL_CMD_NONE) {
@@ -377,11 +382,8 @@ signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
 	case ENGINE_BAD_REQUEST:
 		/* Not verified: the answer goes to the sender, no view. */
 		set_reason(r, MAIL_REJECTED, "%s", er.message);
-		sender_reply(rep, reply_to, "mail_error", lang, r->message_id,
-		    existing_game(ctx->st, pm.game_id));
-		json_object_set_new(rep->payload, "code", json_string(r->code));
-		json_object_set_new(rep->payload, "reason",
-		    json_string(r->reason));
+		error_reply(rep, reply_to, lang, r, existing_game(ctx->st,
+		    pm.game_id));
 		break;
 	case ENGINE_STALE_SEQ:
 		/* The very block already in the log: played once, by this
@@ -540,11 +542,8 @@ mail_ingest(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 		set_reason(r, MAIL_REJECTED, "an unsigned STATUS: a seat's "
 		    "view is only sent for a signed STATUS block");
 		snprintf(r->code, sizeof(r->code), "unsigned_command");
-		sender_reply(&rep, reply_to, "mail_error", lang, r->message_id,
-		    existing_game(ctx->st, subject_game(m.subject)));
-		json_object_set_new(rep.payload, "code", json_string(r->code));
-		json_object_set_new(rep.payload, "reason",
-		    json_string(r->reason));
+		error_reply(&rep, reply_to, lang, r, existing_game(ctx->st,
+		    subject_game(m.subject)));
 	} else {
 		set_reason(r, MAIL_HELP, "no signed block and no command");
 		sender_reply(&rep, reply_to, "mail_help", lang, r->message_id,

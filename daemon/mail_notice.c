@@ -507,19 +507,9 @@ open_notice(struct notice *n, const struct notice_kind *k,
     const struct store_outbox *o)
 {
 	struct store_player p;
-	enum engine_status es;
+	enum mail_render_status rs;
 	const char *lang = NULL;
-	int64_t game, seq;
 
-	game = json_integer_value(json_object_get(n->pl, "game"));
-	seq = json_integer_value(json_object_get(n->pl, "seq"));
-	if (game <= 0 || seq < 0 || (!k->observer && !json_is_integer(
-	    json_object_get(n->pl, "seat")))) {
-		snprintf(n->err, n->errlen, "outbox row %lld (%s): payload "
-		    "names no game, sequence number and %s", (long long)o->id,
-		    n->event, k->observer ? "viewer" : "seat");
-		return MAIL_RENDER_FAIL;
-	}
 	if (k->observer) {
 		lang = json_string_value(json_object_get(n->pl, "lang"));
 		if (!json_is_string(json_object_get(n->pl, "viewer")) ||
@@ -531,25 +521,13 @@ open_notice(struct notice *n, const struct notice_kind *k,
 			return MAIL_RENDER_FAIL;
 		}
 	}
-	es = gamestate_load(n->st, game, seq, &n->gs, n->err, n->errlen);
-	if (es == ENGINE_BUSY)
-		return MAIL_RENDER_RETRY;
-	if (es != ENGINE_OK)
-		return MAIL_RENDER_FAIL;
+	if ((rs = mail_row_open(n->st, o, n->pl, !k->observer, &n->gs,
+	    &n->viewer, &p, n->err, n->errlen)) != MAIL_RENDER_OK)
+		return rs;
 	if (k->observer) {
 		n->viewer = RULES_VIEW_PUBLIC;
 		n->lang = lang != NULL && strcmp(lang, "fr") == 0 ? "fr" : "en";
 		return MAIL_RENDER_OK;
-	}
-	n->viewer = (int)json_integer_value(json_object_get(n->pl, "seat"));
-	if (n->viewer < 0 || n->viewer >= n->gs.game.nseats ||
-	    store_player_get(n->st, n->gs.game.seat_player[n->viewer], &p) !=
-	    STORE_OK) {
-		snprintf(n->err, n->errlen, "outbox row %lld: game %lld has no "
-		    "player in seat %d", (long long)o->id, (long long)game,
-		    n->viewer);
-		gamestate_clear(&n->gs);
-		return MAIL_RENDER_FAIL;
 	}
 	n->lang = strcmp(p.lang, "fr") == 0 ? "fr" : "en";
 	json_object_set_new(n->data, "seat", json_integer(n->viewer));

@@ -261,6 +261,41 @@ mail_view_body(const struct tpl_set *tpl, const struct gamestate *gs,
 	return rc;
 }
 
+enum mail_render_status
+mail_row_open(struct store *st, const struct store_outbox *o,
+    const json_t *pl, int seat_row, struct gamestate *gs, int *seat,
+    struct store_player *p, char *err, size_t errlen)
+{
+	enum engine_status es;
+	int64_t game, seq;
+
+	game = json_integer_value(json_object_get(pl, "game"));
+	seq = json_integer_value(json_object_get(pl, "seq"));
+	if (game <= 0 || seq < 0 || (seat_row && !json_is_integer(
+	    json_object_get(pl, "seat")))) {
+		snprintf(err, errlen, "outbox row %lld (%s): payload names no "
+		    "game, sequence number and %s", (long long)o->id, o->event,
+		    seat_row ? "seat" : "viewer");
+		return MAIL_RENDER_FAIL;
+	}
+	es = gamestate_load(st, game, seq, gs, err, errlen);
+	if (es == ENGINE_BUSY)
+		return MAIL_RENDER_RETRY;
+	if (es != ENGINE_OK)
+		return MAIL_RENDER_FAIL;
+	if (!seat_row)
+		return MAIL_RENDER_OK;
+	*seat = (int)json_integer_value(json_object_get(pl, "seat"));
+	if (*seat < 0 || *seat >= gs->game.nseats || store_player_get(st,
+	    gs->game.seat_player[*seat], p) != STORE_OK) {
+		snprintf(err, errlen, "outbox row %lld: game %lld has no player "
+		    "in seat %d", (long long)o->id, (long long)game, *seat);
+		gamestate_clear(gs);
+		return MAIL_RENDER_FAIL;
+	}
+	return MAIL_RENDER_OK;
+}
+
 static enum mail_render_status
 render_seat(struct store *st, const struct tpl_set *tpl,
     const struct mail_settings *s, const struct store_outbox *o,
@@ -271,33 +306,17 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	struct store_player p;
 	struct store_entry e;
 	struct mustache_buf buf;
-	enum engine_status es;
+	enum mail_render_status rs;
 	int64_t game, seq;
 	int seat, acting, over;
 	const char *name, *lang, *shown_move = NULL, *reason = NULL;
 	char move[PROTO_MOVE_MAX + 1];
 
-	game = json_integer_value(json_object_get(pl, "game"));
-	seq = json_integer_value(json_object_get(pl, "seq"));
-	seat = (int)json_integer_value(json_object_get(pl, "seat"));
-	if (game <= 0 || seq < 0 || !json_is_integer(json_object_get(pl,
-	    "seat"))) {
-		snprintf(err, errlen, "outbox row %lld: payload names no game, "
-		    "sequence number and seat", (long long)o->id);
-		return MAIL_RENDER_FAIL;
-	}
-	es = gamestate_load(st, game, seq, &gs, err, errlen);
-	if (es == ENGINE_BUSY)
-		return MAIL_RENDER_RETRY;
-	if (es != ENGINE_OK)
-		return MAIL_RENDER_FAIL;
-	if (seat < 0 || seat >= gs.game.nseats || store_player_get(st,
-	    gs.game.seat_player[seat], &p) != STORE_OK) {
-		snprintf(err, errlen, "outbox row %lld: game %lld has no player "
-		    "in seat %d", (long long)o->id, (long long)game, seat);
-		gamestate_clear(&gs);
-		return MAIL_RENDER_FAIL;
-	}
+	if ((rs = mail_row_open(st, o, pl, 1, &gs, &seat, &p, err, errlen)) !=
+	    MAIL_RENDER_OK)
+		return rs;
+	game = gs.game.id;
+	seq = gs.seq;
 	lang = strcmp(p.lang, "fr") == 0 ? "fr" : "en";
 	acting = seat_acts(&gs, seat, &over);
 	name = seat_template(event, over, acting);
@@ -357,11 +376,9 @@ render_plain(struct store *st, const struct tpl_set *tpl,
     json_t *pl, const char *event, struct mail_out *out, char *err,
     size_t errlen)
 {
-	const struct rules_module *m = NULL;
 	struct gamestate gs;
-	struct present_info info;
 	struct mustache_buf buf, help;
-	json_t *data, *view, *shown;
+	json_t *data;
 	const char *lang, *title = NULL;
 	int64_t game = json_integer_value(json_object_get(pl, "game"));
 
@@ -372,20 +389,12 @@ render_plain(struct store *st, const struct tpl_set *tpl,
 	if (game > 0 && strcmp(event, "mail_help") == 0 &&
 	    gamestate_load(st, game, -1, &gs, err, errlen) == ENGINE_OK) {
 		/* The game's rules, from the public view only. */
-		m = gs.module;
-		memset(&info, 0, sizeof(info));
-		info.lang = lang[0] == 'f' ? RULES_LANG_FR : RULES_LANG_EN;
-		info.module = m;
-		info.viewer = RULES_VIEW_PUBLIC;
-		view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
-		shown = present_view(view, &info);
-		json_decref(view);
-		if (templates_render(tpl, lang, m->name, "help", TPL_TEXT,
-		    shown, &help, err, errlen) == 0 && help.data != NULL)
+		if (mail_view_body(tpl, &gs, RULES_VIEW_PUBLIC, lang, "help",
+		    NULL, NULL, &help, err, errlen) == 0 && help.data != NULL)
 			json_object_set_new(data, "game_help",
 			    json_string(help.data));
-		json_decref(shown);
-		title = lang[0] == 'f' ? m->title_fr : m->title_en;
+		title = lang[0] == 'f' ? gs.module->title_fr :
+		    gs.module->title_en;
 		gamestate_clear(&gs);
 	}
 	mustache_buf_free(&help);

@@ -33,8 +33,8 @@ read_cb(char *buf, size_t size, size_t nitems, void *arg)
 }
 
 static enum mail_send_status
-send_smtp(const struct mail_settings *s, const char *rcpt, const char *data,
-    size_t len, char *err, size_t errlen)
+send_smtp(const struct mail_settings *s, struct mail_send_conn *conn,
+    const char *rcpt, const char *data, size_t len, char *err, size_t errlen)
 {
 	struct curl_slist *rcpts = NULL;
 	struct upload u = { data, len, 0 };
@@ -44,14 +44,20 @@ send_smtp(const struct mail_settings *s, const char *rcpt, const char *data,
 	CURLcode rc;
 	CURL *c;
 
-	if ((c = curl_easy_init()) == NULL) {
+	/* One handle per batch: libcurl keeps its connection open, so the
+	 * mails of a batch share one connection, greeting and login. */
+	if (conn->curl == NULL && (conn->curl = mail_curl_handle(s,
+	    s->smtp_user, s->smtp_password, s->smtp_starttls,
+	    (long)s->timeout * 2, cerr)) == NULL) {
 		snprintf(err, errlen, "smtp: cannot start libcurl");
 		return MAIL_SEND_TEMP;
 	}
+	c = conn->curl;
 	snprintf(from, sizeof(from), "<%s>", s->from);
 	snprintf(to, sizeof(to), "<%s>", rcpt);
 	rcpts = curl_slist_append(rcpts, to);
 	cerr[0] = '\0';
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, cerr);
 	curl_easy_setopt(c, CURLOPT_URL, s->smtp_url);
 	curl_easy_setopt(c, CURLOPT_MAIL_FROM, from);
 	curl_easy_setopt(c, CURLOPT_MAIL_RCPT, rcpts);
@@ -59,22 +65,13 @@ send_smtp(const struct mail_settings *s, const char *rcpt, const char *data,
 	curl_easy_setopt(c, CURLOPT_READDATA, &u);
 	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
 	curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)len);
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, cerr);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, (long)s->timeout);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, (long)s->timeout * 2);
-	curl_easy_setopt(c, CURLOPT_USE_SSL, s->smtp_starttls ?
-	    (long)CURLUSESSL_ALL : (long)CURLUSESSL_NONE);
-	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, s->tls_verify ? 1L : 0L);
-	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, s->tls_verify ? 2L : 0L);
-	if (s->smtp_user[0] != '\0') {
-		curl_easy_setopt(c, CURLOPT_USERNAME, s->smtp_user);
-		curl_easy_setopt(c, CURLOPT_PASSWORD, s->smtp_password);
-	}
 	rc = curl_easy_perform(c);
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+	/* Nothing of this mail stays on the handle past this call. */
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, NULL);
+	curl_easy_setopt(c, CURLOPT_MAIL_RCPT, NULL);
+	curl_easy_setopt(c, CURLOPT_READDATA, NULL);
 	curl_slist_free_all(rcpts);
-	curl_easy_cleanup(c);
 	if (rc == CURLE_OK)
 		return MAIL_SEND_OK;
 	snprintf(err, errlen, "smtp %s: %s (%s; last reply %ld)", s->smtp_url,
@@ -84,13 +81,22 @@ send_smtp(const struct mail_settings *s, const char *rcpt, const char *data,
 }
 
 enum mail_send_status
-mail_send(const struct mail_settings *s, const char *rcpt, const char *data,
-    size_t len, const char *name_hint, char *err, size_t errlen)
+mail_send(const struct mail_settings *s, struct mail_send_conn *conn,
+    const char *rcpt, const char *data, size_t len, const char *name_hint,
+    char *err, size_t errlen)
 {
 	if (s->smtp_url[0] != '\0')
-		return send_smtp(s, rcpt, data, len, err, errlen);
+		return send_smtp(s, conn, rcpt, data, len, err, errlen);
 	if (maildir_put(s->maildir_out, name_hint, NULL, data, len, err,
 	    errlen) != 0)
 		return MAIL_SEND_TEMP;
 	return MAIL_SEND_OK;
+}
+
+void
+mail_send_close(struct mail_send_conn *conn)
+{
+	if (conn->curl != NULL)
+		curl_easy_cleanup(conn->curl);
+	conn->curl = NULL;
 }

@@ -39,6 +39,7 @@ struct batch {
 	struct store			*st;
 	const struct tpl_set		*tpl;
 	const struct mail_settings	*set;
+	struct mail_send_conn		 conn;	/* one SMTP connection */
 	int				 synced;
 	int				 handled;
 	int				 store_failed;
@@ -136,7 +137,8 @@ deliver(const struct store_outbox *o, void *arg)
 		return b->store_failed;
 	}
 	snprintf(hint, sizeof(hint), "pbem-out-%lld", (long long)o->id);
-	ss = mail_send(b->set, m.to, data, len, hint, err, sizeof(err));
+	ss = mail_send(b->set, &b->conn, m.to, data, len, hint, err,
+	    sizeof(err));
 	free(data);
 	if (ss == MAIL_SEND_OK) {
 		if (store_outbox_mark_sent(b->st, o->id) != STORE_OK) {
@@ -164,9 +166,11 @@ mail_sender_run_once(struct store *st, const struct tpl_set *tpl,
 	b.set = s;
 	if (store_outbox_due_channel(st, "mail", (int64_t)time(NULL), limit,
 	    deliver, &b) != STORE_OK) {
+		mail_send_close(&b.conn);
 		log_warnx("mail: outbox: %s", store_errmsg(st));
 		return -1;
 	}
+	mail_send_close(&b.conn);
 	return b.store_failed ? -1 : b.handled;
 }
 

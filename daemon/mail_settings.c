@@ -1,6 +1,11 @@
 /*
- * mail_settings.c -- the mail gateway's settings: one table of names,
- * types and defaults (docs/MAIL.md, "Settings"), and GMime's set-up.
+ * mail_settings.c -- the mail gateway's settings, and GMime's and
+ * libcurl's set-up.
+ *
+ * Every setting NAME is pbemd's option mail_NAME: its type, range and
+ * default are that row of daemon/conf.c's table (docs/CONFIG.md), the one
+ * place they are written.  The table here only says where each one is
+ * kept in struct mail_settings.
  */
 #include <errno.h>
 #include <limits.h>
@@ -8,60 +13,52 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <gmime/gmime.h>
 #include <curl/curl.h>
 
+#include "conf.h"
 #include "mail.h"
 
-enum setting_type { SET_STR, SET_INT, SET_BOOL, SET_SIZE };
-
 struct setting {
-	const char		*name;
-	enum setting_type	 type;
-	size_t			 offset;
-	size_t			 size;		/* SET_STR: the array */
-	long long		 min, max;	/* SET_INT, SET_SIZE */
-	const char		*def;
+	const char	*name;		/* NAME of option mail_NAME */
+	size_t		 offset;	/* in struct mail_settings */
+	size_t		 size;		/* of that field */
 };
 
-#define STR(f, d)	{ #f, SET_STR, offsetof(struct mail_settings, f), \
-			    sizeof(((struct mail_settings *)0)->f), 0, 0, d }
-#define INT(f, lo, hi, d) { #f, SET_INT, offsetof(struct mail_settings, f), \
-			    0, lo, hi, d }
-#define BOOL(f, d)	{ #f, SET_BOOL, offsetof(struct mail_settings, f), \
-			    0, 0, 1, d }
+#define FIELD(f)	{ #f, offsetof(struct mail_settings, f), \
+			    sizeof(((struct mail_settings *)0)->f) }
 
 static const struct setting settings[] = {
-	STR(from, "pbem@localhost"),
-	STR(from_name, "pbem"),
-	STR(domain, ""),		/* "": the domain of from */
-	STR(admin, ""),
-	STR(maildir_in, "mail/in"),
-	STR(maildir_out, "mail/out"),
-	STR(quarantine, "mail/quarantine"),
-	STR(smtp_url, ""),
-	STR(smtp_user, ""),
-	STR(smtp_password, ""),
-	BOOL(smtp_starttls, "no"),
-	STR(imap_url, ""),
-	STR(imap_user, ""),
-	STR(imap_password, ""),
-	BOOL(imap_starttls, "no"),
-	STR(imap_done_folder, ""),
-	BOOL(tls_verify, "yes"),
-	INT(imap_interval, 1, 86400, "30"),
-	INT(maildir_interval_ms, 10, 3600000, "1000"),
-	INT(send_interval_ms, 10, 3600000, "1000"),
-	{ "max_size", SET_SIZE, offsetof(struct mail_settings, max_size), 0,
-	    1024, 1024LL * 1024 * 1024, "4194304" },
-	INT(rate_max, 0, 1000000, "20"),
-	INT(rate_window, 1, 86400 * 30, "3600"),
-	INT(retry_base, 1, 86400, "60"),
-	INT(retry_max, 1, 86400 * 7, "21600"),
-	INT(max_attempts, 1, 1000, "12"),
-	INT(timeout, 1, 3600, "60"),
-	{ NULL, SET_STR, 0, 0, 0, 0, NULL }
+	FIELD(from),
+	FIELD(from_name),
+	FIELD(domain),
+	FIELD(admin),
+	FIELD(maildir_in),
+	FIELD(maildir_out),
+	FIELD(quarantine),
+	FIELD(smtp_url),
+	FIELD(smtp_user),
+	FIELD(smtp_password),
+	FIELD(smtp_starttls),
+	FIELD(imap_url),
+	FIELD(imap_user),
+	FIELD(imap_password),
+	FIELD(imap_starttls),
+	FIELD(imap_done_folder),
+	FIELD(tls_verify),
+	FIELD(imap_interval),
+	FIELD(maildir_interval_ms),
+	FIELD(send_interval_ms),
+	FIELD(max_size),
+	FIELD(rate_max),
+	FIELD(rate_window),
+	FIELD(retry_base),
+	FIELD(retry_max),
+	FIELD(max_attempts),
+	FIELD(timeout),
+	{ NULL, 0, 0 }
 };
 
 /* The i-th setting's name, NULL past the last. */
@@ -71,6 +68,21 @@ mail_settings_name(int i)
 	if (i < 0 || (size_t)i >= sizeof(settings) / sizeof(settings[0]))
 		return NULL;
 	return settings[i].name;
+}
+
+/* The row of pbemd's option table for setting t: mail_NAME.  Every
+ * setting has one (check_mail checks it); a missing row is a bug. */
+static const struct config_option *
+option_of(const struct setting *t)
+{
+	const struct config_option *o;
+	char name[64];
+
+	snprintf(name, sizeof(name), "mail_%s", t->name);
+	for (o = config_options(); o->name != NULL; o++)
+		if (strcmp(o->name, name) == 0)
+			return o;
+	abort();
 }
 
 static int
@@ -93,12 +105,13 @@ static int
 apply(struct mail_settings *s, const struct setting *t, const char *value,
     char *err, size_t errlen)
 {
+	const struct config_option *o = option_of(t);
 	char *p = (char *)s + t->offset, *end;
 	long long n;
 	int b;
 
-	switch (t->type) {
-	case SET_STR:
+	switch (o->type) {
+	case CONFIG_STRING:
 		if (strlen(value) >= t->size) {
 			snprintf(err, errlen, "mail setting %s: longer than %zu "
 			    "bytes", t->name, t->size - 1);
@@ -106,7 +119,7 @@ apply(struct mail_settings *s, const struct setting *t, const char *value,
 		}
 		memcpy(p, value, strlen(value) + 1);
 		return 0;
-	case SET_BOOL:
+	case CONFIG_BOOL:
 		if (parse_bool(value, &b) != 0) {
 			snprintf(err, errlen, "mail setting %s: \"%s\" is not "
 			    "yes or no", t->name, value);
@@ -114,21 +127,21 @@ apply(struct mail_settings *s, const struct setting *t, const char *value,
 		}
 		*(int *)(void *)p = b;
 		return 0;
-	case SET_INT:
-	case SET_SIZE:
+	case CONFIG_INT:
 		errno = 0;
 		n = strtoll(value, &end, 10);
 		if (*value == '\0' || *end != '\0' || errno != 0 ||
-		    n < t->min || n > t->max) {
+		    n < o->min || n > o->max) {
 			snprintf(err, errlen, "mail setting %s: \"%s\" is not "
 			    "a whole number from %lld to %lld", t->name, value,
-			    t->min, t->max);
+			    o->min, o->max);
 			return -1;
 		}
-		if (t->type == SET_INT)
-			*(int *)(void *)p = (int)n;
-		else
+		/* max_size is a size_t, the others are ints. */
+		if (t->size == sizeof(size_t))
 			*(size_t *)(void *)p = (size_t)n;
+		else
+			*(int *)(void *)p = (int)n;
 		return 0;
 	}
 	return -1;
@@ -172,7 +185,8 @@ mail_settings_default(struct mail_settings *s)
 
 	memset(s, 0, sizeof(*s));
 	for (t = settings; t->name != NULL; t++)
-		if (apply(s, t, t->def, err, sizeof(err)) != 0)
+		if (apply(s, t, option_of(t)->default_value, err,
+		    sizeof(err)) != 0)
 			abort();	/* a default out of its own range */
 }
 
@@ -181,6 +195,29 @@ mail_init(void)
 {
 	g_mime_init();
 	curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+void *
+mail_curl_handle(const struct mail_settings *s, const char *user,
+    const char *password, int starttls, long total_timeout, char *cerr)
+{
+	CURL *c = curl_easy_init();
+
+	if (c == NULL)
+		return NULL;
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, cerr);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, (long)s->timeout);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, total_timeout);
+	curl_easy_setopt(c, CURLOPT_USE_SSL, starttls ? (long)CURLUSESSL_ALL :
+	    (long)CURLUSESSL_NONE);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, s->tls_verify ? 1L : 0L);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, s->tls_verify ? 2L : 0L);
+	if (user[0] != '\0') {
+		curl_easy_setopt(c, CURLOPT_USERNAME, user);
+		curl_easy_setopt(c, CURLOPT_PASSWORD, password);
+	}
+	return c;
 }
 
 void

@@ -637,6 +637,26 @@ find_begin(const struct block_spec *spec, struct lines *ls, size_t *depth)
 	return 0;
 }
 
+long
+proto_move_begin_next(const char *text, size_t len, size_t *from,
+    size_t *depth)
+{
+	struct lines	 ls = { text, len, *from, 0 };
+	const char	*line;
+	size_t		 n, q, start = *from;
+
+	while (lines_next(&ls, &line, &n)) {
+		q = quote_prefix(line, n, depth);
+		if (line_is(line + q, n - q, move_begin)) {
+			*from = ls.pos;
+			return (long)start;
+		}
+		start = ls.pos;
+	}
+	*from = len;
+	return -1;
+}
+
 /* Which field does "Name" (n bytes) name?  -1 if none. */
 static int
 field_lookup(const struct block_spec *spec, const char *name, size_t n)

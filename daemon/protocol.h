@@ -87,6 +87,14 @@ size_t	proto_move_armour(const struct proto_move *m, char *out,
  * zeroed and err says what was wrong. */
 enum proto_status proto_move_find(const char *text, size_t len,
 	    struct proto_move *m, char *err, size_t errlen);
+/* The offset of the next line, from offset *from on (the start of a
+ * line), that opens a move block, however quoted; its quoting depth
+ * (the number of '>' in the line's prefix of '>', spaces and tabs) in
+ * *depth, and *from moved to the line after it.  -1 if there is none.
+ * For a reader that must choose among several blocks (the mail gateway
+ * plays the least quoted one). */
+long	proto_move_begin_next(const char *text, size_t len, size_t *from,
+	    size_t *depth);
 
 /* Receipts: as for moves.  There is no proto_receipt_sign: the server
  * signs proto_receipt_canonical()'s bytes with its own key, held apart. */

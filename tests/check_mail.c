@@ -363,6 +363,11 @@ START_TEST(test_block_pick)
 	ck_assert_int_eq(mail_block_pick("no block", 8), -1);
 	ck_assert_int_eq(mail_block_pick("-----BEGIN PBEM MOVE----- x", 27),
 	    -1);
+	/* Of two equally quoted blocks, the first; blanks are not quotes. */
+	text = "> -----BEGIN PBEM MOVE-----\n>-----BEGIN PBEM MOVE-----\n";
+	ck_assert_int_eq(mail_block_pick(text, strlen(text)), 0);
+	text = "> -----BEGIN PBEM MOVE-----\n\t -----BEGIN PBEM MOVE-----\n";
+	ck_assert_int_eq(mail_block_pick(text, strlen(text)), 28);
 }
 END_TEST
 
@@ -775,7 +780,7 @@ START_TEST(test_send_no_leak)
 	struct engine_reply reply;
 	struct mail_result r;
 	char ids[2][16][8], *all, *mailp, *end, raw[256];
-	int nids[2], n, seat, s, i, k, handled;
+	int nids[2], n, seat, s, i, k, handled, checked = 0;
 	int64_t next, pending;
 
 	/* A few moves by mail and by the engine, a STATUS and a refusal. */
@@ -813,9 +818,12 @@ START_TEST(test_send_no_leak)
 		ck_assert_ptr_nonnull(strstr(mailp, "Auto-Submitted: auto-"));
 		ck_assert_ptr_nonnull(strstr(mailp, "Message-Id: <pbem."));
 		ck_assert_ptr_nonnull(strstr(mailp, "charset=utf-8"));
+		/* A French subject is RFC 2047 encoded: "=?UTF-8?B?w6l0YXQg
+		 * YXByw6hz?=" is "état après". */
 		if (strstr(mailp, "status after move") != NULL ||
 		    strstr(mailp, "=C3=A9tat apr") != NULL ||
-		    strstr(mailp, "tat apr") != NULL) {
+		    strstr(mailp, "tat apr") != NULL ||
+		    strstr(mailp, "w6l0YXQgYXByw6hz") != NULL) {
 			s = strstr(mailp, "To: p0@") != NULL ? 0 : 1;
 			for (i = 0; i < nids[1 - s]; i++)
 				ck_assert_msg(strstr(mailp, ids[1 - s][i]) ==
@@ -824,12 +832,15 @@ START_TEST(test_send_no_leak)
 			for (i = 0; i < nids[s]; i++)
 				ck_assert_ptr_nonnull(strstr(mailp,
 				    ids[s][i]));
+			checked++;
 		}
 		if (end != NULL)
 			*end = '=';
 		else
 			break;
 	}
+	/* The STATUS answer was among them, so the check above ran. */
+	ck_assert_int_ge(checked, 1);
 	free(all);
 	templates_free(tpl);
 }
@@ -873,6 +884,88 @@ START_TEST(test_opening_mail_sent)
 	ck_assert_int_eq(turns, 1);
 	ck_assert_int_eq(begins, 1);
 	free(all);
+	templates_free(tpl);
+}
+END_TEST
+
+/* An unsigned HELP whose subject names a game gets, after the mail
+ * help, the game's own rules from the public view. */
+START_TEST(test_help_names_game)
+{
+	struct tpl_set *tpl = templates();
+	struct mail_result r;
+	char *all, *mailp, *end, tag[32];
+	int n, found = 0;
+
+	ck_assert_int_eq(mail_sender_run_once(env.st, tpl, &set, 100), 2);
+	ingest_file("help.eml", "g", &r);
+	ck_assert_int_eq(r.outcome, MAIL_COMMAND);
+	ck_assert_int_eq(mail_sender_run_once(env.st, tpl, &set, 100), 1);
+	all = read_outbox_files(&n);
+	ck_assert_int_eq(n, 3);
+	snprintf(tag, sizeof(tag), "Subject: [pbem #%lld]", (long long)game);
+	mailp = all;
+	while ((mailp = strstr(mailp, "=====MAIL=====")) != NULL) {
+		mailp += 14;
+		if ((end = strstr(mailp, "=====MAIL=====")) != NULL)
+			*end = '\0';
+		if (strstr(mailp, "how to play by mail") != NULL ||
+		    strstr(mailp, "jouer par courriel") != NULL) {
+			ck_assert_ptr_nonnull(strstr(mailp, tag));
+			ck_assert_msg(strstr(mailp, "how to play (game") !=
+			    NULL || strstr(mailp, "comment jouer (partie") !=
+			    NULL, "no game rules in the help mail:\n%s", mailp);
+			found++;
+		}
+		if (end == NULL)
+			break;
+		*end = '=';
+	}
+	ck_assert_int_eq(found, 1);
+	free(all);
+	templates_free(tpl);
+}
+END_TEST
+
+/* Rows that can never be rendered fail at once, saying why. */
+START_TEST(test_render_bad_rows)
+{
+	static const struct {
+		const char	*event;
+		const char	*payload;	/* %lld: the game */
+		const char	*why;
+	} rows[] = {
+		{ "your_turn", "{\"game\": %lld, \"seq\": 0}",
+		    "payload names no game, sequence number and seat" },
+		{ "update", "{\"game\": %lld, \"seq\": 0, \"seat\": 7}",
+		    "has no player in seat 7" },
+		{ "reminder", "{\"game\": 0, \"seq\": 0, \"seat\": 0}",
+		    "payload names no game, sequence number and seat" },
+		{ "observer_update", "{\"game\": %lld, \"seq\": 0, "
+		    "\"lang\": \"en\"}", "must name the public viewer" },
+		{ "observer_update", "{\"seq\": 0, \"viewer\": "
+		    "\"public\"}", "names no game, sequence number and viewer" },
+	};
+	struct tpl_set *tpl = templates();
+	struct store_outbox o;
+	struct mail_out m;
+	char payload[256], err[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		memset(&o, 0, sizeof(o));
+		o.id = 100 + (int64_t)i;
+		snprintf(o.recipient, sizeof(o.recipient), "%s", email(0));
+		snprintf(o.event, sizeof(o.event), "%s", rows[i].event);
+		snprintf(payload, sizeof(payload), rows[i].payload,
+		    (long long)game);
+		o.payload = payload;
+		err[0] = '\0';
+		ck_assert_int_eq(mail_render(env.st, tpl, &set, &o, &m, err,
+		    sizeof(err)), MAIL_RENDER_FAIL);
+		ck_assert_msg(strstr(err, rows[i].why) != NULL, "%s %s: \"%s\"",
+		    rows[i].event, payload, err);
+	}
 	templates_free(tpl);
 }
 END_TEST
@@ -973,6 +1066,8 @@ mail_suite(void)
 	tcase_add_test(tc, test_maildir_scan);
 	tcase_add_test(tc, test_send_no_leak);
 	tcase_add_test(tc, test_opening_mail_sent);
+	tcase_add_test(tc, test_help_names_game);
+	tcase_add_test(tc, test_render_bad_rows);
 	tcase_add_test(tc, test_send_failures);
 	suite_add_tcase(s, tc);
 	return s;
