@@ -212,16 +212,67 @@ write_http(FILE *out, struct route_stats *r)
 	fprintf(out, "\"} %llu\n", (unsigned long long)n);
 }
 
-static int
-write_depth(const char *channel, int status, int64_t count, void *arg)
-{
-	FILE *out = arg;
+/* The outbox gauges: every channel pbem writes has both series, 0 when
+ * empty, so a scrape never sees a series vanish when its queue drains;
+ * a channel the store holds beyond those is listed too. */
+#define DEPTH_MAX	16
 
-	fputs("pbem_outbox_rows{channel=\"", out);
-	put_label(out, channel);
-	fprintf(out, "\",status=\"%s\"} %lld\n", status ==
-	    STORE_OUTBOX_FAILED ? "failed" : "pending", (long long)count);
+struct depth {
+	char	 channel[16];
+	int64_t	 count[2];		/* pending, failed */
+};
+
+struct depths {
+	struct depth	 row[DEPTH_MAX];
+	size_t		 n;
+};
+
+static struct depth *
+depth_of(struct depths *d, const char *channel)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (strcmp(d->row[i].channel, channel) == 0)
+			return &d->row[i];
+	if (d->n == DEPTH_MAX)
+		return NULL;
+	memset(&d->row[d->n], 0, sizeof(d->row[d->n]));
+	snprintf(d->row[d->n].channel, sizeof(d->row[d->n].channel), "%s",
+	    channel);
+	return &d->row[d->n++];
+}
+
+static int
+add_depth(const char *channel, int status, int64_t count, void *arg)
+{
+	struct depth *row = depth_of(arg, channel);
+
+	if (row != NULL)
+		row->count[status == STORE_OUTBOX_FAILED ? 1 : 0] += count;
 	return 0;
+}
+
+static int
+write_depths(struct store *st, FILE *out)
+{
+	static const char *const status_name[2] = { "pending", "failed" };
+	struct depths d;
+	size_t i, k;
+
+	memset(&d, 0, sizeof(d));
+	depth_of(&d, "mail");
+	depth_of(&d, "webhook");
+	if (st == NULL || store_outbox_depth(st, add_depth, &d) != STORE_OK)
+		return 0;
+	for (i = 0; i < d.n; i++)
+		for (k = 0; k < 2; k++) {
+			fputs("pbem_outbox_rows{channel=\"", out);
+			put_label(out, d.row[i].channel);
+			fprintf(out, "\",status=\"%s\"} %lld\n", status_name[k],
+			    (long long)d.row[i].count[k]);
+		}
+	return 1;
 }
 
 char *
@@ -262,9 +313,7 @@ metrics_text(struct store *st)
 	write_http(out, &routes[MAX_ROUTES]);
 	fputs("# HELP pbem_outbox_rows Notifications not yet delivered, by "
 	    "channel and status.\n# TYPE pbem_outbox_rows gauge\n", out);
-	if (st != NULL && store_outbox_depth(st, write_depth, out) ==
-	    STORE_OK)
-		up = 1;
+	up = write_depths(st, out);
 	fprintf(out, "# HELP pbem_database_up 1 if the database answered "
 	    "this scrape.\n# TYPE pbem_database_up gauge\n"
 	    "pbem_database_up %d\n", up);

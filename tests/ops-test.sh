@@ -123,6 +123,13 @@ status "health" 200 "$url/health"
 contains "health status" body.txt '"status": "ok"'
 contains "health database" body.txt '"database": "ok"'
 contains "health schema" body.txt '"schema_version": '
+# The demo game's opening mails are queued at start; the Maildir sender
+# delivers them within a moment, and then nothing is pending.
+for _ in $(seq 1 50); do
+	curl -s -o body.txt "$url/health"
+	grep -q '"outbox_pending": 0' body.txt && break
+	sleep 0.1
+done
 contains "health outbox" body.txt '"outbox_pending": 0'
 contains "health version" body.txt '"version": "'
 
@@ -206,6 +213,7 @@ contains "metrics: 4xx by route" metrics.txt 'pbem_http_requests_total{route="/v
 contains "metrics: histogram" metrics.txt 'pbem_http_request_duration_seconds_bucket{route="/v1/games/{id}/moves",le="+Inf"} 11'
 contains "metrics: histogram count" metrics.txt 'pbem_http_request_duration_seconds_count{route="/v1/games/{id}/moves"} 11'
 contains "metrics: outbox" metrics.txt 'pbem_outbox_rows{channel="mail",status="pending"}'
+contains "metrics: outbox, webhook series even when empty" metrics.txt 'pbem_outbox_rows{channel="webhook",status="failed"} 0'
 contains "metrics: database" metrics.txt 'pbem_database_up 1'
 contains "metrics: uptime" metrics.txt 'pbem_uptime_seconds '
 before=$(metric 'pbem_moves_accepted_total')
