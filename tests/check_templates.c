@@ -33,6 +33,7 @@
 #include <check.h>
 
 #include "present.h"
+#include "protocol.h"
 #include "rng.h"
 #include "rules.h"
 #include "templates.h"
@@ -276,7 +277,9 @@ game_step(struct game *g, char *played, size_t len)
 		ck_abort_msg("seat %d must act but has no legal move", seat);
 	rng_init(&rng, g->seed, 1000000 + (uint64_t)g->seq);
 	pick = rules_rng_below(&rng, (uint32_t)json_array_size(moves));
-	snprintf(played, len, "%s",
+	ck_assert_msg((size_t)snprintf(played, len, "%s",
+	    json_string_value(json_array_get(moves, pick))) < len,
+	    "legal move longer than the test's buffer: %s",
 	    json_string_value(json_array_get(moves, pick)));
 	json_decref(moves);
 	game_play(g, seat, played);
@@ -366,7 +369,7 @@ static void
 make_fixed_views(const char *game)
 {
 	struct game	 g;
-	char		 path[4096], played[256], en[RULES_ERRLEN];
+	char		 path[4096], played[PROTO_MOVE_MAX + 1], en[RULES_ERRLEN];
 	char		 fr[RULES_ERRLEN];
 	const char	*bad;
 	int		 i, seat, nseats;
@@ -705,7 +708,7 @@ START_TEST(test_no_hidden_cards)
 	const struct rules_module	*m = rules_find("stmissions");
 	struct tpl_set			*set = load_shipped();
 	struct game			 g;
-	char				 played[256];
+	char				 played[PROTO_MOVE_MAX + 1];
 	int				 nseats, n, seat, step, rendered = 0;
 	size_t				 l, k;
 
@@ -922,7 +925,7 @@ START_TEST(test_eve_no_interference)
 	struct tpl_set		*set = load_shipped();
 	struct game		 g;
 	struct rules_rng	 rng;
-	char			 played[256];
+	char			 played[PROTO_MOVE_MAX + 1];
 	int			 mode, n, seat, step, positions = 0;
 	int			 compared = 0, skipped = 0, kinds = 0, r;
 

@@ -267,7 +267,7 @@ testenv_play_first(struct testenv *env, int64_t game, int signer,
 {
 	struct gamestate gs;
 	struct engine_reply reply;
-	char err[512], move[256], block[4096];
+	char err[512], move[PROTO_MOVE_MAX + 1], block[4096];
 	enum engine_status status;
 	json_t *moves;
 	int seat;
@@ -276,8 +276,9 @@ testenv_play_first(struct testenv *env, int64_t game, int signer,
 	    sizeof(err)), ENGINE_OK);
 	ck_assert_int_gt(gs.module->to_act(gs.state, &seat, 1), 0);
 	moves = gs.module->legal_moves(gs.state, seat);
-	snprintf(move, sizeof(move), "%s", json_string_value(
-	    json_array_get(moves, 0)));
+	ck_assert_msg((size_t)snprintf(move, sizeof(move), "%s",
+	    json_string_value(json_array_get(moves, 0))) < sizeof(move),
+	    "a legal move longer than a move text may be");
 	json_decref(moves);
 	testenv_block(env, signer < 0 ? seat : signer, game, gs.seq + 1, seat,
 	    move, block, sizeof(block));
