@@ -718,6 +718,38 @@ START_TEST(test_expert)
 END_TEST
 
 /*
+ * If some "spock neutral zone discard N" is legal for seat now, the legal
+ * moves offer one (they used to try only the first N, and offered none
+ * when that one was refused).  A list cut at its cap proves nothing.
+ */
+static void
+assert_neutral_zone_offered(struct eve *g, int seat, const json_t *moves)
+{
+	static const char prefix[] = "spock neutral zone discard ";
+	char text[64], err[RULES_ERRLEN];
+	json_t *move;
+	size_t i;
+	int n, legal = 0, offered = 0;
+
+	if (json_array_size(moves) >= 50)
+		return;
+	for (i = 0; i < json_array_size(moves); i++)
+		if (strncmp(json_string_value(json_array_get(moves, i)), prefix,
+		    sizeof(prefix) - 1) == 0)
+			offered = 1;
+	for (n = 1; n <= g->nrow && !legal; n++) {
+		snprintf(text, sizeof(text), "%s%d", prefix, n);
+		move = NULL;
+		legal = M->parse(g, seat, text, RULES_LANG_EN, &move, err,
+		    sizeof(err)) == RULES_OK && M->check(g, seat, move,
+		    RULES_LANG_EN, err, sizeof(err)) == RULES_OK;
+		json_decref(move);
+	}
+	ck_assert_msg(!legal || offered, "\"%s\" is legal but no Neutral "
+	    "Zone discard is offered", text);
+}
+
+/*
  * Random play: legal moves only, invariants after every turn, replay.
  */
 static int
@@ -738,6 +770,7 @@ random_game(const char *opts, uint64_t seed, int checks, char **final,
 		    (unsigned long long)seed);
 		moves = M->legal_moves(g, seats[0]);
 		ck_assert_uint_gt(json_array_size(moves), 0);
+		assert_neutral_zone_offered(g, seats[0], moves);
 		move = M->legal_moves(g, 1 - seats[0]);
 		ck_assert_uint_eq(json_array_size(move), 0);
 		json_decref(move);

@@ -383,7 +383,8 @@ static void
 offer_spock(struct gen *gen)
 {
 	const struct eve *g = gen->g;
-	int opp = 1 - gen->seat, i, j, done;
+	int opp = 1 - gen->seat, i;
+	size_t before;
 	char text[128];
 	const struct eve_player *pl = &g->p[gen->seat];
 
@@ -394,22 +395,24 @@ offer_spock(struct gen *gen)
 		    i + 1, eve_route_name(opp));
 		offer(gen, text);
 	}
-	for (i = pl->pos + 1, done = 0; i < g->nrow - 1 && done < 1; i++) {
+	/* The first Neutral Zone discard that is legal, if any: any free
+	 * travel card but the row's last (docs/eve.md). */
+	before = json_array_size(gen->out);
+	for (i = 0; i < g->nrow - 1 &&
+	    json_array_size(gen->out) == before; i++) {
 		snprintf(text, sizeof(text), "spock neutral zone discard %d",
 		    i + 1);
 		offer(gen, text);
-		done = json_array_size(gen->out) > 0;
 	}
 	for (i = pl->pos + 1; i < g->nrow && i <= pl->pos + 2; i++) {
 		snprintf(text, sizeof(text), "spock mirror universe turn %d",
 		    i + 1);
 		offer(gen, text);
 	}
-	for (i = pl->pos + 1, j = g->nrow - 1; i < j; i++) {
+	if (pl->pos + 1 < g->nrow - 1) {
 		snprintf(text, sizeof(text), "spock mirror universe swap %d %d",
-		    i + 1, j + 1);
+		    pl->pos + 2, g->nrow);
 		offer(gen, text);
-		break;
 	}
 	offer(gen, "spock briefing extend keep flip");
 	offer(gen, "spock briefing extend");
