@@ -96,22 +96,6 @@ cli_lang(const char *arg)
 	cli_fatal("language must be en or fr, not \"%s\"", arg);
 }
 
-int
-cli_valid_name(const char *name)
-{
-	size_t i, len = strlen(name);
-
-	if (len == 0 || len > 63)
-		return 0;
-	for (i = 0; i < len; i++)
-		if (!((name[i] >= 'a' && name[i] <= 'z') ||
-		    (name[i] >= 'A' && name[i] <= 'Z') ||
-		    (name[i] >= '0' && name[i] <= '9') ||
-		    name[i] == '.' || name[i] == '-' || name[i] == '_'))
-			return 0;
-	return 1;
-}
-
 void
 cli_print_json(json_t *value)
 {

@@ -27,8 +27,6 @@ int64_t	cli_number(const char *arg, int64_t min, int64_t max,
 	    const char *what);
 /* "en" or "fr", or exit with a message. */
 enum rules_lang cli_lang(const char *arg);
-/* Letters, digits, '.', '-', '_', 1-63 of them. */
-int	cli_valid_name(const char *name);
 /* Print JSON indented on stdout and drop the reference. */
 void	cli_print_json(json_t *value);
 /* Refuse to run if any registered rule module is malformed. */

@@ -22,6 +22,7 @@
 #include "engine.h"
 #include "present.h"
 #include "protocol.h"
+#include "reqsig.h"
 #include "schedule.h"
 #include "templates.h"
 #include "webhook.h"
@@ -195,7 +196,7 @@ player_add(struct ctl *c, int argc, char **argv)
 		usage();
 	if (strcmp(lang, "en") != 0 && strcmp(lang, "fr") != 0)
 		cli_fatal("--lang must be en or fr, not %s", lang);
-	if (!cli_valid_name(argv[optind]))
+	if (!reqsig_valid_player(argv[optind]))
 		cli_fatal("a player name is 1-63 letters, digits, '.', '-' or "
 		    "'_': \"%s\" is not", argv[optind]);
 	memset(&p, 0, sizeof(p));
