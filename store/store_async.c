@@ -36,7 +36,7 @@ change_one(struct store *st, sqlite3_stmt *s, const char *what)
 
 	if (status == STORE_OK &&
 	    sqlite3_changes(store_sqlite_db(st)) != 1)
-		return STORE_NOTFOUND;
+		return store_sqlite_missing(st, what);
 	return status;
 }
 

@@ -2158,7 +2158,17 @@ store_sqlite_done(struct store *st, sqlite3_stmt *s)
 enum store_status
 store_sqlite_step(struct store *st, sqlite3_stmt *s, const char *what)
 {
-	return step(st, s, what);
+	enum store_status status = step(st, s, what);
+
+	return status == STORE_NOTFOUND ? store_sqlite_missing(st, what) :
+	    status;
+}
+
+enum store_status
+store_sqlite_missing(struct store *st, const char *what)
+{
+	set_err(st, "%s: no such row", what);
+	return STORE_NOTFOUND;
 }
 
 enum store_status

@@ -23,8 +23,9 @@ sqlite3_stmt	*store_sqlite_prepare(struct store *st, const char *sql,
 void		 store_sqlite_done(struct store *st, sqlite3_stmt *s);
 /* One step of a statement from store_sqlite_prepare(), as the store's
  * own calls step theirs: STORE_OK with a row ready to read,
- * STORE_NOTFOUND when there are no (more) rows, or the mapped failure
- * with SQLite's reason recorded (what: which call). */
+ * STORE_NOTFOUND when there are no (more) rows (with "what: no such row"
+ * recorded, as every status but STORE_OK leaves a sentence), or the
+ * mapped failure with SQLite's reason recorded (what: which call). */
 enum store_status store_sqlite_step(struct store *st, sqlite3_stmt *s,
 		    const char *what);
 /* Column col of the current row as a malloc'd C string; a value that is
@@ -35,6 +36,8 @@ enum store_status store_sqlite_col_dup(struct store *st, sqlite3_stmt *s,
  * the result code to a store status (STORE_EXISTS, STORE_BUSY, ...). */
 enum store_status store_sqlite_fail(struct store *st, int rc,
 		    const char *what);
+/* Record "what: no such row" and return STORE_NOTFOUND. */
+enum store_status store_sqlite_missing(struct store *st, const char *what);
 /* Record that a row read back is not what the schema promises. */
 void		 store_sqlite_corrupt(struct store *st, const char *table,
 		    const char *why);

@@ -712,6 +712,13 @@ START_TEST(test_game_status_and_seat)
 	ck_assert_int_eq(g.seat_status[0], STORE_SEAT_PLAYING);
 	ck_assert_int_eq(g.seat_status[1], STORE_SEAT_RESIGNED);
 	store_game_clear(&g);
+
+	/* A missing row is STORE_NOTFOUND with a sentence saying so. */
+	ck_assert_int_eq(store_seat_get(st, 999, 0, &seat), STORE_NOTFOUND);
+	ck_assert_str_eq(store_errmsg(st), "seat get: no such row");
+	seat.game_id = 999;
+	ck_assert_int_eq(store_seat_update(st, &seat), STORE_NOTFOUND);
+	ck_assert_ptr_nonnull(strstr(store_errmsg(st), "no such row"));
 	store_close(st);
 }
 END_TEST
