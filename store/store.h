@@ -333,9 +333,10 @@ void	store_set_commit_hook(void (*fn)(void *arg), void *arg);
 /* ---- Asynchronous play (store_async.c; docs/ASYNC.md) ------------------ */
 
 /*
- * These tables are read and written by the scheduler and the seat, press
- * and observer commands, not on the path of a move, so their statements
- * are prepared per call.  Every write here is meant to run inside the
+ * These tables are read and written by the scheduler, the seat, press
+ * and observer commands, and (turns, observers) by every move; their
+ * statements are prepared once per connection and kept, as the rest of
+ * the store's are.  Every write here is meant to run inside the
  * caller's store_begin()/store_commit() together with its effect (a log
  * entry, an outbox row).
  */
