@@ -184,6 +184,10 @@ struct gamestate {
 enum engine_status gamestate_load(struct store *st, int64_t game_id,
 	    int64_t seq, struct gamestate *gs, char *err, size_t errlen);
 void	gamestate_clear(struct gamestate *gs);
+/* Put a freshly read game row (taken: row is emptied) in place of gs's,
+ * with what follows from it (the resigned seats); for a kept state whose
+ * log has not moved. */
+void	gamestate_take_game(struct gamestate *gs, struct store_game *row);
 /* The view of viewer (seat, RULES_VIEW_PUBLIC, RULES_VIEW_FULL), with the
  * game's id, ruleset, next sequence number and, once over, the result
  * (in which a seat that resigned never wins: docs/ASYNC.md)

@@ -57,6 +57,29 @@ gamestate_clear(struct gamestate *gs)
 	memset(gs, 0, sizeof(*gs));
 }
 
+/* Seats that resigned (their default moves play on in games of three or
+ * more, but they cannot win), from the seat statuses read with the game. */
+static unsigned
+resigned_seats(const struct store_game *g)
+{
+	unsigned resigned = 0;
+	int i;
+
+	for (i = 0; i < g->nseats && i < STORE_MAX_SEATS; i++)
+		if (g->seat_status[i] == STORE_SEAT_RESIGNED)
+			resigned |= 1u << i;
+	return resigned;
+}
+
+void
+gamestate_take_game(struct gamestate *gs, struct store_game *row)
+{
+	store_game_clear(&gs->game);
+	gs->game = *row;
+	memset(row, 0, sizeof(*row));
+	gs->resigned = resigned_seats(&gs->game);
+}
+
 enum engine_status
 gamestate_load(struct store *st, int64_t game_id, int64_t seq,
     struct gamestate *gs, char *err, size_t errlen)
@@ -64,7 +87,6 @@ gamestate_load(struct store *st, int64_t game_id, int64_t seq,
 	struct store_entry last;
 	json_error_t jerr;
 	json_t *saved;
-	int i;
 	unsigned char hash[STORE_HASH_BYTES], state_hash[STORE_HASH_BYTES];
 	char *text = NULL, lerr[RULES_ERRLEN];
 	enum store_status rc;
@@ -93,12 +115,7 @@ gamestate_load(struct store *st, int64_t game_id, int64_t seq,
 		gamestate_clear(gs);
 		return ENGINE_INTERNAL;
 	}
-	/* Seats that resigned (their default moves play on in games of
-	 * three or more, but they cannot win), from the seats read with
-	 * the game. */
-	for (i = 0; i < gs->game.nseats; i++)
-		if (gs->game.seat_status[i] == STORE_SEAT_RESIGNED)
-			gs->resigned |= 1u << i;
+	gs->resigned = resigned_seats(&gs->game);
 	/* The newest state is the one after the last log entry; the
 	 * snapshot must hash to what that entry recorded. */
 	memset(&last, 0, sizeof(last));

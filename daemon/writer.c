@@ -78,23 +78,21 @@ static struct gamestate *
 game_state(struct writer *w, int64_t game_id, struct engine_reply *reply)
 {
 	struct slot *s = &w->cache[(uint64_t)game_id % w->nslots];
-	struct store_entry last;
+	unsigned char hash[STORE_HASH_BYTES];
 	struct store_game row;
 	enum store_status rc;
 	enum engine_status es;
+	int64_t seq;
 	char err[512];
 
 	if (s->game_id == game_id) {
-		rc = store_log_last(w->st, game_id, &last);
-		if (rc == STORE_OK && last.seq == s->gs.seq &&
-		    memcmp(last.hash, s->gs.last_hash, STORE_HASH_BYTES) == 0 &&
+		rc = store_log_head(w->st, game_id, &seq, hash);
+		if (rc == STORE_OK && seq == s->gs.seq &&
+		    memcmp(hash, s->gs.last_hash, STORE_HASH_BYTES) == 0 &&
 		    (rc = store_game_get(w->st, game_id, &row)) == STORE_OK) {
-			store_entry_clear(&last);
-			store_game_clear(&s->gs.game);
-			s->gs.game = row;
+			gamestate_take_game(&s->gs, &row);
 			return &s->gs;
 		}
-		store_entry_clear(&last);
 		slot_drop(s);
 		if (rc != STORE_OK && rc != STORE_NOTFOUND) {
 			engine_refuse(reply, rc == STORE_BUSY ? ENGINE_BUSY :

@@ -191,6 +191,10 @@ enum store_status store_log_get(struct store *st, int64_t game_id,
     int64_t seq, struct store_entry *e);
 enum store_status store_log_last(struct store *st, int64_t game_id,
     struct store_entry *e);
+/* Only the newest entry's seq and hash (what a cached state is checked
+ * against), without reading its text. */
+enum store_status store_log_head(struct store *st, int64_t game_id,
+    int64_t *seq, unsigned char hash[STORE_HASH_BYTES]);
 void		store_entry_clear(struct store_entry *e);
 typedef int (*store_entry_cb)(const struct store_entry *e, void *arg);
 /* Entries of one game in sequence order; stops if cb returns non-zero. */

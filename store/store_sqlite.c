@@ -57,6 +57,7 @@ enum stmt_id {
 	ST_LOG_APPEND,
 	ST_LOG_GET,
 	ST_LOG_LAST,
+	ST_LOG_HEAD,
 	ST_LOG_ALL,
 	ST_LOG_RANGE,
 	ST_SNAP_PUT,
@@ -162,6 +163,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
 	[ST_LOG_GET] = LOG_SELECT " WHERE game_id = ?1 AND seq = ?2",
 	[ST_LOG_LAST] = LOG_SELECT " WHERE game_id = ?1 "
+	    "ORDER BY seq DESC LIMIT 1",
+	[ST_LOG_HEAD] = "SELECT seq, hash FROM log WHERE game_id = ?1 "
 	    "ORDER BY seq DESC LIMIT 1",
 	[ST_LOG_ALL] = LOG_SELECT " WHERE game_id = ?1 ORDER BY seq",
 	[ST_LOG_RANGE] = LOG_SELECT " WHERE game_id = ?1 AND seq > ?2 "
@@ -1392,6 +1395,26 @@ store_log_last(struct store *st, int64_t game_id, struct store_entry *e)
 	if (status == STORE_NOTFOUND)
 		set_err(st, "game %lld has no log entries",
 		    (long long)game_id);
+	return status;
+}
+
+enum store_status
+store_log_head(struct store *st, int64_t game_id, int64_t *seq,
+    unsigned char hash[STORE_HASH_BYTES])
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	if ((s = stmt_get(st, ST_LOG_HEAD)) == NULL)
+		return STORE_ERROR;
+	bind_int64(st, s, 1, game_id);
+	if ((status = step(st, s, "log head")) == STORE_OK) {
+		*seq = sqlite3_column_int64(s, 0);
+		status = col_blob(st, s, 1, "log", hash, STORE_HASH_BYTES);
+	} else if (status == STORE_NOTFOUND)
+		set_err(st, "game %lld has no log entries",
+		    (long long)game_id);
+	finish(s);
 	return status;
 }
 

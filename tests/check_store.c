@@ -786,7 +786,8 @@ START_TEST(test_log_append_read)
 	struct store_entry	 e;
 	struct store		*st = open_store("log");
 	struct seen		 seen;
-	int64_t			 game, other;
+	unsigned char		 head_hash[STORE_HASH_BYTES];
+	int64_t			 game, other, head_seq;
 	char			 text[32];
 	int			 i;
 
@@ -812,6 +813,13 @@ START_TEST(test_log_append_read)
 	ck_assert_int_eq(store_log_get(st, game, 6, &e), STORE_NOTFOUND);
 	ck_assert_int_eq(store_log_last(st, game, &e), STORE_OK);
 	entry_check(&e, game, 5, "play 5");
+	/* The head is the last entry's seq and hash, and only those. */
+	ck_assert_int_eq(store_log_head(st, game, &head_seq, head_hash),
+	    STORE_OK);
+	ck_assert_int_eq(head_seq, 5);
+	ck_assert_mem_eq(head_hash, e.hash, STORE_HASH_BYTES);
+	ck_assert_int_eq(store_log_head(st, game + 100, &head_seq,
+	    head_hash), STORE_NOTFOUND);
 	store_entry_clear(&e);
 
 	memset(&seen, 0, sizeof(seen));
