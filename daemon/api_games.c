@@ -130,30 +130,6 @@ api_games_list(struct api_request *req)
 	    f.games));
 }
 
-/* Load the game named by the path into gs, or answer 404 and return -1. */
-static int
-load_game(struct api_request *req, struct gamestate *gs,
-    enum MHD_Result *answered)
-{
-	enum engine_status es;
-	struct store *st;
-	char err[1024];
-
-	if ((st = api_store(req, answered)) == NULL)
-		return -1;
-	if ((es = gamestate_load(st, req->params[0], -1, gs, err,
-	    sizeof(err))) != ENGINE_OK) {
-		*answered = api_send_error(req, es == ENGINE_UNKNOWN_GAME ?
-		    MHD_HTTP_NOT_FOUND : es == ENGINE_FORMING ?
-		    MHD_HTTP_CONFLICT : es == ENGINE_BUSY ?
-		    MHD_HTTP_SERVICE_UNAVAILABLE :
-		    MHD_HTTP_INTERNAL_SERVER_ERROR, engine_status_code(es),
-		    err, NULL);
-		return -1;
-	}
-	return 0;
-}
-
 /* A forming game has no state yet: its view and seed answers are its
  * row's summary (seats, open seats, commitment).  1 if answered so. */
 static int
@@ -175,6 +151,35 @@ answer_forming(struct api_request *req, enum MHD_Result *answered)
 	return forming;
 }
 
+/* Load the game named by the path into gs, or answer (404, ...) and
+ * return -1.  With summarise_forming, a forming game is answered with its
+ * summary rather than refused. */
+static int
+load_game(struct api_request *req, struct gamestate *gs, int summarise_forming,
+    enum MHD_Result *answered)
+{
+	enum engine_status es;
+	struct store *st;
+	char err[1024];
+
+	if ((st = api_store(req, answered)) == NULL)
+		return -1;
+	if ((es = gamestate_load(st, req->params[0], -1, gs, err,
+	    sizeof(err))) != ENGINE_OK) {
+		if (es == ENGINE_FORMING && summarise_forming &&
+		    answer_forming(req, answered))
+			return -1;
+		*answered = api_send_error(req, es == ENGINE_UNKNOWN_GAME ?
+		    MHD_HTTP_NOT_FOUND : es == ENGINE_FORMING ?
+		    MHD_HTTP_CONFLICT : es == ENGINE_BUSY ?
+		    MHD_HTTP_SERVICE_UNAVAILABLE :
+		    MHD_HTTP_INTERNAL_SERVER_ERROR, engine_status_code(es),
+		    err, NULL);
+		return -1;
+	}
+	return 0;
+}
+
 enum MHD_Result
 api_game_view(struct api_request *req)
 {
@@ -182,9 +187,7 @@ api_game_view(struct api_request *req)
 	struct gamestate gs;
 	json_t *view;
 
-	if (answer_forming(req, &rc))
-		return rc;
-	if (load_game(req, &gs, &rc) != 0)
+	if (load_game(req, &gs, 1, &rc) != 0)
 		return rc;
 	view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
 	json_object_set_new(view, "status", json_string(
@@ -230,7 +233,7 @@ api_game_text(struct api_request *req)
 	char err[1024];
 	int seat, over, rendered;
 
-	if (load_game(req, &gs, &rc) != 0)
+	if (load_game(req, &gs, 0, &rc) != 0)
 		return rc;
 	memset(&info, 0, sizeof(info));
 	info.lang = lang != NULL && strcmp(lang, "fr") == 0 ? RULES_LANG_FR :

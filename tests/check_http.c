@@ -572,6 +572,13 @@ form_game(void)
 	j = http_json(NULL, "GET", "/v1/games?status=forming", NULL, &status);
 	ck_assert_int_eq(json_array_size(json_object_get(j, "games")), 1);
 	json_decref(j);
+	/* A forming game's public view is its summary, not an error. */
+	snprintf(path, sizeof(path), "/v1/games/%lld", (long long)game);
+	j = http_json(NULL, "GET", path, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "status")),
+	    "forming");
+	json_decref(j);
 	snprintf(path, sizeof(path), "/v1/games/%lld/seats/0",
 	    (long long)game);
 	j = http_json(&alice, "GET", path, NULL, &status);
