@@ -37,25 +37,6 @@
 static struct testenv env;
 static long hand_checks;	/* positions where the hand rule was checked */
 
-/* Card ids ("G01".."G50", "M01".."M24") named anywhere in text. */
-static void
-ids_in(const char *text, unsigned char seen[74])
-{
-	const char *p;
-	int n;
-
-	memset(seen, 0, 74);
-	for (p = text; *p != '\0'; p++) {
-		if ((p[0] != 'G' && p[0] != 'M') || p[1] < '0' || p[1] > '9' ||
-		    p[2] < '0' || p[2] > '9' || p[3] != '"')
-			continue;
-		n = (p[1] - '0') * 10 + (p[2] - '0');
-		if (p[0] == 'G' && n >= 1 && n <= 50)
-			seen[n - 1] = 1;
-		else if (p[0] == 'M' && n >= 1 && n <= 24)
-			seen[50 + n - 1] = 1;
-	}
-}
 
 static char *
 view_text(const struct gamestate *gs, int viewer)
@@ -79,7 +60,7 @@ card_ids(const json_t *cards, unsigned char ids[74], int *count)
 
 	json_array_foreach(cards, i, card) {
 		text = json_dumps(card, JSON_COMPACT | JSON_ENCODE_ANY);
-		ids_in(text, one);
+		testenv_stm_ids(text, one);
 		free(text);
 		for (c = 0; c < 74; c++)
 			if (one[c]) {
@@ -137,7 +118,7 @@ check_invariants(const struct gamestate *gs)
 
 	/* What the public view names is public; decks are never named. */
 	text = view_text(gs, RULES_VIEW_PUBLIC);
-	ids_in(text, pub);
+	testenv_stm_ids(text, pub);
 	free(text);
 	if (!over)
 		for (c = 0; c < 74; c++)
@@ -149,7 +130,7 @@ check_invariants(const struct gamestate *gs)
 		count = 0;
 		card_ids(json_array_get(hands, (size_t)s), own, &count);
 		text = view_text(gs, s);
-		ids_in(text, seen);
+		testenv_stm_ids(text, seen);
 		if (strstr(text, "galaxy_order") != NULL)
 			ck_abort_msg("seat %d sees the deck order", s);
 		free(text);

@@ -381,25 +381,6 @@ END_TEST
 
 /* ---- A whole game through the engine ------------------------------------ */
 
-/* Card ids ("G01".."G50", "M01".."M24") named in text. */
-static void
-card_ids(const char *text, unsigned char seen[74])
-{
-	const char *p;
-	int n;
-
-	memset(seen, 0, 74);
-	for (p = text; *p != '\0'; p++) {
-		if ((p[0] != 'G' && p[0] != 'M') || p[1] < '0' || p[1] > '9' ||
-		    p[2] < '0' || p[2] > '9' || p[3] != '"')
-			continue;
-		n = (p[1] - '0') * 10 + (p[2] - '0');
-		if (p[0] == 'G' && n >= 1 && n <= 50)
-			seen[n - 1] = 1;
-		else if (p[0] == 'M' && n >= 1 && n <= 24)
-			seen[50 + n - 1] = 1;
-	}
-}
 
 struct seen_row {
 	int64_t	 id, game, seq;
@@ -545,9 +526,9 @@ START_TEST(test_game_events)
 		    (long long)r->seq);
 		/* Not a card id that the public view does not name. */
 		text = json_dumps(view, JSON_COMPACT);
-		card_ids(text, pub);
+		testenv_stm_ids(text, pub);
 		free(text);
-		card_ids(r->payload, sent);
+		testenv_stm_ids(r->payload, sent);
 		for (c = 0; c < 74; c++)
 			ck_assert_msg(!sent[c] || pub[c], "move %lld: a "
 			    "hidden card in the payload", (long long)r->seq);

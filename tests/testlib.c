@@ -289,3 +289,22 @@ testenv_play_first(struct testenv *env, int64_t game, int signer,
 	gamestate_clear(&gs);
 	return status;
 }
+
+void
+testenv_stm_ids(const char *text, unsigned char seen[74])
+{
+	const char *p;
+	int n;
+
+	memset(seen, 0, 74);
+	for (p = text; *p != '\0'; p++) {
+		if ((p[0] != 'G' && p[0] != 'M') || p[1] < '0' || p[1] > '9' ||
+		    p[2] < '0' || p[2] > '9' || p[3] != '"')
+			continue;
+		n = (p[1] - '0') * 10 + (p[2] - '0');
+		if (p[0] == 'G' && n >= 1 && n <= 50)
+			seen[n - 1] = 1;
+		else if (p[0] == 'M' && n >= 1 && n <= 24)
+			seen[50 + n - 1] = 1;
+	}
+}

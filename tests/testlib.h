@@ -74,4 +74,8 @@ int	testenv_to_act(struct testenv *env, int64_t game, int64_t *next);
 enum engine_status testenv_play_first(struct testenv *env, int64_t game,
 	    int signer, int64_t now);
 
+/* Star Trek: Missions card ids ("G01".."G50" -> 0..49, "M01".."M24" ->
+ * 50..73) named as JSON strings ("G01") anywhere in text: seen[i] = 1. */
+void	testenv_stm_ids(const char *text, unsigned char seen[74]);
+
 #endif /* PBEM_TESTLIB_H */
