@@ -4,9 +4,9 @@ noinst_LIBRARIES += daemon/libpbem.a
 daemon_libpbem_a_CPPFLAGS = $(CORE_CPPFLAGS) \
 	-DPBEM_TEMPLATE_DIR=\"$(pkgdatadir)/templates\"
 daemon_libpbem_a_SOURCES = \
-	daemon/protocol.h daemon/protocol.c \
-	daemon/rng.h daemon/rng.c \
-	daemon/reqsig.h daemon/reqsig.c
+	daemon/common/protocol.h daemon/common/protocol.c \
+	daemon/common/rng.h daemon/common/rng.c \
+	daemon/common/reqsig.h daemon/common/reqsig.c
 
 # Protocol and random-stream tests (vectors from docs/PROTOCOL.md).
 check_PROGRAMS += tests/check_protocol
@@ -15,44 +15,44 @@ tests_check_protocol_SOURCES = tests/check_protocol.c
 tests_check_protocol_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS)
 tests_check_protocol_LDADD = daemon/libpbem.a $(SODIUM_LIBS) $(CHECK_LIBS)
 daemon_libpbem_a_SOURCES += \
-	daemon/chain.h daemon/chain.c \
-	daemon/serverkey.h daemon/serverkey.c \
-	daemon/engine.h daemon/create.c daemon/submit.c daemon/gamestate.c \
-	daemon/apply.h daemon/apply.c daemon/writer.h daemon/writer.c \
-	daemon/committed.c \
-	daemon/audit.h daemon/audit.c \
-	daemon/bundle.h daemon/bundle.c \
-	daemon/webhook.h daemon/webhook.c \
-	daemon/clock.h daemon/clock.c daemon/policy.h daemon/policy.c \
-	daemon/serverentry.c daemon/seats.c daemon/press.c \
-	daemon/observe.c daemon/command.c daemon/outbox.c \
-	daemon/schedule.h daemon/schedule.c
+	daemon/engine/chain.h daemon/engine/chain.c \
+	daemon/engine/serverkey.h daemon/engine/serverkey.c \
+	daemon/engine/engine.h daemon/engine/create.c daemon/engine/submit.c daemon/engine/gamestate.c \
+	daemon/engine/apply.h daemon/engine/apply.c daemon/engine/writer.h daemon/engine/writer.c \
+	daemon/engine/committed.c \
+	daemon/engine/audit.h daemon/engine/audit.c \
+	daemon/engine/bundle.h daemon/engine/bundle.c \
+	daemon/engine/webhook.h daemon/engine/webhook.c \
+	daemon/common/clock.h daemon/common/clock.c daemon/engine/policy.h daemon/engine/policy.c \
+	daemon/engine/serverentry.c daemon/engine/seats.c daemon/engine/press.c \
+	daemon/engine/observe.c daemon/engine/command.c daemon/engine/outbox.c \
+	daemon/engine/schedule.h daemon/engine/schedule.c
 
 # Programs.
 bin_PROGRAMS += daemon/pbem daemon/pbemctl
-daemon_pbem_SOURCES = daemon/pbem.c daemon/cli.h daemon/cli.c
+daemon_pbem_SOURCES = daemon/cli/pbem.c daemon/cli/cli.h daemon/cli/cli.c
 daemon_pbem_CPPFLAGS = $(CORE_CPPFLAGS) $(CURL_CFLAGS)
 daemon_pbem_LDADD = $(CORE_LIBS) $(CURL_LIBS)
-daemon_pbemctl_SOURCES = daemon/pbemctl.c daemon/cli.h daemon/cli.c
+daemon_pbemctl_SOURCES = daemon/cli/pbemctl.c daemon/cli/cli.h daemon/cli/cli.c
 daemon_pbemctl_CPPFLAGS = $(CORE_CPPFLAGS)
 daemon_pbemctl_LDADD = $(CORE_LIBS)
 
 bin_PROGRAMS += daemon/pbemd
-daemon_pbemd_SOURCES = daemon/pbemd.c daemon/daemon.h \
-	daemon/conf.h daemon/conf.c daemon/threadstore.c \
-	daemon/http.c daemon/api.h daemon/api_games.c daemon/api_moves.c \
-	daemon/api_auth.c daemon/api_players.c daemon/api_forming.c \
-	daemon/api_seats.c daemon/api_log.c daemon/api_events.c \
-	daemon/events.h daemon/events.c \
-	daemon/replaycache.h daemon/replaycache.c \
-	daemon/api_commands.c \
-	daemon/log.h daemon/log.c \
-	daemon/webhook_deliver.c daemon/api_webhooks.c
+daemon_pbemd_SOURCES = daemon/server/pbemd.c daemon/runtime/daemon.h \
+	daemon/runtime/conf.h daemon/runtime/conf.c daemon/runtime/threadstore.c \
+	daemon/http/http.c daemon/http/api.h daemon/http/api_games.c daemon/http/api_moves.c \
+	daemon/http/api_auth.c daemon/http/api_players.c daemon/http/api_forming.c \
+	daemon/http/api_seats.c daemon/http/api_log.c daemon/http/api_events.c \
+	daemon/http/events.h daemon/http/events.c \
+	daemon/http/replaycache.h daemon/http/replaycache.c \
+	daemon/http/api_commands.c \
+	daemon/common/log.h daemon/common/log.c \
+	daemon/notify/webhook_deliver.c daemon/http/api_webhooks.c
 # Operations: pid/lock file, reload, rate limits, metrics, systemd.
-daemon_pbemd_SOURCES += daemon/pidfile.h daemon/pidfile.c \
-	daemon/reload.c daemon/ratelimit.h daemon/ratelimit.c \
-	daemon/limits.c daemon/metrics.h daemon/metrics.c daemon/notify.c \
-	daemon/api_ops.c
+daemon_pbemd_SOURCES += daemon/server/pidfile.h daemon/server/pidfile.c \
+	daemon/server/reload.c daemon/common/ratelimit.h daemon/common/ratelimit.c \
+	daemon/http/limits.c daemon/runtime/metrics.h daemon/runtime/metrics.c daemon/server/sdnotify.c \
+	daemon/http/api_ops.c
 daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS) $(CURL_CFLAGS) \
 	$(SYSTEMD_CFLAGS)
 daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) $(CURL_LIBS) $(SYSTEMD_LIBS) \
@@ -61,8 +61,8 @@ daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) $(CURL_LIBS) $(SYSTEMD_LIBS) \
 # The settings table and its file parser.
 check_PROGRAMS += tests/check_config
 TESTS += tests/check_config
-tests_check_config_SOURCES = tests/check_config.c daemon/conf.h \
-	daemon/conf.c
+tests_check_config_SOURCES = tests/check_config.c daemon/runtime/conf.h \
+	daemon/runtime/conf.c
 tests_check_config_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS) \
 	-DSRCDIR=\"$(srcdir)\"
 tests_check_config_LDADD = $(CHECK_LIBS)
@@ -71,6 +71,6 @@ tests_check_config_LDADD = $(CHECK_LIBS)
 check_PROGRAMS += tests/check_ratelimit
 TESTS += tests/check_ratelimit
 tests_check_ratelimit_SOURCES = tests/check_ratelimit.c \
-	daemon/ratelimit.h daemon/ratelimit.c
+	daemon/common/ratelimit.h daemon/common/ratelimit.c
 tests_check_ratelimit_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS)
 tests_check_ratelimit_LDADD = $(SODIUM_LIBS) $(CHECK_LIBS) -lpthread

@@ -173,7 +173,7 @@ static const char migration_2[] =
 	"	WHERE status = 0;\n";
 
 /*
- * 3: webhook registrations (daemon/webhook.h, docs/WEBHOOKS.md).
+ * 3: webhook registrations (daemon/engine/webhook.h, docs/WEBHOOKS.md).
  *
  * A registration is global (game_id NULL) or for one game.  Its outbox
  * rows have channel 'webhook' and the registration's id, as text, for
@@ -210,7 +210,7 @@ static const char migration_3[] =
  * 4: asynchronous play (docs/ASYNC.md).
  *
  * game_policy holds each game's deadline policy as canonical JSON that
- * the core checks (daemon/policy.c), so a new policy field needs no new
+ * the core checks (daemon/engine/policy.c), so a new policy field needs no new
  * migration.  The seat columns say whether a seat plays, is absent
  * (offered to a replacement) or resigned, its declared vacation and the
  * vacation time it has used, the last number of a signed command it

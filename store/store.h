@@ -16,7 +16,7 @@
  *   - Between store_begin() and store_commit() every write is one atomic
  *     unit: after a crash either all of it is there or none of it.
  *   - It stores bytes; it does not compute hashes or check signatures.
- *     The hash chain is the core's (daemon/chain.c).
+ *     The hash chain is the core's (daemon/engine/chain.c).
  *
  * Every function returns an enum store_status; on STORE_ERROR the
  * reason is available from store_errmsg() until the next call.
@@ -73,7 +73,7 @@ enum store_status store_commit(struct store *st);
 void		store_rollback(struct store *st);
 
 /* Savepoints inside the open transaction, for a caller that writes
- * several independent units in one transaction (daemon/writer.c: one
+ * several independent units in one transaction (daemon/engine/writer.c: one
  * per move of a batch).  store_mark() sets the mark; store_mark_release()
  * keeps what was written since; store_mark_undo() undoes it and drops
  * the mark (safe to call when the transaction is already gone).  Marks
@@ -263,7 +263,7 @@ typedef int (*store_outbox_depth_cb)(const char *channel, int status,
 enum store_status store_outbox_depth(struct store *st,
     store_outbox_depth_cb cb, void *arg);
 
-/* ---- Webhook registrations (daemon/webhook.h, docs/WEBHOOKS.md) -------- */
+/* ---- Webhook registrations (daemon/engine/webhook.h, docs/WEBHOOKS.md) -------- */
 
 /*
  * A registration's outbox rows have channel "webhook" and the
@@ -345,7 +345,7 @@ void	store_set_commit_hook(void (*fn)(void *arg), void *arg);
  * entry, an outbox row).
  */
 
-/* A game's deadline policy, canonical JSON checked by daemon/policy.c.
+/* A game's deadline policy, canonical JSON checked by daemon/engine/policy.c.
  * STORE_NOTFOUND: the game has none (no deadlines). */
 enum store_status store_policy_get(struct store *st, int64_t game_id,
     char **policy);

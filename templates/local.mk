@@ -3,10 +3,10 @@
 # $(pkgdatadir)/templates, so an administrator can change wording without
 # recompiling), and their tests.  docs/TEMPLATES.md describes the layout.
 daemon_libpbem_a_SOURCES += \
-	daemon/mustache.h daemon/mustache.c \
-	daemon/templates.h daemon/templates.c \
-	daemon/present.h daemon/present.c \
-	daemon/xalloc.h daemon/xalloc.c
+	daemon/render/mustache.h daemon/render/mustache.c \
+	daemon/render/templates.h daemon/render/templates.c \
+	daemon/render/present.h daemon/render/present.c \
+	daemon/common/xalloc.h daemon/common/xalloc.c
 
 # Every template file, listed so that `make install` and `make distcheck`
 # ship exactly these (nobase_ keeps the en/GAME/ folders).

@@ -1,5 +1,5 @@
 /*
- * check_mustache.c -- the Mustache renderer (daemon/mustache.c):
+ * check_mustache.c -- the Mustache renderer (daemon/render/mustache.c):
  *   - the official specification, driven from its JSON files in
  *     $SHARED_DIR/conformance/mustache-spec/ (every *.json there; the
  *     optional ~lambdas.json and ~inheritance.json are not shipped and

@@ -1,5 +1,5 @@
 /*
- * check_protocol.c -- tests for daemon/protocol.c and daemon/rng.c.
+ * check_protocol.c -- tests for daemon/common/protocol.c and daemon/common/rng.c.
  *
  * The vectors below are the ones printed in docs/PROTOCOL.md; they were
  * cross-checked against a second implementation (Python's hashlib BLAKE2b,

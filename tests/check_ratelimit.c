@@ -1,6 +1,6 @@
 /*
  * check_ratelimit.c -- the token buckets of the rate limits
- * (daemon/ratelimit.h), with the clock passed in: no test sleeps.
+ * (daemon/common/ratelimit.h), with the clock passed in: no test sleeps.
  */
 #include <stdio.h>
 #include <string.h>

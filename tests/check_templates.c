@@ -164,7 +164,7 @@ START_TEST(test_load_errors)
 END_TEST
 
 /*
- * Playing a game and making the engine's view (daemon/gamestate.c).
+ * Playing a game and making the engine's view (daemon/engine/gamestate.c).
  */
 struct game {
 	const struct rules_module	*m;

@@ -1,5 +1,5 @@
 /*
- * check_writer.c -- the batching writer (daemon/writer.h) keeps every
+ * check_writer.c -- the batching writer (daemon/engine/writer.h) keeps every
  * promise of engine_submit(): racing submissions of one sequence number
  * have exactly one winner; a refused move in a batch is undone alone;
  * a game state kept in memory is never used once another writer has

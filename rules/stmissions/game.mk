@@ -6,12 +6,12 @@ STM_GAME_SOURCES = rules/stmissions/stmissions.h \
 	rules/stmissions/msg.c
 
 # Conformance, rule and random-play tests of the module.  The test builds
-# its random stream with daemon/rng.h; the module itself sees only rules/.
+# its random stream with daemon/common/rng.h; the module itself sees only rules/.
 check_PROGRAMS += tests/check_stm_rules
 TESTS += tests/check_stm_rules
 tests_check_stm_rules_SOURCES = tests/check_stm_rules.c
 tests_check_stm_rules_CPPFLAGS = $(RULES_CPPFLAGS) \
-	-I$(srcdir)/rules/stmissions -I$(srcdir)/daemon $(SODIUM_CFLAGS) \
+	-I$(srcdir)/rules/stmissions -I$(srcdir)/daemon/common $(SODIUM_CFLAGS) \
 	$(CHECK_CFLAGS)
 tests_check_stm_rules_LDADD = daemon/libpbem.a rules/librules.a \
 	$(SODIUM_LIBS) $(JANSSON_LIBS) $(CHECK_LIBS)

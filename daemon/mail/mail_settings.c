@@ -3,7 +3,7 @@
  * libcurl's set-up.
  *
  * Every setting NAME is pbemd's option mail_NAME: its type, range and
- * default are that row of daemon/conf.c's table (docs/CONFIG.md), the one
+ * default are that row of daemon/runtime/conf.c's table (docs/CONFIG.md), the one
  * place they are written.  The table here only says where each one is
  * kept in struct mail_settings.
  */

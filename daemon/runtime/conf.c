@@ -60,7 +60,7 @@ static const struct config_option options[] = {
 	{ "schedule_interval", CONFIG_INT, "10", 1, 3600, 0,
 	    "seconds between two passes of the deadline scheduler" },
 
-	/* The writer (daemon/writer.h). */
+	/* The writer (daemon/engine/writer.h). */
 	{ "writer_batch", CONFIG_INT, "256", 0, 4096, 0,
 	    "most moves written in one transaction; 0: no writer thread, "
 	    "each request writes its own" },

@@ -109,7 +109,7 @@ struct mail_settings {
 };
 
 /* Fill s with the documented defaults (docs/MAIL.md, "Settings"): the
- * defaults of the options mail_NAME of daemon/conf.c's table, which
+ * defaults of the options mail_NAME of daemon/runtime/conf.c's table, which
  * also gives each setting's type and range. */
 void	mail_settings_default(struct mail_settings *s);
 /* Set one setting by name ("smtp_url") from text; 0, or -1 with the

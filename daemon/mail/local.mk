@@ -1,22 +1,22 @@
 # daemon/mail*: the mail gateway (docs/MAIL.md) -- its own library, so
 # that pbemd and the mail tests link it and nothing else has to.  Its
 # settings take their defaults from pbemd's option table, so whatever
-# links it also links daemon/conf.c.
+# links it also links daemon/runtime/conf.c.
 MAIL_CPPFLAGS = $(CORE_CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS)
 MAIL_LIBS = daemon/libmail.a $(CORE_LIBS) $(GMIME_LIBS) $(CURL_LIBS) -lpthread
 
 noinst_LIBRARIES += daemon/libmail.a
 daemon_libmail_a_CPPFLAGS = $(MAIL_CPPFLAGS)
-daemon_libmail_a_SOURCES = daemon/mail.h \
-	daemon/mail_settings.c daemon/mail_thread.c \
-	daemon/mail_parse.c daemon/mail_block.c daemon/mail_ingest.c \
-	daemon/mail_maildir.c daemon/mail_imap.c \
-	daemon/mail_render.c daemon/mail_notice.c daemon/mail_compose.c \
-	daemon/mail_send.c \
-	daemon/mail_sender.c daemon/mail_daemon.c
+daemon_libmail_a_SOURCES = daemon/mail/mail.h \
+	daemon/mail/mail_settings.c daemon/mail/mail_thread.c \
+	daemon/mail/mail_parse.c daemon/mail/mail_block.c daemon/mail/mail_ingest.c \
+	daemon/mail/mail_maildir.c daemon/mail/mail_imap.c \
+	daemon/mail/mail_render.c daemon/mail/mail_notice.c daemon/mail/mail_compose.c \
+	daemon/mail/mail_send.c \
+	daemon/mail/mail_sender.c daemon/mail/mail_daemon.c
 
 # pbemd runs the gateway's threads and `pbemd deliver`.
-daemon_pbemd_SOURCES += daemon/mail_config.c daemon/mail_deliver.c
+daemon_pbemd_SOURCES += daemon/mail/mail_config.c daemon/mail/mail_deliver.c
 daemon_pbemd_CPPFLAGS += $(GMIME_CFLAGS) $(CURL_CFLAGS)
 daemon_pbemd_LDADD += daemon/libmail.a $(CORE_LIBS) $(GMIME_LIBS) \
 	$(CURL_LIBS)
@@ -66,8 +66,8 @@ nobase_dist_template_DATA += \
 # corpus of tests/mail/.
 check_PROGRAMS += tests/check_mail
 TESTS += tests/check_mail
-tests_check_mail_SOURCES = tests/check_mail.c daemon/log.c \
-	daemon/conf.c daemon/mail_config.c $(TESTLIB)
+tests_check_mail_SOURCES = tests/check_mail.c daemon/common/log.c \
+	daemon/runtime/conf.c daemon/mail/mail_config.c $(TESTLIB)
 tests_check_mail_CPPFLAGS = $(MAIL_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
 tests_check_mail_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += tests/mail
@@ -79,7 +79,7 @@ EXTRA_DIST += tests/mail-e2e.sh
 
 EXTRA_PROGRAMS += tests/bench_mail
 BENCHES += tests/bench_mail
-tests_bench_mail_SOURCES = tests/bench_mail.c daemon/log.c daemon/conf.c
+tests_bench_mail_SOURCES = tests/bench_mail.c daemon/common/log.c daemon/runtime/conf.c
 tests_bench_mail_CPPFLAGS = $(MAIL_CPPFLAGS) -I$(srcdir)/tests
 tests_bench_mail_LDADD = $(MAIL_LIBS)
 
@@ -94,8 +94,8 @@ clean-mail-spool:
 # (docs/MAIL.md, "Notices").
 check_PROGRAMS += tests/check_notices
 TESTS += tests/check_notices
-tests_check_notices_SOURCES = tests/check_notices.c daemon/log.c \
-	daemon/conf.c $(TESTLIB)
+tests_check_notices_SOURCES = tests/check_notices.c daemon/common/log.c \
+	daemon/runtime/conf.c $(TESTLIB)
 tests_check_notices_CPPFLAGS = $(MAIL_CPPFLAGS) -I$(srcdir)/tests \
 	$(CHECK_CFLAGS)
 tests_check_notices_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)

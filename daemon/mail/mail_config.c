@@ -1,6 +1,6 @@
 /*
  * mail_config.c -- the mail settings from pbemd's configuration: every
- * mail setting NAME is the option mail_NAME (daemon/conf.c, docs/CONFIG.md).
+ * mail setting NAME is the option mail_NAME (daemon/runtime/conf.c, docs/CONFIG.md).
  * mail_settings_default() takes its defaults from the same rows.
  */
 #include <stdio.h>
