@@ -3,10 +3,33 @@
 noinst_LIBRARIES += daemon/libpbem.a
 daemon_libpbem_a_CPPFLAGS = $(CORE_CPPFLAGS) \
 	-DPBEM_TEMPLATE_DIR=\"$(pkgdatadir)/templates\"
+# common/: utilities (the renderer's files are listed by templates/local.mk).
 daemon_libpbem_a_SOURCES = \
 	daemon/common/protocol.h daemon/common/protocol.c \
 	daemon/common/rng.h daemon/common/rng.c \
-	daemon/common/reqsig.h daemon/common/reqsig.c
+	daemon/common/reqsig.h daemon/common/reqsig.c \
+	daemon/common/clock.h daemon/common/clock.c
+# engine/: everything that decides and records a move (engine.h).
+daemon_libpbem_a_SOURCES += \
+	daemon/engine/engine.h \
+	daemon/engine/submit.c \
+	daemon/engine/writer.h daemon/engine/writer.c \
+	daemon/engine/apply.h daemon/engine/apply.c \
+	daemon/engine/record.h daemon/engine/record.c \
+	daemon/engine/outbox.c daemon/engine/observe.c \
+	daemon/engine/webhook.h daemon/engine/webhook.c \
+	daemon/engine/turnclock.h daemon/engine/turnclock.c \
+	daemon/engine/create.c daemon/engine/gamestate.c \
+	daemon/engine/committed.c \
+	daemon/engine/serverentry.c daemon/engine/seats.c \
+	daemon/engine/press.c daemon/engine/command.c \
+	daemon/engine/schedule.h daemon/engine/schedule.c \
+	daemon/engine/gamepolicy.c \
+	daemon/engine/policy.h daemon/engine/policy.c \
+	daemon/engine/chain.h daemon/engine/chain.c \
+	daemon/engine/serverkey.h daemon/engine/serverkey.c \
+	daemon/engine/audit.h daemon/engine/audit.c \
+	daemon/engine/bundle.h daemon/engine/bundle.c
 
 # Protocol and random-stream tests (vectors from docs/PROTOCOL.md).
 check_PROGRAMS += tests/check_protocol
@@ -14,21 +37,8 @@ TESTS += tests/check_protocol
 tests_check_protocol_SOURCES = tests/check_protocol.c
 tests_check_protocol_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS)
 tests_check_protocol_LDADD = daemon/libpbem.a $(SODIUM_LIBS) $(CHECK_LIBS)
-daemon_libpbem_a_SOURCES += \
-	daemon/engine/chain.h daemon/engine/chain.c \
-	daemon/engine/serverkey.h daemon/engine/serverkey.c \
-	daemon/engine/engine.h daemon/engine/create.c daemon/engine/submit.c daemon/engine/gamestate.c \
-	daemon/engine/apply.h daemon/engine/apply.c daemon/engine/writer.h daemon/engine/writer.c \
-	daemon/engine/committed.c \
-	daemon/engine/audit.h daemon/engine/audit.c \
-	daemon/engine/bundle.h daemon/engine/bundle.c \
-	daemon/engine/webhook.h daemon/engine/webhook.c \
-	daemon/common/clock.h daemon/common/clock.c daemon/engine/policy.h daemon/engine/policy.c \
-	daemon/engine/serverentry.c daemon/engine/seats.c daemon/engine/press.c \
-	daemon/engine/observe.c daemon/engine/command.c daemon/engine/outbox.c \
-	daemon/engine/schedule.h daemon/engine/schedule.c
 
-# Programs.
+# cli/: the players' and the administrators' programs.
 bin_PROGRAMS += daemon/pbem daemon/pbemctl
 daemon_pbem_SOURCES = daemon/cli/pbem.c daemon/cli/cli.h daemon/cli/cli.c
 daemon_pbem_CPPFLAGS = $(CORE_CPPFLAGS) $(CURL_CFLAGS)
@@ -37,22 +47,30 @@ daemon_pbemctl_SOURCES = daemon/cli/pbemctl.c daemon/cli/cli.h daemon/cli/cli.c
 daemon_pbemctl_CPPFLAGS = $(CORE_CPPFLAGS)
 daemon_pbemctl_LDADD = $(CORE_LIBS)
 
+# pbemd: server/ (the process), runtime/ (the context its stages share),
+# http/, notify/ (mail/ is daemon/mail/local.mk's).
 bin_PROGRAMS += daemon/pbemd
-daemon_pbemd_SOURCES = daemon/server/pbemd.c daemon/runtime/daemon.h \
-	daemon/runtime/conf.h daemon/runtime/conf.c daemon/runtime/threadstore.c \
-	daemon/http/http.c daemon/http/api.h daemon/http/api_games.c daemon/http/api_moves.c \
-	daemon/http/api_auth.c daemon/http/api_players.c daemon/http/api_forming.c \
-	daemon/http/api_seats.c daemon/http/api_log.c daemon/http/api_events.c \
+daemon_pbemd_SOURCES = \
+	daemon/server/server.h daemon/server/pbemd.c \
+	daemon/server/reload.c daemon/server/sdnotify.c \
+	daemon/server/pidfile.h daemon/server/pidfile.c \
+	daemon/server/scheduler.h daemon/server/scheduler.c \
+	daemon/runtime/daemon.h daemon/runtime/context.c \
+	daemon/runtime/conf.h daemon/runtime/conf.c \
+	daemon/runtime/metrics.h daemon/runtime/metrics.c \
+	daemon/common/log.h daemon/common/log.c \
+	daemon/common/ratelimit.h daemon/common/ratelimit.c \
+	daemon/http/http.h daemon/http/http.c \
+	daemon/http/http_limits.h daemon/http/http_limits.c \
 	daemon/http/events.h daemon/http/events.c \
 	daemon/http/replaycache.h daemon/http/replaycache.c \
-	daemon/http/api_commands.c \
-	daemon/common/log.h daemon/common/log.c \
-	daemon/notify/webhook_deliver.c daemon/http/api_webhooks.c
-# Operations: pid/lock file, reload, rate limits, metrics, systemd.
-daemon_pbemd_SOURCES += daemon/server/pidfile.h daemon/server/pidfile.c \
-	daemon/server/reload.c daemon/common/ratelimit.h daemon/common/ratelimit.c \
-	daemon/http/limits.c daemon/runtime/metrics.h daemon/runtime/metrics.c daemon/server/sdnotify.c \
-	daemon/http/api_ops.c
+	daemon/http/api.h daemon/http/api_auth.c \
+	daemon/http/api_games.c daemon/http/api_moves.c \
+	daemon/http/api_players.c daemon/http/api_forming.c \
+	daemon/http/api_seats.c daemon/http/api_log.c \
+	daemon/http/api_events.c daemon/http/api_commands.c \
+	daemon/http/api_webhooks.c daemon/http/api_ops.c \
+	daemon/notify/notify.h daemon/notify/webhook_deliver.c
 daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS) $(CURL_CFLAGS) \
 	$(SYSTEMD_CFLAGS)
 daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) $(CURL_LIBS) $(SYSTEMD_LIBS) \

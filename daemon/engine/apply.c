@@ -9,11 +9,9 @@
 #include <string.h>
 
 #include "apply.h"
-#include "chain.h"
 #include "clock.h"
+#include "record.h"
 #include "rng.h"
-#include "schedule.h"
-#include "webhook.h"
 
 void
 engine_refuse(struct engine_reply *reply, enum engine_status status,
@@ -42,62 +40,6 @@ from_rules(enum rules_status rs)
 	default:
 		return ENGINE_ILLEGAL;
 	}
-}
-
-/* The outbox payload: which game, move and seat to render at delivery
- * (never the view itself, so no hidden card is stored in the outbox). */
-static json_t *
-notification_payload(int64_t game_id, int64_t seq, int seat,
-    const char *event, int acting)
-{
-	return json_pack("{s:I, s:I, s:i, s:s, s:b}", "game",
-	    (json_int_t)game_id, "seq", (json_int_t)seq, "seat", seat,
-	    "event", event, "your_turn", acting);
-}
-
-/* One row per seat after entry seq: mover_event for seat mover (if not
- * NULL), "your turn" for the seats to act, idle_event for the others,
- * "game_over" for all once over. */
-static int
-queue_seats(struct store *st, const struct gamestate *gs, int mover,
-    const char *mover_event, const char *idle_event, int64_t seq, int over)
-{
-	struct store_player p;
-	int to_act[STORE_MAX_SEATS], nact, s, i, acting;
-	const char *event;
-
-	nact = gs->module->to_act(gs->state, to_act, STORE_MAX_SEATS);
-	for (s = 0; s < gs->game.nseats; s++) {
-		if (store_player_get(st, gs->game.seat_player[s], &p) !=
-		    STORE_OK)
-			return -1;
-		acting = 0;
-		for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
-			if (to_act[i] == s)
-				acting = 1;
-		event = over ? "game_over" : s == mover && mover_event != NULL ?
-		    mover_event : acting ? "your_turn" : idle_event;
-		if (engine_outbox_mail(st, gs->game.id, seq, p.email, event,
-		    notification_payload(gs->game.id, seq, s, event, acting),
-		    clock_now()) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* Queue one notification per seat: the receipt for the mover, "your
- * turn" for the seats to act, an update for the others (engine.h). */
-int
-engine_queue_notifications(struct store *st, const struct gamestate *gs,
-    int mover, const char *mover_event, int64_t seq, int over)
-{
-	return queue_seats(st, gs, mover, mover_event, "update", seq, over);
-}
-
-int
-engine_queue_opening(struct store *st, const struct gamestate *gs)
-{
-	return queue_seats(st, gs, -1, NULL, "game_started", 0, 0);
 }
 
 static void
@@ -149,8 +91,8 @@ apply_move(struct store *st, const struct serverkey *key,
     struct engine_reply *reply, int *gs_spoilt)
 {
 	struct store_entry e;
-	json_t *move, *saved;
-	char *state_text;
+	json_t *move;
+	char err[1024];
 	int over, seats[1];
 
 	*gs_spoilt = 0;
@@ -180,15 +122,7 @@ apply_move(struct store *st, const struct serverkey *key,
 	json_decref(move);
 	*gs_spoilt = 1;		/* until every row is written */
 
-	saved = gs->module->save(gs->state);
-	state_text = chain_state_text(saved);
-	json_decref(saved);
-	if (state_text == NULL) {
-		engine_refuse(reply, ENGINE_INTERNAL, "out of memory");
-		return reply->status;
-	}
 	over = gs->module->to_act(gs->state, seats, 1) == 0;
-
 	memset(&e, 0, sizeof(e));
 	e.game_id = m->game_id;
 	e.seq = m->seq;
@@ -197,45 +131,17 @@ apply_move(struct store *st, const struct serverkey *key,
 	e.text = (char *)m->text;
 	e.time = clock_now();
 	memcpy(e.signature, m->signature, STORE_SIG_BYTES);
-	memcpy(e.prev_hash, gs->last_hash, STORE_HASH_BYTES);
-	chain_state_hash(state_text, e.state_hash);
-	chain_entry_hash(&e, e.hash);
-	engine_sign_receipt(key, &e);
-	gs->seq = m->seq;	/* gs is now the state after entry m->seq */
-
-	switch (store_log_append(st, &e)) {
+	switch (engine_append_entry(st, key, gs, &e, m->seat, "accepted",
+	    over, err, sizeof(err))) {
 	case STORE_OK:
 		break;
 	case STORE_EXISTS:
 		refuse_seq(reply, m, m->seq + 1);
-		free(state_text);
 		return reply->status;
 	default:
-		goto store_error;
+		engine_refuse(reply, ENGINE_INTERNAL, "%s", err);
+		return reply->status;
 	}
-	if (store_snapshot_put(st, m->game_id, m->seq, state_text) !=
-	    STORE_OK ||
-	    engine_queue_notifications(st, gs, m->seat, "accepted", m->seq,
-	    over) != 0 ||
-	    engine_queue_observers(st, m->game_id, m->seq, over ? "game_over" :
-	    "update", e.time) != 0 ||
-	    schedule_note_entry(st, gs, e.time) != 0)
-		goto store_error;
-	/*
-	 * Other rows a move adds in its own transaction are written here,
-	 * each by one call into its module, which returns 0 or fails like
-	 * the calls above (goto store_error).
-	 */
-	if (webhook_move(st, gs, m->seq, m->seat, over) != 0)	/* webhook.h */
-		goto store_error;
-	if (over && store_game_set_status(st, m->game_id, STORE_GAME_OVER) !=
-	    STORE_OK)
-		goto store_error;
-	free(state_text);
-
-	if (over)
-		gs->game.status = STORE_GAME_OVER;
-	memcpy(gs->last_hash, e.hash, STORE_HASH_BYTES);
 	*gs_spoilt = 0;
 
 	reply->status = ENGINE_OK;
@@ -249,9 +155,4 @@ apply_move(struct store *st, const struct serverkey *key,
 	snprintf(reply->message, sizeof(reply->message), lang == RULES_LANG_FR
 	    ? "coup %lld accepté" : "move %lld accepted", (long long)m->seq);
 	return ENGINE_OK;
-
-store_error:
-	engine_refuse(reply, ENGINE_INTERNAL, "store: %s", store_errmsg(st));
-	free(state_text);
-	return reply->status;
 }

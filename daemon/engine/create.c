@@ -77,30 +77,6 @@ genesis_text(const struct store_game *g, const json_t *options,
 	return text;
 }
 
-void
-engine_receipt_of(const struct store_entry *e, struct proto_receipt *r)
-{
-	memset(r, 0, sizeof(*r));
-	r->game_id = e->game_id;
-	r->seq = e->seq;
-	r->seat = e->seat < 0 ? 0 : e->seat;
-	memcpy(r->entry_hash, e->hash, STORE_HASH_BYTES);
-	memcpy(r->signature, e->receipt, STORE_SIG_BYTES);
-}
-
-void
-engine_sign_receipt(const struct serverkey *key, struct store_entry *e)
-{
-	struct proto_receipt r;
-	unsigned char buf[PROTO_CANONICAL_MAX];
-	size_t len;
-
-	engine_receipt_of(e, &r);
-	len = proto_receipt_canonical(&r, buf, sizeof(buf));
-	assert(len > 0);
-	serverkey_sign(key, buf, len, e->receipt);
-}
-
 int
 engine_bind_server_key(struct store *st, const struct serverkey *key,
     char *keytext, size_t keytextlen, char *err, size_t errlen)

@@ -11,12 +11,25 @@
  * server's receipt, or a stable error code with a message saying what was
  * wrong and the legal move forms -- and on any error nothing changed.
  *
- * Files: create.c (new games and their genesis entry), submit.c (moves),
- * apply.c (a move inside the write transaction), writer.c (many moves
- * per transaction, in pbemd), gamestate.c (loading a game's module and
- * state), outbox.c (the mails queued, and the list of their events),
- * audit.c (re-checking a log), bundle.c (export and offline
- * verification).
+ * This is the engine's entry header: the front-ends (daemon/http,
+ * daemon/mail, daemon/cli, pbemd's threads) include it, and nothing in
+ * daemon/engine/ includes theirs (tests/check-layout.sh).
+ *
+ * Files, in the order a move meets them: submit.c (find and verify the
+ * block, hand the move on), writer.c (many moves per transaction, in
+ * pbemd), apply.c (a move inside the write transaction), record.c (the
+ * one place a log entry is made: hashes, receipt, snapshot and every row
+ * an entry brings; record.h), outbox.c (the mails queued, and the list
+ * of their events), observe.c (observers), webhook.c (webhook rows and
+ * registrations), turnclock.c (when the turn began; turnclock.h).
+ * Beside the path: create.c (new games and their genesis entry),
+ * gamestate.c (loading a game's module, state and players),
+ * serverentry.c (entries the server writes), seats.c, press.c,
+ * command.c (asynchronous play), schedule.c (deadlines and their
+ * outcomes), gamepolicy.c and policy.c (deadline policies), chain.c
+ * (hashes), serverkey.c (the signing key), audit.c (re-checking a log),
+ * bundle.c (export and offline verification), committed.c (the commit
+ * hook).
  */
 #ifndef PBEM_ENGINE_H
 #define PBEM_ENGINE_H
@@ -89,7 +102,7 @@ void	engine_set_commit_hook(engine_commit_hook hook, void *arg);
 /* Called by the engine after a commit (create.c, submit.c). */
 void	engine_committed(int64_t game_id, int64_t seq);
 
-/* ---- create.c ---------------------------------------------------------- */
+/* ---- create.c (receipts: record.c) -------------------------------------- */
 
 /*
  * Form a game of ruleset with nseats seats: players[s] is the player of
@@ -178,6 +191,9 @@ struct gamestate {
 	 * (a resignation leaving one seat, a game called off), or NULL. */
 	json_t			   *ended;
 	unsigned		    resigned;	/* bit s: seat s resigned */
+	/* The players at the seats, read once each and kept with the state
+	 * (gamestate_seat_player()); id 0: not read yet. */
+	struct store_player	    seat_players[STORE_MAX_SEATS];
 };
 
 /* Load a game's newest state (or the one after entry seq, if seq >= 0). */
@@ -188,13 +204,23 @@ void	gamestate_clear(struct gamestate *gs);
  * with what follows from it (the resigned seats); for a kept state whose
  * log has not moved. */
 void	gamestate_take_game(struct gamestate *gs, struct store_game *row);
+/*
+ * The player at seat s (name, address, language; never the key, which a
+ * player may change), read from the store the first time and kept with
+ * gs, so a kept state does not read its players again for every move.  A
+ * player's name, address and language never change; a replacement gives
+ * the seat another player id, which comes with the game's row, and that
+ * player is read then.  NULL on a store failure (store_errmsg()).
+ */
+const struct store_player *gamestate_seat_player(struct store *st,
+	    struct gamestate *gs, int s);
 /* The view of viewer (seat, RULES_VIEW_PUBLIC, RULES_VIEW_FULL), with the
  * game's id, ruleset, next sequence number and, once over, the result
  * (in which a seat that resigned never wins: docs/ASYNC.md)
  * and the revealed seed. */
 json_t *gamestate_view(const struct gamestate *gs, int viewer);
 
-/* ---- submit.c, for the asynchronous-play files ------------------------ */
+/* ---- outbox.c, for record.c and create.c ------------------------------- */
 
 /*
  * Queue one outbox row per seat after entry seq (inside the caller's
@@ -204,14 +230,14 @@ json_t *gamestate_view(const struct gamestate *gs, int viewer);
  * over.  Every event must be in engine_mail_events (outbox.c).
  */
 int	engine_queue_notifications(struct store *st,
-	    const struct gamestate *gs, int mover, const char *mover_event,
+	    struct gamestate *gs, int mover, const char *mover_event,
 	    int64_t seq, int over);
 /*
  * Queue the opening mails of a new game after its genesis entry (inside
  * the caller's transaction): "your_turn" for the seats to act,
  * "game_started" for the others.
  */
-int	engine_queue_opening(struct store *st, const struct gamestate *gs);
+int	engine_queue_opening(struct store *st, struct gamestate *gs);
 
 /* ---- outbox.c: the mails the engine queues ----------------------------- */
 
@@ -258,7 +284,8 @@ enum engine_status engine_server_entry(struct store *st,
 char   *engine_record_text(int64_t game_id, int64_t seq, const char *event,
 	    json_t *fields);
 
-/* policy: read and set a game's policy (the default if none is set). */
+/* gamepolicy.c: read and set a game's policy (the default if none is
+ * set). */
 enum engine_status engine_policy_get(struct store *st, int64_t game_id,
 	    struct policy *p, char *err, size_t errlen);
 /* The same when the caller has the game's module m (the scheduler, with

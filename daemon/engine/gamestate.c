@@ -57,6 +57,21 @@ gamestate_clear(struct gamestate *gs)
 	memset(gs, 0, sizeof(*gs));
 }
 
+const struct store_player *
+gamestate_seat_player(struct store *st, struct gamestate *gs, int s)
+{
+	struct store_player *p = &gs->seat_players[s];
+
+	if (p->id != 0 && p->id == gs->game.seat_player[s])
+		return p;
+	if (store_player_get(st, gs->game.seat_player[s], p) != STORE_OK) {
+		memset(p, 0, sizeof(*p));
+		return NULL;
+	}
+	memset(p->pubkey, 0, sizeof(p->pubkey));	/* may change: not kept */
+	return p;
+}
+
 /* Seats that resigned (their default moves play on in games of three or
  * more, but they cannot win), from the seat statuses read with the game. */
 static unsigned

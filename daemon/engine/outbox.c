@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "engine.h"
 
 const char *const engine_mail_events[] = {
@@ -67,4 +68,59 @@ engine_outbox_mail(struct store *st, int64_t game_id, int64_t seq,
 	rc = o.payload != NULL ? store_outbox_add(st, &o) : STORE_ERROR;
 	free(o.payload);
 	return rc == STORE_OK ? 0 : -1;
+}
+
+/* The outbox payload: which game, move and seat to render at delivery
+ * (never the view itself, so no hidden card is stored in the outbox). */
+static json_t *
+notification_payload(int64_t game_id, int64_t seq, int seat,
+    const char *event, int acting)
+{
+	return json_pack("{s:I, s:I, s:i, s:s, s:b}", "game",
+	    (json_int_t)game_id, "seq", (json_int_t)seq, "seat", seat,
+	    "event", event, "your_turn", acting);
+}
+
+/* One row per seat after entry seq: mover_event for seat mover (if not
+ * NULL), "your turn" for the seats to act, idle_event for the others,
+ * "game_over" for all once over. */
+static int
+queue_seats(struct store *st, struct gamestate *gs, int mover,
+    const char *mover_event, const char *idle_event, int64_t seq, int over)
+{
+	const struct store_player *p;
+	int to_act[STORE_MAX_SEATS], nact, s, i, acting;
+	const char *event;
+
+	nact = gs->module->to_act(gs->state, to_act, STORE_MAX_SEATS);
+	for (s = 0; s < gs->game.nseats; s++) {
+		if ((p = gamestate_seat_player(st, gs, s)) == NULL)
+			return -1;
+		acting = 0;
+		for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
+			if (to_act[i] == s)
+				acting = 1;
+		event = over ? "game_over" : s == mover && mover_event != NULL ?
+		    mover_event : acting ? "your_turn" : idle_event;
+		if (engine_outbox_mail(st, gs->game.id, seq, p->email, event,
+		    notification_payload(gs->game.id, seq, s, event, acting),
+		    clock_now()) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Queue one notification per seat: the receipt for the mover, "your
+ * turn" for the seats to act, an update for the others (engine.h). */
+int
+engine_queue_notifications(struct store *st, struct gamestate *gs,
+    int mover, const char *mover_event, int64_t seq, int over)
+{
+	return queue_seats(st, gs, mover, mover_event, "update", seq, over);
+}
+
+int
+engine_queue_opening(struct store *st, struct gamestate *gs)
+{
+	return queue_seats(st, gs, -1, NULL, "game_started", 0, 0);
 }

@@ -1,17 +1,15 @@
 /*
  * schedule.c -- see schedule.h; the policies are in docs/ASYNC.md.
  */
-#include <errno.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "clock.h"
 #include "engine.h"
 #include "schedule.h"
+#include "turnclock.h"
 
 /* Entries one game may gain in one tick (resigned seats' moves, several
  * late seats of a window): a bound, so a broken module cannot spin. */
@@ -229,81 +227,6 @@ seat_timers(struct tick *t, int seat)
 	return outcome(t, &row, deadline);
 }
 
-/* Whether gs is in a response window; the seats it waits for, in
- * to_act() order (seats, *nact) and as bits (*waiting). */
-static int
-turn_shape(const struct gamestate *gs, int seats[STORE_MAX_SEATS], int *nact,
-    unsigned *waiting)
-{
-	const struct rules_module *m = gs->module;
-	int i;
-
-	*waiting = 0;
-	*nact = gs->game.status == STORE_GAME_OVER ? 0 :
-	    m->to_act(gs->state, seats, STORE_MAX_SEATS);
-	if (*nact > STORE_MAX_SEATS)
-		*nact = STORE_MAX_SEATS;
-	for (i = 0; i < *nact; i++)
-		*waiting |= 1u << seats[i];
-	return m->api_version >= 3 && m->response_window != NULL &&
-	    m->response_window(gs->state) != 0;
-}
-
-/*
- * Bring the turn clock up to gs's last entry, written at time when
- * (when < 0: read it from the log); window and waiting are gs's
- * (turn_shape).  A response window stays the same window while the
- * seats it waits for answer one by one: its clock keeps running.
- * Everything else that changes the position starts a new turn.
- */
-static enum store_status
-turn_note(struct store *st, const struct gamestate *gs, int window,
-    unsigned waiting, int64_t when, struct store_turn *turn)
-{
-	struct store_entry last;
-	enum store_status rc;
-	int found, continuing;
-
-	rc = store_turn_get(st, gs->game.id, turn);
-	if (rc != STORE_OK && rc != STORE_NOTFOUND)
-		return rc;
-	found = rc == STORE_OK;
-	if (found && turn->last_seq == gs->seq)
-		return STORE_OK;
-	continuing = found && turn->window && window &&
-	    (waiting & ~turn->waiting) == 0 && turn->last_seq < gs->seq;
-	if (!continuing) {
-		if (when < 0) {
-			memset(&last, 0, sizeof(last));
-			if ((rc = store_log_last(st, gs->game.id, &last)) !=
-			    STORE_OK)
-				return rc;
-			when = last.time;
-			store_entry_clear(&last);
-		}
-		turn->game_id = gs->game.id;
-		turn->turn = gs->seq;
-		turn->started = when;
-	}
-	turn->last_seq = gs->seq;
-	turn->window = window;
-	turn->waiting = waiting;
-	return store_turn_put(st, turn);
-}
-
-int
-schedule_note_entry(struct store *st, const struct gamestate *gs,
-    int64_t when)
-{
-	struct store_turn turn;
-	int seats[STORE_MAX_SEATS], nact, window;
-	unsigned waiting;
-
-	window = turn_shape(gs, seats, &nact, &waiting);
-	return turn_note(st, gs, window, waiting, when, &turn) == STORE_OK ?
-	    0 : -1;
-}
-
 /* One look at one game, in one transaction.  1 if a log entry was
  * written (look again), 0 if nothing more is due, -1 on failure. */
 static int
@@ -320,13 +243,13 @@ tick_game(struct tick *t, int64_t game_id)
 		store_rollback(t->st);
 		return -1;
 	}
-	t->window = turn_shape(&t->gs, seats, &nact, &waiting);
+	t->window = turnclock_shape(&t->gs, seats, &nact, &waiting);
 	if (nact == 0 || engine_policy_of(t->st, game_id, t->gs.module,
 	    &t->pol, t->err, t->errlen) != ENGINE_OK) {
 		rc = nact == 0 ? 0 : -1;
 		goto rollback;
 	}
-	if (turn_note(t->st, &t->gs, t->window, waiting, -1, &t->turn) !=
+	if (turnclock_update(t->st, &t->gs, t->window, waiting, -1, &t->turn) !=
 	    STORE_OK) {
 		rc = fail(t, "store: %s", store_errmsg(t->st));
 		goto rollback;
@@ -477,83 +400,4 @@ schedule_tick(struct store *st, const struct serverkey *key, int64_t now,
 	}
 	free(games.v);
 	return stats->failures > 0 ? -1 : 0;
-}
-
-/* ---- The daemon's thread ------------------------------------------------ */
-
-struct schedule_thread {
-	pthread_t		 thread;
-	pthread_mutex_t		 lock;
-	pthread_cond_t		 wake;
-	int			 stop;
-	int			 interval;
-	struct store		*st;
-	const struct serverkey	*key;
-};
-
-static void *
-run(void *arg)
-{
-	struct schedule_thread *t = arg;
-	struct schedule_stats stats;
-	struct timespec until;
-	char err[1024];
-
-	pthread_mutex_lock(&t->lock);
-	while (!t->stop) {
-		pthread_mutex_unlock(&t->lock);
-		schedule_tick(t->st, t->key, clock_now(), &stats, err,
-		    sizeof(err));
-		pthread_mutex_lock(&t->lock);
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += t->interval;
-		while (!t->stop && pthread_cond_timedwait(&t->wake, &t->lock,
-		    &until) != ETIMEDOUT)
-			;
-	}
-	pthread_mutex_unlock(&t->lock);
-	return NULL;
-}
-
-struct schedule_thread *
-schedule_start(const char *dbpath, const struct serverkey *key, int interval,
-    char *err, size_t errlen)
-{
-	struct schedule_thread *t;
-
-	if ((t = calloc(1, sizeof(*t))) == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	t->interval = interval > 0 ? interval : 10;
-	t->key = key;
-	if (store_open(dbpath, &t->st, err, errlen) != STORE_OK) {
-		free(t);
-		return NULL;
-	}
-	pthread_mutex_init(&t->lock, NULL);
-	pthread_cond_init(&t->wake, NULL);
-	if (pthread_create(&t->thread, NULL, run, t) != 0) {
-		snprintf(err, errlen, "cannot start the scheduler thread");
-		store_close(t->st);
-		free(t);
-		return NULL;
-	}
-	return t;
-}
-
-void
-schedule_stop(struct schedule_thread *t)
-{
-	if (t == NULL)
-		return;
-	pthread_mutex_lock(&t->lock);
-	t->stop = 1;
-	pthread_cond_signal(&t->wake);
-	pthread_mutex_unlock(&t->lock);
-	pthread_join(t->thread, NULL);
-	pthread_mutex_destroy(&t->lock);
-	pthread_cond_destroy(&t->wake);
-	store_close(t->st);
-	free(t);
 }

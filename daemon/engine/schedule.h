@@ -18,8 +18,8 @@
  *     any time they like and never sleep.  One tick is one pass; a tick
  *     at an earlier time than a previous one does nothing harmful (what
  *     fired stays fired).
- *   - A struct store is never shared between threads: the scheduler's
- *     thread opens its own connection.
+ *   - A struct store is never shared between threads: pbemd's scheduler
+ *     thread (daemon/server/scheduler.h) opens its own connection.
  */
 #ifndef PBEM_SCHEDULE_H
 #define PBEM_SCHEDULE_H
@@ -49,30 +49,5 @@ struct schedule_stats {
 int	schedule_tick(struct store *st, const struct serverkey *key,
 	    int64_t now, struct schedule_stats *stats, char *err,
 	    size_t errlen);
-
-/*
- * Note, in the transaction that appends a log entry at time when, that
- * gs (the state after it) starts a new turn or continues a response
- * window, so the turn's clock starts at the entry's own time rather than
- * at the next tick.  0, or -1 on a store error.  Called by submit.c and
- * serverentry.c; a game the scheduler finds without this note (created
- * before, or at creation) takes its last entry's time.
- */
-struct gamestate;
-int	schedule_note_entry(struct store *st, const struct gamestate *gs,
-	    int64_t when);
-
-/*
- * The daemon's scheduler thread: opens its own store on dbpath and runs
- * schedule_tick(clock_now()) every interval seconds until stopped.  key
- * is only read (signing), so the daemon's key may be shared.
- */
-struct schedule_thread;
-
-struct schedule_thread *schedule_start(const char *dbpath,
-	    const struct serverkey *key, int interval, char *err,
-	    size_t errlen);
-/* Stop the thread (waking it at once), wait for it and free it. */
-void	schedule_stop(struct schedule_thread *t);
 
 #endif /* PBEM_SCHEDULE_H */

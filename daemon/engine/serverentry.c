@@ -1,8 +1,7 @@
 /*
  * serverentry.c -- log entries the server writes and signs: automatic
  * moves, skipped turns, resignations, seat replacements and games called
- * off (docs/LOG.md, docs/ASYNC.md); and a game's policy as the engine
- * reads it.
+ * off (docs/LOG.md, docs/ASYNC.md).
  *
  * A server entry goes through the same chain as a player's move: the
  * next sequence number, the previous entry's hash, the state hash after
@@ -10,16 +9,16 @@
  * caller's transaction.  Only its signature differs: the server's key
  * signs an automatic move's canonical move encoding (docs/PROTOCOL.md)
  * exactly as a player would, and the record text of the other kinds.
+ * The chaining and every row an entry brings are record.c's, shared with
+ * the players' moves.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "chain.h"
 #include "engine.h"
+#include "record.h"
 #include "rng.h"
-#include "schedule.h"
-#include "webhook.h"
 
 char *
 engine_record_text(int64_t game_id, int64_t seq, const char *event,
@@ -120,8 +119,7 @@ engine_server_entry(struct store *st, const struct serverkey *key,
 	struct store_entry e;
 	int64_t seq = gs->seq + 1;
 	enum engine_status es = ENGINE_OK;
-	char clean[PROTO_MOVE_MAX + 1], perr[256], *state_text;
-	json_t *saved;
+	char clean[PROTO_MOVE_MAX + 1], perr[256];
 	int over, one;
 
 	if (kind == STORE_ENTRY_AUTO) {
@@ -139,11 +137,7 @@ engine_server_entry(struct store *st, const struct serverkey *key,
 	if (es != ENGINE_OK)
 		return es;
 
-	saved = gs->module->save(gs->state);
-	state_text = chain_state_text(saved);
-	json_decref(saved);
 	over = ends_game || gs->module->to_act(gs->state, &one, 1) == 0;
-
 	memset(&e, 0, sizeof(e));
 	e.game_id = gs->game.id;
 	e.seq = seq;
@@ -152,113 +146,19 @@ engine_server_entry(struct store *st, const struct serverkey *key,
 	e.text = (char *)text;
 	e.time = now;
 	if (sign_entry(key, &e) != 0) {
-		free(state_text);
 		snprintf(err, errlen, "entry %lld cannot be encoded",
 		    (long long)seq);
 		return ENGINE_INTERNAL;
 	}
-	memcpy(e.prev_hash, gs->last_hash, STORE_HASH_BYTES);
-	chain_state_hash(state_text, e.state_hash);
-	chain_entry_hash(&e, e.hash);
-	engine_sign_receipt(key, &e);
-
-	if (store_log_append(st, &e) != STORE_OK ||
-	    store_snapshot_put(st, e.game_id, seq, state_text) != STORE_OK ||
-	    engine_queue_notifications(st, gs, seat, mover_event, seq,
-	    over) != 0 ||
-	    engine_queue_observers(st, e.game_id, seq, over ? "game_over" :
-	    "update", now) != 0 ||
-	    webhook_move(st, gs, seq, seat, over) != 0 ||	/* webhook.h */
-	    (over && store_game_set_status(st, e.game_id, STORE_GAME_OVER) !=
-	    STORE_OK)) {
-		free(state_text);
-		snprintf(err, errlen, "store: %s", store_errmsg(st));
-		return ENGINE_INTERNAL;
-	}
-	free(state_text);
-	gs->seq = seq;
-	memcpy(gs->last_hash, e.hash, STORE_HASH_BYTES);
-	if (over)
-		gs->game.status = STORE_GAME_OVER;
-	if (schedule_note_entry(st, gs, now) != 0) {
-		snprintf(err, errlen, "store: %s", store_errmsg(st));
-		return ENGINE_INTERNAL;
-	}
-	return ENGINE_OK;
-}
-
-/* ---- Policies ----------------------------------------------------------- */
-
-enum engine_status
-engine_policy_get(struct store *st, int64_t game_id, struct policy *p,
-    char *err, size_t errlen)
-{
-	return engine_policy_of(st, game_id, NULL, p, err, errlen);
-}
-
-enum engine_status
-engine_policy_of(struct store *st, int64_t game_id,
-    const struct rules_module *m, struct policy *p, char *err,
-    size_t errlen)
-{
-	struct store_game g;
-	enum store_status rc;
-	char *text = NULL, perr[512];
-	int bad;
-
-	policy_default(p);
-	rc = store_policy_get(st, game_id, &text);
-	if (rc == STORE_NOTFOUND)
+	switch (engine_append_entry(st, key, gs, &e, seat, mover_event, over,
+	    err, errlen)) {
+	case STORE_OK:
 		return ENGINE_OK;
-	if (rc != STORE_OK) {
-		snprintf(err, errlen, "store: %s", store_errmsg(st));
-		return rc == STORE_BUSY ? ENGINE_BUSY : ENGINE_INTERNAL;
-	}
-	if (m == NULL) {
-		memset(&g, 0, sizeof(g));
-		if (store_game_get(st, game_id, &g) != STORE_OK) {
-			free(text);
-			snprintf(err, errlen, "there is no game %lld",
-			    (long long)game_id);
-			return ENGINE_UNKNOWN_GAME;
-		}
-		m = rules_find(g.ruleset);
-		store_game_clear(&g);
-	}
-	bad = policy_parse(text, m, p, perr, sizeof(perr)) != 0;
-	free(text);
-	if (bad) {
-		snprintf(err, errlen, "game %lld: stored policy refused: %s",
-		    (long long)game_id, perr);
+	case STORE_EXISTS:
+		snprintf(err, errlen, "store: entry %lld of game %lld was "
+		    "written meanwhile", (long long)seq, (long long)e.game_id);
+		return ENGINE_INTERNAL;
+	default:
 		return ENGINE_INTERNAL;
 	}
-	return ENGINE_OK;
-}
-
-enum engine_status
-engine_policy_set(struct store *st, int64_t game_id, const struct policy *p,
-    char *err, size_t errlen)
-{
-	struct store_game g;
-	char *text;
-	enum store_status rc;
-
-	memset(&g, 0, sizeof(g));
-	if (store_game_get(st, game_id, &g) != STORE_OK) {
-		snprintf(err, errlen, "there is no game %lld",
-		    (long long)game_id);
-		return ENGINE_UNKNOWN_GAME;
-	}
-	store_game_clear(&g);
-	if ((text = policy_text(p)) == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return ENGINE_INTERNAL;
-	}
-	rc = store_policy_set(st, game_id, text);
-	free(text);
-	if (rc != STORE_OK) {
-		snprintf(err, errlen, "store: %s", store_errmsg(st));
-		return ENGINE_INTERNAL;
-	}
-	return ENGINE_OK;
 }

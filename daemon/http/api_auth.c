@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "api.h"
+#include "http_limits.h"
 #include "replaycache.h"
 #include "reqsig.h"
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "http_limits.h"
 #include "engine.h"
 #include "metrics.h"
 

@@ -29,6 +29,8 @@
 #include <netinet/in.h>
 
 #include "api.h"
+#include "http.h"
+#include "http_limits.h"
 #include "metrics.h"
 
 /* Bytes of an over-long chunked body read and dropped before giving up

@@ -34,7 +34,7 @@
 #include <sodium.h>
 
 #include "config.h"
-#include "daemon.h"
+#include "notify.h"
 #include "webhook.h"
 
 #define BATCH_MAX	32	/* rows POSTed at once */

@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon.h"
+#include "server.h"
 #include "metrics.h"
 
 struct retired_config {
@@ -70,19 +70,6 @@ daemon_retired_free(struct daemon *d)
 		config_free(r->cfg);
 		free(r);
 	}
-}
-
-struct tpl_set *
-daemon_templates_hold(struct daemon *d)
-{
-	pthread_rwlock_rdlock(&d->templates_lock);
-	return d->templates;
-}
-
-void
-daemon_templates_release(struct daemon *d)
-{
-	pthread_rwlock_unlock(&d->templates_lock);
 }
 
 /* Put back the running value of every option that needs a restart. */

@@ -11,7 +11,7 @@
 #include <systemd/sd-daemon.h>
 #endif
 
-#include "daemon.h"
+#include "server.h"
 
 void
 notify_ready(void)

@@ -1,5 +1,5 @@
 /*
- * limits.c -- the daemon's rate limits (see daemon.h; the token buckets
+ * http_limits.c -- the HTTP API's rate limits (http_limits.h; the token buckets
  * are ratelimit.c's).
  *
  * Per address: every HTTP request takes a token from the bucket of its
@@ -17,7 +17,7 @@
 
 #include <netinet/in.h>
 
-#include "daemon.h"
+#include "http_limits.h"
 #include "metrics.h"
 #include "ratelimit.h"
 

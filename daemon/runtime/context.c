@@ -1,9 +1,12 @@
 /*
- * threadstore.c -- one store connection per thread (see daemon.h).
+ * context.c -- what the stages of pbemd borrow from the shared context
+ * (daemon.h): their own store connection, and the template set.
  *
  * A connection is opened the first time a thread asks for one and kept
  * in thread-specific data; the key's destructor closes it when the
  * thread exits (libmicrohttpd's pool threads exit in MHD_stop_daemon()).
+ * The template set is read under a read-write lock, so that a reload
+ * could one day swap it (daemon/server/reload.c says why it does not).
  */
 #include <stdlib.h>
 
@@ -39,4 +42,17 @@ daemon_store(struct daemon *d)
 		return NULL;
 	}
 	return st;
+}
+
+struct tpl_set *
+daemon_templates_hold(struct daemon *d)
+{
+	pthread_rwlock_rdlock(&d->templates_lock);
+	return d->templates;
+}
+
+void
+daemon_templates_release(struct daemon *d)
+{
+	pthread_rwlock_unlock(&d->templates_lock);
 }

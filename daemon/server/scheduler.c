@@ -1,0 +1,90 @@
+/*
+ * scheduler.c -- pbemd's scheduler thread (scheduler.h): one pass of
+ * schedule_tick() (daemon/engine/schedule.h) every interval seconds.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "clock.h"
+#include "schedule.h"
+#include "scheduler.h"
+
+struct schedule_thread {
+	pthread_t		 thread;
+	pthread_mutex_t		 lock;
+	pthread_cond_t		 wake;
+	int			 stop;
+	int			 interval;
+	struct store		*st;
+	const struct serverkey	*key;
+};
+
+static void *
+run(void *arg)
+{
+	struct schedule_thread *t = arg;
+	struct schedule_stats stats;
+	struct timespec until;
+	char err[1024];
+
+	pthread_mutex_lock(&t->lock);
+	while (!t->stop) {
+		pthread_mutex_unlock(&t->lock);
+		schedule_tick(t->st, t->key, clock_now(), &stats, err,
+		    sizeof(err));
+		pthread_mutex_lock(&t->lock);
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += t->interval;
+		while (!t->stop && pthread_cond_timedwait(&t->wake, &t->lock,
+		    &until) != ETIMEDOUT)
+			;
+	}
+	pthread_mutex_unlock(&t->lock);
+	return NULL;
+}
+
+struct schedule_thread *
+schedule_start(const char *dbpath, const struct serverkey *key, int interval,
+    char *err, size_t errlen)
+{
+	struct schedule_thread *t;
+
+	if ((t = calloc(1, sizeof(*t))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	t->interval = interval > 0 ? interval : 10;
+	t->key = key;
+	if (store_open(dbpath, &t->st, err, errlen) != STORE_OK) {
+		free(t);
+		return NULL;
+	}
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->wake, NULL);
+	if (pthread_create(&t->thread, NULL, run, t) != 0) {
+		snprintf(err, errlen, "cannot start the scheduler thread");
+		store_close(t->st);
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void
+schedule_stop(struct schedule_thread *t)
+{
+	if (t == NULL)
+		return;
+	pthread_mutex_lock(&t->lock);
+	t->stop = 1;
+	pthread_cond_signal(&t->wake);
+	pthread_mutex_unlock(&t->lock);
+	pthread_join(t->thread, NULL);
+	pthread_mutex_destroy(&t->lock);
+	pthread_cond_destroy(&t->wake);
+	store_close(t->st);
+	free(t);
+}

@@ -1,0 +1,22 @@
+/*
+ * scheduler.h -- pbemd's scheduler thread: opens its own store on dbpath
+ * and runs schedule_tick(clock_now()) (daemon/engine/schedule.h) every
+ * interval seconds until stopped.  key is only read (signing), so the
+ * daemon's key may be shared.
+ */
+#ifndef PBEM_SCHEDULER_H
+#define PBEM_SCHEDULER_H
+
+#include <stddef.h>
+
+#include "serverkey.h"
+
+struct schedule_thread;
+
+struct schedule_thread *schedule_start(const char *dbpath,
+	    const struct serverkey *key, int interval, char *err,
+	    size_t errlen);
+/* Stop the thread (waking it at once), wait for it and free it. */
+void	schedule_stop(struct schedule_thread *t);
+
+#endif /* PBEM_SCHEDULER_H */
