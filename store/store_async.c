@@ -5,9 +5,9 @@
  *
  * Statements are prepared on first use and kept (store_sqlite_prepare()):
  * several run for every move (seat status, turn clock, observers).  As in
- * store_sqlite.c, values are bound, never pasted into SQL, statements are
- * stepped with store_sqlite_step(), and what is read back is checked
- * before it is copied.
+ * the store's other files, values are bound, never pasted into SQL,
+ * statements are stepped with store_sqlite_step(), and what is read back
+ * is checked before it is copied.
  */
 #include <stdio.h>
 #include <stdlib.h>
