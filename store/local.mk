@@ -1,9 +1,12 @@
 # store/: the SQLite implementation of store.h.
 noinst_LIBRARIES += store/libstore.a
 store_libstore_a_CPPFLAGS = $(STORE_CPPFLAGS)
-store_libstore_a_SOURCES = store/store.h store/store_sqlite.c \
+store_libstore_a_SOURCES = store/store.h store/store_sqlite.h \
+	store/store_sqlite.c store/store_players.c store/store_games.c \
+	store/store_log.c store/store_outbox.c store/store_webhooks.c \
+	store/store_mail.c \
 	store/migrations.h store/migrations.c store/store_test.h \
-	store/store_sqlite.h store/store_async.c
+	store/store_async.c
 
 # -lpthread: the race test runs two connections in two threads.
 check_PROGRAMS += tests/check_store

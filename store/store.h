@@ -2,8 +2,9 @@
  * store.h -- pbem's persistent store: players, games, the move log,
  * state snapshots and the outbox.
  *
- * This is a narrow interface on purpose.  store_sqlite.c implements it on
- * one SQLite file (WAL mode, numbered migrations run at open); another
+ * This is a narrow interface on purpose.  store_sqlite.c and its sibling
+ * files, one per group of tables (store_sqlite.h, docs/STORE.md), implement
+ * it on one SQLite file (WAL mode, numbered migrations run at open); another
  * backend (PostgreSQL with one row lock per game) can implement the same
  * functions later without the rest of pbem changing.
  *

@@ -5,9 +5,9 @@
  *
  * Statements are prepared on first use and kept (store_sqlite_prepare()):
  * several run for every move (seat status, turn clock, observers).  As in
- * store_sqlite.c, values are bound, never pasted into SQL, statements are
- * stepped with store_sqlite_step(), and what is read back is checked
- * before it is copied.
+ * the store's other files, values are bound, never pasted into SQL,
+ * statements are stepped with store_sqlite_step(), and what is read back
+ * is checked before it is copied.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +55,7 @@ store_policy_get(struct store *st, int64_t game_id, char **policy)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, game_id);
 	if ((status = store_sqlite_step(st, s, "policy get")) == STORE_OK)
-		status = store_sqlite_col_dup(st, s, 0, "game_policy", policy);
+		status = sq_col_dup(st, s, 0, "game_policy", policy);
 	store_sqlite_done(st, s);
 	return status;
 }
@@ -245,7 +245,7 @@ store_press_foreach(struct store *st, int64_t game_id, store_press_cb cb,
 		p.from_seat = sqlite3_column_int(s, 1);
 		p.recipients = (unsigned)sqlite3_column_int64(s, 2);
 		p.created = sqlite3_column_int64(s, 4);
-		if ((status = store_sqlite_col_dup(st, s, 3, "press",
+		if ((status = sq_col_dup(st, s, 3, "press",
 		    &p.body)) != STORE_OK)
 			break;
 		stop = cb(&p, arg);

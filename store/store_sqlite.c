@@ -1,11 +1,15 @@
 /*
- * store_sqlite.c -- store.h on one SQLite file.
+ * store_sqlite.c -- store.h on one SQLite file: the shared machinery.
  *
- * One connection per struct store.  Every statement the store runs is
- * prepared once by store_open() and kept in st->stmt[]; a call binds its
- * parameters (never pasting text into SQL), steps, reads, and resets the
- * statement before it returns.  The schema and its history live in
- * migrations.c.
+ * One connection per struct store.  This file opens it, prepares every
+ * statement of every file's SQL table once and keeps it in st->stmt[],
+ * and lends the other files (store_sqlite.h) what they need to use one:
+ * a call binds its parameters (never pasting text into SQL), steps,
+ * reads, and resets the statement before it returns.  It also holds
+ * errors, transactions, meta and the test hooks.  The tables' own calls
+ * are in store_players.c, store_games.c, store_log.c, store_outbox.c,
+ * store_webhooks.c, store_mail.c and store_async.c; the schema and its
+ * history live in migrations.c.
  *
  * Everything read back from the file is checked before it is copied into
  * a caller's fixed-size field: a value of the wrong type or size is
@@ -27,98 +31,7 @@
 
 #define BUSY_TIMEOUT_MS	5000
 
-enum stmt_id {
-	ST_BEGIN,
-	ST_COMMIT,
-	ST_ROLLBACK,
-	ST_SP_BEGIN,
-	ST_SP_RELEASE,
-	ST_SP_ROLLBACK,
-	ST_MOVE_MARK,
-	ST_MOVE_RELEASE,
-	ST_MOVE_UNDO,
-	ST_VERSION,
-	ST_META_SET,
-	ST_META_GET,
-	ST_PLAYER_ADD,
-	ST_PLAYER_EXISTS,
-	ST_PLAYER_GET,
-	ST_PLAYER_FIND,
-	ST_PLAYER_ALL,
-	ST_KEY_ADD,
-	ST_KEY_REVOKE,
-	ST_GAME_ADD,
-	ST_GAME_GET,
-	ST_GAME_ALL,
-	ST_GAME_STATUS,
-	ST_SEAT_ADD,
-	ST_SEATS_GET,
-	ST_SEAT_SET,
-	ST_LOG_APPEND,
-	ST_LOG_GET,
-	ST_LOG_LAST,
-	ST_LOG_HEAD,
-	ST_LOG_ALL,
-	ST_LOG_RANGE,
-	ST_SNAP_PUT,
-	ST_SNAP_LATEST,
-	ST_SNAP_GET,
-	ST_OUTBOX_ADD,
-	ST_OUTBOX_DUE,
-	ST_OUTBOX_SENT,
-	ST_OUTBOX_FAILED,
-	ST_OUTBOX_PENDING,
-	ST_OUTBOX_DEPTH,
-	ST_OUTBOX_DUE_CHANNEL,
-	ST_MAIL_SEEN_ADD,
-	ST_MAIL_SEEN_GET,
-	ST_MAIL_SEEN_MOVE,
-	ST_MAIL_RATE,
-	/* webhooks */
-	ST_WEBHOOK_ADD,
-	ST_WEBHOOK_GET,
-	ST_WEBHOOK_ALL,
-	ST_WEBHOOK_FOR_GAME,
-	ST_WEBHOOK_DELETE,
-	ST_WEBHOOK_GIVE_UP,
-	ST_WEBHOOK_STATE,
-	ST_WEBHOOK_DELIVERED,
-	ST_WEBHOOK_FAILED,
-	ST_WEBHOOK_DUE,
-	ST_WEBHOOK_NEXT,
-	ST_COUNT
-};
-
-/* Column lists shared by the statements that read whole rows. */
-#define PLAYER_SELECT							\
-	"SELECT p.id, p.name, p.email, p.lang, k.pubkey FROM players p "	\
-	"LEFT JOIN player_keys k ON k.player_id = p.id AND k.revoked IS NULL"
-#define GAME_SELECT							\
-	"SELECT id, ruleset, ruleset_version, options, nseats, seed, "	\
-	"commitment, status, created FROM games"
-#define LOG_SELECT							\
-	"SELECT seq, game_id, kind, seat, text, signature, state_hash, "	\
-	"prev_hash, hash, receipt, time FROM log"
-#define OUTBOX_SELECT							\
-	"SELECT id, game_id, seq, channel, recipient, event, payload, "	\
-	"status, attempts, next_attempt, last_error FROM outbox"
-
-#define WEBHOOK_SELECT						\
-	"SELECT w.id, w.game_id, w.url, w.secret, w.events, w.state, "	\
-	"w.failures, w.last_error, w.last_success, w.created"
-#define WEBHOOK_PENDING							\
-	"(SELECT count(*) FROM outbox q WHERE q.status = 0 "		\
-	"AND q.channel = 'webhook' AND q.recipient = CAST(w.id AS TEXT))"
-/* Row o is the oldest pending row of its (recipient, game) queue, and its
- * registration is not disabled. */
-#define WEBHOOK_HEAD							\
-	"NOT EXISTS (SELECT 1 FROM outbox p WHERE p.status = 0 "	\
-	"AND p.channel = 'webhook' AND p.recipient = o.recipient "	\
-	"AND p.game_id IS o.game_id AND p.id < o.id) "			\
-	"AND NOT EXISTS (SELECT 1 FROM webhooks w "			\
-	"WHERE w.id = CAST(o.recipient AS INTEGER) AND w.state = 2)"
-
-static const char *const stmt_sql[ST_COUNT] = {
+const char *const sq_core_sql[ST_COUNT] = {
 	[ST_BEGIN] = "BEGIN IMMEDIATE",
 	[ST_COMMIT] = "COMMIT",
 	[ST_ROLLBACK] = "ROLLBACK",
@@ -133,118 +46,10 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_META_SET] = "INSERT INTO meta (key, value) VALUES (?1, ?2) "
 	    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
 	[ST_META_GET] = "SELECT key, value FROM meta WHERE key = ?1",
-
-	[ST_PLAYER_ADD] = "INSERT INTO players (name, email, lang, created) "
-	    "VALUES (?1, ?2, ?3, ?4)",
-	[ST_PLAYER_EXISTS] = "SELECT id FROM players WHERE id = ?1",
-	[ST_PLAYER_GET] = PLAYER_SELECT " WHERE p.id = ?1",
-	[ST_PLAYER_FIND] = PLAYER_SELECT " WHERE p.name = ?1",
-	[ST_PLAYER_ALL] = PLAYER_SELECT " ORDER BY p.id",
-	[ST_KEY_ADD] = "INSERT INTO player_keys (player_id, pubkey, created) "
-	    "VALUES (?1, ?2, ?3)",
-	[ST_KEY_REVOKE] = "UPDATE player_keys SET revoked = ?2 "
-	    "WHERE player_id = ?1 AND revoked IS NULL",
-
-	[ST_GAME_ADD] = "INSERT INTO games (ruleset, ruleset_version, "
-	    "options, nseats, seed, commitment, status, created) "
-	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-	[ST_GAME_GET] = GAME_SELECT " WHERE id = ?1",
-	[ST_GAME_ALL] = GAME_SELECT " ORDER BY id",
-	[ST_GAME_STATUS] = "UPDATE games SET status = ?2 WHERE id = ?1",
-	[ST_SEAT_ADD] = "INSERT INTO seats (game_id, seat, player_id) "
-	    "VALUES (?1, ?2, ?3)",
-	[ST_SEATS_GET] = "SELECT seat, player_id, status FROM seats "
-	    "WHERE game_id = ?1",
-	[ST_SEAT_SET] = "UPDATE seats SET player_id = ?3 "
-	    "WHERE game_id = ?1 AND seat = ?2",
-
-	[ST_LOG_APPEND] = "INSERT INTO log (game_id, seq, kind, seat, text, "
-	    "signature, state_hash, prev_hash, hash, receipt, time) "
-	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-	[ST_LOG_GET] = LOG_SELECT " WHERE game_id = ?1 AND seq = ?2",
-	[ST_LOG_LAST] = LOG_SELECT " WHERE game_id = ?1 "
-	    "ORDER BY seq DESC LIMIT 1",
-	[ST_LOG_HEAD] = "SELECT seq, hash FROM log WHERE game_id = ?1 "
-	    "ORDER BY seq DESC LIMIT 1",
-	[ST_LOG_ALL] = LOG_SELECT " WHERE game_id = ?1 ORDER BY seq",
-	[ST_LOG_RANGE] = LOG_SELECT " WHERE game_id = ?1 AND seq > ?2 "
-	    "ORDER BY seq LIMIT ?3",
-
-	[ST_SNAP_PUT] = "INSERT INTO snapshots (game_id, seq, state) "
-	    "VALUES (?1, ?2, ?3)",
-	[ST_SNAP_LATEST] = "SELECT seq, state FROM snapshots "
-	    "WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1",
-	[ST_SNAP_GET] = "SELECT seq, state FROM snapshots "
-	    "WHERE game_id = ?1 AND seq = ?2",
-
-	[ST_OUTBOX_ADD] = "INSERT INTO outbox (game_id, seq, channel, "
-	    "recipient, event, payload, next_attempt, created) "
-	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-	/* "status = 0" spelt out so that the partial index applies. */
-	[ST_OUTBOX_DUE] = OUTBOX_SELECT " WHERE status = 0 "
-	    "AND next_attempt <= ?1 ORDER BY id LIMIT ?2",
-	[ST_OUTBOX_SENT] = "UPDATE outbox SET status = 1 "
-	    "WHERE id = ?1 AND status = 0",
-	[ST_OUTBOX_FAILED] = "UPDATE outbox SET attempts = attempts + 1, "
-	    "next_attempt = ?2, last_error = ?3, status = ?4 "
-	    "WHERE id = ?1 AND status = 0",
-	[ST_OUTBOX_PENDING] = "SELECT count(*) FROM outbox WHERE status = 0",
-	/* Rows not yet delivered: pending ones through the partial index,
-	 * failed ones by a scan (there should be few). */
-	[ST_OUTBOX_DEPTH] = "SELECT channel, 0, count(*) FROM outbox "
-	    "WHERE status = 0 GROUP BY channel UNION ALL "
-	    "SELECT channel, 2, count(*) FROM outbox WHERE status = 2 "
-	    "GROUP BY channel",
-	[ST_OUTBOX_DUE_CHANNEL] = OUTBOX_SELECT " WHERE status = 0 "
-	    "AND next_attempt <= ?1 AND channel = ?3 ORDER BY id LIMIT ?2",
-	[ST_MAIL_SEEN_ADD] = "INSERT INTO mail_seen (message_id, received, "
-	    "outcome, game_id, seq) VALUES (?1, ?2, ?3, ?4, ?5)",
-	[ST_MAIL_SEEN_GET] = "SELECT message_id, outcome FROM mail_seen "
-	    "WHERE message_id = ?1",
-	[ST_MAIL_SEEN_MOVE] = "SELECT message_id FROM mail_seen "
-	    "WHERE game_id = ?1 AND seq = ?2 LIMIT 1",
-	/* One statement, so two processes counting at once cannot both
-	 * take the last reply of a window. */
-	[ST_MAIL_RATE] = "INSERT INTO mail_rate (address, window_start, count) "
-	    "VALUES (?1, ?2, 1) ON CONFLICT (address) DO UPDATE SET "
-	    "count = CASE WHEN window_start <= ?2 - ?3 THEN 1 "
-	    "ELSE count + 1 END, "
-	    "window_start = CASE WHEN window_start <= ?2 - ?3 THEN ?2 "
-	    "ELSE window_start END "
-	    "RETURNING count",
-
-	/* Webhooks.  "status = 0 AND channel = 'webhook'" spelt out so that
-	 * the partial index webhook_queue applies. */
-	[ST_WEBHOOK_ADD] = "INSERT INTO webhooks (game_id, url, secret, "
-	    "events, created) VALUES (?1, ?2, ?3, ?4, ?5)",
-	[ST_WEBHOOK_GET] = WEBHOOK_SELECT ", " WEBHOOK_PENDING
-	    " FROM webhooks w WHERE w.id = ?1",
-	[ST_WEBHOOK_ALL] = WEBHOOK_SELECT ", " WEBHOOK_PENDING
-	    " FROM webhooks w ORDER BY w.id",
-	[ST_WEBHOOK_FOR_GAME] = WEBHOOK_SELECT " FROM webhooks w "
-	    "WHERE w.game_id IS NULL OR w.game_id = ?1 ORDER BY w.id",
-	[ST_WEBHOOK_DELETE] = "DELETE FROM webhooks WHERE id = ?1",
-	[ST_WEBHOOK_GIVE_UP] = "UPDATE outbox SET status = 2, "
-	    "last_error = 'webhook removed' WHERE status = 0 "
-	    "AND channel = 'webhook' AND recipient = CAST(?1 AS TEXT)",
-	[ST_WEBHOOK_STATE] = "UPDATE webhooks SET state = ?2, "
-	    "failures = CASE WHEN ?2 = 0 THEN 0 ELSE failures END "
-	    "WHERE id = ?1",
-	[ST_WEBHOOK_DELIVERED] = "UPDATE webhooks SET state = 0, "
-	    "failures = 0, last_success = ?2 WHERE id = ?1 AND state != 2",
-	[ST_WEBHOOK_FAILED] = "UPDATE webhooks SET failures = failures + 1, "
-	    "last_error = ?3, state = CASE WHEN state = 0 AND "
-	    "failures + 1 >= ?2 THEN 1 ELSE state END WHERE id = ?1 "
-	    "RETURNING state",
-	[ST_WEBHOOK_DUE] = OUTBOX_SELECT " o WHERE o.status = 0 "
-	    "AND o.channel = 'webhook' AND o.next_attempt <= ?1 "
-	    "AND " WEBHOOK_HEAD " ORDER BY o.id LIMIT ?2",
-	[ST_WEBHOOK_NEXT] = "SELECT min(o.next_attempt) FROM outbox o "
-	    "WHERE o.status = 0 AND o.channel = 'webhook' AND " WEBHOOK_HEAD,
 };
 
-/* Statements of the store's other files, prepared on first use and
- * kept, keyed by their SQL text's address (store_sqlite.h). */
+/* store_async.c's statements, prepared on first use and kept, keyed by
+ * their SQL text's address (store_sqlite_prepare()). */
 #define KEPT_MAX	48
 
 struct kept_stmt {
@@ -261,19 +66,16 @@ struct store {
 	char		 errmsg[512];
 };
 
-static void	set_err(struct store *, const char *, ...)
-		    __attribute__((format(printf, 2, 3)));
-
-static int64_t
-now(void)
+int64_t
+sq_now(void)
 {
 	return (int64_t)time(NULL);
 }
 
 /* ---- Errors ------------------------------------------------------------ */
 
-static void
-set_err(struct store *st, const char *fmt, ...)
+void
+sq_err(struct store *st, const char *fmt, ...)
 {
 	va_list	 ap;
 
@@ -300,10 +102,10 @@ status_of(int rc)
 }
 
 /* A failed step: remember SQLite's reason, say which status it maps to. */
-static enum store_status
-sql_fail(struct store *st, int rc, const char *what)
+enum store_status
+sq_fail(struct store *st, int rc, const char *what)
 {
-	set_err(st, "%s: %s", what, sqlite3_errmsg(st->db));
+	sq_err(st, "%s: %s", what, sqlite3_errmsg(st->db));
 	return status_of(rc);
 }
 
@@ -312,24 +114,24 @@ sql_fail(struct store *st, int rc, const char *what)
  * Column 0 of every row-reading statement is the row's key.  Reading it
  * as text may convert it, which is fine: the row is abandoned anyway.
  */
-static enum store_status
-corrupt(struct store *st, sqlite3_stmt *s, int col, const char *table,
+enum store_status
+sq_corrupt(struct store *st, sqlite3_stmt *s, int col, const char *table,
     const char *why)
 {
 	const unsigned char	*key = sqlite3_column_text(s, 0);
 	const char		*keycol = sqlite3_column_name(s, 0);
 	const char		*column = sqlite3_column_name(s, col);
 
-	set_err(st, "corrupt row in %s (%s %s): column %s %s", table,
+	sq_err(st, "corrupt row in %s (%s %s): column %s %s", table,
 	    keycol ? keycol : "key", key ? (const char *)key : "NULL",
 	    column ? column : "?", why);
 	return STORE_ERROR;
 }
 
-static enum store_status
-nomem(struct store *st)
+enum store_status
+sq_nomem(struct store *st)
 {
-	set_err(st, "out of memory");
+	sq_err(st, "out of memory");
 	return STORE_ERROR;
 }
 
@@ -341,48 +143,48 @@ nomem(struct store *st)
  * its own callback); resetting it under the outer loop would corrupt that
  * loop, so refuse.
  */
-static sqlite3_stmt *
-stmt_get(struct store *st, enum stmt_id id)
+sqlite3_stmt *
+sq_stmt(struct store *st, enum stmt_id id)
 {
 	sqlite3_stmt	*s = st->stmt[id];
 
 	if (sqlite3_stmt_busy(s)) {
-		set_err(st, "store re-entered from a callback while the same "
-		    "query is running: %s", stmt_sql[id]);
+		sq_err(st, "store re-entered from a callback while the same "
+		    "query is running: %s", sqlite3_sql(s));
 		return NULL;
 	}
 	st->bind_rc = SQLITE_OK;
 	return s;
 }
 
-static void
-bind_check(struct store *st, int rc)
+void
+sq_bind_check(struct store *st, int rc)
 {
 	if (rc != SQLITE_OK && st->bind_rc == SQLITE_OK)
 		st->bind_rc = rc;
 }
 
-static void
-bind_int64(struct store *st, sqlite3_stmt *s, int i, int64_t v)
+void
+sq_bind_int64(struct store *st, sqlite3_stmt *s, int i, int64_t v)
 {
-	bind_check(st, sqlite3_bind_int64(s, i, v));
+	sq_bind_check(st, sqlite3_bind_int64(s, i, v));
 }
 
 /* An id where 0 means "none": stored as NULL. */
-static void
-bind_id(struct store *st, sqlite3_stmt *s, int i, int64_t id)
+void
+sq_bind_id(struct store *st, sqlite3_stmt *s, int i, int64_t id)
 {
 	if (id == 0)
-		bind_check(st, sqlite3_bind_null(s, i));
+		sq_bind_check(st, sqlite3_bind_null(s, i));
 	else
-		bind_check(st, sqlite3_bind_int64(s, i, id));
+		sq_bind_check(st, sqlite3_bind_int64(s, i, id));
 }
 
 /* A C string; NULL binds NULL, which NOT NULL columns then refuse. */
-static void
-bind_text(struct store *st, sqlite3_stmt *s, int i, const char *v)
+void
+sq_bind_text(struct store *st, sqlite3_stmt *s, int i, const char *v)
 {
-	bind_check(st, sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC));
+	sq_bind_check(st, sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC));
 }
 
 /*
@@ -390,23 +192,51 @@ bind_text(struct store *st, sqlite3_stmt *s, int i, const char *v)
  * binds all `size' bytes, which the column's size CHECK then refuses:
  * never read past the array.
  */
-static void
-bind_field(struct store *st, sqlite3_stmt *s, int i, const char *v,
+void
+sq_bind_field(struct store *st, sqlite3_stmt *s, int i, const char *v,
     size_t size)
 {
-	bind_check(st, sqlite3_bind_text(s, i, v, (int)strnlen(v, size),
+	sq_bind_check(st, sqlite3_bind_text(s, i, v, (int)strnlen(v, size),
 	    SQLITE_STATIC));
 }
 
-static void
-bind_blob(struct store *st, sqlite3_stmt *s, int i, const void *v,
+void
+sq_bind_blob(struct store *st, sqlite3_stmt *s, int i, const void *v,
     size_t len)
 {
-	bind_check(st, sqlite3_bind_blob(s, i, v, (int)len, SQLITE_STATIC));
+	sq_bind_check(st, sqlite3_bind_blob(s, i, v, (int)len, SQLITE_STATIC));
 }
 
-static void
-finish(sqlite3_stmt *s)
+/*
+ * The length of why cut to fit last_error, backing off so as not to
+ * split a UTF-8 sequence (why[n] must start a character).
+ */
+static int
+error_len(const char *why)
+{
+	struct store_outbox	 o;
+	size_t			 max = sizeof(o.last_error) - 1;
+	size_t			 n = strnlen(why, max + 1);
+
+	if (n <= max)
+		return (int)n;
+	n = max;
+	while (n > 0 && ((unsigned char)why[n] & 0xc0) == 0x80)
+		n--;
+	return (int)n;
+}
+
+void
+sq_bind_error(struct store *st, sqlite3_stmt *s, int i, const char *why)
+{
+	if (why == NULL)
+		why = "";
+	sq_bind_check(st, sqlite3_bind_text(s, i, why, error_len(why),
+	    SQLITE_STATIC));
+}
+
+void
+sq_finish(sqlite3_stmt *s)
 {
 	sqlite3_reset(s);
 	sqlite3_clear_bindings(s);
@@ -418,14 +248,14 @@ finish(sqlite3_stmt *s)
  * A failed bind is reported (and forgotten) here, so that it cannot
  * leak into a loop that a callback's call interrupted.
  */
-static enum store_status
-step(struct store *st, sqlite3_stmt *s, const char *what)
+enum store_status
+sq_step(struct store *st, sqlite3_stmt *s, const char *what)
 {
 	int	 rc;
 
 	if ((rc = st->bind_rc) != SQLITE_OK) {
 		st->bind_rc = SQLITE_OK;
-		set_err(st, "%s: binding a parameter: %s", what,
+		sq_err(st, "%s: binding a parameter: %s", what,
 		    sqlite3_errstr(rc));
 		return STORE_ERROR;
 	}
@@ -434,20 +264,41 @@ step(struct store *st, sqlite3_stmt *s, const char *what)
 		return STORE_OK;
 	if (rc == SQLITE_DONE)
 		return STORE_NOTFOUND;
-	return sql_fail(st, rc, what);
+	return sq_fail(st, rc, what);
 }
 
 /* Run a statement that returns no rows, and reset it. */
-static enum store_status
-run(struct store *st, sqlite3_stmt *s, const char *what)
+enum store_status
+sq_run(struct store *st, sqlite3_stmt *s, const char *what)
 {
 	enum store_status	 status;
 
-	status = step(st, s, what);
-	finish(s);
+	status = sq_step(st, s, what);
+	sq_finish(s);
 	if (status == STORE_NOTFOUND)
 		return STORE_OK;
 	return status;
+}
+
+enum store_status
+sq_update_one(struct store *st, sqlite3_stmt *s, const char *what,
+    const char *notfound)
+{
+	enum store_status	 status;
+
+	if ((status = sq_run(st, s, what)) != STORE_OK)
+		return status;
+	if (sqlite3_changes(st->db) == 0) {
+		sq_err(st, "%s", notfound);
+		return STORE_NOTFOUND;
+	}
+	return STORE_OK;
+}
+
+int64_t
+sq_last_id(struct store *st)
+{
+	return sqlite3_last_insert_rowid(st->db);
 }
 
 static enum store_status
@@ -455,36 +306,36 @@ run_id(struct store *st, enum stmt_id id, const char *what)
 {
 	sqlite3_stmt	*s;
 
-	if ((s = stmt_get(st, id)) == NULL)
+	if ((s = sq_stmt(st, id)) == NULL)
 		return STORE_ERROR;
-	return run(st, s, what);
+	return sq_run(st, s, what);
 }
 
 /* ---- Reading columns ---------------------------------------------------- */
 
 /* TEXT into a fixed-size buffer; refused, not truncated, if too long. */
-static enum store_status
-col_text(struct store *st, sqlite3_stmt *s, int col, const char *table,
+enum store_status
+sq_col_text(struct store *st, sqlite3_stmt *s, int col, const char *table,
     char *buf, size_t size)
 {
 	const unsigned char	*t;
 	int			 n;
 
 	if (sqlite3_column_type(s, col) != SQLITE_TEXT)
-		return corrupt(st, s, col, table, "is not text");
+		return sq_corrupt(st, s, col, table, "is not text");
 	if ((t = sqlite3_column_text(s, col)) == NULL)
-		return nomem(st);
+		return sq_nomem(st);
 	n = sqlite3_column_bytes(s, col);
 	if (n < 0 || (size_t)n >= size)
-		return corrupt(st, s, col, table, "is too long");
+		return sq_corrupt(st, s, col, table, "is too long");
 	memcpy(buf, t, n);
 	buf[n] = '\0';
 	return STORE_OK;
 }
 
 /* TEXT into a malloc'd string. */
-static enum store_status
-col_dup(struct store *st, sqlite3_stmt *s, int col, const char *table,
+enum store_status
+sq_col_dup(struct store *st, sqlite3_stmt *s, int col, const char *table,
     char **out)
 {
 	const unsigned char	*t;
@@ -492,36 +343,36 @@ col_dup(struct store *st, sqlite3_stmt *s, int col, const char *table,
 
 	*out = NULL;
 	if (sqlite3_column_type(s, col) != SQLITE_TEXT)
-		return corrupt(st, s, col, table, "is not text");
+		return sq_corrupt(st, s, col, table, "is not text");
 	if ((t = sqlite3_column_text(s, col)) == NULL)
-		return nomem(st);
+		return sq_nomem(st);
 	n = sqlite3_column_bytes(s, col);
 	if ((*out = malloc((size_t)n + 1)) == NULL)
-		return nomem(st);
+		return sq_nomem(st);
 	memcpy(*out, t, n);
 	(*out)[n] = '\0';
 	return STORE_OK;
 }
 
 /* A BLOB of exactly len bytes. */
-static enum store_status
-col_blob(struct store *st, sqlite3_stmt *s, int col, const char *table,
+enum store_status
+sq_col_blob(struct store *st, sqlite3_stmt *s, int col, const char *table,
     unsigned char *buf, size_t len)
 {
 	const void	*b;
 
 	if (sqlite3_column_type(s, col) != SQLITE_BLOB ||
 	    (size_t)sqlite3_column_bytes(s, col) != len)
-		return corrupt(st, s, col, table, "has the wrong type or size");
+		return sq_corrupt(st, s, col, table, "has the wrong type or size");
 	if ((b = sqlite3_column_blob(s, col)) == NULL)
-		return nomem(st);
+		return sq_nomem(st);
 	memcpy(buf, b, len);
 	return STORE_OK;
 }
 
 /* An INTEGER that may be NULL (read as 0: "none"). */
-static enum store_status
-col_id(struct store *st, sqlite3_stmt *s, int col, const char *table,
+enum store_status
+sq_col_id(struct store *st, sqlite3_stmt *s, int col, const char *table,
     int64_t *out)
 {
 	switch (sqlite3_column_type(s, col)) {
@@ -532,7 +383,7 @@ col_id(struct store *st, sqlite3_stmt *s, int col, const char *table,
 		*out = sqlite3_column_int64(s, col);
 		return STORE_OK;
 	}
-	return corrupt(st, s, col, table, "is not an integer");
+	return sq_corrupt(st, s, col, table, "is not an integer");
 }
 
 /* ---- Opening ------------------------------------------------------------ */
@@ -649,18 +500,49 @@ stmts_finalize(struct store *st)
 	}
 }
 
+/* Every file's SQL table (store_sqlite.h). */
+static const char *const *const stmt_tables[] = {
+	sq_core_sql, sq_players_sql, sq_games_sql, sq_log_sql, sq_outbox_sql,
+	sq_webhooks_sql, sq_mail_sql,
+};
+
+/* The SQL of statement id: the one table that has it, or NULL when none
+ * or several do (a slip in the tables, refused at open). */
+static const char *
+stmt_text(int id)
+{
+	const char	*sql = NULL;
+	size_t		 i;
+
+	for (i = 0; i < sizeof(stmt_tables) / sizeof(stmt_tables[0]); i++) {
+		if (stmt_tables[i][id] == NULL)
+			continue;
+		if (sql != NULL)
+			return NULL;
+		sql = stmt_tables[i][id];
+	}
+	return sql;
+}
+
 /* Prepared once, kept for the life of the connection. */
 static int
 stmts_prepare(struct store *st, char *err, size_t errlen)
 {
-	int	 i;
+	const char	*sql;
+	int		 i;
 
 	for (i = 0; i < ST_COUNT; i++) {
-		if (sqlite3_prepare_v3(st->db, stmt_sql[i], -1,
+		if ((sql = stmt_text(i)) == NULL) {
+			snprintf(err, errlen, "statement %d: no SQL, or SQL "
+			    "in two files", i);
+			stmts_finalize(st);
+			return -1;
+		}
+		if (sqlite3_prepare_v3(st->db, sql, -1,
 		    SQLITE_PREPARE_PERSISTENT, &st->stmt[i], NULL) !=
 		    SQLITE_OK) {
 			snprintf(err, errlen, "preparing \"%s\": %s",
-			    stmt_sql[i], sqlite3_errmsg(st->db));
+			    sql, sqlite3_errmsg(st->db));
 			stmts_finalize(st);
 			return -1;
 		}
@@ -729,11 +611,11 @@ store_schema_version(struct store *st)
 	sqlite3_stmt	*s;
 	int		 v = -1;
 
-	if ((s = stmt_get(st, ST_VERSION)) == NULL)
+	if ((s = sq_stmt(st, ST_VERSION)) == NULL)
 		return -1;
-	if (step(st, s, "schema version") == STORE_OK)
+	if (sq_step(st, s, "schema version") == STORE_OK)
 		v = sqlite3_column_int(s, 0);
-	finish(s);
+	sq_finish(s);
 	return v;
 }
 
@@ -781,7 +663,7 @@ store_rollback(struct store *st)
 	if (sqlite3_get_autocommit(st->db))
 		return;
 	sqlite3_step(s);
-	finish(s);
+	sq_finish(s);
 }
 
 /* The caller's savepoints (store.h): a name of their own, so they nest
@@ -804,7 +686,7 @@ store_in_transaction(struct store *st)
 	return !sqlite3_get_autocommit(st->db);
 }
 
-/* Like op_end(): after an error that already rolled back the whole
+/* Like sq_op_end(): after an error that already rolled back the whole
  * transaction these fail quietly, and the first error stands. */
 void
 store_mark_undo(struct store *st)
@@ -815,10 +697,10 @@ store_mark_undo(struct store *st)
 		return;
 	s = st->stmt[ST_MOVE_UNDO];
 	sqlite3_step(s);
-	finish(s);
+	sq_finish(s);
 	s = st->stmt[ST_MOVE_RELEASE];
 	sqlite3_step(s);
-	finish(s);
+	sq_finish(s);
 }
 
 /*
@@ -829,8 +711,8 @@ store_mark_undo(struct store *st)
  * (store_player_set_key) could then fail at once with SQLITE_BUSY
  * instead of waiting for the lock.  *own says which was opened.
  */
-static enum store_status
-op_begin(struct store *st, int *own)
+enum store_status
+sq_op_begin(struct store *st, int *own)
 {
 	if ((*own = sqlite3_get_autocommit(st->db)) != 0)
 		return store_begin(st);
@@ -838,8 +720,8 @@ op_begin(struct store *st, int *own)
 }
 
 /* Keep the unit's writes, or undo all of them on failure. */
-static enum store_status
-op_end(struct store *st, int own, enum store_status status)
+enum store_status
+sq_op_end(struct store *st, int own, enum store_status status)
 {
 	sqlite3_stmt	*s;
 
@@ -858,1230 +740,10 @@ op_end(struct store *st, int own, enum store_status status)
 	 */
 	s = st->stmt[ST_SP_ROLLBACK];
 	sqlite3_step(s);
-	finish(s);
+	sq_finish(s);
 	s = st->stmt[ST_SP_RELEASE];
 	sqlite3_step(s);
-	finish(s);
-	return status;
-}
-
-/* ---- Meta --------------------------------------------------------------- */
-
-enum store_status
-store_meta_set(struct store *st, const char *key, const char *value)
-{
-	sqlite3_stmt	*s;
-
-	if ((s = stmt_get(st, ST_META_SET)) == NULL)
-		return STORE_ERROR;
-	bind_text(st, s, 1, key);
-	bind_text(st, s, 2, value);
-	return run(st, s, "meta set");
-}
-
-enum store_status
-store_meta_get(struct store *st, const char *key, char **value)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	*value = NULL;
-	if ((s = stmt_get(st, ST_META_GET)) == NULL)
-		return STORE_ERROR;
-	bind_text(st, s, 1, key);
-	status = step(st, s, "meta get");
-	if (status == STORE_OK)
-		status = col_dup(st, s, 1, "meta", value);
-	else if (status == STORE_NOTFOUND)
-		set_err(st, "no meta key \"%s\"", key ? key : "(null)");
-	finish(s);
-	return status;
-}
-
-/* ---- Players ------------------------------------------------------------ */
-
-static enum store_status
-read_player(struct store *st, sqlite3_stmt *s, struct store_player *p)
-{
-	enum store_status	 status;
-
-	memset(p, 0, sizeof(*p));
-	p->id = sqlite3_column_int64(s, 0);
-	if ((status = col_text(st, s, 1, "players", p->name,
-	    sizeof(p->name))) != STORE_OK ||
-	    (status = col_text(st, s, 2, "players", p->email,
-	    sizeof(p->email))) != STORE_OK ||
-	    (status = col_text(st, s, 3, "players", p->lang,
-	    sizeof(p->lang))) != STORE_OK ||
-	    (status = col_blob(st, s, 4, "players", p->pubkey,
-	    sizeof(p->pubkey))) != STORE_OK)
-		return status;
-	return STORE_OK;
-}
-
-static enum store_status
-key_insert(struct store *st, int64_t player_id,
-    const unsigned char pubkey[STORE_KEY_BYTES])
-{
-	sqlite3_stmt	*s;
-
-	if ((s = stmt_get(st, ST_KEY_ADD)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, player_id);
-	bind_blob(st, s, 2, pubkey, STORE_KEY_BYTES);
-	bind_int64(st, s, 3, now());
-	return run(st, s, "player key");
-}
-
-static enum store_status
-player_insert(struct store *st, struct store_player *p)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	if ((s = stmt_get(st, ST_PLAYER_ADD)) == NULL)
-		return STORE_ERROR;
-	bind_field(st, s, 1, p->name, sizeof(p->name));
-	bind_field(st, s, 2, p->email, sizeof(p->email));
-	/* A player who has not chosen gets English. */
-	if (p->lang[0] == '\0')
-		bind_text(st, s, 3, "en");
-	else
-		bind_field(st, s, 3, p->lang, sizeof(p->lang));
-	bind_int64(st, s, 4, now());
-	if ((status = run(st, s, "player add")) == STORE_OK)
-		p->id = sqlite3_last_insert_rowid(st->db);
-	return status;
-}
-
-enum store_status
-store_player_add(struct store *st, struct store_player *p)
-{
-	enum store_status	 status;
-	int			 own;
-
-	if ((status = op_begin(st, &own)) != STORE_OK)
-		return status;
-	if ((status = player_insert(st, p)) == STORE_OK)
-		status = key_insert(st, p->id, p->pubkey);
-	return op_end(st, own, status);
-}
-
-static enum store_status
-player_read_one(struct store *st, sqlite3_stmt *s, struct store_player *p,
-    const char *what)
-{
-	enum store_status	 status;
-
-	if ((status = step(st, s, what)) == STORE_OK)
-		status = read_player(st, s, p);
-	finish(s);
-	return status;
-}
-
-enum store_status
-store_player_get(struct store *st, int64_t id, struct store_player *p)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	if ((s = stmt_get(st, ST_PLAYER_GET)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, id);
-	status = player_read_one(st, s, p, "player get");
-	if (status == STORE_NOTFOUND)
-		set_err(st, "no player %lld", (long long)id);
-	return status;
-}
-
-enum store_status
-store_player_find(struct store *st, const char *name, struct store_player *p)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	if ((s = stmt_get(st, ST_PLAYER_FIND)) == NULL)
-		return STORE_ERROR;
-	bind_text(st, s, 1, name);
-	status = player_read_one(st, s, p, "player find");
-	if (status == STORE_NOTFOUND)
-		set_err(st, "no player named \"%s\"", name ? name : "(null)");
-	return status;
-}
-
-static enum store_status
-player_exists(struct store *st, int64_t id)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	if ((s = stmt_get(st, ST_PLAYER_EXISTS)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, id);
-	status = step(st, s, "player key");
-	finish(s);
-	if (status == STORE_NOTFOUND)
-		set_err(st, "no player %lld", (long long)id);
-	return status;
-}
-
-/* The old key is kept, marked revoked, so old signatures stay checkable. */
-enum store_status
-store_player_set_key(struct store *st, int64_t id,
-    const unsigned char pubkey[STORE_KEY_BYTES])
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-	int			 own;
-
-	if ((status = op_begin(st, &own)) != STORE_OK)
-		return status;
-	if ((status = player_exists(st, id)) == STORE_OK) {
-		if ((s = stmt_get(st, ST_KEY_REVOKE)) == NULL)
-			status = STORE_ERROR;
-		else {
-			bind_int64(st, s, 1, id);
-			bind_int64(st, s, 2, now());
-			status = run(st, s, "revoke key");
-		}
-	}
-	if (status == STORE_OK)
-		status = key_insert(st, id, pubkey);
-	return op_end(st, own, status);
-}
-
-enum store_status
-store_player_foreach(struct store *st, store_player_cb cb, void *arg)
-{
-	enum store_status	 status;
-	struct store_player	 p;
-	sqlite3_stmt		*s;
-
-	if ((s = stmt_get(st, ST_PLAYER_ALL)) == NULL)
-		return STORE_ERROR;
-	while ((status = step(st, s, "player foreach")) == STORE_OK) {
-		if ((status = read_player(st, s, &p)) != STORE_OK)
-			break;
-		if (cb(&p, arg) != 0)
-			break;
-	}
-	finish(s);
-	return status == STORE_NOTFOUND ? STORE_OK : status;
-}
-
-/* ---- Games -------------------------------------------------------------- */
-
-static enum store_status
-game_insert(struct store *st, struct store_game *g)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	if ((s = stmt_get(st, ST_GAME_ADD)) == NULL)
-		return STORE_ERROR;
-	bind_field(st, s, 1, g->ruleset, sizeof(g->ruleset));
-	bind_int64(st, s, 2, g->ruleset_version);
-	bind_text(st, s, 3, g->options);
-	bind_int64(st, s, 4, g->nseats);
-	bind_blob(st, s, 5, g->seed, sizeof(g->seed));
-	bind_blob(st, s, 6, g->commitment, sizeof(g->commitment));
-	bind_int64(st, s, 7, g->status);
-	bind_int64(st, s, 8, g->created);
-	if ((status = run(st, s, "game add")) == STORE_OK)
-		g->id = sqlite3_last_insert_rowid(st->db);
-	return status;
-}
-
-static enum store_status
-seat_insert(struct store *st, int64_t game_id, int seat, int64_t player_id)
-{
-	sqlite3_stmt	*s;
-
-	if ((s = stmt_get(st, ST_SEAT_ADD)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, game_id);
-	bind_int64(st, s, 2, seat);
-	bind_id(st, s, 3, player_id);
-	return run(st, s, "game seat");
-}
-
-/*
- * seat_player[i] == 0 leaves seat i open.  A zero created means "now"
- * and is filled in.
- */
-enum store_status
-store_game_add(struct store *st, struct store_game *g)
-{
-	enum store_status	 status;
-	int			 i, own;
-
-	if (g->nseats < 1 || g->nseats > STORE_MAX_SEATS) {
-		set_err(st, "game add: %d seats; a game has 1 to %d",
-		    g->nseats, STORE_MAX_SEATS);
-		return STORE_ERROR;
-	}
-	if (g->created == 0)
-		g->created = now();
-	if ((status = op_begin(st, &own)) != STORE_OK)
-		return status;
-	status = game_insert(st, g);
-	for (i = 0; i < g->nseats && status == STORE_OK; i++)
-		status = seat_insert(st, g->id, i, g->seat_player[i]);
-	return op_end(st, own, status);
-}
-
-static enum store_status
-read_game(struct store *st, sqlite3_stmt *s, struct store_game *g)
-{
-	enum store_status	 status;
-
-	memset(g, 0, sizeof(*g));
-	g->id = sqlite3_column_int64(s, 0);
-	g->ruleset_version = sqlite3_column_int(s, 2);
-	g->nseats = sqlite3_column_int(s, 4);
-	g->status = sqlite3_column_int(s, 7);
-	g->created = sqlite3_column_int64(s, 8);
-	/* nseats bounds the seat_player[] index below. */
-	if (g->nseats < 1 || g->nseats > STORE_MAX_SEATS)
-		return corrupt(st, s, 4, "games", "is out of range");
-	if ((status = col_text(st, s, 1, "games", g->ruleset,
-	    sizeof(g->ruleset))) != STORE_OK ||
-	    (status = col_blob(st, s, 5, "games", g->seed,
-	    sizeof(g->seed))) != STORE_OK ||
-	    (status = col_blob(st, s, 6, "games", g->commitment,
-	    sizeof(g->commitment))) != STORE_OK ||
-	    (status = col_dup(st, s, 3, "games", &g->options)) != STORE_OK)
-		return status;
-	return STORE_OK;
-}
-
-/* Fill g->seat_player[] and g->seat_status[] from the seats table. */
-static enum store_status
-read_seats(struct store *st, struct store_game *g)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-	int64_t			 seat;
-
-	if ((s = stmt_get(st, ST_SEATS_GET)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, g->id);
-	while ((status = step(st, s, "game seats")) == STORE_OK) {
-		seat = sqlite3_column_int64(s, 0);
-		if (seat < 0 || seat >= g->nseats) {
-			status = corrupt(st, s, 0, "seats",
-			    "is not a seat of this game");
-			break;
-		}
-		if ((status = col_id(st, s, 1, "seats",
-		    &g->seat_player[seat])) != STORE_OK)
-			break;
-		g->seat_status[seat] = sqlite3_column_int(s, 2);
-		if (g->seat_status[seat] < STORE_SEAT_PLAYING ||
-		    g->seat_status[seat] > STORE_SEAT_RESIGNED) {
-			status = corrupt(st, s, 2, "seats", "is not a seat "
-			    "status");
-			break;
-		}
-	}
-	finish(s);
-	return status == STORE_NOTFOUND ? STORE_OK : status;
-}
-
-static enum store_status
-read_game_full(struct store *st, sqlite3_stmt *s, struct store_game *g)
-{
-	enum store_status	 status;
-
-	if ((status = read_game(st, s, g)) == STORE_OK)
-		status = read_seats(st, g);
-	if (status != STORE_OK)
-		store_game_clear(g);
-	return status;
-}
-
-enum store_status
-store_game_get(struct store *st, int64_t id, struct store_game *g)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	memset(g, 0, sizeof(*g));
-	if ((s = stmt_get(st, ST_GAME_GET)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, id);
-	if ((status = step(st, s, "game get")) == STORE_OK)
-		status = read_game_full(st, s, g);
-	else if (status == STORE_NOTFOUND)
-		set_err(st, "no game %lld", (long long)id);
-	finish(s);
-	return status;
-}
-
-void
-store_game_clear(struct store_game *g)
-{
-	free(g->options);
-	memset(g, 0, sizeof(*g));
-}
-
-/* An UPDATE of one row: STORE_NOTFOUND (with msg) if it matched none. */
-static enum store_status
-update_one(struct store *st, sqlite3_stmt *s, const char *what,
-    const char *notfound)
-{
-	enum store_status	 status;
-
-	if ((status = run(st, s, what)) != STORE_OK)
-		return status;
-	if (sqlite3_changes(st->db) == 0) {
-		set_err(st, "%s", notfound);
-		return STORE_NOTFOUND;
-	}
-	return STORE_OK;
-}
-
-enum store_status
-store_game_set_status(struct store *st, int64_t id, int status)
-{
-	sqlite3_stmt	*s;
-	char		 msg[64];
-
-	if ((s = stmt_get(st, ST_GAME_STATUS)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, id);
-	bind_int64(st, s, 2, status);
-	snprintf(msg, sizeof(msg), "no game %lld", (long long)id);
-	return update_one(st, s, "game status", msg);
-}
-
-/* player_id 0 opens the seat. */
-enum store_status
-store_game_set_seat(struct store *st, int64_t id, int seat,
-    int64_t player_id)
-{
-	sqlite3_stmt	*s;
-	char		 msg[96];
-
-	if ((s = stmt_get(st, ST_SEAT_SET)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, id);
-	bind_int64(st, s, 2, seat);
-	bind_id(st, s, 3, player_id);
-	snprintf(msg, sizeof(msg), "game %lld has no seat %d", (long long)id,
-	    seat);
-	return update_one(st, s, "game set seat", msg);
-}
-
-enum store_status
-store_game_foreach(struct store *st, store_game_cb cb, void *arg)
-{
-	enum store_status	 status;
-	struct store_game	 g;
-	sqlite3_stmt		*s;
-	int			 stop;
-
-	if ((s = stmt_get(st, ST_GAME_ALL)) == NULL)
-		return STORE_ERROR;
-	while ((status = step(st, s, "game foreach")) == STORE_OK) {
-		if ((status = read_game_full(st, s, &g)) != STORE_OK)
-			break;
-		stop = cb(&g, arg);
-		store_game_clear(&g);
-		if (stop)
-			break;
-	}
-	finish(s);
-	return status == STORE_NOTFOUND ? STORE_OK : status;
-}
-
-/* ---- The move log ------------------------------------------------------- */
-
-enum store_status
-store_log_append(struct store *st, const struct store_entry *e)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	if ((s = stmt_get(st, ST_LOG_APPEND)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, e->game_id);
-	bind_int64(st, s, 2, e->seq);
-	bind_int64(st, s, 3, e->kind);
-	bind_int64(st, s, 4, e->seat);
-	bind_text(st, s, 5, e->text);
-	bind_blob(st, s, 6, e->signature, sizeof(e->signature));
-	bind_blob(st, s, 7, e->state_hash, sizeof(e->state_hash));
-	bind_blob(st, s, 8, e->prev_hash, sizeof(e->prev_hash));
-	bind_blob(st, s, 9, e->hash, sizeof(e->hash));
-	bind_blob(st, s, 10, e->receipt, sizeof(e->receipt));
-	bind_int64(st, s, 11, e->time);
-	status = run(st, s, "log append");
-	if (status == STORE_EXISTS)
-		set_err(st, "game %lld already has log entry %lld",
-		    (long long)e->game_id, (long long)e->seq);
-	return status;
-}
-
-static enum store_status
-read_entry(struct store *st, sqlite3_stmt *s, struct store_entry *e)
-{
-	enum store_status	 status;
-
-	memset(e, 0, sizeof(*e));
-	e->seq = sqlite3_column_int64(s, 0);
-	e->game_id = sqlite3_column_int64(s, 1);
-	e->kind = sqlite3_column_int(s, 2);
-	e->seat = sqlite3_column_int(s, 3);
-	e->time = sqlite3_column_int64(s, 10);
-	if ((status = col_blob(st, s, 5, "log", e->signature,
-	    sizeof(e->signature))) != STORE_OK ||
-	    (status = col_blob(st, s, 6, "log", e->state_hash,
-	    sizeof(e->state_hash))) != STORE_OK ||
-	    (status = col_blob(st, s, 7, "log", e->prev_hash,
-	    sizeof(e->prev_hash))) != STORE_OK ||
-	    (status = col_blob(st, s, 8, "log", e->hash,
-	    sizeof(e->hash))) != STORE_OK ||
-	    (status = col_blob(st, s, 9, "log", e->receipt,
-	    sizeof(e->receipt))) != STORE_OK ||
-	    (status = col_dup(st, s, 4, "log", &e->text)) != STORE_OK)
-		return status;
-	return STORE_OK;
-}
-
-static enum store_status
-entry_read_one(struct store *st, sqlite3_stmt *s, struct store_entry *e,
-    const char *what)
-{
-	enum store_status	 status;
-
-	memset(e, 0, sizeof(*e));
-	if ((status = step(st, s, what)) == STORE_OK)
-		status = read_entry(st, s, e);
-	finish(s);
-	return status;
-}
-
-enum store_status
-store_log_get(struct store *st, int64_t game_id, int64_t seq,
-    struct store_entry *e)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	memset(e, 0, sizeof(*e));
-	if ((s = stmt_get(st, ST_LOG_GET)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, game_id);
-	bind_int64(st, s, 2, seq);
-	status = entry_read_one(st, s, e, "log get");
-	if (status == STORE_NOTFOUND)
-		set_err(st, "game %lld has no log entry %lld",
-		    (long long)game_id, (long long)seq);
-	return status;
-}
-
-enum store_status
-store_log_last(struct store *st, int64_t game_id, struct store_entry *e)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	memset(e, 0, sizeof(*e));
-	if ((s = stmt_get(st, ST_LOG_LAST)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, game_id);
-	status = entry_read_one(st, s, e, "log last");
-	if (status == STORE_NOTFOUND)
-		set_err(st, "game %lld has no log entries",
-		    (long long)game_id);
-	return status;
-}
-
-enum store_status
-store_log_head(struct store *st, int64_t game_id, int64_t *seq,
-    unsigned char hash[STORE_HASH_BYTES])
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	if ((s = stmt_get(st, ST_LOG_HEAD)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, game_id);
-	if ((status = step(st, s, "log head")) == STORE_OK) {
-		*seq = sqlite3_column_int64(s, 0);
-		status = col_blob(st, s, 1, "log", hash, STORE_HASH_BYTES);
-	} else if (status == STORE_NOTFOUND)
-		set_err(st, "game %lld has no log entries",
-		    (long long)game_id);
-	finish(s);
-	return status;
-}
-
-void
-store_entry_clear(struct store_entry *e)
-{
-	free(e->text);
-	memset(e, 0, sizeof(*e));
-}
-
-/* Step a bound log query s, handing each entry to cb. */
-static enum store_status
-log_walk(struct store *st, sqlite3_stmt *s, store_entry_cb cb, void *arg)
-{
-	enum store_status	 status;
-	struct store_entry	 e;
-	int			 stop;
-
-	while ((status = step(st, s, "log foreach")) == STORE_OK) {
-		if ((status = read_entry(st, s, &e)) != STORE_OK) {
-			store_entry_clear(&e);
-			break;
-		}
-		stop = cb(&e, arg);
-		store_entry_clear(&e);
-		if (stop)
-			break;
-	}
-	finish(s);
-	return status == STORE_NOTFOUND ? STORE_OK : status;
-}
-
-enum store_status
-store_log_range(struct store *st, int64_t game_id, int64_t after, int limit,
-    store_entry_cb cb, void *arg)
-{
-	sqlite3_stmt	*s;
-
-	if ((s = stmt_get(st, ST_LOG_RANGE)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, game_id);
-	bind_int64(st, s, 2, after);
-	bind_int64(st, s, 3, limit);
-	return log_walk(st, s, cb, arg);
-}
-
-enum store_status
-store_log_foreach(struct store *st, int64_t game_id, store_entry_cb cb,
-    void *arg)
-{
-	sqlite3_stmt	*s;
-
-	if ((s = stmt_get(st, ST_LOG_ALL)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, game_id);
-	return log_walk(st, s, cb, arg);
-}
-
-/* ---- Snapshots ---------------------------------------------------------- */
-
-enum store_status
-store_snapshot_put(struct store *st, int64_t game_id, int64_t seq,
-    const char *state)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	if ((s = stmt_get(st, ST_SNAP_PUT)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, game_id);
-	bind_int64(st, s, 2, seq);
-	bind_text(st, s, 3, state);
-	status = run(st, s, "snapshot put");
-	if (status == STORE_EXISTS)
-		set_err(st, "game %lld already has a snapshot at %lld",
-		    (long long)game_id, (long long)seq);
-	return status;
-}
-
-static enum store_status
-snapshot_read_one(struct store *st, sqlite3_stmt *s, int64_t *seq,
-    char **state, const char *what)
-{
-	enum store_status	 status;
-
-	*state = NULL;
-	if ((status = step(st, s, what)) == STORE_OK) {
-		if (seq != NULL)
-			*seq = sqlite3_column_int64(s, 0);
-		status = col_dup(st, s, 1, "snapshots", state);
-	}
-	finish(s);
-	return status;
-}
-
-enum store_status
-store_snapshot_latest(struct store *st, int64_t game_id, int64_t *seq,
-    char **state)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	*state = NULL;
-	if ((s = stmt_get(st, ST_SNAP_LATEST)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, game_id);
-	status = snapshot_read_one(st, s, seq, state, "snapshot latest");
-	if (status == STORE_NOTFOUND)
-		set_err(st, "game %lld has no snapshot", (long long)game_id);
-	return status;
-}
-
-enum store_status
-store_snapshot_get(struct store *st, int64_t game_id, int64_t seq,
-    char **state)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	*state = NULL;
-	if ((s = stmt_get(st, ST_SNAP_GET)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, game_id);
-	bind_int64(st, s, 2, seq);
-	status = snapshot_read_one(st, s, NULL, state, "snapshot get");
-	if (status == STORE_NOTFOUND)
-		set_err(st, "game %lld has no snapshot at %lld",
-		    (long long)game_id, (long long)seq);
-	return status;
-}
-
-/* ---- The outbox --------------------------------------------------------- */
-
-/*
- * A new row is always pending with no attempts, whatever o says;
- * o->game_id 0 means "about no game".
- */
-enum store_status
-store_outbox_add(struct store *st, struct store_outbox *o)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	if ((s = stmt_get(st, ST_OUTBOX_ADD)) == NULL)
-		return STORE_ERROR;
-	bind_id(st, s, 1, o->game_id);
-	bind_int64(st, s, 2, o->seq);
-	bind_field(st, s, 3, o->channel, sizeof(o->channel));
-	bind_field(st, s, 4, o->recipient, sizeof(o->recipient));
-	bind_field(st, s, 5, o->event, sizeof(o->event));
-	bind_text(st, s, 6, o->payload);
-	bind_int64(st, s, 7, o->next_attempt);
-	bind_int64(st, s, 8, now());
-	if ((status = run(st, s, "outbox add")) == STORE_OK)
-		o->id = sqlite3_last_insert_rowid(st->db);
-	return status;
-}
-
-static enum store_status
-read_outbox(struct store *st, sqlite3_stmt *s, struct store_outbox *o)
-{
-	enum store_status	 status;
-
-	memset(o, 0, sizeof(*o));
-	o->id = sqlite3_column_int64(s, 0);
-	o->status = sqlite3_column_int(s, 7);
-	o->attempts = sqlite3_column_int(s, 8);
-	o->next_attempt = sqlite3_column_int64(s, 9);
-	if ((status = col_id(st, s, 1, "outbox", &o->game_id)) != STORE_OK ||
-	    (status = col_id(st, s, 2, "outbox", &o->seq)) != STORE_OK ||
-	    (status = col_text(st, s, 3, "outbox", o->channel,
-	    sizeof(o->channel))) != STORE_OK ||
-	    (status = col_text(st, s, 4, "outbox", o->recipient,
-	    sizeof(o->recipient))) != STORE_OK ||
-	    (status = col_text(st, s, 5, "outbox", o->event,
-	    sizeof(o->event))) != STORE_OK ||
-	    (status = col_text(st, s, 10, "outbox", o->last_error,
-	    sizeof(o->last_error))) != STORE_OK ||
-	    (status = col_dup(st, s, 6, "outbox", &o->payload)) != STORE_OK)
-		return status;
-	return STORE_OK;
-}
-
-static void
-outbox_free(struct store_outbox *rows, int n)
-{
-	int	 i;
-
-	for (i = 0; i < n; i++)
-		free(rows[i].payload);
-	free(rows);
-}
-
-/* Read up to limit due rows of query id into a malloc'd array. */
-static enum store_status
-outbox_collect_by(struct store *st, enum stmt_id id, const char *channel,
-    int64_t when, int limit, struct store_outbox **out, int *nout)
-{
-	enum store_status	 status;
-	struct store_outbox	*rows = NULL, *grown;
-	sqlite3_stmt		*s;
-	int			 n = 0, cap = 0;
-
-	*out = NULL;
-	*nout = 0;
-	if ((s = stmt_get(st, id)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, when);
-	bind_int64(st, s, 2, limit);
-	if (channel != NULL)
-		bind_text(st, s, 3, channel);
-	while ((status = step(st, s, "outbox due")) == STORE_OK) {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			grown = reallocarray(rows, cap, sizeof(*rows));
-			if (grown == NULL) {
-				status = nomem(st);
-				break;
-			}
-			rows = grown;
-		}
-		if ((status = read_outbox(st, s, &rows[n])) != STORE_OK) {
-			free(rows[n].payload);
-			break;
-		}
-		n++;
-	}
-	finish(s);
-	if (status != STORE_NOTFOUND) {
-		outbox_free(rows, n);
-		return status;
-	}
-	*out = rows;
-	*nout = n;
-	return STORE_OK;
-}
-
-/*
- * The rows are read first and the query finished before the first
- * callback: delivery is slow (SMTP, webhooks), and a callback must be
- * free to call store_outbox_mark_sent() and friends on the rows it gets.
- */
-enum store_status
-store_outbox_due(struct store *st, int64_t when, int limit,
-    store_outbox_cb cb, void *arg)
-{
-	return store_outbox_due_channel(st, NULL, when, limit, cb, arg);
-}
-
-/* The due rows of query id (bound as outbox_collect_by() binds them),
- * collected, then handed to cb one by one. */
-static enum store_status
-outbox_due_by(struct store *st, enum stmt_id id, const char *channel,
-    int64_t when, int limit, store_outbox_cb cb, void *arg)
-{
-	enum store_status	 status;
-	struct store_outbox	*rows;
-	int			 i, n;
-
-	if (limit <= 0)
-		return STORE_OK;
-	if ((status = outbox_collect_by(st, id, channel, when, limit, &rows,
-	    &n)) != STORE_OK)
-		return status;
-	for (i = 0; i < n; i++)
-		if (cb(&rows[i], arg) != 0)
-			break;
-	outbox_free(rows, n);
-	return STORE_OK;
-}
-
-enum store_status
-store_outbox_due_channel(struct store *st, const char *channel, int64_t when,
-    int limit, store_outbox_cb cb, void *arg)
-{
-	return outbox_due_by(st, channel != NULL ? ST_OUTBOX_DUE_CHANNEL :
-	    ST_OUTBOX_DUE, channel, when, limit, cb, arg);
-}
-
-enum store_status
-store_outbox_mark_sent(struct store *st, int64_t id)
-{
-	sqlite3_stmt	*s;
-	char		 msg[64];
-
-	if ((s = stmt_get(st, ST_OUTBOX_SENT)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, id);
-	snprintf(msg, sizeof(msg), "no pending outbox row %lld",
-	    (long long)id);
-	return update_one(st, s, "outbox sent", msg);
-}
-
-/*
- * The length of why cut to fit last_error, backing off so as not to
- * split a UTF-8 sequence (why[n] must start a character).
- */
-static int
-error_len(const char *why)
-{
-	struct store_outbox	 o;
-	size_t			 max = sizeof(o.last_error) - 1;
-	size_t			 n = strnlen(why, max + 1);
-
-	if (n <= max)
-		return (int)n;
-	n = max;
-	while (n > 0 && ((unsigned char)why[n] & 0xc0) == 0x80)
-		n--;
-	return (int)n;
-}
-
-enum store_status
-store_outbox_mark_failed(struct store *st, int64_t id, int64_t next_attempt,
-    int permanent, const char *why)
-{
-	sqlite3_stmt	*s;
-	char		 msg[64];
-
-	if (why == NULL)
-		why = "";
-	if ((s = stmt_get(st, ST_OUTBOX_FAILED)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, id);
-	bind_int64(st, s, 2, next_attempt);
-	bind_check(st, sqlite3_bind_text(s, 3, why, error_len(why),
-	    SQLITE_STATIC));
-	bind_int64(st, s, 4, permanent ? STORE_OUTBOX_FAILED :
-	    STORE_OUTBOX_PENDING);
-	snprintf(msg, sizeof(msg), "no pending outbox row %lld",
-	    (long long)id);
-	return update_one(st, s, "outbox failed", msg);
-}
-
-enum store_status
-store_outbox_pending(struct store *st, int64_t *count)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	*count = 0;
-	if ((s = stmt_get(st, ST_OUTBOX_PENDING)) == NULL)
-		return STORE_ERROR;
-	if ((status = step(st, s, "outbox pending")) == STORE_OK)
-		*count = sqlite3_column_int64(s, 0);
-	finish(s);
-	return status;
-}
-
-struct depth_row {
-	char	channel[16];
-	int	status;
-	int64_t	count;
-};
-
-/* The rows are read and the query finished before the first callback,
- * as for store_outbox_due(). */
-enum store_status
-store_outbox_depth(struct store *st, store_outbox_depth_cb cb, void *arg)
-{
-	enum store_status	 status;
-	struct depth_row	*rows = NULL, *grown;
-	const unsigned char	*channel;
-	sqlite3_stmt		*s;
-	int			 i, n = 0, cap = 0;
-
-	if ((s = stmt_get(st, ST_OUTBOX_DEPTH)) == NULL)
-		return STORE_ERROR;
-	while ((status = step(st, s, "outbox depth")) == STORE_OK) {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 8;
-			if ((grown = reallocarray(rows, cap, sizeof(*rows))) ==
-			    NULL) {
-				status = nomem(st);
-				break;
-			}
-			rows = grown;
-		}
-		channel = sqlite3_column_text(s, 0);
-		snprintf(rows[n].channel, sizeof(rows[n].channel), "%s",
-		    channel != NULL ? (const char *)channel : "");
-		rows[n].status = sqlite3_column_int(s, 1);
-		rows[n].count = sqlite3_column_int64(s, 2);
-		n++;
-	}
-	finish(s);
-	if (status == STORE_NOTFOUND) {
-		status = STORE_OK;
-		for (i = 0; i < n; i++)
-			if (cb(rows[i].channel, rows[i].status, rows[i].count,
-			    arg) != 0)
-				break;
-	}
-	free(rows);
-	return status;
-}
-
-/* ---- Webhook registrations ---------------------------------------------- */
-
-enum store_status
-store_webhook_add(struct store *st, struct store_webhook *w)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	if ((s = stmt_get(st, ST_WEBHOOK_ADD)) == NULL)
-		return STORE_ERROR;
-	w->created = now();
-	bind_id(st, s, 1, w->game_id);
-	bind_field(st, s, 2, w->url, sizeof(w->url));
-	bind_field(st, s, 3, w->secret, sizeof(w->secret));
-	bind_field(st, s, 4, w->events, sizeof(w->events));
-	bind_int64(st, s, 5, w->created);
-	if ((status = run(st, s, "webhook add")) != STORE_OK)
-		return status;
-	w->id = sqlite3_last_insert_rowid(st->db);
-	w->state = STORE_WEBHOOK_ACTIVE;
-	w->failures = 0;
-	w->last_error[0] = '\0';
-	w->last_success = 0;
-	w->pending = 0;
-	return STORE_OK;
-}
-
-static enum store_status
-read_webhook(struct store *st, sqlite3_stmt *s, struct store_webhook *w)
-{
-	enum store_status	 status;
-
-	memset(w, 0, sizeof(*w));
-	w->id = sqlite3_column_int64(s, 0);
-	w->state = sqlite3_column_int(s, 5);
-	w->failures = sqlite3_column_int(s, 6);
-	w->last_success = sqlite3_column_int64(s, 8);
-	w->created = sqlite3_column_int64(s, 9);
-	w->pending = sqlite3_column_count(s) > 10 ?
-	    sqlite3_column_int64(s, 10) : -1;
-	if ((status = col_id(st, s, 1, "webhooks", &w->game_id)) !=
-	    STORE_OK ||
-	    (status = col_text(st, s, 2, "webhooks", w->url,
-	    sizeof(w->url))) != STORE_OK ||
-	    (status = col_text(st, s, 3, "webhooks", w->secret,
-	    sizeof(w->secret))) != STORE_OK ||
-	    (status = col_text(st, s, 4, "webhooks", w->events,
-	    sizeof(w->events))) != STORE_OK ||
-	    (status = col_text(st, s, 7, "webhooks", w->last_error,
-	    sizeof(w->last_error))) != STORE_OK)
-		return status;
-	return STORE_OK;
-}
-
-enum store_status
-store_webhook_get(struct store *st, int64_t id, struct store_webhook *w)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	memset(w, 0, sizeof(*w));
-	if ((s = stmt_get(st, ST_WEBHOOK_GET)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, id);
-	if ((status = step(st, s, "webhook get")) == STORE_OK)
-		status = read_webhook(st, s, w);
-	else if (status == STORE_NOTFOUND)
-		set_err(st, "no webhook %lld", (long long)id);
-	finish(s);
-	return status;
-}
-
-enum store_status
-store_webhook_foreach(struct store *st, int64_t game_id,
-    store_webhook_cb cb, void *arg)
-{
-	enum store_status	 status;
-	struct store_webhook	 w;
-	sqlite3_stmt		*s;
-
-	s = stmt_get(st, game_id > 0 ? ST_WEBHOOK_FOR_GAME : ST_WEBHOOK_ALL);
-	if (s == NULL)
-		return STORE_ERROR;
-	if (game_id > 0)
-		bind_int64(st, s, 1, game_id);
-	while ((status = step(st, s, "webhook foreach")) == STORE_OK) {
-		if ((status = read_webhook(st, s, &w)) != STORE_OK)
-			break;
-		if (cb(&w, arg) != 0)
-			break;
-	}
-	finish(s);
-	return status == STORE_NOTFOUND ? STORE_OK : status;
-}
-
-enum store_status
-store_webhook_remove(struct store *st, int64_t id)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-	char			 msg[64];
-	int			 own;
-
-	if ((status = op_begin(st, &own)) != STORE_OK)
-		return status;
-	if ((s = stmt_get(st, ST_WEBHOOK_GIVE_UP)) == NULL)
-		return op_end(st, own, STORE_ERROR);
-	bind_int64(st, s, 1, id);
-	if ((status = run(st, s, "webhook give up")) != STORE_OK)
-		return op_end(st, own, status);
-	if ((s = stmt_get(st, ST_WEBHOOK_DELETE)) == NULL)
-		return op_end(st, own, STORE_ERROR);
-	bind_int64(st, s, 1, id);
-	snprintf(msg, sizeof(msg), "no webhook %lld", (long long)id);
-	return op_end(st, own, update_one(st, s, "webhook remove", msg));
-}
-
-enum store_status
-store_webhook_set_state(struct store *st, int64_t id, int state)
-{
-	sqlite3_stmt	*s;
-	char		 msg[64];
-
-	if ((s = stmt_get(st, ST_WEBHOOK_STATE)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, id);
-	bind_int64(st, s, 2, state);
-	snprintf(msg, sizeof(msg), "no webhook %lld", (long long)id);
-	return update_one(st, s, "webhook state", msg);
-}
-
-/* A disabled registration stays disabled: NOTFOUND is then no error. */
-enum store_status
-store_webhook_delivered(struct store *st, int64_t id, int64_t when)
-{
-	sqlite3_stmt	*s;
-
-	if ((s = stmt_get(st, ST_WEBHOOK_DELIVERED)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, id);
-	bind_int64(st, s, 2, when);
-	return run(st, s, "webhook delivered");
-}
-
-enum store_status
-store_webhook_failed(struct store *st, int64_t id, int failing_after,
-    const char *why, int *state)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	if (why == NULL)
-		why = "";
-	if ((s = stmt_get(st, ST_WEBHOOK_FAILED)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, id);
-	bind_int64(st, s, 2, failing_after);
-	bind_check(st, sqlite3_bind_text(s, 3, why, error_len(why),
-	    SQLITE_STATIC));
-	if ((status = step(st, s, "webhook failed")) == STORE_OK)
-		*state = sqlite3_column_int(s, 0);
-	else if (status == STORE_NOTFOUND)
-		set_err(st, "no webhook %lld", (long long)id);
-	finish(s);
-	return status;
-}
-
-enum store_status
-store_outbox_webhook_due(struct store *st, int64_t when, int limit,
-    store_outbox_cb cb, void *arg)
-{
-	return outbox_due_by(st, ST_WEBHOOK_DUE, NULL, when, limit, cb, arg);
-}
-
-enum store_status
-store_outbox_webhook_next(struct store *st, int64_t *when)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	*when = 0;
-	if ((s = stmt_get(st, ST_WEBHOOK_NEXT)) == NULL)
-		return STORE_ERROR;
-	if ((status = step(st, s, "webhook next")) == STORE_OK) {
-		if (sqlite3_column_type(s, 0) == SQLITE_NULL)
-			status = STORE_NOTFOUND;
-		else
-			*when = sqlite3_column_int64(s, 0);
-	}
-	finish(s);
-	return status;
-}
-
-/* ---- The mail gateway's bookkeeping ------------------------------------ */
-
-enum store_status
-store_mail_seen_add(struct store *st, const char *message_id,
-    int64_t game_id, int64_t seq, const char *outcome)
-{
-	sqlite3_stmt	*s;
-
-	if ((s = stmt_get(st, ST_MAIL_SEEN_ADD)) == NULL)
-		return STORE_ERROR;
-	bind_text(st, s, 1, message_id);
-	bind_int64(st, s, 2, now());
-	bind_text(st, s, 3, outcome);
-	bind_id(st, s, 4, game_id);
-	if (game_id == 0)
-		bind_check(st, sqlite3_bind_null(s, 5));
-	else
-		bind_int64(st, s, 5, seq);
-	return run(st, s, "mail seen add");
-}
-
-enum store_status
-store_mail_seen_get(struct store *st, const char *message_id,
-    char *outcome, size_t outcomelen)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	if (outcomelen > 0)
-		outcome[0] = '\0';
-	if ((s = stmt_get(st, ST_MAIL_SEEN_GET)) == NULL)
-		return STORE_ERROR;
-	bind_text(st, s, 1, message_id);
-	if ((status = step(st, s, "mail seen get")) == STORE_OK)
-		status = col_text(st, s, 1, "mail_seen", outcome, outcomelen);
-	finish(s);
-	return status;
-}
-
-enum store_status
-store_mail_seen_move(struct store *st, int64_t game_id, int64_t seq,
-    char *message_id, size_t idlen)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-
-	if (idlen > 0)
-		message_id[0] = '\0';
-	if ((s = stmt_get(st, ST_MAIL_SEEN_MOVE)) == NULL)
-		return STORE_ERROR;
-	bind_int64(st, s, 1, game_id);
-	bind_int64(st, s, 2, seq);
-	if ((status = step(st, s, "mail seen move")) == STORE_OK)
-		status = col_text(st, s, 0, "mail_seen", message_id, idlen);
-	finish(s);
-	return status;
-}
-
-enum store_status
-store_mail_rate_take(struct store *st, const char *address, int64_t when,
-    int64_t window, int max, int *allowed)
-{
-	enum store_status	 status;
-	sqlite3_stmt		*s;
-	int64_t			 count = 0;
-
-	*allowed = 0;
-	if ((s = stmt_get(st, ST_MAIL_RATE)) == NULL)
-		return STORE_ERROR;
-	bind_text(st, s, 1, address);
-	bind_int64(st, s, 2, when);
-	bind_int64(st, s, 3, window);
-	if ((status = step(st, s, "mail rate")) == STORE_OK)
-		count = sqlite3_column_int64(s, 0);
-	finish(s);
-	if (status == STORE_OK)
-		*allowed = count <= max;
+	sq_finish(s);
 	return status;
 }
 
@@ -2098,8 +760,41 @@ store_sync(struct store *st)
 	rc = sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_PASSIVE,
 	    NULL, NULL);
 	if (rc != SQLITE_OK && (rc & 0xff) != SQLITE_BUSY)
-		return sql_fail(st, rc, "sync");
+		return sq_fail(st, rc, "sync");
 	return STORE_OK;
+}
+
+/* ---- Meta --------------------------------------------------------------- */
+
+enum store_status
+store_meta_set(struct store *st, const char *key, const char *value)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = sq_stmt(st, ST_META_SET)) == NULL)
+		return STORE_ERROR;
+	sq_bind_text(st, s, 1, key);
+	sq_bind_text(st, s, 2, value);
+	return sq_run(st, s, "meta set");
+}
+
+enum store_status
+store_meta_get(struct store *st, const char *key, char **value)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	*value = NULL;
+	if ((s = sq_stmt(st, ST_META_GET)) == NULL)
+		return STORE_ERROR;
+	sq_bind_text(st, s, 1, key);
+	status = sq_step(st, s, "meta get");
+	if (status == STORE_OK)
+		status = sq_col_dup(st, s, 1, "meta", value);
+	else if (status == STORE_NOTFOUND)
+		sq_err(st, "no meta key \"%s\"", key ? key : "(null)");
+	sq_finish(s);
+	return status;
 }
 
 /* ---- Test hooks (store_test.h) ------------------------------------------ */
@@ -2129,7 +824,7 @@ store_test_busy_timeout(struct store *st, int ms)
 	sqlite3_busy_timeout(st->db, ms);
 }
 
-/* ---- For the store's other files (store_sqlite.h) ----------------------- */
+/* ---- For store_async.c (store_sqlite.h) --------------------------------- */
 
 sqlite3 *
 store_sqlite_db(struct store *st)
@@ -2143,7 +838,7 @@ store_sqlite_prepare(struct store *st, const char *sql, const char *what)
 	sqlite3_stmt *s = NULL;
 	int i, rc;
 
-	st->bind_rc = SQLITE_OK;	/* as stmt_get(): a fresh call */
+	st->bind_rc = SQLITE_OK;	/* as sq_stmt(): a fresh call */
 	for (i = 0; i < st->nkept; i++)
 		if (st->kept[i].sql == sql) {
 			/* In use by a caller further up: a fresh one. */
@@ -2154,7 +849,7 @@ store_sqlite_prepare(struct store *st, const char *sql, const char *what)
 	rc = sqlite3_prepare_v3(st->db, sql, -1, i == st->nkept &&
 	    st->nkept < KEPT_MAX ? SQLITE_PREPARE_PERSISTENT : 0, &s, NULL);
 	if (rc != SQLITE_OK) {
-		sql_fail(st, rc, what);
+		sq_fail(st, rc, what);
 		return NULL;
 	}
 	if (i == st->nkept && st->nkept < KEPT_MAX) {
@@ -2181,7 +876,7 @@ store_sqlite_done(struct store *st, sqlite3_stmt *s)
 enum store_status
 store_sqlite_step(struct store *st, sqlite3_stmt *s, const char *what)
 {
-	enum store_status status = step(st, s, what);
+	enum store_status status = sq_step(st, s, what);
 
 	return status == STORE_NOTFOUND ? store_sqlite_missing(st, what) :
 	    status;
@@ -2190,25 +885,12 @@ store_sqlite_step(struct store *st, sqlite3_stmt *s, const char *what)
 enum store_status
 store_sqlite_missing(struct store *st, const char *what)
 {
-	set_err(st, "%s: no such row", what);
+	sq_err(st, "%s: no such row", what);
 	return STORE_NOTFOUND;
-}
-
-enum store_status
-store_sqlite_col_dup(struct store *st, sqlite3_stmt *s, int col,
-    const char *table, char **out)
-{
-	return col_dup(st, s, col, table, out);
-}
-
-enum store_status
-store_sqlite_fail(struct store *st, int rc, const char *what)
-{
-	return sql_fail(st, rc, what);
 }
 
 void
 store_sqlite_corrupt(struct store *st, const char *table, const char *why)
 {
-	set_err(st, "corrupt row in %s: %s", table, why);
+	sq_err(st, "corrupt row in %s: %s", table, why);
 }

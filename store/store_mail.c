@@ -1,0 +1,113 @@
+/*
+ * store_mail.c -- the mail gateway's bookkeeping (tables mail_seen and
+ * mail_rate): store.h's store_mail_* calls.
+ *
+ * mail_seen remembers every inbound Message-ID and its outcome, so that a
+ * message fetched twice is handled once, and for a played move names the
+ * log entry (store_mail_seen_move).  mail_rate counts the replies to one
+ * address in the current window, in one statement so that two processes
+ * counting at once cannot both take the last reply (docs/MAIL.md).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "store.h"
+#include "store_sqlite.h"
+
+const char *const sq_mail_sql[ST_COUNT] = {
+	[ST_MAIL_SEEN_ADD] = "INSERT INTO mail_seen (message_id, received, "
+	    "outcome, game_id, seq) VALUES (?1, ?2, ?3, ?4, ?5)",
+	[ST_MAIL_SEEN_GET] = "SELECT message_id, outcome FROM mail_seen "
+	    "WHERE message_id = ?1",
+	[ST_MAIL_SEEN_MOVE] = "SELECT message_id FROM mail_seen "
+	    "WHERE game_id = ?1 AND seq = ?2 LIMIT 1",
+	/* One statement, so two processes counting at once cannot both
+	 * take the last reply of a window. */
+	[ST_MAIL_RATE] = "INSERT INTO mail_rate (address, window_start, count) "
+	    "VALUES (?1, ?2, 1) ON CONFLICT (address) DO UPDATE SET "
+	    "count = CASE WHEN window_start <= ?2 - ?3 THEN 1 "
+	    "ELSE count + 1 END, "
+	    "window_start = CASE WHEN window_start <= ?2 - ?3 THEN ?2 "
+	    "ELSE window_start END "
+	    "RETURNING count",
+};
+
+enum store_status
+store_mail_seen_add(struct store *st, const char *message_id,
+    int64_t game_id, int64_t seq, const char *outcome)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = sq_stmt(st, ST_MAIL_SEEN_ADD)) == NULL)
+		return STORE_ERROR;
+	sq_bind_text(st, s, 1, message_id);
+	sq_bind_int64(st, s, 2, sq_now());
+	sq_bind_text(st, s, 3, outcome);
+	sq_bind_id(st, s, 4, game_id);
+	if (game_id == 0)
+		sq_bind_check(st, sqlite3_bind_null(s, 5));
+	else
+		sq_bind_int64(st, s, 5, seq);
+	return sq_run(st, s, "mail seen add");
+}
+
+enum store_status
+store_mail_seen_get(struct store *st, const char *message_id,
+    char *outcome, size_t outcomelen)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	if (outcomelen > 0)
+		outcome[0] = '\0';
+	if ((s = sq_stmt(st, ST_MAIL_SEEN_GET)) == NULL)
+		return STORE_ERROR;
+	sq_bind_text(st, s, 1, message_id);
+	if ((status = sq_step(st, s, "mail seen get")) == STORE_OK)
+		status = sq_col_text(st, s, 1, "mail_seen", outcome, outcomelen);
+	sq_finish(s);
+	return status;
+}
+
+enum store_status
+store_mail_seen_move(struct store *st, int64_t game_id, int64_t seq,
+    char *message_id, size_t idlen)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	if (idlen > 0)
+		message_id[0] = '\0';
+	if ((s = sq_stmt(st, ST_MAIL_SEEN_MOVE)) == NULL)
+		return STORE_ERROR;
+	sq_bind_int64(st, s, 1, game_id);
+	sq_bind_int64(st, s, 2, seq);
+	if ((status = sq_step(st, s, "mail seen move")) == STORE_OK)
+		status = sq_col_text(st, s, 0, "mail_seen", message_id, idlen);
+	sq_finish(s);
+	return status;
+}
+
+enum store_status
+store_mail_rate_take(struct store *st, const char *address, int64_t when,
+    int64_t window, int max, int *allowed)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+	int64_t			 count = 0;
+
+	*allowed = 0;
+	if ((s = sq_stmt(st, ST_MAIL_RATE)) == NULL)
+		return STORE_ERROR;
+	sq_bind_text(st, s, 1, address);
+	sq_bind_int64(st, s, 2, when);
+	sq_bind_int64(st, s, 3, window);
+	if ((status = sq_step(st, s, "mail rate")) == STORE_OK)
+		count = sqlite3_column_int64(s, 0);
+	sq_finish(s);
+	if (status == STORE_OK)
+		*allowed = count <= max;
+	return status;
+}
