@@ -1,6 +1,6 @@
 /*
  * check_stm_score.c -- tests of the Star Trek: Missions card data and
- * hand scorer (rules/stmissions/cards.c, score.c).
+ * hand scorer (rules/stmissions/cards.c, score*.c).
  *
  *  - the catalogue's worked examples, exactly;
  *  - at least one hand per card (74 of them) with its points worked out
