@@ -6,7 +6,8 @@
  * entry points and the overall pass; score_int.h says what the other
  * pieces do.  A score is found in three steps:
  *
- *  1. The hand.  hand_init() checks the card numbers and makes each card
+ *  1. The hand.  hand_init() checks the card numbers and the ruleset
+ *     version (whose readings of the cards apply), and makes each card
  *     one 64-bit word of features: its types, specialties, lifeforms
  *     and affiliation, plus three derived bits (non-Federation, has a
  *     lifeform, has a lifeform other than Hologram).  A "scene" keeps,
@@ -159,14 +160,16 @@ stm_evaluate(const struct hand *h, const struct config *c, struct result *r)
 }
 
 static int
-hand_init(struct hand *h, const int *cards, int ncards)
+hand_init(struct hand *h, int version, const int *cards, int ncards)
 {
 	int i, c;
 
 	memset(h, 0, sizeof(*h));
+	h->version = version;
 	h->pos_us = h->pos_tm = h->pos_borg = -1;
 	h->pos_leah = h->pos_wesley = h->pos_plague = -1;
-	if (cards == NULL || ncards < 1 || ncards > STM_HAND_MAX)
+	if (cards == NULL || ncards < 1 || ncards > STM_HAND_MAX ||
+	    version < STM_SCORE_V1 || version > STM_SCORE_NEWEST)
 		return -1;
 	h->n = ncards;
 	for (i = 0; i < ncards; i++) {
@@ -344,14 +347,15 @@ describe(const struct hand *h, const struct search *sr, const struct result *r,
  * The interface (score.h)
  */
 int
-stm_score_hand(const int *cards, int ncards, struct stm_hand_score *out)
+stm_score_hand_at(int version, const int *cards, int ncards,
+    struct stm_hand_score *out)
 {
 	struct hand h;
 	struct search sr;
 	struct result r;
 	int i;
 
-	if (out == NULL || hand_init(&h, cards, ncards) != 0)
+	if (out == NULL || hand_init(&h, version, cards, ncards) != 0)
 		return -1;
 	if (h.pos_tm >= 0)
 		stm_hand_thought_options(&h);
@@ -367,6 +371,12 @@ stm_score_hand(const int *cards, int ncards, struct stm_hand_score *out)
 	describe(&h, &sr, &r, 0, out->choices_en, sizeof(out->choices_en));
 	describe(&h, &sr, &r, 1, out->choices_fr, sizeof(out->choices_fr));
 	return 0;
+}
+
+int
+stm_score_hand(const int *cards, int ncards, struct stm_hand_score *out)
+{
+	return stm_score_hand_at(STM_SCORE_NEWEST, cards, ncards, out);
 }
 
 json_t *

@@ -223,7 +223,7 @@ const struct rule stm_score_rules[STM_NCARDS] = {
 		    F_LF(STM_L_BETAZOID), 0, 0 } },
 		    .named = { STM_C_QUARTERS }, .nnamed = 1 }, 6 } },
 		.special = SP_COUNT, .ncand = 1, .cand = { WHO(CHAR_TYPES) },
-		.value = { 0, 8 } },
+		.value = { 0, 8 }, .also_from = STM_SCORE_V2 },
 	[STM_C_SCIENTIFIC_PUZZLE] = { .nper = 1, .per = {
 		{ WHO(ARTIFACT | F_SPEC(STM_S_COSMIC | STM_S_SCIENCE)), 6 } } },
 	[STM_C_SPACE_CONFRONTATION] = { .nper = 1, .per = {
@@ -274,26 +274,39 @@ with_gain(const struct scene *s, const struct rule *r, const unsigned *per,
 	return best;
 }
 
+/* The number of givers meeting cand[0], and in *c1 <= *c2 what the two
+ * that would pay least through per clauses pay (1 << 20 if missing). */
+static int
+cheapest_two(const struct scene *s, const struct rule *r, const unsigned *per,
+    unsigned givers, int *c1, int *c2)
+{
+	unsigned m;
+	int g, v, n = 0;
+
+	*c1 = *c2 = 1 << 20;
+	m = pred_mask(s, &r->cand[0]) & givers;
+	for (; m != 0; m &= m - 1) {
+		g = __builtin_ctz(m);
+		v = per_value(r, per, g);
+		if (v < *c1) {
+			*c2 = *c1;
+			*c1 = v;
+		} else if (v < *c2)
+			*c2 = v;
+		n++;
+	}
+	return n;
+}
+
 /* SP_COUNT: the best gain of giving the threshold one or two givers,
  * the ones that would pay least through per clauses. */
 static int
 count_gain(const struct scene *s, const struct rule *r, const unsigned *per,
     unsigned givers)
 {
-	unsigned m;
-	int g, v, c1 = 1 << 20, c2 = 1 << 20, n = 0, best = 0;
+	int c1, c2, n, best = 0;
 
-	m = pred_mask(s, &r->cand[0]) & givers;
-	for (; m != 0; m &= m - 1) {
-		g = __builtin_ctz(m);
-		v = per_value(r, per, g);
-		if (v < c1) {
-			c2 = c1;
-			c1 = v;
-		} else if (v < c2)
-			c2 = v;
-		n++;
-	}
+	n = cheapest_two(s, r, per, givers, &c1, &c2);
 	if (n >= 1 && r->value[0] - c1 > best)
 		best = r->value[0] - c1;
 	if (n >= 2 && r->value[1] - c1 - c2 > best)
@@ -301,20 +314,39 @@ count_gain(const struct scene *s, const struct rule *r, const unsigned *per,
 	return best;
 }
 
-/* SP_ETHICAL: a FED Command card showing Command, and two further cards
- * with a lifeform showing two other, different specialties. */
+/* SP_COUNT read "also" (also_from): the per clauses pay only together
+ * with the top tier, which takes two givers of its own, the two that
+ * would pay least through per clauses.  Returns what the card scores,
+ * given what the per clauses would pay (per_total): 0 without the two. */
+static int
+count_also(const struct scene *s, const struct rule *r, const unsigned *per,
+    unsigned givers, int per_total)
+{
+	int c1, c2;
+
+	if (cheapest_two(s, r, per, givers, &c1, &c2) < 2)
+		return 0;
+	return per_total - c1 - c2 + r->value[1];
+}
+
+/* SP_ETHICAL: a FED card with Command, and two further cards with a
+ * lifeform showing specialties that differ from each other.  Ruleset
+ * version 1 read it as three different specialties: the leader showing
+ * Command, the two others two other ones. */
 static int
 ethical_met(const struct scene *s, const struct rule *r, unsigned givers)
 {
-	unsigned leaders, others, m;
+	unsigned leaders, others, m, banned;
 	int a;
+
+	banned = s->h->version < STM_SCORE_V2 ? STM_S_COMMAND : 0;
 
 	leaders = pred_mask(s, &r->cand[0]) & givers;
 	others = pred_mask(s, &r->cand[1]) & givers;
 	for (m = leaders; m != 0; m &= m - 1) {
 		a = __builtin_ctz(m);
 		if (stm_distinct_values(s, others & ~(1u << a), DIM_SPEC,
-		    STM_S_COMMAND, 2) == 2)
+		    banned, 2) == 2)
 			return 1;
 	}
 	return 0;
@@ -387,7 +419,10 @@ stm_score_card(const struct scene *s, int card, unsigned givers, int *plague_lf)
 		total += with_gain(s, r, per, givers);
 		break;
 	case SP_COUNT:
-		total += count_gain(s, r, per, givers);
+		if (r->also_from != 0 && s->h->version >= r->also_from)
+			total = count_also(s, r, per, givers, total);
+		else
+			total += count_gain(s, r, per, givers);
 		break;
 	case SP_DISTINCT:
 		/* Per clauses pay the same as a match, so a giver that pays

@@ -194,6 +194,10 @@ struct rule {
 	int		blanked_unless;	/* BLANKED unless a giver meets lift */
 	struct pred	lift;
 	int		lifter_unpaid;	/* the card that lifts it pays nothing */
+	int		also_from;	/* SP_COUNT: from this ruleset version
+					 * on, the per clauses pay only "also",
+					 * with the top tier, which must be
+					 * reached (0: never) */
 };
 
 /* Every card's rule, by card number. */
@@ -205,6 +209,7 @@ extern const struct rule stm_score_rules[STM_NCARDS];
 #define MAX_MASKS	64	/* distinct attribute masks the rules use */
 
 struct hand {
+	int		version;	/* ruleset version: its readings apply */
 	int		n;
 	int		card[STM_HAND_MAX];
 	unsigned	card_bit[STM_NCARDS];	/* 1 << position, or 0 */
