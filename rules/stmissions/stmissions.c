@@ -115,6 +115,7 @@ stm_setup(int nseats, const json_t *options, struct rules_rng *rng,
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	st->ruleset = STM_RULESET_VERSION;
 	st->nseats = nseats;
 	st->phase = STM_PHASE_TURN;
 	st->q_seat = -1;
@@ -161,8 +162,8 @@ stm_result(const void *state)
 	fr = json_array();
 	for (seat = 0; seat < st->nseats; seat++) {
 		/* load() and apply() keep every hand scorable. */
-		if (stm_score_hand(st->hand[seat].cards, st->hand[seat].n,
-		    &score) == -1)
+		if (stm_score_hand_at(st->ruleset, st->hand[seat].cards,
+		    st->hand[seat].n, &score) == -1)
 			abort();
 		total[seat] = score.total;
 		if (seat == 0 || score.total > best)
@@ -253,7 +254,8 @@ read_card_list(const struct stm_tokens *t, enum rules_lang lang,
 	return 0;
 }
 
-/* score_cards: a list of cards scored as a final hand. */
+/* score_cards: a list of cards scored as a final hand, with the newest
+ * readings (pbemctl score has no game to take a version from). */
 json_t *
 stm_score_text(const char *text, enum rules_lang lang, char *err,
     size_t errlen)
@@ -335,7 +337,7 @@ stm_default_move(const void *state, int seat, char *out, size_t outlen)
 const struct rules_module stmissions_module = {
 	.api_version = RULES_API_VERSION,
 	.name = "stmissions",
-	.ruleset_version = 1,
+	.ruleset_version = STM_RULESET_VERSION,
 	.title_en = "Star Trek: Missions",
 	.title_fr = "Star Trek : Missions",
 	.summary_en = "Build the best seven-card hand from Galaxy and "
