@@ -87,10 +87,13 @@ deal_card(struct stm_pile *from, struct stm_pile *hand)
  * Setup, in this order so a replay draws the same numbers: shuffle the
  * Galaxy deck, shuffle the Mission deck, deal each seat in turn five
  * Galaxy then two Mission cards from the tops, draw the first player.
+ * The deal is the same for every ruleset version (STM_SCORE_V1 ..
+ * STM_RULESET_VERSION); the version is kept in the state and chooses the
+ * scoring readings (score.h).
  */
 static void *
-stm_setup(int nseats, const json_t *options, struct rules_rng *rng,
-    char *err, size_t errlen)
+stm_setup_version(int version, int nseats, const json_t *options,
+    struct rules_rng *rng, char *err, size_t errlen)
 {
 	struct stm_state	*st;
 	const char		*key;
@@ -115,7 +118,7 @@ stm_setup(int nseats, const json_t *options, struct rules_rng *rng,
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	st->ruleset = STM_RULESET_VERSION;
+	st->ruleset = version;
 	st->nseats = nseats;
 	st->phase = STM_PHASE_TURN;
 	st->q_seat = -1;
@@ -137,6 +140,14 @@ stm_setup(int nseats, const json_t *options, struct rules_rng *rng,
 	st->first = (int)rules_rng_below(rng, (uint32_t)nseats);
 	st->current = st->first;
 	return st;
+}
+
+static void *
+stm_setup(int nseats, const json_t *options, struct rules_rng *rng,
+    char *err, size_t errlen)
+{
+	return stm_setup_version(STM_RULESET_VERSION, nseats, options, rng,
+	    err, errlen);
 }
 
 static void
@@ -354,6 +365,8 @@ const struct rules_module stmissions_module = {
 	.min_seats = STM_MIN_SEATS,
 	.max_seats = STM_MAX_SEATS,
 	.setup = stm_setup,
+	.oldest_ruleset_version = STM_SCORE_V1,
+	.setup_version = stm_setup_version,
 	.destroy = stm_destroy,
 	.save = stm_save,
 	.load = stm_load,
