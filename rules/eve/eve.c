@@ -64,6 +64,7 @@ eve_setup(int nseats, const json_t *options, struct rules_rng *rng,
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	g->version = EVE_RULES_VERSION;
 	g->mode = mode;
 	g->winner = -1;
 	g->last_finisher = -1;
@@ -203,7 +204,7 @@ eve_default_move(const void *state, int seat, char *out, size_t outlen)
 const struct rules_module eve_module = {
 	.api_version = RULES_API_VERSION,
 	.name = "eve",
-	.ruleset_version = 1,
+	.ruleset_version = EVE_RULES_VERSION,
 	.title_en = "Enterprise vs Excelsior",
 	.title_fr = "Enterprise contre Excelsior",
 	.summary_en = "Race the Enterprise against the Excelsior along routes "
