@@ -116,6 +116,10 @@ contains "verify" out.txt "full replay from the revealed seed"
 expect "verify ruleset 1" 0 "$bin/pbem" verify \
 	"$top_srcdir/tests/vectors/stmissions-ruleset1-game.json"
 contains "verify ruleset 1" out.txt "full replay from the revealed seed"
+# The same for Enterprise vs Excelsior rules version 1 (expert mode).
+expect "verify eve 1" 0 "$bin/pbem" verify \
+	"$top_srcdir/tests/vectors/eve-ruleset1-expert-game.json"
+contains "verify eve 1" out.txt "full replay from the revealed seed"
 
 # --- a player's new key in a running game: the log records it -------------
 expect "second game" 0 ctl game create stmissions alice,bob

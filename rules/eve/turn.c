@@ -563,8 +563,10 @@ run_step(struct turn *t, const struct eve_step *st)
 		    "tour (seul le commerce peut suivre)%s", "");
 	/* No peeking: the travel cards Briefing laid were hidden when the
 	 * turn was written, so nothing that could depend on them may
-	 * follow (docs/eve.md, "Hidden information"). */
-	if (t->revealed && st->op != OP_EXTEND && st->op != OP_TRADE)
+	 * follow (docs/eve.md, "Hidden information").  Version 1 games
+	 * keep their rule, so that their recorded turns still replay. */
+	if (g->version >= 2 && t->revealed && st->op != OP_EXTEND &&
+	    st->op != OP_TRADE)
 		REFUSE(t, "Briefing's extension at step %d lays travel cards "
 		    "you had not seen when you wrote the turn; only extend or "
 		    "trade may follow it", "l'allongement de Briefing à "
