@@ -20,6 +20,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine/webhook.h daemon/engine/webhook.c \
 	daemon/engine/turnclock.h daemon/engine/turnclock.c \
 	daemon/engine/create.c daemon/engine/gamestate.c \
+	daemon/engine/replay.h daemon/engine/replay.c \
 	daemon/engine/committed.c \
 	daemon/engine/serverentry.c daemon/engine/seats.c \
 	daemon/engine/press.c daemon/engine/command.c \

@@ -217,6 +217,14 @@ enum store_status store_snapshot_latest(struct store *st, int64_t game_id,
     int64_t *seq, char **state);
 enum store_status store_snapshot_get(struct store *st, int64_t game_id,
     int64_t seq, char **state);
+/* The newest snapshot at or before seq: *found and *state (malloc'd);
+ * STORE_NOTFOUND if there is none. */
+enum store_status store_snapshot_before(struct store *st, int64_t game_id,
+    int64_t seq, int64_t *found, char **state);
+/* Remove the snapshot after entry seq, if there is one (a state the log
+ * can rebuild from an older snapshot: docs/STORE.md, "Snapshots"). */
+enum store_status store_snapshot_drop(struct store *st, int64_t game_id,
+    int64_t seq);
 
 /* ---- The outbox (notifications delivered after commit) ----------------- */
 
@@ -257,6 +265,10 @@ enum store_status store_outbox_mark_failed(struct store *st, int64_t id,
     int64_t next_attempt, int permanent, const char *why);
 /* Number of pending rows. */
 enum store_status store_outbox_pending(struct store *st, int64_t *count);
+/* Remove at most limit rows delivered (status sent) and created before
+ * `before'; *removed says how many went.  Pending and failed rows stay. */
+enum store_status store_outbox_prune(struct store *st, int64_t before,
+    int limit, int *removed);
 /* Rows not yet delivered, by channel and status (STORE_OUTBOX_PENDING or
  * STORE_OUTBOX_FAILED): one call of cb per pair that has rows. */
 typedef int (*store_outbox_depth_cb)(const char *channel, int status,

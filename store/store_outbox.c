@@ -42,6 +42,8 @@ const char *const sq_outbox_sql[ST_COUNT] = {
 	    "next_attempt = ?2, last_error = ?3, status = ?4 "
 	    "WHERE id = ?1 AND status = 0",
 	[ST_OUTBOX_PENDING] = "SELECT count(*) FROM outbox WHERE status = 0",
+	[ST_OUTBOX_PRUNE] = "DELETE FROM outbox WHERE id IN (SELECT id FROM "
+	    "outbox WHERE status = 1 AND created < ?1 ORDER BY id LIMIT ?2)",
 	/* Rows not yet delivered: pending ones through the partial index,
 	 * failed ones by a scan (there should be few). */
 	[ST_OUTBOX_DEPTH] = "SELECT channel, 0, count(*) FROM outbox "
@@ -326,5 +328,21 @@ store_outbox_webhook_next(struct store *st, int64_t *when)
 			*when = sqlite3_column_int64(s, 0);
 	}
 	sq_finish(s);
+	return status;
+}
+
+enum store_status
+store_outbox_prune(struct store *st, int64_t before, int limit, int *removed)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	*removed = 0;
+	if ((s = sq_stmt(st, ST_OUTBOX_PRUNE)) == NULL)
+		return STORE_ERROR;
+	sq_bind_int64(st, s, 1, before);
+	sq_bind_int64(st, s, 2, limit);
+	if ((status = sq_run(st, s, "outbox prune")) == STORE_OK)
+		*removed = sq_changes(st);
 	return status;
 }

@@ -301,6 +301,12 @@ sq_last_id(struct store *st)
 	return sqlite3_last_insert_rowid(st->db);
 }
 
+int
+sq_changes(struct store *st)
+{
+	return sqlite3_changes(st->db);
+}
+
 static enum store_status
 run_id(struct store *st, enum stmt_id id, const char *what)
 {

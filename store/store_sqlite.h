@@ -74,6 +74,8 @@ enum stmt_id {
 	ST_SNAP_PUT,
 	ST_SNAP_LATEST,
 	ST_SNAP_GET,
+	ST_SNAP_BEFORE,
+	ST_SNAP_DROP,
 	/* store_outbox.c */
 	ST_OUTBOX_ADD,
 	ST_OUTBOX_DUE,
@@ -82,6 +84,7 @@ enum stmt_id {
 	ST_OUTBOX_PENDING,
 	ST_OUTBOX_DEPTH,
 	ST_OUTBOX_DUE_CHANNEL,
+	ST_OUTBOX_PRUNE,
 	ST_WEBHOOK_DUE,
 	ST_WEBHOOK_NEXT,
 	/* store_webhooks.c */
@@ -166,6 +169,8 @@ enum store_status sq_update_one(struct store *st, sqlite3_stmt *s,
 		    const char *what, const char *notfound);
 /* The rowid of the connection's last INSERT. */
 int64_t		 sq_last_id(struct store *st);
+/* Rows the last INSERT, UPDATE or DELETE of this connection changed. */
+int		 sq_changes(struct store *st);
 /* The time now, in seconds since the epoch. */
 int64_t		 sq_now(void);
 

@@ -983,6 +983,24 @@ START_TEST(test_snapshots)
 	free(state);
 	ck_assert_int_eq(store_snapshot_get(st, game, 7, &state),
 	    STORE_NOTFOUND);
+	/* The newest at or before a seq; a dropped one is passed over. */
+	ck_assert_int_eq(store_snapshot_before(st, game, 7, &seq, &state),
+	    STORE_OK);
+	ck_assert_int_eq(seq, 2);
+	free(state);
+	ck_assert_int_eq(store_snapshot_drop(st, game, 1), STORE_OK);
+	ck_assert_int_eq(store_snapshot_drop(st, game, 1), STORE_OK);
+	ck_assert_int_eq(store_snapshot_get(st, game, 1, &state),
+	    STORE_NOTFOUND);
+	ck_assert_int_eq(store_snapshot_before(st, game, 1, &seq, &state),
+	    STORE_OK);
+	ck_assert_int_eq(seq, 0);
+	ck_assert_int_eq(state[0], '0');
+	free(state);
+	ck_assert_int_eq(store_snapshot_drop(st, game, 0), STORE_OK);
+	ck_assert_int_eq(store_snapshot_before(st, game, 1, &seq, &state),
+	    STORE_NOTFOUND);
+	ck_assert_ptr_null(state);
 	ck_assert_int_eq(store_snapshot_put(st, 999, 0, "{}"), STORE_ERROR);
 	store_close(st);
 }
@@ -1034,6 +1052,7 @@ START_TEST(test_outbox)
 	struct due	 d;
 	int64_t		 game, id[5], n;
 	char		 why[400];
+	int		 removed;
 
 	game = add_game(st);
 	id[0] = add_outbox(st, game, 0, "a@example.org", 0);
@@ -1099,6 +1118,20 @@ START_TEST(test_outbox)
 	ck_assert_int_eq(d.n, 3);
 	ck_assert_int_eq(store_outbox_pending(st, &n), STORE_OK);
 	ck_assert_int_eq(n, 0);
+
+	/* Pruning removes delivered rows queued before the time given, in
+	 * batches; the failed one stays. */
+	ck_assert_int_eq(store_outbox_prune(st, 0, 10, &removed), STORE_OK);
+	ck_assert_int_eq(removed, 0);
+	ck_assert_int_eq(store_outbox_prune(st, INT64_MAX / 2, 3, &removed),
+	    STORE_OK);
+	ck_assert_int_eq(removed, 3);
+	ck_assert_int_eq(store_outbox_prune(st, INT64_MAX / 2, 3, &removed),
+	    STORE_OK);
+	ck_assert_int_eq(removed, 1);
+	ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM outbox"), 1);
+	ck_assert_int_eq(raw_int(db, "SELECT status FROM outbox"),
+	    STORE_OUTBOX_FAILED);
 	store_close(st);
 }
 END_TEST

@@ -51,6 +51,8 @@ usage(void)
 "  game list\n"
 "  game policy GAME [NAME=VALUE ...]  show or change the deadline policy\n"
 "  tick [--at UNIXTIME]              run the deadline scheduler once\n"
+"  prune [--days N]                  remove outbox rows delivered more than\n"
+"                                    N days ago (default 7)\n"
 "  replace GAME SEAT PLAYER          give a seat to another player\n"
 "  resign GAME SEAT                  resign a seat for its player\n"
 "  vacation GAME SEAT FIRST LAST     a vacation, days as YYYY-MM-DD (UTC)\n"
@@ -495,6 +497,38 @@ game_policy(struct ctl *c, int argc, char **argv)
 	text = policy_text(&pol);
 	printf("%s\n", text);
 	free(text);
+	ctl_close(c);
+	return 0;
+}
+
+/* The outbox rows delivered before the retention, as pbemd's scheduler
+ * removes them after each pass (outbox_keep_days). */
+static int
+cmd_prune(struct ctl *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "days", required_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int64_t days = 7, removed;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (ch != 'd')
+			usage();
+		days = cli_number(optarg, 0, 3650, "--days");
+	}
+	if (optind != argc)
+		usage();
+	ctl_open(c, 0);
+	removed = engine_outbox_prune(c->st, clock_now() - days * 86400);
+	if (removed < 0) {
+		fprintf(stderr, "pbemctl: prune: %s\n", store_errmsg(c->st));
+		ctl_close(c);
+		return 1;
+	}
+	printf("%lld delivered outbox rows removed (older than %lld days)\n",
+	    (long long)removed, (long long)days);
 	ctl_close(c);
 	return 0;
 }
@@ -1283,6 +1317,7 @@ static const struct {
 	{ "score", cmd_score },
 	{ "webhook", cmd_webhook },
 	{ "tick", cmd_tick },
+	{ "prune", cmd_prune },
 	{ "replace", cmd_replace },
 	{ "resign", cmd_resign },
 	{ "vacation", cmd_vacation },

@@ -12,6 +12,7 @@
 #include "chain.h"
 #include "engine.h"
 #include "protocol.h"
+#include "replay.h"
 #include "rng.h"
 
 /* What the genesis record told us. */
@@ -239,26 +240,6 @@ check_record(const struct store_entry *e, struct genesis *gen,
 	return 0;
 }
 
-/* Replay a skipped turn through the module. */
-static int
-replay_skip(const struct audit_log *log, size_t i, void *state,
-    const struct genesis *gen, struct audit_report *r)
-{
-	const struct store_entry *e = &log->entries[i];
-	const struct rules_module *m = gen->module;
-	char err[RULES_ERRLEN];
-	struct rules_rng rng;
-
-	if (m->api_version < 3 || m->skip_check == NULL ||
-	    m->skip_check(state, e->seat, RULES_LANG_EN, err, sizeof(err)) !=
-	    RULES_OK)
-		return fail(r, e->seq, "entry %lld: the rules refuse to skip "
-		    "seat %d's turn on replay", (long long)e->seq, e->seat);
-	rng_init(&rng, log->seed, (uint64_t)e->seq);
-	m->skip_apply(state, e->seat, &rng);
-	return 0;
-}
-
 /* Compare the replayed state with the entry (and the stored snapshot). */
 static int
 check_state(const struct audit_log *log, size_t i, const void *state,
@@ -284,30 +265,6 @@ check_state(const struct audit_log *log, size_t i, const void *state,
 		return fail(r, e->seq, "entry %lld: the stored snapshot differs"
 		    " from the replayed state (the snapshot was altered)",
 		    (long long)e->seq);
-	return 0;
-}
-
-/* Apply entry i's move to state; 0, or -1 if the rules refuse it. */
-static int
-replay_move(const struct audit_log *log, size_t i, void *state,
-    const struct genesis *gen, struct audit_report *r)
-{
-	const struct store_entry *e = &log->entries[i];
-	const struct rules_module *m = gen->module;
-	char err[RULES_ERRLEN];
-	struct rules_rng rng;
-	json_t *move = NULL;
-
-	if (m->parse(state, e->seat, e->text, RULES_LANG_EN, &move, err,
-	    sizeof(err)) != RULES_OK || m->check(state, e->seat, move,
-	    RULES_LANG_EN, err, sizeof(err)) != RULES_OK) {
-		json_decref(move);
-		return fail(r, e->seq, "entry %lld: the rules refuse the move "
-		    "\"%s\" on replay: %s", (long long)e->seq, e->text, err);
-	}
-	rng_init(&rng, log->seed, (uint64_t)e->seq);
-	m->apply(state, e->seat, move, &rng);
-	json_decref(move);
 	return 0;
 }
 
@@ -370,13 +327,11 @@ walk(const struct audit_log *log, struct genesis *gen,
 					    "refused: %s", err);
 					goto out;
 				}
-			} else if ((e->kind == STORE_ENTRY_MOVE ||
-			    e->kind == STORE_ENTRY_AUTO) &&
-			    replay_move(log, i, state, gen, r) != 0)
+			} else if (replay_entry(gen->module, state, log->seed,
+			    e, err, sizeof(err)) != 0) {
+				fail(r, e->seq, "%s", err);
 				goto out;
-			else if (e->kind == STORE_ENTRY_SKIP &&
-			    replay_skip(log, i, state, gen, r) != 0)
-				goto out;
+			}
 			if (check_state(log, i, state, gen, r) != 0)
 				goto out;
 			if (step != NULL)

@@ -254,6 +254,11 @@ int	engine_mail_event_known(const char *event);
 int	engine_outbox_mail(struct store *st, int64_t game_id, int64_t seq,
 	    const char *recipient, const char *event, json_t *payload,
 	    int64_t when);
+/* Remove the outbox rows delivered and queued before `before' (mail and
+ * webhooks alike; pending and failed rows stay), in batches, each its
+ * own transaction.  The number removed, or -1 on a store failure
+ * (store_errmsg()). */
+int64_t	engine_outbox_prune(struct store *st, int64_t before);
 
 /* ---- Asynchronous play (docs/ASYNC.md) --------------------------------- */
 

@@ -59,6 +59,8 @@ static const struct config_option options[] = {
 	    "signed requests one key may make at once after a quiet spell" },
 	{ "schedule_interval", CONFIG_INT, "10", 1, 3600, 0,
 	    "seconds between two passes of the deadline scheduler" },
+	{ "outbox_keep_days", CONFIG_INT, "7", 1, 3650, 0,
+	    "days a delivered mail or webhook row stays in the outbox" },
 
 	/* The writer (daemon/engine/writer.h). */
 	{ "writer_batch", CONFIG_INT, "256", 0, 4096, 0,

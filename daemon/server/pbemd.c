@@ -55,7 +55,8 @@ scheduler_start(struct daemon *d)
 	char err[512];
 
 	if ((scheduler = schedule_start(d->dbpath, d->key,
-	    (int)config_int(d->cfg, "schedule_interval"), err,
+	    (int)config_int(d->cfg, "schedule_interval"),
+	    (int)config_int(d->cfg, "outbox_keep_days"), err,
 	    sizeof(err))) == NULL) {
 		log_warnx("scheduler: %s", err);
 		return -1;
