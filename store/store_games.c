@@ -234,17 +234,16 @@ store_game_set_seat(struct store *st, int64_t id, int seat,
 	return sq_update_one(st, s, "game set seat", msg);
 }
 
-enum store_status
-store_game_foreach(struct store *st, store_game_cb cb, void *arg)
+/* Call cb for each game row s steps to (bound already), then reset s. */
+static enum store_status
+games_walk(struct store *st, sqlite3_stmt *s, const char *what,
+    store_game_cb cb, void *arg)
 {
 	enum store_status	 status;
 	struct store_game	 g;
-	sqlite3_stmt		*s;
 	int			 stop;
 
-	if ((s = sq_stmt(st, ST_GAME_ALL)) == NULL)
-		return STORE_ERROR;
-	while ((status = sq_step(st, s, "game foreach")) == STORE_OK) {
+	while ((status = sq_step(st, s, what)) == STORE_OK) {
 		if ((status = read_game_full(st, s, &g)) != STORE_OK)
 			break;
 		stop = cb(&g, arg);
@@ -257,13 +256,21 @@ store_game_foreach(struct store *st, store_game_cb cb, void *arg)
 }
 
 enum store_status
+store_game_foreach(struct store *st, store_game_cb cb, void *arg)
+{
+	sqlite3_stmt		*s;
+
+	if ((s = sq_stmt(st, ST_GAME_ALL)) == NULL)
+		return STORE_ERROR;
+	return games_walk(st, s, "game foreach", cb, arg);
+}
+
+enum store_status
 store_game_page(struct store *st, const struct store_game_query *q,
     store_game_cb cb, void *arg)
 {
-	enum store_status	 status;
-	struct store_game	 g;
 	sqlite3_stmt		*s;
-	int			 stop, id;
+	int			 id;
 
 	id = q->player > 0 ? ST_GAME_PAGE_PLAYER : q->status >= 0 ?
 	    ST_GAME_PAGE_STATUS : ST_GAME_PAGE;
@@ -279,16 +286,7 @@ store_game_page(struct store *st, const struct store_game_query *q,
 		sq_bind_int64(st, s, 4, q->status);
 	if (id == ST_GAME_PAGE_PLAYER)
 		sq_bind_int64(st, s, 5, q->player);
-	while ((status = sq_step(st, s, "game page")) == STORE_OK) {
-		if ((status = read_game_full(st, s, &g)) != STORE_OK)
-			break;
-		stop = cb(&g, arg);
-		store_game_clear(&g);
-		if (stop)
-			break;
-	}
-	sq_finish(s);
-	return status == STORE_NOTFOUND ? STORE_OK : status;
+	return games_walk(st, s, "game page", cb, arg);
 }
 
 enum store_status
