@@ -113,6 +113,15 @@ enum store_status store_player_find(struct store *st, const char *name,
 /* Replace the player's key (the old one stops working at once). */
 enum store_status store_player_set_key(struct store *st, int64_t id,
     const unsigned char pubkey[STORE_KEY_BYTES]);
+/* The player whose name equals name but for ASCII case (names are unique
+ * in that form since schema 6): for saying which name a new one clashes
+ * with. */
+enum store_status store_player_find_folded(struct store *st, const char *name,
+    struct store_player *p);
+/* The first registered player with this address (ASCII case ignored),
+ * through an index; STORE_NOTFOUND for "" or an unknown address. */
+enum store_status store_player_find_email(struct store *st, const char *email,
+    struct store_player *p);
 typedef int (*store_player_cb)(const struct store_player *p, void *arg);
 /* Calls cb for each player by id; stops early if cb returns non-zero. */
 enum store_status store_player_foreach(struct store *st, store_player_cb cb,
@@ -154,8 +163,24 @@ enum store_status store_game_set_status(struct store *st, int64_t id,
 enum store_status store_game_set_seat(struct store *st, int64_t id, int seat,
     int64_t player_id);
 typedef int (*store_game_cb)(const struct store_game *g, void *arg);
+/* Every game by id (administration and tests: no bound). */
 enum store_status store_game_foreach(struct store *st, store_game_cb cb,
     void *arg);
+/* One page of games: ids after `after`, in order, at most limit, with
+ * the filters set.  The status and player filters go through indexes, so
+ * a page costs its rows, not the number of games. */
+struct store_game_query {
+	int64_t		 after;		/* ids > after; 0 from the start */
+	int		 limit;
+	int		 status;	/* enum store_game_status; -1: any */
+	const char	*ruleset;	/* NULL: any */
+	int64_t		 player;	/* games with a seat of hers; 0: any */
+};
+enum store_status store_game_page(struct store *st,
+    const struct store_game_query *q, store_game_cb cb, void *arg);
+/* The forming games in which player_id holds a seat. */
+enum store_status store_game_forming_count(struct store *st,
+    int64_t player_id, int64_t *count);
 
 /* ---- The move log ------------------------------------------------------ */
 
@@ -263,6 +288,10 @@ enum store_status store_outbox_mark_sent(struct store *st, int64_t id);
 /* Count a failed attempt; retry at next_attempt, or give up if permanent. */
 enum store_status store_outbox_mark_failed(struct store *st, int64_t id,
     int64_t next_attempt, int permanent, const char *why);
+/* Put a pending row off until next_attempt without counting an attempt
+ * (a rate cap, not a failure); why is shown as its last_error. */
+enum store_status store_outbox_defer(struct store *st, int64_t id,
+    int64_t next_attempt, const char *why);
 /* Number of pending rows. */
 enum store_status store_outbox_pending(struct store *st, int64_t *count);
 /* Remove at most limit rows delivered (status sent) and created before
@@ -463,6 +492,12 @@ enum store_status store_mail_seen_move(struct store *st, int64_t game_id,
  * it.  Atomic across connections. */
 enum store_status store_mail_rate_take(struct store *st, const char *address,
     int64_t when, int64_t window, int max, int *allowed);
+/* The same count for every mail the sender sends to address (table
+ * mail_send_rate): *allowed while at most max were counted in the
+ * window, and *window_end, when the current window ends (the time to
+ * put a refused row off to). */
+enum store_status store_mail_send_take(struct store *st, const char *address,
+    int64_t when, int64_t window, int max, int *allowed, int64_t *window_end);
 
 /* A durability barrier: when it returns STORE_OK, every transaction
  * committed so far survives a power cut, whatever the synchronous

@@ -7,6 +7,8 @@
  * log entry (store_mail_seen_move).  mail_rate counts the replies to one
  * address in the current window, in one statement so that two processes
  * counting at once cannot both take the last reply (docs/MAIL.md).
+ * mail_send_rate counts the same way the mails the sender sends to one
+ * address (mail_send_per_hour), so that no address gets a flood.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -32,6 +34,16 @@ const char *const sq_mail_sql[ST_COUNT] = {
 	    "window_start = CASE WHEN window_start <= ?2 - ?3 THEN ?2 "
 	    "ELSE window_start END "
 	    "RETURNING count",
+	/* The same count for mails sent (mail_sender.c), with the window's
+	 * start so that a row over the cap waits until the window ends. */
+	[ST_MAIL_SEND_RATE] = "INSERT INTO mail_send_rate (address, "
+	    "window_start, count) VALUES (?1, ?2, 1) "
+	    "ON CONFLICT (address) DO UPDATE SET "
+	    "count = CASE WHEN window_start <= ?2 - ?3 THEN 1 "
+	    "ELSE count + 1 END, "
+	    "window_start = CASE WHEN window_start <= ?2 - ?3 THEN ?2 "
+	    "ELSE window_start END "
+	    "RETURNING count, window_start",
 };
 
 enum store_status
@@ -109,5 +121,32 @@ store_mail_rate_take(struct store *st, const char *address, int64_t when,
 	sq_finish(s);
 	if (status == STORE_OK)
 		*allowed = count <= max;
+	return status;
+}
+
+enum store_status
+store_mail_send_take(struct store *st, const char *address, int64_t when,
+    int64_t window, int max, int *allowed, int64_t *window_end)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+	int64_t			 count = 0, start = when;
+
+	*allowed = 0;
+	*window_end = when + window;
+	if ((s = sq_stmt(st, ST_MAIL_SEND_RATE)) == NULL)
+		return STORE_ERROR;
+	sq_bind_text(st, s, 1, address);
+	sq_bind_int64(st, s, 2, when);
+	sq_bind_int64(st, s, 3, window);
+	if ((status = sq_step(st, s, "mail send rate")) == STORE_OK) {
+		count = sqlite3_column_int64(s, 0);
+		start = sqlite3_column_int64(s, 1);
+	}
+	sq_finish(s);
+	if (status == STORE_OK) {
+		*allowed = count <= max;
+		*window_end = start + window;
+	}
 	return status;
 }

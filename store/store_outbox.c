@@ -41,6 +41,8 @@ const char *const sq_outbox_sql[ST_COUNT] = {
 	[ST_OUTBOX_FAILED] = "UPDATE outbox SET attempts = attempts + 1, "
 	    "next_attempt = ?2, last_error = ?3, status = ?4 "
 	    "WHERE id = ?1 AND status = 0",
+	[ST_OUTBOX_DEFER] = "UPDATE outbox SET next_attempt = ?2, "
+	    "last_error = ?3 WHERE id = ?1 AND status = 0",
 	[ST_OUTBOX_PENDING] = "SELECT count(*) FROM outbox WHERE status = 0",
 	[ST_OUTBOX_PRUNE] = "DELETE FROM outbox WHERE id IN (SELECT id FROM "
 	    "outbox WHERE status = 1 AND created < ?1 ORDER BY id LIMIT ?2)",
@@ -238,6 +240,23 @@ store_outbox_mark_failed(struct store *st, int64_t id, int64_t next_attempt,
 	snprintf(msg, sizeof(msg), "no pending outbox row %lld",
 	    (long long)id);
 	return sq_update_one(st, s, "outbox failed", msg);
+}
+
+enum store_status
+store_outbox_defer(struct store *st, int64_t id, int64_t next_attempt,
+    const char *why)
+{
+	sqlite3_stmt	*s;
+	char		 msg[64];
+
+	if ((s = sq_stmt(st, ST_OUTBOX_DEFER)) == NULL)
+		return STORE_ERROR;
+	sq_bind_int64(st, s, 1, id);
+	sq_bind_int64(st, s, 2, next_attempt);
+	sq_bind_error(st, s, 3, why);
+	snprintf(msg, sizeof(msg), "no pending outbox row %lld",
+	    (long long)id);
+	return sq_update_one(st, s, "outbox defer", msg);
 }
 
 enum store_status

@@ -69,7 +69,9 @@ usage(void)
 "  score RULESET CARD,CARD,... [--explain] [--lang en|fr]\n"
 "  webhook add [--game ID] [--events EVENT,...] URL   prints the secret once\n"
 "  webhook list [--game ID]\n"
-"  webhook remove|enable|disable ID   enable re-arms a failing one\n");
+"  webhook remove|enable|disable ID   enable re-arms a failing one\n"
+"  outbox [N]                        the first N (100) rows not yet sent,\n"
+"                                    with why each waits (deferred, failed)\n");
 	exit(2);
 }
 
@@ -183,6 +185,7 @@ player_add(struct ctl *c, int argc, char **argv)
 	const char *key = NULL, *keyfile = NULL, *email = "", *lang = "en";
 	struct store_player p;
 	enum store_status rc;
+	char why[512];
 	int ch;
 
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -208,9 +211,10 @@ player_add(struct ctl *c, int argc, char **argv)
 	read_key_option(key, keyfile, p.pubkey);
 	ctl_open(c, 0);
 	rc = store_player_add(c->st, &p);
-	if (rc == STORE_EXISTS)
-		cli_fatal("a player named %s, or with that key, already exists",
-		    p.name);
+	if (rc == STORE_EXISTS) {
+		engine_player_exists_reason(c->st, &p, why, sizeof(why));
+		cli_fatal("%s", why);
+	}
 	if (rc != STORE_OK)
 		cli_fatal("store: %s", store_errmsg(c->st));
 	printf("player %lld %s\n", (long long)p.id, p.name);
@@ -1300,6 +1304,41 @@ cmd_webhook(struct ctl *c, int argc, char **argv)
 	return 0;
 }
 
+/* One pending outbox row, as `pbemctl outbox` shows it. */
+static int
+show_pending(const struct store_outbox *o, void *arg)
+{
+	int *n = arg;
+
+	printf("%lld %s %s %s attempts=%d next=%lld%s%s\n", (long long)o->id,
+	    o->channel, o->recipient[0] != '\0' ? o->recipient : "-",
+	    o->event, o->attempts, (long long)o->next_attempt,
+	    o->last_error[0] != '\0' ? " " : "", o->last_error);
+	(*n)++;
+	return 0;
+}
+
+/* The pending outbox rows, oldest first: what is still to be sent,
+ * with why a row waits (a failed attempt, or a per-address cap). */
+static int
+cmd_outbox(struct ctl *c, int argc, char **argv)
+{
+	long long limit = 100;
+	char *end;
+	int n = 0;
+
+	if (argc > 2 || (argc == 2 && ((limit = strtoll(argv[1], &end, 10)) < 1 ||
+	    *end != '\0')))
+		usage();
+	ctl_open(c, 0);
+	if (store_outbox_due(c->st, INT64_MAX, (int)(limit > 100000 ? 100000 :
+	    limit), show_pending, &n) != STORE_OK)
+		cli_fatal("store: %s", store_errmsg(c->st));
+	fprintf(stderr, "%d pending rows shown\n", n);
+	ctl_close(c);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(struct ctl *, int, char **);
@@ -1324,6 +1363,7 @@ static const struct {
 	{ "press", cmd_press },
 	{ "observe", cmd_observe },
 	{ "seats", cmd_seats },
+	{ "outbox", cmd_outbox },
 };
 
 int

@@ -106,6 +106,21 @@ struct mail_settings {
 	int	retry_max;		/* longest wait between retries */
 	int	max_attempts;		/* then the failure is permanent */
 	int	timeout;		/* seconds for one SMTP/IMAP exchange */
+	int	send_per_hour;		/* mails sent to one address an
+					 * hour at most; 0: no cap */
+	/*
+	 * The per-key rate limit of signed blocks, shared with the HTTP API
+	 * (pbemd sets these to its one bucket per key; NULL, as in `pbemd
+	 * deliver`, which has no memory between messages: no limit).
+	 * key_check: may this key act now?  Takes nothing; 0 with
+	 * *retry_after seconds if not.  key_charge: take the key's token,
+	 * called once the block's signature proved good.  Both are called
+	 * from the gateway's threads and must be thread-safe.
+	 */
+	int	(*key_check)(void *arg, const unsigned char key[32],
+		    unsigned int *retry_after);
+	void	(*key_charge)(void *arg, const unsigned char key[32]);
+	void	*key_arg;
 };
 
 /* Fill s with the documented defaults (docs/MAIL.md, "Settings"): the

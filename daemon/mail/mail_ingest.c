@@ -63,39 +63,51 @@ struct reply {
 	json_t		*payload;	/* owned */
 };
 
-struct find_lang {
-	const char	*addr;
-	char		 lang[8];
-};
-
-static int
-match_player(const struct store_player *p, void *arg)
-{
-	struct find_lang *f = arg;
-
-	if (strcasecmp(p->email, f->addr) == 0) {
-		snprintf(f->lang, sizeof(f->lang), "%s", p->lang);
-		return 1;
-	}
-	return 0;
-}
-
-/* The language of a registered address, else "fr" if asked in French,
- * else "en". */
+/* The language of a registered address (found through the store's
+ * address index, not by reading every player), else "fr" if asked in
+ * French, else "en". */
 static void
 sender_lang(struct store *st, const char *addr, int fr, char *lang,
     size_t size)
 {
-	struct find_lang f;
+	struct store_player p;
 
-	memset(&f, 0, sizeof(f));
-	f.addr = addr;
-	if (addr[0] != '\0')
-		store_player_foreach(st, match_player, &f);
-	if (f.lang[0] != '\0' && !fr)
-		snprintf(lang, size, "%s", f.lang);
+	if (!fr && addr[0] != '\0' && store_player_find_email(st, addr, &p) ==
+	    STORE_OK && p.lang[0] != '\0')
+		snprintf(lang, size, "%s", p.lang);
 	else
 		snprintf(lang, size, "%s", fr ? "fr" : "en");
+}
+
+/*
+ * The per-key rate limit (mail_settings.key_check): 0 if the key of the
+ * seat the block names may act now (or is unknown, or no limit is set),
+ * else -1 with r a MAIL_TEMPFAIL -- the message stays where it is and is
+ * taken again later, so a move is delayed, never lost.
+ */
+static int
+key_limited(struct mail_ingest_ctx *ctx, const struct proto_move *pm,
+    const unsigned char key[32], struct mail_result *r)
+{
+	unsigned int retry;
+
+	if (ctx->set->key_check == NULL ||
+	    ctx->set->key_check(ctx->set->key_arg, key, &retry))
+		return 0;
+	r->game_id = pm->game_id;
+	set_reason(r, MAIL_TEMPFAIL, "too many signed blocks with the key of "
+	    "seat %d of game %lld (rate_per_key, shared with the HTTP API); "
+	    "kept, taken again in %u s or later", pm->seat,
+	    (long long)pm->game_id, retry);
+	snprintf(r->code, sizeof(r->code), "rate_limited");
+	return -1;
+}
+
+static void
+key_charge(struct mail_ingest_ctx *ctx, const unsigned char key[32])
+{
+	if (ctx->set->key_charge != NULL)
+		ctx->set->key_charge(ctx->set->key_arg, key);
 }
 
 /*
@@ -282,6 +294,8 @@ signed_command(struct mail_ingest_ctx *ctx, const struct proto_move *pm,
 		    "unknown_game");
 		goto to_sender;
 	}
+	if (key_limited(ctx, pm, p.pubkey, r) != 0)
+		return;
 	if (proto_move_verify(pm, p.pubkey) != PROTO_OK) {
 		set_reason(r, MAIL_REJECTED, "the signature of the %s command "
 		    "does not match the key of seat %d (%s)", cmd ==
@@ -289,6 +303,7 @@ signed_command(struct mail_ingest_ctx *ctx, const struct proto_move *pm,
 		snprintf(r->code, sizeof(r->code), "bad_signature");
 		goto to_sender;
 	}
+	key_charge(ctx, p.pubkey);
 	memset(&last, 0, sizeof(last));
 	if (store_log_last(ctx->st, pm->game_id, &last) != STORE_OK) {
 		store_entry_clear(&last);
@@ -330,7 +345,7 @@ signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
 	enum proto_status ps;
 	enum mail_command cmd;
 	char perr[512];
-	int fr = 0, dup, is_command;
+	int fr = 0, dup, is_command, keyed = 0;
 
 	ps = proto_move_find(text, len, &pm, perr, sizeof(perr));
 	if (ps != PROTO_OK) {
@@ -350,12 +365,18 @@ signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
 	memset(&p, 0, sizeof(p));
 	if (seat_player(ctx->st, pm.game_id, pm.seat, &p) != 0)
 		snprintf(p.lang, sizeof(p.lang), "%s", lang);
+	else if (key_limited(ctx, &pm, p.pubkey, r) != 0)
+		return;
+	else
+		keyed = 1;
 	/* engine_handle(): a move, or one of the engine's signed commands
 	 * (resign, vacation, press, call off -- docs/ASYNC.md), whose Seq
 	 * is the seat's command number, not a move number. */
 	is_command = engine_is_command(pm.text);
 	engine_handle(ctx->st, ctx->key, text, len, strcmp(p.lang, "fr") == 0 ?
 	    RULES_LANG_FR : RULES_LANG_EN, (int64_t)time(NULL), &er);
+	if (keyed && engine_signature_checked(er.status))
+		key_charge(ctx, p.pubkey);
 	r->game_id = pm.game_id;
 	r->seq = is_command ? 0 : pm.seq;
 	snprintf(r->code, sizeof(r->code), "%s", engine_status_code(er.status));

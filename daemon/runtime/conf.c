@@ -43,8 +43,12 @@ static const struct config_option options[] = {
 	    "the largest request body accepted, in bytes" },
 	{ "http_timeout", CONFIG_INT, "30", 1, 3600, 0,
 	    "seconds an idle HTTP connection is kept" },
+	{ "http_request_timeout", CONFIG_INT, "30", 1, 3600, 1,
+	    "seconds a request has to arrive whole (headers and body); then "
+	    "its connection is closed" },
 	{ "http_max_connections", CONFIG_INT, "1024", 1, 65536, 0,
-	    "open HTTP connections at most; more are closed unanswered" },
+	    "open HTTP connections served; up to 64 more are answered 503, "
+	    "more still closed unanswered" },
 	{ "http_max_connections_per_address", CONFIG_INT, "64", 0, 65536, 0,
 	    "open HTTP connections at most from one address; 0: no limit" },
 
@@ -73,11 +77,14 @@ static const struct config_option options[] = {
 	    "anyone who reaches the API may register a player (POST /v1/players)" },
 	{ "http_auth_window", CONFIG_INT, "120", 5, 3600, 1,
 	    "seconds a signed request's time may differ from the server's clock" },
+	{ "forming_games_per_player", CONFIG_INT, "10", 0, 1000000, 1,
+	    "forming games one player may have a seat in; 0: no limit" },
 	{ "http_events_max_wait", CONFIG_INT, "60", 1, 3600, 1,
 	    "the longest an event long-poll may wait, in seconds" },
 	/* Webhooks (docs/WEBHOOKS.md). */
 	{ "webhook_admin_token", CONFIG_STRING, "", 0, 0, 1,
-	    "bearer token for /v1/webhooks over HTTP; empty: HTTP registration off" },
+	    "the administrator's bearer token over HTTP (webhooks, seating "
+	    "other players); empty: off" },
 	{ "webhook_timeout", CONFIG_INT, "10", 1, 300, 0,
 	    "seconds a webhook receiver has to answer one delivery" },
 	{ "webhook_retry_base", CONFIG_INT, "10", 1, 86400, 0,
@@ -141,6 +148,9 @@ static const struct config_option options[] = {
 	    "longest wait between retries, in seconds" },
 	{ "mail_max_attempts", CONFIG_INT, "12", 1, 1000, 0,
 	    "tries before a mail fails for good" },
+	{ "mail_send_per_hour", CONFIG_INT, "30", 0, 1000000, 0,
+	    "mails sent to one address per hour at most; more wait, none is "
+	    "dropped; 0: no cap" },
 	{ "mail_timeout", CONFIG_INT, "60", 1, 3600, 0,
 	    "seconds for one SMTP or IMAP exchange" },
 
