@@ -300,6 +300,22 @@ static const char migration_5[] =
 	"	count	INTEGER NOT NULL CONSTRAINT count_range CHECK (count >= 0)\n"
 	") WITHOUT ROWID;\n";
 
+/*
+ * 6: who registered a webhook, and its own back-off (docs/WEBHOOKS.md).
+ * player_id is the player whose signed request made the registration
+ * (NULL: the administrator's); players see and remove only their own,
+ * and the per-player cap counts them.  retry_at is when the delivery
+ * thread may try the registration again after a failure: while it is in
+ * the future none of its queues is due, so a dead receiver holds back
+ * none of its other games' rows in a busy loop, nor anybody else's.
+ */
+static const char migration_6[] =
+	"ALTER TABLE webhooks ADD COLUMN player_id INTEGER "
+	"REFERENCES players(id);\n"
+	"ALTER TABLE webhooks ADD COLUMN retry_at INTEGER NOT NULL DEFAULT 0;\n"
+	"CREATE INDEX webhooks_player ON webhooks(player_id)\n"
+	"	WHERE player_id IS NOT NULL;\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1 },
 	{ 2, "players.lang and outbox_pending index", migration_2 },
@@ -307,6 +323,7 @@ static const struct migration migrations[] = {
 	{ 4, "asynchronous play: policy, seat status, timers, press, "
 	    "observers", migration_4 },
 	{ 5, "mail gateway: mail_seen and mail_rate", migration_5 },
+	{ 6, "webhooks.player_id and webhooks.retry_at", migration_6 },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))
