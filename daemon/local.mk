@@ -8,7 +8,8 @@ daemon_libpbem_a_SOURCES = \
 	daemon/common/protocol.h daemon/common/protocol.c \
 	daemon/common/rng.h daemon/common/rng.c \
 	daemon/common/reqsig.h daemon/common/reqsig.c \
-	daemon/common/clock.h daemon/common/clock.c
+	daemon/common/clock.h daemon/common/clock.c \
+	daemon/common/addrpolicy.h daemon/common/addrpolicy.c
 # engine/: everything that decides and records a move (engine.h).
 daemon_libpbem_a_SOURCES += \
 	daemon/engine/engine.h \
@@ -83,7 +84,7 @@ daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) $(CURL_LIBS) $(SYSTEMD_LIBS) \
 check_PROGRAMS += tests/check_config
 TESTS += tests/check_config
 tests_check_config_SOURCES = tests/check_config.c daemon/runtime/conf.h \
-	daemon/runtime/conf.c
+	daemon/runtime/conf.c daemon/common/addrpolicy.c
 tests_check_config_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS) \
 	-DSRCDIR=\"$(srcdir)\"
 tests_check_config_LDADD = $(CHECK_LIBS)

@@ -362,6 +362,22 @@ check_names_folded(sqlite3 *db, char *err, size_t errlen)
 	return n > 0 ? -1 : 0;
 }
 
+/*
+ * 7: who registered a webhook, and its own back-off (docs/WEBHOOKS.md).
+ * player_id is the player whose signed request made the registration
+ * (NULL: the administrator's); players see and remove only their own,
+ * and the per-player cap counts them.  retry_at is when the delivery
+ * thread may try the registration again after a failure: while it is in
+ * the future none of its queues is due, so a dead receiver holds back
+ * none of its other games' rows in a busy loop, nor anybody else's.
+ */
+static const char migration_7[] =
+	"ALTER TABLE webhooks ADD COLUMN player_id INTEGER "
+	"REFERENCES players(id);\n"
+	"ALTER TABLE webhooks ADD COLUMN retry_at INTEGER NOT NULL DEFAULT 0;\n"
+	"CREATE INDEX webhooks_player ON webhooks(player_id)\n"
+	"	WHERE player_id IS NOT NULL;\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -371,6 +387,7 @@ static const struct migration migrations[] = {
 	{ 5, "mail gateway: mail_seen and mail_rate", migration_5, NULL },
 	{ 6, "security review: case-folded names, lookup indexes, "
 	    "mail_send_rate", migration_6, check_names_folded },
+	{ 7, "webhooks.player_id and webhooks.retry_at", migration_7, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

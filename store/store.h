@@ -333,10 +333,15 @@ struct store_webhook {
 	int64_t		created;		/* unix seconds */
 	int64_t		pending;		/* read only: queued rows, or -1
 						   where not counted */
+	int64_t		player_id;		/* who registered it; 0: the
+						   administrator */
+	int64_t		retry_at;		/* read only: not tried before
+						   (unix seconds); 0: now */
 };
 
 /* Insert w (w->id and w->created are set; state and counters start at
- * zero whatever w says).  STORE_ERROR if the game does not exist. */
+ * zero whatever w says; w->player_id is kept).  STORE_ERROR if the game
+ * or the player does not exist. */
 enum store_status store_webhook_add(struct store *st, struct store_webhook *w);
 enum store_status store_webhook_get(struct store *st, int64_t id,
     struct store_webhook *w);
@@ -351,19 +356,30 @@ enum store_status store_webhook_remove(struct store *st, int64_t id);
 /* Set the state; ACTIVE also clears the failure count. */
 enum store_status store_webhook_set_state(struct store *st, int64_t id,
     int state);
-/* A 2xx answer: active again, failures 0, last_success = when. */
+/* A 2xx answer: active again, failures 0, last_success = when, no
+ * back-off. */
 enum store_status store_webhook_delivered(struct store *st, int64_t id,
     int64_t when);
-/* A failed attempt: count it, keep why, and mark the registration failing
- * once failures reaches failing_after.  *state is the state after. */
+/* A failed attempt: count it, keep why, tried again no sooner than
+ * retry_at (every queue of the registration), and mark the registration
+ * failing once failures reaches failing_after.  *state is the state
+ * after. */
 enum store_status store_webhook_failed(struct store *st, int64_t id,
-    int failing_after, const char *why, int *state);
+    int failing_after, const char *why, int64_t retry_at, int *state);
+/* How many registrations players made: for one game (game_id > 0,
+ * player_id 0), or by one player across every game (player_id > 0,
+ * game_id 0).  The administrator's are not counted. */
+enum store_status store_webhook_count(struct store *st, int64_t game_id,
+    int64_t player_id, int64_t *count);
 /* Due webhook rows that are the oldest pending row of their (recipient,
- * game) queue, of registrations not disabled; oldest first, at most
- * limit.  Read first, then called back, as store_outbox_due(). */
+ * game) queue, of registrations neither disabled nor backing off
+ * (retry_at after now); those of registrations with no failure in a row
+ * first, then oldest first, at most limit.  Read first, then called
+ * back, as store_outbox_due(). */
 enum store_status store_outbox_webhook_due(struct store *st, int64_t now,
     int limit, store_outbox_cb cb, void *arg);
-/* The earliest next_attempt of a pending row of an enabled registration;
+/* The earliest time a pending head row of an enabled registration is due
+ * (its next_attempt, or its registration's retry_at if later);
  * STORE_NOTFOUND when there is none. */
 enum store_status store_outbox_webhook_next(struct store *st, int64_t *when);
 

@@ -20,14 +20,17 @@
 	"SELECT id, game_id, seq, channel, recipient, event, payload, "	\
 	"status, attempts, next_attempt, last_error FROM outbox"
 
-/* Row o is the oldest pending row of its (recipient, game) queue, and its
- * registration is not disabled. */
+/* Row o is the oldest pending row of its (recipient, game) queue. */
 #define WEBHOOK_HEAD							\
 	"NOT EXISTS (SELECT 1 FROM outbox p WHERE p.status = 0 "	\
 	"AND p.channel = 'webhook' AND p.recipient = o.recipient "	\
-	"AND p.game_id IS o.game_id AND p.id < o.id) "			\
-	"AND NOT EXISTS (SELECT 1 FROM webhooks w "			\
-	"WHERE w.id = CAST(o.recipient AS INTEGER) AND w.state = 2)"
+	"AND p.game_id IS o.game_id AND p.id < o.id)"
+/* w, the registration of o (LEFT JOINed: a row whose registration is
+ * gone is due, for the sender to give up), is not disabled. */
+#define WEBHOOK_FROM							\
+	" o LEFT JOIN webhooks w ON w.id = CAST(o.recipient AS INTEGER) "\
+	"WHERE o.status = 0 AND o.channel = 'webhook' "			\
+	"AND coalesce(w.state, 0) != 2 AND "
 
 const char *const sq_outbox_sql[ST_COUNT] = {
 	[ST_OUTBOX_ADD] = "INSERT INTO outbox (game_id, seq, channel, "
@@ -56,11 +59,14 @@ const char *const sq_outbox_sql[ST_COUNT] = {
 	    "AND next_attempt <= ?1 AND channel = ?3 ORDER BY id LIMIT ?2",
 	/* The webhook queue.  "status = 0 AND channel = 'webhook'" spelt out
 	 * so that the partial index webhook_queue applies. */
-	[ST_WEBHOOK_DUE] = OUTBOX_SELECT " o WHERE o.status = 0 "
-	    "AND o.channel = 'webhook' AND o.next_attempt <= ?1 "
-	    "AND " WEBHOOK_HEAD " ORDER BY o.id LIMIT ?2",
-	[ST_WEBHOOK_NEXT] = "SELECT min(o.next_attempt) FROM outbox o "
-	    "WHERE o.status = 0 AND o.channel = 'webhook' AND " WEBHOOK_HEAD,
+	[ST_WEBHOOK_DUE] = "SELECT o.id, o.game_id, o.seq, o.channel, "
+	    "o.recipient, o.event, o.payload, o.status, o.attempts, "
+	    "o.next_attempt, o.last_error FROM outbox" WEBHOOK_FROM
+	    "o.next_attempt <= ?1 AND coalesce(w.retry_at, 0) <= ?1 AND "
+	    WEBHOOK_HEAD " ORDER BY coalesce(w.failures, 0) > 0, o.id "
+	    "LIMIT ?2",
+	[ST_WEBHOOK_NEXT] = "SELECT min(max(o.next_attempt, "
+	    "coalesce(w.retry_at, 0))) FROM outbox" WEBHOOK_FROM WEBHOOK_HEAD,
 };
 
 /*

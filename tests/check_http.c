@@ -203,7 +203,9 @@ static const char *const api_options[] = {
 	"http_threads=1", "http_events_max_wait=20", "http_auth_window=120",
 	/* A whole game in a few seconds: the rate limits are off here
 	 * (test_http_limits and tests/ops-test.sh test them). */
-	"rate_per_key=0", "rate_per_address=0", NULL
+	"rate_per_key=0", "rate_per_address=0",
+	/* One internal address the webhook test may use. */
+	"webhook_allow_hosts=127.0.0.1:9", "webhook_max_per_game=2", NULL
 };
 static const char *const *pbemd_options = api_options;
 
@@ -1033,8 +1035,30 @@ check_end(int64_t game, int moves)
 	json_decref(bundle);
 }
 
-/* A game's players may manage its webhooks with signed requests; nobody
- * else may, and a signed request is no key to the global ones. */
+/* POST url to path as who: 400, the message holding why. */
+static void
+refused_webhook(const struct player *who, const char *path, const char *url,
+    const char *why)
+{
+	char body[256];
+	const char *msg;
+	long status;
+	json_t *j;
+
+	snprintf(body, sizeof(body), "{\"url\": \"%s\"}", url);
+	j = http_json(who, "POST", path, body, &status);
+	ck_assert_int_eq(status, 400);
+	msg = json_string_value(json_object_get(json_object_get(j, "error"),
+	    "message"));
+	ck_assert_msg(msg != NULL && strstr(msg, why) != NULL, "%s: %s", url,
+	    msg);
+	json_decref(j);
+}
+
+/* A game's players may manage their own webhooks in it with signed
+ * requests; nobody else may, a player sees and removes only their own,
+ * internal hosts are refused, and a game has a cap.  A signed request is
+ * no key to the global ones. */
 static void
 check_game_webhooks(int64_t game)
 {
@@ -1058,6 +1082,12 @@ check_game_webhooks(int64_t game)
 	    "\"ftp://127.0.0.1/hook\"}", &status);
 	ck_assert_int_eq(status, 400);
 	json_decref(j);
+	/* Internal addresses (issue 14): a port scanner no more. */
+	refused_webhook(&alice, path, "http://127.0.0.1:22/",
+	    "public addresses");
+	refused_webhook(&alice, path, "http://[::1]:9/", "public addresses");
+	refused_webhook(&alice, path, "http://localhost:9/",
+	    "public addresses");
 	j = http_json(&alice, "POST", path, "{\"url\": "
 	    "\"http://127.0.0.1:9/hook\", \"events\": [\"game_over\"]}",
 	    &status);
@@ -1067,7 +1097,12 @@ check_game_webhooks(int64_t game)
 	id = json_integer_value(json_object_get(j, "id"));
 	ck_assert_int_gt(id, 0);
 	json_decref(j);
+	/* carol, seated too, sees none of alice's; alice sees hers. */
 	j = http_json(&carol, "GET", path, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_int_eq(json_array_size(json_object_get(j, "webhooks")), 0);
+	json_decref(j);
+	j = http_json(&alice, "GET", path, NULL, &status);
 	ck_assert_int_eq(status, 200);
 	ck_assert_int_eq(json_array_size(json_object_get(j, "webhooks")), 1);
 	ck_assert_ptr_null(json_object_get(json_array_get(json_object_get(j,
@@ -1076,12 +1111,23 @@ check_game_webhooks(int64_t game)
 	j = http_json(&alice, "GET", "/v1/webhooks", NULL, &status);
 	ck_assert_int_ne(status, 200);		/* the global list is admin's */
 	json_decref(j);
+	/* The cap of the game: two (webhook_max_per_game=2 here). */
+	j = http_json(&carol, "POST", path, "{\"url\": "
+	    "\"http://127.0.0.1:9/c\"}", &status);
+	ck_assert_int_eq(status, 201);
+	json_decref(j);
+	refused_webhook(&carol, path, "http://127.0.0.1:9/c2",
+	    "webhook_max_per_game");
 	snprintf(path, sizeof(path), "/v1/games/%lld/webhooks/%lld",
 	    (long long)game, (long long)id);
 	j = http_json(&bob, "DELETE", path, NULL, &status);
 	ck_assert_int_eq(status, 403);
 	json_decref(j);
 	j = http_json(&carol, "DELETE", path, NULL, &status);
+	ck_assert_int_eq(status, 404);		/* alice's, not carol's */
+	ck_assert_str_eq(error_code(j), "not_found");
+	json_decref(j);
+	j = http_json(&alice, "DELETE", path, NULL, &status);
 	ck_assert_int_eq(status, 200);
 	json_decref(j);
 }

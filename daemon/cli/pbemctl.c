@@ -67,7 +67,10 @@ usage(void)
 "  audit [GAME]                      check every signature, hash and state\n"
 "  export GAME [-o FILE]             write a bundle `pbem verify` checks\n"
 "  score RULESET CARD,CARD,... [--explain] [--lang en|fr]\n"
-"  webhook add [--game ID] [--events EVENT,...] URL   prints the secret once\n"
+"  webhook add [--game ID] [--events EVENT,...] [--internal] URL\n"
+"                 prints the secret once; --internal: the host may be an\n"
+"                 internal address (pbemd delivers only if webhook_allow_hosts\n"
+"                 names it)\n"
 "  webhook list [--game ID]\n"
 "  webhook remove|enable|disable ID   enable re-arms a failing one\n"
 "  outbox [N]                        the first N (100) rows not yet sent,\n"
@@ -1202,8 +1205,10 @@ webhook_add(struct ctl *c, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "game", required_argument, NULL, 'g' },
 		{ "events", required_argument, NULL, 'e' },
+		{ "internal", no_argument, NULL, 'i' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct webhook_rules rules = { .check_address = 1 };
 	struct store_webhook w;
 	const char *events = "";
 	int64_t game_id = 0;
@@ -1218,6 +1223,9 @@ webhook_add(struct ctl *c, int argc, char **argv)
 		case 'e':
 			events = optarg;
 			break;
+		case 'i':
+			rules.check_address = 0;
+			break;
 		default:
 			usage();
 		}
@@ -1225,8 +1233,8 @@ webhook_add(struct ctl *c, int argc, char **argv)
 	if (optind + 1 != argc)
 		usage();
 	ctl_open(c, 0);
-	if (webhook_register(c->st, game_id, argv[optind], events, &w, err,
-	    sizeof(err)) != 0)
+	if (webhook_register(c->st, &rules, game_id, 0, argv[optind], events,
+	    &w, err, sizeof(err)) != 0)
 		cli_fatal("%s", err);
 	fprintf(stderr, "webhook %lld added for %s, events %s; the secret "
 	    "is shown this once: give it to the receiver\n", (long long)w.id,
@@ -1253,6 +1261,8 @@ print_webhook(const struct store_webhook *w, void *arg)
 	printf("\t%s\t%d failures\t%lld pending\t%s\t%s",
 	    webhook_state_name(w->state), w->failures, (long long)w->pending,
 	    w->events[0] != '\0' ? w->events : "*", w->url);
+	if (w->player_id != 0)
+		printf("\tby player %lld", (long long)w->player_id);
 	if (w->last_error[0] != '\0')
 		printf("\tlast error: %s", w->last_error);
 	printf("\n");

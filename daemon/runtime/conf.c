@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addrpolicy.h"
 #include "conf.h"
 
 #define CONFIG_LINE_MAX	4096
@@ -95,6 +96,16 @@ static const struct config_option options[] = {
 	    "failed attempts in a row after which a receiver is marked failing" },
 	{ "webhook_poll", CONFIG_INT, "30", 1, 3600, 0,
 	    "seconds between looks at the outbox when no commit wakes the sender" },
+	{ "webhook_allow_hosts", CONFIG_STRING, "", 0, 0, 0,
+	    "internal hosts webhooks may reach anyway: \"127.0.0.1, hooks.lan:8080\"" },
+	{ "webhook_concurrency", CONFIG_INT, "32", 1, 1024, 0,
+	    "webhook deliveries in flight at once" },
+	{ "webhook_per_host", CONFIG_INT, "4", 1, 1024, 0,
+	    "webhook deliveries in flight at once to one host" },
+	{ "webhook_max_per_game", CONFIG_INT, "5", 0, 100000, 1,
+	    "webhooks the players of one game may register; 0: no cap" },
+	{ "webhook_max_per_player", CONFIG_INT, "10", 0, 100000, 1,
+	    "webhooks one player may register across every game; 0: no cap" },
 	/* The mail gateway (docs/MAIL.md); read by mail_config.c. */
 	{ "mail_from", CONFIG_STRING, "pbem@localhost", 0, 0, 0,
 	    "the From: address of outgoing mail" },
@@ -252,6 +263,7 @@ static int
 check_value(const struct config_option *o, const char *text, char *err,
     size_t errlen)
 {
+	char msg[200];
 	long long n;
 	int b;
 
@@ -277,6 +289,11 @@ check_value(const struct config_option *o, const char *text, char *err,
 		}
 		return 0;
 	case CONFIG_STRING:
+		if (strcmp(o->name, "webhook_allow_hosts") == 0 &&
+		    addrpolicy_list_check(text, msg, sizeof(msg)) != 0) {
+			snprintf(err, errlen, "%s: %s", o->name, msg);
+			return -1;
+		}
 		return check_choice(o, text, err, errlen);
 	}
 	return 0;
