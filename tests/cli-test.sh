@@ -109,6 +109,17 @@ contains "replay" out.txt "== 1: seat"
 expect "export" 0 ctl export 1 -o bundle.json
 expect "verify" 0 "$bin/pbem" verify bundle.json
 contains "verify" out.txt "full replay from the revealed seed"
+# A game recorded under Star Trek: Missions ruleset 1 (before the M10/M19
+# readings changed, docs/stmissions-scoring.md) still verifies and replays
+# exactly: its states record version 1, so a replay that set it up as the
+# newest version would break every state hash.
+expect "verify ruleset 1" 0 "$bin/pbem" verify \
+	"$top_srcdir/tests/vectors/stmissions-ruleset1-game.json"
+contains "verify ruleset 1" out.txt "full replay from the revealed seed"
+# The same for Enterprise vs Excelsior rules version 1 (expert mode).
+expect "verify eve 1" 0 "$bin/pbem" verify \
+	"$top_srcdir/tests/vectors/eve-ruleset1-expert-game.json"
+contains "verify eve 1" out.txt "full replay from the revealed seed"
 
 # --- a player's new key in a running game: the log records it -------------
 expect "second game" 0 ctl game create stmissions alice,bob

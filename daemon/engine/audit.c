@@ -18,6 +18,7 @@
 struct genesis {
 	const struct rules_module *module;
 	json_t		*options;
+	int		 ruleset_version;	/* the game's, maybe older */
 	int		 nseats;
 	unsigned char	 keys[STORE_MAX_SEATS][32];
 	unsigned char	 commitment[STORE_HASH_BYTES];
@@ -106,7 +107,7 @@ read_genesis(const struct audit_log *log, struct genesis *gen,
 	snprintf(r->ruleset, sizeof(r->ruleset), "%s", ruleset);
 	gen->module = rules_find(ruleset);
 	if (game != log->game_id || gen->module == NULL ||
-	    gen->module->ruleset_version != version ||
+	    !rules_version_supported(gen->module, version) ||
 	    proto_unhex(commit, gen->commitment, STORE_HASH_BYTES) != 0 ||
 	    proto_pubkey_parse(server, key, perr, sizeof(perr)) != PROTO_OK ||
 	    memcmp(key, log->server_pub, 32) != 0 || !json_is_array(seats) ||
@@ -117,6 +118,7 @@ read_genesis(const struct audit_log *log, struct genesis *gen,
 		    "%d, commitment, server key or seats do not check out",
 		    ruleset, version);
 	}
+	gen->ruleset_version = version;
 	gen->nseats = (int)json_array_size(seats);
 	r->nseats = gen->nseats;
 	json_array_foreach(seats, i, seat) {
@@ -360,7 +362,8 @@ walk(const struct audit_log *log, struct genesis *gen,
 		if (log->have_seed) {
 			if (i == 0) {
 				rng_init(&rng, log->seed, 0);
-				state = gen->module->setup(gen->nseats,
+				state = rules_setup_version(gen->module,
+				    gen->ruleset_version, gen->nseats,
 				    gen->options, &rng, err, sizeof(err));
 				if (state == NULL) {
 					fail(r, 0, "genesis entry: setup "

@@ -123,7 +123,7 @@ gamestate_load(struct store *st, int64_t game_id, int64_t seq,
 	}
 	gs->module = rules_find(gs->game.ruleset);
 	if (gs->module == NULL ||
-	    gs->module->ruleset_version != gs->game.ruleset_version) {
+	    !rules_version_supported(gs->module, gs->game.ruleset_version)) {
 		snprintf(err, errlen, "game %lld uses ruleset %s version %d, "
 		    "which this build does not have", (long long)game_id,
 		    gs->game.ruleset, gs->game.ruleset_version);
