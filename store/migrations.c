@@ -378,6 +378,35 @@ static const char migration_7[] =
 	"CREATE INDEX webhooks_player ON webhooks(player_id)\n"
 	"	WHERE player_id IS NOT NULL;\n";
 
+/*
+ * 8: the mail gateway's limits (issue 14, docs/MAIL.md "Limits").
+ * mail_attempt notes each inbound message (by the BLAKE2b-256 of its
+ * bytes, in hex) while it is processed: a row left behind means the
+ * process died on it, and the message is quarantined instead of read
+ * again.  mail_rate counts replies to verified senders (a seat's
+ * registered address after its signature was checked) apart from replies
+ * to unverified mail, so that forged mail cannot spend a player's
+ * budget; its counters are only the current window, so it is rebuilt
+ * empty.
+ */
+static const char migration_8[] =
+	"CREATE TABLE mail_attempt (\n"
+	"	content_hash TEXT PRIMARY KEY NOT NULL CONSTRAINT content_hash_size\n"
+	"		    CHECK (length(CAST(content_hash AS BLOB)) = 64),\n"
+	"	started	INTEGER NOT NULL,\n"
+	"	pid	INTEGER NOT NULL\n"
+	") WITHOUT ROWID;\n"
+	"DROP TABLE mail_rate;\n"
+	"CREATE TABLE mail_rate (\n"
+	"	address	TEXT NOT NULL CONSTRAINT address_size\n"
+	"		    CHECK (length(CAST(address AS BLOB)) BETWEEN 1 AND 255),\n"
+	"	sender_verified INTEGER NOT NULL CONSTRAINT sender_verified_bool\n"
+	"		    CHECK (sender_verified IN (0, 1)),\n"
+	"	window_start INTEGER NOT NULL,\n"
+	"	count	INTEGER NOT NULL CONSTRAINT count_range CHECK (count >= 0),\n"
+	"	PRIMARY KEY (address, sender_verified)\n"
+	") WITHOUT ROWID;\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -388,6 +417,8 @@ static const struct migration migrations[] = {
 	{ 6, "security review: case-folded names, lookup indexes, "
 	    "mail_send_rate", migration_6, check_names_folded },
 	{ 7, "webhooks.player_id and webhooks.retry_at", migration_7, NULL },
+	{ 8, "mail limits: mail_attempt, mail_rate by verified sender",
+	    migration_8, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

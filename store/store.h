@@ -505,15 +505,26 @@ enum store_status store_mail_seen_move(struct store *st, int64_t game_id,
     int64_t seq, char *message_id, size_t idlen);
 /* Count one reply to address in the window of `window' seconds that
  * started last; *allowed is 1 while at most max replies were counted in
- * it.  Atomic across connections. */
+ * it.  Replies to a verified sender (verified 1: a seat's registered
+ * address, after its signature was checked) and to unverified mail
+ * (verified 0) are counted apart.  Atomic across connections. */
 enum store_status store_mail_rate_take(struct store *st, const char *address,
-    int64_t when, int64_t window, int max, int *allowed);
+    int verified, int64_t when, int64_t window, int max, int *allowed);
 /* The same count for every mail the sender sends to address (table
  * mail_send_rate): *allowed while at most max were counted in the
  * window, and *window_end, when the current window ends (the time to
  * put a refused row off to). */
 enum store_status store_mail_send_take(struct store *st, const char *address,
     int64_t when, int64_t window, int max, int *allowed, int64_t *window_end);
+/* Note that the message whose bytes hash to content_hash (BLAKE2b-256,
+ * 64 hex digits) is being processed by process pid, in a transaction of
+ * its own.  STORE_EXISTS, with nothing changed, if an earlier attempt is
+ * still noted: that one never ended, its process died on the message. */
+enum store_status store_mail_attempt_begin(struct store *st,
+    const char *content_hash, int64_t pid);
+/* The attempt ended, whatever became of the message: forget it. */
+enum store_status store_mail_attempt_end(struct store *st,
+    const char *content_hash);
 
 /* A durability barrier: when it returns STORE_OK, every transaction
  * committed so far survives a power cut, whatever the synchronous

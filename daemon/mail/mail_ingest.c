@@ -9,8 +9,11 @@
  *   - anything not verified (no block, bad block, unknown game or seat,
  *     bad signature, HELP): a "mail_error"/"mail_help" row to the sender,
  *     which carries no view of any seat.
- * Every reply queued here counts against the recipient's rate limit; the
- * Message-ID is recorded in the same transaction as the reply.
+ * Every reply queued here counts against the recipient's rate limit,
+ * verified and unverified senders apart; the Message-ID is recorded in
+ * the same transaction as the reply.  While a message is processed, a
+ * row of mail_attempt names its bytes: a row found at the start is a
+ * message an earlier process died on, quarantined unread.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 #include <sodium.h>
@@ -60,6 +64,7 @@ struct reply {
 	char		 event[32];
 	int64_t		 game_id;
 	int64_t		 seq;
+	int		 verified;	/* to a seat, after its signature */
 	json_t		*payload;	/* owned */
 };
 
@@ -139,8 +144,9 @@ record(struct mail_ingest_ctx *ctx, struct mail_result *r,
 	if (rc != STORE_OK)
 		goto fail;
 	if (rep != NULL && rep->to[0] != '\0') {
-		rc = store_mail_rate_take(st, rep->to, (int64_t)time(NULL),
-		    ctx->set->rate_window, ctx->set->rate_max, &allowed);
+		rc = store_mail_rate_take(st, rep->to, rep->verified,
+		    (int64_t)time(NULL), ctx->set->rate_window,
+		    ctx->set->rate_max, &allowed);
 		if (rc != STORE_OK)
 			goto fail;
 		if (allowed) {
@@ -225,6 +231,7 @@ seat_reply(struct reply *rep, const char *to, const char *event,
 	snprintf(rep->event, sizeof(rep->event), "%s", event);
 	rep->game_id = game_id;
 	rep->seq = seq;
+	rep->verified = 1;
 	rep->payload = json_pack("{s:s, s:I, s:I, s:i, s:s}", "event", event,
 	    "game", (json_int_t)game_id, "seq", (json_int_t)seq, "seat", seat,
 	    "in_reply_to", in_reply_to);
@@ -482,12 +489,13 @@ automated(const struct mail_msg *m, const char *sender, int sender_known,
 	return 0;
 }
 
-void
-mail_ingest(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
-    const char *envelope_sender, struct mail_result *r)
+/* The part of mail_ingest() between its attempt's begin and end. */
+static void
+ingest_parsed(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
+    const char *content_hash, const char *envelope_sender,
+    struct mail_result *r)
 {
-	unsigned char hash[32];
-	char err[512], hex[65], outcome[64], lang[8];
+	char err[512], outcome[64], lang[8];
 	const char *sender, *reply_to;
 	struct mail_msg m;
 	struct reply rep, *reply = NULL;
@@ -495,13 +503,11 @@ mail_ingest(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 	int sender_known, fr = 0;
 	long off;
 
-	memset(r, 0, sizeof(*r));
 	memset(&rep, 0, sizeof(rep));
-	if (len > ctx->set->max_size) {
-		set_reason(r, MAIL_QUARANTINED, "message too large: %zu bytes; "
-		    "the limit (max_size) is %zu", len, ctx->set->max_size);
-		return;
-	}
+	/* Without a (clean) Message-ID the same bytes are the same
+	 * message; so are they in the log of a message not parsed. */
+	snprintf(r->message_id, sizeof(r->message_id),
+	    "content.%s@pbem.invalid", content_hash);
 	if (mail_parse(raw, len, &m, err, sizeof(err)) != 0) {
 		set_reason(r, MAIL_QUARANTINED, "%s", err);
 		return;
@@ -509,14 +515,6 @@ mail_ingest(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 	if (m.message_id[0] != '\0')
 		snprintf(r->message_id, sizeof(r->message_id), "%s",
 		    m.message_id);
-	else {
-		/* No Message-ID: the same bytes are the same message. */
-		crypto_generichash(hash, sizeof(hash), (const void *)raw, len,
-		    NULL, 0);
-		proto_hex(hash, sizeof(hash), hex);
-		snprintf(r->message_id, sizeof(r->message_id),
-		    "content.%s@pbem.invalid", hex);
-	}
 	switch (store_mail_seen_get(ctx->st, r->message_id, outcome,
 	    sizeof(outcome))) {
 	case STORE_OK:
@@ -586,4 +584,49 @@ mail_ingest(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 	record(ctx, r, reply);
 done:
 	mail_msg_clear(&m);
+}
+
+void
+mail_ingest(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
+    const char *envelope_sender, struct mail_result *r)
+{
+	unsigned char hash[32];
+	char content_hash[65];
+
+	memset(r, 0, sizeof(*r));
+	if (len > ctx->set->max_size) {
+		set_reason(r, MAIL_QUARANTINED, "message too large: %zu bytes; "
+		    "the limit (max_size) is %zu", len, ctx->set->max_size);
+		return;
+	}
+	crypto_generichash(hash, sizeof(hash), (const void *)raw, len, NULL,
+	    0);
+	proto_hex(hash, sizeof(hash), content_hash);
+	switch (store_mail_attempt_begin(ctx->st, content_hash,
+	    (int64_t)getpid())) {
+	case STORE_OK:
+		break;
+	case STORE_EXISTS:
+		/* A process died on these bytes (killed when out of memory,
+		 * a crash): they are not parsed again. */
+		set_reason(r, MAIL_QUARANTINED, "processing of this message "
+		    "was interrupted before (the process handling it died: a "
+		    "crash, or killed when out of memory); kept unread, not "
+		    "answered");
+		snprintf(r->message_id, sizeof(r->message_id),
+		    "content.%s@pbem.invalid", content_hash);
+		goto end;
+	default:
+		set_reason(r, MAIL_TEMPFAIL, "store: %s; will try again",
+		    store_errmsg(ctx->st));
+		return;
+	}
+	ingest_parsed(ctx, raw, len, content_hash, envelope_sender, r);
+end:
+	if (store_mail_attempt_end(ctx->st, content_hash) != STORE_OK)
+		log_warnx("mail: <%s>: the end of its processing was not "
+		    "noted (%s): the same bytes will be quarantined if they "
+		    "come again", r->message_id, store_errmsg(ctx->st));
+	/* The reason goes to the log and into a header: one clean line. */
+	mail_clean_text(r->reason);
 }
