@@ -25,7 +25,8 @@ run() {
 	cp "$@" "$work/$name/"
 	echo "=== fuzz_$name: $seconds s"
 	# 512 MB: far above what any input of 64 KiB may cost (the limits
-	# of docs/MAIL.md), so reaching it is a failure to find.
+	# of docs/MAIL.md), so reaching it is a failure to find.  64 KiB
+	# inputs: a mail's size class; the other parsers see far less.
 	if ! ./tests/fuzz_"$name" -max_total_time="$seconds" -timeout=10 \
 	    -rss_limit_mb=512 -max_len=65536 -print_final_stats=1 \
 	    -artifact_prefix=./fuzz-"$name"- $dict "$work/$name"; then
@@ -38,4 +39,8 @@ dict="-dict=$top/tests/vectors/fuzz_protocol.dict"
 run protocol "$top"/tests/vectors/fuzz_corpus/*
 dict=
 run mail "$top"/tests/mail/*.eml "$top"/tests/vectors/fuzz_corpus/*
+# Move texts of every module, their options and deadline policies.
+run moves "$top"/tests/vectors/fuzz_moves/*
+# pbemd's configuration file and the signed-request header.
+run config "$top"/contrib/pbemd.conf "$top"/tests/vectors/fuzz_corpus/*
 echo "=== fuzzing: no failure in $seconds s per harness"

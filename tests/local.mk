@@ -47,17 +47,38 @@ FUZZ_PROTOCOL_FILES = $(srcdir)/tests/fuzz_protocol.c \
 FUZZ_MAIL_FILES = $(srcdir)/tests/fuzz_mail.c \
 	$(srcdir)/daemon/mail/mail_parse.c $(srcdir)/daemon/mail/mail_block.c \
 	$(srcdir)/daemon/common/protocol.c
-FUZZERS = tests/fuzz_protocol tests/fuzz_mail
+FUZZ_CONFIG_FILES = $(srcdir)/tests/fuzz_config.c \
+	$(srcdir)/daemon/runtime/conf.c $(srcdir)/daemon/common/addrpolicy.c \
+	$(srcdir)/daemon/common/reqsig.c $(srcdir)/daemon/common/protocol.c
+FUZZERS = tests/fuzz_protocol tests/fuzz_mail tests/fuzz_moves \
+	tests/fuzz_config
 tests/fuzz_protocol: $(FUZZ_PROTOCOL_FILES) $(srcdir)/daemon/common/protocol.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(srcdir)/daemon/common $(SODIUM_CFLAGS) \
 	    $(FUZZ_PROTOCOL_FILES) $(SODIUM_LIBS) -o $@
 tests/fuzz_mail: $(FUZZ_MAIL_FILES) $(srcdir)/daemon/mail/mail.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(MAIL_CPPFLAGS) $(FUZZ_MAIL_FILES) \
 	    $(GMIME_LIBS) $(SODIUM_LIBS) -o $@
+# Every module's sources, as the rules library lists them (headers left
+# out by the shell: a header is no compiler input).
+tests/fuzz_moves: $(srcdir)/tests/fuzz_moves.c $(rules_librules_a_SOURCES) \
+    $(srcdir)/daemon/common/rng.c $(srcdir)/daemon/engine/policy.c
+	srcs=; for f in $(rules_librules_a_SOURCES); do \
+	    case $$f in *.c) srcs="$$srcs $(srcdir)/$$f" ;; esac; \
+	done; \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(RULES_CPPFLAGS) \
+	    -I$(srcdir)/daemon/common -I$(srcdir)/daemon/engine \
+	    $(SODIUM_CFLAGS) $(srcdir)/tests/fuzz_moves.c $$srcs \
+	    $(srcdir)/daemon/common/rng.c $(srcdir)/daemon/engine/policy.c \
+	    $(JANSSON_LIBS) $(SODIUM_LIBS) -o $@
+tests/fuzz_config: $(FUZZ_CONFIG_FILES) $(srcdir)/daemon/runtime/conf.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(srcdir)/daemon/common \
+	    -I$(srcdir)/daemon/runtime $(SODIUM_CFLAGS) \
+	    $(FUZZ_CONFIG_FILES) $(SODIUM_LIBS) -o $@
 fuzz: $(FUZZERS)
 .PHONY: fuzz
 CLEANFILES += $(FUZZERS)
-EXTRA_DIST += tests/fuzz_mail.c tests/fuzz-run.sh
+EXTRA_DIST += tests/fuzz_mail.c tests/fuzz_moves.c tests/fuzz_config.c \
+	tests/fuzz-run.sh
 
 # Load against the real pbemd (bench_load) and its crash test share
 # loadlib: a database with games, replicas that sign legal moves, pbemd
