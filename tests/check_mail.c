@@ -946,6 +946,15 @@ START_TEST(test_help_names_game)
 			ck_assert_msg(strstr(mailp, "how to play (game") !=
 			    NULL || strstr(mailp, "comment jouer (partie") !=
 			    NULL, "no game rules in the help mail:\n%s", mailp);
+			/* From the acting seat's own address: what that seat
+			 * may play now, never "waiting for" it (item 7). */
+			ck_assert_msg(strstr(mailp, "  - draw galaxy, discard") !=
+			    NULL || strstr(mailp, "  - piocher galaxie, "
+			    "défausser") != NULL, "no move forms for the "
+			    "sender's seat:\n%s", mailp);
+			ck_assert_msg(strstr(mailp, "waiting for seat") == NULL &&
+			    strstr(mailp, "doit jouer") == NULL, "the sender's "
+			    "seat is told to wait for itself:\n%s", mailp);
 			found++;
 		}
 		if (end == NULL)
