@@ -1,7 +1,9 @@
 /*
  * api_commands.c -- POST /v1/games/{id}/commands: a player's signed
  * command block (resign, vacation, press, call off; docs/ASYNC.md and
- * docs/PROTOCOL.md "Commands"), the same one a mail carries.
+ * docs/PROTOCOL.md "Commands"), the same one a mail carries.  A command
+ * spends a token of its seat's key like a move (api_block_limit()): press
+ * mails every seat, so it must not be free.
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,12 +17,13 @@ api_command_post(struct api_request *req)
 {
 	int64_t game_id = req->params[0];
 	enum rules_lang lang = RULES_LANG_EN;
+	unsigned char key[STORE_KEY_BYTES];
 	struct engine_reply reply;
 	struct proto_move m;
 	struct store *st;
-	enum MHD_Result rc;
+	enum MHD_Result rc = MHD_NO;
 	char msg[256];
-	int found, langq;
+	int found, keyed = 0, langq;
 
 	if ((langq = api_query_lang(req, &lang, &rc)) < 0)
 		return rc;
@@ -39,10 +42,14 @@ api_command_post(struct api_request *req)
 		return api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE,
 		    "busy", "the database cannot be opened now; try again",
 		    NULL);
+	if (found && api_block_limit(req, st, &m, key, &keyed, "commands",
+	    &rc) != 0)
+		return rc;
 	if (langq == 0 && found)
 		lang = api_seat_lang(st, &m);
 	engine_command(st, req->d->key, req->body, req->body_len, lang,
 	    clock_now(), &reply);
+	api_block_charge(req, key, keyed, reply.status);
 	if (reply.status != ENGINE_OK)
 		rc = api_send_error(req, api_engine_http_status(reply.status),
 		    engine_status_code(reply.status), reply.message, NULL);
