@@ -859,6 +859,79 @@ post_move(int64_t game, int seat, int64_t seq, const char *text,
 	json_decref(j);
 }
 
+/*
+ * Refusals in the player's language (issue 15, item 6) and the same
+ * "legal_moves" in an error as in the seat view (item 10): a stale move
+ * of seat's player (alice: English, carol: French), then with ?lang=;
+ * an unknown lang on every route that reads it; JSON ends in a newline.
+ */
+static void
+check_refusal_lang(int64_t game, int seat, int64_t next_seq, const char *text,
+    const json_t *legal)
+{
+	static const char *const routes[] = { "/moves", "/text", "/seats/0" };
+	struct player *p = player_of(seat);
+	struct proto_move m;
+	char block[PROTO_ARMOUR_MAX], path[96];
+	const char *want_own, *want_en = "stale sequence number";
+	const char *want_fr = "numéro de coup périmé";
+	struct reply r;
+	json_t *j, *err;
+	size_t i;
+
+	want_own = strcmp(p->name, "alice") == 0 ? want_en : want_fr;
+	memset(&m, 0, sizeof(m));
+	m.game_id = game;
+	m.seq = next_seq - 1;
+	m.seat = seat;
+	snprintf(m.text, sizeof(m.text), "%s", text);
+	proto_move_sign(&m, p->sk);
+	ck_assert(proto_move_armour(&m, block, sizeof(block)) > 0);
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "/v1/games/%lld/moves%s",
+		    (long long)game, i == 0 ? "" : i == 1 ? "?lang=fr" :
+		    "?lang=en");
+		http_raw("POST", path, block, NULL, &r);
+		ck_assert_int_eq(r.status, 409);
+		ck_assert_msg(r.len > 0 && r.body[r.len - 1] == '\n',
+		    "%s: JSON without a final newline", path);
+		j = json_loads(r.body, 0, NULL);
+		ck_assert_ptr_nonnull(j);
+		ck_assert_msg(strstr(error_message(j), i == 0 ? want_own :
+		    i == 1 ? want_fr : want_en) != NULL, "%s: %s", path,
+		    error_message(j));
+		json_decref(j);
+		free(r.body);
+	}
+	/* A move the rules refuse: legal_moves are the view's texts. */
+	m.seq = next_seq;
+	snprintf(m.text, sizeof(m.text), "draw galaxy, discard Picard Ier");
+	proto_move_sign(&m, p->sk);
+	ck_assert(proto_move_armour(&m, block, sizeof(block)) > 0);
+	snprintf(path, sizeof(path), "/v1/games/%lld/moves", (long long)game);
+	http_raw("POST", path, block, NULL, &r);
+	j = json_loads(r.body, 0, NULL);
+	ck_assert_msg(j != NULL && r.status == 422, "%ld %s", r.status, r.body);
+	err = json_object_get(j, "error");
+	ck_assert_msg(json_equal(json_object_get(err, "legal_moves"), legal),
+	    "legal_moves differ from the seat view's: %s", r.body);
+	ck_assert(json_array_size(json_object_get(err, "move_forms")) > 0);
+	json_decref(j);
+	free(r.body);
+	/* An unknown language: the same 400 on every route. */
+	for (i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
+		snprintf(path, sizeof(path), "/v1/games/%lld%s?lang=de",
+		    (long long)game, routes[i]);
+		http_raw(i == 0 ? "POST" : "GET", path, i == 0 ? block : NULL,
+		    NULL, &r);
+		ck_assert_msg(r.status == 400, "%s: %ld", path, r.status);
+		ck_assert_msg(strstr(r.body, "lang=de: unknown language; lang "
+		    "is en (English) or fr (français)") != NULL, "%s: %s",
+		    path, r.body);
+		free(r.body);
+	}
+}
+
 /* Play the game to its end through the API; returns the moves played. */
 static int
 play(int64_t game)
@@ -867,6 +940,7 @@ play(int64_t game)
 	struct poll waiter;
 	json_t *legal;
 	const char *text;
+	unsigned langs_checked = 0;
 	int moves = 0;
 	size_t n;
 
@@ -883,6 +957,13 @@ play(int64_t game)
 		ck_assert_msg(n > 0, "seat %d has no legal move", sec.to_act);
 		text = json_string_value(json_array_get(legal,
 		    (size_t)moves * 7919 % n));
+		if (moves >= 4 && !(langs_checked & (1u << sec.to_act))) {
+			/* Once for each seat: alice's English, carol's
+			 * French. */
+			check_refusal_lang(game, sec.to_act, sec.next_seq,
+			    text, legal);
+			langs_checked |= 1u << sec.to_act;
+		}
 		if (moves == 3) {
 			/* Another seat's key; then a long-poll woken by the
 			 * move that follows. */
@@ -912,6 +993,7 @@ play(int64_t game)
 		moves++;
 		ck_assert_msg(moves < 1000, "the game does not end");
 	}
+	ck_assert_uint_eq(langs_checked, 3);
 	return moves;
 }
 

@@ -601,6 +601,37 @@ START_TEST(test_rejected_to_seat)
 }
 END_TEST
 
+/* Refusals in the reader's language (issue 15, item 6): a sequence
+ * number in the future and another seat's signature, for each seat --
+ * seat 0's player reads English, seat 1's French. */
+START_TEST(test_refusal_language)
+{
+	static const char *const want[2][2] = {
+		{ "is in the future", "the signature does not match" },
+		{ "est dans le futur", "la signature ne correspond pas" },
+	};
+	char block[PROTO_ARMOUR_MAX], raw[4096];
+	struct mail_result r;
+	int64_t next;
+	int seat, k;
+
+	(void)acting(&next);
+	for (seat = 0; seat < 2; seat++)
+		for (k = 0; k < 2; k++) {
+			testenv_block(&env, k == 0 ? seat : 1 - seat, game,
+			    k == 0 ? next + 5 : next, seat,
+			    "draw galaxy, discard drawn", block, sizeof(block));
+			snprintf(raw, sizeof(raw), "From: %s\n"
+			    "Message-ID: <lang%d.%d@x>\n\n%s", email(seat),
+			    seat, k, block);
+			mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+			ck_assert_int_eq(r.outcome, MAIL_REJECTED);
+			ck_assert_msg(strstr(r.reason, want[seat][k]) != NULL,
+			    "seat %d: %s", seat, r.reason);
+		}
+}
+END_TEST
+
 /* The engine's signed commands work by mail too: a resignation. */
 START_TEST(test_signed_engine_command)
 {
@@ -931,6 +962,16 @@ START_TEST(test_help_names_game)
 			ck_assert_msg(strstr(mailp, "how to play (game") !=
 			    NULL || strstr(mailp, "comment jouer (partie") !=
 			    NULL, "no game rules in the help mail:\n%s", mailp);
+			/* From the acting seat's own address: what that seat
+			 * may play now, never "waiting for" it (item 7).  The
+			 * French body is quoted-printable: no accents sought. */
+			ck_assert_msg(strstr(mailp, "  - draw galaxy, discard") !=
+			    NULL || strstr(mailp, "  - piocher galaxie, d") !=
+			    NULL, "no move forms for the "
+			    "sender's seat:\n%s", mailp);
+			ck_assert_msg(strstr(mailp, "waiting for seat") == NULL &&
+			    strstr(mailp, "doit jouer") == NULL, "the sender's "
+			    "seat is told to wait for itself:\n%s", mailp);
 			found++;
 		}
 		if (end == NULL)
@@ -1386,6 +1427,7 @@ mail_suite(void)
 	    (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_replayed_block);
 	tcase_add_test(tc, test_rejected_to_seat);
+	tcase_add_test(tc, test_refusal_language);
 	tcase_add_test(tc, test_signed_engine_command);
 	tcase_add_test(tc, test_too_large);
 	tcase_add_test(tc, test_rate_limit);

@@ -58,7 +58,12 @@ expect "text view in French" 0 ctl view 1 --seat 1 --text --lang fr \
 contains "text view in French" out.txt "Votre main"
 
 # --- refusals, each with its own code, and nothing stored --------------------
-ctl moves 1 >moves.txt 2>/dev/null
+expect "moves" 0 ctl moves 1
+contains "moves: a header" out.txt "# game 1, move 1: seat "
+contains "moves: the columns" out.txt "# seat	seq	move"
+contains "moves: the forms on stdout" out.txt "# move forms for seat "
+[ -s err.txt ] && bad "moves: standard error not empty" || ok
+grep -v '^#' out.txt >moves.txt
 seat=$(head -n 1 moves.txt | cut -f 1)
 seq=$(head -n 1 moves.txt | cut -f 2)
 move=$(head -n 1 moves.txt | cut -f 3)
@@ -81,7 +86,7 @@ contains "nothing stored" out.txt "ok, 1 entries"
 
 # --- a whole game, each move signed by its seat and pasted as a reply --------
 moves=0
-while ctl moves 1 >moves.txt 2>/dev/null && [ -s moves.txt ]; do
+while ctl moves 1 2>/dev/null | grep -v '^#' >moves.txt; do
 	n=$(wc -l <moves.txt)
 	pick=$(( (moves * 7919) % n + 1 ))
 	line=$(sed -n "${pick}p" moves.txt)
@@ -104,6 +109,10 @@ contains "receipt" receipt.txt "BEGIN PBEM RECEIPT"
 contains "game over" receipt.txt "is over"
 expect "replay the stale block" 1 ctl submit move.txt
 contains "stale" err.txt "stale_sequence"
+expect "moves once over" 0 ctl moves 1
+contains "moves once over" out.txt "# game 1 is over"
+expect "turn once over" 1 ctl turn 1
+contains "turn once over" err.txt "game 1 is over"
 expect "game over text" 0 ctl view 1 --seat 1 --text --lang fr \
 	--templates "$top_srcdir/templates"
 contains "game over text" out.txt "la partie est finie"
@@ -131,7 +140,7 @@ contains "verify eve 1" out.txt "full replay from the revealed seed"
 # --- a player's new key in a running game: the log records it -------------
 expect "second game" 0 ctl game create stmissions alice,bob
 g2=$(sed -n 's/^game \([0-9]*\) created.*/\1/p' out.txt)
-ctl moves "$g2" >moves.txt 2>/dev/null
+ctl moves "$g2" 2>/dev/null | grep -v '^#' >moves.txt
 seat=$(head -n 1 moves.txt | cut -f 1)
 seq=$(head -n 1 moves.txt | cut -f 2)
 move=$(head -n 1 moves.txt | cut -f 3)
@@ -196,7 +205,7 @@ if command -v curl >/dev/null; then
 	contains "public view" view.json '"to_act"'
 	curl -s "http://127.0.0.1:$port/v1/games/1/text?lang=fr" >view.txt
 	contains "text view over HTTP" view.txt "Défausse"
-	"$bin/pbemctl" moves 1 >moves.txt 2>/dev/null
+	"$bin/pbemctl" moves 1 2>/dev/null | grep -v '^#' >moves.txt
 	seat=$(head -n 1 moves.txt | cut -f 1)
 	move=$(head -n 1 moves.txt | cut -f 3)
 	if [ "$seat" = 0 ]; then key=demo/alice.key; else key=demo/bruno.key; fi

@@ -8,8 +8,8 @@ tests_check_engine_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
 tests_check_engine_LDADD = $(CORE_LIBS) $(CHECK_LIBS) -lpthread
 
 # The command-line tools and pbemd end to end.
-TESTS += tests/cli-test.sh tests/check-layout.sh
-EXTRA_DIST += tests/cli-test.sh tests/check-layout.sh tests/run-all.sh contrib/install-deps.sh
+TESTS += tests/cli-test.sh tests/check-layout.sh tests/readme-test.sh
+EXTRA_DIST += tests/cli-test.sh tests/check-layout.sh tests/readme-test.sh tests/run-all.sh contrib/install-deps.sh
 
 # pbemd as an administrator runs it: config files, lock, reload, limits,
 # health, metrics, signals.

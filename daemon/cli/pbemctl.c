@@ -61,6 +61,7 @@ usage(void)
 "  seats GAME                        each seat's player and status\n"
 "  view GAME [--seat N | --public | --full] [--lang en|fr] [--text]\n"
 "  moves GAME [--lang en|fr]         who must act, and their legal moves\n"
+"  turn GAME                         PLAYER=.. SEAT=.. SEQ=.. of who is to play\n"
 "  submit [FILE] [--lang en|fr]      play the signed move in FILE or stdin\n"
 "  replay GAME [--seat N | --public | --full] [--lang en|fr] [--text]\n"
 "    --text renders the view with the templates (--templates DIR)\n"
@@ -921,8 +922,22 @@ cmd_view(struct ctl *c, int argc, char **argv)
 	return 0;
 }
 
-/* One line per legal move: seat, sequence number, move text; then the
- * move forms for people on standard error. */
+/* The name of the player at seat s, or "open seat". */
+static const char *
+seat_name(struct ctl *c, struct gamestate *gs, int s)
+{
+	const struct store_player *p;
+
+	if (gs->game.seat_player[s] == 0 ||
+	    (p = gamestate_seat_player(c->st, gs, s)) == NULL)
+		return "open seat";
+	return p->name;
+}
+
+/* Everything on standard output: a header line, one line per legal move
+ * (seat, sequence number, move text, tab-separated), then each acting
+ * seat's move forms.  Lines other than the moves start with "#", so
+ * `grep -v '^#'` leaves the moves. */
 static int
 cmd_moves(struct ctl *c, int argc, char **argv)
 {
@@ -940,22 +955,64 @@ cmd_moves(struct ctl *c, int argc, char **argv)
 	if (gamestate_load(c->st, game_arg(argv[optind]), -1, &gs, err,
 	    sizeof(err)) != ENGINE_OK)
 		cli_fatal("%s", err);
-	nact = gs.module->to_act(gs.state, seats, STORE_MAX_SEATS);
+	nact = gs.ended != NULL ? 0 :
+	    gs.module->to_act(gs.state, seats, STORE_MAX_SEATS);
 	if (nact == 0)
-		fprintf(stderr, "game %lld is over\n", (long long)gs.game.id);
+		printf("# game %lld is over: no moves\n", (long long)gs.game.id);
+	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
+		printf("# game %lld, move %lld: seat %d (%s) to play\n",
+		    (long long)gs.game.id, (long long)gs.seq + 1, seats[i],
+		    seat_name(c, &gs, seats[i]));
+	if (nact > 0)
+		printf("# seat\tseq\tmove\n");
 	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++) {
 		moves = gs.module->legal_moves(gs.state, seats[i]);
 		for (j = 0; j < json_array_size(moves); j++)
 			printf("%d\t%lld\t%s\n", seats[i], (long long)gs.seq + 1,
 			    json_string_value(json_array_get(moves, j)));
 		json_decref(moves);
+	}
+	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++) {
 		forms = gs.module->move_forms(gs.state, seats[i], vo.lang);
-		fprintf(stderr, "seat %d:\n", seats[i]);
+		printf("# move forms for seat %d:\n", seats[i]);
 		for (j = 0; j < json_array_size(forms); j++)
-			fprintf(stderr, "  %s\n", json_string_value(
+			printf("#   %s\n", json_string_value(
 			    json_array_get(forms, j)));
 		json_decref(forms);
 	}
+	gamestate_clear(&gs);
+	ctl_close(c);
+	return 0;
+}
+
+/* Who is to play, as shell assignments: PLAYER=NAME SEAT=N SEQ=N (the
+ * first seat to_act() lists), for `eval "$(pbemctl turn 1)"`.  Exit 1,
+ * with a message, once the game is over. */
+static int
+cmd_turn(struct ctl *c, int argc, char **argv)
+{
+	struct gamestate gs;
+	const char *name;
+	char err[1024];
+	int seat;
+
+	if (argc != 2)
+		usage();
+	ctl_open(c, 0);
+	if (gamestate_load(c->st, game_arg(argv[1]), -1, &gs, err,
+	    sizeof(err)) != ENGINE_OK)
+		cli_fatal("%s", err);
+	if (gs.ended != NULL || gs.module->to_act(gs.state, &seat, 1) < 1)
+		cli_fatal("game %lld is over: nobody is to play",
+		    (long long)gs.game.id);
+	/* Quoted for the shell whatever the name holds: safe to eval. */
+	fputs("PLAYER='", stdout);
+	for (name = seat_name(c, &gs, seat); *name != '\0'; name++)
+		if (*name == '\'')
+			fputs("'\\''", stdout);
+		else
+			putchar(*name);
+	printf("' SEAT=%d SEQ=%lld\n", seat, (long long)gs.seq + 1);
 	gamestate_clear(&gs);
 	ctl_close(c);
 	return 0;
@@ -1359,6 +1416,7 @@ static const struct {
 	{ "game", cmd_game },
 	{ "view", cmd_view },
 	{ "moves", cmd_moves },
+	{ "turn", cmd_turn },
 	{ "submit", cmd_submit },
 	{ "replay", cmd_replay },
 	{ "audit", cmd_audit },

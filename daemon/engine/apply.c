@@ -25,6 +25,19 @@ engine_refuse(struct engine_reply *reply, enum engine_status status,
 	va_end(ap);
 }
 
+void
+engine_refuse_lang(struct engine_reply *reply, enum engine_status status,
+    enum rules_lang lang, const char *en, const char *fr, ...)
+{
+	va_list ap;
+
+	reply->status = status;
+	va_start(ap, fr);
+	vsnprintf(reply->message, sizeof(reply->message),
+	    lang == RULES_LANG_FR ? fr : en, ap);
+	va_end(ap);
+}
+
 static enum engine_status
 from_rules(enum rules_status rs)
 {
@@ -44,17 +57,23 @@ from_rules(enum rules_status rs)
 
 static void
 refuse_seq(struct engine_reply *reply, const struct proto_move *m,
-    int64_t next)
+    int64_t next, enum rules_lang lang)
 {
 	if (m->seq < next)
-		engine_refuse(reply, ENGINE_STALE_SEQ, "stale sequence number "
-		    "%lld: move %lld of game %lld has already been played; "
-		    "the next move is number %lld", (long long)m->seq,
+		engine_refuse_lang(reply, ENGINE_STALE_SEQ, lang,
+		    "stale sequence number %lld: move %lld of game %lld has "
+		    "already been played; the next move is number %lld",
+		    "numéro de coup périmé, %lld : le coup %lld de la partie "
+		    "%lld a déjà été joué ; le prochain coup porte le numéro "
+		    "%lld", (long long)m->seq,
 		    (long long)m->seq, (long long)m->game_id, (long long)next);
 	else
-		engine_refuse(reply, ENGINE_FUTURE_SEQ, "sequence number %lld "
-		    "is in the future: the next move of game %lld is number "
-		    "%lld", (long long)m->seq, (long long)m->game_id,
+		engine_refuse_lang(reply, ENGINE_FUTURE_SEQ, lang,
+		    "sequence number %lld is in the future: the next move of "
+		    "game %lld is number %lld",
+		    "le numéro de coup %lld est dans le futur : le prochain "
+		    "coup de la partie %lld porte le numéro %lld",
+		    (long long)m->seq, (long long)m->game_id,
 		    (long long)next);
 }
 
@@ -77,6 +96,7 @@ play(struct gamestate *gs, const struct proto_move *m, enum rules_lang lang,
 	if (rs != RULES_OK) {
 		engine_refuse(reply, from_rules(rs), "%s", rerr);
 		reply->forms = gs->module->move_forms(gs->state, m->seat, lang);
+		reply->legal = gs->module->legal_moves(gs->state, m->seat);
 		json_decref(move);
 		return NULL;
 	}
@@ -108,13 +128,15 @@ apply_move(struct store *st, const struct serverkey *key,
 		return reply->status;
 	}
 	if (m->seq != gs->seq + 1) {
-		refuse_seq(reply, m, gs->seq + 1);
+		refuse_seq(reply, m, gs->seq + 1, lang);
 		return reply->status;
 	}
 	if (gs->module->to_act(gs->state, seats, 1) == 0 ||
 	    gs->game.status == STORE_GAME_OVER) {
-		engine_refuse(reply, ENGINE_GAME_OVER, "game %lld is over; no "
-		    "more moves are accepted", (long long)m->game_id);
+		engine_refuse_lang(reply, ENGINE_GAME_OVER, lang,
+		    "game %lld is over; no more moves are accepted",
+		    "la partie %lld est finie ; plus aucun coup n'est "
+		    "accepté", (long long)m->game_id);
 		return reply->status;
 	}
 	if ((move = play(gs, m, lang, reply)) == NULL)
@@ -136,7 +158,7 @@ apply_move(struct store *st, const struct serverkey *key,
 	case STORE_OK:
 		break;
 	case STORE_EXISTS:
-		refuse_seq(reply, m, m->seq + 1);
+		refuse_seq(reply, m, m->seq + 1, lang);
 		return reply->status;
 	default:
 		engine_refuse(reply, ENGINE_INTERNAL, "%s", err);

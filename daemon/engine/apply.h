@@ -39,5 +39,10 @@ enum engine_status apply_move(struct store *st, const struct serverkey *key,
 /* Set reply's status and message (printf-style). */
 void	engine_refuse(struct engine_reply *reply, enum engine_status status,
 	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The same in the reader's language: en and fr are two formats that take
+ * the same arguments in the same order (the compiler checks en's). */
+void	engine_refuse_lang(struct engine_reply *reply,
+	    enum engine_status status, enum rules_lang lang, const char *en,
+	    const char *fr, ...) __attribute__((format(printf, 4, 6)));
 
 #endif /* PBEM_APPLY_H */

@@ -76,7 +76,8 @@ const char *engine_status_code(enum engine_status status);
 struct engine_reply {
 	enum engine_status	status;
 	char			message[2048];	/* for people; lang */
-	json_t		       *forms;		/* legal move forms or NULL */
+	json_t		       *forms;		/* move_forms(), in lang, or NULL */
+	json_t		       *legal;		/* legal_moves(): exact texts, or NULL */
 	struct proto_receipt	receipt;	/* when status is ENGINE_OK */
 	int64_t			game_id;
 	int64_t			next_seq;	/* the sequence number to sign next */
@@ -185,6 +186,11 @@ int	engine_bind_server_key(struct store *st, const struct serverkey *key,
  * comes after the commit.  Safe to call from many threads at once, each
  * with its own st.
  */
+/* What is wrong with a block proto_move_find() refused (ps, its English
+ * detail), for people in lang: in French a French sentence with the
+ * detail after it. */
+void	engine_block_message(enum proto_status ps, const char *detail,
+	    enum rules_lang lang, char *out, size_t outlen);
 void	engine_submit(struct store *st, const struct serverkey *key,
 	    const char *text, size_t len, enum rules_lang lang,
 	    struct engine_reply *reply);

@@ -46,6 +46,8 @@ engine_reply_clear(struct engine_reply *reply)
 {
 	json_decref(reply->forms);
 	reply->forms = NULL;
+	json_decref(reply->legal);
+	reply->legal = NULL;
 }
 
 void

@@ -31,10 +31,41 @@ from_proto(enum proto_status ps)
 	}
 }
 
+/* What went wrong with the block itself, in French: the protocol's
+ * message (English, exact) follows as the detail. */
+static const char *
+proto_status_fr(enum proto_status ps)
+{
+	switch (ps) {
+	case PROTO_NOT_FOUND:
+		return "aucun bloc signé (-----BEGIN PBEM MOVE-----) dans le "
+		    "message";
+	case PROTO_BAD_SIGNATURE:
+		return "la signature du bloc est illisible";
+	case PROTO_TOO_LONG:
+		return "le bloc signé est trop long";
+	case PROTO_VERSION_UNKNOWN:
+		return "le bloc signé est d'une version inconnue";
+	default:
+		return "le bloc signé est mal formé";
+	}
+}
+
+void
+engine_block_message(enum proto_status ps, const char *detail,
+    enum rules_lang lang, char *out, size_t outlen)
+{
+	if (lang == RULES_LANG_FR)
+		snprintf(out, outlen, "%s (détail : %s)", proto_status_fr(ps),
+		    detail);
+	else
+		snprintf(out, outlen, "%s", detail);
+}
+
 /* Lock-free checks: block, game, seat, key, signature. */
 static int
 verify_block(struct store *st, const char *text, size_t len,
-    struct proto_move *m, struct engine_reply *reply)
+    enum rules_lang lang, struct proto_move *m, struct engine_reply *reply)
 {
 	struct store_player p;
 	struct store_game g;
@@ -45,14 +76,17 @@ verify_block(struct store *st, const char *text, size_t len,
 
 	ps = proto_move_find(text, len, m, perr, sizeof(perr));
 	if (ps != PROTO_OK) {
-		engine_refuse(reply, from_proto(ps), "%s", perr);
+		reply->status = from_proto(ps);
+		engine_block_message(ps, perr, lang, reply->message,
+		    sizeof(reply->message));
 		return -1;
 	}
 	reply->game_id = m->game_id;
 	rc = store_game_get(st, m->game_id, &g);
 	if (rc == STORE_NOTFOUND) {
-		engine_refuse(reply, ENGINE_UNKNOWN_GAME, "there is no game "
-		    "%lld", (long long)m->game_id);
+		engine_refuse_lang(reply, ENGINE_UNKNOWN_GAME, lang,
+		    "there is no game %lld", "il n'y a pas de partie %lld",
+		    (long long)m->game_id);
 		return -1;
 	}
 	if (rc != STORE_OK) {
@@ -61,16 +95,19 @@ verify_block(struct store *st, const char *text, size_t len,
 		return -1;
 	}
 	if (g.status == STORE_GAME_FORMING) {
-		engine_refuse(reply, ENGINE_FORMING, "game %lld has not "
-		    "started: it starts when its last open seat is taken",
+		engine_refuse_lang(reply, ENGINE_FORMING, lang,
+		    "game %lld has not started: it starts when its last open "
+		    "seat is taken", "la partie %lld n'a pas commencé : elle "
+		    "commence quand sa dernière place libre est prise",
 		    (long long)g.id);
 		store_game_clear(&g);
 		return -1;
 	}
 	if (m->seat < 0 || m->seat >= g.nseats) {
-		engine_refuse(reply, ENGINE_BAD_SEAT, "game %lld has seats 0 "
-		    "to %d; there is no seat %d", (long long)g.id,
-		    g.nseats - 1, m->seat);
+		engine_refuse_lang(reply, ENGINE_BAD_SEAT, lang,
+		    "game %lld has seats 0 to %d; there is no seat %d",
+		    "la partie %lld a les sièges 0 à %d ; il n'y a pas de "
+		    "siège %d", (long long)g.id, g.nseats - 1, m->seat);
 		store_game_clear(&g);
 		return -1;
 	}
@@ -82,9 +119,12 @@ verify_block(struct store *st, const char *text, size_t len,
 		return -1;
 	}
 	if (proto_move_verify(m, p.pubkey) != PROTO_OK) {
-		engine_refuse(reply, ENGINE_BAD_SIGNATURE, "the signature does "
-		    "not match the key of seat %d (%s) for this game, sequence "
-		    "number and move text", m->seat, p.name);
+		engine_refuse_lang(reply, ENGINE_BAD_SIGNATURE, lang,
+		    "the signature does not match the key of seat %d (%s) for "
+		    "this game, sequence number and move text",
+		    "la signature ne correspond pas à la clé du siège %d (%s) "
+		    "pour cette partie, ce numéro de coup et ce texte", m->seat,
+		    p.name);
 		return -1;
 	}
 	/* A resigned or absent seat is refused under the write lock
@@ -105,8 +145,9 @@ play_alone(struct store *st, const struct serverkey *key,
 	int spoilt;
 
 	if (store_begin(st) != STORE_OK) {
-		engine_refuse(reply, ENGINE_BUSY, "the store is busy: %s; try "
-		    "again", store_errmsg(st));
+		engine_refuse_lang(reply, ENGINE_BUSY, lang,
+		    "the store is busy: %s; try again",
+		    "la base est occupée : %s ; réessayez", store_errmsg(st));
 		return;
 	}
 	es = gamestate_load(st, m->game_id, -1, &gs, err, sizeof(err));
@@ -131,7 +172,7 @@ engine_submit(struct store *st, const struct serverkey *key,
 	struct proto_move m;
 
 	memset(reply, 0, sizeof(*reply));
-	if (verify_block(st, text, len, &m, reply) != 0)
+	if (verify_block(st, text, len, lang, &m, reply) != 0)
 		return;
 	if (writer_play(&m, lang, reply) != 0)
 		play_alone(st, key, &m, lang, reply);

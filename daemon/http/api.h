@@ -69,9 +69,17 @@ enum MHD_Result	api_send_json(struct api_request *req, unsigned int status,
 		    json_t *body);
 enum MHD_Result	api_send_text(struct api_request *req, unsigned int status,
 		    const char *content_type, char *text);
-/* {"error": {"code", "message", "legal_moves"?}}; forms is borrowed. */
+/* {"error": {"code", "message"}}; forms, when not NULL, becomes
+ * "move_forms" (borrowed).  Every JSON answer ends with a newline. */
 enum MHD_Result	api_send_error(struct api_request *req, unsigned int status,
 		    const char *code, const char *message, json_t *forms);
+/* A refused move: the same with "move_forms" (for people, in the
+ * request's language) and "legal_moves" (every legal move text, exactly
+ * as a seat view's "legal_moves" lists them); both borrowed, NULL: left
+ * out. */
+enum MHD_Result	api_send_refusal(struct api_request *req, unsigned int status,
+		    const char *code, const char *message, json_t *forms,
+		    json_t *legal);
 /* 429 with a Retry-After header and {"error": {"code": "rate_limited",
  * "message", "retry_after"}}; message says which limit (limits_describe_*
  * in daemon.h). */
@@ -84,6 +92,14 @@ const char	*api_query(struct api_request *req, const char *name);
 int		 api_query_number(struct api_request *req, const char *name,
 		    int64_t min, int64_t max, int64_t def, int64_t *out,
 		    enum MHD_Result *answered);
+/* ?lang=: 1 with *lang set when it is en or fr, 0 when absent (*lang
+ * untouched), -1 with a 400 answered (naming en and fr) for any other
+ * value.  Every route that reads lang calls this. */
+int		 api_query_lang(struct api_request *req, enum rules_lang *lang,
+		    enum MHD_Result *answered);
+/* api_moves.c: the language of the player in a block's seat (en when
+ * the game or seat is unknown), for answers without ?lang=. */
+enum rules_lang	 api_seat_lang(struct store *st, const struct proto_move *m);
 /* One extra header on the answer (name and value must outlive it). */
 void		 api_add_header(struct api_request *req, const char *name,
 		    const char *value);

@@ -16,18 +16,23 @@ enum MHD_Result
 api_command_post(struct api_request *req)
 {
 	int64_t game_id = req->params[0];
+	enum rules_lang lang = RULES_LANG_EN;
 	unsigned char key[STORE_KEY_BYTES];
 	struct engine_reply reply;
 	struct proto_move m;
 	struct store *st;
 	enum MHD_Result rc = MHD_NO;
 	char msg[256];
-	int found, keyed = 0;
+	int found, keyed = 0, langq;
 
+	if ((langq = api_query_lang(req, &lang, &rc)) < 0)
+		return rc;
 	found = proto_move_find(req->body, req->body_len, &m, msg,
 	    sizeof(msg)) == PROTO_OK;
 	if (found && m.game_id != game_id) {
-		snprintf(msg, sizeof(msg), "the signed block is for game %lld; "
+		snprintf(msg, sizeof(msg), lang == RULES_LANG_FR ?
+		    "le bloc signé est pour la partie %lld ; il a été envoyé "
+		    "à la partie %lld" : "the signed block is for game %lld; "
 		    "it was posted to game %lld", (long long)m.game_id,
 		    (long long)game_id);
 		return api_send_error(req, MHD_HTTP_BAD_REQUEST, "wrong_game",
@@ -40,8 +45,10 @@ api_command_post(struct api_request *req)
 	if (found && api_block_limit(req, st, &m, key, &keyed, "commands",
 	    &rc) != 0)
 		return rc;
-	engine_command(st, req->d->key, req->body, req->body_len,
-	    RULES_LANG_EN, clock_now(), &reply);
+	if (langq == 0 && found)
+		lang = api_seat_lang(st, &m);
+	engine_command(st, req->d->key, req->body, req->body_len, lang,
+	    clock_now(), &reply);
 	api_block_charge(req, key, keyed, reply.status);
 	if (reply.status != ENGINE_OK)
 		rc = api_send_error(req, api_engine_http_status(reply.status),

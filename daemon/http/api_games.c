@@ -315,7 +315,7 @@ api_game_seed(struct api_request *req)
 enum MHD_Result
 api_game_text(struct api_request *req)
 {
-	const char *lang = api_query(req, "lang");
+	enum rules_lang lang = RULES_LANG_EN;
 	enum MHD_Result rc = MHD_NO;
 	struct present_info info;
 	struct mustache_buf out;
@@ -324,11 +324,12 @@ api_game_text(struct api_request *req)
 	char err[1024];
 	int seat, over, rendered;
 
+	if (api_query_lang(req, &lang, &rc) < 0)
+		return rc;
 	if (load_game(req, &gs, 0, &rc) != 0)
 		return rc;
 	memset(&info, 0, sizeof(info));
-	info.lang = lang != NULL && strcmp(lang, "fr") == 0 ? RULES_LANG_FR :
-	    RULES_LANG_EN;
+	info.lang = lang;
 	info.module = gs.module;
 	info.viewer = RULES_VIEW_PUBLIC;
 	view = gamestate_view(&gs, RULES_VIEW_PUBLIC);

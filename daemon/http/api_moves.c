@@ -77,10 +77,29 @@ api_block_charge(struct api_request *req, const unsigned char *key,
 
 static enum MHD_Result
 refuse(struct api_request *req, unsigned int status, const char *code,
-    const char *message, json_t *forms)
+    const char *message, json_t *forms, json_t *legal)
 {
 	metrics_move_rejected(code);
-	return api_send_error(req, status, code, message, forms);
+	return api_send_refusal(req, status, code, message, forms, legal);
+}
+
+/* The language of the player in the block's seat (en when the game or
+ * seat is unknown: the engine will say so). */
+enum rules_lang
+api_seat_lang(struct store *st, const struct proto_move *m)
+{
+	enum rules_lang lang = RULES_LANG_EN;
+	struct store_player p;
+	struct store_game g;
+
+	if (store_game_get(st, m->game_id, &g) != STORE_OK)
+		return lang;
+	if (m->seat >= 0 && m->seat < g.nseats && g.seat_player[m->seat] != 0 &&
+	    store_player_get(st, g.seat_player[m->seat], &p) == STORE_OK &&
+	    strcmp(p.lang, "fr") == 0)
+		lang = RULES_LANG_FR;
+	store_game_clear(&g);
+	return lang;
 }
 
 enum MHD_Result
@@ -88,39 +107,49 @@ api_move_post(struct api_request *req)
 {
 	int64_t game_id = req->params[0];
 	unsigned char key[STORE_KEY_BYTES];
+	enum rules_lang lang = RULES_LANG_EN;
 	struct engine_reply reply;
 	struct proto_move m;
 	struct store *st;
 	enum MHD_Result rc = MHD_NO;
-	int found, keyed = 0;
+	int found, keyed = 0, langq;
 	char hex[65], block[2048];
+
+	if ((langq = api_query_lang(req, &lang, &rc)) < 0)
+		return rc;
 
 	/* The URL names a game: a block signed for another game is refused
 	 * here rather than played in the game it names. */
 	found = proto_move_find(req->body, req->body_len, &m, block,
 	    sizeof(block)) == PROTO_OK;
 	if (found && m.game_id != game_id) {
-		snprintf(block, sizeof(block), "the signed block is for game "
+		snprintf(block, sizeof(block), lang == RULES_LANG_FR ?
+		    "le bloc signé est pour la partie %lld ; il a été envoyé "
+		    "à la partie %lld" : "the signed block is for game "
 		    "%lld; it was posted to game %lld", (long long)m.game_id,
 		    (long long)game_id);
 		return refuse(req, MHD_HTTP_BAD_REQUEST, "wrong_game", block,
-		    NULL);
+		    NULL, NULL);
 	}
 	if ((st = daemon_store(req->d)) == NULL)
 		return refuse(req, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
-		    "the database cannot be opened now; try again", NULL);
+		    "the database cannot be opened now; try again", NULL,
+		    NULL);
 	if (found && api_block_limit(req, st, &m, key, &keyed, "moves",
 	    &rc) != 0) {
 		metrics_move_rejected("rate_limited");
 		return rc;
 	}
-	engine_submit(st, req->d->key, req->body, req->body_len,
-	    RULES_LANG_EN, &reply);
+	/* Without ?lang=, the language of the seat's player. */
+	if (langq == 0 && found)
+		lang = api_seat_lang(st, &m);
+	engine_submit(st, req->d->key, req->body, req->body_len, lang,
+	    &reply);
 	api_block_charge(req, key, keyed, reply.status);
 	if (reply.status != ENGINE_OK) {
 		rc = refuse(req, api_engine_http_status(reply.status),
 		    engine_status_code(reply.status), reply.message,
-		    reply.forms);
+		    reply.forms, reply.legal);
 		engine_reply_clear(&reply);
 		return rc;
 	}

@@ -61,14 +61,14 @@ enum MHD_Result
 api_seat_view(struct api_request *req)
 {
 	const char *format = api_query(req, "format");
-	const char *langq = api_query(req, "lang");
 	int seats[STORE_MAX_SEATS], nact, i, acting = 0;
 	int seat = (int)req->params[1];
 	enum MHD_Result rc = MHD_NO;
 	struct store_player me;
 	struct gamestate gs;
-	enum rules_lang lang;
+	enum rules_lang lang = RULES_LANG_EN;
 	enum engine_status es;
+	int langq;
 	struct store *st;
 	json_t *view, *forms = NULL, *legal = NULL;
 	char err[1024];
@@ -77,10 +77,8 @@ api_seat_view(struct api_request *req)
 	    strcmp(format, "text") != 0)
 		return api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
 		    "format must be json or text", NULL);
-	if (langq != NULL && strcmp(langq, "en") != 0 &&
-	    strcmp(langq, "fr") != 0)
-		return api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
-		    "lang must be en or fr", NULL);
+	if ((langq = api_query_lang(req, &lang, &rc)) < 0)
+		return rc;
 	if (api_authenticate(req, &me, &rc) != 0)
 		return rc;
 	st = daemon_store(req->d);
@@ -107,9 +105,9 @@ api_seat_view(struct api_request *req)
 		return api_send_error(req, MHD_HTTP_FORBIDDEN, "not_your_seat",
 		    err, NULL);
 	}
-	lang = langq != NULL ? (strcmp(langq, "fr") == 0 ? RULES_LANG_FR :
-	    RULES_LANG_EN) : strcmp(me.lang, "fr") == 0 ? RULES_LANG_FR :
-	    RULES_LANG_EN;
+	if (langq == 0)
+		lang = strcmp(me.lang, "fr") == 0 ? RULES_LANG_FR :
+		    RULES_LANG_EN;
 	nact = gs.module->to_act(gs.state, seats, STORE_MAX_SEATS);
 	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
 		acting |= seats[i] == seat;

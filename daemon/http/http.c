@@ -154,6 +154,27 @@ queue_answer(struct api_request *req, unsigned int status,
 	return rc;
 }
 
+/* body as indented JSON text ending in a newline (malloc'd; body is
+ * released), or NULL when out of memory. */
+static char *
+json_text(json_t *body)
+{
+	char *text = json_dumps(body, JSON_INDENT(2) | JSON_SORT_KEYS), *nl;
+	size_t len;
+
+	json_decref(body);
+	if (text == NULL)
+		return NULL;
+	len = strlen(text);
+	if ((nl = realloc(text, len + 2)) == NULL) {
+		free(text);
+		return NULL;
+	}
+	nl[len] = '\n';
+	nl[len + 1] = '\0';
+	return nl;
+}
+
 enum MHD_Result
 api_send_text(struct api_request *req, unsigned int status,
     const char *content_type, char *text)
@@ -172,8 +193,7 @@ api_send_rate_limited(struct api_request *req, unsigned int retry_after,
 
 	if (body == NULL)
 		return MHD_NO;
-	text = json_dumps(body, JSON_INDENT(2) | JSON_SORT_KEYS);
-	json_decref(body);
+	text = json_text(body);
 	return queue_answer(req, MHD_HTTP_TOO_MANY_REQUESTS,
 	    "application/json; charset=utf-8", text, retry_after);
 }
@@ -185,22 +205,51 @@ api_send_json(struct api_request *req, unsigned int status, json_t *body)
 
 	if (body == NULL)
 		return MHD_NO;
-	text = json_dumps(body, JSON_INDENT(2) | JSON_SORT_KEYS);
-	json_decref(body);
+	if ((text = json_text(body)) == NULL)
+		return MHD_NO;
 	return api_send_text(req, status, "application/json; charset=utf-8",
 	    text);
+}
+
+enum MHD_Result
+api_send_refusal(struct api_request *req, unsigned int status,
+    const char *code, const char *message, json_t *forms, json_t *legal)
+{
+	json_t *err = json_pack("{s:s, s:s}", "code", code, "message",
+	    message);
+
+	if (forms != NULL)
+		json_object_set(err, "move_forms", forms);
+	if (legal != NULL)
+		json_object_set(err, "legal_moves", legal);
+	return api_send_json(req, status, json_pack("{s:o}", "error", err));
 }
 
 enum MHD_Result
 api_send_error(struct api_request *req, unsigned int status,
     const char *code, const char *message, json_t *forms)
 {
-	json_t *err = json_pack("{s:s, s:s}", "code", code, "message",
-	    message);
+	return api_send_refusal(req, status, code, message, forms, NULL);
+}
 
-	if (forms != NULL)
-		json_object_set(err, "legal_moves", forms);
-	return api_send_json(req, status, json_pack("{s:o}", "error", err));
+int
+api_query_lang(struct api_request *req, enum rules_lang *lang,
+    enum MHD_Result *answered)
+{
+	const char *text = api_query(req, "lang");
+	char msg[256];
+
+	if (text == NULL)
+		return 0;
+	if (strcmp(text, "en") == 0 || strcmp(text, "fr") == 0) {
+		*lang = text[0] == 'f' ? RULES_LANG_FR : RULES_LANG_EN;
+		return 1;
+	}
+	snprintf(msg, sizeof(msg), "lang=%.40s: unknown language; lang is "
+	    "en (English) or fr (français)", text);
+	*answered = api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
+	    msg, NULL);
+	return -1;
 }
 
 const char *

@@ -292,9 +292,12 @@ signed_command(struct mail_ingest_ctx *ctx, const struct proto_move *pm,
 	struct store_entry last;
 	int64_t next;
 
+	int fr = strcmp(lang, "fr") == 0;
+
 	r->game_id = pm->game_id;
 	if (seat_player(ctx->st, pm->game_id, pm->seat, &p) != 0) {
-		set_reason(r, MAIL_REJECTED, "no seat %d in game %lld",
+		set_reason(r, MAIL_REJECTED, fr ? "pas de siège %d dans la "
+		    "partie %lld" : "no seat %d in game %lld",
 		    pm->seat, (long long)pm->game_id);
 		snprintf(r->code, sizeof(r->code), "%s",
 		    existing_game(ctx->st, pm->game_id) ? "bad_seat" :
@@ -303,8 +306,12 @@ signed_command(struct mail_ingest_ctx *ctx, const struct proto_move *pm,
 	}
 	if (key_limited(ctx, pm, p.pubkey, r) != 0)
 		return;
+	/* Verified or not, the seat's player reads the answer. */
+	fr = strcmp(p.lang, "fr") == 0;
 	if (proto_move_verify(pm, p.pubkey) != PROTO_OK) {
-		set_reason(r, MAIL_REJECTED, "the signature of the %s command "
+		set_reason(r, MAIL_REJECTED, fr ? "la signature de la commande "
+		    "%s ne correspond pas à la clé du siège %d (%s)" :
+		    "the signature of the %s command "
 		    "does not match the key of seat %d (%s)", cmd ==
 		    MAIL_CMD_STATUS ? "STATUS" : "HELP", pm->seat, p.name);
 		snprintf(r->code, sizeof(r->code), "bad_signature");
@@ -321,7 +328,9 @@ signed_command(struct mail_ingest_ctx *ctx, const struct proto_move *pm,
 	next = last.seq + 1;
 	store_entry_clear(&last);
 	if (pm->seq > next) {
-		set_reason(r, MAIL_REJECTED, "sequence number %lld is in the "
+		set_reason(r, MAIL_REJECTED, fr ? "le numéro de coup %lld est "
+		    "dans le futur : le prochain coup de la partie %lld porte "
+		    "le numéro %lld" : "sequence number %lld is in the "
 		    "future: the next move of game %lld is number %lld",
 		    (long long)pm->seq, (long long)pm->game_id,
 		    (long long)next);
@@ -335,8 +344,8 @@ signed_command(struct mail_ingest_ctx *ctx, const struct proto_move *pm,
 	    pm->game_id, next - 1, pm->seat, r->message_id);
 	return;
 to_sender:
-	error_reply(rep, reply_to, lang, r, existing_game(ctx->st,
-	    pm->game_id));
+	error_reply(rep, reply_to, fr ? "fr" : "en", r,
+	    existing_game(ctx->st, pm->game_id));
 }
 
 /* The block at text (its BEGIN line first): a signed command or a move. */
@@ -356,7 +365,10 @@ signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
 
 	ps = proto_move_find(text, len, &pm, perr, sizeof(perr));
 	if (ps != PROTO_OK) {
-		set_reason(r, MAIL_REJECTED, "%s", perr);
+		engine_block_message(ps, perr, strcmp(lang, "fr") == 0 ?
+		    RULES_LANG_FR : RULES_LANG_EN, er.message,
+		    sizeof(er.message));
+		set_reason(r, MAIL_REJECTED, "%s", er.message);
 		snprintf(r->code, sizeof(r->code), "%s", ps ==
 		    PROTO_BAD_SIGNATURE ? "bad_signature" : "malformed_block");
 		error_reply(rep, reply_to, lang, r, 0);
@@ -408,9 +420,10 @@ signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
 	case ENGINE_BAD_SEAT:
 	case ENGINE_BAD_SIGNATURE:
 	case ENGINE_BAD_REQUEST:
-		/* Not verified: the answer goes to the sender, no view. */
+		/* Not verified: the answer goes to the sender, no view, in
+		 * the language the engine wrote it in. */
 		set_reason(r, MAIL_REJECTED, "%s", er.message);
-		error_reply(rep, reply_to, lang, r, existing_game(ctx->st,
+		error_reply(rep, reply_to, p.lang, r, existing_game(ctx->st,
 		    pm.game_id));
 		break;
 	case ENGINE_STALE_SEQ:

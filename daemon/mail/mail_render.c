@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <jansson.h>
 
@@ -369,6 +370,66 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	return MAIL_RENDER_OK;
 }
 
+/* The seat of gs whose player is registered at addr (the first that is
+ * to act, else the first), or -1. */
+static int
+seat_of_address(struct store *st, struct gamestate *gs, const char *addr)
+{
+	const struct store_player *p;
+	int s, found = -1;
+
+	for (s = 0; s < gs->game.nseats; s++) {
+		if (gs->game.seat_player[s] == 0 ||
+		    (p = gamestate_seat_player(st, gs, s)) == NULL ||
+		    strcasecmp(p->email, addr) != 0)
+			continue;
+		if (found < 0 || seat_acts(gs, s, NULL))
+			found = s;
+		if (seat_acts(gs, s, NULL))
+			break;
+	}
+	return found;
+}
+
+/*
+ * The game's help for an unsigned HELP: the public view, so nothing
+ * hidden reaches an address no signature vouched for -- but when the
+ * address is the one a seat's player registered, that seat's number and
+ * the move forms open to it now (rules wording, no card of the hand; no
+ * examples, which name the hand's cards).
+ */
+static int
+help_body(struct store *st, const struct tpl_set *tpl, struct gamestate *gs,
+    const char *lang, const char *addr, struct mustache_buf *out, char *err,
+    size_t errlen)
+{
+	struct present_info info;
+	json_t *view, *shown, *forms = NULL;
+	int seat, rc;
+
+	seat = seat_of_address(st, gs, addr);
+	memset(&info, 0, sizeof(info));
+	info.lang = lang[0] == 'f' ? RULES_LANG_FR : RULES_LANG_EN;
+	info.module = gs->module;
+	info.viewer = seat >= 0 ? seat : RULES_VIEW_PUBLIC;
+	if (seat >= 0 && seat_acts(gs, seat, NULL))
+		info.forms = forms = gs->module->move_forms(gs->state, seat,
+		    info.lang);
+	view = gamestate_view(gs, RULES_VIEW_PUBLIC);
+	if (seat >= 0)
+		json_object_set_new(view, "seat", json_integer(seat));
+	shown = present_view(view, &info);
+	json_decref(view);
+	/* No examples: they are made of the hand's cards. */
+	json_object_set_new(shown, "examples", json_array());
+	json_object_set_new(shown, "your_turn", json_false());
+	rc = templates_render(tpl, lang, gs->module->name, "help", TPL_TEXT,
+	    shown, out, err, errlen);
+	json_decref(shown);
+	json_decref(forms);
+	return rc;
+}
+
 /* mail_help, mail_error, admin_report: no seat, no view. */
 static enum mail_render_status
 render_plain(struct store *st, const struct tpl_set *tpl,
@@ -389,8 +450,8 @@ render_plain(struct store *st, const struct tpl_set *tpl,
 	if (game > 0 && strcmp(event, "mail_help") == 0 &&
 	    gamestate_load(st, game, -1, &gs, err, errlen) == ENGINE_OK) {
 		/* The game's rules, from the public view only. */
-		if (mail_view_body(tpl, &gs, RULES_VIEW_PUBLIC, lang, "help",
-		    NULL, NULL, &help, err, errlen) == 0 && help.data != NULL)
+		if (help_body(st, tpl, &gs, lang, o->recipient, &help, err,
+		    errlen) == 0 && help.data != NULL)
 			json_object_set_new(data, "game_help",
 			    json_string(help.data));
 		title = lang[0] == 'f' ? gs.module->title_fr :

@@ -45,6 +45,7 @@
 #include "server.h"
 #include "templates.h"
 #include "writer.h"
+#include "xalloc.h"
 
 /* The deadline scheduler, on its own store connection (schedule.h). */
 static struct schedule_thread *scheduler;
@@ -264,52 +265,102 @@ demo_player(struct daemon *d, const char *name, const char *lang)
 }
 
 static int
-count_game(const struct store_game *g, void *arg)
+last_game(const struct store_game *g, void *arg)
 {
 	(*(int64_t *)arg) = g->id;
 	return 0;
 }
 
+/* The move the banner shows: "draw galaxy, discard drawn" when it is
+ * legal for seat, else the first legal move; malloc'd. */
+static char *
+demo_move(const struct gamestate *gs, int seat)
+{
+	json_t *legal = gs->module->legal_moves(gs->state, seat);
+	const char *pick = NULL, *m;
+	char *out;
+	size_t i;
+
+	for (i = 0; i < json_array_size(legal); i++) {
+		m = json_string_value(json_array_get(legal, i));
+		if (m != NULL && (pick == NULL ||
+		    strcmp(m, "draw galaxy, discard drawn") == 0))
+			pick = m;
+	}
+	out = xstrdup(pick != NULL ? pick : "help");
+	json_decref(legal);
+	return out;
+}
+
+/*
+ * The demo: players alice and bruno with their keys in demo/, and a game
+ * of Star Trek: Missions between them -- the newest game, or a new one
+ * when there is none or the newest is over.  The banner gives the exact
+ * commands for the seat the seed made start (or whoever is to play now).
+ */
 static void
 demo(struct daemon *d)
 {
-	static const char *const names[2] = { "alice", "bruno" };
 	int64_t players[2], game = 0;
 	struct gamestate gs;
-	char err[1024];
+	char err[1024], *move;
+	const char *who;
 	int seat = 0;
 
 	if (mkdir("demo", 0700) == -1 && errno != EEXIST)
 		fatal("mkdir demo");
-	players[0] = demo_player(d, names[0], "en");
-	players[1] = demo_player(d, names[1], "fr");
-	store_game_foreach(d->st, count_game, &game);
+	players[0] = demo_player(d, "alice", "en");
+	players[1] = demo_player(d, "bruno", "fr");
+	store_game_foreach(d->st, last_game, &game);
+	if (game != 0) {
+		if (gamestate_load(d->st, game, -1, &gs, err, sizeof(err)) !=
+		    ENGINE_OK)
+			fatalx("demo game: %s", err);
+		if (gs.ended != NULL ||
+		    gs.module->to_act(gs.state, &seat, 1) < 1) {
+			log_info("demo: game %lld is over; starting a new one",
+			    (long long)game);
+			game = 0;
+		}
+		gamestate_clear(&gs);
+	}
 	if (game == 0 && engine_create_game(d->st, d->key, "stmissions", NULL,
 	    players, 2, &game, err, sizeof(err)) != ENGINE_OK)
 		fatalx("demo game: %s", err);
 	if (gamestate_load(d->st, game, -1, &gs, err, sizeof(err)) !=
 	    ENGINE_OK)
 		fatalx("demo game: %s", err);
-	if (gs.module->to_act(gs.state, &seat, 1) == 0)
-		seat = 0;
+	if (gs.module->to_act(gs.state, &seat, 1) < 1)
+		fatalx("demo game %lld: nobody is to play", (long long)game);
+	who = seat == 0 ? "alice" : "bruno";
+	move = demo_move(&gs, seat);
 	printf(
-"Demo: game %lld of Star Trek: Missions, alice (seat 0) against bruno (seat 1).\n"
+"Demo: game %lld of Star Trek: Missions, alice (seat 0, English) against\n"
+"bruno (seat 1, French).  pbemd stays in the foreground: type the commands\n"
+"below in another terminal, in this folder; Ctrl-C stops the server.\n"
 "  The public table, as JSON or as text (English or French):\n"
 "    curl -s http://%s:%d/v1/games/%lld\n"
 "    curl -s 'http://%s:%d/v1/games/%lld/text?lang=fr'\n"
-"  It is %s's turn (seat %d); that seat's hand and moves, as its mail reads:\n"
+"  It is %s's turn (seat %d, move %lld); that seat's hand and moves, as\n"
+"  its mail reads:\n"
 "    ./daemon/pbemctl -d %s view %lld --seat %d --text\n"
 "  Play move %lld as %s: sign it with the key, post the block:\n"
-"    ./daemon/pbem sign -k demo/%s.key -g %lld -n %lld -s %d \"draw galaxy, discard drawn\" \\\n"
+"    ./daemon/pbem sign -k demo/%s.key -g %lld -n %lld -s %d \"%s\" \\\n"
 "      | curl -s --data-binary @- http://%s:%d/v1/games/%lld/moves\n"
-"  Then the other seat plays, with the next move number; French works too:\n"
-"    \"piocher galaxie, défausser la carte piochée\"\n",
+"  Any later move, for whoever is to play (French works too: \"piocher\n"
+"  galaxie, défausser la carte piochée\"):\n"
+"    eval \"$(./daemon/pbemctl -d %s turn %lld)\"    # sets PLAYER, SEAT, SEQ\n"
+"    ./daemon/pbem sign -k demo/$PLAYER.key -g %lld -n $SEQ -s $SEAT \"draw galaxy, discard drawn\" \\\n"
+"      | curl -s --data-binary @- http://%s:%d/v1/games/%lld/moves\n",
 	    (long long)game, d->address, d->port, (long long)game,
-	    d->address, d->port, (long long)game, names[seat], seat,
-	    d->dbpath, (long long)game, seat, (long long)gs.seq + 1,
-	    names[seat], names[seat], (long long)game, (long long)gs.seq + 1,
-	    seat, d->address, d->port, (long long)game);
+	    d->address, d->port, (long long)game, who, seat,
+	    (long long)gs.seq + 1, d->dbpath, (long long)game, seat,
+	    (long long)gs.seq + 1, who, who, (long long)game,
+	    (long long)gs.seq + 1, seat, move, d->address, d->port,
+	    (long long)game, d->dbpath, (long long)game, (long long)game,
+	    d->address, d->port, (long long)game);
 	fflush(stdout);
+	free(move);
 	gamestate_clear(&gs);
 }
 
