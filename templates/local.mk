@@ -27,6 +27,7 @@ nobase_dist_template_DATA = \
 	templates/en/partials/standings.txt.mustache \
 	templates/en/stmissions/accepted.txt.mustache \
 	templates/en/stmissions/game_over.txt.mustache \
+	templates/en/stmissions/hand.txt.mustache \
 	templates/en/stmissions/help.txt.mustache \
 	templates/en/stmissions/moves.txt.mustache \
 	templates/en/stmissions/rejected.txt.mustache \
@@ -67,6 +68,7 @@ nobase_dist_template_DATA = \
 	templates/fr/partials/standings.txt.mustache \
 	templates/fr/stmissions/accepted.txt.mustache \
 	templates/fr/stmissions/game_over.txt.mustache \
+	templates/fr/stmissions/hand.txt.mustache \
 	templates/fr/stmissions/help.txt.mustache \
 	templates/fr/stmissions/moves.txt.mustache \
 	templates/fr/stmissions/rejected.txt.mustache \

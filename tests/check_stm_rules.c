@@ -1099,6 +1099,8 @@ START_TEST(test_meddlesome_q)
 	v = M->view(st, RULES_VIEW_PUBLIC);
 	ck_assert_str_eq(json_string_value(json_object_get(v, "phase")),
 	    "q_draw");
+	ck_assert(json_is_true(json_object_get(v, "ending")));
+	ck_assert(json_is_null(json_object_get(v, "extra_turn")));
 	json_decref(v);
 	refused(st, 0, "draw galaxy, discard drawn", RULES_NOT_YOUR_TURN,
 	    "Meddlesome Q", NULL);
@@ -1117,6 +1119,9 @@ START_TEST(test_meddlesome_q)
 	ck_assert(holds(st, 1, "M10"));
 	ck_assert(holds(st, 1, "M18"));
 	ck_assert(!holds(st, 1, "M03"));
+	v = M->view(st, RULES_VIEW_PUBLIC);
+	ck_assert(json_is_false(json_object_get(v, "ending")));
+	json_decref(v);
 	round_trip(st);
 	M->destroy(st);
 }

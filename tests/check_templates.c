@@ -536,6 +536,57 @@ START_TEST(test_golden)
 END_TEST
 
 /*
+ * Meddlesome Q's draw has no extra turn: the text says the game has
+ * ended and that Q's holder draws, never "the extra turn is the last";
+ * while an extra turn ends the game, it does say so.
+ */
+START_TEST(test_stm_q_draw_lines)
+{
+	static const char *const last[] = {
+		"the extra turn is the last",
+		"le tour suppl\xc3\xa9mentaire est le dernier"
+	};
+	static const char *const q[] = {
+		"holder of Meddlesome Q, is making the final draw",
+		"qui d\xc3\xa9tient Q l'importun, fait la pioche finale"
+	};
+	struct tpl_set	*set = load_shipped();
+	char		 path[4096], *got;
+	json_t		*c, *v, *extra;
+	json_error_t	 jerr;
+	size_t		 l;
+
+	snprintf(path, sizeof(path), "%s/tests/golden/views/stmissions/"
+	    "spectator.json", srcdir());
+	c = json_load_file(path, 0, &jerr);
+	ck_assert_msg(c != NULL, "%s: %s", path, jerr.text);
+	v = json_object_get(c, "view");
+	json_object_set_new(v, "phase", json_string("q_draw"));
+	json_object_set_new(v, "ending", json_true());
+	json_object_set_new(v, "extra_turn", json_null());
+	json_object_set_new(v, "q_seat", json_integer(1));
+	for (l = 0; l < NLANGS; l++) {
+		got = render_case(set, "stmissions", "spectator", l, c);
+		ck_assert_msg(strstr(got, last[l]) == NULL, "%s", got);
+		ck_assert_msg(strstr(got, q[l]) != NULL, "%s", got);
+		free(got);
+	}
+	/* An extra turn after the end was reached. */
+	json_object_set_new(v, "phase", json_string("turn"));
+	json_object_set_new(v, "q_seat", json_null());
+	extra = json_pack("{s:i, s:b, s:b}", "seat", 1, "owed", 0, "now", 1);
+	json_object_set_new(v, "extra_turn", extra);
+	for (l = 0; l < NLANGS; l++) {
+		got = render_case(set, "stmissions", "spectator", l, c);
+		ck_assert_msg(strstr(got, last[l]) != NULL, "%s", got);
+		free(got);
+	}
+	json_decref(c);
+	templates_free(set);
+}
+END_TEST
+
+/*
  * Hidden cards.
  */
 
@@ -982,6 +1033,7 @@ main(void)
 	tcase_add_test(tc, test_all_present);
 	tcase_add_test(tc, test_load_errors);
 	tcase_add_test(tc, test_golden);
+	tcase_add_test(tc, test_stm_q_draw_lines);
 	tcase_add_test(tc, test_no_hidden_cards);
 	tcase_add_test(tc, test_eve_no_interference);
 	suite_add_tcase(s, tc);

@@ -47,8 +47,49 @@ set_attr(json_t *o, const char *key, unsigned mask, int nbits,
 	json_object_set_new(o, k, attr_names(mask, nbits, name, RULES_LANG_FR));
 }
 
+/* Append the names of the bits set in mask to buf, each after " · ". */
+static void
+traits_add(char *buf, size_t len, unsigned mask, int nbits,
+    attr_name_fn name, int lang)
+{
+	size_t	used;
+	int	bit;
+
+	for (bit = 0; bit < nbits; bit++) {
+		if (!(mask & (1u << bit)))
+			continue;
+		used = strlen(buf);
+		snprintf(buf + used, len - used, "%s%s",
+		    used > 0 ? " \xc2\xb7 " : "", name(bit, lang));
+	}
+}
+
+/* The card's types, specialties, lifeforms and affiliation on one line:
+ * "Personnel · Security · Klingon · Federation" -- public, as the card is. */
+static json_t *
+traits_json(const struct stm_card *c, int lang)
+{
+	char	buf[256] = "";
+	size_t	used;
+
+	traits_add(buf, sizeof(buf), c->types, STM_NTYPES, stm_type_name,
+	    lang);
+	traits_add(buf, sizeof(buf), c->specialties, STM_NSPECIALTIES,
+	    stm_specialty_name, lang);
+	traits_add(buf, sizeof(buf), c->lifeforms, STM_NLIFEFORMS,
+	    stm_lifeform_name, lang);
+	if (c->affiliation != STM_A_NONE) {
+		used = strlen(buf);
+		snprintf(buf + used, sizeof(buf) - used, "%s%s",
+		    used > 0 ? " \xc2\xb7 " : "",
+		    stm_affiliation_name(c->affiliation, lang));
+	}
+	return json_string(buf);
+}
+
 /*
- * A card: {"id", "name_en", "name_fr", "mission"}; with full set, also its
+ * A card: {"id", "name_en", "name_fr", "mission", "traits_en",
+ * "traits_fr"}; with full set, also its
  * types, specialties, lifeforms and affiliation (names in both languages)
  * and its bonus text -- enough to render a hand.
  */
@@ -63,6 +104,8 @@ stm_view_card(int card, int full)
 	json_object_set_new(o, "name_en", json_string(c->name_en));
 	json_object_set_new(o, "name_fr", json_string(c->name_fr));
 	json_object_set_new(o, "mission", json_boolean(STM_IS_MISSION(card)));
+	json_object_set_new(o, "traits_en", traits_json(c, RULES_LANG_EN));
+	json_object_set_new(o, "traits_fr", traits_json(c, RULES_LANG_FR));
 	if (!full)
 		return o;
 	set_attr(o, "types", c->types, STM_NTYPES, stm_type_name);
@@ -198,7 +241,9 @@ stm_view(const void *state, int viewer)
 	json_object_set_new(v, "current", json_integer(st->current));
 	json_object_set_new(v, "turns", json_integer(st->turns));
 	json_object_set_new(v, "extra_turn", extra_turn_json(st));
-	json_object_set_new(v, "ending", json_boolean(st->ending));
+	/* "ending": the end has been reached and a turn or Q's draw is
+	 * still to come; false once the game is over. */
+	json_object_set_new(v, "ending", json_boolean(st->ending && !over));
 	json_object_set_new(v, "end_reasons",
 	    stm_end_reasons_json(st->end_reasons));
 	json_object_set_new(v, "q_seat", st->q_seat < 0 ? json_null() :
