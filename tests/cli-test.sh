@@ -122,6 +122,11 @@ expect "audit" 0 ctl audit 1
 contains "audit" out.txt "every signature, hash and state checks out"
 expect "replay" 0 ctl replay 1 --seat 0
 contains "replay" out.txt "== 1: seat"
+expect "public text replay" 0 ctl replay 1 --public --text \
+	--templates "$top_srcdir/templates"
+contains "public text replay: the game number" out.txt "Star Trek: Missions, game 1. Seed commitment: "
+grep -q "Seed commitment: [0-9a-f]\{64\}$" out.txt && ok ||
+	bad "public text replay: no seed commitment in the footer"
 expect "export" 0 ctl export 1 -o bundle.json
 expect "verify" 0 "$bin/pbem" verify bundle.json
 contains "verify" out.txt "full replay from the revealed seed"

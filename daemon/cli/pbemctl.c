@@ -796,6 +796,7 @@ struct view_opts {
 	int		 viewer;	/* seat, RULES_VIEW_PUBLIC or _FULL */
 	enum rules_lang	 lang;
 	struct tpl_set	*templates;	/* --text: render, else JSON */
+	const struct store_game *game;	/* replay: the game's row */
 };
 
 /* Where templates are: --templates, $PBEM_TEMPLATES, the installed
@@ -1073,13 +1074,31 @@ replay_step(const struct store_entry *e, const struct rules_module *m,
     const void *state, void *arg)
 {
 	const struct view_opts *vo = arg;
+	const struct store_game *g = vo->game;
+	json_t *view, *result;
+	char hex[2 * STORE_HASH_BYTES + 1];
 
 	if (e->kind == STORE_ENTRY_GENESIS)
 		printf("== %lld: game created\n", (long long)e->seq);
 	else
 		printf("== %lld: seat %d: %s\n", (long long)e->seq, e->seat,
 		    e->text);
-	show(vo, m, state, m->view(state, vo->viewer));
+	/* What gamestate_view() adds, as the game stood after e: the game
+	 * number and the seed commitment, and the seed once it is over. */
+	view = m->view(state, vo->viewer);
+	json_object_set_new(view, "game_id", json_integer(g->id));
+	json_object_set_new(view, "ruleset", json_string(g->ruleset));
+	json_object_set_new(view, "next_seq", json_integer(e->seq + 1));
+	proto_hex(g->commitment, STORE_HASH_BYTES, hex);
+	json_object_set_new(view, "seed_commitment", json_string(hex));
+	if (vo->viewer >= 0)
+		json_object_set_new(view, "seat", json_integer(vo->viewer));
+	if ((result = m->result(state)) != NULL) {
+		json_object_set_new(view, "result", result);
+		proto_hex(g->seed, STORE_SEED_BYTES, hex);
+		json_object_set_new(view, "seed", json_string(hex));
+	}
+	show(vo, m, state, view);
 }
 
 /* Audit one game; prints a line; 0 if it checks out. */
@@ -1113,6 +1132,7 @@ audit_one(struct ctl *c, int64_t game_id, audit_step_cb step, void *arg)
 static int
 cmd_replay(struct ctl *c, int argc, char **argv)
 {
+	struct store_game row;
 	struct view_opts vo;
 	int64_t game_id;
 
@@ -1121,8 +1141,14 @@ cmd_replay(struct ctl *c, int argc, char **argv)
 		usage();
 	game_id = game_arg(argv[optind]);
 	ctl_open(c, 0);
-	if (audit_one(c, game_id, replay_step, &vo) != 0)
+	if (store_game_get(c->st, game_id, &row) != STORE_OK)
+		cli_fatal("there is no game %lld", (long long)game_id);
+	vo.game = &row;
+	if (audit_one(c, game_id, replay_step, &vo) != 0) {
+		store_game_clear(&row);
 		return 1;
+	}
+	store_game_clear(&row);
 	templates_free(vo.templates);
 	ctl_close(c);
 	return 0;
