@@ -96,6 +96,21 @@ void		rules_rng_shuffle(struct rules_rng *rng, int *items, size_t n);
  * result is written to out (always NUL-terminated).  Returns 0, or -1 if
  * out was too small (out then holds a truncated, still valid string). */
 int		rules_fold(const char *in, char *out, size_t outlen);
+/* "Did you mean ...", for refusals.  Suggest only from what is public
+ * knowledge (keywords, every card name of the game), never from where a
+ * hidden card lies.  Compare folded text.
+ *
+ * rules_edit_distance: the edit distance of a and b (insertions,
+ * deletions, substitutions and swaps of two neighbours, each 1), or
+ * max + 1 as soon as it is known to exceed max.
+ * rules_typo_limit: the largest distance at which a word is taken for a
+ * misspelling of another: 0 up to 2 bytes, 1 up to 4, 2 up to 8, else 3.
+ * rules_nearest: the entry of the NULL-terminated cands nearest to word
+ * within rules_typo_limit(word) (the first on a tie), or NULL -- also
+ * NULL when word is itself one of cands. */
+int		rules_edit_distance(const char *a, const char *b, int max);
+int		rules_typo_limit(const char *word);
+const char     *rules_nearest(const char *word, const char *const *cands);
 
 /*
  * JSON helpers for save() and load() (rules/json.c).

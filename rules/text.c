@@ -1,5 +1,6 @@
 /*
- * text.c -- text folding shared by every rule module's parser.
+ * text.c -- text folding and "did you mean" distances, shared by every
+ * rule module's parser.
  *
  * rules_fold() turns what a person typed into a canonical form that a
  * parser can compare with plain ASCII keywords and card names: ASCII and
@@ -213,4 +214,90 @@ rules_fold(const char *in, char *out, size_t outlen)
 	}
 	out[o.len] = '\0';
 	return o.full ? -1 : 0;
+}
+
+/*
+ * "Did you mean ...": the optimal string alignment distance (Levenshtein
+ * with adjacent transpositions), byte by byte on folded text.  Words are
+ * short (a card name is under 64 bytes), so one row of 3 x RULES_DIST_MAX
+ * ints on the stack is enough; longer strings are never "near".
+ */
+#define RULES_DIST_MAX	128
+
+int
+rules_edit_distance(const char *a, const char *b, int max)
+{
+	int	rows[3][RULES_DIST_MAX + 1];
+	int	*pp, *prev, *row, *tmp;
+	size_t	la = strlen(a), lb = strlen(b), i, j;
+	int	cost, best, v;
+
+	if (la > RULES_DIST_MAX || lb > RULES_DIST_MAX)
+		return max + 1;
+	if ((la > lb ? la - lb : lb - la) > (size_t)max)
+		return max + 1;
+	pp = rows[0];
+	prev = rows[1];
+	row = rows[2];
+	for (j = 0; j <= lb; j++)
+		prev[j] = (int)j;
+	for (i = 1; i <= la; i++) {
+		row[0] = (int)i;
+		best = row[0];
+		for (j = 1; j <= lb; j++) {
+			cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			v = prev[j - 1] + cost;
+			if (prev[j] + 1 < v)
+				v = prev[j] + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && pp[j - 2] + 1 < v)
+				v = pp[j - 2] + 1;
+			row[j] = v;
+			if (v < best)
+				best = v;
+		}
+		if (best > max)
+			return max + 1;
+		tmp = pp;
+		pp = prev;
+		prev = row;
+		row = tmp;
+	}
+	return prev[lb] > max ? max + 1 : prev[lb];
+}
+
+int
+rules_typo_limit(const char *word)
+{
+	size_t	n = strlen(word);
+
+	if (n <= 2)
+		return 0;
+	if (n <= 4)
+		return 1;
+	if (n <= 8)
+		return 2;
+	return 3;
+}
+
+const char *
+rules_nearest(const char *word, const char *const *cands)
+{
+	const char	*best = NULL;
+	int		 limit, bestd, d, i;
+
+	limit = rules_typo_limit(word);
+	bestd = limit + 1;
+	for (i = 0; cands[i] != NULL; i++) {
+		if (strcmp(word, cands[i]) == 0)
+			return NULL;	/* a known word is no typo */
+		d = rules_edit_distance(word, cands[i], limit);
+		if (d < bestd) {
+			bestd = d;
+			best = cands[i];
+		}
+	}
+	return best;
 }

@@ -471,6 +471,48 @@ START_TEST(test_tie_rule)
 }
 END_TEST
 
+/* "Did you mean": keywords and card kinds, in both languages, from the
+ * public names only (the same text whatever the hands hold). */
+START_TEST(test_did_you_mean)
+{
+	static const struct {
+		const char *text;
+		enum rules_lang lang;
+		const char *hint;
+	} cases[] = {
+		{ "flu nebula", RULES_LANG_EN, "Did you mean \"fly\"?" },
+		{ "fly nebulla", RULES_LANG_EN, "Did you mean \"nebula\"?" },
+		{ "fly astroid", RULES_LANG_EN,
+		    "Did you mean \"asteroid field\"?" },
+		{ "reserve blak hole", RULES_LANG_EN,
+		    "Did you mean \"black hole\"?" },
+		{ "defauser nebuleuse", RULES_LANG_FR,
+		    "Vouliez-vous dire « défausser » ?" },
+		{ "voler nebuleuze", RULES_LANG_FR,
+		    "Vouliez-vous dire « nébuleuse » ?" },
+		{ "spock retreet forward", RULES_LANG_EN,
+		    "Did you mean \"retreat\"?" },
+	};
+	struct eve *g = position();
+	char err[RULES_ERRLEN];
+	json_t *mv = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_int_eq(M->parse(g, 0, cases[i].text, cases[i].lang,
+		    &mv, err, sizeof(err)), RULES_SYNTAX);
+		ck_assert_msg(strstr(err, cases[i].hint) != NULL,
+		    "\"%s\": \"%s\" lacks \"%s\"", cases[i].text, err,
+		    cases[i].hint);
+	}
+	/* Nothing near: no guess. */
+	ck_assert_int_eq(M->parse(g, 0, "voler banane", RULES_LANG_FR, &mv,
+	    err, sizeof(err)), RULES_SYNTAX);
+	ck_assert(strstr(err, "Vouliez-vous dire") == NULL);
+	M->destroy(g);
+}
+END_TEST
+
 START_TEST(test_parse_fr)
 {
 	struct eve *g = position();
@@ -1305,6 +1347,7 @@ main(void)
 	tcase_add_test(tc, test_stage_end_mid_turn);
 	tcase_add_test(tc, test_tie_rule);
 	tcase_add_test(tc, test_parse_fr);
+	tcase_add_test(tc, test_did_you_mean);
 	tcase_add_test(tc, test_save_load);
 	tcase_add_test(tc, test_move_forms);
 	tcase_add_test(tc, test_expert);

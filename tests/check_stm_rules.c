@@ -1303,6 +1303,32 @@ START_TEST(test_parse_errors)
 	ck_assert_int_eq(M->parse(st, 0, "draw galaxy, discard Kirk",
 	    RULES_LANG_EN, &mv, err, sizeof(err)), RULES_SYNTAX);
 	ck_assert_ptr_nonnull(strstr(err, "No card is called \"kirk\""));
+	ck_assert_ptr_null(strstr(err, "Did you mean"));
+	/* "Did you mean": the nearest of all 74 names (public), in the
+	 * reader's language, and near keywords. */
+	ck_assert_int_eq(M->parse(st, 0, "draw galaxy, discard Commander "
+	    "Bruce Madox", RULES_LANG_EN, &mv, err, sizeof(err)),
+	    RULES_SYNTAX);
+	ck_assert_msg(strstr(err, "No card is called \"commander bruce madox"
+	    "\". Did you mean Commander Bruce Maddox (G07)?") != NULL, "%s",
+	    err);
+	ck_assert_int_eq(M->parse(st, 0, "piocher galaxie, défausser "
+	    "Commandant Bruce Madox", RULES_LANG_FR, &mv, err, sizeof(err)),
+	    RULES_SYNTAX);
+	ck_assert_msg(strstr(err, "Vouliez-vous dire Commandant Bruce Maddox "
+	    "(G07) ?") != NULL, "%s", err);
+	ck_assert_int_eq(M->parse(st, 0, "take Madox", RULES_LANG_EN, &mv,
+	    err, sizeof(err)), RULES_SYNTAX);
+	ck_assert_msg(strstr(err, "Did you mean Commander Bruce Maddox (G07)?")
+	    != NULL, "%s", err);
+	ck_assert_int_eq(M->parse(st, 0, "dicard G01", RULES_LANG_EN, &mv,
+	    err, sizeof(err)), RULES_SYNTAX);
+	ck_assert_msg(strstr(err, "Did you mean \"discard\"?") != NULL, "%s",
+	    err);
+	ck_assert_int_eq(M->parse(st, 0, "piocher galaxei", RULES_LANG_FR, &mv,
+	    err, sizeof(err)), RULES_SYNTAX);
+	ck_assert_msg(strstr(err, "Vouliez-vous dire « galaxie » ?") != NULL,
+	    "%s", err);
 	ck_assert_int_eq(M->parse(st, 0, "draw galaxy, discard Commander",
 	    RULES_LANG_EN, &mv, err, sizeof(err)), RULES_SYNTAX);
 	ck_assert_ptr_nonnull(strstr(err, "\"commander\" could be "));
@@ -1493,6 +1519,16 @@ START_TEST(test_fold)
 	folds_to("\xed\xa0\x80y", "y");		/* surrogate */
 	/* Too small: truncated, still valid, -1. */
 	ck_assert_int_eq(rules_fold("abcdefghij", out, sizeof(out)), -1);
+	/* The shared "did you mean" distance (rules/text.c). */
+	ck_assert_int_eq(rules_edit_distance("kitten", "sitting", 5), 3);
+	ck_assert_int_eq(rules_edit_distance("kitten", "sitting", 2), 3);
+	ck_assert_int_eq(rules_edit_distance("dicsard", "discard", 3), 1);
+	ck_assert_int_eq(rules_edit_distance("", "abc", 5), 3);
+	ck_assert_int_eq(rules_typo_limit("ab"), 0);
+	ck_assert_str_eq(rules_nearest("tkae", (const char *const[]){ "take",
+	    "draw", NULL }), "take");
+	ck_assert_ptr_null(rules_nearest("take", (const char *const[]){
+	    "take", "tame", NULL }));
 	ck_assert_str_eq(out, "abcdefg");
 	ck_assert_int_eq(rules_fold("abcdef\xc5\x93", out, sizeof(out)), -1);
 	ck_assert_str_eq(out, "abcdef");

@@ -173,6 +173,40 @@ phrase_covers(const char *phrase, const char *const *w, int n)
 	return i;
 }
 
+/* "Did you mean": the kind whose name (any phrase above of one or two
+ * words) is nearest to w[0] (or w[0] w[1]) within rules_typo_limit(),
+ * or -1.  Card kinds are public knowledge. */
+int
+eve_nearest_kind(const char *const *w, int n)
+{
+	char q[2][128];
+	size_t i;
+	int k, nq, d, best = -1, bestd;
+
+	if (n <= 0 || rules_typo_limit(w[0]) == 0)
+		return -1;
+	snprintf(q[0], sizeof(q[0]), "%s", w[0]);
+	nq = 1;
+	if (n > 1) {
+		snprintf(q[1], sizeof(q[1]), "%s %s", w[0], w[1]);
+		nq = 2;
+	}
+	bestd = rules_typo_limit(w[0]) + 1;
+	for (k = 0; k < nq; k++)
+		for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
+			if (strlen(aliases[i].phrase) <= 3)
+				continue;	/* short forms: too near anything */
+			d = rules_edit_distance(q[k], aliases[i].phrase, bestd - 1);
+			if (d == 0)
+				return -1;	/* a known name: no typo */
+			if (d < bestd) {
+				bestd = d;
+				best = aliases[i].kind;
+			}
+		}
+	return best;
+}
+
 /* The kind named by the longest phrase at the start of w, or -1. */
 int
 eve_match_kind(const char *const *w, int n, int *used)

@@ -120,6 +120,7 @@ const char	*eve_sf_symbol_name(int sfcard, int which,
 const char	*eve_route_name(int route);
 const char	*eve_ship_name(int seat);
 int		 eve_match_kind(const char *const *w, int n, int *used);
+int		 eve_nearest_kind(const char *const *w, int n);
 int		 eve_match_track(const char *word);
 void		 eve_err(char *err, size_t errlen, enum rules_lang lang,
 		    const char *en, const char *fr, ...)

@@ -171,6 +171,64 @@ take_orients(struct words *ws, int *args, int max)
 	return -1;							\
 } while (0)
 
+/* The same, with " Did you mean "hint"?" when hint is not NULL. */
+#define FAIL_HINT(en, fr, hint) do {					\
+	const char *h_ = (hint);					\
+	size_t n_;							\
+									\
+	eve_err(err, errlen, lang, "step %d (\"%s\"): " en,		\
+	    "étape %d (« %s ») : " fr, sn, raw);			\
+	n_ = strlen(err);						\
+	if (h_ != NULL && n_ < errlen)					\
+		eve_err(err + n_, errlen - n_, lang,			\
+		    " Did you mean \"%s\"?",				\
+		    " Vouliez-vous dire « %s » ?", h_);		\
+	return -1;							\
+} while (0)
+
+/* The words a step starts with, folded as parse reads them, and as a
+ * refusal shows them. */
+static const char *const step_words[] = {
+	"fly", "voler", "joker", "starfleet", "promouvoir", "discard",
+	"defausser", "reserve", "reserver", "spock", "extend", "allonger",
+	"fight", "combattre", "trade", "commercer", "pass", "passer", NULL
+};
+static const char *const step_shown[] = {
+	"fly", "voler", "joker", "starfleet", "promouvoir", "discard",
+	"défausser", "reserve", "réserver", "spock", "extend", "allonger",
+	"fight", "combattre", "trade", "commercer", "pass", "passer", NULL
+};
+
+/* A card kind near the word at ws->i, in lang, or NULL (every kind is
+ * public; this never looks at a hand). */
+static const char *
+card_hint(const struct words *ws, enum rules_lang lang)
+{
+	int kind;
+
+	if (ws->i >= ws->n ||
+	    (kind = eve_nearest_kind(ws->w + ws->i, ws->n - ws->i)) < 0)
+		return NULL;
+	return eve_kind_name(kind, lang);
+}
+
+/* A step keyword near the word at ws->i, else a card kind near it. */
+static const char *
+step_hint(const struct words *ws, enum rules_lang lang)
+{
+	const char *near;
+	int k;
+
+	if (ws->i >= ws->n)
+		return NULL;
+	if ((near = rules_nearest(ws->w[ws->i], step_words)) != NULL) {
+		for (k = 0; step_words[k] != near; k++)
+			;
+		return step_shown[k];
+	}
+	return card_hint(ws, lang);
+}
+
 /* Read the Spock action after a Spock card. */
 static int
 spock_action(struct words *ws, struct eve_step *st, int sn, const char *raw,
@@ -289,32 +347,35 @@ parse_step(struct words *ws, struct eve_step *st, int sn, const char *raw,
 		st->op = OP_FLY;
 		st->ncards = 1;
 		if (take_card(ws, &st->kind[0], &st->src[0]) != 0)
-			FAIL("name a flight card after \"fly\"",
-			    "nommez une carte de vol après « voler »");
+			FAIL_HINT("name a flight card after \"fly\"",
+			    "nommez une carte de vol après « voler »",
+			    card_hint(ws, lang));
 	} else if (take_word(ws, w_joker)) {
 		st->op = OP_JOKER;
 		st->ncards = 2;
 		if (take_card(ws, &st->kind[0], &st->src[0]) != 0 ||
 		    take_card(ws, &st->kind[1], &st->src[1]) != 0)
-			FAIL("a joker is two identical flight cards: \"joker "
+			FAIL_HINT("a joker is two identical flight cards: "
+			    "\"joker "
 			    "<card> [from reserve] <card> [from reserve]\"",
 			    "un joker est deux cartes de vol identiques : "
 			    "« joker <carte> [de la réserve] <carte> [de la "
-			    "réserve] »");
+			    "réserve] »", card_hint(ws, lang));
 	} else if (is_word(ws, w_fleet) || is_word(ws, w_discard)) {
 		st->op = is_word(ws, w_fleet) ? OP_STARFLEET : OP_DISCARD;
 		ws->i++;
 		st->ncards = 1;
 		if (take_card(ws, &st->kind[0], &st->src[0]) != 0)
-			FAIL("name a card after the verb",
-			    "nommez une carte après le verbe");
+			FAIL_HINT("name a card after the verb",
+			    "nommez une carte après le verbe",
+			    card_hint(ws, lang));
 	} else if (take_word(ws, w_reserve)) {
 		st->op = OP_RESERVE;
 		st->ncards = 1;
 		if (take_card(ws, &st->kind[0], &st->src[0]) != 0)
-			FAIL("name a card of your hand after \"reserve\"",
-			    "nommez une carte de votre main après "
-			    "« réserver »");
+			FAIL_HINT("name a card of your hand after "
+			    "\"reserve\"", "nommez une carte de votre main "
+			    "après « réserver »", card_hint(ws, lang));
 		if (st->src[0] != SRC_HAND)
 			FAIL("only hand cards go onto the reserve pile",
 			    "seules les cartes de la main vont sur la réserve");
@@ -341,12 +402,14 @@ parse_step(struct words *ws, struct eve_step *st, int sn, const char *raw,
 		st->ncards = 1;
 		if (take_card(ws, &st->kind[0], &st->src[0]) != 0 ||
 		    st->kind[0] < EVE_NTYPES)
-			FAIL("not understood; a step starts with fly, joker, "
+			FAIL_HINT("not understood; a step starts with fly, "
+			    "joker, "
 			    "starfleet, discard, reserve, spock, extend, "
 			    "fight or trade",
 			    "non compris ; une étape commence par voler, "
 			    "joker, starfleet, défausser, réserver, spock, "
-			    "allonger, combattre ou commercer");
+			    "allonger, combattre ou commercer",
+			    step_hint(ws, lang));
 		if (spock_action(ws, st, sn, raw, lang, err, errlen) != 0)
 			return -1;
 		if (take_from_reserve(ws))

@@ -32,6 +32,7 @@ struct parser {
 	int			 p;
 	struct stm_move		 mv;
 	struct stm_msg		 msg;
+	int			 suggested;	/* a "did you mean" given */
 };
 
 static const char *
@@ -75,6 +76,18 @@ cur(const struct parser *ps)
 	return ps->p < ps->t.n ? ps->t.tok[ps->p] : "";
 }
 
+/* " Did you mean "word"?" after a word not understood, when a keyword
+ * is near it (at most one suggestion per message). */
+static void
+did_you_mean(struct parser *ps, const char *word)
+{
+	if (word == NULL || ps->suggested)
+		return;
+	ps->suggested = 1;
+	stm_msg_add(&ps->msg, tr(ps, " Did you mean \"%s\"?",
+	    " Vouliez-vous dire « %s » ?"), word);
+}
+
 static enum rules_status
 unknown_card(struct parser *ps, const struct stm_lookup *lk)
 {
@@ -83,6 +96,13 @@ unknown_card(struct parser *ps, const struct stm_lookup *lk)
 	if (lk->ncand == 0) {
 		stm_msg_add(&ps->msg, tr(ps, "No card is called \"%s\".",
 		    "Aucune carte ne s'appelle « %s »."), lk->query);
+		/* Every card name is public: the nearest among all 74. */
+		if ((i = stm_nearest_card(lk->query)) >= 0) {
+			stm_msg_add(&ps->msg, "%s", tr(ps, " Did you mean ",
+			    " Vouliez-vous dire "));
+			stm_msg_card(&ps->msg, i, ps->lang);
+			stm_msg_add(&ps->msg, "%s", tr(ps, "?", " ?"));
+		}
 		return syntax(ps);
 	}
 	stm_msg_add(&ps->msg, tr(ps, "\"%s\" could be ", "« %s » peut "
@@ -307,6 +327,10 @@ parse_deck(struct parser *ps)
 			stm_msg_add(&ps->msg, tr(ps, "I did not understand "
 			    "\"%s\" after draw.", "Je n'ai pas compris « %s » "
 			    "après piocher."), cur(ps));
+			did_you_mean(ps, stm_nearest_word(cur(ps),
+			    STM_W_GALAXY));
+			did_you_mean(ps, stm_nearest_word(cur(ps),
+			    STM_W_MISSION));
 			return syntax(ps);
 		}
 		ps->p++;
@@ -378,10 +402,13 @@ parse_action(struct parser *ps)
 			stm_msg_add(&ps->msg, "%s", tr(ps, "The move is empty.",
 			    "Le coup est vide."));
 		else
+		{
 			stm_msg_add(&ps->msg, tr(ps, "I did not understand "
 			    "\"%s\": a move starts with take, draw or discard.",
 			    "Je n'ai pas compris « %s » : un coup commence par "
 			    "prendre, piocher ou défausser."), cur(ps));
+			did_you_mean(ps, stm_nearest_verb(cur(ps)));
+		}
 		return syntax(ps);
 	}
 	ps->p++;

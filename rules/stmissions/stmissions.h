@@ -265,6 +265,13 @@ int	 stm_boundary_at(const struct stm_tokens *, int p);
 int	 stm_ref_end(const struct stm_tokens *, int p);
 void	 stm_find_card(const struct stm_tokens *, int p,
 	    const struct stm_context *, struct stm_lookup *, int *next);
+/* "Did you mean": the card whose name, in either language (whole, or a
+ * run of as many words as the query), is nearest to the folded query
+ * within rules_typo_limit(), -1 if none or two cards are as near; the
+ * keyword of a class, or the verb, nearest to a word, or NULL. */
+int	 stm_nearest_card(const char *query);
+const char *stm_nearest_word(const char *w, enum stm_word);
+const char *stm_nearest_verb(const char *w);
 
 /* msg.c */
 void	 stm_msg_init(struct stm_msg *, char *buf, size_t cap);

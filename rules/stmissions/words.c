@@ -387,7 +387,7 @@ static void
 partial_match(const struct stm_tokens *t, int p, int end,
     const struct stm_context *ctx, struct stm_lookup *lk)
 {
-	char	*q[STM_TOKENS_MAX];
+	char	*q[STM_TOKENS_MAX] = { NULL };
 	int	 nq = 0, i, card, pass;
 
 	for (i = p; i < end; i++)
@@ -436,3 +436,78 @@ stm_find_card(const struct stm_tokens *t, int p,
 	*next = end;
 }
 
+
+/*
+ * "Did you mean": the nearest card name or keyword to a misspelt one.
+ * Every card name is public (the game has 74 cards, all printed), so the
+ * suggestion looks at all of them alike, never at where a card lies.
+ */
+static int
+nearest_in_name(const char *query, int nq, const struct name_words *nw,
+    int limit)
+{
+	char	run[128];
+	int	s, d, best = limit + 1;
+
+	join_words(nw->w, nw->n, run, sizeof(run));
+	if ((d = rules_edit_distance(query, run, limit)) < best)
+		best = d;
+	for (s = 0; nq < nw->n && s + nq <= nw->n; s++) {
+		join_words(nw->w + s, nq, run, sizeof(run));
+		if ((d = rules_edit_distance(query, run, limit)) < best)
+			best = d;
+	}
+	return best;
+}
+
+int
+stm_nearest_card(const char *query)
+{
+	struct name_words	nw;
+	int			limit, nq, card, lang, d, best, bestd;
+	const char		*p;
+
+	limit = rules_typo_limit(query);
+	if (limit == 0)
+		return -1;
+	for (nq = 1, p = query; *p != '\0'; p++)
+		nq += *p == ' ';
+	best = -1;
+	bestd = limit + 1;
+	for (card = 0; card < STM_NCARDS; card++)
+		for (lang = 0; lang < 2; lang++) {
+			name_words(lang == 0 ? stm_cards[card].name_en :
+			    stm_cards[card].name_fr, &nw);
+			d = nearest_in_name(query, nq, &nw, limit);
+			if (d < bestd) {
+				bestd = d;
+				best = card;
+			} else if (d == bestd && best != card && d <= limit)
+				best = -2;	/* two cards as near: no guess */
+		}
+	return best >= 0 ? best : -1;
+}
+
+const char *
+stm_nearest_word(const char *w, enum stm_word class)
+{
+	return rules_nearest(w, word_lists[class]);
+}
+
+const char *
+stm_nearest_verb(const char *w)
+{
+	static const char *const *const verbs[] = {
+		take_words, draw_words, discard_words
+	};
+	const char	*best = NULL, *c;
+	int		 i, d, bestd = rules_typo_limit(w) + 1;
+
+	for (i = 0; i < 3; i++)
+		if ((c = rules_nearest(w, verbs[i])) != NULL &&
+		    (d = rules_edit_distance(w, c, bestd)) < bestd) {
+			bestd = d;
+			best = c;
+		}
+	return best;
+}
