@@ -155,6 +155,32 @@ qp(struct sbuf *b, const char *s)
 	}
 }
 
+/* format=flowed with DelSp=yes (RFC 3676), written by hand: every line
+ * cut every 11 bytes -- inside words too -- each piece but the last
+ * followed by the space of a soft break, which DelSp deletes. */
+static void
+flowed_delsp(struct sbuf *b, const char *s)
+{
+	const char *nl;
+	size_t n, i, k;
+
+	for (; *s != '\0'; s = nl + 1) {
+		nl = strchr(s, '\n');
+		n = nl != NULL ? (size_t)(nl - s) : strlen(s);
+		for (i = 0; i < n; i += k) {
+			k = n - i > 11 ? 11 : n - i;
+			if (i == 0 && (s[0] == ' ' || s[0] == '>'))
+				sb_str(b, " ");		/* space-stuffed */
+			sb_add(b, s + i, k);
+			if (i + k < n)
+				sb_str(b, " \n");
+		}
+		sb_str(b, "\n");
+		if (nl == NULL)
+			break;
+	}
+}
+
 static void
 b64(struct sbuf *b, const char *s)
 {
@@ -239,6 +265,8 @@ load_corpus(const char *name, const struct fill *f, size_t *len)
 				sb_str(&b, f->block);
 		} else if (strcmp(line, "BLOCK_QP") == 0)
 			qp(&b, f->block);
+		else if (strcmp(line, "BLOCK_FLOWED") == 0)
+			flowed_delsp(&b, f->block);
 		else if (strcmp(line, "BODY_B64") == 0) {
 			struct sbuf body = { NULL, 0 };
 			sb_str(&body, "Mon coup, sign\xc3\xa9 :\n\n");
@@ -406,6 +434,123 @@ START_TEST(test_command_words)
 }
 END_TEST
 
+/* Every line of s at most width characters (UTF-8 code points). */
+static int
+lines_fit(const char *s, size_t width)
+{
+	size_t col = 0;
+
+	for (; *s != '\0'; s++) {
+		if (*s == '\n')
+			col = 0;
+		else if (((unsigned char)*s & 0xc0) != 0x80 && ++col > width)
+			return 0;
+	}
+	return 1;
+}
+
+START_TEST(test_wrap)
+{
+	const char *bonus = "       holder chooses its type (Personnel, "
+	    "Civilian or Captain), one Lifeform, one Affiliation, one "
+	    "Specialty; no bonus of its own\n";
+	const char *item = "  - take <one of: Ambassador Sarek, Personnel "
+	    "Issues, The Lure of Profit, Do Machines Have Rights?>, discard "
+	    "<another card>\n";
+	const char *sign = "  pbem sign -g 49 -n 6 -s 2 \"draw missions, "
+	    "discard drawn 1, drawn 2, and a long text to pass 78\"\n";
+	const char *fr = "       9 pour chacune de ces cartes : Lieutenant "
+	    "Geordi La Forge, Salle des machines ; \xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9 avec Holodeck\n";
+	char *w;
+
+	/* Short lines and the signature separator are left alone. */
+	w = mail_wrap("  G20  Hand Phaser \xe2\x80\x94 Equipment\n-- \nx", 78);
+	ck_assert_str_eq(w, "  G20  Hand Phaser \xe2\x80\x94 Equipment\n-- \nx");
+	free(w);
+	/* A bonus line under a hand card: continuations keep its indent. */
+	w = mail_wrap(bonus, 78);
+	ck_assert_str_eq(w, "       holder chooses its type (Personnel, "
+	    "Civilian or Captain), one Lifeform,\n       one Affiliation, one "
+	    "Specialty; no bonus of its own\n");
+	free(w);
+	/* A list item: continuations under its text. */
+	w = mail_wrap(item, 78);
+	ck_assert(lines_fit(w, 78));
+	ck_assert_ptr_nonnull(strstr(w, "\n    "));
+	ck_assert_ptr_null(strstr(w, "\n     "));
+	free(w);
+	/* A command to copy is never broken, nor is an armoured block. */
+	w = mail_wrap(sign, 78);
+	ck_assert_str_eq(w, sign);
+	free(w);
+	/* Characters, not bytes: 78 accented letters fit. */
+	w = mail_wrap(fr, 78);
+	ck_assert(lines_fit(w, 78));
+	ck_assert_ptr_nonnull(strstr(w, "Salle des\n       machines ; "
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9 avec"));
+	free(w);
+	/* A word longer than a line stays whole. */
+	w = mail_wrap("a 0123456789012345678901234567890 b\n", 10);
+	ck_assert_str_eq(w, "a\n0123456789012345678901234567890\nb\n");
+	free(w);
+}
+END_TEST
+
+START_TEST(test_unflow)
+{
+	char *u;
+
+	/* DelSp=yes: the space of each soft break goes; words rejoin. */
+	u = mail_unflow("take Commander Bru \r\nce Maddox, dis \r\ncard G01"
+	    "\r\nnext\r\n", 1);
+	ck_assert_str_eq(u, "take Commander Bruce Maddox, discard G01\nnext\n");
+	free(u);
+	/* Without DelSp the space stays. */
+	u = mail_unflow("draw \ngalaxy\n", 0);
+	ck_assert_str_eq(u, "draw galaxy\n");
+	free(u);
+	/* Space-stuffing undone, the signature separator never flowed,
+	 * quoted lines joined at their depth only. */
+	u = mail_unflow(" From here\n-- \nsig\n> a \n> b\n>> c \nd\n", 1);
+	ck_assert_str_eq(u, "From here\n-- \nsig\n> ab\n>> c\nd\n");
+	free(u);
+}
+END_TEST
+
+/* French mail: wrapped on the UTF-8 text, then quoted-printable; decoded
+ * again, every line fits in 78 characters and the words are intact. */
+START_TEST(test_compose_wrapped_qp)
+{
+	struct mail_out o;
+	struct mail_msg m;
+	char err[256], *raw;
+	size_t len;
+
+	memset(&o, 0, sizeof(o));
+	snprintf(o.to, sizeof(o.to), "p@example.org");
+	snprintf(o.subject, sizeof(o.subject), "partie");
+	snprintf(o.message_id, sizeof(o.message_id), "wrap@example.org");
+	o.body = strdup("Votre main :\n  G24  Leah Brahms \xe2\x80\x94 "
+	    "Personnel \xc2\xb7 Ing\xc3\xa9nieur \xc2\xb7 Humain \xc2\xb7 "
+	    "F\xc3\xa9" "d\xc3\xa9ration\n       9 pour chacune de ces cartes "
+	    ": Lieutenant Geordi La Forge, Salle des machines ; avec "
+	    "Holodeck 1, Holodeck 2 ou Ordinateur : +5 et sa forme de vie "
+	    "est Hologramme au lieu d'Humain\n-- \nfin\n");
+	raw = mail_compose(&set, &o, 0, &len);
+	ck_assert_ptr_nonnull(raw);
+	ck_assert_ptr_nonnull(strstr(raw, "quoted-printable"));
+	ck_assert_int_eq(mail_parse(raw, len, &m, err, sizeof(err)), 0);
+	ck_assert(lines_fit(m.text, 78));
+	ck_assert_ptr_nonnull(strstr(m.text, "Salle des\n       machines ; "
+	    "avec Holodeck 1, Holodeck 2"));
+	ck_assert_ptr_nonnull(strstr(m.text, "\n-- \nfin"));
+	mail_msg_clear(&m);
+	free(raw);
+	free(o.body);
+}
+END_TEST
+
 START_TEST(test_parse_headers)
 {
 	const char *raw = "From: =?utf-8?q?J=C3=A9r=C3=B4me?= <j@x.org>\n"
@@ -490,6 +635,7 @@ static const struct corpus_case {
 } cases[] = {
 	{ "plain.eml", MAIL_ACCEPTED, 1, "accepted", NULL },
 	{ "qp.eml", MAIL_ACCEPTED, 1, "accepted", NULL },
+	{ "flowed-delsp.eml", MAIL_ACCEPTED, 1, "accepted", NULL },
 	{ "base64.eml", MAIL_ACCEPTED, 1, "accepted", NULL },
 	{ "alternative.eml", MAIL_ACCEPTED, 1, "accepted", NULL },
 	{ "html-only.eml", MAIL_ACCEPTED, 1, "accepted", NULL },
@@ -1421,6 +1567,9 @@ mail_suite(void)
 	tcase_add_test(tc, test_block_pick);
 	tcase_add_test(tc, test_command_words);
 	tcase_add_test(tc, test_parse_headers);
+	tcase_add_test(tc, test_wrap);
+	tcase_add_test(tc, test_unflow);
+	tcase_add_test(tc, test_compose_wrapped_qp);
 	tcase_add_test(tc, test_settings);
 	tcase_add_test(tc, test_config_defaults);
 	tcase_add_loop_test(tc, test_corpus, 0,

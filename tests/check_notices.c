@@ -264,7 +264,7 @@ check_hands(const struct store_outbox *o, int seat, const char *body)
 			    s);
 		}
 		/* A seat's own mail with its view shows its own hand. */
-		if (s == seat && strstr(body, "--\n") != NULL &&
+		if (s == seat && strstr(body, "-- \n") != NULL &&
 		    strcmp(o->event, "press") != 0 &&
 		    strcmp(o->event, "call_off_vote") != 0)
 			for (i = 0; i < n; i++)

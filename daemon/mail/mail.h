@@ -216,6 +216,21 @@ char	*mail_html_to_text(const char *html, size_t len, size_t max,
  * line or a header (the parser already does it for what it returns). */
 void	mail_clean_text(char *s);
 
+/* ---- mail_flowed.c ------------------------------------------------------- */
+
+/* Lines of outgoing text for an 80-column client: each line longer than
+ * width characters broken at spaces, continuations indented like the
+ * line (two more under a "- " item); words longer than a line, `pbem
+ * sign` commands and armoured blocks are never broken.  Returns a
+ * malloc'd string, or NULL when out of memory. */
+#define MAIL_WRAP_WIDTH	78
+char	*mail_wrap(const char *text, size_t width);
+/* The soft line breaks of format=flowed text joined (RFC 3676): with
+ * delsp the space before each soft break is deleted; space-stuffing is
+ * undone; quoted lines keep their depth ("> " before the joined line).
+ * Returns a malloc'd string, or NULL when out of memory. */
+char	*mail_unflow(const char *text, int delsp);
+
 /* ---- mail_block.c -------------------------------------------------------- */
 
 /* The offset of the line that opens the signed move block to play: the

@@ -3,7 +3,9 @@
  * From, To, Subject (RFC 2047 when not ASCII), Date, Message-ID,
  * In-Reply-To, References, Auto-Submitted (RFC 3834), and one
  * text/plain; charset=utf-8 part whose transfer encoding GMime picks
- * (7bit, or quoted-printable for the accents of French mail).
+ * (7bit, or quoted-printable for the accents of French mail).  The body
+ * is wrapped for 80 columns (mail_wrap) on its UTF-8 text, before GMime
+ * encodes it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +26,7 @@ mail_compose(const struct mail_settings *s, const struct mail_out *m,
 	const char *body;
 	GByteArray *bytes;
 	GDateTime *now;
-	char *out;
+	char *out, *wrapped;
 
 	msg = g_mime_message_new(TRUE);
 	g_mime_message_add_mailbox(msg, GMIME_ADDRESS_TYPE_FROM, s->from_name,
@@ -54,8 +56,11 @@ mail_compose(const struct mail_settings *s, const struct mail_out *m,
 	/* The body stays UTF-8 (GMime would pick Latin-1 for French); the
 	 * transfer encoding is GMime's best for a 7-bit path. */
 	body = m->body != NULL ? m->body : "";
+	if ((wrapped = mail_wrap(body, MAIL_WRAP_WIDTH)) != NULL)
+		body = wrapped;
 	part = g_mime_text_part_new_with_subtype("plain");
 	content = g_mime_stream_mem_new_with_buffer(body, strlen(body));
+	free(wrapped);
 	wrapper = g_mime_data_wrapper_new_with_stream(content,
 	    GMIME_CONTENT_ENCODING_DEFAULT);
 	g_object_unref(content);

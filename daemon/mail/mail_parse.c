@@ -270,6 +270,23 @@ is_type(GMimeObject *o, const char *type, const char *subtype)
 
 static void collect(GMimeObject *o, struct text *t, int *html);
 
+/* A text/plain part sent with format=flowed, its soft breaks joined
+ * (mail_unflow, DelSp honoured); NULL for any other part. */
+static char *
+flowed_text(GMimeObject *o, const char *s)
+{
+	GMimeContentType *ct = g_mime_object_get_content_type(o);
+	const char *format, *delsp;
+
+	if (ct == NULL || !g_mime_content_type_is_type(ct, "text", "plain") ||
+	    (format = g_mime_content_type_get_parameter(ct, "format")) ==
+	    NULL || g_ascii_strcasecmp(format, "flowed") != 0)
+		return NULL;
+	delsp = g_mime_content_type_get_parameter(ct, "delsp");
+	return mail_unflow(s, delsp != NULL &&
+	    g_ascii_strcasecmp(delsp, "yes") == 0);
+}
+
 static void
 add_part(GMimeObject *o, struct text *t, int *html)
 {
@@ -288,6 +305,9 @@ add_part(GMimeObject *o, struct text *t, int *html)
 			text_add(t, plain, n);
 		else
 			t->over = 1;
+		free(plain);
+	} else if ((plain = flowed_text(o, s)) != NULL) {
+		text_str(t, plain);
 		free(plain);
 	} else
 		text_str(t, s);
