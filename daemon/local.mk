@@ -23,6 +23,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine/create.c daemon/engine/players.c \
 	daemon/engine/gamestate.c \
 	daemon/engine/replay.h daemon/engine/replay.c \
+	daemon/engine/receipts.h daemon/engine/receipts.c \
 	daemon/engine/committed.c \
 	daemon/engine/serverentry.c daemon/engine/seats.c \
 	daemon/engine/press.c daemon/engine/command.c \
