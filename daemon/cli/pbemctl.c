@@ -978,6 +978,10 @@ replay_step(const struct store_entry *e, const struct rules_module *m,
 
 	if (e->kind == STORE_ENTRY_GENESIS)
 		printf("== %lld: game created\n", (long long)e->seq);
+	else if (audit_hosted_auth(e->kind) != NULL)
+		printf("== %lld: seat %d: %s (hosted key, %s)\n",
+		    (long long)e->seq, e->seat, e->text,
+		    audit_hosted_auth(e->kind));
 	else
 		printf("== %lld: seat %d: %s\n", (long long)e->seq, e->seat,
 		    e->text);
@@ -1003,6 +1007,9 @@ audit_one(struct ctl *c, int64_t game_id, audit_step_cb step, void *arg)
 	if (rc == 0 && step == NULL)
 		printf("game %lld: ok, %zu entries, every signature, hash and "
 		    "state checks out\n", (long long)game_id, report.checked);
+	if (rc == 0 && step == NULL && report.nhosted > 0)
+		printf("game %lld: %zu moves signed with a hosted key: %s\n",
+		    (long long)game_id, report.nhosted, report.hosted);
 	else if (rc != 0)
 		printf("game %lld: FAILED at entry %lld: %s\n",
 		    (long long)game_id, (long long)report.bad_seq,
@@ -1073,6 +1080,26 @@ cmd_audit(struct ctl *c, int argc, char **argv)
 	return failed ? 1 : 0;
 }
 
+/* Name, on stderr, the moves of a bundle signed with a hosted key. */
+static void
+report_hosted(const json_t *bundle)
+{
+	json_t *entries = json_object_get(bundle, "entries"), *e;
+	size_t i, n = 0;
+
+	json_array_foreach(entries, i, e) {
+		if (json_object_get(e, "hosted") == NULL)
+			continue;
+		fprintf(stderr, "%sentry %lld, seat %lld (%s)", n++ == 0 ?
+		    "pbemctl: moves signed with a hosted key: " : "; ",
+		    (long long)json_integer_value(json_object_get(e, "seq")),
+		    (long long)json_integer_value(json_object_get(e, "seat")),
+		    json_string_value(json_object_get(e, "hosted")));
+	}
+	if (n > 0)
+		fputc('\n', stderr);
+}
+
 static int
 cmd_export(struct ctl *c, int argc, char **argv)
 {
@@ -1093,6 +1120,7 @@ cmd_export(struct ctl *c, int argc, char **argv)
 	    sizeof(err));
 	if (bundle == NULL)
 		cli_fatal("%s", err);
+	report_hosted(bundle);
 	if (out == NULL)
 		cli_print_json(bundle);
 	else if (json_dump_file(bundle, out, JSON_INDENT(1) |

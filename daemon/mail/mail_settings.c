@@ -58,6 +58,7 @@ static const struct setting settings[] = {
 	FIELD(retry_max),
 	FIELD(max_attempts),
 	FIELD(timeout),
+	FIELD(open_registration),
 	{ NULL, 0, 0 }
 };
 
@@ -180,6 +181,7 @@ mail_settings_set_pair(struct mail_settings *s, const char *pair,
 void
 mail_settings_default(struct mail_settings *s)
 {
+	const struct config_option *o;
 	const struct setting *t;
 	char err[256];
 
@@ -188,6 +190,11 @@ mail_settings_default(struct mail_settings *s)
 		if (apply(s, t, option_of(t)->default_value, err,
 		    sizeof(err)) != 0)
 			abort();	/* a default out of its own range */
+	for (o = config_options(); o->name != NULL; o++)
+		if (strcmp(o->name, "public_base_url") == 0)
+			snprintf(s->public_base_url,
+			    sizeof(s->public_base_url), "%s",
+			    o->default_value);
 }
 
 void
