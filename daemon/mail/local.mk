@@ -75,7 +75,8 @@ nobase_dist_template_DATA += \
 # corpus of tests/mail/.
 check_PROGRAMS += tests/check_mail
 TESTS += tests/check_mail
-tests_check_mail_SOURCES = tests/check_mail.c daemon/common/log.c \
+tests_check_mail_SOURCES = tests/check_mail.c tests/check_mail_hosted.c \
+	daemon/common/log.c \
 	daemon/runtime/conf.c daemon/mail/mail_config.c $(TESTLIB)
 tests_check_mail_CPPFLAGS = $(MAIL_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
 tests_check_mail_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)
