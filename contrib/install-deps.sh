@@ -9,6 +9,8 @@ apt-get install -y --no-install-recommends \
 	libsodium-dev libsqlite3-dev libjansson-dev libmicrohttpd-dev \
 	libsystemd-dev libcurl4-openssl-dev libgmime-3.0-dev \
 	check sqlite3 curl valgrind
+# clang brings libFuzzer: `make fuzz` and tests/fuzz-run.sh (docs/MAIL.md).
+apt-get install -y --no-install-recommends clang
 # A real MTA, IMAP server and SMTP test client for the mail gateway's
 # end-to-end test (tests/mail-e2e.sh).
 apt-get install -y --no-install-recommends \

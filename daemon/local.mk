@@ -8,7 +8,8 @@ daemon_libpbem_a_SOURCES = \
 	daemon/common/protocol.h daemon/common/protocol.c \
 	daemon/common/rng.h daemon/common/rng.c \
 	daemon/common/reqsig.h daemon/common/reqsig.c \
-	daemon/common/clock.h daemon/common/clock.c
+	daemon/common/clock.h daemon/common/clock.c \
+	daemon/common/addrpolicy.h daemon/common/addrpolicy.c
 # engine/: everything that decides and records a move (engine.h).
 daemon_libpbem_a_SOURCES += \
 	daemon/engine/engine.h \
@@ -20,7 +21,9 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine/outbox.c daemon/engine/observe.c \
 	daemon/engine/webhook.h daemon/engine/webhook.c \
 	daemon/engine/turnclock.h daemon/engine/turnclock.c \
-	daemon/engine/create.c daemon/engine/gamestate.c \
+	daemon/engine/create.c daemon/engine/players.c \
+	daemon/engine/gamestate.c \
+	daemon/engine/replay.h daemon/engine/replay.c \
 	daemon/engine/committed.c \
 	daemon/engine/serverentry.c daemon/engine/seats.c \
 	daemon/engine/press.c daemon/engine/command.c \
@@ -62,6 +65,7 @@ daemon_pbemd_SOURCES = \
 	daemon/common/log.h daemon/common/log.c \
 	daemon/common/ratelimit.h daemon/common/ratelimit.c \
 	daemon/http/http.h daemon/http/http.c \
+	daemon/http/http_conns.h daemon/http/http_conns.c \
 	daemon/http/http_limits.h daemon/http/http_limits.c \
 	daemon/http/events.h daemon/http/events.c \
 	daemon/http/replaycache.h daemon/http/replaycache.c \
@@ -82,7 +86,7 @@ daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) $(CURL_LIBS) $(SYSTEMD_LIBS) \
 check_PROGRAMS += tests/check_config
 TESTS += tests/check_config
 tests_check_config_SOURCES = tests/check_config.c daemon/runtime/conf.h \
-	daemon/runtime/conf.c
+	daemon/runtime/conf.c daemon/common/addrpolicy.c
 tests_check_config_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS) \
 	-DSRCDIR=\"$(srcdir)\"
 tests_check_config_LDADD = $(CHECK_LIBS)
@@ -94,3 +98,11 @@ tests_check_ratelimit_SOURCES = tests/check_ratelimit.c \
 	daemon/common/ratelimit.h daemon/common/ratelimit.c
 tests_check_ratelimit_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS)
 tests_check_ratelimit_LDADD = $(SODIUM_LIBS) $(CHECK_LIBS) -lpthread
+
+# The replay set of signed requests, with the clock passed in.
+check_PROGRAMS += tests/check_replaycache
+TESTS += tests/check_replaycache
+tests_check_replaycache_SOURCES = tests/check_replaycache.c \
+	daemon/http/replaycache.h daemon/http/replaycache.c
+tests_check_replaycache_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS)
+tests_check_replaycache_LDADD = $(CHECK_LIBS) -lpthread

@@ -43,6 +43,32 @@ rules_find(const char *name)
 	return NULL;
 }
 
+int
+rules_version_supported(const struct rules_module *m, int version)
+{
+	int oldest = m->ruleset_version;
+
+	if (m->api_version >= 4 && m->setup_version != NULL &&
+	    m->oldest_ruleset_version > 0)
+		oldest = m->oldest_ruleset_version;
+	return version >= oldest && version <= m->ruleset_version;
+}
+
+void *
+rules_setup_version(const struct rules_module *m, int version, int nseats,
+    const json_t *options, struct rules_rng *rng, char *err, size_t errlen)
+{
+	if (!rules_version_supported(m, version)) {
+		snprintf(err, errlen, "%s ruleset version %d is not kept by "
+		    "this build (it plays versions up to %d)", m->name, version,
+		    m->ruleset_version);
+		return NULL;
+	}
+	if (version == m->ruleset_version)
+		return m->setup(nseats, options, rng, err, errlen);
+	return m->setup_version(version, nseats, options, rng, err, errlen);
+}
+
 /* A module name is what the store and URLs carry: short, lower-case. */
 static int
 valid_name(const char *name)
@@ -124,6 +150,19 @@ rules_validate_module(const struct rules_module *m, char *err, size_t errlen)
 	else if (m->api_version >= 3 &&
 	    (m->skip_check == NULL) != (m->skip_apply == NULL))
 		missing = "skip_check/skip_apply (give both or neither)";
+	else if (m->api_version >= 4 &&
+	    (m->setup_version == NULL) != (m->oldest_ruleset_version == 0))
+		missing = "oldest_ruleset_version/setup_version (give both or "
+		    "neither)";
+	if (missing == NULL && m->api_version >= 4 &&
+	    m->setup_version != NULL &&
+	    (m->oldest_ruleset_version < 1 ||
+	    m->oldest_ruleset_version >= m->ruleset_version)) {
+		snprintf(err, errlen, "%s: oldest_ruleset_version %d must be "
+		    "from 1 to ruleset_version - 1 (%d)", m->name,
+		    m->oldest_ruleset_version, m->ruleset_version - 1);
+		return -1;
+	}
 	if (missing != NULL) {
 		snprintf(err, errlen, "%s: required method %s is missing",
 		    m->name, missing);

@@ -42,6 +42,8 @@
  *   3  asynchronous play (docs/ASYNC.md): default_move (required from
  *      version 3), skip_check and skip_apply (optional, together),
  *      response_window (optional).
+ *   4  older rulesets kept playable: oldest_ruleset_version and
+ *      setup_version (optional, together).
  */
 #ifndef PBEM_RULES_H
 #define PBEM_RULES_H
@@ -50,7 +52,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define RULES_API_VERSION 3
+#define RULES_API_VERSION 4
 
 /* Every error message a module writes fits in this many bytes. */
 #define RULES_ERRLEN 1024
@@ -295,6 +297,25 @@ struct rules_module {
 	 * -- which is then also its default_move().
 	 */
 	int (*response_window)(const void *state);
+
+	/* ---- api_version 4 and later ---- */
+
+	/*
+	 * oldest_ruleset_version, setup_version -- optional, both or neither
+	 * (0 and NULL: only games of ruleset_version load).  A module whose
+	 * rules changed keeps its older readings reachable: games recorded
+	 * under any version from oldest_ruleset_version to ruleset_version
+	 * load, play on, audit and replay with their own version's rules
+	 * (the state carries its version; load() accepts each of them).
+	 * setup_version builds the opening position of such a game exactly
+	 * as setup() did while that version was the newest; the core calls it
+	 * when it replays a game of an older version from its genesis
+	 * (audit, pbem verify).  New games always get ruleset_version through
+	 * setup().
+	 */
+	int oldest_ruleset_version;
+	void *(*setup_version)(int version, int nseats, const json_t *options,
+	    struct rules_rng *rng, char *err, size_t errlen);
 };
 
 /*
@@ -304,6 +325,14 @@ struct rules_module {
 const struct rules_module *rules_find(const char *name);
 /* The NULL-terminated list of all modules, in a stable order. */
 const struct rules_module *const *rules_all(void);
+/* Does m load, play and replay games recorded under version? */
+int rules_version_supported(const struct rules_module *m, int version);
+/* The opening position of a game recorded under version: setup() for the
+ * newest, setup_version() for an older one the module still keeps.  NULL
+ * with the reason in err if the version is not kept or setup refuses. */
+void *rules_setup_version(const struct rules_module *m, int version,
+    int nseats, const json_t *options, struct rules_rng *rng, char *err,
+    size_t errlen);
 /* 0 if the table is well formed, else -1 with the reason in err.  The core
  * checks each module once at start-up and refuses to run a bad one. */
 int rules_validate_module(const struct rules_module *m, char *err,

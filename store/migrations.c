@@ -26,6 +26,10 @@ struct migration {
 	int		 version;
 	const char	*name;
 	const char	*sql;
+	/* Optional: run in the migration's transaction before sql; refuses
+	 * a file the migration cannot take as it is, saying why.  0, or -1
+	 * with err set. */
+	int		(*check)(sqlite3 *db, char *err, size_t errlen);
 };
 
 /* 1: the initial schema. */
@@ -301,14 +305,117 @@ static const char migration_5[] =
 	") WITHOUT ROWID;\n";
 
 /*
- * Migration 6 (issue 12): playing by plain replies.  players.email_pending
+ * 6: the security review (issue 14).
+ *
+ * One player name per case-folded form: "Eve0" may not register beside
+ * "eve0" (names are ASCII -- reqsig_valid_player() -- and SQLite's
+ * lower() folds ASCII).  A file that already has such a pair is refused
+ * by check_names_folded() with the names, and left at version 5 until
+ * the administrator renames one (docs/STORE.md).
+ * players_email finds the player of an address (mail ingestion) without
+ * reading every player; games_status pages the games of one status;
+ * mail_send_rate counts the mails sent to one address in the current
+ * window (mail_send_per_hour), as mail_rate counts replies.
+ */
+static const char migration_6[] =
+	"CREATE UNIQUE INDEX players_name_folded ON players(lower(name));\n"
+	"CREATE INDEX players_email ON players(email COLLATE NOCASE);\n"
+	"CREATE INDEX games_status ON games(status, id);\n"
+	"CREATE TABLE mail_send_rate (\n"
+	"	address	TEXT PRIMARY KEY NOT NULL CONSTRAINT address_size\n"
+	"		    CHECK (length(CAST(address AS BLOB)) BETWEEN 1 AND 255),\n"
+	"	window_start INTEGER NOT NULL,\n"
+	"	count	INTEGER NOT NULL CONSTRAINT count_range CHECK (count >= 0)\n"
+	") WITHOUT ROWID;\n";
+
+/* Names equal but for case: refuse the file, naming the first groups
+ * (one sort of the players, however many there are). */
+static int
+check_names_folded(sqlite3 *db, char *err, size_t errlen)
+{
+	sqlite3_stmt	*s;
+	size_t		 used;
+	int		 rc, n = 0;
+
+	rc = sqlite3_prepare_v2(db, "SELECT group_concat(id || ' \"' || "
+	    "name || '\"', ' and ') FROM (SELECT id, name FROM players "
+	    "ORDER BY id) GROUP BY lower(name) HAVING count(*) > 1 "
+	    "ORDER BY min(id) LIMIT 5", -1, &s, NULL);
+	if (rc != SQLITE_OK) {
+		snprintf(err, errlen, "migration 6: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	snprintf(err, errlen, "migration 6 refused: players whose names "
+	    "differ only by case (one name per case-folded form from schema "
+	    "6 on; rename all but one of each, docs/STORE.md):");
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		used = strlen(err);
+		snprintf(err + used, errlen - used, "%s %s", n > 0 ? ";" : "",
+		    (const char *)sqlite3_column_text(s, 0));
+		n++;
+	}
+	if (rc != SQLITE_DONE) {
+		snprintf(err, errlen, "migration 6: %s", sqlite3_errmsg(db));
+		n = 1;
+	}
+	sqlite3_finalize(s);
+	return n > 0 ? -1 : 0;
+}
+
+/*
+ * 7: who registered a webhook, and its own back-off (docs/WEBHOOKS.md).
+ * player_id is the player whose signed request made the registration
+ * (NULL: the administrator's); players see and remove only their own,
+ * and the per-player cap counts them.  retry_at is when the delivery
+ * thread may try the registration again after a failure: while it is in
+ * the future none of its queues is due, so a dead receiver holds back
+ * none of its other games' rows in a busy loop, nor anybody else's.
+ */
+static const char migration_7[] =
+	"ALTER TABLE webhooks ADD COLUMN player_id INTEGER "
+	"REFERENCES players(id);\n"
+	"ALTER TABLE webhooks ADD COLUMN retry_at INTEGER NOT NULL DEFAULT 0;\n"
+	"CREATE INDEX webhooks_player ON webhooks(player_id)\n"
+	"	WHERE player_id IS NOT NULL;\n";
+
+/*
+ * 8: the mail gateway's limits (issue 14, docs/MAIL.md "Limits").
+ * mail_attempt notes each inbound message (by the BLAKE2b-256 of its
+ * bytes, in hex) while it is processed: a row left behind means the
+ * process died on it, and the message is quarantined instead of read
+ * again.  mail_rate counts replies to verified senders (a seat's
+ * registered address after its signature was checked) apart from replies
+ * to unverified mail, so that forged mail cannot spend a player's
+ * budget; its counters are only the current window, so it is rebuilt
+ * empty.
+ */
+static const char migration_8[] =
+	"CREATE TABLE mail_attempt (\n"
+	"	content_hash TEXT PRIMARY KEY NOT NULL CONSTRAINT content_hash_size\n"
+	"		    CHECK (length(CAST(content_hash AS BLOB)) = 64),\n"
+	"	started	INTEGER NOT NULL,\n"
+	"	pid	INTEGER NOT NULL\n"
+	") WITHOUT ROWID;\n"
+	"DROP TABLE mail_rate;\n"
+	"CREATE TABLE mail_rate (\n"
+	"	address	TEXT NOT NULL CONSTRAINT address_size\n"
+	"		    CHECK (length(CAST(address AS BLOB)) BETWEEN 1 AND 255),\n"
+	"	sender_verified INTEGER NOT NULL CONSTRAINT sender_verified_bool\n"
+	"		    CHECK (sender_verified IN (0, 1)),\n"
+	"	window_start INTEGER NOT NULL,\n"
+	"	count	INTEGER NOT NULL CONSTRAINT count_range CHECK (count >= 0),\n"
+	"	PRIMARY KEY (address, sender_verified)\n"
+	") WITHOUT ROWID;\n";
+
+/*
+ * Migration 9 (issue 12): playing by plain replies.  players.email_pending
  * marks an address not yet confirmed (game mail is never sent to it);
  * hosted_keys holds the secret key the server keeps for a player without
  * a key of their own, sealed with the key-encryption key of its own file
  * (never in the database); reply_tokens and play_tokens hold only the
  * BLAKE2b hash of each token; signups are the confirmation codes, hashed.
  */
-static const char migration_6[] =
+static const char migration_9[] =
 	"ALTER TABLE players ADD COLUMN email_pending INTEGER NOT NULL\n"
 	"	DEFAULT 0 CONSTRAINT email_pending_flag CHECK (email_pending IN (0, 1));\n"
 	"CREATE TABLE hosted_keys (\n"
@@ -354,14 +461,19 @@ static const char migration_6[] =
 	") WITHOUT ROWID;\n";
 
 static const struct migration migrations[] = {
-	{ 1, "initial schema", migration_1 },
-	{ 2, "players.lang and outbox_pending index", migration_2 },
-	{ 3, "webhooks and the webhook_queue index", migration_3 },
+	{ 1, "initial schema", migration_1, NULL },
+	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
+	{ 3, "webhooks and the webhook_queue index", migration_3, NULL },
 	{ 4, "asynchronous play: policy, seat status, timers, press, "
-	    "observers", migration_4 },
-	{ 5, "mail gateway: mail_seen and mail_rate", migration_5 },
-	{ 6, "replies to play: hosted keys, tokens, sign-ups, "
-	    "players.email_pending", migration_6 },
+	    "observers", migration_4, NULL },
+	{ 5, "mail gateway: mail_seen and mail_rate", migration_5, NULL },
+	{ 6, "security review: case-folded names, lookup indexes, "
+	    "mail_send_rate", migration_6, check_names_folded },
+	{ 7, "webhooks.player_id and webhooks.retry_at", migration_7, NULL },
+	{ 8, "mail limits: mail_attempt, mail_rate by verified sender",
+	    migration_8, NULL },
+	{ 9, "replies to play: hosted keys, tokens, sign-ups, "
+	    "players.email_pending", migration_9, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))
@@ -492,6 +604,8 @@ apply(sqlite3 *db, const struct migration *m, char *err, size_t errlen)
 	if (version >= m->version)
 		return STORE_OK;
 
+	if (m->check != NULL && m->check(db, err, errlen) != 0)
+		return STORE_ERROR;
 	if ((rc = sqlite3_exec(db, m->sql, NULL, NULL, NULL)) != SQLITE_OK) {
 		snprintf(err, errlen, "migration %d (%s) failed: %s",
 		    m->version, m->name, sqlite3_errmsg(db));

@@ -103,7 +103,7 @@ struct store_player {
 	char		lang[8];		/* "en" or "fr" */
 	unsigned char	pubkey[STORE_KEY_BYTES];
 	/* 1 while the address waits for its owner to confirm it: no game
-	 * mail is sent to it (docs/PLAYING.md; migration 6). */
+	 * mail is sent to it (docs/PLAYING.md; migration 9). */
 	int		email_pending;
 };
 
@@ -116,6 +116,15 @@ enum store_status store_player_find(struct store *st, const char *name,
 /* Replace the player's key (the old one stops working at once). */
 enum store_status store_player_set_key(struct store *st, int64_t id,
     const unsigned char pubkey[STORE_KEY_BYTES]);
+/* The player whose name equals name but for ASCII case (names are unique
+ * in that form since schema 6): for saying which name a new one clashes
+ * with. */
+enum store_status store_player_find_folded(struct store *st, const char *name,
+    struct store_player *p);
+/* The first registered player with this address (ASCII case ignored),
+ * through an index; STORE_NOTFOUND for "" or an unknown address. */
+enum store_status store_player_find_email(struct store *st, const char *email,
+    struct store_player *p);
 typedef int (*store_player_cb)(const struct store_player *p, void *arg);
 /* Calls cb for each player by id; stops early if cb returns non-zero. */
 enum store_status store_player_foreach(struct store *st, store_player_cb cb,
@@ -157,8 +166,24 @@ enum store_status store_game_set_status(struct store *st, int64_t id,
 enum store_status store_game_set_seat(struct store *st, int64_t id, int seat,
     int64_t player_id);
 typedef int (*store_game_cb)(const struct store_game *g, void *arg);
+/* Every game by id (administration and tests: no bound). */
 enum store_status store_game_foreach(struct store *st, store_game_cb cb,
     void *arg);
+/* One page of games: ids after `after`, in order, at most limit, with
+ * the filters set.  The status and player filters go through indexes, so
+ * a page costs its rows, not the number of games. */
+struct store_game_query {
+	int64_t		 after;		/* ids > after; 0 from the start */
+	int		 limit;
+	int		 status;	/* enum store_game_status; -1: any */
+	const char	*ruleset;	/* NULL: any */
+	int64_t		 player;	/* games with a seat of hers; 0: any */
+};
+enum store_status store_game_page(struct store *st,
+    const struct store_game_query *q, store_game_cb cb, void *arg);
+/* The forming games in which player_id holds a seat. */
+enum store_status store_game_forming_count(struct store *st,
+    int64_t player_id, int64_t *count);
 
 /* ---- The move log ------------------------------------------------------ */
 
@@ -225,6 +250,14 @@ enum store_status store_snapshot_latest(struct store *st, int64_t game_id,
     int64_t *seq, char **state);
 enum store_status store_snapshot_get(struct store *st, int64_t game_id,
     int64_t seq, char **state);
+/* The newest snapshot at or before seq: *found and *state (malloc'd);
+ * STORE_NOTFOUND if there is none. */
+enum store_status store_snapshot_before(struct store *st, int64_t game_id,
+    int64_t seq, int64_t *found, char **state);
+/* Remove the snapshot after entry seq, if there is one (a state the log
+ * can rebuild from an older snapshot: docs/STORE.md, "Snapshots"). */
+enum store_status store_snapshot_drop(struct store *st, int64_t game_id,
+    int64_t seq);
 
 /* ---- The outbox (notifications delivered after commit) ----------------- */
 
@@ -263,8 +296,16 @@ enum store_status store_outbox_mark_sent(struct store *st, int64_t id);
 /* Count a failed attempt; retry at next_attempt, or give up if permanent. */
 enum store_status store_outbox_mark_failed(struct store *st, int64_t id,
     int64_t next_attempt, int permanent, const char *why);
+/* Put a pending row off until next_attempt without counting an attempt
+ * (a rate cap, not a failure); why is shown as its last_error. */
+enum store_status store_outbox_defer(struct store *st, int64_t id,
+    int64_t next_attempt, const char *why);
 /* Number of pending rows. */
 enum store_status store_outbox_pending(struct store *st, int64_t *count);
+/* Remove at most limit rows delivered (status sent) and created before
+ * `before'; *removed says how many went.  Pending and failed rows stay. */
+enum store_status store_outbox_prune(struct store *st, int64_t before,
+    int limit, int *removed);
 /* Rows not yet delivered, by channel and status (STORE_OUTBOX_PENDING or
  * STORE_OUTBOX_FAILED): one call of cb per pair that has rows. */
 typedef int (*store_outbox_depth_cb)(const char *channel, int status,
@@ -300,10 +341,15 @@ struct store_webhook {
 	int64_t		created;		/* unix seconds */
 	int64_t		pending;		/* read only: queued rows, or -1
 						   where not counted */
+	int64_t		player_id;		/* who registered it; 0: the
+						   administrator */
+	int64_t		retry_at;		/* read only: not tried before
+						   (unix seconds); 0: now */
 };
 
 /* Insert w (w->id and w->created are set; state and counters start at
- * zero whatever w says).  STORE_ERROR if the game does not exist. */
+ * zero whatever w says; w->player_id is kept).  STORE_ERROR if the game
+ * or the player does not exist. */
 enum store_status store_webhook_add(struct store *st, struct store_webhook *w);
 enum store_status store_webhook_get(struct store *st, int64_t id,
     struct store_webhook *w);
@@ -318,19 +364,30 @@ enum store_status store_webhook_remove(struct store *st, int64_t id);
 /* Set the state; ACTIVE also clears the failure count. */
 enum store_status store_webhook_set_state(struct store *st, int64_t id,
     int state);
-/* A 2xx answer: active again, failures 0, last_success = when. */
+/* A 2xx answer: active again, failures 0, last_success = when, no
+ * back-off. */
 enum store_status store_webhook_delivered(struct store *st, int64_t id,
     int64_t when);
-/* A failed attempt: count it, keep why, and mark the registration failing
- * once failures reaches failing_after.  *state is the state after. */
+/* A failed attempt: count it, keep why, tried again no sooner than
+ * retry_at (every queue of the registration), and mark the registration
+ * failing once failures reaches failing_after.  *state is the state
+ * after. */
 enum store_status store_webhook_failed(struct store *st, int64_t id,
-    int failing_after, const char *why, int *state);
+    int failing_after, const char *why, int64_t retry_at, int *state);
+/* How many registrations players made: for one game (game_id > 0,
+ * player_id 0), or by one player across every game (player_id > 0,
+ * game_id 0).  The administrator's are not counted. */
+enum store_status store_webhook_count(struct store *st, int64_t game_id,
+    int64_t player_id, int64_t *count);
 /* Due webhook rows that are the oldest pending row of their (recipient,
- * game) queue, of registrations not disabled; oldest first, at most
- * limit.  Read first, then called back, as store_outbox_due(). */
+ * game) queue, of registrations neither disabled nor backing off
+ * (retry_at after now); those of registrations with no failure in a row
+ * first, then oldest first, at most limit.  Read first, then called
+ * back, as store_outbox_due(). */
 enum store_status store_outbox_webhook_due(struct store *st, int64_t now,
     int limit, store_outbox_cb cb, void *arg);
-/* The earliest next_attempt of a pending row of an enabled registration;
+/* The earliest time a pending head row of an enabled registration is due
+ * (its next_attempt, or its registration's retry_at if later);
  * STORE_NOTFOUND when there is none. */
 enum store_status store_outbox_webhook_next(struct store *st, int64_t *when);
 
@@ -456,11 +513,28 @@ enum store_status store_mail_seen_move(struct store *st, int64_t game_id,
     int64_t seq, char *message_id, size_t idlen);
 /* Count one reply to address in the window of `window' seconds that
  * started last; *allowed is 1 while at most max replies were counted in
- * it.  Atomic across connections. */
+ * it.  Replies to a verified sender (verified 1: a seat's registered
+ * address, after its signature was checked) and to unverified mail
+ * (verified 0) are counted apart.  Atomic across connections. */
 enum store_status store_mail_rate_take(struct store *st, const char *address,
-    int64_t when, int64_t window, int max, int *allowed);
+    int verified, int64_t when, int64_t window, int max, int *allowed);
+/* The same count for every mail the sender sends to address (table
+ * mail_send_rate): *allowed while at most max were counted in the
+ * window, and *window_end, when the current window ends (the time to
+ * put a refused row off to). */
+enum store_status store_mail_send_take(struct store *st, const char *address,
+    int64_t when, int64_t window, int max, int *allowed, int64_t *window_end);
+/* Note that the message whose bytes hash to content_hash (BLAKE2b-256,
+ * 64 hex digits) is being processed by process pid, in a transaction of
+ * its own.  STORE_EXISTS, with nothing changed, if an earlier attempt is
+ * still noted: that one never ended, its process died on the message. */
+enum store_status store_mail_attempt_begin(struct store *st,
+    const char *content_hash, int64_t pid);
+/* The attempt ended, whatever became of the message: forget it. */
+enum store_status store_mail_attempt_end(struct store *st,
+    const char *content_hash);
 
-/* ---- Playing by plain replies (store_hosted.c; migration 6) ------------ */
+/* ---- Playing by plain replies (store_hosted.c; migration 9) ------------ */
 
 /*
  * Hosted keys: the Ed25519 secret key the server keeps for a player who

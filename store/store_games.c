@@ -32,6 +32,20 @@ const char *const sq_games_sql[ST_COUNT] = {
 	    "WHERE game_id = ?1",
 	[ST_SEAT_SET] = "UPDATE seats SET player_id = ?3 "
 	    "WHERE game_id = ?1 AND seat = ?2",
+	/* Pages, by id after ?1, at most ?2 rows; ?3 a ruleset or NULL.
+	 * A status through games_status, a player through seats_player
+	 * (whose entries carry game_id): neither reads other games. */
+	[ST_GAME_PAGE] = GAME_SELECT " WHERE id > ?1 AND (?3 IS NULL OR "
+	    "ruleset = ?3) ORDER BY id LIMIT ?2",
+	[ST_GAME_PAGE_STATUS] = GAME_SELECT " WHERE status = ?4 AND id > ?1 "
+	    "AND (?3 IS NULL OR ruleset = ?3) ORDER BY id LIMIT ?2",
+	[ST_GAME_PAGE_PLAYER] = GAME_SELECT " WHERE id IN (SELECT game_id "
+	    "FROM seats WHERE player_id = ?5 AND game_id > ?1) "
+	    "AND (?4 < 0 OR status = ?4) AND (?3 IS NULL OR ruleset = ?3) "
+	    "ORDER BY id LIMIT ?2",
+	[ST_GAME_FORMING_COUNT] = "SELECT count(DISTINCT s.game_id) FROM "
+	    "seats s JOIN games g ON g.id = s.game_id "
+	    "WHERE s.player_id = ?1 AND g.status = 2",
 };
 
 static enum store_status
@@ -220,17 +234,16 @@ store_game_set_seat(struct store *st, int64_t id, int seat,
 	return sq_update_one(st, s, "game set seat", msg);
 }
 
-enum store_status
-store_game_foreach(struct store *st, store_game_cb cb, void *arg)
+/* Call cb for each game row s steps to (bound already), then reset s. */
+static enum store_status
+games_walk(struct store *st, sqlite3_stmt *s, const char *what,
+    store_game_cb cb, void *arg)
 {
 	enum store_status	 status;
 	struct store_game	 g;
-	sqlite3_stmt		*s;
 	int			 stop;
 
-	if ((s = sq_stmt(st, ST_GAME_ALL)) == NULL)
-		return STORE_ERROR;
-	while ((status = sq_step(st, s, "game foreach")) == STORE_OK) {
+	while ((status = sq_step(st, s, what)) == STORE_OK) {
 		if ((status = read_game_full(st, s, &g)) != STORE_OK)
 			break;
 		stop = cb(&g, arg);
@@ -240,4 +253,54 @@ store_game_foreach(struct store *st, store_game_cb cb, void *arg)
 	}
 	sq_finish(s);
 	return status == STORE_NOTFOUND ? STORE_OK : status;
+}
+
+enum store_status
+store_game_foreach(struct store *st, store_game_cb cb, void *arg)
+{
+	sqlite3_stmt		*s;
+
+	if ((s = sq_stmt(st, ST_GAME_ALL)) == NULL)
+		return STORE_ERROR;
+	return games_walk(st, s, "game foreach", cb, arg);
+}
+
+enum store_status
+store_game_page(struct store *st, const struct store_game_query *q,
+    store_game_cb cb, void *arg)
+{
+	sqlite3_stmt		*s;
+	int			 id;
+
+	id = q->player > 0 ? ST_GAME_PAGE_PLAYER : q->status >= 0 ?
+	    ST_GAME_PAGE_STATUS : ST_GAME_PAGE;
+	if ((s = sq_stmt(st, id)) == NULL)
+		return STORE_ERROR;
+	sq_bind_int64(st, s, 1, q->after);
+	sq_bind_int64(st, s, 2, q->limit);
+	if (q->ruleset != NULL)
+		sq_bind_text(st, s, 3, q->ruleset);
+	else
+		sq_bind_check(st, sqlite3_bind_null(s, 3));
+	if (id != ST_GAME_PAGE)
+		sq_bind_int64(st, s, 4, q->status);
+	if (id == ST_GAME_PAGE_PLAYER)
+		sq_bind_int64(st, s, 5, q->player);
+	return games_walk(st, s, "game page", cb, arg);
+}
+
+enum store_status
+store_game_forming_count(struct store *st, int64_t player_id, int64_t *count)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	*count = 0;
+	if ((s = sq_stmt(st, ST_GAME_FORMING_COUNT)) == NULL)
+		return STORE_ERROR;
+	sq_bind_int64(st, s, 1, player_id);
+	if ((status = sq_step(st, s, "game forming count")) == STORE_OK)
+		*count = sqlite3_column_int64(s, 0);
+	sq_finish(s);
+	return status;
 }

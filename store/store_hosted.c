@@ -1,5 +1,5 @@
 /*
- * store_hosted.c -- playing by plain replies (migration 6; docs/STORE.md,
+ * store_hosted.c -- playing by plain replies (migration 9; docs/STORE.md,
  * docs/PLAYING.md): hosted keys (sealed bytes only), the confirmation of
  * players' addresses, reply and play tokens, and sign-ups.
  *

@@ -39,6 +39,9 @@ const char *const sq_log_sql[ST_COUNT] = {
 	    "WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1",
 	[ST_SNAP_GET] = "SELECT seq, state FROM snapshots "
 	    "WHERE game_id = ?1 AND seq = ?2",
+	[ST_SNAP_BEFORE] = "SELECT seq, state FROM snapshots "
+	    "WHERE game_id = ?1 AND seq <= ?2 ORDER BY seq DESC LIMIT 1",
+	[ST_SNAP_DROP] = "DELETE FROM snapshots WHERE game_id = ?1 AND seq = ?2",
 };
 
 /* ---- The move log ------------------------------------------------------- */
@@ -290,4 +293,35 @@ store_snapshot_get(struct store *st, int64_t game_id, int64_t seq,
 		sq_err(st, "game %lld has no snapshot at %lld",
 		    (long long)game_id, (long long)seq);
 	return status;
+}
+
+enum store_status
+store_snapshot_before(struct store *st, int64_t game_id, int64_t seq,
+    int64_t *found, char **state)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	*state = NULL;
+	if ((s = sq_stmt(st, ST_SNAP_BEFORE)) == NULL)
+		return STORE_ERROR;
+	sq_bind_int64(st, s, 1, game_id);
+	sq_bind_int64(st, s, 2, seq);
+	status = snapshot_read_one(st, s, found, state, "snapshot before");
+	if (status == STORE_NOTFOUND)
+		sq_err(st, "game %lld has no snapshot at or before %lld",
+		    (long long)game_id, (long long)seq);
+	return status;
+}
+
+enum store_status
+store_snapshot_drop(struct store *st, int64_t game_id, int64_t seq)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = sq_stmt(st, ST_SNAP_DROP)) == NULL)
+		return STORE_ERROR;
+	sq_bind_int64(st, s, 1, game_id);
+	sq_bind_int64(st, s, 2, seq);
+	return sq_run(st, s, "snapshot drop");
 }

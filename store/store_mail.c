@@ -1,12 +1,17 @@
 /*
- * store_mail.c -- the mail gateway's bookkeeping (tables mail_seen and
- * mail_rate): store.h's store_mail_* calls.
+ * store_mail.c -- the mail gateway's bookkeeping (tables mail_seen,
+ * mail_rate and mail_attempt): store.h's store_mail_* calls.
  *
  * mail_seen remembers every inbound Message-ID and its outcome, so that a
  * message fetched twice is handled once, and for a played move names the
  * log entry (store_mail_seen_move).  mail_rate counts the replies to one
  * address in the current window, in one statement so that two processes
- * counting at once cannot both take the last reply (docs/MAIL.md).
+ * counting at once cannot both take the last reply (docs/MAIL.md);
+ * replies to verified and to unverified senders are counted apart.
+ * mail_send_rate counts the same way the mails the sender sends to one
+ * address (mail_send_per_hour), so that no address gets a flood.
+ * mail_attempt holds the messages being processed now: a row that stays
+ * is a message the process died on.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -25,13 +30,28 @@ const char *const sq_mail_sql[ST_COUNT] = {
 	    "WHERE game_id = ?1 AND seq = ?2 LIMIT 1",
 	/* One statement, so two processes counting at once cannot both
 	 * take the last reply of a window. */
-	[ST_MAIL_RATE] = "INSERT INTO mail_rate (address, window_start, count) "
-	    "VALUES (?1, ?2, 1) ON CONFLICT (address) DO UPDATE SET "
+	[ST_MAIL_RATE] = "INSERT INTO mail_rate (address, sender_verified, "
+	    "window_start, count) VALUES (?1, ?4, ?2, 1) "
+	    "ON CONFLICT (address, sender_verified) DO UPDATE SET "
 	    "count = CASE WHEN window_start <= ?2 - ?3 THEN 1 "
 	    "ELSE count + 1 END, "
 	    "window_start = CASE WHEN window_start <= ?2 - ?3 THEN ?2 "
 	    "ELSE window_start END "
 	    "RETURNING count",
+	/* The same count for mails sent (mail_sender.c), with the window's
+	 * start so that a row over the cap waits until the window ends. */
+	[ST_MAIL_SEND_RATE] = "INSERT INTO mail_send_rate (address, "
+	    "window_start, count) VALUES (?1, ?2, 1) "
+	    "ON CONFLICT (address) DO UPDATE SET "
+	    "count = CASE WHEN window_start <= ?2 - ?3 THEN 1 "
+	    "ELSE count + 1 END, "
+	    "window_start = CASE WHEN window_start <= ?2 - ?3 THEN ?2 "
+	    "ELSE window_start END "
+	    "RETURNING count, window_start",
+	[ST_MAIL_ATTEMPT_BEGIN] = "INSERT INTO mail_attempt (content_hash, "
+	    "started, pid) VALUES (?1, ?2, ?3)",
+	[ST_MAIL_ATTEMPT_END] = "DELETE FROM mail_attempt "
+	    "WHERE content_hash = ?1",
 };
 
 enum store_status
@@ -91,8 +111,8 @@ store_mail_seen_move(struct store *st, int64_t game_id, int64_t seq,
 }
 
 enum store_status
-store_mail_rate_take(struct store *st, const char *address, int64_t when,
-    int64_t window, int max, int *allowed)
+store_mail_rate_take(struct store *st, const char *address, int verified,
+    int64_t when, int64_t window, int max, int *allowed)
 {
 	enum store_status	 status;
 	sqlite3_stmt		*s;
@@ -104,10 +124,63 @@ store_mail_rate_take(struct store *st, const char *address, int64_t when,
 	sq_bind_text(st, s, 1, address);
 	sq_bind_int64(st, s, 2, when);
 	sq_bind_int64(st, s, 3, window);
+	sq_bind_int64(st, s, 4, verified ? 1 : 0);
 	if ((status = sq_step(st, s, "mail rate")) == STORE_OK)
 		count = sqlite3_column_int64(s, 0);
 	sq_finish(s);
 	if (status == STORE_OK)
 		*allowed = count <= max;
 	return status;
+}
+
+enum store_status
+store_mail_send_take(struct store *st, const char *address, int64_t when,
+    int64_t window, int max, int *allowed, int64_t *window_end)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+	int64_t			 count = 0, start = when;
+
+	*allowed = 0;
+	*window_end = when + window;
+	if ((s = sq_stmt(st, ST_MAIL_SEND_RATE)) == NULL)
+		return STORE_ERROR;
+	sq_bind_text(st, s, 1, address);
+	sq_bind_int64(st, s, 2, when);
+	sq_bind_int64(st, s, 3, window);
+	if ((status = sq_step(st, s, "mail send rate")) == STORE_OK) {
+		count = sqlite3_column_int64(s, 0);
+		start = sqlite3_column_int64(s, 1);
+	}
+	sq_finish(s);
+	if (status == STORE_OK) {
+		*allowed = count <= max;
+		*window_end = start + window;
+	}
+	return status;
+}
+
+enum store_status
+store_mail_attempt_begin(struct store *st, const char *content_hash,
+    int64_t pid)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = sq_stmt(st, ST_MAIL_ATTEMPT_BEGIN)) == NULL)
+		return STORE_ERROR;
+	sq_bind_text(st, s, 1, content_hash);
+	sq_bind_int64(st, s, 2, sq_now());
+	sq_bind_int64(st, s, 3, pid);
+	return sq_run(st, s, "mail attempt begin");
+}
+
+enum store_status
+store_mail_attempt_end(struct store *st, const char *content_hash)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = sq_stmt(st, ST_MAIL_ATTEMPT_END)) == NULL)
+		return STORE_ERROR;
+	sq_bind_text(st, s, 1, content_hash);
+	return sq_run(st, s, "mail attempt end");
 }

@@ -20,14 +20,17 @@
 	"SELECT id, game_id, seq, channel, recipient, event, payload, "	\
 	"status, attempts, next_attempt, last_error FROM outbox"
 
-/* Row o is the oldest pending row of its (recipient, game) queue, and its
- * registration is not disabled. */
+/* Row o is the oldest pending row of its (recipient, game) queue. */
 #define WEBHOOK_HEAD							\
 	"NOT EXISTS (SELECT 1 FROM outbox p WHERE p.status = 0 "	\
 	"AND p.channel = 'webhook' AND p.recipient = o.recipient "	\
-	"AND p.game_id IS o.game_id AND p.id < o.id) "			\
-	"AND NOT EXISTS (SELECT 1 FROM webhooks w "			\
-	"WHERE w.id = CAST(o.recipient AS INTEGER) AND w.state = 2)"
+	"AND p.game_id IS o.game_id AND p.id < o.id)"
+/* w, the registration of o (LEFT JOINed: a row whose registration is
+ * gone is due, for the sender to give up), is not disabled. */
+#define WEBHOOK_FROM							\
+	" o LEFT JOIN webhooks w ON w.id = CAST(o.recipient AS INTEGER) "\
+	"WHERE o.status = 0 AND o.channel = 'webhook' "			\
+	"AND coalesce(w.state, 0) != 2 AND "
 
 const char *const sq_outbox_sql[ST_COUNT] = {
 	[ST_OUTBOX_ADD] = "INSERT INTO outbox (game_id, seq, channel, "
@@ -41,7 +44,11 @@ const char *const sq_outbox_sql[ST_COUNT] = {
 	[ST_OUTBOX_FAILED] = "UPDATE outbox SET attempts = attempts + 1, "
 	    "next_attempt = ?2, last_error = ?3, status = ?4 "
 	    "WHERE id = ?1 AND status = 0",
+	[ST_OUTBOX_DEFER] = "UPDATE outbox SET next_attempt = ?2, "
+	    "last_error = ?3 WHERE id = ?1 AND status = 0",
 	[ST_OUTBOX_PENDING] = "SELECT count(*) FROM outbox WHERE status = 0",
+	[ST_OUTBOX_PRUNE] = "DELETE FROM outbox WHERE id IN (SELECT id FROM "
+	    "outbox WHERE status = 1 AND created < ?1 ORDER BY id LIMIT ?2)",
 	/* Rows not yet delivered: pending ones through the partial index,
 	 * failed ones by a scan (there should be few). */
 	[ST_OUTBOX_DEPTH] = "SELECT channel, 0, count(*) FROM outbox "
@@ -52,11 +59,14 @@ const char *const sq_outbox_sql[ST_COUNT] = {
 	    "AND next_attempt <= ?1 AND channel = ?3 ORDER BY id LIMIT ?2",
 	/* The webhook queue.  "status = 0 AND channel = 'webhook'" spelt out
 	 * so that the partial index webhook_queue applies. */
-	[ST_WEBHOOK_DUE] = OUTBOX_SELECT " o WHERE o.status = 0 "
-	    "AND o.channel = 'webhook' AND o.next_attempt <= ?1 "
-	    "AND " WEBHOOK_HEAD " ORDER BY o.id LIMIT ?2",
-	[ST_WEBHOOK_NEXT] = "SELECT min(o.next_attempt) FROM outbox o "
-	    "WHERE o.status = 0 AND o.channel = 'webhook' AND " WEBHOOK_HEAD,
+	[ST_WEBHOOK_DUE] = "SELECT o.id, o.game_id, o.seq, o.channel, "
+	    "o.recipient, o.event, o.payload, o.status, o.attempts, "
+	    "o.next_attempt, o.last_error FROM outbox" WEBHOOK_FROM
+	    "o.next_attempt <= ?1 AND coalesce(w.retry_at, 0) <= ?1 AND "
+	    WEBHOOK_HEAD " ORDER BY coalesce(w.failures, 0) > 0, o.id "
+	    "LIMIT ?2",
+	[ST_WEBHOOK_NEXT] = "SELECT min(max(o.next_attempt, "
+	    "coalesce(w.retry_at, 0))) FROM outbox" WEBHOOK_FROM WEBHOOK_HEAD,
 };
 
 /*
@@ -239,6 +249,23 @@ store_outbox_mark_failed(struct store *st, int64_t id, int64_t next_attempt,
 }
 
 enum store_status
+store_outbox_defer(struct store *st, int64_t id, int64_t next_attempt,
+    const char *why)
+{
+	sqlite3_stmt	*s;
+	char		 msg[64];
+
+	if ((s = sq_stmt(st, ST_OUTBOX_DEFER)) == NULL)
+		return STORE_ERROR;
+	sq_bind_int64(st, s, 1, id);
+	sq_bind_int64(st, s, 2, next_attempt);
+	sq_bind_error(st, s, 3, why);
+	snprintf(msg, sizeof(msg), "no pending outbox row %lld",
+	    (long long)id);
+	return sq_update_one(st, s, "outbox defer", msg);
+}
+
+enum store_status
 store_outbox_pending(struct store *st, int64_t *count)
 {
 	enum store_status	 status;
@@ -326,5 +353,21 @@ store_outbox_webhook_next(struct store *st, int64_t *when)
 			*when = sqlite3_column_int64(s, 0);
 	}
 	sq_finish(s);
+	return status;
+}
+
+enum store_status
+store_outbox_prune(struct store *st, int64_t before, int limit, int *removed)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	*removed = 0;
+	if ((s = sq_stmt(st, ST_OUTBOX_PRUNE)) == NULL)
+		return STORE_ERROR;
+	sq_bind_int64(st, s, 1, before);
+	sq_bind_int64(st, s, 2, limit);
+	if ((status = sq_run(st, s, "outbox prune")) == STORE_OK)
+		*removed = sq_changes(st);
 	return status;
 }

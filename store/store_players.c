@@ -25,6 +25,11 @@ const char *const sq_players_sql[ST_COUNT] = {
 	[ST_PLAYER_GET] = PLAYER_SELECT " WHERE p.id = ?1",
 	[ST_PLAYER_FIND] = PLAYER_SELECT " WHERE p.name = ?1",
 	[ST_PLAYER_ALL] = PLAYER_SELECT " ORDER BY p.id",
+	/* Through the index players_name_folded (migration 6). */
+	[ST_PLAYER_FOLDED] = PLAYER_SELECT " WHERE lower(p.name) = lower(?1)",
+	/* Through players_email; the oldest registration of the address. */
+	[ST_PLAYER_EMAIL] = PLAYER_SELECT " WHERE p.email = ?1 COLLATE NOCASE "
+	    "AND ?1 <> '' ORDER BY p.id LIMIT 1",
 	[ST_KEY_ADD] = "INSERT INTO player_keys (player_id, pubkey, created) "
 	    "VALUES (?1, ?2, ?3)",
 	[ST_KEY_REVOKE] = "UPDATE player_keys SET revoked = ?2 "
@@ -139,6 +144,40 @@ store_player_find(struct store *st, const char *name, struct store_player *p)
 	status = player_read_one(st, s, p, "player find");
 	if (status == STORE_NOTFOUND)
 		sq_err(st, "no player named \"%s\"", name ? name : "(null)");
+	return status;
+}
+
+enum store_status
+store_player_find_folded(struct store *st, const char *name,
+    struct store_player *p)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	if ((s = sq_stmt(st, ST_PLAYER_FOLDED)) == NULL)
+		return STORE_ERROR;
+	sq_bind_text(st, s, 1, name);
+	status = player_read_one(st, s, p, "player find folded");
+	if (status == STORE_NOTFOUND)
+		sq_err(st, "no player named \"%s\" in any case",
+		    name ? name : "(null)");
+	return status;
+}
+
+enum store_status
+store_player_find_email(struct store *st, const char *email,
+    struct store_player *p)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	if ((s = sq_stmt(st, ST_PLAYER_EMAIL)) == NULL)
+		return STORE_ERROR;
+	sq_bind_text(st, s, 1, email);
+	status = player_read_one(st, s, p, "player find email");
+	if (status == STORE_NOTFOUND)
+		sq_err(st, "no player with the address \"%s\"",
+		    email ? email : "(null)");
 	return status;
 }
 

@@ -16,11 +16,16 @@
  * reported as STORE_ERROR "corrupt row ...", never trusted, because the
  * file is input like any other (tests tamper with it on purpose).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <sys/stat.h>
 
 #include <sqlite3.h>
 
@@ -301,6 +306,12 @@ sq_last_id(struct store *st)
 	return sqlite3_last_insert_rowid(st->db);
 }
 
+int
+sq_changes(struct store *st)
+{
+	return sqlite3_changes(st->db);
+}
+
 static enum store_status
 run_id(struct store *st, enum stmt_id id, const char *what)
 {
@@ -445,6 +456,35 @@ set_wal(sqlite3 *db, const char *path, char *err, size_t errlen)
 }
 
 /*
+ * The file holds seeds, hands and webhook secrets: create it readable by
+ * its owner only (0600, whatever the umask), before SQLite does with
+ * 0644.  SQLite gives the -wal and -shm files the mode of the database
+ * file, so they are 0600 too.  An existing file keeps its mode (the
+ * administrator may have chosen one); docs/STORE.md says how to check.
+ * Special names (":memory:", "" for a temporary file) are left alone.
+ */
+static int
+db_create_private(const char *path, char *err, size_t errlen)
+{
+	int	 fd;
+
+	if (path[0] == '\0' || strcmp(path, ":memory:") == 0 ||
+	    strncmp(path, "file:", 5) == 0)
+		return 0;
+	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) ==
+	    -1) {
+		if (errno == EEXIST)
+			return 0;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	/* The umask may only take bits away; 0600 is what we want. */
+	(void)fchmod(fd, 0600);
+	close(fd);
+	return 0;
+}
+
+/*
  * Open the file and set up the connection.  The file is checked before
  * anything is written to it, so a foreign or newer file is left as it was.
  */
@@ -458,6 +498,8 @@ db_open(const char *path, sqlite3 **out, char *err, size_t errlen)
 
 	*out = NULL;
 	if ((sync = sync_pragma(err, errlen)) == NULL)
+		return STORE_ERROR;
+	if (db_create_private(path, err, errlen) == -1)
 		return STORE_ERROR;
 	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_CREATE, NULL);

@@ -54,6 +54,8 @@ enum stmt_id {
 	ST_PLAYER_GET,
 	ST_PLAYER_FIND,
 	ST_PLAYER_ALL,
+	ST_PLAYER_FOLDED,
+	ST_PLAYER_EMAIL,
 	ST_KEY_ADD,
 	ST_KEY_REVOKE,
 	/* store_games.c */
@@ -64,6 +66,10 @@ enum stmt_id {
 	ST_SEAT_ADD,
 	ST_SEATS_GET,
 	ST_SEAT_SET,
+	ST_GAME_PAGE,
+	ST_GAME_PAGE_STATUS,
+	ST_GAME_PAGE_PLAYER,
+	ST_GAME_FORMING_COUNT,
 	/* store_log.c */
 	ST_LOG_APPEND,
 	ST_LOG_GET,
@@ -74,6 +80,8 @@ enum stmt_id {
 	ST_SNAP_PUT,
 	ST_SNAP_LATEST,
 	ST_SNAP_GET,
+	ST_SNAP_BEFORE,
+	ST_SNAP_DROP,
 	/* store_outbox.c */
 	ST_OUTBOX_ADD,
 	ST_OUTBOX_DUE,
@@ -82,6 +90,8 @@ enum stmt_id {
 	ST_OUTBOX_PENDING,
 	ST_OUTBOX_DEPTH,
 	ST_OUTBOX_DUE_CHANNEL,
+	ST_OUTBOX_PRUNE,
+	ST_OUTBOX_DEFER,
 	ST_WEBHOOK_DUE,
 	ST_WEBHOOK_NEXT,
 	/* store_webhooks.c */
@@ -94,11 +104,16 @@ enum stmt_id {
 	ST_WEBHOOK_STATE,
 	ST_WEBHOOK_DELIVERED,
 	ST_WEBHOOK_FAILED,
+	ST_WEBHOOK_COUNT_GAME,
+	ST_WEBHOOK_COUNT_PLAYER,
 	/* store_mail.c */
 	ST_MAIL_SEEN_ADD,
 	ST_MAIL_SEEN_GET,
 	ST_MAIL_SEEN_MOVE,
 	ST_MAIL_RATE,
+	ST_MAIL_SEND_RATE,
+	ST_MAIL_ATTEMPT_BEGIN,
+	ST_MAIL_ATTEMPT_END,
 	ST_COUNT
 };
 
@@ -166,6 +181,8 @@ enum store_status sq_update_one(struct store *st, sqlite3_stmt *s,
 		    const char *what, const char *notfound);
 /* The rowid of the connection's last INSERT. */
 int64_t		 sq_last_id(struct store *st);
+/* Rows the last INSERT, UPDATE or DELETE of this connection changed. */
+int		 sq_changes(struct store *st);
 /* The time now, in seconds since the epoch. */
 int64_t		 sq_now(void);
 

@@ -18,14 +18,15 @@
 
 #define WEBHOOK_SELECT						\
 	"SELECT w.id, w.game_id, w.url, w.secret, w.events, w.state, "	\
-	"w.failures, w.last_error, w.last_success, w.created"
+	"w.failures, w.last_error, w.last_success, w.created, "	\
+	"w.player_id, w.retry_at"
 #define WEBHOOK_PENDING							\
 	"(SELECT count(*) FROM outbox q WHERE q.status = 0 "		\
 	"AND q.channel = 'webhook' AND q.recipient = CAST(w.id AS TEXT))"
 
 const char *const sq_webhooks_sql[ST_COUNT] = {
 	[ST_WEBHOOK_ADD] = "INSERT INTO webhooks (game_id, url, secret, "
-	    "events, created) VALUES (?1, ?2, ?3, ?4, ?5)",
+	    "events, created, player_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[ST_WEBHOOK_GET] = WEBHOOK_SELECT ", " WEBHOOK_PENDING
 	    " FROM webhooks w WHERE w.id = ?1",
 	[ST_WEBHOOK_ALL] = WEBHOOK_SELECT ", " WEBHOOK_PENDING
@@ -40,11 +41,17 @@ const char *const sq_webhooks_sql[ST_COUNT] = {
 	    "failures = CASE WHEN ?2 = 0 THEN 0 ELSE failures END "
 	    "WHERE id = ?1",
 	[ST_WEBHOOK_DELIVERED] = "UPDATE webhooks SET state = 0, "
-	    "failures = 0, last_success = ?2 WHERE id = ?1 AND state != 2",
+	    "failures = 0, last_success = ?2, retry_at = 0 "
+	    "WHERE id = ?1 AND state != 2",
 	[ST_WEBHOOK_FAILED] = "UPDATE webhooks SET failures = failures + 1, "
-	    "last_error = ?3, state = CASE WHEN state = 0 AND "
+	    "last_error = ?3, retry_at = max(retry_at, ?4), "
+	    "state = CASE WHEN state = 0 AND "
 	    "failures + 1 >= ?2 THEN 1 ELSE state END WHERE id = ?1 "
 	    "RETURNING state",
+	[ST_WEBHOOK_COUNT_GAME] = "SELECT count(*) FROM webhooks "
+	    "WHERE game_id = ?1 AND player_id IS NOT NULL",
+	[ST_WEBHOOK_COUNT_PLAYER] = "SELECT count(*) FROM webhooks "
+	    "WHERE player_id = ?1",
 };
 
 enum store_status
@@ -61,6 +68,7 @@ store_webhook_add(struct store *st, struct store_webhook *w)
 	sq_bind_field(st, s, 3, w->secret, sizeof(w->secret));
 	sq_bind_field(st, s, 4, w->events, sizeof(w->events));
 	sq_bind_int64(st, s, 5, w->created);
+	sq_bind_id(st, s, 6, w->player_id);
 	if ((status = sq_run(st, s, "webhook add")) != STORE_OK)
 		return status;
 	w->id = sq_last_id(st);
@@ -69,6 +77,7 @@ store_webhook_add(struct store *st, struct store_webhook *w)
 	w->last_error[0] = '\0';
 	w->last_success = 0;
 	w->pending = 0;
+	w->retry_at = 0;
 	return STORE_OK;
 }
 
@@ -83,9 +92,12 @@ read_webhook(struct store *st, sqlite3_stmt *s, struct store_webhook *w)
 	w->failures = sqlite3_column_int(s, 6);
 	w->last_success = sqlite3_column_int64(s, 8);
 	w->created = sqlite3_column_int64(s, 9);
-	w->pending = sqlite3_column_count(s) > 10 ?
-	    sqlite3_column_int64(s, 10) : -1;
+	w->retry_at = sqlite3_column_int64(s, 11);
+	w->pending = sqlite3_column_count(s) > 12 ?
+	    sqlite3_column_int64(s, 12) : -1;
 	if ((status = sq_col_id(st, s, 1, "webhooks", &w->game_id)) !=
+	    STORE_OK ||
+	    (status = sq_col_id(st, s, 10, "webhooks", &w->player_id)) !=
 	    STORE_OK ||
 	    (status = sq_col_text(st, s, 2, "webhooks", w->url,
 	    sizeof(w->url))) != STORE_OK ||
@@ -191,7 +203,7 @@ store_webhook_delivered(struct store *st, int64_t id, int64_t when)
 
 enum store_status
 store_webhook_failed(struct store *st, int64_t id, int failing_after,
-    const char *why, int *state)
+    const char *why, int64_t retry_at, int *state)
 {
 	enum store_status	 status;
 	sqlite3_stmt		*s;
@@ -201,10 +213,30 @@ store_webhook_failed(struct store *st, int64_t id, int failing_after,
 	sq_bind_int64(st, s, 1, id);
 	sq_bind_int64(st, s, 2, failing_after);
 	sq_bind_error(st, s, 3, why);
+	sq_bind_int64(st, s, 4, retry_at);
 	if ((status = sq_step(st, s, "webhook failed")) == STORE_OK)
 		*state = sqlite3_column_int(s, 0);
 	else if (status == STORE_NOTFOUND)
 		sq_err(st, "no webhook %lld", (long long)id);
+	sq_finish(s);
+	return status;
+}
+
+enum store_status
+store_webhook_count(struct store *st, int64_t game_id, int64_t player_id,
+    int64_t *count)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	*count = 0;
+	s = sq_stmt(st, game_id > 0 ? ST_WEBHOOK_COUNT_GAME :
+	    ST_WEBHOOK_COUNT_PLAYER);
+	if (s == NULL)
+		return STORE_ERROR;
+	sq_bind_int64(st, s, 1, game_id > 0 ? game_id : player_id);
+	if ((status = sq_step(st, s, "webhook count")) == STORE_OK)
+		*count = sqlite3_column_int64(s, 0);
 	sq_finish(s);
 	return status;
 }

@@ -9,7 +9,11 @@
  * rows, COMMIT, sign the receipt.  Choosing and signing the moves (the
  * players' side) is not timed.  Then audits every game (chain, receipts,
  * signatures, replay from the seed) and reports replayed moves per
- * second.  Figures go to standard output; `make bench` runs it.
+ * second.  Last, the database's size per move at steady state: every
+ * outbox row delivered and pruned (as pbemd does after outbox_keep_days),
+ * the pages in use (page_count - freelist_count) times the page size,
+ * divided by the moves.  Figures go to standard output; `make bench`
+ * runs it.
  *
  * PBEM_BENCH_GAMES sets the number of games (default 300).
  */
@@ -25,6 +29,7 @@
 #include "audit.h"
 #include "engine.h"
 #include "protocol.h"
+#include "store_test.h"
 
 static double
 now(void)
@@ -149,6 +154,31 @@ main(void)
 	    "moves/s\n", (double)replayed / t_audit);
 	printf("  peak RSS %ld KiB; %ld CPUs online\n", ru.ru_maxrss,
 	    sysconf(_SC_NPROCESSORS_ONLN));
+	{
+		sqlite3 *db = store_test_db(st);
+		sqlite3_stmt *q;
+		int64_t pages = 0, freel = 0, psize = 0;
+
+		sqlite3_exec(db, "UPDATE outbox SET status = 1", 0, 0, 0);
+		if (engine_outbox_prune(st, INT64_MAX / 2) < 0)
+			return fprintf(stderr, "%s\n", store_errmsg(st)), 1;
+		sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", 0, 0, 0);
+		if (sqlite3_prepare_v2(db, "SELECT (SELECT page_count FROM "
+		    "pragma_page_count), (SELECT freelist_count FROM "
+		    "pragma_freelist_count), (SELECT page_size FROM "
+		    "pragma_page_size)", -1, &q, NULL) == SQLITE_OK &&
+		    sqlite3_step(q) == SQLITE_ROW) {
+			pages = sqlite3_column_int64(q, 0);
+			freel = sqlite3_column_int64(q, 1);
+			psize = sqlite3_column_int64(q, 2);
+		}
+		sqlite3_finalize(q);
+		printf("  storage at steady state (outbox delivered and "
+		    "pruned): %.0f bytes/move (%lld pages of %lld bytes in "
+		    "use)\n", (double)((pages - freel) * psize) /
+		    (double)moves, (long long)(pages - freel),
+		    (long long)psize);
+	}
 	serverkey_close(key);
 	store_close(st);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);

@@ -17,6 +17,7 @@
 
 #include "audit.h"
 #include "bundle.h"
+#include "record.h"
 #include "testlib.h"
 
 static struct testenv env;
@@ -379,7 +380,8 @@ tamper(int64_t game, int64_t seq, const char *table, const char *column,
 
 START_TEST(test_tampering)
 {
-	int64_t game = testenv_game(&env, "template", 2), seq;
+	int64_t game = testenv_game(&env, "template", 2), seq, last;
+	unsigned char hash[STORE_HASH_BYTES];
 	int offset;
 
 	play_out(game, 9);
@@ -391,12 +393,59 @@ START_TEST(test_tampering)
 		tamper(game, seq, "log", "signature", (int)(seq * 9) % 64, seq);
 		tamper(game, seq, "log", "receipt", (int)(seq * 7) % 64, seq);
 		tamper(game, seq, "log", "state_hash", (int)seq, seq);
-		tamper(game, seq, "snapshots", "state", 10 + (int)seq, seq);
+		/* The snapshots kept: checkpoints and the newest (record.h). */
+		if (seq % ENGINE_SNAPSHOT_EVERY == 0)
+			tamper(game, seq, "snapshots", "state", 10 + (int)seq,
+			    seq);
 		/* A broken link is reported where it is found. */
 		tamper(game, seq, "log", "prev_hash", 3, seq);
 	}
+	ck_assert_int_eq(store_log_head(env.st, game, &last, hash), STORE_OK);
+	tamper(game, last, "snapshots", "state", 12, last);
 	/* The genesis record itself. */
 	tamper(game, 0, "log", "text", 20, 0);
+}
+END_TEST
+
+/* Snapshots are kept every ENGINE_SNAPSHOT_EVERY entries and for the
+ * newest state; every other state is rebuilt by replaying the entries
+ * since the snapshot before it, and must hash to what its entry says. */
+START_TEST(test_snapshot_checkpoints)
+{
+	int64_t game = testenv_game(&env, "stmissions", 3), seq, last;
+	unsigned char hash[STORE_HASH_BYTES];
+	struct gamestate gs;
+	char err[1024], *text;
+	int found;
+
+	play_out(game, 5);
+	ck_assert_int_eq(store_log_head(env.st, game, &last, hash), STORE_OK);
+	ck_assert_int_gt(last, 2 * ENGINE_SNAPSHOT_EVERY);
+	for (seq = 0; seq <= last; seq++) {
+		found = store_snapshot_get(env.st, game, seq, &text) ==
+		    STORE_OK;
+		free(text);
+		ck_assert_msg(found == (seq % ENGINE_SNAPSHOT_EVERY == 0 ||
+		    seq == last), "snapshot %lld kept: %d", (long long)seq,
+		    found);
+		ck_assert_msg(gamestate_load(env.st, game, seq, &gs, err,
+		    sizeof(err)) == ENGINE_OK, "state %lld: %s",
+		    (long long)seq, err);
+		ck_assert_int_eq(gs.seq, seq);
+		gamestate_clear(&gs);
+	}
+	/* An altered checkpoint spoils every state rebuilt from it. */
+	testenv_flip(&env, "snapshots", "state", game, ENGINE_SNAPSHOT_EVERY,
+	    30);
+	ck_assert_int_eq(gamestate_load(env.st, game,
+	    ENGINE_SNAPSHOT_EVERY + 3, &gs, err, sizeof(err)), ENGINE_INTERNAL);
+	ck_assert_msg(strstr(err, "does not match") != NULL ||
+	    strstr(err, "snapshot") != NULL, "%s", err);
+	testenv_flip(&env, "snapshots", "state", game, ENGINE_SNAPSHOT_EVERY,
+	    30);
+	ck_assert_int_eq(gamestate_load(env.st, game,
+	    ENGINE_SNAPSHOT_EVERY + 3, &gs, err, sizeof(err)), ENGINE_OK);
+	gamestate_clear(&gs);
 }
 END_TEST
 
@@ -432,6 +481,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_audit_export_verify);
 	tcase_add_test(tc, test_bundle_running_game);
 	tcase_add_test(tc, test_tampering);
+	tcase_add_test(tc, test_snapshot_checkpoints);
 	tcase_add_test(tc, test_tampered_game_row);
 	suite_add_tcase(s, tc);
 	return s;

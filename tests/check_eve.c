@@ -295,7 +295,7 @@ END_TEST
 
 START_TEST(test_joker_hand_reserve)
 {
-	static const int h[5] = { I, B, B, N, N };
+	static const int h[5] = { I, B, B, A, A };
 	struct eve *g = position();
 
 	set_cards(g, 0, h, 5, (const int[]){ C, I }, 2);
@@ -365,7 +365,9 @@ START_TEST(test_spock)
 	g->current = 0;
 	set_cards(g, 0, h, 5, NULL, 0);
 	nrow = g->nrow;
+	g->version = 1;		/* version 1 kept the row's last card */
 	refused(g, "spock neutral zone discard 9", "last card");
+	g->version = EVE_RULES_VERSION;
 	play(g, "spock neutral zone discard 5; spock mirror swap 6 7; "
 	    "spock briefing extend keep flip");
 	ck_assert_int_eq(g->nrow, nrow - 1 + 2);
@@ -537,8 +539,8 @@ START_TEST(test_move_forms)
 	ck_assert(has_form(f, "one turn, one message", NULL));
 	ck_assert(has_form(f, "fly nebula — your next space is nebula",
 	    "you hold 2 nebula"));
-	ck_assert(has_form(f, "joker nebula nebula", "pair of nebula"));
-	ck_assert(has_form(f, "joker asteroid field asteroid field", NULL));
+	/* Holding a nebula for the nebula ahead: no joker (version 2). */
+	ck_assert(!has_form(f, "joker", NULL));
 	ck_assert(has_form(f, "starfleet <card>", "shows nebula and "
 	    "asteroid field; you hold 2 nebula, 2 asteroid field"));
 	ck_assert(has_form(f, "spock retreat forward", NULL));
@@ -559,6 +561,12 @@ START_TEST(test_move_forms)
 	ck_assert(has_form(f, "spock repli avant", NULL));
 	ck_assert(has_form(f, "passer", NULL));
 	json_decref(f);
+	g->version = 1;		/* version 1 allowed jokers anyway */
+	f = M->move_forms(g, 0, RULES_LANG_EN);
+	ck_assert(has_form(f, "joker nebula nebula", "pair of nebula"));
+	ck_assert(has_form(f, "joker asteroid field asteroid field", NULL));
+	json_decref(f);
+	g->version = EVE_RULES_VERSION;
 	/* Every form's step is one that check() takes. */
 	ck_assert_int_eq(try(g, 0, "spock mirror universe from reserve turn "
 	    "3", RULES_LANG_EN, (char[RULES_ERRLEN]){ 0 }), RULES_OK);
@@ -694,7 +702,8 @@ START_TEST(test_expert)
 	g->p[0].track[T_TORPEDO] = 0;
 	g->p[0].track[T_SHIELD] = 0;
 	g->p[0].track[T_HULL] = 1;
-	play(g, "fly asteroid");
+	refused(g, "fly asteroid", "a joker or \"fight\"");
+	play(g, "fly asteroid; fight");
 	ck_assert(g->p[0].destroyed);
 	ck_assert(g->over);
 	ck_assert_int_eq(g->winner, 1);
@@ -710,9 +719,228 @@ START_TEST(test_expert)
 	ck_assert(!g->over);	/* the nebula refilled dilithium */
 	g->current = 0;
 	g->p[0].track[T_DILITHIUM] = 0;
+	play(g, "pass");	/* parked on the nebula: refuels (v2) */
+	ck_assert(!g->over);
+	ck_assert_int_gt(g->p[0].track[T_DILITHIUM], 0);
+	g->current = 0;
+	g->p[0].track[T_DILITHIUM] = 0;
+	g->p[0].pos = 2;	/* an asteroid field: no refuelling */
 	play(g, "pass");
 	ck_assert(g->over);
 	ck_assert_int_eq(g->winner, -1);
+	M->destroy(g);
+}
+END_TEST
+
+/*
+ * Task: no refusal may depend on a travel card nobody has seen.  The
+ * cards Briefing lays were hidden when the turn was written: a later
+ * step that meets them is refused without naming them.
+ */
+START_TEST(test_briefing_no_peek)
+{
+	static const int h[5] = { K_BRIEFING, K_MIRROR, N, A, C };
+	struct eve *g = position();
+	char err1[RULES_ERRLEN], err2[RULES_ERRLEN];
+	const char *text = "spock briefing extend keep; "
+	    "spock mirror universe swap 1 10; fly nebula";
+
+	set_cards(g, 0, h, 5, NULL, 0);
+	try(g, 0, text, RULES_LANG_EN, err1);
+	g->tdeck[g->ntdeck - 1] ^= g->tdeck[0];	/* another top card */
+	g->tdeck[0] ^= g->tdeck[g->ntdeck - 1];
+	g->tdeck[g->ntdeck - 1] ^= g->tdeck[0];
+	try(g, 0, text, RULES_LANG_EN, err2);
+	ck_assert_str_eq(err1, err2);
+	refused(g, text, "only extend or trade may follow it");
+	play(g, "spock briefing extend keep flip; extend");
+	ck_assert_int_eq(g->nrow, 12);
+	M->destroy(g);
+}
+END_TEST
+
+/* Seed: a joker only for a player without the matching card (v2). */
+START_TEST(test_joker_needs_no_match)
+{
+	static const int with[5] = { N, A, A, C, B };
+	static const int without[5] = { A, A, C, B, I };
+	struct eve *g = position();
+
+	set_cards(g, 0, with, 5, NULL, 0);
+	refused(g, "joker asteroid asteroid", "you hold a nebula");
+	set_cards(g, 0, without, 5, (const int[]){ N }, 1);
+	refused(g, "joker asteroid asteroid", "top of your reserve pile is "
+	    "nebula");
+	set_cards(g, 0, with, 5, NULL, 0);
+	g->version = 1;		/* old games keep the old rule */
+	play(g, "joker asteroid asteroid");
+	ck_assert_int_eq(g->p[0].pos, 0);
+	M->destroy(g);
+	g = position();
+	set_cards(g, 0, without, 5, NULL, 0);
+	play(g, "joker asteroid asteroid");
+	ck_assert_int_eq(g->p[0].pos, 0);
+	M->destroy(g);
+}
+END_TEST
+
+/* Expert: a ship parked on a nebula refuels (v2), not in v1. */
+START_TEST(test_expert_parked)
+{
+	static const int row[9][2] = {
+		{ N, A }, { A, C }, { A, B }, { A, I }, { C, N },
+		{ B, A }, { I, C }, { N, B }, { C, I }
+	};
+	static const int h[5] = { N, A, A, C, B };
+	struct eve *g;
+	int v;
+
+	for (v = 1; v <= 2; v++) {
+		g = new_game("{\"mode\": \"expert\", \"first\": 0}", 5);
+		g->version = v;
+		set_row(g, row, 9);
+		set_cards(g, 0, h, 5, NULL, 0);
+		g->p[0].pos = 0;		/* a nebula */
+		g->p[0].track[T_DILITHIUM] = 0;
+		play(g, "pass");
+		if (v == 1)
+			ck_assert_int_eq(g->p[0].track[T_DILITHIUM], 0);
+		else
+			ck_assert_int_gt(g->p[0].track[T_DILITHIUM], 0);
+		/* A class-M planet: trade without having flown (v2). */
+		g->current = 0;
+		g->p[0].pos = 4;
+		set_cards(g, 0, h, 5, NULL, 0);
+		if (v == 1)
+			refused(g, "trade torpedoes dilithium",
+			    "ends a flight on a class-M planet");
+		else
+			play(g, "trade torpedoes dilithium");
+		M->destroy(g);
+	}
+}
+END_TEST
+
+/* Expert Klingon (v2): a second payment, or one payment and a fight. */
+START_TEST(test_expert_klingon_choice)
+{
+	static const int row[9][2] = {
+		{ N, A }, { A, C }, { A, B }, { A, I }, { C, N },
+		{ B, A }, { I, C }, { N, B }, { C, I }
+	};
+	static const int h[5] = { N, A, A, C, B };
+	struct eve *g = new_game("{\"mode\": \"expert\", \"first\": 0}",
+	    6);
+	int before[T_NTRACKS];
+
+	set_row(g, row, 9);
+	set_cards(g, 0, h, 5, NULL, 0);
+	g->p[0].pos = 0;
+	g->kl_pos = 1;
+	g->kl_route = 0;
+	refused(g, "fight", "fight follows a flight card");
+	memcpy(before, g->p[0].track, sizeof(before));
+	play(g, "fly asteroid; fly asteroid");	/* no dice */
+	ck_assert_int_eq(g->p[0].pos, 3);
+	ck_assert_int_eq(g->p[0].track[T_TORPEDO], before[T_TORPEDO]);
+	ck_assert_int_eq(g->kl_pos, -1);
+	M->destroy(g);
+	g = new_game("{\"mode\": \"expert\", \"first\": 0}", 6);
+	set_row(g, row, 9);
+	set_cards(g, 0, h, 5, NULL, 0);
+	g->p[0].pos = 0;
+	g->kl_pos = 1;
+	g->kl_route = 0;
+	play(g, "fly asteroid; fight");
+	ck_assert_int_eq(g->p[0].pos, 3);
+	ck_assert_int_lt(g->p[0].track[T_TORPEDO], before[T_TORPEDO]);
+	M->destroy(g);
+	/* Version 1: one payment fights at once. */
+	g = new_game("{\"mode\": \"expert\", \"first\": 0}", 6);
+	g->version = 1;
+	set_row(g, row, 9);
+	set_cards(g, 0, h, 5, NULL, 0);
+	g->p[0].pos = 0;
+	g->kl_pos = 1;
+	g->kl_route = 0;
+	refused(g, "fly asteroid; fight", "rules version 2");
+	play(g, "fly asteroid");
+	ck_assert_int_eq(g->p[0].pos, 3);
+	M->destroy(g);
+}
+END_TEST
+
+/* Neutral Zone may discard the row's last card when it is free (v2). */
+START_TEST(test_nz_last_card)
+{
+	static const int h[5] = { K_NEUTRAL, N, A, C, B };
+	struct eve *g = position();
+
+	g->p[0].pos = 7;
+	g->p[1].pos = 2;
+	set_cards(g, 0, h, 5, NULL, 0);
+	refused(g, "spock neutral zone discard 9; discard nebula",
+	    "stage already ended at step 1");
+	play(g, "spock neutral zone discard 9");
+	/* The row closed up: the Enterprise stood on the last space. */
+	ck_assert_int_eq(g->last_finisher, 0);
+	ck_assert_int_eq(g->p[0].score, 7 - 2);
+	ck_assert_int_eq(g->stage, 2);
+	M->destroy(g);
+	g = position();
+	g->version = 1;
+	set_cards(g, 0, h, 5, NULL, 0);
+	refused(g, "spock neutral zone discard 9", "last card");
+	M->destroy(g);
+}
+END_TEST
+
+/* The version: saved from 2 on, absent = 1, unknown versions refused. */
+START_TEST(test_rules_version)
+{
+	struct eve *g = position();
+	char err[RULES_ERRLEN];
+	json_t *j = M->save(g);
+	struct eve *back;
+
+	ck_assert_int_eq(M->ruleset_version, EVE_RULES_VERSION);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "version")),
+	    2);
+	json_object_set_new(j, "version", json_integer(3));
+	ck_assert_ptr_null(M->load(j, err, sizeof(err)));
+	json_object_del(j, "version");
+	back = M->load(j, err, sizeof(err));
+	ck_assert_ptr_nonnull(back);
+	ck_assert_int_eq(back->version, 1);
+	json_decref(j);
+	j = M->save(back);	/* a version 1 state saves as it always did */
+	ck_assert_ptr_null(json_object_get(j, "version"));
+	ck_assert_int_eq(json_object_size(j), 13);
+	json_decref(j);
+	M->destroy(back);
+	M->destroy(g);
+}
+END_TEST
+
+/*
+ * parse() must not use strtok: a caller's own strtok in progress (or
+ * another thread's) would lose its place.
+ */
+START_TEST(test_parse_reentrant)
+{
+	char buf[] = "alpha beta gamma", err[RULES_ERRLEN];
+	struct eve *g = position();
+	json_t *move = NULL;
+	char *w;
+
+	w = strtok(buf, " ");
+	ck_assert_str_eq(w, "alpha");
+	ck_assert_int_eq(M->parse(g, 0, "fly nebula; extend flip",
+	    RULES_LANG_EN, &move, err, sizeof(err)), RULES_OK);
+	json_decref(move);
+	w = strtok(NULL, " ");
+	ck_assert_ptr_nonnull(w);
+	ck_assert_str_eq(w, "beta");
 	M->destroy(g);
 }
 END_TEST
@@ -851,6 +1079,212 @@ START_TEST(test_random_expert)
 }
 END_TEST
 
+/*
+ * The differential no-peek test.  Two states that differ only in what
+ * seat cannot see must give seat byte-identical answers.
+ *
+ * What seat cannot see (docs/eve.md, "Hidden information"): the order of
+ * the travel deck, the order of its own deck, and which of the
+ * opponent's cards lie in its hand, its reserve pile (and in what order)
+ * or its deck -- only their sizes are public, and the set of those cards
+ * is the opponent's 33 less its public discard and Starfleet piles.
+ * hide_shuffle() rearranges exactly that and nothing else.
+ */
+static void
+hide_shuffle(struct eve *g, int seat, struct rules_rng *rng)
+{
+	struct eve_player *me = &g->p[seat], *op = &g->p[1 - seat];
+	int pool[EVE_DECK], n = 0, i;
+
+	rules_rng_shuffle(rng, g->tdeck, (size_t)g->ntdeck);
+	rules_rng_shuffle(rng, me->deck, (size_t)me->ndeck);
+	for (i = 0; i < op->nhand; i++)
+		pool[n++] = op->hand[i];
+	for (i = 0; i < op->nreserve; i++)
+		pool[n++] = op->reserve[i];
+	for (i = 0; i < op->ndeck; i++)
+		pool[n++] = op->deck[i];
+	rules_rng_shuffle(rng, pool, (size_t)n);
+	n = 0;
+	for (i = 0; i < op->nhand; i++)
+		op->hand[i] = pool[n++];
+	for (i = 0; i < op->nreserve; i++)
+		op->reserve[i] = pool[n++];
+	for (i = 0; i < op->ndeck; i++)
+		op->deck[i] = pool[n++];
+	ck_assert(eve_conserved(g));
+}
+
+/* Put card into seat's hand slot, swapping it with wherever it is among
+ * the seat's own piles (so more positions hold Briefing and Mirror). */
+static void
+to_hand(struct eve_player *pl, int card, int slot)
+{
+	int *piles[4] = { pl->deck, pl->reserve, pl->discard, pl->hand };
+	int sizes[4] = { pl->ndeck, pl->nreserve, pl->ndiscard, pl->nhand };
+	int p, i, tmp;
+
+	if (slot >= pl->nhand)
+		return;
+	for (p = 0; p < 4; p++)
+		for (i = 0; i < sizes[p]; i++)
+			if (piles[p][i] == card) {
+				tmp = pl->hand[slot];
+				pl->hand[slot] = card;
+				piles[p][i] = tmp;
+				return;
+			}
+}
+
+/* A turn text from the step words, aimed at the row's end. */
+static void
+random_text(const struct eve *g, int seat, struct rules_rng *rng, char *buf,
+    size_t len)
+{
+	static const char *const kinds[] = { "nebula", "asteroid",
+	    "class-m", "black hole", "ion storm", "briefing", "retreat",
+	    "neutral zone", "mirror universe" };
+	int nsteps = 1 + (int)rules_rng_below(rng, 4), i;
+	int far = g->nrow + 1, mine = g->p[seat].pos + 2;
+
+	buf[0] = '\0';
+	if (rules_rng_below(rng, 3) == 0) {	/* the reported leak */
+		snprintf(buf, len, "spock briefing extend keep; spock mirror "
+		    "universe swap %d %d; fly %s", mine, far,
+		    kinds[rules_rng_below(rng, 5)]);
+		return;
+	}
+	for (i = 0; i < nsteps; i++) {
+		char st[96];
+		const char *k = kinds[rules_rng_below(rng, 5)];
+		int a = 1 + (int)rules_rng_below(rng, (uint32_t)g->nrow + 2);
+
+		switch (rules_rng_below(rng, 13)) {
+		case 0: snprintf(st, sizeof(st), "spock briefing extend %s",
+		    rules_rng_below(rng, 2) ? "keep" : "flip keep"); break;
+		case 1: snprintf(st, sizeof(st), "spock mirror universe swap "
+		    "%d %d", a, far); break;
+		case 2: snprintf(st, sizeof(st), "spock mirror universe turn "
+		    "%d", a); break;
+		case 3: snprintf(st, sizeof(st), "fly %s%s", k,
+		    rules_rng_below(rng, 4) ? "" : " back"); break;
+		case 4: snprintf(st, sizeof(st), "joker %s %s", k, k); break;
+		case 5: snprintf(st, sizeof(st), "spock neutral zone discard "
+		    "%d", a); break;
+		case 6: snprintf(st, sizeof(st), "spock neutral zone klingon "
+		    "%d", a); break;
+		case 7: snprintf(st, sizeof(st), "spock retreat %s",
+		    rules_rng_below(rng, 2) ? "forward" : "back"); break;
+		case 8: snprintf(st, sizeof(st), "extend"); break;
+		case 9: snprintf(st, sizeof(st), "fight"); break;
+		case 10: snprintf(st, sizeof(st), "%s %s",
+		    rules_rng_below(rng, 2) ? "reserve" : "starfleet",
+		    kinds[rules_rng_below(rng, 9)]); break;
+		case 11: snprintf(st, sizeof(st), "spock briefing from reserve "
+		    "extend"); break;
+		default: snprintf(st, sizeof(st), "trade hull dilithium");
+		}
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+		    i ? "; " : "", st);
+	}
+}
+
+static void
+same_json(json_t *a, json_t *b, const char *what, int pos)
+{
+	char *x = json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS);
+	char *y = json_dumps(b, JSON_COMPACT | JSON_SORT_KEYS);
+
+	ck_assert_msg(strcmp(x, y) == 0, "position %d: %s differs with "
+	    "hidden cards moved:\n%s\n%s", pos, what, x, y);
+	free(x);
+	free(y);
+	json_decref(a);
+	json_decref(b);
+}
+
+static void
+same_answer(struct eve *g1, struct eve *g2, int seat, const char *text,
+    int pos)
+{
+	char e1[RULES_ERRLEN], e2[RULES_ERRLEN];
+	enum rules_lang lang;
+	enum rules_status r1, r2;
+
+	for (lang = RULES_LANG_EN; lang <= RULES_LANG_FR; lang++) {
+		e1[0] = e2[0] = '\0';
+		r1 = try(g1, seat, text, lang, e1);
+		r2 = try(g2, seat, text, lang, e2);
+		ck_assert_msg(r1 == r2 && strcmp(e1, e2) == 0, "position %d, "
+		    "\"%s\": the answer depends on hidden cards:\n%d %s\n"
+		    "%d %s", pos, text, r1, e1, r2, e2);
+	}
+}
+
+#define NOPEEK_POSITIONS	200
+
+START_TEST(test_no_peek_differential)
+{
+	struct rules_rng rng;
+	int pos;
+
+	for (pos = 0; pos < NOPEEK_POSITIONS; pos++) {
+		struct eve *g = new_game(pos % 2 ? "{\"mode\": \"expert\"}" :
+		    "{}", 5000 + (uint64_t)pos), g1, g2;
+		int turns, n, seat, seats[2];
+		json_t *a, *b;
+		size_t i;
+		char text[400];
+
+		/* A random position: up to 40 turns of random legal play. */
+		seeded(&rng, 5000 + (uint64_t)pos, 77);
+		turns = (int)rules_rng_below(&rng, 40);
+		for (n = 0; n < turns && M->to_act(g, seats, 2) > 0; n++) {
+			struct rules_rng r2;
+			json_t *moves = M->legal_moves(g, seats[0]), *move;
+
+			move = NULL;
+			ck_assert_int_eq(M->parse(g, seats[0], json_string_value(
+			    json_array_get(moves, rules_rng_below(&rng,
+			    (uint32_t)json_array_size(moves)))), RULES_LANG_EN,
+			    &move, text, sizeof(text)), RULES_OK);
+			seeded(&r2, 5000 + (uint64_t)pos, 100 + (uint64_t)n);
+			M->apply(g, seats[0], move, &r2);
+			json_decref(move);
+			json_decref(moves);
+		}
+		seat = rules_rng_below(&rng, 4) ? g->current : 1 - g->current;
+		if (rules_rng_below(&rng, 2)) {
+			to_hand(&g->p[seat], 25, 0);	/* Briefing */
+			to_hand(&g->p[seat], 30, 1);	/* Mirror Universe */
+		}
+		ck_assert(eve_conserved(g));
+		g1 = *g;
+		g2 = *g;
+		hide_shuffle(&g2, seat, &rng);
+		same_json(M->view(&g1, seat), M->view(&g2, seat), "view", pos);
+		same_json(M->move_forms(&g1, seat, RULES_LANG_EN),
+		    M->move_forms(&g2, seat, RULES_LANG_EN), "move forms", pos);
+		same_json(M->move_forms(&g1, seat, RULES_LANG_FR),
+		    M->move_forms(&g2, seat, RULES_LANG_FR), "move forms", pos);
+		a = M->legal_moves(&g1, seat);
+		b = M->legal_moves(&g2, seat);
+		for (i = 0; i < json_array_size(a); i++)
+			same_answer(&g1, &g2, seat, json_string_value(
+			    json_array_get(a, i)), pos);
+		for (i = 0; i < json_array_size(b); i++)
+			same_answer(&g1, &g2, seat, json_string_value(
+			    json_array_get(b, i)), pos);
+		same_json(a, b, "legal moves", pos);
+		for (n = 0; n < 40; n++) {
+			random_text(&g1, seat, &rng, text, sizeof(text));
+			same_answer(&g1, &g2, seat, text, pos);
+		}
+		M->destroy(g);
+	}
+}
+END_TEST
+
 int
 main(void)
 {
@@ -874,8 +1308,19 @@ main(void)
 	tcase_add_test(tc, test_save_load);
 	tcase_add_test(tc, test_move_forms);
 	tcase_add_test(tc, test_expert);
+	tcase_add_test(tc, test_briefing_no_peek);
+	tcase_add_test(tc, test_joker_needs_no_match);
+	tcase_add_test(tc, test_expert_parked);
+	tcase_add_test(tc, test_expert_klingon_choice);
+	tcase_add_test(tc, test_nz_last_card);
+	tcase_add_test(tc, test_rules_version);
+	tcase_add_test(tc, test_parse_reentrant);
 	tcase_add_test(tc, test_random_base);
 	tcase_add_test(tc, test_random_expert);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("nopeek");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_no_peek_differential);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

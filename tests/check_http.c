@@ -22,6 +22,7 @@
  */
 #include <check.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,6 +31,10 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <curl/curl.h>
 #include <sodium.h>
@@ -190,15 +195,30 @@ now_mono(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The options of the pbemd under test (-o each); the first test's by
+ * default, the limits test's set by its fixture. */
+static const char *const api_options[] = {
+	/* One HTTP thread: the long-poll test proves that waiting polls do
+	 * not take it. */
+	"http_threads=1", "http_events_max_wait=20", "http_auth_window=120",
+	/* A whole game in a few seconds: the rate limits are off here
+	 * (test_http_limits and tests/ops-test.sh test them). */
+	"rate_per_key=0", "rate_per_address=0",
+	/* One internal address the webhook test may use. */
+	"webhook_allow_hosts=127.0.0.1:9", "webhook_max_per_game=2", NULL
+};
+static const char *const *pbemd_options = api_options;
+
 static void
 pbemd_start(void)
 {
 	const char *builddir = getenv("top_builddir");
 	const char *srcdir = getenv("top_srcdir");
 	char prog[512], tpl[512], port[16], logpath[400];
+	const char *argv[64];
 	struct reply r;
 	double until;
-	int fd;
+	int fd, n = 0, i;
 
 	snprintf(prog, sizeof(prog), "%s/daemon/pbemd", builddir ? builddir :
 	    ".");
@@ -212,13 +232,19 @@ pbemd_start(void)
 		dup2(fd, 2);
 		/* One HTTP thread: the long-poll test proves that waiting
 		 * polls do not take it. */
-		execl(prog, "pbemd", "-d", env.dbpath, "-p", port, "-t", tpl,
-		    "-o", "http_threads=1", "-o", "http_events_max_wait=20",
-		    "-o", "http_auth_window=120",
-		    /* A whole game in a few seconds: the rate limits are
-		     * off here (tests/ops-test.sh tests them). */
-		    "-o", "rate_per_key=0", "-o", "rate_per_address=0",
-		    (char *)NULL);
+		argv[n++] = "pbemd";
+		argv[n++] = "-d";
+		argv[n++] = env.dbpath;
+		argv[n++] = "-p";
+		argv[n++] = port;
+		argv[n++] = "-t";
+		argv[n++] = tpl;
+		for (i = 0; pbemd_options[i] != NULL && n < 60; i++) {
+			argv[n++] = "-o";
+			argv[n++] = pbemd_options[i];
+		}
+		argv[n] = NULL;
+		execv(prog, (char *const *)argv);
 		_exit(127);
 	}
 	for (until = now_mono() + 20; now_mono() < until; usleep(50000)) {
@@ -1057,8 +1083,30 @@ check_end(int64_t game, int moves)
 	json_decref(bundle);
 }
 
-/* A game's players may manage its webhooks with signed requests; nobody
- * else may, and a signed request is no key to the global ones. */
+/* POST url to path as who: 400, the message holding why. */
+static void
+refused_webhook(const struct player *who, const char *path, const char *url,
+    const char *why)
+{
+	char body[256];
+	const char *msg;
+	long status;
+	json_t *j;
+
+	snprintf(body, sizeof(body), "{\"url\": \"%s\"}", url);
+	j = http_json(who, "POST", path, body, &status);
+	ck_assert_int_eq(status, 400);
+	msg = json_string_value(json_object_get(json_object_get(j, "error"),
+	    "message"));
+	ck_assert_msg(msg != NULL && strstr(msg, why) != NULL, "%s: %s", url,
+	    msg);
+	json_decref(j);
+}
+
+/* A game's players may manage their own webhooks in it with signed
+ * requests; nobody else may, a player sees and removes only their own,
+ * internal hosts are refused, and a game has a cap.  A signed request is
+ * no key to the global ones. */
 static void
 check_game_webhooks(int64_t game)
 {
@@ -1082,6 +1130,12 @@ check_game_webhooks(int64_t game)
 	    "\"ftp://127.0.0.1/hook\"}", &status);
 	ck_assert_int_eq(status, 400);
 	json_decref(j);
+	/* Internal addresses (issue 14): a port scanner no more. */
+	refused_webhook(&alice, path, "http://127.0.0.1:22/",
+	    "public addresses");
+	refused_webhook(&alice, path, "http://[::1]:9/", "public addresses");
+	refused_webhook(&alice, path, "http://localhost:9/",
+	    "public addresses");
 	j = http_json(&alice, "POST", path, "{\"url\": "
 	    "\"http://127.0.0.1:9/hook\", \"events\": [\"game_over\"]}",
 	    &status);
@@ -1091,7 +1145,12 @@ check_game_webhooks(int64_t game)
 	id = json_integer_value(json_object_get(j, "id"));
 	ck_assert_int_gt(id, 0);
 	json_decref(j);
+	/* carol, seated too, sees none of alice's; alice sees hers. */
 	j = http_json(&carol, "GET", path, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_int_eq(json_array_size(json_object_get(j, "webhooks")), 0);
+	json_decref(j);
+	j = http_json(&alice, "GET", path, NULL, &status);
 	ck_assert_int_eq(status, 200);
 	ck_assert_int_eq(json_array_size(json_object_get(j, "webhooks")), 1);
 	ck_assert_ptr_null(json_object_get(json_array_get(json_object_get(j,
@@ -1100,12 +1159,23 @@ check_game_webhooks(int64_t game)
 	j = http_json(&alice, "GET", "/v1/webhooks", NULL, &status);
 	ck_assert_int_ne(status, 200);		/* the global list is admin's */
 	json_decref(j);
+	/* The cap of the game: two (webhook_max_per_game=2 here). */
+	j = http_json(&carol, "POST", path, "{\"url\": "
+	    "\"http://127.0.0.1:9/c\"}", &status);
+	ck_assert_int_eq(status, 201);
+	json_decref(j);
+	refused_webhook(&carol, path, "http://127.0.0.1:9/c2",
+	    "webhook_max_per_game");
 	snprintf(path, sizeof(path), "/v1/games/%lld/webhooks/%lld",
 	    (long long)game, (long long)id);
 	j = http_json(&bob, "DELETE", path, NULL, &status);
 	ck_assert_int_eq(status, 403);
 	json_decref(j);
 	j = http_json(&carol, "DELETE", path, NULL, &status);
+	ck_assert_int_eq(status, 404);		/* alice's, not carol's */
+	ck_assert_str_eq(error_code(j), "not_found");
+	json_decref(j);
+	j = http_json(&alice, "DELETE", path, NULL, &status);
 	ck_assert_int_eq(status, 200);
 	json_decref(j);
 }
@@ -1148,6 +1218,313 @@ START_TEST(test_http_api)
 }
 END_TEST
 
+/* ---- The security review (issue 14) ------------------------------------ */
+
+static const char *const limit_options[] = {
+	"http_threads=4", "rate_per_address=0", "rate_per_key=1",
+	"rate_per_key_burst=6", "forming_games_per_player=2",
+	"webhook_admin_token=sekrit", "http_request_timeout=2",
+	"http_max_connections=16", NULL
+};
+
+/* An Authorization: Bearer request. */
+static json_t *
+http_bearer(const char *token, const char *method, const char *target,
+    const char *body, long *status)
+{
+	char auth[128];
+	struct reply r;
+	json_t *j;
+
+	snprintf(auth, sizeof(auth), "Bearer %s", token);
+	http_raw(method, target, body, auth, &r);
+	j = json_loads(r.body, 0, NULL);
+	ck_assert_msg(j != NULL, "%s %s: not JSON (%ld)", method, target,
+	    r.status);
+	*status = r.status;
+	free(r.body);
+	return j;
+}
+
+static int
+games_count(void)
+{
+	long status;
+	json_t *j = http_json(NULL, "GET", "/v1/games?limit=100", NULL,
+	    &status);
+	int n;
+
+	ck_assert_int_eq(status, 200);
+	n = (int)json_array_size(json_object_get(j, "games"));
+	json_decref(j);
+	return n;
+}
+
+/* Names equal but for case: the second is refused, naming the first. */
+static void
+check_names_by_case(void)
+{
+	struct player eve = { .name = "eve0" }, Eve = { .name = "Eve0" };
+	char body[512], key[PROTO_KEY_TEXT_MAX];
+	long status;
+	json_t *j;
+
+	register_player(&eve, "en");
+	crypto_sign_keypair(Eve.pk, Eve.sk);
+	proto_pubkey_format(Eve.pk, key, sizeof(key));
+	snprintf(body, sizeof(body), "{\"name\": \"Eve0\", \"key\": \"%s\"}",
+	    key);
+	j = http_json(NULL, "POST", "/v1/players", body, &status);
+	ck_assert_int_eq(status, 409);
+	ck_assert_str_eq(error_code(j), "player_exists");
+	ck_assert_str_eq(error_message(j), "the name Eve0 is taken: player "
+	    "eve0 exists, and names that differ only by case are the same "
+	    "name");
+	json_decref(j);
+}
+
+/* Nobody is seated without consent; the administrator may seat; the
+ * forming cap refuses with its setting named.  Returns the running
+ * game the administrator made (alice and bob). */
+static int64_t
+check_consent_and_cap(void)
+{
+	int64_t game;
+	long status;
+	json_t *j;
+	int before = games_count();
+
+	j = http_json(&alice, "POST", "/v1/games", "{\"ruleset\": "
+	    "\"stmissions\", \"players\": [\"alice\", \"bob\"]}", &status);
+	ck_assert_int_eq(status, 403);
+	ck_assert_str_eq(error_code(j), "consent_required");
+	ck_assert_ptr_nonnull(strstr(error_message(j), "seat 1: bob is "
+	    "another player"));
+	json_decref(j);
+	j = http_json(&alice, "POST", "/v1/games", "{\"ruleset\": "
+	    "\"stmissions\", \"players\": [null, null]}", &status);
+	ck_assert_int_eq(status, 400);
+	json_decref(j);
+	ck_assert_int_eq(games_count(), before);	/* nothing made */
+	j = http_bearer("wrong", "POST", "/v1/games", "{\"ruleset\": "
+	    "\"stmissions\", \"players\": [\"alice\", \"bob\"]}", &status);
+	ck_assert_int_eq(status, 401);
+	json_decref(j);
+	j = http_bearer("sekrit", "POST", "/v1/games", "{\"ruleset\": "
+	    "\"stmissions\", \"players\": [\"alice\", \"bob\"]}", &status);
+	ck_assert_msg(status == 201, "%ld %s", status, error_message(j));
+	ck_assert(json_is_true(json_object_get(j, "started")));
+	game = json_integer_value(json_object_get(j, "id"));
+	json_decref(j);
+
+	j = http_json(&alice, "POST", "/v1/games", "{\"ruleset\": "
+	    "\"stmissions\", \"seats\": 2}", &status);
+	ck_assert_int_eq(status, 201);
+	json_decref(j);
+	j = http_json(&alice, "POST", "/v1/games", "{\"ruleset\": "
+	    "\"stmissions\", \"players\": [null, \"alice\"]}", &status);
+	ck_assert_int_eq(status, 201);
+	json_decref(j);
+	j = http_json(&alice, "POST", "/v1/games", "{\"ruleset\": "
+	    "\"stmissions\", \"seats\": 2}", &status);
+	ck_assert_int_eq(status, 409);
+	ck_assert_str_eq(error_code(j), "too_many_forming_games");
+	ck_assert_ptr_nonnull(strstr(error_message(j),
+	    "forming_games_per_player = 2"));
+	json_decref(j);
+	ck_assert_int_eq(games_count(), before + 3);
+	return game;
+}
+
+/* GET /v1/games page by page (limit 1) lists every game exactly once,
+ * in order, and ends with next = null; id= picks games; limit is
+ * bounded. */
+static void
+check_paging(void)
+{
+	int64_t seen[16], after = 0, want;
+	char target[128];
+	long status;
+	json_t *j, *next;
+	int n = 0, total = games_count(), i;
+
+	for (;;) {
+		snprintf(target, sizeof(target), "/v1/games?limit=1&after=%lld",
+		    (long long)after);
+		j = http_json(NULL, "GET", target, NULL, &status);
+		ck_assert_int_eq(status, 200);
+		ck_assert_int_le(json_array_size(json_object_get(j, "games")),
+		    1);
+		if (json_array_size(json_object_get(j, "games")) == 1) {
+			ck_assert_int_lt(n, 16);
+			seen[n] = json_integer_value(json_object_get(
+			    json_array_get(json_object_get(j, "games"), 0),
+			    "id"));
+			if (n > 0)
+				ck_assert_int_gt(seen[n], seen[n - 1]);
+			n++;
+		}
+		next = json_object_get(j, "next");
+		if (json_is_null(next)) {
+			json_decref(j);
+			break;
+		}
+		after = json_integer_value(next);
+		json_decref(j);
+	}
+	ck_assert_int_eq(n, total);
+	snprintf(target, sizeof(target), "/v1/games?id=%lld,%lld,99999",
+	    (long long)seen[n - 1], (long long)seen[0]);
+	j = http_json(NULL, "GET", target, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_int_eq(json_array_size(json_object_get(j, "games")), 2);
+	want = json_integer_value(json_object_get(json_array_get(
+	    json_object_get(j, "games"), 0), "id"));
+	ck_assert_int_eq(want, seen[0]);
+	ck_assert(json_is_null(json_object_get(j, "next")));
+	json_decref(j);
+	for (i = 0; i < 2; i++) {
+		j = http_json(NULL, "GET", i == 0 ? "/v1/games?limit=101" :
+		    "/v1/games?id=1,x", NULL, &status);
+		ck_assert_int_eq(status, 400);
+		json_decref(j);
+	}
+	j = http_json(&alice, "GET", "/v1/players/me?limit=1", NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_int_eq(json_array_size(json_object_get(j, "games")), 1);
+	ck_assert(json_is_integer(json_object_get(j, "next")));
+	json_decref(j);
+}
+
+/* Every signed route spends the key's tokens, commands (press) too. */
+static void
+check_key_limit_on_commands(int64_t game)
+{
+	struct proto_move m;
+	char block[PROTO_ARMOUR_MAX], path[64];
+	long status;
+	json_t *j;
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		j = http_json(&bob, "GET", "/v1/players/me", NULL, &status);
+		ck_assert_int_eq(status, 200);
+		json_decref(j);
+	}
+	memset(&m, 0, sizeof(m));
+	m.game_id = game;
+	m.seq = 1;
+	m.seat = 1;
+	snprintf(m.text, sizeof(m.text), "press all: hello");
+	proto_move_sign(&m, bob.sk);
+	ck_assert(proto_move_armour(&m, block, sizeof(block)) > 0);
+	snprintf(path, sizeof(path), "/v1/games/%lld/commands",
+	    (long long)game);
+	j = http_json(NULL, "POST", path, block, &status);
+	ck_assert_msg(status == 429, "press with no token left: %ld %s",
+	    status, error_message(j));
+	ck_assert_ptr_nonnull(strstr(error_message(j), "too many commands"));
+	json_decref(j);
+}
+
+/* A half-sent request from addr (127.0.0.x): the socket. */
+static int
+slow_client(const char *addr)
+{
+	struct sockaddr_in sin;
+	const char *partial = "GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Slow: ";
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	ck_assert_int_ge(fd, 0);
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	ck_assert_int_eq(inet_pton(AF_INET, addr, &sin.sin_addr), 1);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	sin.sin_port = htons((uint16_t)pbemd_port);
+	ck_assert_int_eq(inet_pton(AF_INET, "127.0.0.1", &sin.sin_addr), 1);
+	ck_assert_int_eq(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	ck_assert_int_eq(write(fd, partial, strlen(partial)),
+	    (ssize_t)strlen(partial));
+	return fd;
+}
+
+/* Slow-loris: 16 half-sent requests from four addresses fill
+ * http_max_connections; a new client is answered 503 (not dropped),
+ * each slow connection is closed once http_request_timeout (2 s) has
+ * passed -- it is seen closed within 20 s, whatever the machine's load
+ * -- and the server answers again.  Bounded: 16 sockets, 20 s. */
+static void
+check_slow_loris(void)
+{
+	struct pollfd pfd;
+	struct reply r;
+	char addr[32], buf[256];
+	double until;
+	int fds[16], i, closed = 0, n;
+
+	for (i = 0; i < 16; i++) {
+		snprintf(addr, sizeof(addr), "127.0.0.%d", 2 + i / 4);
+		fds[i] = slow_client(addr);
+	}
+	usleep(200 * 1000);	/* let pbemd accept them all */
+	http_raw("GET", "/v1/health", NULL, NULL, &r);
+	ck_assert_msg(r.status == 503, "a new client over the limit got %ld "
+	    "(0: no answer)", r.status);
+	ck_assert_ptr_nonnull(strstr(r.body, "http_max_connections"));
+	free(r.body);
+	until = now_mono() + 20;
+	for (i = 0; i < 16; i++) {
+		while (now_mono() < until) {
+			pfd.fd = fds[i];
+			pfd.events = POLLIN;
+			if (poll(&pfd, 1, 200) > 0) {
+				n = (int)read(fds[i], buf, sizeof(buf));
+				if (n <= 0) {
+					closed++;
+					break;
+				}
+			}
+		}
+		close(fds[i]);
+	}
+	ck_assert_msg(closed == 16, "only %d of 16 slow connections were "
+	    "closed", closed);
+	/* pbemd counts a connection until libmicrohttpd has finished with
+	 * it, a moment after the client sees it closed: the server must be
+	 * answering again soon (within 10 s, whatever the load). */
+	for (until = now_mono() + 10;; usleep(100 * 1000)) {
+		http_raw("GET", "/v1/health", NULL, NULL, &r);
+		if (r.status == 200 || now_mono() > until)
+			break;
+		free(r.body);
+	}
+	ck_assert_int_eq(r.status, 200);
+	free(r.body);
+}
+
+START_TEST(test_http_limits)
+{
+	int64_t game;
+
+	register_player(&alice, "en");
+	register_player(&bob, "fr");
+	check_names_by_case();
+	game = check_consent_and_cap();
+	check_paging();
+	check_key_limit_on_commands(game);
+	check_slow_loris();
+}
+END_TEST
+
+static void setup(void);
+
+static void
+setup_limits(void)
+{
+	pbemd_options = limit_options;
+	setup();
+}
+
 static void
 setup(void)
 {
@@ -1177,6 +1554,11 @@ http_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_http_api);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("limits");
+	tcase_add_checked_fixture(tc, setup_limits, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_http_limits);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,9 +8,11 @@
  * that the test fills with blocks signed by this run's keys.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -109,6 +111,20 @@ static void
 sb_str(struct sbuf *b, const char *s)
 {
 	sb_add(b, s, strlen(s));
+}
+
+/* s appended count times, in one allocation (a loop of sb_str would copy
+ * the buffer each time under AddressSanitizer). */
+static void
+sb_repeat(struct sbuf *b, const char *s, size_t count)
+{
+	size_t n = strlen(s), i;
+
+	b->d = realloc(b->d, b->n + n * count + 1);
+	ck_assert_ptr_nonnull(b->d);
+	for (i = 0; i < count; i++, b->n += n)
+		memcpy(b->d + b->n, s, n);
+	b->d[b->n] = '\0';
 }
 
 /* Quoted-printable, written by hand so the test does not use the code
@@ -342,7 +358,7 @@ START_TEST(test_html_to_text)
 	const char *html = "<p>a &amp; b&nbsp;&#233;&#x41;</p><blockquote>"
 	    "<div>quoted</div></blockquote><script>x()</script>after&bogus;";
 	size_t n;
-	char *t = mail_html_to_text(html, strlen(html), &n);
+	char *t = mail_html_to_text(html, strlen(html), 4096, &n);
 
 	ck_assert_ptr_nonnull(t);
 	ck_assert_ptr_nonnull(strstr(t, "a & b \xc3\xa9" "A"));
@@ -1049,6 +1065,316 @@ START_TEST(test_send_failures)
 }
 END_TEST
 
+
+/* ---- Limits: what hostile mail may cost (issue 14) ------------------------ */
+
+/* The peak resident size of this process so far, in KiB. */
+static long
+peak_rss_kib(void)
+{
+	struct rusage ru;
+
+	ck_assert_int_eq(getrusage(RUSAGE_SELF, &ru), 0);
+	return ru.ru_maxrss;
+}
+
+/* The first line of the one message in the quarantine (its reason), or
+ * "" when the quarantine is empty; *size gets the file's size. */
+static void
+quarantined_first_line(char *line, size_t size, off_t *filesize)
+{
+	char path[1000];
+	struct dirent *de;
+	struct stat sb;
+	DIR *d;
+	FILE *f;
+
+	line[0] = '\0';
+	snprintf(path, sizeof(path), "%s/new", set.quarantine);
+	if ((d = opendir(path)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL && de->d_name[0] == '.')
+		;
+	if (de != NULL) {
+		snprintf(path, sizeof(path), "%s/new/%s", set.quarantine,
+		    de->d_name);
+		ck_assert_int_eq(stat(path, &sb), 0);
+		if (filesize != NULL)
+			*filesize = sb.st_size;
+		ck_assert_ptr_nonnull(f = fopen(path, "r"));
+		if (fgets(line, (int)size, f) == NULL)
+			line[0] = '\0';
+		fclose(f);
+	}
+	closedir(d);
+}
+
+START_TEST(test_html_quote_depth)
+{
+	struct sbuf html = { NULL, 0 }, want = { NULL, 0 };
+	size_t n;
+	char *t;
+	int i;
+
+	sb_str(&html, "");
+	sb_repeat(&html, "<blockquote>", 40);
+	sb_str(&html, "deep<br>line");
+	sb_str(&want, "\n");
+	for (i = 0; i < MAIL_HTML_QUOTE_MAX; i++)
+		sb_str(&want, "> ");
+	sb_str(&want, "line");
+	t = mail_html_to_text(html.d, html.n, 1 << 20, &n);
+	ck_assert_ptr_nonnull(t);
+	/* Deeper levels are shown as the deepest one kept. */
+	ck_assert_msg(strstr(t, want.d) != NULL, "%s", t);
+	ck_assert_ptr_null(strstr(t, "> > > > > > > > > > > > > > > > > "));
+	free(t);
+	/* Over the limit: no text at all, not a truncated one. */
+	ck_assert_ptr_null(mail_html_to_text(html.d, html.n, 64, &n));
+	free(html.d);
+	free(want.d);
+}
+END_TEST
+
+/*
+ * The quote bomb of issue 14: an HTML-only mail of 2,000 nested
+ * <blockquote> inside <pre>, then 100,000 line breaks, each of which
+ * used to write the whole quoting again (400 MB of text).  Through the
+ * Maildir watcher's path: quarantined with its reason, nobody answered,
+ * in memory proportional to the message.
+ */
+START_TEST(test_html_quote_bomb)
+{
+	struct sbuf raw = { NULL, 0 };
+	char err[256], line[1024];
+	long before, after;
+	int64_t replies;
+
+	sb_str(&raw, "From: stranger@example.net\nMessage-ID: <bomb@x>\n"
+	    "MIME-Version: 1.0\nContent-Type: text/html; charset=utf-8\n\n"
+	    "<pre>");
+	sb_repeat(&raw, "<blockquote>", 2000);
+	sb_repeat(&raw, "\n", 100000);
+	sb_str(&raw, "</pre>\n");
+	ck_assert_int_eq(maildir_put(set.maildir_in, "bomb", NULL, raw.d,
+	    raw.n, err, sizeof(err)), 0);
+	replies = outbox_count(NULL, NULL, NULL, 0);
+	before = peak_rss_kib();
+	ck_assert_int_eq(maildir_scan(&ctx, set.maildir_in), 1);
+	after = peak_rss_kib();
+	ck_assert_msg(after - before < 64 * 1024, "peak RSS grew by %ld KiB "
+	    "for a message of %zu bytes", after - before, raw.n);
+	quarantined_first_line(line, sizeof(line), NULL);
+	ck_assert_msg(strstr(line, "X-Pbem-Quarantine-Reason: ") == line &&
+	    strstr(line, "HTML") != NULL, "quarantine: \"%s\"", line);
+	ck_assert_int_eq(outbox_count(NULL, NULL, NULL, 0), replies);
+	free(raw.d);
+}
+END_TEST
+
+/* Many tiny MIME parts or header lines cost GMime a hundred times their
+ * bytes (a 4 MB message of empty parts took 1 GB): refused before the
+ * MIME parse, in memory proportional to the message. */
+START_TEST(test_mime_structure_bomb)
+{
+	struct sbuf raw = { NULL, 0 };
+	struct mail_result r;
+	long before, after;
+	int kind;
+
+	for (kind = 0; kind < 2; kind++) {
+		raw.n = 0;
+		sb_str(&raw, kind == 0 ? "From: stranger@example.net\n"
+		    "Content-Type: multipart/mixed; boundary=b\n\n" :
+		    "From: stranger@example.net\n");
+		sb_repeat(&raw, kind == 0 ? "--b\n\n" : "X-A: b\n", 200000);
+		sb_str(&raw, "\nhelp\n");
+		before = peak_rss_kib();
+		mail_ingest(&ctx, raw.d, raw.n, NULL, &r);
+		after = peak_rss_kib();
+		ck_assert_msg(after - before < 64 * 1024, "%s: peak RSS grew "
+		    "by %ld KiB for a message of %zu bytes", kind == 0 ?
+		    "parts" : "headers", after - before, raw.n);
+		ck_assert_msg(r.outcome == MAIL_QUARANTINED && strstr(r.reason,
+		    "header or boundary lines") != NULL, "%s: %s",
+		    mail_outcome_name(r.outcome), r.reason);
+		ck_assert_int_eq(r.replied, 0);
+	}
+	free(raw.d);
+}
+END_TEST
+
+/*
+ * A message whose processing was interrupted (pbemd killed by the OOM
+ * killer, a crash) is not read again: on the next start it goes to the
+ * quarantine, unparsed.  Here the row a first reading leaves in
+ * mail_attempt (keyed by the BLAKE2b-256 of the bytes) stands for the
+ * killed daemon.
+ */
+START_TEST(test_interrupted_quarantined)
+{
+	const char *raw = "From: stranger@example.net\nMessage-ID: <killed@x>"
+	    "\n\nhelp\n";
+	unsigned char hash[32];
+	char err[256], hex[65], sql[256], line[1024], *msg = NULL;
+	int64_t replies;
+
+	ck_assert_int_eq(maildir_put(set.maildir_in, "killed", NULL, raw,
+	    strlen(raw), err, sizeof(err)), 0);
+	crypto_generichash(hash, sizeof(hash), (const void *)raw, strlen(raw),
+	    NULL, 0);
+	proto_hex(hash, sizeof(hash), hex);
+	snprintf(sql, sizeof(sql), "INSERT INTO mail_attempt (content_hash, "
+	    "started, pid) VALUES ('%s', 1700000000, 4242)", hex);
+	ck_assert_msg(sqlite3_exec(store_test_db(env.st), sql, NULL, NULL,
+	    &msg) == SQLITE_OK, "%s", msg != NULL ? msg : "");
+	replies = outbox_count(NULL, NULL, NULL, 0);
+	ck_assert_int_eq(maildir_scan(&ctx, set.maildir_in), 1);
+	quarantined_first_line(line, sizeof(line), NULL);
+	ck_assert_msg(strstr(line, "interrupted") != NULL, "quarantine: "
+	    "\"%s\"", line);
+	ck_assert_int_eq(outbox_count(NULL, NULL, NULL, 0), replies);
+	ck_assert_int_eq(sql_count("SELECT count(*) FROM mail_attempt"), 0);
+	/* Filed: the next scan finds nothing more to do. */
+	ck_assert_int_eq(maildir_scan(&ctx, set.maildir_in), 0);
+	/* The same bytes delivered again later are handled normally. */
+	ck_assert_int_eq(maildir_put(set.maildir_in, "again", NULL, raw,
+	    strlen(raw), err, sizeof(err)), 0);
+	ck_assert_int_eq(maildir_scan(&ctx, set.maildir_in), 1);
+	ck_assert_int_eq(outbox_count("mail_help", "stranger@example.net",
+	    NULL, 0), 1);
+}
+END_TEST
+
+/* Forged From: mails spend their own budget, not the real player's: a
+ * signed STATUS is still answered after many forged mails. */
+START_TEST(test_forged_from_budget)
+{
+	char err[64], raw[4096], status[PROTO_ARMOUR_MAX];
+	struct mail_result r;
+	int64_t next;
+	int seat = acting(&next), i;
+
+	ck_assert_int_eq(mail_settings_set(&set, "rate_max", "3", err,
+	    sizeof(err)), 0);
+	for (i = 0; i < 5; i++) {
+		snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <forged%d@x>"
+		    "\n\nhelp\n", email(seat), i);
+		mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+		ck_assert_int_eq(r.outcome, MAIL_COMMAND);
+		ck_assert_int_eq(r.replied, i < 3);
+	}
+	testenv_block(&env, seat, game, next, seat, "STATUS", status,
+	    sizeof(status));
+	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <real@x>\n\n%s",
+	    email(seat), status);
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	ck_assert_msg(r.outcome == MAIL_COMMAND && r.replied, "%s: %s",
+	    mail_outcome_name(r.outcome), r.reason);
+	ck_assert_int_eq(outbox_count("status", email(seat), NULL, 0), 1);
+}
+END_TEST
+
+/* A file in the Maildir over max_size is moved to the quarantine
+ * without being read (a sparse 300 MB file: no disk, and reading it
+ * would show in the peak RSS); its reason is written beside it. */
+START_TEST(test_oversized_unread)
+{
+	char err[256], path[1000], line[1024];
+	off_t size = 0, big = (off_t)300 << 20;
+	struct dirent *de;
+	long before, after;
+	FILE *f;
+	DIR *d;
+	int fd;
+
+	ck_assert_int_eq(maildir_make(set.maildir_in, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/new/1.huge.host", set.maildir_in);
+	ck_assert_int_ge(fd = open(path, O_WRONLY | O_CREAT, 0600), 0);
+	ck_assert_int_eq(ftruncate(fd, big), 0);
+	close(fd);
+	before = peak_rss_kib();
+	ck_assert_int_eq(maildir_scan(&ctx, set.maildir_in), 1);
+	after = peak_rss_kib();
+	ck_assert_msg(after - before < 64 * 1024, "peak RSS grew by %ld KiB",
+	    after - before);
+	snprintf(path, sizeof(path), "%s/new", set.maildir_in);
+	ck_assert_int_eq(count_files(path), 0);
+	quarantined_first_line(line, sizeof(line), &size);
+	ck_assert_msg(size == big, "quarantined %lld bytes", (long long)size);
+	/* The reason, beside it under the same name. */
+	snprintf(path, sizeof(path), "%s/reasons", set.quarantine);
+	ck_assert_int_eq(count_files(path), 1);
+	ck_assert_ptr_nonnull(d = opendir(path));
+	while ((de = readdir(d)) != NULL && de->d_name[0] == '.')
+		;
+	ck_assert_ptr_nonnull(de);
+	snprintf(path, sizeof(path), "%s/new/%s", set.quarantine, de->d_name);
+	ck_assert_int_eq(access(path, F_OK), 0);
+	snprintf(path, sizeof(path), "%s/reasons/%s", set.quarantine,
+	    de->d_name);
+	closedir(d);
+	ck_assert_ptr_nonnull(f = fopen(path, "r"));
+	ck_assert_int_eq(fread(line, 1, sizeof(line) - 1, f) > 0, 1);
+	line[sizeof(line) - 1] = '\0';
+	fclose(f);
+	ck_assert_msg(strstr(line, "X-Pbem-Quarantine-Reason: message too "
+	    "large") == line, "%s", line);
+	ck_assert_ptr_nonnull(strstr(line, "X-Pbem-Original-Name: "
+	    "1.huge.host\n"));
+}
+END_TEST
+
+/* No control character of an incoming header reaches the log, the
+ * store or an outgoing mail's headers. */
+static int
+has_control(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\r' &&
+		    *s != '\t')
+			return 1;
+		else if (*s == 0x7f)
+			return 1;
+	return 0;
+}
+
+START_TEST(test_control_characters)
+{
+	const char *raw = "From: \"Eve\x1b[2J\" <eve@example.net>\n"
+	    "Subject: help\x07\x1b[31m\nMessage-ID: <a\x01\x1b[31mb@x>\n"
+	    "\nhelp\n";
+	struct tpl_set *tpl = templates();
+	char payload[1024], err[256], *all;
+	struct mail_result r;
+	struct mail_msg m;
+	int n;
+
+	ck_assert_int_eq(mail_parse(raw, strlen(raw), &m, err, sizeof(err)),
+	    0);
+	ck_assert_msg(!has_control(m.subject), "subject \"%s\"", m.subject);
+	ck_assert_msg(!has_control(m.message_id), "id \"%s\"", m.message_id);
+	ck_assert_str_eq(m.from, "eve@example.net");
+	mail_msg_clear(&m);
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	ck_assert_msg(r.outcome == MAIL_COMMAND, "%s: %s",
+	    mail_outcome_name(r.outcome), r.reason);
+	ck_assert_msg(!has_control(r.message_id), "id \"%s\"", r.message_id);
+	ck_assert_msg(!has_control(r.reason), "reason \"%s\"", r.reason);
+	ck_assert_int_eq(outbox_count("mail_help", "eve@example.net", payload,
+	    sizeof(payload)), 1);
+	ck_assert_msg(strstr(payload, "\\u001b") == NULL && strstr(payload,
+	    "\\u0001") == NULL, "payload %s", payload);
+	ck_assert_int_ge(mail_sender_run_once(env.st, tpl, &set, 100), 1);
+	all = read_outbox_files(&n);
+	ck_assert_ptr_nonnull(strstr(all, "To: eve@example.net"));
+	ck_assert_msg(strchr(all, '\x1b') == NULL && strchr(all, '\x01') ==
+	    NULL, "%s", all);
+	free(all);
+	templates_free(tpl);
+}
+END_TEST
+
 static Suite *
 mail_suite(void)
 {
@@ -1076,6 +1402,13 @@ mail_suite(void)
 	tcase_add_test(tc, test_help_names_game);
 	tcase_add_test(tc, test_render_bad_rows);
 	tcase_add_test(tc, test_send_failures);
+	tcase_add_test(tc, test_html_quote_depth);
+	tcase_add_test(tc, test_html_quote_bomb);
+	tcase_add_test(tc, test_mime_structure_bomb);
+	tcase_add_test(tc, test_interrupted_quarantined);
+	tcase_add_test(tc, test_forged_from_budget);
+	tcase_add_test(tc, test_oversized_unread);
+	tcase_add_test(tc, test_control_characters);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, mail_hosted_tcase());
 	return s;

@@ -85,10 +85,74 @@ START_TEST(test_registration_rules)
 	bad.skip_apply = NULL;
 	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "skip_check/skip_apply"));
+	/* Older rulesets: both fields or neither, and a sensible range. */
+	bad = *rules_find("stmissions");
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), 0);
+	bad.setup_version = NULL;
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "oldest_ruleset_version"));
+	bad = *rules_find("stmissions");
+	bad.oldest_ruleset_version = bad.ruleset_version;
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "oldest_ruleset_version"));
+	bad.api_version = 3;	/* a version 3 table has no such fields */
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), 0);
 	bad = *rules_find("template");
 	bad.ruleset_version = 0;
 	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
 	ck_assert_int_eq(rules_validate_module(NULL, err, sizeof(err)), -1);
+}
+END_TEST
+
+/* The versions a module keeps: only its own without setup_version; with
+ * it, every version from the oldest, each set up through the right call. */
+START_TEST(test_ruleset_versions)
+{
+	const struct rules_module *m = rules_find("stmissions");
+	const struct rules_module *t = rules_find("template");
+	struct rules_rng rng;
+	json_t *opts = json_object(), *a, *b;
+	char err[RULES_ERRLEN];
+	void *old, *now;
+
+	ck_assert(rules_version_supported(t, t->ruleset_version));
+	ck_assert(!rules_version_supported(t, t->ruleset_version - 1));
+	ck_assert(!rules_version_supported(t, t->ruleset_version + 1));
+	ck_assert_int_gt(m->oldest_ruleset_version, 0);
+	ck_assert(rules_version_supported(m, m->oldest_ruleset_version));
+	ck_assert(!rules_version_supported(m, m->oldest_ruleset_version - 1));
+	ck_assert(!rules_version_supported(m, m->ruleset_version + 1));
+	ck_assert_ptr_null(rules_setup_version(m, m->ruleset_version + 1, 2,
+	    opts, &rng, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "not kept"));
+
+	/* The same seed deals the same opening under each version; only
+	 * the version the state records differs. */
+	memset(&rng, 0, sizeof(rng));
+	rng_init(&rng, (const unsigned char *)
+	    "0123456789abcdef0123456789abcdef", 0);
+	old = rules_setup_version(m, m->oldest_ruleset_version, 3, opts, &rng,
+	    err, sizeof(err));
+	ck_assert_msg(old != NULL, "%s", err);
+	rng_init(&rng, (const unsigned char *)
+	    "0123456789abcdef0123456789abcdef", 0);
+	now = rules_setup_version(m, m->ruleset_version, 3, opts, &rng, err,
+	    sizeof(err));
+	ck_assert_msg(now != NULL, "%s", err);
+	a = m->save(old);
+	b = m->save(now);
+	ck_assert_int_eq(json_integer_value(json_object_get(a, "ruleset")),
+	    m->oldest_ruleset_version);
+	ck_assert_int_eq(json_integer_value(json_object_get(b, "ruleset")),
+	    m->ruleset_version);
+	json_object_del(a, "ruleset");
+	json_object_del(b, "ruleset");
+	ck_assert(json_equal(a, b));
+	json_decref(a);
+	json_decref(b);
+	m->destroy(old);
+	m->destroy(now);
+	json_decref(opts);
 }
 END_TEST
 
@@ -307,6 +371,7 @@ main(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_registry);
 	tcase_add_test(tc, test_registration_rules);
+	tcase_add_test(tc, test_ruleset_versions);
 	tcase_add_test(tc, test_setup_seat_range);
 	tcase_add_test(tc, test_random_play_contract);
 	suite_add_tcase(s, tc);

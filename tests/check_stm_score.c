@@ -1,6 +1,6 @@
 /*
  * check_stm_score.c -- tests of the Star Trek: Missions card data and
- * hand scorer (rules/stmissions/cards.c, score.c).
+ * hand scorer (rules/stmissions/cards.c, score*.c).
  *
  *  - the catalogue's worked examples, exactly;
  *  - at least one hand per card (74 of them) with its points worked out
@@ -100,13 +100,15 @@ struct rshape {
 	int	value;
 	int	dim;		/* 0 spec, 1 lifeform, 2 affiliation */
 	unsigned banned;	/* values RK_DIFF may not show */
+	int	also;		/* nothing at all unless RK_COUNT is given
+				 * two cards */
 };
 
 enum { D_SPEC, D_LF, D_AFF };
 
 /* The clauses of each card. */
 static void
-ref_shape(int card, struct rshape *s)
+ref_shape(int card, int version, struct rshape *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->nclauses = 1;
@@ -185,12 +187,15 @@ ref_shape(int card, struct rshape *s)
 		s->need = 2;
 		s->value = 15;
 		s->dim = D_SPEC;
-		s->banned = STM_S_COMMAND;
+		/* Version 1 read "different" as also from Command. */
+		s->banned = version < STM_SCORE_V2 ? STM_S_COMMAND : 0;
 		break;
 	case STM_C_BLOSSOMING_ROMANCE:
 		s->nclauses = 2;
 		s->kind[1] = RK_COUNT;
 		s->tier[2] = 8;
+		/* Version 2: the 6s are "also", only with the 8. */
+		s->also = version >= STM_SCORE_V2;
 		break;
 	case STM_C_SPACE_CONFRONTATION:
 		s->nclauses = 2;
@@ -471,6 +476,7 @@ ref_leaf(const struct ref_try *t)
 {
 	const struct rshape *s = t->s;
 	int j, i, k, n, total = 0, v, roles = 0, roles_met = 0, lead = 0;
+	int counted = 0;
 
 	for (j = 0; j < s->nclauses; j++) {
 		n = 0;
@@ -496,6 +502,7 @@ ref_leaf(const struct ref_try *t)
 			break;
 		case RK_COUNT:
 			total += s->tier[n > 2 ? 2 : n];
+			counted = n;
 			break;
 		case RK_DIFF:
 			if (s->need == 0)
@@ -522,6 +529,8 @@ ref_leaf(const struct ref_try *t)
 	}
 	if (roles > 0 && roles == roles_met)
 		total += s->value;
+	if (s->also && counted < 2)
+		return 0;
 	return total;
 }
 
@@ -586,7 +595,7 @@ ref_plague(const struct rc *g, int ng)
 }
 
 static int
-ref_score_card(int card, const struct rc *g, int ng)
+ref_score_card(int version, int card, const struct rc *g, int ng)
 {
 	struct rshape s;
 	struct ref_try t;
@@ -604,7 +613,7 @@ ref_score_card(int card, const struct rc *g, int ng)
 					return 14;
 		return 0;
 	}
-	ref_shape(card, &s);
+	ref_shape(card, version, &s);
 	if (s.nclauses == 0)
 		return 0;
 	memset(&t, 0, sizeof(t));
@@ -619,7 +628,8 @@ ref_score_card(int card, const struct rc *g, int ng)
 
 /* One complete set of choices, scored. */
 static int
-ref_total(const struct rc *hand, int n, unsigned borg, int tm_target)
+ref_total(int version, const struct rc *hand, int n, unsigned borg,
+    int tm_target)
 {
 	struct rc g[STM_HAND_MAX];
 	int active[STM_HAND_MAX], next[STM_HAND_MAX], points[STM_HAND_MAX];
@@ -670,7 +680,8 @@ ref_total(const struct rc *hand, int n, unsigned borg, int tm_target)
 		for (k = 0; k < n; k++)
 			if (k != i && active[k])
 				g[ng++] = cards[k];
-		points[i] = ref_score_card(cards[i].card, g, ng);
+		points[i] = ref_score_card(version, cards[i].card, g,
+		    ng);
 		if (cards[i].card == STM_C_THOUGHT_MAKER && tm_target >= 0 &&
 		    active[tm_target])
 			points[i] = 5;
@@ -695,14 +706,14 @@ ref_total(const struct rc *hand, int n, unsigned borg, int tm_target)
 
 /* Every Thought Maker choice for fixed blanks and ship. */
 static int
-ref_thought(struct rc *cards, int n, unsigned borg)
+ref_thought(int version, struct rc *cards, int n, unsigned borg)
 {
 	int i, a, old, tm = -1, best, v;
 
 	for (i = 0; i < n; i++)
 		if (cards[i].card == STM_C_THOUGHT_MAKER)
 			tm = i;
-	best = ref_total(cards, n, borg, -1);
+	best = ref_total(version, cards, n, borg, -1);
 	if (tm < 0 || (borg & (1u << tm)))
 		return best;
 	for (i = 0; i < n; i++) {
@@ -713,7 +724,7 @@ ref_thought(struct rc *cards, int n, unsigned borg)
 			if (a == old)
 				continue;
 			cards[i].aff = a;
-			v = ref_total(cards, n, borg, i);
+			v = ref_total(version, cards, n, borg, i);
 			if (v > best)
 				best = v;
 		}
@@ -724,7 +735,7 @@ ref_thought(struct rc *cards, int n, unsigned borg)
 
 /* Every Unidentified Ship declaration. */
 static int
-ref_ship(struct rc *cards, int n, unsigned borg)
+ref_ship(int version, struct rc *cards, int n, unsigned borg)
 {
 	static const unsigned types[3] = {
 		STM_T_PERSONNEL, STM_T_CIVILIAN, STM_T_CAPTAIN
@@ -735,7 +746,7 @@ ref_ship(struct rc *cards, int n, unsigned borg)
 		if (cards[i].card == STM_C_UNIDENTIFIED_SHIP)
 			us = i;
 	if (us < 0 || (borg & (1u << us)))
-		return ref_thought(cards, n, borg);
+		return ref_thought(version, cards, n, borg);
 	best = -1;
 	for (t = 0; t < 3; t++)
 		for (l = 0; l < STM_NLIFEFORMS; l++)
@@ -745,16 +756,17 @@ ref_ship(struct rc *cards, int n, unsigned borg)
 					cards[us].lfs = 1u << l;
 					cards[us].aff = a;
 					cards[us].specs = 1u << s;
-					v = ref_thought(cards, n, borg);
+					v = ref_thought(version, cards, n, borg);
 					if (v > best)
 						best = v;
 				}
 	return best;
 }
 
-/* The reference score of a hand: the best over every choice. */
+/* The reference score of a hand under a ruleset version's readings: the
+ * best over every choice. */
 static int
-ref_score(const int *hand, int n)
+ref_score(int version, const int *hand, int n)
 {
 	struct rc cards[STM_HAND_MAX];
 	int i, k, borg = 0, best, v;
@@ -768,19 +780,19 @@ ref_score(const int *hand, int n)
 		if (hand[i] == STM_C_BORG_CUBE)
 			borg = 1;
 	}
-	best = ref_ship(cards, n, 0);
+	best = ref_ship(version, cards, n, 0);
 	if (!borg)
 		return best;
 	for (i = 0; i < n; i++) {
 		if (STM_IS_MISSION(hand[i]))
 			continue;
-		v = ref_ship(cards, n, 1u << i);
+		v = ref_ship(version, cards, n, 1u << i);
 		if (v > best)
 			best = v;
 		for (k = i + 1; k < n; k++) {
 			if (STM_IS_MISSION(hand[k]))
 				continue;
-			v = ref_ship(cards, n, (1u << i) | (1u << k));
+			v = ref_ship(version, cards, n, (1u << i) | (1u << k));
 			if (v > best)
 				best = v;
 		}
@@ -1145,10 +1157,16 @@ static const struct hand_case cases[] = {
 	 * Medical. */
 	{ ETHICAL, { ETHICAL, PICARD, WORF, BEVERLY, END }, 15,
 	    { 15, 0, 0, 0 }, { X }, NULL },
-	/* Ethical Dilemma 0: Riker and Kurn only show Command, which
-	 * Picard shows. */
-	{ ETHICAL, { ETHICAL, PICARD, RIKER, KURN, END }, 0, { 0, 0, 0, 0 },
-	    { X }, NULL },
+	/* Ethical Dilemma 15: the two other cards need only differ from
+	 * each other: Riker (FED Command) leads, Picard shows Archaeologist,
+	 * Kurn Command. */
+	{ ETHICAL, { ETHICAL, PICARD, RIKER, KURN, END }, 15,
+	    { 15, 0, 0, 0 }, { X }, NULL },
+	/* The card's own example: Nakamura (FED Command) + Tomalak
+	 * (Command) + Leah Brahms (Engineer).  Nakamura 0 (Tomalak is not
+	 * FED), Tomalak 0 (two FED cards), Leah 0.  15. */
+	{ ETHICAL, { ETHICAL, NAKAMURA, TOMALAK, LEAH, END }, 15,
+	    { 15, 0, 0, 0 }, { X }, NULL },
 	/* Under Siege 6*2 (Kurn, Sela; Bat'leth has no affiliation; Minuet
 	 * is blanked); Sela 4; Bat'leth 6.  22. */
 	{ SIEGE, { SIEGE, KURN, SELA, BATLETH, MINUET, END }, 22,
@@ -1182,11 +1200,22 @@ static const struct hand_case cases[] = {
 	    { 15, 0, 0, 0 }, { X }, "Mysterious Plague: Human" },
 	/* Meddlesome Q 0; Vash 7 (Q). */
 	{ Q, { Q, VASH, END }, 7, { 0, 7 }, { X }, NULL },
-	/* Romance: 6 each (Troi, Lwaxana, Quarters) beats 8 (Troi and
-	 * Lwaxana as the two characters) + 6 (Quarters): 18; Troi 5
-	 * (Betazoid); Lwaxana 9; Quarters 12.  44. */
-	{ ROMANCE, { ROMANCE, TROI, LWAXANA, QUARTERS, END }, 44,
-	    { 18, 5, 9, 12 }, { X }, NULL },
+	/* Romance 8 (Troi and Lwaxana are the two characters, so neither
+	 * is "additional") + 6 (Quarters): 14; Troi 5 (Betazoid); Lwaxana
+	 * 9; Quarters 12.  40. */
+	{ ROMANCE, { ROMANCE, TROI, LWAXANA, QUARTERS, END }, 40,
+	    { 14, 5, 9, 12 }, { X }, NULL },
+	/* Romance with one character: the 6s are "also", so 0, Quarters
+	 * included.  Troi 0 (no other lifeform), Quarters 0 (one FED
+	 * character).  0. */
+	{ ROMANCE, { ROMANCE, TROI, QUARTERS, END }, 0, { 0, 0, 0 }, { X },
+	    NULL },
+	/* Romance 8 (Riker and Troi, say) + 6 (Lwaxana, the additional
+	 * Betazoid) + 6 (Quarters): 20. */
+	/* Troi 10 (Betazoid Lwaxana, Human Riker); Lwaxana 9; Riker 7;
+	 * Quarters 12.  58. */
+	{ ROMANCE, { ROMANCE, TROI, LWAXANA, RIKER, QUARTERS, END }, 58,
+	    { 20, 10, 9, 7, 12 }, { X }, NULL },
 	/* Romance 8 (Riker, Picard) + 6 (Counselor Troi); Troi 5 (Human);
 	 * Riker 7 (Troi).  26. */
 	{ ROMANCE, { ROMANCE, TROI, RIKER, PICARD, END }, 26,
@@ -1223,6 +1252,28 @@ static const struct hand_case cases[] = {
 	{ TRAPPED, { TRAPPED, HOLO1, END }, 0, { 0, 0 }, { X }, NULL },
 };
 
+/*
+ * Hands scored with the readings of ruleset version 1, which games
+ * recorded with it keep: Ethical Dilemma's three different specialties,
+ * Blossoming Romance's 6s without the 8.
+ */
+static const struct hand_case v1_cases[] = {
+	/* Ethical Dilemma: three different specialties.  Riker and Kurn
+	 * only show Command, which the leader shows: 0. */
+	{ ETHICAL, { ETHICAL, PICARD, RIKER, KURN, END }, 0, { 0, 0, 0, 0 },
+	    { X }, NULL },
+	/* Ethical Dilemma: Tomalak only shows Command: 0. */
+	{ ETHICAL, { ETHICAL, NAKAMURA, TOMALAK, LEAH, END }, 0,
+	    { 0, 0, 0, 0 }, { X }, NULL },
+	/* Romance: 6 each (Troi, Lwaxana, Quarters) beats 8 + 6: 18.
+	 * 44. */
+	{ ROMANCE, { ROMANCE, TROI, LWAXANA, QUARTERS, END }, 44,
+	    { 18, 5, 9, 12 }, { X }, NULL },
+	/* Romance: the 6s without the 8: Troi 6 + Quarters 6.  12. */
+	{ ROMANCE, { ROMANCE, TROI, QUARTERS, END }, 12, { 12, 0, 0 },
+	    { X }, NULL },
+};
+
 #undef X
 
 static int
@@ -1235,31 +1286,54 @@ case_size(const struct hand_case *c)
 	return n;
 }
 
-START_TEST(test_case)
+/* Case i of table `cases`, scored with the readings of `version`. */
+static void
+check_case(const struct hand_case *c, int version, int i_case)
 {
-	const struct hand_case *c = &cases[_i];
 	struct stm_hand_score s;
 	int n = case_size(c), i;
 
-	ck_assert_int_eq(stm_score_hand(c->cards, n, &s), 0);
-	ck_assert_msg(s.total == c->total, "case %d (%s): total %d, want %d",
-	    _i, stm_cards[c->subject].name_en, s.total, c->total);
+	ck_assert_int_eq(stm_score_hand_at(version, c->cards, n, &s), 0);
+	ck_assert_msg(s.total == c->total,
+	    "case %d (%s, version %d): total %d, want %d", i_case,
+	    stm_cards[c->subject].name_en, version, s.total, c->total);
 	for (i = 0; i < n; i++) {
 		if (c->points[i] != ANY)
 			ck_assert_msg(s.points[i] == c->points[i],
-			    "case %d: %s scored %d, want %d", _i,
+			    "case %d: %s scored %d, want %d", i_case,
 			    stm_cards[c->cards[i]].name_en, s.points[i],
 			    c->points[i]);
 		if (c->blanked[0] != ANY)
 			ck_assert_msg(!!s.blanked[i] == c->blanked[i],
-			    "case %d: %s blanked %d", _i,
+			    "case %d: %s blanked %d", i_case,
 			    stm_cards[c->cards[i]].name_en, s.blanked[i]);
 	}
 	if (c->choice != NULL)
 		ck_assert_msg(strstr(s.choices_en, c->choice) != NULL,
-		    "case %d: choices \"%s\" lack \"%s\"", _i, s.choices_en,
-		    c->choice);
-	ck_assert_int_eq(ref_score(c->cards, n), c->total);
+		    "case %d: choices \"%s\" lack \"%s\"", i_case,
+		    s.choices_en, c->choice);
+	ck_assert_int_eq(ref_score(version, c->cards, n), c->total);
+}
+
+START_TEST(test_case)
+{
+	check_case(&cases[_i], STM_SCORE_NEWEST, _i);
+	/* stm_score_hand() is the newest version's. */
+	if (_i == 0) {
+		struct stm_hand_score a, b;
+		int n = case_size(&cases[0]);
+
+		ck_assert_int_eq(stm_score_hand(cases[0].cards, n, &a), 0);
+		ck_assert_int_eq(stm_score_hand_at(STM_SCORE_NEWEST,
+		    cases[0].cards, n, &b), 0);
+		ck_assert_int_eq(memcmp(&a, &b, sizeof(a)), 0);
+	}
+}
+END_TEST
+
+START_TEST(test_v1_case)
+{
+	check_case(&v1_cases[_i], STM_SCORE_V1, _i);
 }
 END_TEST
 
@@ -1299,7 +1373,7 @@ START_TEST(test_choice_texts)
 	ck_assert_ptr_nonnull(strstr(s.choices_en, "Mysterious Plague: "));
 	ck_assert_ptr_nonnull(strstr(s.choices_fr, "Cube Borg masque"));
 	ck_assert_ptr_nonnull(strstr(s.choices_fr, "Peste mystérieuse : "));
-	ck_assert_int_eq(s.total, ref_score(hand, 12));
+	ck_assert_int_eq(s.total, ref_score(STM_SCORE_NEWEST, hand, 12));
 }
 END_TEST
 
@@ -1397,6 +1471,9 @@ START_TEST(test_invalid_hands)
 	ck_assert_int_eq(stm_score_hand(thirteen, 0, &s), -1);
 	ck_assert_int_eq(stm_score_hand(NULL, 3, &s), -1);
 	ck_assert_int_eq(stm_score_hand(thirteen, 3, NULL), -1);
+	ck_assert_int_eq(stm_score_hand_at(0, thirteen, 3, &s), -1);
+	ck_assert_int_eq(stm_score_hand_at(STM_SCORE_NEWEST + 1, thirteen, 3,
+	    &s), -1);
 	/* out untouched */
 	ck_assert_int_eq(s.total, 0x5a5a5a5a);
 	ck_assert_int_eq(stm_score_hand(thirteen, 12, &s), 0);
@@ -1674,22 +1751,28 @@ add_random(uint64_t *state, int *hand, int *n, int lo, int hi)
 }
 
 static void
-check_against_reference(const int *hand, int n)
+check_version_against_reference(int version, const int *hand, int n)
 {
 	struct stm_hand_score s;
 	int want, i;
 	char list[256];
 	size_t used = 0;
 
-	ck_assert_int_eq(stm_score_hand(hand, n, &s), 0);
-	want = ref_score(hand, n);
+	ck_assert_int_eq(stm_score_hand_at(version, hand, n, &s), 0);
+	want = ref_score(version, hand, n);
 	if (s.total == want)
 		return;
 	for (i = 0; i < n; i++)
 		used += snprintf(list + used, sizeof(list) - used, " %s",
 		    stm_cards[hand[i]].id);
-	ck_abort_msg("hand%s: scorer %d, reference %d (%s)", list, s.total,
-	    want, s.choices_en);
+	ck_abort_msg("hand%s (version %d): scorer %d, reference %d (%s)", list,
+	    version, s.total, want, s.choices_en);
+}
+
+static void
+check_against_reference(const int *hand, int n)
+{
+	check_version_against_reference(STM_SCORE_NEWEST, hand, n);
 }
 
 static int
@@ -1777,6 +1860,33 @@ START_TEST(test_random_large_hands)
 }
 END_TEST
 
+/* Ethical Dilemma or Blossoming Romance, whose readings changed with
+ * ruleset version 2, with four to six other cards: every version's
+ * scorer against the reference of the same version. */
+START_TEST(test_random_versions_hands)
+{
+	uint64_t state = 1910;
+	int hand[STM_HAND_MAX], n, k, size, version;
+	int count = property_hands(3000) / 5;
+
+	for (k = 0; k < count; k++) {
+		n = 0;
+		hand[n++] = k % 2 == 0 ? ETHICAL : ROMANCE;
+		if (k % 3 == 0)
+			hand[n++] = QUARTERS;
+		size = 5 + random_below(&state, 3);
+		while (n < size) {
+			add_random(&state, hand, &n, 0, STM_NCARDS);
+			if (hand[n - 1] == SHIP && k % 7 != 0)
+				n--;
+		}
+		for (version = STM_SCORE_V1; version <= STM_SCORE_NEWEST;
+		    version++)
+			check_version_against_reference(version, hand, n);
+	}
+}
+END_TEST
+
 static Suite *
 stm_score_suite(void)
 {
@@ -1786,6 +1896,8 @@ stm_score_suite(void)
 	tc = tcase_create("cases");
 	tcase_add_loop_test(tc, test_case, 0,
 	    (int)(sizeof(cases) / sizeof(cases[0])));
+	tcase_add_loop_test(tc, test_v1_case, 0,
+	    (int)(sizeof(v1_cases) / sizeof(v1_cases[0])));
 	tcase_add_test(tc, test_every_card_has_a_case);
 	suite_add_tcase(s, tc);
 
@@ -1808,6 +1920,7 @@ stm_score_suite(void)
 	tcase_add_test(tc, test_random_choice_hands);
 	tcase_add_test(tc, test_random_ship_thought_hands);
 	tcase_add_test(tc, test_random_large_hands);
+	tcase_add_test(tc, test_random_versions_hands);
 	tcase_set_timeout(tc, 600);
 	suite_add_tcase(s, tc);
 	return s;

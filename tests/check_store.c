@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include <check.h>
 #include <sqlite3.h>
 
@@ -496,7 +498,10 @@ START_TEST(test_player_duplicates)
 	snprintf(p.name, sizeof(p.name), "alice");
 	key_fill(p.pubkey, 2);
 	ck_assert_int_eq(store_player_add(st, &p), STORE_EXISTS);
-	ck_assert_ptr_nonnull(strstr(store_errmsg(st), "players.name"));
+	/* The same name is caught by either unique index on it. */
+	ck_assert_msg(strstr(store_errmsg(st), "players.name") != NULL ||
+	    strstr(store_errmsg(st), "players_name_folded") != NULL, "%s",
+	    store_errmsg(st));
 
 	/* A taken key: the player row written first is undone too. */
 	snprintf(p.name, sizeof(p.name), "bob");
@@ -983,6 +988,24 @@ START_TEST(test_snapshots)
 	free(state);
 	ck_assert_int_eq(store_snapshot_get(st, game, 7, &state),
 	    STORE_NOTFOUND);
+	/* The newest at or before a seq; a dropped one is passed over. */
+	ck_assert_int_eq(store_snapshot_before(st, game, 7, &seq, &state),
+	    STORE_OK);
+	ck_assert_int_eq(seq, 2);
+	free(state);
+	ck_assert_int_eq(store_snapshot_drop(st, game, 1), STORE_OK);
+	ck_assert_int_eq(store_snapshot_drop(st, game, 1), STORE_OK);
+	ck_assert_int_eq(store_snapshot_get(st, game, 1, &state),
+	    STORE_NOTFOUND);
+	ck_assert_int_eq(store_snapshot_before(st, game, 1, &seq, &state),
+	    STORE_OK);
+	ck_assert_int_eq(seq, 0);
+	ck_assert_int_eq(state[0], '0');
+	free(state);
+	ck_assert_int_eq(store_snapshot_drop(st, game, 0), STORE_OK);
+	ck_assert_int_eq(store_snapshot_before(st, game, 1, &seq, &state),
+	    STORE_NOTFOUND);
+	ck_assert_ptr_null(state);
 	ck_assert_int_eq(store_snapshot_put(st, 999, 0, "{}"), STORE_ERROR);
 	store_close(st);
 }
@@ -1034,6 +1057,7 @@ START_TEST(test_outbox)
 	struct due	 d;
 	int64_t		 game, id[5], n;
 	char		 why[400];
+	int		 removed;
 
 	game = add_game(st);
 	id[0] = add_outbox(st, game, 0, "a@example.org", 0);
@@ -1099,6 +1123,20 @@ START_TEST(test_outbox)
 	ck_assert_int_eq(d.n, 3);
 	ck_assert_int_eq(store_outbox_pending(st, &n), STORE_OK);
 	ck_assert_int_eq(n, 0);
+
+	/* Pruning removes delivered rows queued before the time given, in
+	 * batches; the failed one stays. */
+	ck_assert_int_eq(store_outbox_prune(st, 0, 10, &removed), STORE_OK);
+	ck_assert_int_eq(removed, 0);
+	ck_assert_int_eq(store_outbox_prune(st, INT64_MAX / 2, 3, &removed),
+	    STORE_OK);
+	ck_assert_int_eq(removed, 3);
+	ck_assert_int_eq(store_outbox_prune(st, INT64_MAX / 2, 3, &removed),
+	    STORE_OK);
+	ck_assert_int_eq(removed, 1);
+	ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM outbox"), 1);
+	ck_assert_int_eq(raw_int(db, "SELECT status FROM outbox"),
+	    STORE_OUTBOX_FAILED);
 	store_close(st);
 }
 END_TEST
@@ -1467,6 +1505,217 @@ START_TEST(test_tamper_outbox)
 }
 END_TEST
 
+/* ---- The security review (issue 14) ------------------------------------ */
+
+/* Started by hand with umask 022, the database and its -wal and -shm
+ * files are still readable by their owner only. */
+START_TEST(test_file_modes)
+{
+	struct store	*st;
+	struct stat	 sb;
+	char		 path[PATH_MAX], side[PATH_MAX + 8];
+	mode_t		 old = umask(022);
+	const char	*suffix[] = { "", "-wal", "-shm" };
+	size_t		 i;
+
+	st = open_store("modes");
+	add_player(st, "alice", 1);		/* the WAL has content */
+	db_path(path, sizeof(path), "modes");
+	for (i = 0; i < 3; i++) {
+		snprintf(side, sizeof(side), "%s%s", path, suffix[i]);
+		ck_assert_msg(stat(side, &sb) == 0, "%s missing", side);
+		ck_assert_msg((sb.st_mode & 0777) == 0600, "%s has mode %o",
+		    side, (unsigned)(sb.st_mode & 0777));
+	}
+	store_close(st);
+	umask(old);
+}
+END_TEST
+
+/* One name per case-folded form: "Eve0" is refused beside "eve0", and
+ * the refusal names the player it clashes with. */
+START_TEST(test_names_folded)
+{
+	struct store_player	 p, other;
+	struct store		*st = open_store("folded");
+
+	add_player(st, "eve0", 1);
+	memset(&p, 0, sizeof(p));
+	snprintf(p.name, sizeof(p.name), "Eve0");
+	key_fill(p.pubkey, 2);
+	ck_assert_int_eq(store_player_add(st, &p), STORE_EXISTS);
+	ck_assert_int_eq(store_player_find(st, "Eve0", &other),
+	    STORE_NOTFOUND);
+	ck_assert_int_eq(store_player_find_folded(st, "EVE0", &other),
+	    STORE_OK);
+	ck_assert_str_eq(other.name, "eve0");
+	/* The address index finds a player whatever the case. */
+	ck_assert_int_eq(store_player_find_email(st, "EVE0@Example.ORG",
+	    &other), STORE_OK);
+	ck_assert_str_eq(other.name, "eve0");
+	ck_assert_int_eq(store_player_find_email(st, "", &other),
+	    STORE_NOTFOUND);
+	store_close(st);
+}
+END_TEST
+
+/* A file with such a pair from before schema 6 is refused, named, and
+ * left at version 5 with its players; renaming one lets it open. */
+START_TEST(test_migrate_names_folded_refused)
+{
+	struct store	*st;
+	sqlite3		*db;
+	char		 path[PATH_MAX], err[512] = "";
+
+	db_path(path, sizeof(path), "clash");
+	ck_assert_msg(store_test_create_at(path, 5, err, sizeof(err)) ==
+	    STORE_OK, "%s", err);
+	db = raw_open("clash");
+	raw_exec(db, "INSERT INTO players (id, name, email, created) VALUES "
+	    "(3, 'eve0', '', 1), (5, 'Eve0', '', 2), (6, 'bob', '', 3)");
+	ck_assert_int_eq(store_open(path, &st, err, sizeof(err)),
+	    STORE_ERROR);
+	ck_assert_msg(strstr(err, "3 \"eve0\" and 5 \"Eve0\"") != NULL, "%s",
+	    err);
+	ck_assert_int_eq(raw_int(db, "PRAGMA user_version"), 5);
+	ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM players"), 3);
+	raw_exec(db, "UPDATE players SET name = 'eve1' WHERE id = 5");
+	sqlite3_close(db);
+	ck_assert_msg(store_open(path, &st, err, sizeof(err)) == STORE_OK,
+	    "%s", err);
+	ck_assert_int_eq(store_schema_version(st), store_schema_latest());
+	store_close(st);
+}
+END_TEST
+
+struct walk {
+	int64_t		 seen[64];
+	int		 n;
+};
+
+static int
+walk_game(const struct store_game *g, void *arg)
+{
+	struct walk *w = arg;
+
+	ck_assert_int_lt(w->n, 64);
+	w->seen[w->n++] = g->id;
+	return 0;
+}
+
+/* Walk q page by page (limit 3): every id once, in order. */
+static int
+walk_pages(struct store *st, struct store_game_query *q, struct walk *all)
+{
+	struct walk page;
+	int pages = 0, i;
+
+	memset(all, 0, sizeof(*all));
+	q->after = 0;
+	q->limit = 3;
+	do {
+		memset(&page, 0, sizeof(page));
+		ck_assert_int_eq(store_game_page(st, q, walk_game, &page),
+		    STORE_OK);
+		for (i = 0; i < page.n; i++) {
+			if (all->n > 0)
+				ck_assert_int_gt(page.seen[i],
+				    all->seen[all->n - 1]);
+			all->seen[all->n++] = page.seen[i];
+		}
+		if (page.n > 0)
+			q->after = page.seen[page.n - 1];
+		pages++;
+	} while (page.n == q->limit);
+	return pages;
+}
+
+/* Paging walks every game exactly once, with each filter; the forming
+ * count reads a player's seats. */
+START_TEST(test_game_pages)
+{
+	struct store_game_query	 q;
+	struct store_game	 g;
+	struct store		*st = open_store("pages");
+	struct walk		 all;
+	int64_t			 alice, ids[10], n;
+	int			 i;
+
+	alice = add_player(st, "alice", 1);
+	for (i = 0; i < 10; i++) {
+		game_fill(&g, 2);
+		g.status = i % 2 == 0 ? STORE_GAME_FORMING : STORE_GAME_RUNNING;
+		g.seat_player[0] = i % 3 == 0 ? alice : 0;
+		g.seat_player[1] = 0;
+		ck_assert_int_eq(store_game_add(st, &g), STORE_OK);
+		ids[i] = g.id;
+	}
+	memset(&q, 0, sizeof(q));
+	q.status = -1;
+	ck_assert_int_eq(walk_pages(st, &q, &all), 4);	/* 3+3+3+1 */
+	ck_assert_int_eq(all.n, 10);
+	for (i = 0; i < 10; i++)
+		ck_assert_int_eq(all.seen[i], ids[i]);
+	q.status = STORE_GAME_FORMING;
+	walk_pages(st, &q, &all);
+	ck_assert_int_eq(all.n, 5);
+	for (i = 0; i < 5; i++)
+		ck_assert_int_eq(all.seen[i], ids[2 * i]);
+	q.status = -1;
+	q.player = alice;			/* games 0, 3, 6, 9 */
+	walk_pages(st, &q, &all);
+	ck_assert_int_eq(all.n, 4);
+	ck_assert_int_eq(all.seen[3], ids[9]);
+	q.status = STORE_GAME_FORMING;		/* 0 and 6 */
+	walk_pages(st, &q, &all);
+	ck_assert_int_eq(all.n, 2);
+	ck_assert_int_eq(all.seen[1], ids[6]);
+	q.player = 0;
+	q.status = -1;
+	q.ruleset = "nosuchgame";
+	walk_pages(st, &q, &all);
+	ck_assert_int_eq(all.n, 0);
+	ck_assert_int_eq(store_game_forming_count(st, alice, &n), STORE_OK);
+	ck_assert_int_eq(n, 2);
+	store_close(st);
+}
+END_TEST
+
+/* A row put off by a cap is still pending, its attempts uncounted, with
+ * the reason shown; the send count refuses past max in one window. */
+START_TEST(test_outbox_defer_and_send_rate)
+{
+	struct store	*st = open_store("defer");
+	sqlite3		*db = store_test_db(st);
+	int64_t		 id, end, count;
+	int		 allowed, i;
+
+	id = add_outbox(st, 0, 0, "a@example.org", 0);
+	ck_assert_int_eq(store_outbox_defer(st, id, 5000, "deferred: cap"),
+	    STORE_OK);
+	ck_assert_int_eq(raw_int(db, "SELECT attempts FROM outbox"), 0);
+	ck_assert_int_eq(raw_int(db, "SELECT status FROM outbox"), 0);
+	ck_assert_int_eq(raw_int(db, "SELECT next_attempt FROM outbox"), 5000);
+	ck_assert_str_eq(raw_text(db, "SELECT last_error FROM outbox"),
+	    "deferred: cap");
+	ck_assert_int_eq(store_outbox_pending(st, &count), STORE_OK);
+	ck_assert_int_eq(count, 1);
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(store_mail_send_take(st, "a@example.org",
+		    1000 + i, 3600, 3, &allowed, &end), STORE_OK);
+		ck_assert_int_eq(allowed, 1);
+	}
+	ck_assert_int_eq(store_mail_send_take(st, "a@example.org", 1010, 3600,
+	    3, &allowed, &end), STORE_OK);
+	ck_assert_int_eq(allowed, 0);
+	ck_assert_int_eq(end, 4600);
+	ck_assert_int_eq(store_mail_send_take(st, "a@example.org", 4600, 3600,
+	    3, &allowed, &end), STORE_OK);
+	ck_assert_int_eq(allowed, 1);
+	store_close(st);
+}
+END_TEST
+
 /* ---- Runner ------------------------------------------------------------- */
 
 static Suite *
@@ -1484,6 +1733,8 @@ store_suite(void)
 	tcase_add_test(tc, test_migrate_newer_refused);
 	tcase_add_test(tc, test_migrate_bad_target);
 	tcase_add_test(tc, test_sync_env);
+	tcase_add_test(tc, test_file_modes);
+	tcase_add_test(tc, test_migrate_names_folded_refused);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rows");
@@ -1504,6 +1755,9 @@ store_suite(void)
 	tcase_add_test(tc, test_snapshots);
 	tcase_add_test(tc, test_outbox);
 	tcase_add_test(tc, test_outbox_plan);
+	tcase_add_test(tc, test_names_folded);
+	tcase_add_test(tc, test_game_pages);
+	tcase_add_test(tc, test_outbox_defer_and_send_rate);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("transactions");

@@ -11,13 +11,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <check.h>
 #include <sodium.h>
 
+#include "addrpolicy.h"
 #include "testlib.h"
 #include "webhook.h"
 
 static struct testenv env;
+/* The made-up hosts of these tests are allowed by name, so that nothing
+ * here asks a resolver about them. */
+static const struct webhook_rules rules = {
+	.allow_hosts = "x.example, y, a, b, all, off, over, other, x",
+	.check_address = 1,
+};
 
 static void
 setup(void)
@@ -99,7 +109,7 @@ START_TEST(test_register)
 	int64_t game = testenv_game(&env, "template", 2);
 	int64_t rows = testenv_rows(&env);
 
-	ck_assert_int_eq(webhook_register(env.st, 0, "https://x.example/h",
+	ck_assert_int_eq(webhook_register(env.st, &rules, 0, 0, "https://x.example/h",
 	    "move", &w, err, sizeof(err)), 0);
 	ck_assert_int_gt(w.id, 0);
 	ck_assert_int_eq(strlen(w.secret), 6 + 64);
@@ -109,22 +119,233 @@ START_TEST(test_register)
 	ck_assert_str_eq(again.events, "move");
 	ck_assert_int_eq(again.state, STORE_WEBHOOK_ACTIVE);
 	ck_assert_int_eq(again.pending, 0);
-	ck_assert_int_eq(webhook_register(env.st, game, "http://y/", "",
+	ck_assert_int_eq(webhook_register(env.st, &rules, game, 0, "http://y/", "",
 	    &again, err, sizeof(err)), 0);
 	ck_assert_str_ne(again.secret, w.secret);	/* a fresh secret */
 	ck_assert_int_eq(again.game_id, game);
 
 	/* Refusals change nothing. */
-	ck_assert_int_ne(webhook_register(env.st, game + 100, "http://y/", "",
+	ck_assert_int_ne(webhook_register(env.st, &rules, game + 100, 0, "http://y/", "",
 	    &w, err, sizeof(err)), 0);
 	ck_assert_str_eq(err, "there is no game 101");
-	ck_assert_int_ne(webhook_register(env.st, 0, "mailto:a@b", "", &w,
+	ck_assert_int_ne(webhook_register(env.st, &rules, 0, 0, "mailto:a@b", "", &w,
 	    err, sizeof(err)), 0);
-	ck_assert_int_ne(webhook_register(env.st, 0, "http://y/", "moves", &w,
+	ck_assert_int_ne(webhook_register(env.st, &rules, 0, 0, "http://y/", "moves", &w,
 	    err, sizeof(err)), 0);
 	ck_assert_int_eq(testenv_rows(&env), rows);
 	ck_assert_int_eq(store_webhook_get(env.st, again.id + 1, &w),
 	    STORE_NOTFOUND);
+}
+END_TEST
+
+/* addrpolicy_internal() of one literal address. */
+static const char *
+class_of(const char *text)
+{
+	struct sockaddr_in6 in6;
+	struct sockaddr_in in4;
+
+	memset(&in4, 0, sizeof(in4));
+	memset(&in6, 0, sizeof(in6));
+	if (inet_pton(AF_INET, text, &in4.sin_addr) == 1) {
+		in4.sin_family = AF_INET;
+		return addrpolicy_internal((struct sockaddr *)&in4);
+	}
+	ck_assert_msg(inet_pton(AF_INET6, text, &in6.sin6_addr) == 1, "%s",
+	    text);
+	in6.sin6_family = AF_INET6;
+	return addrpolicy_internal((struct sockaddr *)&in6);
+}
+
+START_TEST(test_internal_addresses)
+{
+	static const char *const internal[][2] = {
+		{ "127.0.0.1", "loopback" }, { "127.255.1.2", "loopback" },
+		{ "::1", "loopback" }, { "0.0.0.0", "unspecified" },
+		{ "::", "unspecified" }, { "10.1.2.3", "private" },
+		{ "172.16.0.1", "private" }, { "172.31.255.255", "private" },
+		{ "192.168.1.1", "private" }, { "100.64.0.1", "shared (CGNAT)" },
+		{ "100.127.255.255", "shared (CGNAT)" },
+		{ "169.254.169.254", "link-local" },
+		{ "fe80::1", "link-local" }, { "fd00::1", "private (ULA)" },
+		{ "fc00::1", "private (ULA)" }, { "224.0.0.1", "multicast" },
+		{ "ff02::1", "multicast" }, { "255.255.255.255", "reserved" },
+		{ "::ffff:127.0.0.1", "loopback" },
+		{ "::ffff:10.0.0.1", "private" }, { "::127.0.0.1", "loopback" },
+		{ "64:ff9b::7f00:1", "loopback" },
+		{ "2002:7f00:1::", "loopback" }, { "2002:a00:1::", "private" },
+		{ "2001:db8::1", "documentation" },
+		{ "192.0.2.1", "documentation" },
+	};
+	static const char *const public[] = { "8.8.8.8", "1.1.1.1",
+	    "172.32.0.1", "100.128.0.1", "172.15.255.255", "93.184.216.34",
+	    "2606:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808",
+	    "2002:808:808::" };
+	size_t i;
+	const char *got;
+
+	for (i = 0; i < sizeof(internal) / sizeof(internal[0]); i++) {
+		got = class_of(internal[i][0]);
+		ck_assert_msg(got != NULL && strcmp(got, internal[i][1]) == 0,
+		    "%s: %s, not %s", internal[i][0], got ? got : "public",
+		    internal[i][1]);
+	}
+	for (i = 0; i < sizeof(public) / sizeof(public[0]); i++)
+		ck_assert_msg(class_of(public[i]) == NULL, "%s: %s", public[i],
+		    class_of(public[i]));
+}
+END_TEST
+
+START_TEST(test_url_host_and_allow_list)
+{
+	char host[256], err[256];
+	int port;
+
+	ck_assert_int_eq(addrpolicy_url_host("https://Hooks.LAN/x?a#b", host,
+	    sizeof(host), &port, err, sizeof(err)), 0);
+	ck_assert_str_eq(host, "Hooks.LAN");
+	ck_assert_int_eq(port, 443);
+	ck_assert_int_eq(addrpolicy_url_host("http://[::1]:9000/", host,
+	    sizeof(host), &port, err, sizeof(err)), 0);
+	ck_assert_str_eq(host, "::1");
+	ck_assert_int_eq(port, 9000);
+	ck_assert_int_eq(addrpolicy_url_host("http://x:0/", host,
+	    sizeof(host), &port, err, sizeof(err)), -1);
+	ck_assert_int_eq(addrpolicy_url_host("http://u:p@8.8.8.8/", host,
+	    sizeof(host), &port, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "user name or password"));
+	ck_assert_int_eq(addrpolicy_url_host("http://%31%32%37.0.0.1/", host,
+	    sizeof(host), &port, err, sizeof(err)), -1);
+
+	ck_assert(addrpolicy_allowed("127.0.0.1, hooks.lan:8080 [::1]:9",
+	    "127.0.0.1", 22));
+	ck_assert(addrpolicy_allowed("127.0.0.1, hooks.lan:8080",
+	    "HOOKS.lan", 8080));
+	ck_assert(!addrpolicy_allowed("127.0.0.1, hooks.lan:8080",
+	    "hooks.lan", 80));
+	ck_assert(addrpolicy_allowed("[::1]:9", "::1", 9));
+	ck_assert(!addrpolicy_allowed("[::1]:9", "::1", 10));
+	ck_assert(!addrpolicy_allowed("127.0.0.1", "localhost", 80));
+	ck_assert(!addrpolicy_allowed("", "127.0.0.1", 80));
+	ck_assert(!addrpolicy_allowed(NULL, "127.0.0.1", 80));
+	ck_assert_int_eq(addrpolicy_list_check("a, b:1, [::1]:2, ::1", err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(addrpolicy_list_check("a:99999", err, sizeof(err)),
+	    -1);
+	ck_assert_ptr_nonnull(strstr(err, "bad port"));
+	ck_assert_int_eq(addrpolicy_list_check("[::1", err, sizeof(err)), -1);
+}
+END_TEST
+
+/* Internal hosts are refused at registration unless allowed, and a
+ * refusal stores nothing.  Only literal addresses and "localhost" (the
+ * hosts file): no resolver is asked about the Internet. */
+START_TEST(test_register_refuses_internal)
+{
+	static const char *const refused[] = { "http://127.0.0.1:22/",
+	    "http://[::1]:9/", "http://localhost/", "http://10.1.2.3/",
+	    "http://[::ffff:127.0.0.1]/", "http://169.254.169.254/latest",
+	    "http://2130706433/", "http://0x7f.1/", "http://127.1/",
+	    "http://100.64.0.1/", "http://[fd00::1]/", "http://0.0.0.0/",
+	    "http://224.0.0.1/", "https://192.168.0.1/", "http://[fe80::1]/",
+	    "http://a@8.8.8.8/" };
+	struct webhook_rules strict = { .allow_hosts = "", .check_address =
+	    1 }, loop = { .allow_hosts = "127.0.0.1:22", .check_address = 1 };
+	struct store_webhook w;
+	char err[512];
+	int64_t rows = testenv_rows(&env);
+	size_t i;
+
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		err[0] = '\0';
+		ck_assert_msg(webhook_register(env.st, &strict, 0, 0,
+		    refused[i], "", &w, err, sizeof(err)) != 0, "%s accepted",
+		    refused[i]);
+		ck_assert_msg(strstr(err, "public addresses") != NULL ||
+		    strstr(err, "user name") != NULL, "%s: %s", refused[i],
+		    err);
+	}
+	ck_assert_int_ne(webhook_register(env.st, &strict, 0, 0,
+	    "http://127.0.0.1:22/", "", &w, err, sizeof(err)), 0);
+	ck_assert_str_eq(err, "the webhook host \"127.0.0.1\" is 127.0.0.1 "
+	    "(loopback): webhooks may only go to public addresses (the "
+	    "administrator may allow a host with webhook_allow_hosts)");
+	ck_assert_int_eq(testenv_rows(&env), rows);
+	ck_assert_int_eq(store_webhook_get(env.st, 1, &w), STORE_NOTFOUND);
+	/* Allowed by the administrator, with that port only. */
+	ck_assert_int_eq(webhook_register(env.st, &loop, 0, 0,
+	    "http://127.0.0.1:22/", "", &w, err, sizeof(err)), 0);
+	ck_assert_int_ne(webhook_register(env.st, &loop, 0, 0,
+	    "http://127.0.0.1:23/", "", &w, err, sizeof(err)), 0);
+	/* A public literal address needs no resolver and passes. */
+	ck_assert_msg(webhook_register(env.st, &strict, 0, 0,
+	    "https://8.8.8.8/hook", "", &w, err, sizeof(err)) == 0, "%s",
+	    err);
+}
+END_TEST
+
+/* A player's registrations are theirs and capped; the administrator's
+ * are neither. */
+START_TEST(test_owner_and_caps)
+{
+	struct webhook_rules capped = rules;
+	struct store_webhook w;
+	char err[512], *text;
+	int64_t g1 = testenv_game(&env, "template", 2);
+	int64_t g2 = testenv_game(&env, "template", 2), n;
+	int i, state;
+	json_t *j;
+
+	capped.max_per_game = 2;
+	capped.max_per_player = 3;
+	ck_assert_int_eq(webhook_register(env.st, &capped, g1, 1, "http://a/",
+	    "", &w, err, sizeof(err)), 0);
+	ck_assert_int_eq(w.player_id, 1);
+	ck_assert_int_eq(webhook_register(env.st, &capped, g1, 2, "http://b/",
+	    "", &w, err, sizeof(err)), 0);
+	ck_assert_int_ne(webhook_register(env.st, &capped, g1, 1, "http://a/",
+	    "", &w, err, sizeof(err)), 0);
+	ck_assert_str_eq(err, "game 1 already has 2 webhooks registered by "
+	    "its players, the most this server allows (webhook_max_per_game); "
+	    "remove one first");
+	for (i = 0; i < 3; i++)		/* the administrator's: no cap */
+		ck_assert_int_eq(webhook_register(env.st, &capped, g1, 0,
+		    "http://x/", "", &w, err, sizeof(err)), 0);
+	ck_assert_int_eq(webhook_register(env.st, &capped, g2, 1, "http://a/",
+	    "", &w, err, sizeof(err)), 0);
+	ck_assert_int_eq(webhook_register(env.st, &capped, g2, 1, "http://y/",
+	    "", &w, err, sizeof(err)), 0);
+	ck_assert_int_ne(webhook_register(env.st, &capped, 0, 1, "http://y/",
+	    "", &w, err, sizeof(err)), 0);
+	ck_assert_str_eq(err, "you already have 3 webhooks, the most this "
+	    "server allows one player (webhook_max_per_player); remove one "
+	    "first");
+	ck_assert_int_eq(store_webhook_count(env.st, 0, 1, &n), STORE_OK);
+	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(store_webhook_count(env.st, g1, 0, &n), STORE_OK);
+	ck_assert_int_eq(n, 2);
+
+	/* The last error: in full for the administrator, "delivery failed"
+	 * for a player, in their language. */
+	ck_assert_int_eq(store_webhook_failed(env.st, 1, 5, "Failed to "
+	    "connect to 10.0.0.7 port 22", 0, &state), STORE_OK);
+	ck_assert_int_eq(store_webhook_get(env.st, 1, &w), STORE_OK);
+	j = webhook_json(&w, NULL);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "last_error")),
+	    "Failed to connect to 10.0.0.7 port 22");
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "player")), 1);
+	json_decref(j);
+	j = webhook_json(&w, "fr");
+	text = json_dumps(j, 0);
+	ck_assert_ptr_null(strstr(text, "10.0.0.7"));
+	ck_assert_str_eq(json_string_value(json_object_get(j, "last_error")),
+	    "échec de la livraison");
+	free(text);
+	json_decref(j);
+	j = webhook_json(&w, "en");
+	ck_assert_str_eq(json_string_value(json_object_get(j, "last_error")),
+	    "delivery failed");
+	json_decref(j);
 }
 END_TEST
 
@@ -135,9 +356,9 @@ START_TEST(test_json_has_no_secret)
 	char err[256], *text;
 	json_t *j;
 
-	ck_assert_int_eq(webhook_register(env.st, 0, "https://x.example/h",
+	ck_assert_int_eq(webhook_register(env.st, &rules, 0, 0, "https://x.example/h",
 	    "", &w, err, sizeof(err)), 0);
-	j = webhook_json(&w);
+	j = webhook_json(&w, NULL);
 	text = json_dumps(j, 0);
 	ck_assert_ptr_null(strstr(text, w.secret + 6));
 	ck_assert_ptr_nonnull(strstr(text, "\"events\": \"*\""));
@@ -280,9 +501,9 @@ START_TEST(test_queue_order)
 	char err[256];
 	int state;
 
-	ck_assert_int_eq(webhook_register(env.st, 0, "http://a/", "", &a,
+	ck_assert_int_eq(webhook_register(env.st, &rules, 0, 0, "http://a/", "", &a,
 	    err, sizeof(err)), 0);
-	ck_assert_int_eq(webhook_register(env.st, 0, "http://b/", "", &b,
+	ck_assert_int_eq(webhook_register(env.st, &rules, 0, 0, "http://b/", "", &b,
 	    err, sizeof(err)), 0);
 	/* game_created rows were queued before the registrations: none. */
 	ck_assert_int_eq(store_outbox_webhook_next(env.st, &when),
@@ -336,14 +557,20 @@ START_TEST(test_queue_order)
 
 	/* Failing after 3 in a row; a success re-arms. */
 	ck_assert_int_eq(store_webhook_failed(env.st, a.id, 3, "HTTP 500",
-	    &state), STORE_OK);
+	    0, &state), STORE_OK);
 	ck_assert_int_eq(state, STORE_WEBHOOK_ACTIVE);
 	ck_assert_int_eq(store_webhook_failed(env.st, a.id, 3, "HTTP 500",
-	    &state), STORE_OK);
+	    0, &state), STORE_OK);
 	ck_assert_int_eq(state, STORE_WEBHOOK_ACTIVE);
 	ck_assert_int_eq(store_webhook_failed(env.st, a.id, 3, "timeout",
-	    &state), STORE_OK);
+	    700, &state), STORE_OK);
 	ck_assert_int_eq(state, STORE_WEBHOOK_FAILING);
+	/* The registration backs off as a whole: r1 is due by its own time
+	 * but waits for the registration's retry_at. */
+	ck_assert_int_eq(due_at(600).n, 0);
+	ck_assert_int_eq(store_outbox_webhook_next(env.st, &when), STORE_OK);
+	ck_assert_int_eq(when, 700);
+	ck_assert_int_eq(due_at(700).n, 1);
 	ck_assert_int_eq(store_webhook_get(env.st, a.id, &a), STORE_OK);
 	ck_assert_int_eq(a.failures, 3);
 	ck_assert_str_eq(a.last_error, "timeout");
@@ -354,6 +581,8 @@ START_TEST(test_queue_order)
 	ck_assert_int_eq(a.state, STORE_WEBHOOK_ACTIVE);
 	ck_assert_int_eq(a.failures, 0);
 	ck_assert_int_eq(a.last_success, 1234);
+	ck_assert_int_eq(a.retry_at, 0);
+	ck_assert_int_eq(due_at(600).n, 1);
 
 	/* Disabled: nothing due, no wake-up; enabled: back. */
 	ck_assert_int_eq(store_webhook_set_state(env.st, a.id,
@@ -450,17 +679,17 @@ START_TEST(test_game_events)
 	int64_t game, other, seq, before;
 	int seat, i, c, nmoves = 0;
 
-	ck_assert_int_eq(webhook_register(env.st, 0, "http://all/", "", &all,
+	ck_assert_int_eq(webhook_register(env.st, &rules, 0, 0, "http://all/", "", &all,
 	    err, sizeof(err)), 0);
-	ck_assert_int_eq(webhook_register(env.st, 0, "http://off/", "", &off,
+	ck_assert_int_eq(webhook_register(env.st, &rules, 0, 0, "http://off/", "", &off,
 	    err, sizeof(err)), 0);
 	ck_assert_int_eq(store_webhook_set_state(env.st, off.id,
 	    STORE_WEBHOOK_DISABLED), STORE_OK);
 	other = testenv_game(&env, "template", 2);
 	game = testenv_game(&env, "stmissions", 2);
-	ck_assert_int_eq(webhook_register(env.st, game, "http://over/",
+	ck_assert_int_eq(webhook_register(env.st, &rules, game, 0, "http://over/",
 	    "game_over", &over_only, err, sizeof(err)), 0);
-	ck_assert_int_eq(webhook_register(env.st, other, "http://other/", "",
+	ck_assert_int_eq(webhook_register(env.st, &rules, other, 0, "http://other/", "",
 	    &other_game, err, sizeof(err)), 0);
 
 	/* A refused move queues nothing. */
@@ -605,7 +834,7 @@ START_TEST(test_no_listener_no_row)
 	(void)webhook_take_queued();
 	play_first(game);
 	ck_assert(!webhook_take_queued());
-	ck_assert_int_eq(webhook_register(env.st, 0, "http://x/", "", &w,
+	ck_assert_int_eq(webhook_register(env.st, &rules, 0, 0, "http://x/", "", &w,
 	    err, sizeof(err)), 0);
 	rows = rows_of(w.id);
 	ck_assert_int_eq(rows->n, 0);
@@ -631,6 +860,10 @@ webhook_suite(void)
 	tcase_add_test(tc, test_events);
 	tcase_add_test(tc, test_register);
 	tcase_add_test(tc, test_json_has_no_secret);
+	tcase_add_test(tc, test_internal_addresses);
+	tcase_add_test(tc, test_url_host_and_allow_list);
+	tcase_add_test(tc, test_register_refuses_internal);
+	tcase_add_test(tc, test_owner_and_caps);
 	tcase_add_test(tc, test_backoff);
 	tcase_add_test(tc, test_signature_vector);
 	tcase_add_test(tc, test_body);

@@ -24,8 +24,10 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include <poll.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <check.h>
 #include <curl/curl.h>
@@ -44,6 +46,7 @@
 
 struct delivery {
 	int	 failing_path;		/* /fail, else /hook */
+	char	 path[32];
 	int64_t	 id;			/* X-Pbem-Delivery */
 	char	 event[32];
 	char	 timestamp[32];
@@ -61,6 +64,11 @@ static struct {
 } rx = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static struct testenv env;
+/* The receivers of this test are on 127.0.0.1, which pbemd is told to
+ * allow (webhook_allow_hosts); so is the registration here. */
+static const struct webhook_rules rules = { .allow_hosts = "127.0.0.1",
+    .check_address = 1 };
+static const char *pbemd_extra[8];	/* more -o options, NULL-ended */
 static int rx_port, pbemd_port;
 static pid_t pbemd_pid;
 static char secret_hook[STORE_SECRET_MAX], secret_fail[STORE_SECRET_MAX];
@@ -127,6 +135,7 @@ rx_handle(void *cls, struct MHD_Connection *conn, const char *url,
 	if (rx.n < MAX_DELIVERIES) {
 		d = &rx.d[rx.n++];
 		d->failing_path = strcmp(url, "/fail") == 0;
+		snprintf(d->path, sizeof(d->path), "%s", url);
 		d->id = strtoll(header(conn, "X-Pbem-Delivery"), NULL, 10);
 		snprintf(d->event, sizeof(d->event), "%s",
 		    header(conn, "X-Pbem-Event"));
@@ -234,8 +243,9 @@ pbemd_start(void)
 	const char *builddir = getenv("top_builddir");
 	const char *srcdir = getenv("top_srcdir");
 	char prog[512], tpl[512], port[16], logpath[400];
+	const char *argv[64];
 	double until;
-	int fd;
+	int fd, n = 0, i;
 
 	snprintf(prog, sizeof(prog), "%s/daemon/pbemd", builddir ? builddir :
 	    ".");
@@ -247,11 +257,27 @@ pbemd_start(void)
 	if (pbemd_pid == 0) {
 		fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND, 0600);
 		dup2(fd, 2);
-		execl(prog, "pbemd", "-d", env.dbpath, "-p", port, "-t", tpl,
-		    "-o", "webhook_poll=1", "-o", "webhook_retry_base=1",
-		    "-o", "webhook_retry_max=2", "-o",
-		    "webhook_failing_after=3", "-o", "webhook_timeout=5",
-		    "-o", "webhook_admin_token=s3cret-token", (char *)NULL);
+		static const char *const fixed[] = { "pbemd", "-o",
+		    "webhook_poll=1", "-o", "webhook_retry_base=1", "-o",
+		    "webhook_retry_max=2", "-o", "webhook_failing_after=3",
+		    "-o", "webhook_timeout=5", "-o",
+		    "webhook_admin_token=s3cret-token", "-o",
+		    "webhook_allow_hosts=127.0.0.1", NULL };
+
+		for (i = 0; fixed[i] != NULL; i++)
+			argv[n++] = fixed[i];
+		for (i = 0; pbemd_extra[i] != NULL; i++) {
+			argv[n++] = "-o";
+			argv[n++] = pbemd_extra[i];
+		}
+		argv[n++] = "-d";
+		argv[n++] = env.dbpath;
+		argv[n++] = "-p";
+		argv[n++] = port;
+		argv[n++] = "-t";
+		argv[n++] = tpl;
+		argv[n] = NULL;
+		execv(prog, (char *const *)argv);
 		_exit(127);
 	}
 	for (until = now_mono() + 20; now_mono() < until; usleep(50000))
@@ -416,7 +442,7 @@ START_TEST(test_webhooks_end_to_end)
 
 	/* A receiver that always fails, registered in the store. */
 	snprintf(body, sizeof(body), "http://127.0.0.1:%d/fail", rx_port);
-	ck_assert_int_eq(webhook_register(env.st, 0, body, "", &failing, err,
+	ck_assert_int_eq(webhook_register(env.st, &rules, 0, 0, body, "", &failing, err,
 	    sizeof(err)), 0);
 	snprintf(secret_fail, sizeof(secret_fail), "%s", failing.secret);
 	pbemd_start();
@@ -439,6 +465,18 @@ START_TEST(test_webhooks_end_to_end)
 	    "{\"url\": \"http://x/\", \"events\": [\"moves\"]}",
 	    "s3cret-token", &answer), 400);
 	ck_assert_ptr_nonnull(strstr(answer, "unknown event"));
+	free(answer);
+	/* Internal hosts not on webhook_allow_hosts: refused, the
+	 * administrator included. */
+	ck_assert_int_eq(http("POST", "/v1/webhooks",
+	    "{\"url\": \"http://localhost:1/\"}", "s3cret-token", &answer),
+	    400);
+	ck_assert_ptr_nonnull(strstr(answer, "may only go to public "
+	    "addresses"));
+	free(answer);
+	ck_assert_int_eq(http("POST", "/v1/webhooks",
+	    "{\"url\": \"http://10.0.0.1/\"}", "s3cret-token", &answer),
+	    400);
 	free(answer);
 	ck_assert_int_eq(http("POST", "/v1/games/99/webhooks", body,
 	    "s3cret-token", &answer), 404);
@@ -520,7 +558,13 @@ START_TEST(test_webhooks_end_to_end)
 			break;
 		usleep(100000);
 	}
-	ck_assert_int_eq(store_webhook_get(env.st, failing.id, &w), STORE_OK);
+	/* The receiver sees an attempt before pbemd records it. */
+	for (kill_at = now_mono() + 20;; usleep(50000)) {
+		ck_assert_int_eq(store_webhook_get(env.st, failing.id, &w),
+		    STORE_OK);
+		if (w.failures >= 3 || now_mono() > kill_at)
+			break;
+	}
 	ck_assert_int_eq(w.state, STORE_WEBHOOK_FAILING);
 	ck_assert_int_ge(w.failures, 3);
 	ck_assert_str_eq(w.last_error, "HTTP 500");
@@ -659,6 +703,206 @@ START_TEST(test_webhooks_end_to_end)
 }
 END_TEST
 
+
+/* ---- A receiver that never answers ---------------------------------------- */
+
+/* A TCP listener on 127.0.0.1 that takes connections, reads what comes
+ * and never answers.  It counts connections, the most open at once, and
+ * those the other side (pbemd, at its timeout) closed. */
+static struct {
+	pthread_mutex_t	 lock;
+	int		 fd, stop;
+	int		 accepted, open, most_open, closed;
+	pthread_t	 thread;
+} hang = { .lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1 };
+
+static void *
+hang_run(void *arg)
+{
+	struct pollfd pfd[65];
+	char buf[4096];
+	int n = 1, i, c;
+
+	(void)arg;
+	pfd[0].fd = hang.fd;
+	pfd[0].events = POLLIN;
+	for (;;) {
+		pthread_mutex_lock(&hang.lock);
+		if (hang.stop) {
+			pthread_mutex_unlock(&hang.lock);
+			break;
+		}
+		pthread_mutex_unlock(&hang.lock);
+		if (poll(pfd, (nfds_t)n, 100) <= 0)
+			continue;
+		if ((pfd[0].revents & POLLIN) && n < 65 &&
+		    (c = accept(hang.fd, NULL, NULL)) >= 0) {
+			pfd[n].fd = c;
+			pfd[n].events = POLLIN;
+			pfd[n].revents = 0;
+			n++;
+			pthread_mutex_lock(&hang.lock);
+			hang.accepted++;
+			if (++hang.open > hang.most_open)
+				hang.most_open = hang.open;
+			pthread_mutex_unlock(&hang.lock);
+		}
+		for (i = 1; i < n; i++) {
+			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			if (read(pfd[i].fd, buf, sizeof(buf)) > 0)
+				continue;
+			close(pfd[i].fd);
+			pfd[i--] = pfd[--n];
+			pthread_mutex_lock(&hang.lock);
+			hang.open--;
+			hang.closed++;
+			pthread_mutex_unlock(&hang.lock);
+		}
+	}
+	for (i = 1; i < n; i++)
+		close(pfd[i].fd);
+	return NULL;
+}
+
+static void
+hang_start(int port)
+{
+	struct sockaddr_in sin;
+	int one = 1;
+
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((uint16_t)port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_ge(hang.fd = socket(AF_INET, SOCK_STREAM, 0), 0);
+	setsockopt(hang.fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	ck_assert_int_eq(bind(hang.fd, (struct sockaddr *)&sin, sizeof(sin)),
+	    0);
+	ck_assert_int_eq(listen(hang.fd, 64), 0);
+	ck_assert_int_eq(pthread_create(&hang.thread, NULL, hang_run, NULL),
+	    0);
+}
+
+static void
+hang_stop(void)
+{
+	pthread_mutex_lock(&hang.lock);
+	hang.stop = 1;
+	pthread_mutex_unlock(&hang.lock);
+	pthread_join(hang.thread, NULL);
+	close(hang.fd);
+}
+
+/* Deliveries of the normal receiver at path. */
+static int
+deliveries_to(const char *path)
+{
+	int i, n = 0;
+
+	pthread_mutex_lock(&rx.lock);
+	for (i = 0; i < rx.n; i++)
+		n += strcmp(rx.d[i].path, path) == 0;
+	pthread_mutex_unlock(&rx.lock);
+	return n;
+}
+
+/*
+ * Six registrations at a receiver that never answers (issue 14, item 5),
+ * one normal receiver, and one whose name now resolves to loopback (DNS
+ * rebinding: registered as if it had been public, at the hanging port).
+ * The normal receiver gets each event while the hanging ones still hang
+ * -- no hanging connection has been closed yet -- and no more than
+ * webhook_per_host of them are ever open at once; the rebound one fails
+ * at the socket, naming the loopback address, and is never connected.
+ */
+START_TEST(test_slow_receiver_and_rebinding)
+{
+	struct webhook_rules local = { .allow_hosts = "localhost",
+	    .check_address = 1 };
+	struct webhook_rules unchecked = { .check_address = 0 };
+	struct store_webhook w, normal, rebound;
+	struct MHD_Daemon *receiver;
+	int64_t game;
+	int hang_port, i, got, closed, most;
+	char url[128], err[512];
+	double until;
+
+	rx_port = 20000 + getpid() % 20000;
+	if (rx_port > 65000)
+		rx_port -= 30000;
+	pbemd_port = rx_port + 1;
+	hang_port = rx_port + 2;
+	ck_assert_ptr_nonnull(receiver = rx_start());
+	hang_start(hang_port);
+
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/never", hang_port);
+	for (i = 0; i < 6; i++)
+		ck_assert_msg(webhook_register(env.st, &rules, 0, 0, url, "",
+		    &w, err, sizeof(err)) == 0, "%s", err);
+	snprintf(url, sizeof(url), "http://localhost:%d/hook", rx_port);
+	ck_assert_int_eq(webhook_register(env.st, &local, 0, 0, url, "",
+	    &normal, err, sizeof(err)), 0);
+	/* Registered as if localhost had been public then. */
+	snprintf(url, sizeof(url), "http://localhost:%d/rebind", hang_port);
+	ck_assert_int_eq(webhook_register(env.st, &unchecked, 0, 0, url, "",
+	    &rebound, err, sizeof(err)), 0);
+
+	/* localhost is allowed only at the normal receiver's port. */
+	snprintf(url, sizeof(url), "webhook_allow_hosts=127.0.0.1, "
+	    "localhost:%d", rx_port);
+	pbemd_extra[0] = url;
+	pbemd_extra[1] = "webhook_timeout=60";
+	pbemd_extra[2] = "webhook_concurrency=4";
+	pbemd_extra[3] = "webhook_per_host=2";
+	pbemd_extra[4] = NULL;
+	pbemd_start();
+
+	/* A game (found by the poll), then a move: two events for each. */
+	game = testenv_game(&env, "template", 2);
+	for (until = now_mono() + 30; deliveries_to("/hook") < 1;
+	    usleep(20000))
+		ck_assert_msg(now_mono() < until, "game_created not delivered");
+	ck_assert(post_move(game));
+	for (;;) {
+		got = deliveries_to("/hook");
+		pthread_mutex_lock(&hang.lock);
+		closed = hang.closed;
+		most = hang.most_open;
+		pthread_mutex_unlock(&hang.lock);
+		if (got >= 2 || closed > 0)
+			break;
+		usleep(20000);
+	}
+	ck_assert_msg(got >= 2 && closed == 0, "the move reached the normal "
+	    "receiver only after a hanging delivery ended (%d deliveries, %d "
+	    "hanging connections closed)", got, closed);
+	ck_assert_int_ge(most, 1);
+	ck_assert_msg(most <= 2, "%d connections at once to one host", most);
+
+	/* The rebound name: refused at the socket, never reached. */
+	for (until = now_mono() + 30;; usleep(20000)) {
+		ck_assert_int_eq(store_webhook_get(env.st, rebound.id, &w),
+		    STORE_OK);
+		if (w.failures > 0)
+			break;
+		ck_assert_msg(now_mono() < until, "the rebound webhook was "
+		    "never tried");
+	}
+	ck_assert_msg(strstr(w.last_error, "refused to connect to") != NULL &&
+	    strstr(w.last_error, "loopback") != NULL, "%s", w.last_error);
+	pthread_mutex_lock(&hang.lock);
+	ck_assert_int_le(hang.accepted, 6);	/* the six, never /rebind */
+	pthread_mutex_unlock(&hang.lock);
+
+	pbemd_signal(SIGTERM);
+	hang_stop();
+	MHD_stop_daemon(receiver);
+	for (i = 0; i < rx.n; i++)
+		free(rx.d[i].body);
+}
+END_TEST
+
 static void
 setup(void)
 {
@@ -689,6 +933,7 @@ main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_webhooks_end_to_end);
+	tcase_add_test(tc, test_slow_receiver_and_rebinding);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

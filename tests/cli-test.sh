@@ -38,6 +38,11 @@ expect "add alice" 0 ctl player add alice --key-file alice.key.pub \
 expect "add bob" 0 ctl player add bob --key-file bob.key.pub --lang fr
 expect "duplicate player" 1 ctl player add alice --key-file bob.key.pub
 contains "duplicate player" err.txt "already exists"
+expect "keygen carol" 0 "$bin/pbem" keygen -o carol.key
+expect "a name equal but for case" 1 ctl player add ALICE --key-file carol.key.pub
+contains "a name equal but for case" err.txt "the name ALICE is taken: player alice exists, and names that differ only by case are the same name"
+expect "a taken key" 1 ctl player add dave --key-file alice.key.pub
+contains "a taken key" err.txt "that key is already registered to another player"
 expect "bad key" 1 ctl player add carol --key ed25519:nonsense
 # A player whose key the server holds (docs/PLAYING.md): the key-encryption
 # key is made beside the database, mode 0600; moving to a key of one's own
@@ -58,6 +63,8 @@ contains "too few seats" err.txt "2 to 4 players"
 expect "create" 0 ctl game create stmissions alice,bob
 contains "create" out.txt "game 1 created"
 contains "create" out.txt "seed commitment"
+expect "outbox" 0 ctl outbox
+contains "outbox" out.txt "mail alice@example.org"
 expect "text view" 0 ctl view 1 --seat 0 --text --templates "$top_srcdir/templates"
 contains "text view" out.txt "Your hand:"
 expect "text view in French" 0 ctl view 1 --seat 1 --text --lang fr \
@@ -123,6 +130,17 @@ contains "replay" out.txt "== 1: seat"
 expect "export" 0 ctl export 1 -o bundle.json
 expect "verify" 0 "$bin/pbem" verify bundle.json
 contains "verify" out.txt "full replay from the revealed seed"
+# A game recorded under Star Trek: Missions ruleset 1 (before the M10/M19
+# readings changed, docs/stmissions-scoring.md) still verifies and replays
+# exactly: its states record version 1, so a replay that set it up as the
+# newest version would break every state hash.
+expect "verify ruleset 1" 0 "$bin/pbem" verify \
+	"$top_srcdir/tests/vectors/stmissions-ruleset1-game.json"
+contains "verify ruleset 1" out.txt "full replay from the revealed seed"
+# The same for Enterprise vs Excelsior rules version 1 (expert mode).
+expect "verify eve 1" 0 "$bin/pbem" verify \
+	"$top_srcdir/tests/vectors/eve-ruleset1-expert-game.json"
+contains "verify eve 1" out.txt "full replay from the revealed seed"
 
 # --- a player's new key in a running game: the log records it -------------
 expect "second game" 0 ctl game create stmissions alice,bob

@@ -35,6 +35,30 @@ tests_bench_engine_CPPFLAGS = $(CORE_CPPFLAGS)
 tests_bench_engine_LDADD = $(CORE_LIBS)
 EXTRA_DIST += tests/fuzz_protocol.c tests/vectors
 
+# libFuzzer harnesses (clang): `make fuzz` builds them, never `make check`;
+# tests/fuzz-run.sh runs each for a bounded time (docs/MAIL.md, "Fuzzing";
+# docs/PROTOCOL.md).  They compile the parsers' sources themselves, with
+# the fuzzer's instrumentation, so no other object is rebuilt.
+FUZZ_CC = clang
+FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined
+FUZZ_PROTOCOL_FILES = $(srcdir)/tests/fuzz_protocol.c \
+	$(srcdir)/daemon/common/protocol.c
+FUZZ_MAIL_FILES = $(srcdir)/tests/fuzz_mail.c \
+	$(srcdir)/daemon/mail/mail_parse.c $(srcdir)/daemon/mail/mail_block.c \
+	$(srcdir)/daemon/common/protocol.c
+FUZZERS = tests/fuzz_protocol tests/fuzz_mail
+tests/fuzz_protocol: $(FUZZ_PROTOCOL_FILES) $(srcdir)/daemon/common/protocol.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(srcdir)/daemon/common $(SODIUM_CFLAGS) \
+	    $(FUZZ_PROTOCOL_FILES) $(SODIUM_LIBS) -o $@
+tests/fuzz_mail: $(FUZZ_MAIL_FILES) $(srcdir)/daemon/mail/mail.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(MAIL_CPPFLAGS) $(FUZZ_MAIL_FILES) \
+	    $(GMIME_LIBS) $(SODIUM_LIBS) -o $@
+fuzz: $(FUZZERS)
+.PHONY: fuzz
+CLEANFILES += $(FUZZERS)
+EXTRA_DIST += tests/fuzz_mail.c tests/fuzz-run.sh
+
 # Load against the real pbemd (bench_load) and its crash test share
 # loadlib: a database with games, replicas that sign legal moves, pbemd
 # started on a port of its own.

@@ -1,8 +1,10 @@
 #!/bin/sh
 # run-all.sh -- the whole test suite, as CI runs it: a normal build with
-# `make check` and `make distcheck`, then the same suite built with
-# AddressSanitizer and UndefinedBehaviorSanitizer.  Builds happen in
-# _build/ and _build-asan/ so the source tree stays clean.
+# `make check` and `make distcheck`, a bounded run of the libFuzzer
+# harnesses (tests/fuzz-run.sh, PBEM_FUZZ_SECONDS per harness, default
+# 60), then the same suite built with AddressSanitizer and
+# UndefinedBehaviorSanitizer.  Builds happen in _build/ and _build-asan/
+# so the source tree stays clean.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -21,6 +23,8 @@ make -j"$jobs"
 make -j"$jobs" check || { cat tests/*.log; exit 1; }
 echo "=== make distcheck"
 make -j"$jobs" distcheck
+echo "=== fuzzing (clang, libFuzzer): a crash fails the suite"
+sh "$top"/tests/fuzz-run.sh "${PBEM_FUZZ_SECONDS:-60}"
 cd "$top"
 
 echo "=== build and test under AddressSanitizer + UBSan"
@@ -33,4 +37,4 @@ PBEM_RANDOM_GAMES=200 \
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	make -j"$jobs" check || { cat tests/*.log; exit 1; }
-echo "=== all tests passed (normal, distcheck, ASan+UBSan)"
+echo "=== all tests passed (normal, distcheck, fuzzing, ASan+UBSan)"

@@ -53,6 +53,8 @@ usage(void)
 "  game list\n"
 "  game policy GAME [NAME=VALUE ...]  show or change the deadline policy\n"
 "  tick [--at UNIXTIME]              run the deadline scheduler once\n"
+"  prune [--days N]                  remove outbox rows delivered more than\n"
+"                                    N days ago (default 7)\n"
 "  replace GAME SEAT PLAYER          give a seat to another player\n"
 "  resign GAME SEAT                  resign a seat for its player\n"
 "  vacation GAME SEAT FIRST LAST     a vacation, days as YYYY-MM-DD (UTC)\n"
@@ -67,9 +69,14 @@ usage(void)
 "  audit [GAME]                      check every signature, hash and state\n"
 "  export GAME [-o FILE]             write a bundle `pbem verify` checks\n"
 "  score RULESET CARD,CARD,... [--explain] [--lang en|fr]\n"
-"  webhook add [--game ID] [--events EVENT,...] URL   prints the secret once\n"
+"  webhook add [--game ID] [--events EVENT,...] [--internal] URL\n"
+"                 prints the secret once; --internal: the host may be an\n"
+"                 internal address (pbemd delivers only if webhook_allow_hosts\n"
+"                 names it)\n"
 "  webhook list [--game ID]\n"
-"  webhook remove|enable|disable ID   enable re-arms a failing one\n");
+"  webhook remove|enable|disable ID   enable re-arms a failing one\n"
+"  outbox [N]                        the first N (100) rows not yet sent,\n"
+"                                    with why each waits (deferred, failed)\n");
 	exit(2);
 }
 
@@ -217,6 +224,7 @@ player_add(struct ctl *c, int argc, char **argv)
 	    *kekfile = NULL;
 	struct store_player p;
 	enum store_status rc;
+	char why[512];
 	int ch, hosted = 0;
 
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -251,9 +259,10 @@ player_add(struct ctl *c, int argc, char **argv)
 	read_key_option(key, keyfile, p.pubkey);
 	ctl_open(c, 0);
 	rc = store_player_add(c->st, &p);
-	if (rc == STORE_EXISTS)
-		cli_fatal("a player named %s, or with that key, already exists",
-		    p.name);
+	if (rc == STORE_EXISTS) {
+		engine_player_exists_reason(c->st, &p, why, sizeof(why));
+		cli_fatal("%s", why);
+	}
 	if (rc != STORE_OK)
 		cli_fatal("store: %s", store_errmsg(c->st));
 	printf("player %lld %s\n", (long long)p.id, p.name);
@@ -547,6 +556,38 @@ game_policy(struct ctl *c, int argc, char **argv)
 	text = policy_text(&pol);
 	printf("%s\n", text);
 	free(text);
+	ctl_close(c);
+	return 0;
+}
+
+/* The outbox rows delivered before the retention, as pbemd's scheduler
+ * removes them after each pass (outbox_keep_days). */
+static int
+cmd_prune(struct ctl *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "days", required_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int64_t days = 7, removed;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (ch != 'd')
+			usage();
+		days = cli_number(optarg, 0, 3650, "--days");
+	}
+	if (optind != argc)
+		usage();
+	ctl_open(c, 0);
+	removed = engine_outbox_prune(c->st, clock_now() - days * 86400);
+	if (removed < 0) {
+		fprintf(stderr, "pbemctl: prune: %s\n", store_errmsg(c->st));
+		ctl_close(c);
+		return 1;
+	}
+	printf("%lld delivered outbox rows removed (older than %lld days)\n",
+	    (long long)removed, (long long)days);
 	ctl_close(c);
 	return 0;
 }
@@ -1244,8 +1285,10 @@ webhook_add(struct ctl *c, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "game", required_argument, NULL, 'g' },
 		{ "events", required_argument, NULL, 'e' },
+		{ "internal", no_argument, NULL, 'i' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct webhook_rules rules = { .check_address = 1 };
 	struct store_webhook w;
 	const char *events = "";
 	int64_t game_id = 0;
@@ -1260,6 +1303,9 @@ webhook_add(struct ctl *c, int argc, char **argv)
 		case 'e':
 			events = optarg;
 			break;
+		case 'i':
+			rules.check_address = 0;
+			break;
 		default:
 			usage();
 		}
@@ -1267,8 +1313,8 @@ webhook_add(struct ctl *c, int argc, char **argv)
 	if (optind + 1 != argc)
 		usage();
 	ctl_open(c, 0);
-	if (webhook_register(c->st, game_id, argv[optind], events, &w, err,
-	    sizeof(err)) != 0)
+	if (webhook_register(c->st, &rules, game_id, 0, argv[optind], events,
+	    &w, err, sizeof(err)) != 0)
 		cli_fatal("%s", err);
 	fprintf(stderr, "webhook %lld added for %s, events %s; the secret "
 	    "is shown this once: give it to the receiver\n", (long long)w.id,
@@ -1295,6 +1341,8 @@ print_webhook(const struct store_webhook *w, void *arg)
 	printf("\t%s\t%d failures\t%lld pending\t%s\t%s",
 	    webhook_state_name(w->state), w->failures, (long long)w->pending,
 	    w->events[0] != '\0' ? w->events : "*", w->url);
+	if (w->player_id != 0)
+		printf("\tby player %lld", (long long)w->player_id);
 	if (w->last_error[0] != '\0')
 		printf("\tlast error: %s", w->last_error);
 	printf("\n");
@@ -1346,6 +1394,41 @@ cmd_webhook(struct ctl *c, int argc, char **argv)
 	return 0;
 }
 
+/* One pending outbox row, as `pbemctl outbox` shows it. */
+static int
+show_pending(const struct store_outbox *o, void *arg)
+{
+	int *n = arg;
+
+	printf("%lld %s %s %s attempts=%d next=%lld%s%s\n", (long long)o->id,
+	    o->channel, o->recipient[0] != '\0' ? o->recipient : "-",
+	    o->event, o->attempts, (long long)o->next_attempt,
+	    o->last_error[0] != '\0' ? " " : "", o->last_error);
+	(*n)++;
+	return 0;
+}
+
+/* The pending outbox rows, oldest first: what is still to be sent,
+ * with why a row waits (a failed attempt, or a per-address cap). */
+static int
+cmd_outbox(struct ctl *c, int argc, char **argv)
+{
+	long long limit = 100;
+	char *end;
+	int n = 0;
+
+	if (argc > 2 || (argc == 2 && ((limit = strtoll(argv[1], &end, 10)) < 1 ||
+	    *end != '\0')))
+		usage();
+	ctl_open(c, 0);
+	if (store_outbox_due(c->st, INT64_MAX, (int)(limit > 100000 ? 100000 :
+	    limit), show_pending, &n) != STORE_OK)
+		cli_fatal("store: %s", store_errmsg(c->st));
+	fprintf(stderr, "%d pending rows shown\n", n);
+	ctl_close(c);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(struct ctl *, int, char **);
@@ -1363,12 +1446,14 @@ static const struct {
 	{ "score", cmd_score },
 	{ "webhook", cmd_webhook },
 	{ "tick", cmd_tick },
+	{ "prune", cmd_prune },
 	{ "replace", cmd_replace },
 	{ "resign", cmd_resign },
 	{ "vacation", cmd_vacation },
 	{ "press", cmd_press },
 	{ "observe", cmd_observe },
 	{ "seats", cmd_seats },
+	{ "outbox", cmd_outbox },
 };
 
 int

@@ -12,12 +12,14 @@
 #include "chain.h"
 #include "engine.h"
 #include "protocol.h"
+#include "replay.h"
 #include "rng.h"
 
 /* What the genesis record told us. */
 struct genesis {
 	const struct rules_module *module;
 	json_t		*options;
+	int		 ruleset_version;	/* the game's, maybe older */
 	int		 nseats;
 	unsigned char	 keys[STORE_MAX_SEATS][32];
 	unsigned char	 commitment[STORE_HASH_BYTES];
@@ -106,7 +108,7 @@ read_genesis(const struct audit_log *log, struct genesis *gen,
 	snprintf(r->ruleset, sizeof(r->ruleset), "%s", ruleset);
 	gen->module = rules_find(ruleset);
 	if (game != log->game_id || gen->module == NULL ||
-	    gen->module->ruleset_version != version ||
+	    !rules_version_supported(gen->module, version) ||
 	    proto_unhex(commit, gen->commitment, STORE_HASH_BYTES) != 0 ||
 	    proto_pubkey_parse(server, key, perr, sizeof(perr)) != PROTO_OK ||
 	    memcmp(key, log->server_pub, 32) != 0 || !json_is_array(seats) ||
@@ -117,6 +119,7 @@ read_genesis(const struct audit_log *log, struct genesis *gen,
 		    "%d, commitment, server key or seats do not check out",
 		    ruleset, version);
 	}
+	gen->ruleset_version = version;
 	gen->nseats = (int)json_array_size(seats);
 	r->nseats = gen->nseats;
 	json_array_foreach(seats, i, seat) {
@@ -237,26 +240,6 @@ check_record(const struct store_entry *e, struct genesis *gen,
 	return 0;
 }
 
-/* Replay a skipped turn through the module. */
-static int
-replay_skip(const struct audit_log *log, size_t i, void *state,
-    const struct genesis *gen, struct audit_report *r)
-{
-	const struct store_entry *e = &log->entries[i];
-	const struct rules_module *m = gen->module;
-	char err[RULES_ERRLEN];
-	struct rules_rng rng;
-
-	if (m->api_version < 3 || m->skip_check == NULL ||
-	    m->skip_check(state, e->seat, RULES_LANG_EN, err, sizeof(err)) !=
-	    RULES_OK)
-		return fail(r, e->seq, "entry %lld: the rules refuse to skip "
-		    "seat %d's turn on replay", (long long)e->seq, e->seat);
-	rng_init(&rng, log->seed, (uint64_t)e->seq);
-	m->skip_apply(state, e->seat, &rng);
-	return 0;
-}
-
 /* Compare the replayed state with the entry (and the stored snapshot). */
 static int
 check_state(const struct audit_log *log, size_t i, const void *state,
@@ -282,30 +265,6 @@ check_state(const struct audit_log *log, size_t i, const void *state,
 		return fail(r, e->seq, "entry %lld: the stored snapshot differs"
 		    " from the replayed state (the snapshot was altered)",
 		    (long long)e->seq);
-	return 0;
-}
-
-/* Apply entry i's move to state; 0, or -1 if the rules refuse it. */
-static int
-replay_move(const struct audit_log *log, size_t i, void *state,
-    const struct genesis *gen, struct audit_report *r)
-{
-	const struct store_entry *e = &log->entries[i];
-	const struct rules_module *m = gen->module;
-	char err[RULES_ERRLEN];
-	struct rules_rng rng;
-	json_t *move = NULL;
-
-	if (m->parse(state, e->seat, e->text, RULES_LANG_EN, &move, err,
-	    sizeof(err)) != RULES_OK || m->check(state, e->seat, move,
-	    RULES_LANG_EN, err, sizeof(err)) != RULES_OK) {
-		json_decref(move);
-		return fail(r, e->seq, "entry %lld: the rules refuse the move "
-		    "\"%s\" on replay: %s", (long long)e->seq, e->text, err);
-	}
-	rng_init(&rng, log->seed, (uint64_t)e->seq);
-	m->apply(state, e->seat, move, &rng);
-	json_decref(move);
 	return 0;
 }
 
@@ -394,22 +353,19 @@ walk(const struct audit_log *log, struct genesis *gen,
 		if (log->have_seed) {
 			if (i == 0) {
 				rng_init(&rng, log->seed, 0);
-				state = gen->module->setup(gen->nseats,
+				state = rules_setup_version(gen->module,
+				    gen->ruleset_version, gen->nseats,
 				    gen->options, &rng, err, sizeof(err));
 				if (state == NULL) {
 					fail(r, 0, "genesis entry: setup "
 					    "refused: %s", err);
 					goto out;
 				}
-			} else if ((e->kind == STORE_ENTRY_MOVE ||
-			    e->kind == STORE_ENTRY_HOSTED_MAIL ||
-			    e->kind == STORE_ENTRY_HOSTED_WEB ||
-			    e->kind == STORE_ENTRY_AUTO) &&
-			    replay_move(log, i, state, gen, r) != 0)
+			} else if (replay_entry(gen->module, state, log->seed,
+			    e, err, sizeof(err)) != 0) {
+				fail(r, e->seq, "%s", err);
 				goto out;
-			else if (e->kind == STORE_ENTRY_SKIP &&
-			    replay_skip(log, i, state, gen, r) != 0)
-				goto out;
+			}
 			if (check_state(log, i, state, gen, r) != 0)
 				goto out;
 			if (step != NULL)

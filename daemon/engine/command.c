@@ -91,7 +91,9 @@ read_recipients(const char *folded, unsigned *mask)
 	long s;
 
 	*mask = 0;
-	snprintf(list, sizeof(list), "%s", folded);
+	if (strlen(folded) >= sizeof(list))
+		return -1;		/* no list of seats is that long */
+	memcpy(list, folded, strlen(folded) + 1);
 	if (strcmp(list, "all") == 0 || strcmp(list, "tous") == 0) {
 		*mask = 0xff;
 		return 0;

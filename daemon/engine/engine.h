@@ -23,6 +23,7 @@
  * of their events), observe.c (observers), webhook.c (webhook rows and
  * registrations), turnclock.c (when the turn began; turnclock.h).
  * Beside the path: create.c (new games and their genesis entry),
+ * players.c (why a player's registration is refused),
  * gamestate.c (loading a game's module, state and players),
  * serverentry.c (entries the server writes), seats.c, press.c,
  * command.c (asynchronous play), schedule.c (deadlines and their
@@ -105,6 +106,15 @@ void	engine_committed(int64_t game_id, int64_t seq);
 /* ---- create.c (receipts: record.c) -------------------------------------- */
 
 /*
+ * players.c: why store_player_add() answered STORE_EXISTS for p, as a
+ * sentence for the person registering: the name is taken (also by a
+ * name equal to it but for case, which the sentence names), or the key
+ * is another player's.
+ */
+void	engine_player_exists_reason(struct store *st,
+	    const struct store_player *p, char *why, size_t len);
+
+/*
  * Form a game of ruleset with nseats seats: players[s] is the player of
  * seat s, or 0 for a seat left open for anyone to join.  The ruleset
  * checks the seat count and the options (its setup() refusal becomes
@@ -178,6 +188,17 @@ int	engine_bind_server_key(struct store *st, const struct serverkey *key,
 void	engine_submit(struct store *st, const struct serverkey *key,
 	    const char *text, size_t len, enum rules_lang lang,
 	    struct engine_reply *reply);
+
+/*
+ * For per-key rate limits (HTTP and mail): the public key of the player
+ * in the seat a block names, read before anything is verified -- 0, or
+ * -1 if the game or seat is unknown or open (the engine will say so) --
+ * and whether a reply's status means the block's signature was checked
+ * and good, so that a token is spent only for the key's own blocks.
+ */
+int	engine_block_seat_key(struct store *st, const struct proto_move *m,
+	    unsigned char key[STORE_KEY_BYTES]);
+int	engine_signature_checked(enum engine_status status);
 
 /* ---- gamestate.c ------------------------------------------------------- */
 
@@ -254,6 +275,11 @@ int	engine_mail_event_known(const char *event);
 int	engine_outbox_mail(struct store *st, int64_t game_id, int64_t seq,
 	    const char *recipient, const char *event, json_t *payload,
 	    int64_t when);
+/* Remove the outbox rows delivered and queued before `before' (mail and
+ * webhooks alike; pending and failed rows stay), in batches, each its
+ * own transaction.  The number removed, or -1 on a store failure
+ * (store_errmsg()). */
+int64_t	engine_outbox_prune(struct store *st, int64_t before);
 
 /* ---- Asynchronous play (docs/ASYNC.md) --------------------------------- */
 

@@ -8,6 +8,7 @@
 
 #include "chain.h"
 #include "engine.h"
+#include "replay.h"
 
 static const char *const status_codes[] = {
 	[ENGINE_OK] = "ok",
@@ -95,16 +96,114 @@ gamestate_take_game(struct gamestate *gs, struct store_game *row)
 	gs->resigned = resigned_seats(&gs->game);
 }
 
+/* The module's state from the snapshot text after entry seq, into gs. */
+static enum engine_status
+load_snapshot(struct gamestate *gs, int64_t seq, const char *text,
+    char *err, size_t errlen)
+{
+	char lerr[RULES_ERRLEN];
+	json_error_t jerr;
+	json_t *saved;
+
+	if ((saved = json_loads(text, 0, &jerr)) == NULL) {
+		snprintf(err, errlen, "game %lld: snapshot %lld is not JSON: %s",
+		    (long long)gs->game.id, (long long)seq, jerr.text);
+		return ENGINE_INTERNAL;
+	}
+	gs->state = gs->module->load(saved, lerr, sizeof(lerr));
+	json_decref(saved);
+	if (gs->state == NULL) {
+		snprintf(err, errlen, "game %lld: snapshot %lld refused: %s",
+		    (long long)gs->game.id, (long long)seq, lerr);
+		return ENGINE_INTERNAL;
+	}
+	return ENGINE_OK;
+}
+
+struct replay_walk {
+	struct gamestate	*gs;
+	int64_t			 next;		/* the seq expected next */
+	char			*err;
+	size_t			 errlen;
+	int			 failed;
+};
+
+static int
+replay_one(const struct store_entry *e, void *arg)
+{
+	struct replay_walk *w = arg;
+
+	if (e->seq != w->next) {
+		snprintf(w->err, w->errlen, "entry %lld is missing from the "
+		    "log", (long long)w->next);
+		w->failed = 1;
+		return 1;
+	}
+	if (replay_entry(w->gs->module, w->gs->state, w->gs->game.seed, e,
+	    w->err, w->errlen) != 0) {
+		w->failed = 1;
+		return 1;
+	}
+	w->next++;
+	return 0;
+}
+
+/* Bring gs's state, built from the snapshot after entry from, up to entry
+ * gs->seq by replaying the entries in between; hash is then the state's
+ * hash (chain.h). */
+static enum engine_status
+replay_since(struct store *st, struct gamestate *gs, int64_t from,
+    unsigned char hash[STORE_HASH_BYTES], char *err, size_t errlen)
+{
+	struct replay_walk w;
+	char why[RULES_ERRLEN + 128], *text;
+	enum store_status rc;
+	json_t *saved;
+
+	memset(&w, 0, sizeof(w));
+	w.gs = gs;
+	w.next = from + 1;
+	w.err = why;
+	w.errlen = sizeof(why);
+	rc = store_log_range(st, gs->game.id, from, (int)(gs->seq - from),
+	    replay_one, &w);
+	if (rc != STORE_OK) {
+		snprintf(err, errlen, "game %lld: store: %s",
+		    (long long)gs->game.id, store_errmsg(st));
+		return rc == STORE_BUSY ? ENGINE_BUSY : ENGINE_INTERNAL;
+	}
+	if (!w.failed && w.next != gs->seq + 1)
+		snprintf(why, sizeof(why), "entry %lld is missing from the "
+		    "log", (long long)w.next);
+	if (w.failed || w.next != gs->seq + 1) {
+		snprintf(err, errlen, "game %lld: rebuilding the state from "
+		    "snapshot %lld: %s; run pbemctl audit %lld",
+		    (long long)gs->game.id, (long long)from, why,
+		    (long long)gs->game.id);
+		return ENGINE_INTERNAL;
+	}
+	saved = gs->module->save(gs->state);
+	text = chain_state_text(saved);
+	json_decref(saved);
+	if (text == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return ENGINE_INTERNAL;
+	}
+	chain_state_hash(text, hash);
+	free(text);
+	return ENGINE_OK;
+}
+
 enum engine_status
 gamestate_load(struct store *st, int64_t game_id, int64_t seq,
     struct gamestate *gs, char *err, size_t errlen)
 {
 	struct store_entry last;
-	json_error_t jerr;
-	json_t *saved;
 	unsigned char hash[STORE_HASH_BYTES], state_hash[STORE_HASH_BYTES];
-	char *text = NULL, lerr[RULES_ERRLEN];
+	char *text = NULL;
 	enum store_status rc;
+	enum engine_status es;
+	int64_t from;
 
 	memset(gs, 0, sizeof(*gs));
 	rc = store_game_get(st, game_id, &gs->game);
@@ -123,7 +222,7 @@ gamestate_load(struct store *st, int64_t game_id, int64_t seq,
 	}
 	gs->module = rules_find(gs->game.ruleset);
 	if (gs->module == NULL ||
-	    gs->module->ruleset_version != gs->game.ruleset_version) {
+	    !rules_version_supported(gs->module, gs->game.ruleset_version)) {
 		snprintf(err, errlen, "game %lld uses ruleset %s version %d, "
 		    "which this build does not have", (long long)game_id,
 		    gs->game.ruleset, gs->game.ruleset_version);
@@ -154,31 +253,30 @@ gamestate_load(struct store *st, int64_t game_id, int64_t seq,
 	}
 	memcpy(state_hash, last.state_hash, STORE_HASH_BYTES);
 	store_entry_clear(&last);
-	if ((rc = store_snapshot_get(st, game_id, gs->seq, &text)) != STORE_OK)
+	/* The snapshot after that entry, or else the newest one before it
+	 * and the entries since, replayed (docs/STORE.md, "Snapshots"). */
+	if ((rc = store_snapshot_before(st, game_id, gs->seq, &from,
+	    &text)) != STORE_OK)
 		goto store_error;
-	chain_state_hash(text, hash);
-	if (memcmp(hash, state_hash, STORE_HASH_BYTES) != 0) {
-		snprintf(err, errlen, "game %lld: snapshot %lld does not match "
-		    "the state hash in the log; run pbemctl audit %lld",
-		    (long long)game_id, (long long)gs->seq, (long long)game_id);
-		free(text);
-		gamestate_clear(gs);
-		return ENGINE_INTERNAL;
-	}
-
-	saved = json_loads(text, 0, &jerr);
+	if (from == gs->seq)
+		chain_state_hash(text, hash);	/* the stored text itself */
+	es = load_snapshot(gs, from, text, err, errlen);
 	free(text);
-	if (saved == NULL) {
-		snprintf(err, errlen, "game %lld: snapshot %lld is not JSON: %s",
-		    (long long)game_id, (long long)gs->seq, jerr.text);
+	text = NULL;
+	if (es == ENGINE_OK && from < gs->seq)
+		es = replay_since(st, gs, from, hash, err, errlen);
+	if (es != ENGINE_OK) {
 		gamestate_clear(gs);
-		return ENGINE_INTERNAL;
+		return es;
 	}
-	gs->state = gs->module->load(saved, lerr, sizeof(lerr));
-	json_decref(saved);
-	if (gs->state == NULL) {
-		snprintf(err, errlen, "game %lld: snapshot %lld refused: %s",
-		    (long long)game_id, (long long)gs->seq, lerr);
+	/* Whichever way it came, the state must hash to what the entry
+	 * recorded. */
+	if (memcmp(hash, state_hash, STORE_HASH_BYTES) != 0) {
+		snprintf(err, errlen, "game %lld: the state after entry %lld "
+		    "(snapshot %lld%s) does not match the state hash in the "
+		    "log; run pbemctl audit %lld", (long long)game_id,
+		    (long long)gs->seq, (long long)from, from < gs->seq ?
+		    " and the entries since" : "", (long long)game_id);
 		gamestate_clear(gs);
 		return ENGINE_INTERNAL;
 	}

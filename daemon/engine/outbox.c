@@ -126,3 +126,22 @@ engine_queue_opening(struct store *st, struct gamestate *gs)
 {
 	return queue_seats(st, gs, -1, NULL, "game_started", 0, 0);
 }
+
+/* Rows removed per statement: a pass over a large backlog never holds the
+ * write lock for long. */
+#define PRUNE_BATCH	1000
+
+int64_t
+engine_outbox_prune(struct store *st, int64_t before)
+{
+	int64_t total = 0;
+	int removed;
+
+	do {
+		if (store_outbox_prune(st, before, PRUNE_BATCH, &removed) !=
+		    STORE_OK)
+			return -1;
+		total += removed;
+	} while (removed == PRUNE_BATCH);
+	return total;
+}

@@ -73,6 +73,8 @@ engine_append_entry(struct store *st, const struct serverkey *key,
 	if (rc != STORE_OK ||
 	    store_snapshot_put(st, e->game_id, e->seq, state_text) !=
 	    STORE_OK ||
+	    ((e->seq - 1) % ENGINE_SNAPSHOT_EVERY != 0 &&
+	    store_snapshot_drop(st, e->game_id, e->seq - 1) != STORE_OK) ||
 	    engine_queue_notifications(st, gs, mover, mover_event, e->seq,
 	    over) != 0 ||
 	    engine_queue_observers(st, e->game_id, e->seq, over ? "game_over" :

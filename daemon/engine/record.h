@@ -18,6 +18,16 @@
 #include "engine.h"
 
 /*
+ * Snapshots kept: the newest state of every game (so the next move loads
+ * it directly), and one every ENGINE_SNAPSHOT_EVERY entries; the state
+ * after any other entry is rebuilt from the snapshot before it by
+ * replaying the entries between (gamestate_load(); docs/STORE.md,
+ * "Snapshots").  16 keeps about a sixteenth of a snapshot per move while
+ * a rebuild replays at most 15 moves.
+ */
+#define ENGINE_SNAPSHOT_EVERY	16
+
+/*
  * Append entry e after gs's last entry; gs->state is already the state
  * after e.  The caller fills e's game, seq (gs->seq + 1), kind, seat,
  * text, time and signature; this fills the hashes and the receipt.

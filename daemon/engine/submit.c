@@ -148,3 +148,39 @@ engine_submit_move(struct store *st, const struct serverkey *key,
 	if (reply->status == ENGINE_OK)
 		engine_committed(m->game_id, m->seq);
 }
+
+int
+engine_block_seat_key(struct store *st, const struct proto_move *m,
+    unsigned char key[STORE_KEY_BYTES])
+{
+	struct store_player p;
+	struct store_game g;
+	int rc = -1;
+
+	if (store_game_get(st, m->game_id, &g) != STORE_OK)
+		return -1;
+	if (m->seat >= 0 && m->seat < g.nseats && g.seat_player[m->seat] != 0 &&
+	    store_player_get(st, g.seat_player[m->seat], &p) == STORE_OK) {
+		memcpy(key, p.pubkey, STORE_KEY_BYTES);
+		rc = 0;
+	}
+	store_game_clear(&g);
+	return rc;
+}
+
+int
+engine_signature_checked(enum engine_status status)
+{
+	switch (status) {
+	case ENGINE_NO_BLOCK:
+	case ENGINE_MALFORMED:
+	case ENGINE_UNKNOWN_GAME:
+	case ENGINE_BAD_SEAT:
+	case ENGINE_BAD_SIGNATURE:
+	case ENGINE_BUSY:
+	case ENGINE_INTERNAL:
+		return 0;
+	default:
+		return 1;
+	}
+}

@@ -11,6 +11,7 @@
 
 #include <sodium.h>
 
+#include "addrpolicy.h"
 #include "protocol.h"
 #include "webhook.h"
 
@@ -27,14 +28,12 @@ int
 webhook_url_check(const char *url, char *err, size_t errlen)
 {
 	const unsigned char *p;
-	const char *host;
+	char host[256];
 	size_t len = strlen(url);
+	int port;
 
-	if (strncasecmp(url, "http://", 7) == 0)
-		host = url + 7;
-	else if (strncasecmp(url, "https://", 8) == 0)
-		host = url + 8;
-	else {
+	if (strncasecmp(url, "http://", 7) != 0 &&
+	    strncasecmp(url, "https://", 8) != 0) {
 		snprintf(err, errlen, "a webhook URL must start with http:// "
 		    "or https://");
 		return -1;
@@ -51,11 +50,23 @@ webhook_url_check(const char *url, char *err, size_t errlen)
 			    (size_t)(p - (const unsigned char *)url));
 			return -1;
 		}
-	if (*host == '\0' || strchr("/?#:@", *host) != NULL) {
-		snprintf(err, errlen, "the webhook URL names no host");
+	return addrpolicy_url_host(url, host, sizeof(host), &port, err,
+	    errlen);
+}
+
+int
+webhook_address_check(const char *url, const char *allow, char *err,
+    size_t errlen)
+{
+	char host[256];
+	int port;
+
+	if (addrpolicy_url_host(url, host, sizeof(host), &port, err,
+	    errlen) != 0)
 		return -1;
-	}
-	return 0;
+	if (addrpolicy_allowed(allow, host, port))
+		return 0;
+	return addrpolicy_resolve_check(host, err, errlen);
 }
 
 static int
@@ -140,14 +151,51 @@ webhook_events_match(const char *filter, const char *event)
 	return 0;
 }
 
+/* Refuse a player's registration over r's caps. */
+static int
+within_caps(struct store *st, const struct webhook_rules *r,
+    int64_t game_id, int64_t player_id, char *err, size_t errlen)
+{
+	int64_t n;
+
+	if (r->max_per_game > 0 && game_id > 0) {
+		if (store_webhook_count(st, game_id, 0, &n) != STORE_OK)
+			goto store;
+		if (n >= r->max_per_game) {
+			snprintf(err, errlen, "game %lld already has %lld "
+			    "webhooks registered by its players, the most this "
+			    "server allows (webhook_max_per_game); remove one "
+			    "first", (long long)game_id, (long long)n);
+			return -1;
+		}
+	}
+	if (r->max_per_player > 0) {
+		if (store_webhook_count(st, 0, player_id, &n) != STORE_OK)
+			goto store;
+		if (n >= r->max_per_player) {
+			snprintf(err, errlen, "you already have %lld webhooks, "
+			    "the most this server allows one player "
+			    "(webhook_max_per_player); remove one first",
+			    (long long)n);
+			return -1;
+		}
+	}
+	return 0;
+store:
+	snprintf(err, errlen, "store: %s", store_errmsg(st));
+	return -1;
+}
+
 int
-webhook_register(struct store *st, int64_t game_id, const char *url,
-    const char *events, struct store_webhook *w, char *err, size_t errlen)
+webhook_register(struct store *st, const struct webhook_rules *r,
+    int64_t game_id, int64_t player_id, const char *url, const char *events,
+    struct store_webhook *w, char *err, size_t errlen)
 {
 	unsigned char raw[32];
 	char hex[2 * sizeof(raw) + 1];
 	struct store_game g;
 	enum store_status rc;
+	int own;
 
 	memset(w, 0, sizeof(*w));
 	if (webhook_url_check(url, err, errlen) != 0 ||
@@ -167,14 +215,32 @@ webhook_register(struct store *st, int64_t game_id, const char *url,
 			return -1;
 		}
 	}
+	if (r->check_address && webhook_address_check(url, r->allow_hosts,
+	    err, errlen) != 0)
+		return -1;
 	w->game_id = game_id;
+	w->player_id = player_id;
 	snprintf(w->url, sizeof(w->url), "%s", url);
 	randombytes_buf(raw, sizeof(raw));
 	proto_hex(raw, sizeof(raw), hex);
 	snprintf(w->secret, sizeof(w->secret), "whsec_%s", hex);
 	sodium_memzero(raw, sizeof(raw));
-	if (store_webhook_add(st, w) != STORE_OK) {
+	/* The count and the insert in one transaction, so that two requests
+	 * at once cannot both pass the cap. */
+	own = store_begin(st) == STORE_OK;
+	if (player_id > 0 && within_caps(st, r, game_id, player_id, err,
+	    errlen) != 0) {
+		if (own)
+			store_rollback(st);
+		sodium_memzero(w->secret, sizeof(w->secret));
+		return -1;
+	}
+	if (store_webhook_add(st, w) != STORE_OK ||
+	    (own && store_commit(st) != STORE_OK)) {
 		snprintf(err, errlen, "store: %s", store_errmsg(st));
+		if (own)
+			store_rollback(st);
+		sodium_memzero(w->secret, sizeof(w->secret));
 		return -1;
 	}
 	return 0;
@@ -195,8 +261,10 @@ webhook_state_name(int state)
 }
 
 json_t *
-webhook_json(const struct store_webhook *w)
+webhook_json(const struct store_webhook *w, const char *lang)
 {
+	const char *error = w->last_error;
+
 	json_t *j;
 
 	j = json_pack("{s:I, s:s, s:s, s:s, s:i, s:I}", "id",
@@ -208,7 +276,12 @@ webhook_json(const struct store_webhook *w)
 		return NULL;
 	json_object_set_new(j, "game", w->game_id != 0 ?
 	    json_integer(w->game_id) : json_null());
-	json_object_set_new(j, "last_error", json_string(w->last_error));
+	if (lang != NULL && error[0] != '\0')
+		error = strcmp(lang, "fr") == 0 ? "échec de la livraison" :
+		    "delivery failed";
+	json_object_set_new(j, "last_error", json_string(error));
+	json_object_set_new(j, "player", w->player_id != 0 ?
+	    json_integer(w->player_id) : json_null());
 	json_object_set_new(j, "last_success", w->last_success != 0 ?
 	    json_integer(w->last_success) : json_null());
 	if (w->pending >= 0)

@@ -40,8 +40,14 @@
 /* ---- Registrations ------------------------------------------------------ */
 
 /* Is url an http:// or https:// URL with a host, at most 1023 bytes, with
- * no space or control character?  0, or -1 with the reason in err. */
+ * no space, control character, user name or password?  0, or -1 with the
+ * reason in err.  Says nothing of where the host is (below). */
 int	webhook_url_check(const char *url, char *err, size_t errlen);
+/* May a webhook go to url's host?  Yes if allow (the "webhook_allow_hosts"
+ * list, addrpolicy.h; NULL for none) names it, else only if it resolves
+ * to public addresses only.  0, or -1 with the reason in err. */
+int	webhook_address_check(const char *url, const char *allow, char *err,
+	    size_t errlen);
 /* Turn a filter ("move, game_over"; "" or "*" for every event) into its
  * stored form: known names, comma-separated, no repeats, in the order of
  * WEBHOOK_EVENTS; "" means every event.  0, or -1 with the reason. */
@@ -49,16 +55,36 @@ int	webhook_events_parse(const char *text, char *out, size_t outlen,
 	    char *err, size_t errlen);
 /* Does the stored filter take event? */
 int	webhook_events_match(const char *filter, const char *event);
-/* Check url and events, make a new secret, store the registration (for
- * game_id, or every game if 0).  w is filled, secret included (the only
- * time it is shown).  0, or -1 with a reason fit for the user in err. */
-int	webhook_register(struct store *st, int64_t game_id, const char *url,
+/* What a registration must satisfy besides a good URL and events. */
+struct webhook_rules {
+	const char	*allow_hosts;	/* "webhook_allow_hosts"; NULL: none */
+	int		 check_address;	/* refuse internal hosts (0 only for
+					   the administrator's pbemctl
+					   --internal: pbemd still checks
+					   each delivery) */
+	int		 max_per_game;	/* a player's: at most this many per
+					   game (players' registrations
+					   counted); 0: no cap */
+	int		 max_per_player; /* and this many by one player; 0: no
+					   cap */
+};
+/* Check url (webhook_url_check(), webhook_address_check() unless
+ * r->check_address is 0) and events, and for a player (player_id > 0) the
+ * caps of r; make a new secret and store the registration (for game_id,
+ * or every game if 0), recorded as player_id's (0: the administrator's).
+ * w is filled, secret included (the only time it is shown).  0, or -1
+ * with a reason fit for the user in err. */
+int	webhook_register(struct store *st, const struct webhook_rules *r,
+	    int64_t game_id, int64_t player_id, const char *url,
 	    const char *events, struct store_webhook *w, char *err,
 	    size_t errlen);
 /* "active", "failing" or "disabled". */
 const char *webhook_state_name(int state);
-/* The registration as JSON for people and the API; never the secret. */
-json_t *webhook_json(const struct store_webhook *w);
+/* The registration as JSON for people and the API; never the secret.
+ * For the administrator (lang NULL) last_error is the full reason; for a
+ * player (lang "en", "fr") it only says that delivery failed, in that
+ * language, without the network's detail. */
+json_t *webhook_json(const struct store_webhook *w, const char *lang);
 
 /* ---- Events (called inside the caller's transaction) -------------------- */
 

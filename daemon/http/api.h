@@ -101,6 +101,11 @@ int		 api_game_get(struct api_request *req, struct store *st,
  * or before the daemon started, bad signature, replay). */
 int	api_authenticate(struct api_request *req, struct store_player *player,
 	    enum MHD_Result *answered);
+/* Does the request carry the administrator's token ("Authorization:
+ * Bearer <webhook_admin_token>", compared in constant time)?  1 yes; 0 a
+ * bearer header that is not the token, or no token is set; -1 no bearer
+ * header at all.  Answers nothing. */
+int	api_admin_bearer(struct api_request *req);
 
 /* api_confirm.c: the link of a sign-up mail */
 enum MHD_Result	api_confirm_page(struct api_request *req);
@@ -138,6 +143,13 @@ enum MHD_Result	api_health(struct api_request *req);
 enum MHD_Result	api_metrics(struct api_request *req);
 
 /* api_games.c */
+/* Lists are paged: ?after=CURSOR&limit=N, N from 1 to API_PAGE_MAX
+ * (default API_PAGE_DEFAULT); the answer's "next" is the cursor of the
+ * next page, or null after the last (api_page_next(): full is whether
+ * this page had limit items, last the cursor of its last item). */
+#define API_PAGE_DEFAULT	50
+#define API_PAGE_MAX		100
+void		api_page_next(json_t *body, int full, int64_t last);
 enum MHD_Result	api_rulesets(struct api_request *req);
 enum MHD_Result	api_games_list(struct api_request *req);
 enum MHD_Result	api_game_view(struct api_request *req);
@@ -146,6 +158,17 @@ enum MHD_Result	api_game_seed(struct api_request *req);
 
 /* api_moves.c; the HTTP status for an engine refusal (moves, commands) */
 unsigned int	api_engine_http_status(enum engine_status es);
+/* The per-key rate limit of a signed block m (a move or a command), read
+ * before the engine: 0 to go on, with *keyed set when the seat's key is
+ * known (it is then in key), or -1 with 429 answered (`what`: "moves",
+ * "commands", for the message).  After the engine, api_block_charge()
+ * takes the token if the signature proved good. */
+int		api_block_limit(struct api_request *req, struct store *st,
+		    const struct proto_move *m, unsigned char key[32],
+		    int *keyed, const char *what, enum MHD_Result *answered);
+void		api_block_charge(struct api_request *req,
+		    const unsigned char *key, int keyed,
+		    enum engine_status status);
 enum MHD_Result	api_move_post(struct api_request *req);
 /* api_commands.c */
 enum MHD_Result	api_command_post(struct api_request *req);

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <sodium.h>
+
 #include "api.h"
 #include "http_limits.h"
 #include "replaycache.h"
@@ -113,9 +115,19 @@ api_authenticate(struct api_request *req, struct store_player *player,
 		return -1;
 	}
 	switch (replaycache_check_and_add(req->d->replay, rs.signature,
-	    rs.time + window, now)) {
+	    rs.time, window, now)) {
 	case 0:
 		return limit_key(req, player, answered);
+	case REPLAYCACHE_TOO_OLD:
+		snprintf(err, sizeof(err), "the request was signed for time "
+		    "%lld, before %lld, the oldest time this server still "
+		    "remembers requests from (the window was widened since); "
+		    "sign it again with the current time (server time %lld)",
+		    (long long)rs.time,
+		    (long long)replaycache_floor(req->d->replay),
+		    (long long)now);
+		*answered = unauthorized(req, "auth_expired", err);
+		return -1;
 	case 1:
 		*answered = unauthorized(req, "replayed", "this signed request "
 		    "was already received; sign each request afresh (a new "
@@ -126,4 +138,26 @@ api_authenticate(struct api_request *req, struct store_player *player,
 		    "busy", "out of memory; try again", NULL);
 		return -1;
 	}
+}
+
+int
+api_admin_bearer(struct api_request *req)
+{
+	const char *token = config_str(req->d->cfg, "webhook_admin_token");
+	const char *given;
+	unsigned char want[32], got[32];
+
+	given = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
+	    MHD_HTTP_HEADER_AUTHORIZATION);
+	if (given == NULL || strncmp(given, "Bearer ", 7) != 0)
+		return -1;
+	if (*token == '\0')
+		return 0;
+	/* Compare digests in constant time: the token's length and
+	 * content stay secret. */
+	crypto_generichash(want, sizeof(want), (const unsigned char *)token,
+	    strlen(token), NULL, 0);
+	crypto_generichash(got, sizeof(got), (const unsigned char *)given + 7,
+	    strlen(given + 7), NULL, 0);
+	return sodium_memcmp(want, got, sizeof(want)) == 0;
 }

@@ -1,7 +1,9 @@
 /*
  * api_commands.c -- POST /v1/games/{id}/commands: a player's signed
  * command block (resign, vacation, press, call off; docs/ASYNC.md and
- * docs/PROTOCOL.md "Commands"), the same one a mail carries.
+ * docs/PROTOCOL.md "Commands"), the same one a mail carries.  A command
+ * spends a token of its seat's key like a move (api_block_limit()): press
+ * mails every seat, so it must not be free.
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,14 +16,17 @@ enum MHD_Result
 api_command_post(struct api_request *req)
 {
 	int64_t game_id = req->params[0];
+	unsigned char key[STORE_KEY_BYTES];
 	struct engine_reply reply;
 	struct proto_move m;
 	struct store *st;
-	enum MHD_Result rc;
+	enum MHD_Result rc = MHD_NO;
 	char msg[256];
+	int found, keyed = 0;
 
-	if (proto_move_find(req->body, req->body_len, &m, msg,
-	    sizeof(msg)) == PROTO_OK && m.game_id != game_id) {
+	found = proto_move_find(req->body, req->body_len, &m, msg,
+	    sizeof(msg)) == PROTO_OK;
+	if (found && m.game_id != game_id) {
 		snprintf(msg, sizeof(msg), "the signed block is for game %lld; "
 		    "it was posted to game %lld", (long long)m.game_id,
 		    (long long)game_id);
@@ -32,8 +37,12 @@ api_command_post(struct api_request *req)
 		return api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE,
 		    "busy", "the database cannot be opened now; try again",
 		    NULL);
+	if (found && api_block_limit(req, st, &m, key, &keyed, "commands",
+	    &rc) != 0)
+		return rc;
 	engine_command(st, req->d->key, req->body, req->body_len,
 	    RULES_LANG_EN, clock_now(), &reply);
+	api_block_charge(req, key, keyed, reply.status);
 	if (reply.status != ENGINE_OK)
 		rc = api_send_error(req, api_engine_http_status(reply.status),
 		    engine_status_code(reply.status), reply.message, NULL);

@@ -3,6 +3,15 @@
  * join and leave a forming game (POST /v1/games/{id}/join, /leave); all
  * signed.  The game starts, in the transaction of the join that fills
  * its last seat (engine_join_game).  See api.h; docs/API.md.
+ *
+ * Consent: a player is seated only by her own signed request -- the
+ * creator may name herself in "players" (and must take a seat), every
+ * other seat is open until its player joins.  Only the administrator
+ * (Authorization: Bearer <webhook_admin_token>) may seat other players,
+ * who are then mailed when the game starts.  A player may sit in at most
+ * forming_games_per_player forming games (creating or joining); racing
+ * requests of one key may pass that check together, by at most the
+ * number of HTTP threads, and they also spend its rate_per_key tokens.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +92,56 @@ refused(struct api_request *req, enum engine_status es, const char *err)
 	    err, NULL);
 }
 
+/* Is me already in as many forming games as a player may be?  Answers
+ * 409 too_many_forming_games (and returns -1) if so. */
+static int
+forming_cap(struct api_request *req, struct store *st,
+    const struct store_player *me, enum MHD_Result *answered)
+{
+	int64_t cap = config_int(req->d->cfg, "forming_games_per_player");
+	int64_t n;
+	char msg[512];
+
+	if (cap <= 0)
+		return 0;
+	if (store_game_forming_count(st, me->id, &n) != STORE_OK) {
+		*answered = api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE,
+		    "busy", "the games cannot be read now; try again", NULL);
+		return -1;
+	}
+	if (n < cap)
+		return 0;
+	snprintf(msg, sizeof(msg), "%s already has a seat in %lld forming "
+	    "games, the most a player may have (forming_games_per_player = "
+	    "%lld); leave one (POST /v1/games/{id}/leave) or wait until one "
+	    "starts", me->name, (long long)n, (long long)cap);
+	*answered = api_send_error(req, MHD_HTTP_CONFLICT,
+	    "too_many_forming_games", msg, NULL);
+	return -1;
+}
+
+/* Who creates: the administrator's token (1), or a signed player (0,
+ * in *me); -1 with the refusal answered. */
+static int
+creator(struct api_request *req, struct store_player *me,
+    enum MHD_Result *answered)
+{
+	switch (api_admin_bearer(req)) {
+	case 1:
+		memset(me, 0, sizeof(*me));
+		snprintf(me->name, sizeof(me->name), "the administrator");
+		return 1;
+	case 0:
+		*answered = api_send_error(req, MHD_HTTP_UNAUTHORIZED,
+		    "unauthorized", "the bearer token is not this server's "
+		    "administrator token (webhook_admin_token); players sign "
+		    "their requests instead (docs/API.md)", NULL);
+		return -1;
+	default:
+		return api_authenticate(req, me, answered) == 0 ? 0 : -1;
+	}
+}
+
 /* The game's summary after a change, with extra fields. */
 static enum MHD_Result
 send_game(struct api_request *req, struct store *st, int64_t game_id,
@@ -115,12 +174,13 @@ api_game_create(struct api_request *req)
 	json_error_t jerr;
 	json_t *body, *options = NULL, *names = NULL, *item;
 	char msg[1024], *options_text = NULL;
-	int nseats = -1, started = 0, s;
+	int nseats = -1, started = 0, s, admin, mine = 0;
 	size_t i;
 
-	if (api_authenticate(req, &me, &rc) != 0)
+	if ((admin = creator(req, &me, &rc)) < 0)
 		return rc;
-	st = daemon_store(req->d);
+	if ((st = api_store(req, &rc)) == NULL)
+		return rc;
 	body = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES,
 	    &jerr);
 	if (body == NULL || json_unpack_ex(body, &jerr, 0, "{s:s, s?o, s?i, "
@@ -172,13 +232,34 @@ api_game_create(struct api_request *req)
 				    "bad_request", msg, NULL);
 				goto out;
 			}
+			if (!admin && p.id != me.id) {
+				snprintf(msg, sizeof(msg), "seat %d: %s is "
+				    "another player; a player takes a seat "
+				    "only by joining (POST /v1/games/{id}/join"
+				    ") -- leave the seat open (null), or ask "
+				    "the administrator to seat them", s,
+				    p.name);
+				rc = api_send_error(req, MHD_HTTP_FORBIDDEN,
+				    "consent_required", msg, NULL);
+				goto out;
+			}
+			mine |= p.id == me.id;
 			players[s] = p.id;
 		}
+		if (!admin && !mine) {
+			rc = api_send_error(req, MHD_HTTP_BAD_REQUEST,
+			    "bad_request", "take a seat of the game you create: "
+			    "put your own name in \"players\" (the other "
+			    "seats null, for their players to join)", NULL);
+			goto out;
+		}
 	} else {
-		players[0] = me.id;
+		players[0] = admin ? 0 : me.id;
 		for (s = 1; s < nseats; s++)
 			players[s] = 0;
 	}
+	if (!admin && forming_cap(req, st, &me, &rc) != 0)
+		goto out;
 	if (options != NULL && !json_is_object(options)) {
 		rc = api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
 		    "options must be a JSON object", NULL);
@@ -217,7 +298,8 @@ api_game_join(struct api_request *req)
 
 	if (api_authenticate(req, &me, &rc) != 0)
 		return rc;
-	st = daemon_store(req->d);
+	if ((st = api_store(req, &rc)) == NULL)
+		return rc;
 	if (req->body_len > 0 && ((body = json_loadb(req->body, req->body_len,
 	    JSON_REJECT_DUPLICATES, &jerr)) == NULL ||
 	    json_unpack_ex(body, &jerr, 0, "{s?i !}", "seat", &seat) != 0 ||
@@ -230,6 +312,8 @@ api_game_join(struct api_request *req)
 		    msg, NULL);
 	}
 	json_decref(body);
+	if (forming_cap(req, st, &me, &rc) != 0)
+		return rc;
 	es = engine_join_game(st, req->d->key, req->params[0], seat, me.id,
 	    &taken, &started, msg, sizeof(msg));
 	if (es != ENGINE_OK)

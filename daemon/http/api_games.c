@@ -62,26 +62,91 @@ api_game_get(struct api_request *req, struct store *st, int64_t game_id,
 	return -1;
 }
 
-/* GET /v1/games?ruleset=&status=&player=: each filter optional. */
-struct game_filter {
+/*
+ * GET /v1/games?ruleset=&status=&player=&id=&after=&limit=: each filter
+ * optional; one page of at most limit games (API_PAGE_MAX), by id, from
+ * the id after `after`.  "next" is the cursor of the next page (the last
+ * id, given back as after=), or null when this page is the last.  id=
+ * names games (comma-separated, at most API_PAGE_MAX): the page is then
+ * those of them that pass the other filters.
+ */
+struct game_page {
 	struct store	*st;
-	const char	*ruleset;
-	int		 status;	/* -1: any */
-	int64_t		 player;	/* 0: any */
 	json_t		*games;
+	int64_t		 last;
+	const struct store_game_query *q;
 };
 
 static int
 add_game(const struct store_game *g, void *arg)
 {
-	struct game_filter *f = arg;
-	int s, seated = f->player == 0;
+	struct game_page *pg = arg;
+
+	json_array_append_new(pg->games, api_game_summary(pg->st, g));
+	pg->last = g->id;
+	return 0;
+}
+
+/* Does g pass q's filters (for games named by id=)? */
+static int
+game_passes(const struct store_game *g, const struct store_game_query *q)
+{
+	int s, seated = q->player == 0;
 
 	for (s = 0; s < g->nseats && !seated; s++)
-		seated = g->seat_player[s] == f->player;
-	if (seated && (f->status < 0 || g->status == f->status) &&
-	    (f->ruleset == NULL || strcmp(f->ruleset, g->ruleset) == 0))
-		json_array_append_new(f->games, api_game_summary(f->st, g));
+		seated = g->seat_player[s] == q->player;
+	return seated && (q->status < 0 || g->status == q->status) &&
+	    (q->ruleset == NULL || strcmp(q->ruleset, g->ruleset) == 0) &&
+	    g->id > q->after;
+}
+
+/* The games of id=1,5,9 (ascending, each once), at most limit of them,
+ * after the other filters: 0, or -1 with 400 answered. */
+static int
+named_games(struct api_request *req, const char *ids, struct game_page *pg,
+    enum MHD_Result *answered)
+{
+	int64_t want[API_PAGE_MAX], id;
+	struct store_game g;
+	enum store_status sr;
+	const char *p = ids;
+	char *end, msg[256];
+	int n = 0, i, j;
+
+	while (*p != '\0') {
+		id = strtoll(p, &end, 10);
+		if (end == p || id < 1 || (*end != ',' && *end != '\0') ||
+		    n == API_PAGE_MAX) {
+			snprintf(msg, sizeof(msg), "id must be 1 to %d game ids "
+			    "separated by commas, such as id=3,17", API_PAGE_MAX);
+			*answered = api_send_error(req, MHD_HTTP_BAD_REQUEST,
+			    "bad_request", msg, NULL);
+			return -1;
+		}
+		for (i = 0; i < n && want[i] < id; i++)
+			;
+		if (i == n || want[i] != id) {
+			for (j = n; j > i; j--)
+				want[j] = want[j - 1];
+			want[i] = id;
+			n++;
+		}
+		p = *end == ',' ? end + 1 : end;
+	}
+	for (i = 0; i < n && (int)json_array_size(pg->games) < pg->q->limit;
+	    i++) {
+		if ((sr = store_game_get(pg->st, want[i], &g)) == STORE_NOTFOUND)
+			continue;
+		if (sr != STORE_OK) {
+			*answered = api_send_error(req,
+			    MHD_HTTP_SERVICE_UNAVAILABLE, "busy", "the games "
+			    "cannot be read now; try again", NULL);
+			return -1;
+		}
+		if (game_passes(&g, pg->q))
+			add_game(&g, pg);
+		store_game_clear(&g);
+	}
 	return 0;
 }
 
@@ -90,44 +155,70 @@ api_games_list(struct api_request *req)
 {
 	const char *status = api_query(req, "status");
 	const char *player = api_query(req, "player");
+	const char *ids = api_query(req, "id");
 	enum MHD_Result rc = MHD_NO;
+	struct store_game_query q;
 	struct store_player p;
-	struct game_filter f;
+	struct game_page pg;
+	int64_t after, limit;
+	json_t *body;
 	char msg[256];
 
-	memset(&f, 0, sizeof(f));
-	if ((f.st = api_store(req, &rc)) == NULL)
+	memset(&q, 0, sizeof(q));
+	memset(&pg, 0, sizeof(pg));
+	if (api_query_number(req, "after", 0, INT64_MAX, 0, &after, &rc) != 0 ||
+	    api_query_number(req, "limit", 1, API_PAGE_MAX, API_PAGE_DEFAULT,
+	    &limit, &rc) != 0)
 		return rc;
-	f.ruleset = api_query(req, "ruleset");
-	f.status = -1;
+	if ((pg.st = api_store(req, &rc)) == NULL)
+		return rc;
+	q.after = after;
+	q.limit = (int)limit;
+	q.ruleset = api_query(req, "ruleset");
+	q.status = -1;
 	if (status != NULL) {
-		for (f.status = 0; f.status <= STORE_GAME_FORMING; f.status++)
-			if (strcmp(status, api_game_status_name(f.status)) == 0)
+		for (q.status = 0; q.status <= STORE_GAME_FORMING; q.status++)
+			if (strcmp(status, api_game_status_name(q.status)) == 0)
 				break;
-		if (f.status > STORE_GAME_FORMING)
+		if (q.status > STORE_GAME_FORMING)
 			return api_send_error(req, MHD_HTTP_BAD_REQUEST,
 			    "bad_request", "status must be forming, running "
 			    "or over", NULL);
 	}
 	if (player != NULL) {
-		if (store_player_find(f.st, player, &p) != STORE_OK) {
+		if (store_player_find(pg.st, player, &p) != STORE_OK) {
 			snprintf(msg, sizeof(msg), "there is no player named "
 			    "%.64s", player);
 			return api_send_error(req, MHD_HTTP_NOT_FOUND,
 			    "unknown_player", msg, NULL);
 		}
-		f.player = p.id;
+		q.player = p.id;
 	}
-	f.games = json_array();
-	if (store_game_foreach(f.st, add_game, &f) != STORE_OK) {
-		json_decref(f.games);
-		log_warnx("http: %s", store_errmsg(f.st));
-		return api_send_error(req, MHD_HTTP_INTERNAL_SERVER_ERROR,
-		    "internal_error", "the list of games cannot be read",
+	pg.q = &q;
+	pg.games = json_array();
+	if (ids != NULL) {
+		if (named_games(req, ids, &pg, &rc) != 0) {
+			json_decref(pg.games);
+			return rc;
+		}
+	} else if (store_game_page(pg.st, &q, add_game, &pg) != STORE_OK) {
+		json_decref(pg.games);
+		log_warnx("http: %s", store_errmsg(pg.st));
+		return api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE,
+		    "busy", "the list of games cannot be read now; try again",
 		    NULL);
 	}
-	return api_send_json(req, MHD_HTTP_OK, json_pack("{s:o}", "games",
-	    f.games));
+	body = json_pack("{s:o}", "games", pg.games);
+	api_page_next(body, (int64_t)json_array_size(pg.games) == limit,
+	    pg.last);
+	return api_send_json(req, MHD_HTTP_OK, body);
+}
+
+void
+api_page_next(json_t *body, int full, int64_t last)
+{
+	json_object_set_new(body, "next", full ? json_integer(last) :
+	    json_null());
 }
 
 /* A forming game has no state yet: its view and seed answers are its

@@ -45,43 +45,34 @@ api_engine_http_status(enum engine_status es)
 	}
 }
 
-/* The public key of the player in the block's seat; -1 if the game or
- * seat is unknown (the engine will say so). */
-static int
-seat_key(struct store *st, const struct proto_move *m,
-    unsigned char key[STORE_KEY_BYTES])
+int
+api_block_limit(struct api_request *req, struct store *st,
+    const struct proto_move *m, unsigned char key[STORE_KEY_BYTES],
+    int *keyed, const char *what, enum MHD_Result *answered)
 {
-	struct store_player p;
-	struct store_game g;
-	int rc = -1;
+	unsigned int retry;
+	char limit[256], msg[512];
 
-	if (store_game_get(st, m->game_id, &g) != STORE_OK)
-		return -1;
-	if (m->seat >= 0 && m->seat < g.nseats && g.seat_player[m->seat] != 0 &&
-	    store_player_get(st, g.seat_player[m->seat], &p) == STORE_OK) {
-		memcpy(key, p.pubkey, STORE_KEY_BYTES);
-		rc = 0;
-	}
-	store_game_clear(&g);
-	return rc;
+	*keyed = 0;
+	if (config_int(req->d->cfg, "rate_per_key") <= 0 ||
+	    engine_block_seat_key(st, m, key) != 0)
+		return 0;
+	*keyed = 1;
+	if (ratelimit_check_key(req->d, key, &retry))
+		return 0;
+	limits_describe_key(req->d, limit, sizeof(limit));
+	snprintf(msg, sizeof(msg), "too many %s signed with the key of seat %d: "
+	    "the limit is %s; try again in %u s", what, m->seat, limit, retry);
+	*answered = api_send_rate_limited(req, retry, msg);
+	return -1;
 }
 
-/* Did the engine get as far as a good signature? */
-static int
-signature_checked(enum engine_status status)
+void
+api_block_charge(struct api_request *req, const unsigned char *key,
+    int keyed, enum engine_status status)
 {
-	switch (status) {
-	case ENGINE_NO_BLOCK:
-	case ENGINE_MALFORMED:
-	case ENGINE_UNKNOWN_GAME:
-	case ENGINE_BAD_SEAT:
-	case ENGINE_BAD_SIGNATURE:
-	case ENGINE_BUSY:
-	case ENGINE_INTERNAL:
-		return 0;
-	default:
-		return 1;
-	}
+	if (keyed && engine_signature_checked(status))
+		ratelimit_charge_key(req->d, key);
 }
 
 static enum MHD_Result
@@ -100,10 +91,9 @@ api_move_post(struct api_request *req)
 	struct engine_reply reply;
 	struct proto_move m;
 	struct store *st;
-	enum MHD_Result rc;
-	unsigned int retry;
+	enum MHD_Result rc = MHD_NO;
 	int found, keyed = 0;
-	char hex[65], block[2048], limit[256];
+	char hex[65], block[2048];
 
 	/* The URL names a game: a block signed for another game is refused
 	 * here rather than played in the game it names. */
@@ -119,22 +109,14 @@ api_move_post(struct api_request *req)
 	if ((st = daemon_store(req->d)) == NULL)
 		return refuse(req, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
 		    "the database cannot be opened now; try again", NULL);
-	if (found && config_int(req->d->cfg, "rate_per_key") > 0 &&
-	    seat_key(st, &m, key) == 0) {
-		keyed = 1;
-		if (!ratelimit_check_key(req->d, key, &retry)) {
-			metrics_move_rejected("rate_limited");
-			limits_describe_key(req->d, limit, sizeof(limit));
-			snprintf(block, sizeof(block), "too many moves signed "
-			    "with the key of seat %d: the limit is %s; try "
-			    "again in %u s", m.seat, limit, retry);
-			return api_send_rate_limited(req, retry, block);
-		}
+	if (found && api_block_limit(req, st, &m, key, &keyed, "moves",
+	    &rc) != 0) {
+		metrics_move_rejected("rate_limited");
+		return rc;
 	}
 	engine_submit(st, req->d->key, req->body, req->body_len,
 	    RULES_LANG_EN, &reply);
-	if (keyed && signature_checked(reply.status))
-		ratelimit_charge_key(req->d, key);
+	api_block_charge(req, key, keyed, reply.status);
 	if (reply.status != ENGINE_OK) {
 		rc = refuse(req, api_engine_http_status(reply.status),
 		    engine_status_code(reply.status), reply.message,

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "api.h"
+#include "engine.h"
 #include "protocol.h"
 #include "reqsig.h"
 
@@ -124,8 +125,7 @@ api_player_register(struct api_request *req)
 	p.email_pending = p.email[0] != '\0';
 	sr = register_player(req, st, &p, msg, sizeof(msg));
 	if (sr == STORE_EXISTS) {
-		snprintf(msg, sizeof(msg), "a player named %s, or with that "
-		    "key, already exists", p.name);
+		engine_player_exists_reason(st, &p, msg, sizeof(msg));
 		rc = api_send_error(req, MHD_HTTP_CONFLICT, "player_exists",
 		    msg, NULL);
 	} else if (sr != STORE_OK) {
@@ -146,13 +146,13 @@ out:
 }
 
 struct mine {
-	struct store	*st;
-	int64_t		 player;
 	json_t		*games;
+	int64_t		 player;
+	int64_t		 last;
 };
 
 static int
-add_if_seated(const struct store_game *g, void *arg)
+add_seated(const struct store_game *g, void *arg)
 {
 	struct mine *m = arg;
 	int s;
@@ -165,29 +165,50 @@ add_if_seated(const struct store_game *g, void *arg)
 			    g->status), "seat", s));
 			break;
 		}
+	m->last = g->id;
 	return 0;
 }
 
+/* Who the server thinks you are, and one page of your games (through
+ * the seats' index: ?after=&limit=, "next"). */
 enum MHD_Result
 api_player_me(struct api_request *req)
 {
 	enum MHD_Result rc = MHD_NO;
+	struct store_game_query q;
 	struct store_player p;
+	struct store *st;
 	struct mine m;
+	int64_t after, limit;
+	json_t *body;
 	char key[PROTO_KEY_TEXT_MAX];
 
+	if (api_query_number(req, "after", 0, INT64_MAX, 0, &after, &rc) != 0 ||
+	    api_query_number(req, "limit", 1, API_PAGE_MAX, API_PAGE_DEFAULT,
+	    &limit, &rc) != 0)
+		return rc;
 	if (api_authenticate(req, &p, &rc) != 0)
 		return rc;
-	m.st = daemon_store(req->d);
+	if ((st = api_store(req, &rc)) == NULL)
+		return rc;
+	memset(&q, 0, sizeof(q));
+	q.after = after;
+	q.limit = (int)limit;
+	q.status = -1;
+	q.player = p.id;
+	memset(&m, 0, sizeof(m));
 	m.player = p.id;
 	m.games = json_array();
-	if (store_game_foreach(m.st, add_if_seated, &m) != STORE_OK) {
+	if (store_game_page(st, &q, add_seated, &m) != STORE_OK) {
 		json_decref(m.games);
 		return api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
 		    "the games cannot be read now; try again", NULL);
 	}
 	proto_pubkey_format(p.pubkey, key, sizeof(key));
-	return api_send_json(req, MHD_HTTP_OK, json_pack("{s:I, s:s, s:s, "
-	    "s:s, s:s, s:o}", "id", (json_int_t)p.id, "name", p.name, "email",
-	    p.email, "lang", p.lang, "key", key, "games", m.games));
+	body = json_pack("{s:I, s:s, s:s, s:s, s:s, s:o}", "id",
+	    (json_int_t)p.id, "name", p.name, "email", p.email, "lang",
+	    p.lang, "key", key, "games", m.games);
+	api_page_next(body, (int64_t)json_array_size(m.games) == limit,
+	    m.last);
+	return api_send_json(req, MHD_HTTP_OK, body);
 }

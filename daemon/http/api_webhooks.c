@@ -6,9 +6,16 @@
  * "webhook_admin_token" option (HTTP registration is off while it is
  * empty), anywhere; and a player seated in a game, with a signed request
  * (api_authenticate()), for that game's registrations only -- so a chat
- * bot run by a player can follow its own game.  Global registrations live
- * under /v1/webhooks, a game's under /v1/games/{id}/webhooks.  The secret is in the answer to the POST that
- * creates a registration and nowhere else, ever.
+ * bot run by a player can follow its own game.  A player's registration
+ * records the player: players list and remove only their own, see a
+ * failure only as "delivery failed" (never the network's detail), and are
+ * held to webhook_max_per_game and webhook_max_per_player; the
+ * administrator sees and removes every registration, with full errors.
+ * Every registration's host must be public unless webhook_allow_hosts
+ * names it (webhook_address_check()).  Global registrations live under
+ * /v1/webhooks, a game's under /v1/games/{id}/webhooks.  The secret is in
+ * the answer to the POST that creates a registration and nowhere else,
+ * ever.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +32,7 @@ static int
 authorised(struct api_request *req, enum MHD_Result *answered)
 {
 	const char *token = config_str(req->d->cfg, "webhook_admin_token");
-	const char *given;
-	unsigned char want[32], got[32];
+	int bearer;
 
 	if (*token == '\0') {
 		*answered = api_send_error(req, MHD_HTTP_FORBIDDEN,
@@ -36,21 +42,13 @@ authorised(struct api_request *req, enum MHD_Result *answered)
 		    NULL);
 		return 0;
 	}
-	given = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
-	    MHD_HTTP_HEADER_AUTHORIZATION);
-	if (given == NULL || strncmp(given, "Bearer ", 7) != 0) {
+	if ((bearer = api_admin_bearer(req)) < 0) {
 		*answered = api_send_error(req, MHD_HTTP_UNAUTHORIZED,
 		    "unauthorized", "webhook registrations need the header "
 		    "\"Authorization: Bearer <webhook_admin_token>\"", NULL);
 		return 0;
 	}
-	/* Compare digests in constant time: the token's length and
-	 * content stay secret. */
-	crypto_generichash(want, sizeof(want), (const unsigned char *)token,
-	    strlen(token), NULL, 0);
-	crypto_generichash(got, sizeof(got), (const unsigned char *)given + 7,
-	    strlen(given + 7), NULL, 0);
-	if (sodium_memcmp(want, got, sizeof(want)) != 0) {
+	if (bearer == 0) {
 		*answered = api_send_error(req, MHD_HTTP_UNAUTHORIZED,
 		    "unauthorized", "the bearer token is not this server's "
 		    "webhook_admin_token", NULL);
@@ -60,31 +58,30 @@ authorised(struct api_request *req, enum MHD_Result *answered)
 }
 
 /* A signed request by a player seated in game_id?  Answers (and returns
- * 0) if not. */
+ * 0) if not; the player is in *p. */
 static int
 seated_signer(struct api_request *req, int64_t game_id,
-    enum MHD_Result *answered)
+    struct store_player *p, enum MHD_Result *answered)
 {
-	struct store_player p;
 	struct store_game g;
 	struct store *st;
 	char why[160];
 	int seat, seated = 0;
 
-	if (api_authenticate(req, &p, answered) != 0)
+	if (api_authenticate(req, p, answered) != 0)
 		return 0;
 	if ((st = api_store(req, answered)) == NULL)
 		return 0;
 	if (api_game_get(req, st, game_id, &g, answered) != 0)
 		return 0;
 	for (seat = 0; seat < g.nseats; seat++)
-		if (g.seat_player[seat] == p.id)
+		if (g.seat_player[seat] == p->id)
 			seated = 1;
 	store_game_clear(&g);
 	if (!seated) {
 		snprintf(why, sizeof(why), "%s has no seat in game %lld; only "
 		    "its players (or the administrator) may manage its "
-		    "webhooks", p.name, (long long)game_id);
+		    "webhooks", p->name, (long long)game_id);
 		*answered = api_send_error(req, MHD_HTTP_FORBIDDEN,
 		    "not_seated", why, NULL);
 		return 0;
@@ -94,17 +91,19 @@ seated_signer(struct api_request *req, int64_t game_id,
 
 /* May this request manage game_id's registrations (0: the global ones)?
  * A signed request (PBEM-Ed25519) must come from one of the game's
- * players; anything else must carry the administrator's token. */
+ * players, who is then in *p (p->id 0: the administrator); anything else
+ * must carry the administrator's token. */
 static int
 authorised_for(struct api_request *req, int64_t game_id,
-    enum MHD_Result *answered)
+    struct store_player *p, enum MHD_Result *answered)
 {
 	const char *given = MHD_lookup_connection_value(req->conn,
 	    MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
 
+	memset(p, 0, sizeof(*p));
 	if (game_id > 0 && given != NULL &&
 	    strncmp(given, "PBEM-Ed25519 ", 13) == 0)
-		return seated_signer(req, game_id, answered);
+		return seated_signer(req, game_id, p, answered);
 	return authorised(req, answered);
 }
 
@@ -218,6 +217,8 @@ parse_body(struct api_request *req, const char **url, char *events,
 static enum MHD_Result
 add(struct api_request *req, int64_t game_id)
 {
+	struct webhook_rules rules;
+	struct store_player p;
 	struct store_webhook w;
 	enum MHD_Result answered;
 	struct store *st;
@@ -225,31 +226,40 @@ add(struct api_request *req, int64_t game_id)
 	char events[256], err[512];
 	json_t *root = NULL, *out;
 
-	if (!authorised_for(req, game_id, &answered) ||
+	if (!authorised_for(req, game_id, &p, &answered) ||
 	    (st = store_or_answer(req, &answered)) == NULL ||
 	    (game_id != 0 && !game_exists(req, st, game_id, &answered)))
 		return answered;
+	memset(&rules, 0, sizeof(rules));
+	rules.allow_hosts = config_str(req->d->cfg, "webhook_allow_hosts");
+	rules.check_address = 1;
+	rules.max_per_game = (int)config_int(req->d->cfg,
+	    "webhook_max_per_game");
+	rules.max_per_player = (int)config_int(req->d->cfg,
+	    "webhook_max_per_player");
 	if (parse_body(req, &url, events, sizeof(events), &root, err,
 	    sizeof(err)) != 0 ||
-	    webhook_register(st, game_id, url, events, &w, err,
+	    webhook_register(st, &rules, game_id, p.id, url, events, &w, err,
 	    sizeof(err)) != 0) {
 		json_decref(root);
 		return api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
 		    err, NULL);
 	}
 	json_decref(root);
-	log_info("webhook %lld registered over HTTP: %s (game %lld, events "
-	    "%s)", (long long)w.id, w.url, (long long)w.game_id,
+	log_info("webhook %lld registered over HTTP by %s: %s (game %lld, "
+	    "events %s)", (long long)w.id, p.id != 0 ? p.name :
+	    "the administrator", w.url, (long long)w.game_id,
 	    w.events[0] != '\0' ? w.events : "*");
-	out = webhook_json(&w);
+	out = webhook_json(&w, p.id != 0 ? p.lang : NULL);
 	json_object_set_new(out, "secret", json_string(w.secret));
 	sodium_memzero(w.secret, sizeof(w.secret));
 	return api_send_json(req, MHD_HTTP_CREATED, out);
 }
 
 struct listing {
-	json_t	*list;
-	int64_t	 game_id;	/* -1: every registration */
+	json_t			*list;
+	int64_t			 game_id;	/* -1: every registration */
+	const struct store_player *player;	/* id 0: the administrator */
 };
 
 static int
@@ -257,24 +267,30 @@ list_one(const struct store_webhook *w, void *arg)
 {
 	struct listing *l = arg;
 
-	if (l->game_id < 0 || w->game_id == l->game_id)
-		json_array_append_new(l->list, webhook_json(w));
+	if (l->game_id >= 0 && w->game_id != l->game_id)
+		return 0;
+	if (l->player->id != 0 && w->player_id != l->player->id)
+		return 0;	/* another player's, or the administrator's */
+	json_array_append_new(l->list, webhook_json(w, l->player->id != 0 ?
+	    l->player->lang : NULL));
 	return 0;
 }
 
 static enum MHD_Result
 list(struct api_request *req, int64_t game_id)
 {
+	struct store_player p;
 	struct listing l;
 	enum MHD_Result answered;
 	struct store *st;
 
-	if (!authorised_for(req, game_id > 0 ? game_id : 0, &answered) ||
+	if (!authorised_for(req, game_id > 0 ? game_id : 0, &p, &answered) ||
 	    (st = store_or_answer(req, &answered)) == NULL ||
 	    (game_id > 0 && !game_exists(req, st, game_id, &answered)))
 		return answered;
 	l.list = json_array();
 	l.game_id = game_id;
+	l.player = &p;
 	if (store_webhook_foreach(st, -1, list_one, &l) != STORE_OK) {
 		json_decref(l.list);
 		return store_error(req, st);
@@ -286,21 +302,31 @@ list(struct api_request *req, int64_t game_id)
 static enum MHD_Result
 delete(struct api_request *req, int64_t game_id, int64_t id)
 {
+	struct store_player p;
 	struct store_webhook w;
 	enum MHD_Result answered;
 	enum store_status rc;
 	struct store *st;
-	char why[96];
+	char why[160];
 
-	if (!authorised_for(req, game_id, &answered) ||
+	if (!authorised_for(req, game_id, &p, &answered) ||
 	    (st = store_or_answer(req, &answered)) == NULL)
 		return answered;
 	rc = store_webhook_get(st, id, &w);
 	sodium_memzero(w.secret, sizeof(w.secret));
 	if (rc == STORE_OK && game_id != 0 && w.game_id != game_id)
 		rc = STORE_NOTFOUND;	/* another game's */
+	if (rc == STORE_OK && p.id != 0 && w.player_id != p.id)
+		rc = STORE_NOTFOUND;	/* not this player's */
 	if (rc == STORE_OK)
 		rc = store_webhook_remove(st, id);
+	if (rc == STORE_NOTFOUND && p.id != 0) {
+		snprintf(why, sizeof(why), "you have no webhook %lld in game "
+		    "%lld; a player may remove only the webhooks they "
+		    "registered", (long long)id, (long long)game_id);
+		return api_send_error(req, MHD_HTTP_NOT_FOUND, "not_found", why,
+		    NULL);
+	}
 	if (rc == STORE_NOTFOUND) {
 		snprintf(why, sizeof(why), "there is no webhook %lld here",
 		    (long long)id);
@@ -309,7 +335,8 @@ delete(struct api_request *req, int64_t game_id, int64_t id)
 	}
 	if (rc != STORE_OK)
 		return store_error(req, st);
-	log_info("webhook %lld removed over HTTP", (long long)id);
+	log_info("webhook %lld removed over HTTP by %s", (long long)id,
+	    p.id != 0 ? p.name : "the administrator");
 	return api_send_json(req, MHD_HTTP_OK, json_pack("{s:I}", "deleted",
 	    (json_int_t)id));
 }

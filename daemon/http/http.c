@@ -15,6 +15,15 @@
  * its answer has gone (completed()).  On SIGTERM, http_stop() stops
  * accepting, and answers carry "Connection: close" while the requests in
  * flight finish.
+ *
+ * Connections (http_conns.h): a request must be in whole within
+ * http_request_timeout seconds or its connection is closed.  Past
+ * http_max_connections open connections, a request is answered 503
+ * "busy" with "Connection: close" as soon as its headers are in;
+ * libmicrohttpd itself closes, unanswered, connections past
+ * http_max_connections + HTTP_CONN_RESERVE and past
+ * http_max_connections_per_address from one address (0.9.75 can only
+ * refuse those at accept(), where nothing can be written).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -28,14 +37,21 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
+#include <sys/resource.h>
+
 #include "api.h"
 #include "http.h"
+#include "http_conns.h"
 #include "http_limits.h"
 #include "metrics.h"
 
 /* Bytes of an over-long chunked body read and dropped before giving up
  * on answering it. */
 #define HTTP_DISCARD_MAX	(1024 * 1024)
+
+/* Connections over http_max_connections that are still accepted, to be
+ * answered 503 rather than closed unanswered. */
+#define HTTP_CONN_RESERVE	64
 
 /* Every route of the API.  A pattern's {id} matches a positive number and
  * {n} a number from 0 (a seat), handed to the handler in params[], in
@@ -81,6 +97,7 @@ struct pending {
 	size_t		 dropped;	/* bytes over the limit, not kept */
 	int		 too_large;
 	int		 started;	/* the headers have been seen */
+	int		 close;		/* answer with Connection: close */
 	void		*handler_state;	/* api_request.state */
 	void		(*handler_state_free)(void *);
 	const char	*header_name, *header_value;	/* api_add_header() */
@@ -130,7 +147,7 @@ queue_answer(struct api_request *req, unsigned int status,
 		snprintf(seconds, sizeof(seconds), "%u", retry_after);
 		MHD_add_response_header(resp, "Retry-After", seconds);
 	}
-	if (atomic_load(&req->d->stopping))
+	if (atomic_load(&req->d->stopping) || req->pending->close)
 		MHD_add_response_header(resp, "Connection", "close");
 	rc = MHD_queue_response(req->conn, status, resp);
 	MHD_destroy_response(resp);
@@ -405,6 +422,18 @@ arrived(struct daemon *d, struct MHD_Connection *conn, const char *url,
 		p->status = req.status;
 		return rc;
 	}
+	if (conns_open() > config_int(d->cfg, "http_max_connections")) {
+		snprintf(why, sizeof(why), "the server has %d connections open, "
+		    "more than it serves at once (http_max_connections = %lld); "
+		    "try again shortly", conns_open(),
+		    config_int(d->cfg, "http_max_connections"));
+		p->close = 1;
+		api_add_header(&req, "Retry-After", "1");
+		rc = api_send_error(&req, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
+		    why, NULL);
+		p->status = req.status;
+		return rc;
+	}
 	length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
 	    MHD_HTTP_HEADER_CONTENT_LENGTH);
 	if (p->route != NULL && length != NULL && strtoull(length, NULL, 10) >
@@ -462,6 +491,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url,
 		*upload_size = 0;
 		return MHD_YES;
 	}
+	conns_request_in(conn);
 	request_init(&req, d, conn, url, method, p);
 	if (p->body != NULL)
 		req.body = p->body;
@@ -500,7 +530,7 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	double seconds;
 
 	(void)cls;
-	(void)conn;
+	conns_request_done(conn);
 	if (p == NULL)
 		return;
 	if (p->started) {
@@ -537,6 +567,35 @@ mhd_log(void *cls, const char *fmt, va_list ap)
 	log_debug("http: libmicrohttpd: %s", msg);
 }
 
+/*
+ * Descriptors: every connection is one, and pbemd needs about
+ * HTTP_FD_OVERHEAD more (the listening socket, each HTTP thread's epoll
+ * and signalling descriptors, three per SQLite connection of each
+ * thread, the log, the pid file, mail and webhook sockets).  Warn at
+ * start if the limit cannot hold them all: past it, accept() fails and
+ * so do the database and mail (contrib/pbemd.service sets LimitNOFILE;
+ * docs/CONFIG.md has the sum).
+ */
+#define HTTP_FD_OVERHEAD	128
+
+static void
+check_descriptors(const struct config *cfg, unsigned int threads)
+{
+	struct rlimit rl;
+	long long need;
+
+	need = config_int(cfg, "http_max_connections") + HTTP_CONN_RESERVE +
+	    HTTP_FD_OVERHEAD + 5LL * threads;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    (long long)rl.rlim_cur >= need)
+		return;
+	log_warnx("http: the open files limit is %lld, but http_max_connections "
+	    "= %lld with %u threads needs about %lld (docs/CONFIG.md); raise "
+	    "LimitNOFILE or lower http_max_connections",
+	    (long long)rl.rlim_cur, config_int(cfg, "http_max_connections"),
+	    threads, need);
+}
+
 int
 http_start(struct daemon *d)
 {
@@ -556,6 +615,11 @@ http_start(struct daemon *d)
 		return -1;
 	}
 	threads = (unsigned int)config_int(cfg, "http_threads");
+	check_descriptors(cfg, threads);
+	if (conns_start(d) != 0) {
+		log_warnx("http: cannot start the request watchdog");
+		return -1;
+	}
 	/* Suspend/resume: an event long-poll waits without holding one of
 	 * the pool's threads (api_events.c).  It implies MHD_USE_ITC,
 	 * which MHD_quiesce_daemon() in http_stop() needs too. */
@@ -568,14 +632,17 @@ http_start(struct daemon *d)
 	    MHD_OPTION_URI_LOG_CALLBACK, uri_seen, NULL,
 	    MHD_OPTION_THREAD_POOL_SIZE, threads,
 	    MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+	    MHD_OPTION_NOTIFY_CONNECTION, conns_notify, NULL,
 	    MHD_OPTION_CONNECTION_TIMEOUT,
 	    (unsigned int)config_int(cfg, "http_timeout"),
 	    MHD_OPTION_CONNECTION_LIMIT,
-	    (unsigned int)config_int(cfg, "http_max_connections"),
+	    (unsigned int)config_int(cfg, "http_max_connections") +
+	    HTTP_CONN_RESERVE,
 	    MHD_OPTION_PER_IP_CONNECTION_LIMIT,
 	    (unsigned int)config_int(cfg, "http_max_connections_per_address"),
 	    MHD_OPTION_END);
 	if (d->httpd == NULL) {
+		conns_stop();
 		log_warnx("http: cannot listen on %s:%d", d->address, d->port);
 		return -1;
 	}
@@ -608,4 +675,5 @@ http_stop(struct daemon *d)
 		    "closing them", left, limit_ms / 1000);
 	MHD_stop_daemon(d->httpd);
 	d->httpd = NULL;
+	conns_stop();
 }

@@ -3,6 +3,12 @@
  * (see replaycache.h).  Chained buckets under one mutex; the expired
  * entries are swept whenever the set has grown by half since the last
  * sweep, so memory stays proportional to the requests of one window.
+ *
+ * A sweep forgets the signatures whose time is older than now minus the
+ * widest window ever asked for, and raises the floor to that point: a
+ * request older than the floor is refused (REPLAYCACHE_TOO_OLD) whatever
+ * the window is now, because the set may no longer know it.  So a window
+ * widened later (SIGHUP) cannot bring back a request already forgotten.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -14,7 +20,7 @@
 
 struct seen {
 	struct seen	*next;
-	int64_t		 expires;
+	int64_t		 time;		/* the request's signed time */
 	unsigned char	 sig[64];
 };
 
@@ -23,6 +29,8 @@ struct replaycache {
 	struct seen	*bucket[NBUCKETS];
 	size_t		 count;
 	size_t		 sweep_at;	/* sweep when count reaches this */
+	int64_t		 max_window;	/* the widest window asked for */
+	int64_t		 floor;		/* times before it may be forgotten */
 };
 
 struct replaycache *
@@ -34,6 +42,7 @@ replaycache_new(void)
 		return NULL;
 	pthread_mutex_init(&rc->lock, NULL);
 	rc->sweep_at = 1024;
+	rc->floor = INT64_MIN;
 	return rc;
 }
 
@@ -66,11 +75,14 @@ static void
 sweep(struct replaycache *rc, int64_t now)
 {
 	struct seen **pp, *s;
+	int64_t cut = now - rc->max_window;
 	size_t i;
 
+	if (cut > rc->floor)
+		rc->floor = cut;
 	for (i = 0; i < NBUCKETS; i++)
 		for (pp = &rc->bucket[i]; (s = *pp) != NULL;) {
-			if (s->expires < now) {
+			if (s->time < rc->floor) {
 				*pp = s->next;
 				free(s);
 				rc->count--;
@@ -82,13 +94,19 @@ sweep(struct replaycache *rc, int64_t now)
 
 int
 replaycache_check_and_add(struct replaycache *rc, const unsigned char sig[64],
-    int64_t expires, int64_t now)
+    int64_t time, int64_t window, int64_t now)
 {
 	struct seen *s;
 	size_t b = bucket_of(sig);
 	int found = 0;
 
 	pthread_mutex_lock(&rc->lock);
+	if (window > rc->max_window)
+		rc->max_window = window;
+	if (time < rc->floor) {
+		pthread_mutex_unlock(&rc->lock);
+		return REPLAYCACHE_TOO_OLD;
+	}
 	for (s = rc->bucket[b]; s != NULL; s = s->next)
 		if (memcmp(s->sig, sig, 64) == 0) {
 			found = 1;
@@ -102,7 +120,7 @@ replaycache_check_and_add(struct replaycache *rc, const unsigned char sig[64],
 			return -1;
 		}
 		memcpy(s->sig, sig, 64);
-		s->expires = expires;
+		s->time = time;
 		s->next = rc->bucket[b];
 		rc->bucket[b] = s;
 		rc->count++;
@@ -120,4 +138,23 @@ replaycache_size(struct replaycache *rc)
 	n = rc->count;
 	pthread_mutex_unlock(&rc->lock);
 	return n;
+}
+
+int64_t
+replaycache_floor(struct replaycache *rc)
+{
+	int64_t floor;
+
+	pthread_mutex_lock(&rc->lock);
+	floor = rc->floor;
+	pthread_mutex_unlock(&rc->lock);
+	return floor;
+}
+
+void
+replaycache_sweep(struct replaycache *rc, int64_t now)
+{
+	pthread_mutex_lock(&rc->lock);
+	sweep(rc, now);
+	pthread_mutex_unlock(&rc->lock);
 }

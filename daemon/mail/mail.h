@@ -10,6 +10,9 @@
  *     cannot be parsed is quarantined with its reason.
  *   - A message is acted on at most once: its Message-ID is remembered,
  *     and a signed block already in the log is never applied again.
+ *   - One message costs memory in proportion to its size (the limits
+ *     below), and a message the process died on is never read again: it
+ *     is noted while processed, and found noted it is quarantined unread.
  *   - Automated mail (RFC 3834: bounces, Auto-Submitted other than "no",
  *     Precedence bulk/list/junk, an empty envelope sender) is never
  *     answered and never taken as a player's action.
@@ -106,6 +109,21 @@ struct mail_settings {
 	int	retry_max;		/* longest wait between retries */
 	int	max_attempts;		/* then the failure is permanent */
 	int	timeout;		/* seconds for one SMTP/IMAP exchange */
+	int	send_per_hour;		/* mails sent to one address an
+					 * hour at most; 0: no cap */
+	/*
+	 * The per-key rate limit of signed blocks, shared with the HTTP API
+	 * (pbemd sets these to its one bucket per key; NULL, as in `pbemd
+	 * deliver`, which has no memory between messages: no limit).
+	 * key_check: may this key act now?  Takes nothing; 0 with
+	 * *retry_after seconds if not.  key_charge: take the key's token,
+	 * called once the block's signature proved good.  Both are called
+	 * from the gateway's threads and must be thread-safe.
+	 */
+	int	(*key_check)(void *arg, const unsigned char key[32],
+		    unsigned int *retry_after);
+	void	(*key_charge)(void *arg, const unsigned char key[32]);
+	void	*key_arg;
 	int	open_registration;	/* sign-up by mail */
 	/* Not mail_ options (mail_config.c): the key-encryption key of
 	 * hosted keys ("" : no hosted play), and the base of the links in
@@ -154,7 +172,24 @@ void	*mail_curl_handle(const struct mail_settings *s, const char *user,
 
 /* ---- mail_parse.c -------------------------------------------------------- */
 
-/* What the gateway reads of a message.  Addresses are bare addr-specs. */
+/*
+ * What a message may cost (docs/MAIL.md, "Limits").  The text searched
+ * for a block is at most MAIL_TEXT_RATIO x the message + MAIL_TEXT_SLACK
+ * bytes: a message whose text would be longer (an HTML quote bomb) is
+ * refused by mail_parse() and so quarantined.  HTML quoting is written
+ * MAIL_HTML_QUOTE_MAX levels deep at most.  A message with more than
+ * MAIL_STRUCTURE_MAX lines that could be a header ("Name:" at the start)
+ * or a MIME boundary ("--") is refused before GMime parses it: each costs
+ * GMime's tree a few hundred bytes.
+ */
+#define MAIL_TEXT_RATIO		8
+#define MAIL_TEXT_SLACK		(64 * 1024)
+#define MAIL_HTML_QUOTE_MAX	16
+#define MAIL_STRUCTURE_MAX	10000
+
+/* What the gateway reads of a message.  Addresses are bare addr-specs;
+ * no field holds a control character: an address or Message-ID with one
+ * is taken as absent, other headers have them replaced by spaces. */
 struct mail_msg {
 	char	 message_id[MAIL_ID_MAX];	/* without <>; "" if none */
 	char	 from[MAIL_ADDR_MAX];		/* "" if none */
@@ -178,14 +213,23 @@ struct mail_msg {
  * (text/plain preferred in multipart/alternative, HTML converted to text
  * otherwise; attached messages are not read) decoded from its transfer
  * encoding and charset into UTF-8, invalid bytes replaced.  0, or -1
- * with the reason in err (then m holds nothing to free). */
+ * with the reason in err (then m holds nothing to free): no header could
+ * be read, or the text would pass the limit above. */
 int	mail_parse(const char *raw, size_t len, struct mail_msg *m, char *err,
 	    size_t errlen);
 void	mail_msg_clear(struct mail_msg *m);
 /* HTML to plain text for finding a block: tags dropped, block elements
- * end lines, <blockquote> quoted with "> ", entities decoded, script and
- * style skipped.  Returns a malloc'd NUL-terminated string. */
-char	*mail_html_to_text(const char *html, size_t len, size_t *outlen);
+ * end lines, <blockquote> quoted with "> " (at most MAIL_HTML_QUOTE_MAX
+ * levels written: deeper ones look like the deepest), entities decoded,
+ * script and style skipped.  Returns a malloc'd NUL-terminated string of
+ * at most max bytes, or NULL when it would be longer (or out of memory):
+ * never a truncated text. */
+char	*mail_html_to_text(const char *html, size_t len, size_t max,
+	    size_t *outlen);
+/* Replace every control character of the UTF-8 string s (C0, DEL, C1)
+ * with a space, in place: for text from a message that goes into a log
+ * line or a header (the parser already does it for what it returns). */
+void	mail_clean_text(char *s);
 
 /* ---- mail_block.c -------------------------------------------------------- */
 
@@ -247,6 +291,7 @@ struct mail_answer {
 	char		 event[32];
 	int64_t		 game_id;
 	int64_t		 seq;
+	int		 verified;	/* to a seat, after its signature */
 	json_t		*payload;	/* owned; NULL: no reply */
 };
 /* A reply holding no view (mail_help, mail_error, reply_error,
@@ -262,7 +307,9 @@ void	mail_answer_seat(struct mail_answer *a, const char *to,
 
 /*
  * Take one message in: raw is the whole RFC 5322 message (any line
- * ends).  envelope_sender is the SMTP MAIL FROM when the transport knows
+ * ends).  While it runs, the message is noted in the store (mail_attempt,
+ * by the hash of raw); a note already there means a process died on
+ * these bytes, and the outcome is MAIL_QUARANTINED without parsing.  envelope_sender is the SMTP MAIL FROM when the transport knows
  * it ("" for the null sender <>), or NULL to take it from Return-Path.
  * Never fails: every case is an outcome in r.
  */

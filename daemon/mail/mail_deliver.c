@@ -18,6 +18,11 @@
  *
  * The envelope sender comes from -f, else $SENDER (set by Postfix's
  * local(8) and Exim for pipes), else the message's Return-Path.
+ *
+ * Memory is bounded: at most 8 x max_size is read, and mail_ingest()'s
+ * limits bound the parse.  If this process dies on a message (killed by
+ * a signal, which the MTA takes as "try again"), the retry finds the
+ * attempt noted in the store and quarantines it: EX_OK, no retry loop.
  */
 #include <errno.h>
 #include <getopt.h>

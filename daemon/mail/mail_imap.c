@@ -9,7 +9,9 @@
  * crash between the fetch and the flag must not lose the message.  If
  * the daemon stops between ingesting and flagging, the next poll fetches
  * the message again and its Message-ID (mail_seen) makes it a duplicate:
- * none is lost and none is acted on twice.
+ * none is lost and none is acted on twice.  A message that kills the
+ * daemon is fetched once more after the restart, and mail_ingest() finds
+ * its attempt noted and quarantines it: it is not fetched forever.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,8 +9,11 @@
  *   - anything not verified (no block, bad block, unknown game or seat,
  *     bad signature, HELP): a "mail_error"/"mail_help" row to the sender,
  *     which carries no view of any seat.
- * Every reply queued here counts against the recipient's rate limit; the
- * Message-ID is recorded in the same transaction as the reply.
+ * Every reply queued here counts against the recipient's rate limit,
+ * verified and unverified senders apart; the Message-ID is recorded in
+ * the same transaction as the reply.  While a message is processed, a
+ * row of mail_attempt names its bytes: a row found at the start is a
+ * message an earlier process died on, quarantined unread.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 #include <sodium.h>
@@ -55,39 +59,51 @@ set_reason(struct mail_result *r, enum mail_outcome o, const char *fmt, ...)
 }
 
 
-struct find_lang {
-	const char	*addr;
-	char		 lang[8];
-};
-
-static int
-match_player(const struct store_player *p, void *arg)
-{
-	struct find_lang *f = arg;
-
-	if (strcasecmp(p->email, f->addr) == 0) {
-		snprintf(f->lang, sizeof(f->lang), "%s", p->lang);
-		return 1;
-	}
-	return 0;
-}
-
-/* The language of a registered address, else "fr" if asked in French,
- * else "en". */
+/* The language of a registered address (found through the store's
+ * address index, not by reading every player), else "fr" if asked in
+ * French, else "en". */
 static void
 sender_lang(struct store *st, const char *addr, int fr, char *lang,
     size_t size)
 {
-	struct find_lang f;
+	struct store_player p;
 
-	memset(&f, 0, sizeof(f));
-	f.addr = addr;
-	if (addr[0] != '\0')
-		store_player_foreach(st, match_player, &f);
-	if (f.lang[0] != '\0' && !fr)
-		snprintf(lang, size, "%s", f.lang);
+	if (!fr && addr[0] != '\0' && store_player_find_email(st, addr, &p) ==
+	    STORE_OK && p.lang[0] != '\0')
+		snprintf(lang, size, "%s", p.lang);
 	else
 		snprintf(lang, size, "%s", fr ? "fr" : "en");
+}
+
+/*
+ * The per-key rate limit (mail_settings.key_check): 0 if the key of the
+ * seat the block names may act now (or is unknown, or no limit is set),
+ * else -1 with r a MAIL_TEMPFAIL -- the message stays where it is and is
+ * taken again later, so a move is delayed, never lost.
+ */
+static int
+key_limited(struct mail_ingest_ctx *ctx, const struct proto_move *pm,
+    const unsigned char key[32], struct mail_result *r)
+{
+	unsigned int retry;
+
+	if (ctx->set->key_check == NULL ||
+	    ctx->set->key_check(ctx->set->key_arg, key, &retry))
+		return 0;
+	r->game_id = pm->game_id;
+	set_reason(r, MAIL_TEMPFAIL, "too many signed blocks with the key of "
+	    "seat %d of game %lld (rate_per_key, shared with the HTTP API); "
+	    "kept, taken again in %u s or later", pm->seat,
+	    (long long)pm->game_id, retry);
+	snprintf(r->code, sizeof(r->code), "rate_limited");
+	return -1;
+}
+
+static void
+key_charge(struct mail_ingest_ctx *ctx, const unsigned char key[32])
+{
+	if (ctx->set->key_charge != NULL)
+		ctx->set->key_charge(ctx->set->key_arg, key);
 }
 
 /*
@@ -119,8 +135,9 @@ record(struct mail_ingest_ctx *ctx, struct mail_result *r,
 	if (rc != STORE_OK)
 		goto fail;
 	if (rep != NULL && rep->to[0] != '\0') {
-		rc = store_mail_rate_take(st, rep->to, (int64_t)time(NULL),
-		    ctx->set->rate_window, ctx->set->rate_max, &allowed);
+		rc = store_mail_rate_take(st, rep->to, rep->verified,
+		    (int64_t)time(NULL), ctx->set->rate_window,
+		    ctx->set->rate_max, &allowed);
 		if (rc != STORE_OK)
 			goto fail;
 		if (allowed) {
@@ -205,6 +222,7 @@ mail_answer_seat(struct mail_answer *rep, const char *to, const char *event,
 	snprintf(rep->event, sizeof(rep->event), "%s", event);
 	rep->game_id = game_id;
 	rep->seq = seq;
+	rep->verified = 1;
 	rep->payload = json_pack("{s:s, s:I, s:I, s:i, s:s}", "event", event,
 	    "game", (json_int_t)game_id, "seq", (json_int_t)seq, "seat", seat,
 	    "in_reply_to", in_reply_to);
@@ -274,6 +292,8 @@ signed_command(struct mail_ingest_ctx *ctx, const struct proto_move *pm,
 		    "unknown_game");
 		goto to_sender;
 	}
+	if (key_limited(ctx, pm, p.pubkey, r) != 0)
+		return;
 	if (proto_move_verify(pm, p.pubkey) != PROTO_OK) {
 		set_reason(r, MAIL_REJECTED, "the signature of the %s command "
 		    "does not match the key of seat %d (%s)", cmd ==
@@ -281,6 +301,7 @@ signed_command(struct mail_ingest_ctx *ctx, const struct proto_move *pm,
 		snprintf(r->code, sizeof(r->code), "bad_signature");
 		goto to_sender;
 	}
+	key_charge(ctx, p.pubkey);
 	memset(&last, 0, sizeof(last));
 	if (store_log_last(ctx->st, pm->game_id, &last) != STORE_OK) {
 		store_entry_clear(&last);
@@ -322,7 +343,7 @@ signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
 	enum proto_status ps;
 	enum mail_command cmd;
 	char perr[512];
-	int fr = 0, dup, is_command;
+	int fr = 0, dup, is_command, keyed = 0;
 
 	ps = proto_move_find(text, len, &pm, perr, sizeof(perr));
 	if (ps != PROTO_OK) {
@@ -342,12 +363,18 @@ signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
 	memset(&p, 0, sizeof(p));
 	if (seat_player(ctx->st, pm.game_id, pm.seat, &p) != 0)
 		snprintf(p.lang, sizeof(p.lang), "%s", lang);
+	else if (key_limited(ctx, &pm, p.pubkey, r) != 0)
+		return;
+	else
+		keyed = 1;
 	/* engine_handle(): a move, or one of the engine's signed commands
 	 * (resign, vacation, press, call off -- docs/ASYNC.md), whose Seq
 	 * is the seat's command number, not a move number. */
 	is_command = engine_is_command(pm.text);
 	engine_handle(ctx->st, ctx->key, text, len, strcmp(p.lang, "fr") == 0 ?
 	    RULES_LANG_FR : RULES_LANG_EN, (int64_t)time(NULL), &er);
+	if (keyed && engine_signature_checked(er.status))
+		key_charge(ctx, p.pubkey);
 	r->game_id = pm.game_id;
 	r->seq = is_command ? 0 : pm.seq;
 	snprintf(r->code, sizeof(r->code), "%s", engine_status_code(er.status));
@@ -453,12 +480,13 @@ automated(const struct mail_msg *m, const char *sender, int sender_known,
 	return 0;
 }
 
-void
-mail_ingest(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
-    const char *envelope_sender, struct mail_result *r)
+/* The part of mail_ingest() between its attempt's begin and end. */
+static void
+ingest_parsed(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
+    const char *content_hash, const char *envelope_sender,
+    struct mail_result *r)
 {
-	unsigned char hash[32];
-	char err[512], hex[65], outcome[64], lang[8];
+	char err[512], outcome[64], lang[8];
 	const char *sender, *reply_to;
 	struct mail_msg m;
 	struct mail_answer rep, *reply = NULL;
@@ -466,13 +494,11 @@ mail_ingest(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 	int sender_known, fr = 0;
 	long off;
 
-	memset(r, 0, sizeof(*r));
 	memset(&rep, 0, sizeof(rep));
-	if (len > ctx->set->max_size) {
-		set_reason(r, MAIL_QUARANTINED, "message too large: %zu bytes; "
-		    "the limit (max_size) is %zu", len, ctx->set->max_size);
-		return;
-	}
+	/* Without a (clean) Message-ID the same bytes are the same
+	 * message; so are they in the log of a message not parsed. */
+	snprintf(r->message_id, sizeof(r->message_id),
+	    "content.%s@pbem.invalid", content_hash);
 	if (mail_parse(raw, len, &m, err, sizeof(err)) != 0) {
 		set_reason(r, MAIL_QUARANTINED, "%s", err);
 		return;
@@ -480,14 +506,6 @@ mail_ingest(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 	if (m.message_id[0] != '\0')
 		snprintf(r->message_id, sizeof(r->message_id), "%s",
 		    m.message_id);
-	else {
-		/* No Message-ID: the same bytes are the same message. */
-		crypto_generichash(hash, sizeof(hash), (const void *)raw, len,
-		    NULL, 0);
-		proto_hex(hash, sizeof(hash), hex);
-		snprintf(r->message_id, sizeof(r->message_id),
-		    "content.%s@pbem.invalid", hex);
-	}
 	switch (store_mail_seen_get(ctx->st, r->message_id, outcome,
 	    sizeof(outcome))) {
 	case STORE_OK:
@@ -563,4 +581,49 @@ mail_ingest(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 	record(ctx, r, reply);
 done:
 	mail_msg_clear(&m);
+}
+
+void
+mail_ingest(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
+    const char *envelope_sender, struct mail_result *r)
+{
+	unsigned char hash[32];
+	char content_hash[65];
+
+	memset(r, 0, sizeof(*r));
+	if (len > ctx->set->max_size) {
+		set_reason(r, MAIL_QUARANTINED, "message too large: %zu bytes; "
+		    "the limit (max_size) is %zu", len, ctx->set->max_size);
+		return;
+	}
+	crypto_generichash(hash, sizeof(hash), (const void *)raw, len, NULL,
+	    0);
+	proto_hex(hash, sizeof(hash), content_hash);
+	switch (store_mail_attempt_begin(ctx->st, content_hash,
+	    (int64_t)getpid())) {
+	case STORE_OK:
+		break;
+	case STORE_EXISTS:
+		/* A process died on these bytes (killed when out of memory,
+		 * a crash): they are not parsed again. */
+		set_reason(r, MAIL_QUARANTINED, "processing of this message "
+		    "was interrupted before (the process handling it died: a "
+		    "crash, or killed when out of memory); kept unread, not "
+		    "answered");
+		snprintf(r->message_id, sizeof(r->message_id),
+		    "content.%s@pbem.invalid", content_hash);
+		goto end;
+	default:
+		set_reason(r, MAIL_TEMPFAIL, "store: %s; will try again",
+		    store_errmsg(ctx->st));
+		return;
+	}
+	ingest_parsed(ctx, raw, len, content_hash, envelope_sender, r);
+end:
+	if (store_mail_attempt_end(ctx->st, content_hash) != STORE_OK)
+		log_warnx("mail: <%s>: the end of its processing was not "
+		    "noted (%s): the same bytes will be quarantined if they "
+		    "come again", r->message_id, store_errmsg(ctx->st));
+	/* The reason goes to the log and into a header: one clean line. */
+	mail_clean_text(r->reason);
 }

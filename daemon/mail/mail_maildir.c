@@ -6,11 +6,16 @@
  * message.  Reading takes every file of new/, hands it to mail_ingest()
  * and renames it to cur/NAME:2,S (":2,FS" when it was quarantined, so
  * it stands out); on MAIL_TEMPFAIL it stays in new/ for the next scan.
+ * A file over max_size, or that is not a regular file, is never read:
+ * it is renamed into the quarantine as it is, and its reason written
+ * beside it in QUARANTINE/reasons/NAME (a header cannot be added to a
+ * message without reading it).
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,29 +86,37 @@ write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-int
-maildir_put(const char *dir, const char *name_hint, const char *header,
-    const char *data, size_t len, char *err, size_t errlen)
+/* A Maildir file name: HINT.HOST, or a fresh unique TIME.MusPpidQn.HOST. */
+static void
+maildir_name(const char *name_hint, char *name, size_t size)
 {
 	static unsigned long counter;
-	char name[256], host[128], tmp[MAIL_PATH_MAX + 300],
-	    dst[MAIL_PATH_MAX + 300];
+	char host[128];
 	struct timespec ts;
-	int fd;
 
-	if (maildir_make(dir, err, errlen) != 0)
-		return -1;
 	if (gethostname(host, sizeof(host)) != 0)
 		snprintf(host, sizeof(host), "localhost");
 	host[sizeof(host) - 1] = '\0';
 	host[strcspn(host, "/:")] = '\0';
 	clock_gettime(CLOCK_REALTIME, &ts);
 	if (name_hint != NULL)
-		snprintf(name, sizeof(name), "%s.%s", name_hint, host);
+		snprintf(name, size, "%s.%s", name_hint, host);
 	else
-		snprintf(name, sizeof(name), "%lld.M%ldP%dQ%lu.%s",
+		snprintf(name, size, "%lld.M%ldP%dQ%lu.%s",
 		    (long long)ts.tv_sec, ts.tv_nsec / 1000, (int)getpid(),
 		    __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED), host);
+}
+
+int
+maildir_put(const char *dir, const char *name_hint, const char *header,
+    const char *data, size_t len, char *err, size_t errlen)
+{
+	char name[256], tmp[MAIL_PATH_MAX + 300], dst[MAIL_PATH_MAX + 300];
+	int fd;
+
+	if (maildir_make(dir, err, errlen) != 0)
+		return -1;
+	maildir_name(name_hint, name, sizeof(name));
 	snprintf(tmp, sizeof(tmp), "%s/tmp/%s", dir, name);
 	snprintf(dst, sizeof(dst), "%s/new/%s", dir, name);
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
@@ -143,35 +156,95 @@ mail_quarantine(const struct mail_settings *s, const char *raw, size_t len,
 	return maildir_put(s->quarantine, NULL, header, raw, len, err, errlen);
 }
 
-/* The whole file (malloc'd). */
+/* The whole of the regular file open on fd, of size bytes at most
+ * (malloc'd, NUL-terminated); NULL on a read error. */
 static char *
-read_file(const char *path, size_t *len)
+read_message(int fd, size_t size, size_t *len)
 {
-	struct stat sb;
 	char *buf;
 	ssize_t r;
 	size_t got = 0;
-	int fd;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	if ((buf = malloc(size + 1)) == NULL)
 		return NULL;
-	if (fstat(fd, &sb) != 0 || (buf = malloc((size_t)sb.st_size + 1)) ==
-	    NULL) {
-		close(fd);
-		return NULL;
-	}
-	while (got < (size_t)sb.st_size) {
-		r = read(fd, buf + got, (size_t)sb.st_size - got);
+	while (got < size) {
+		r = read(fd, buf + got, size - got);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
+		if (r < 0) {
+			free(buf);
+			return NULL;
+		}
+		if (r == 0)
 			break;
 		got += (size_t)r;
 	}
-	close(fd);
 	buf[got] = '\0';
 	*len = got;
 	return buf;
+}
+
+/* A copy of a file name fit for a log line. */
+static void
+log_name(const char *name, char *out, size_t size)
+{
+	snprintf(out, size, "%s", name);
+	mail_clean_text(out);
+}
+
+/*
+ * Move DIR/new/NAME into the quarantine without reading it, under a
+ * fresh name, its reason written first to QUARANTINE/reasons/NEWNAME.
+ * When the quarantine is on another file system, the file is filed in
+ * DIR/cur flagged instead.  1 if moved, 0 if it stays.
+ */
+static int
+set_aside(const struct mail_settings *s, const char *dir, const char *name,
+    const char *reason)
+{
+	char src[MAIL_PATH_MAX + 300], dst[MAIL_PATH_MAX + 300],
+	    note[MAIL_PATH_MAX + 300], fresh[256], shown[256], err[512];
+	int fd, noted = 0;
+
+	log_name(name, shown, sizeof(shown));
+	snprintf(src, sizeof(src), "%s/new/%s", dir, name);
+	maildir_name(NULL, fresh, sizeof(fresh));
+	snprintf(note, sizeof(note), "%s/reasons", s->quarantine);
+	if (maildir_make(s->quarantine, err, sizeof(err)) != 0 ||
+	    mkdirs(note, err, sizeof(err)) != 0)
+		log_warnx("mail: %s", err);
+	else {
+		snprintf(note, sizeof(note), "%s/reasons/%s", s->quarantine,
+		    fresh);
+		fd = open(note, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (fd != -1) {
+			dprintf(fd, "X-Pbem-Quarantine-Reason: %s\n"
+			    "X-Pbem-Original-Name: %s\n", reason, shown);
+			noted = fsync(fd) == 0;
+			close(fd);
+		}
+		if (!noted)
+			log_warn("mail: %s", note);
+	}
+	snprintf(dst, sizeof(dst), "%s/new/%s", s->quarantine, fresh);
+	if (rename(src, dst) == 0) {
+		log_info("mail: %s: quarantined unread as %s: %s", shown, dst,
+		    reason);
+		return 1;
+	}
+	if (errno != EXDEV) {
+		log_warn("mail: %s: cannot quarantine: rename to %s", shown,
+		    dst);
+		return 0;
+	}
+	snprintf(dst, sizeof(dst), "%s/cur/%s:2,FS", dir, fresh);
+	if (rename(src, dst) != 0) {
+		log_warn("mail: %s: cannot set aside: rename to %s", shown, dst);
+		return 0;
+	}
+	log_info("mail: %s: set aside unread as %s (the quarantine is on "
+	    "another file system): %s", shown, dst, reason);
+	return 1;
 }
 
 /* One message of DIR/new: 1 if handled (moved), 0 if left for later. */
@@ -179,25 +252,57 @@ static int
 scan_one(struct mail_ingest_ctx *ctx, const char *dir, const char *name)
 {
 	struct mail_result r;
-	char src[MAIL_PATH_MAX + 300], dst[MAIL_PATH_MAX + 300], err[512];
+	struct stat sb;
+	char src[MAIL_PATH_MAX + 300], dst[MAIL_PATH_MAX + 300], err[512],
+	    shown[256], why[256];
 	char *raw;
 	size_t len, base;
+	int fd;
 
+	log_name(name, shown, sizeof(shown));
 	snprintf(src, sizeof(src), "%s/new/%s", dir, name);
-	if ((raw = read_file(src, &len)) == NULL) {
-		log_warn("mail: %s", src);
+	/* Never follow a link out of the Maildir, never wait on a FIFO. */
+	fd = open(src, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd == -1 && errno == ELOOP)
+		return set_aside(ctx->set, dir, name, "a symbolic link, not a "
+		    "message; moved unread");
+	if (fd == -1) {
+		log_warn("mail: %s/new/%s", dir, shown);
+		return 0;
+	}
+	if (fstat(fd, &sb) != 0) {
+		log_warn("mail: %s/new/%s", dir, shown);
+		close(fd);
+		return 0;
+	}
+	if (!S_ISREG(sb.st_mode) || (uintmax_t)sb.st_size >
+	    (uintmax_t)ctx->set->max_size) {
+		close(fd);
+		if (S_ISREG(sb.st_mode))
+			snprintf(why, sizeof(why), "message too large: %lld "
+			    "bytes; the limit (max_size) is %zu; moved unread",
+			    (long long)sb.st_size, ctx->set->max_size);
+		else
+			snprintf(why, sizeof(why), "not a regular file; moved "
+			    "unread");
+		return set_aside(ctx->set, dir, name, why);
+	}
+	raw = read_message(fd, (size_t)sb.st_size, &len);
+	close(fd);
+	if (raw == NULL) {
+		log_warn("mail: %s/new/%s", dir, shown);
 		return 0;
 	}
 	mail_ingest(ctx, raw, len, NULL, &r);
 	if (r.outcome == MAIL_TEMPFAIL) {
-		log_info("mail: %s: %s", name, r.reason);
+		log_info("mail: %s: %s", shown, r.reason);
 		free(raw);
 		return 0;
 	}
 	if (r.outcome == MAIL_QUARANTINED && mail_quarantine(ctx->set, raw,
 	    len, r.reason, err, sizeof(err)) != 0) {
 		/* Not kept anywhere else yet: leave it where it is. */
-		log_warnx("mail: %s: cannot quarantine: %s", name, err);
+		log_warnx("mail: %s: cannot quarantine: %s", shown, err);
 		free(raw);
 		return 0;
 	}
@@ -206,8 +311,8 @@ scan_one(struct mail_ingest_ctx *ctx, const char *dir, const char *name)
 	snprintf(dst, sizeof(dst), "%s/cur/%.*s:2,%s", dir, (int)base, name,
 	    r.outcome == MAIL_QUARANTINED ? "FS" : "S");
 	if (rename(src, dst) != 0)
-		log_warn("mail: rename %s", src);
-	log_info("mail: %s <%s>: %s: %s", name, r.message_id,
+		log_warn("mail: rename %s/new/%s", dir, shown);
+	log_info("mail: %s <%s>: %s: %s", shown, r.message_id,
 	    mail_outcome_name(r.outcome), r.reason);
 	return 1;
 }

@@ -6,6 +6,7 @@
  * lines of a block and the quoting around them.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +16,13 @@
 
 #include "mail.h"
 
-/* A growing UTF-8 buffer. */
+/* A growing UTF-8 buffer of at most max bytes (without its NUL). */
 struct text {
 	char	*data;
 	size_t	 len, cap;
-	int	 failed;
+	size_t	 max;
+	int	 failed;	/* out of memory */
+	int	 over;		/* would have grown past max */
 };
 
 static void
@@ -28,8 +31,12 @@ text_add(struct text *t, const char *s, size_t n)
 	char *grown;
 	size_t cap;
 
-	if (t->failed)
+	if (t->failed || t->over)
 		return;
+	if (n > t->max - t->len) {
+		t->over = 1;
+		return;
+	}
 	if (t->len + n + 1 > t->cap) {
 		cap = t->cap ? t->cap : 1024;
 		while (cap < t->len + n + 1)
@@ -138,28 +145,31 @@ is_block_tag(const char *name)
 	return 0;
 }
 
-/* Start a new line, with the current quoting. */
+/* Start a new line, with the current quoting: at most
+ * MAIL_HTML_QUOTE_MAX levels are written, deeper ones look like the
+ * deepest kept (a block is never played from inside a quote, so only
+ * "quoted or not" matters; see mail_block_pick()). */
 static void
 new_line(struct text *t, int depth, int *at_start)
 {
 	int i;
 
 	text_add(t, "\n", 1);
-	for (i = 0; i < depth; i++)
+	for (i = 0; i < depth && i < MAIL_HTML_QUOTE_MAX; i++)
 		text_add(t, "> ", 2);
 	*at_start = 1;
 }
 
 char *
-mail_html_to_text(const char *html, size_t len, size_t *outlen)
+mail_html_to_text(const char *html, size_t len, size_t max, size_t *outlen)
 {
-	struct text t = { NULL, 0, 0, 0 };
+	struct text t = { NULL, 0, 0, max, 0, 0 };
 	char name[16];
 	size_t i = 0, used, end;
 	int depth = 0, closing, at_start = 1, skip = 0, pre = 0;
 
 	text_add(&t, "", 0);
-	while (i < len && !t.failed) {
+	while (i < len && !t.failed && !t.over) {
 		char c = html[i];
 
 		if (c == '<') {
@@ -183,7 +193,12 @@ mail_html_to_text(const char *html, size_t len, size_t *outlen)
 			if (strcmp(name, "pre") == 0)
 				pre = !closing;
 			if (strcmp(name, "blockquote") == 0) {
-				depth += closing ? (depth > 0 ? -1 : 0) : 1;
+				/* Counted past the cap, so that closing tags
+				 * still match; never wraps. */
+				if (closing)
+					depth -= depth > 0;
+				else
+					depth += depth < INT_MAX;
 				new_line(&t, depth, &at_start);
 			} else if (is_block_tag(name))
 				new_line(&t, depth, &at_start);
@@ -218,7 +233,7 @@ mail_html_to_text(const char *html, size_t len, size_t *outlen)
 		at_start = 0;
 		i++;
 	}
-	if (t.failed) {
+	if (t.failed || t.over) {
 		free(t.data);
 		return NULL;
 	}
@@ -261,14 +276,18 @@ add_part(GMimeObject *o, struct text *t, int *html)
 	char *s, *plain;
 	size_t n;
 
+	if (t->over || t->failed)
+		return;
 	if ((s = part_utf8(GMIME_TEXT_PART(o))) == NULL)
 		return;
 	if (is_type(o, "text", "html")) {
-		plain = mail_html_to_text(s, strlen(s), &n);
-		if (plain != NULL) {
+		/* Converted within what is left of the budget. */
+		plain = mail_html_to_text(s, strlen(s), t->max - t->len, &n);
+		*html = 1;
+		if (plain != NULL)
 			text_add(t, plain, n);
-			*html = 1;
-		}
+		else
+			t->over = 1;
 		free(plain);
 	} else
 		text_str(t, s);
@@ -334,6 +353,59 @@ copy(char *dst, size_t size, const char *src)
 	snprintf(dst, size, "%s", src != NULL ? src : "");
 }
 
+/* The length of the control character at s (C0, DEL, or C1 written in
+ * UTF-8 as C2 80..C2 9F), 0 if s starts with none. */
+static size_t
+control_at(const char *s)
+{
+	unsigned char c = (unsigned char)s[0];
+
+	if (c < 0x20 || c == 0x7f)
+		return 1;
+	if (c == 0xc2 && (unsigned char)s[1] >= 0x80 &&
+	    (unsigned char)s[1] <= 0x9f)
+		return 2;
+	return 0;
+}
+
+void
+mail_clean_text(char *s)
+{
+	char *out = s;
+	size_t n;
+
+	while (*s != '\0') {
+		if ((n = control_at(s)) > 0) {
+			*out++ = ' ';
+			s += n;
+		} else
+			*out++ = *s++;
+	}
+	*out = '\0';
+}
+
+/* 1 if s may be copied into a header or a log line as one word: valid
+ * UTF-8 with no control character, space, '<' or '>'. */
+static int
+clean_word(const char *s)
+{
+	if (!g_utf8_validate(s, -1, NULL))
+		return 0;
+	for (; *s != '\0'; s++)
+		if (control_at(s) > 0 || *s == ' ' || *s == '<' || *s == '>')
+			return 0;
+	return 1;
+}
+
+/* src into dst if it is a clean word, else "". */
+static void
+copy_word(char *dst, size_t size, const char *src)
+{
+	copy(dst, size, src);
+	if (!clean_word(dst))
+		dst[0] = '\0';
+}
+
 /* The first mailbox of an address list. */
 static void
 first_addr(InternetAddressList *list, char *out, size_t size)
@@ -348,7 +420,9 @@ first_addr(InternetAddressList *list, char *out, size_t size)
 	for (i = 0; i < n; i++) {
 		a = internet_address_list_get_address(list, i);
 		if (INTERNET_ADDRESS_IS_MAILBOX(a)) {
-			copy(out, size, internet_address_mailbox_get_addr(
+			/* An address with a control character is no
+			 * address: nothing is ever sent to it. */
+			copy_word(out, size, internet_address_mailbox_get_addr(
 			    INTERNET_ADDRESS_MAILBOX(a)));
 			return;
 		}
@@ -403,6 +477,8 @@ return_path(GMimeObject *o, struct mail_msg *m)
 	else
 		copy(m->return_path, sizeof(m->return_path), v);
 	g_strstrip(m->return_path);
+	if (!clean_word(m->return_path))
+		m->return_path[0] = '\0';
 }
 
 /* A header's value, unfolded and trimmed, lower-cased. */
@@ -413,10 +489,51 @@ header_word(GMimeObject *o, const char *name, char *out, size_t size)
 	size_t i;
 
 	copy(out, size, v);
+	mail_clean_text(out);
 	for (i = 0; out[i] != '\0'; i++)
-		out[i] = (out[i] == '\r' || out[i] == '\n' || out[i] == '\t') ?
-		    ' ' : g_ascii_tolower(out[i]);
+		out[i] = g_ascii_tolower(out[i]);
 	g_strstrip(out);
+}
+
+/* 1 if the line at s (n bytes, without its end) could be a header
+ * line: a name of printable characters, then ':'. */
+static int
+may_be_header(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == ':')
+			return i > 0;
+		if ((unsigned char)s[i] <= ' ' || s[i] == 0x7f)
+			return 0;
+	}
+	return 0;
+}
+
+/*
+ * The lines of raw that could make GMime build an object -- a header
+ * (of the message, of a part, of an attached message) or a part (a
+ * boundary line starts with "--") -- counted without parsing, so never
+ * fewer than GMime would make; stops counting past max.  Each costs
+ * GMime a few hundred bytes, a hundred times its own size, so their
+ * number is what bounds the memory of the MIME parse.
+ */
+static size_t
+structure_lines(const char *raw, size_t len, size_t max)
+{
+	const char *p = raw, *end = raw + len, *eol;
+	size_t n = 0;
+
+	while (p < end && n <= max) {
+		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			eol = end;
+		if ((eol - p >= 2 && p[0] == '-' && p[1] == '-') ||
+		    may_be_header(p, (size_t)(eol - p)))
+			n++;
+		p = eol + 1;
+	}
+	return n;
 }
 
 int
@@ -427,11 +544,18 @@ mail_parse(const char *raw, size_t len, struct mail_msg *m, char *err,
 	GMimeParser *parser;
 	GMimeMessage *msg;
 	GMimeObject *body;
-	struct text t = { NULL, 0, 0, 0 };
+	struct text t = { NULL, 0, 0, 0, 0, 0 };
 	const char *v;
 	int html = 0;
 
 	memset(m, 0, sizeof(*m));
+	if (structure_lines(raw, len, MAIL_STRUCTURE_MAX) >
+	    MAIL_STRUCTURE_MAX) {
+		snprintf(err, errlen, "more than %d header or boundary lines "
+		    "(lines that start with \"Name:\" or \"--\"): not read",
+		    MAIL_STRUCTURE_MAX);
+		return -1;
+	}
 	stream = g_mime_stream_mem_new_with_byte_array(
 	    g_byte_array_new());
 	g_mime_stream_write(stream, raw, len);
@@ -445,7 +569,9 @@ mail_parse(const char *raw, size_t len, struct mail_msg *m, char *err,
 		    "be read");
 		return -1;
 	}
-	copy(m->message_id, sizeof(m->message_id),
+	/* A Message-ID with a control character is taken as none: the
+	 * id made from the content stands for it in logs and replies. */
+	copy_word(m->message_id, sizeof(m->message_id),
 	    g_mime_message_get_message_id(msg));
 	first_addr(g_mime_message_get_from(msg), m->from, sizeof(m->from));
 	first_addr(g_mime_message_get_reply_to(msg), m->reply_to,
@@ -465,6 +591,7 @@ mail_parse(const char *raw, size_t len, struct mail_msg *m, char *err,
 		copy(m->subject, sizeof(m->subject), valid);
 		g_free(valid);
 	}
+	mail_clean_text(m->subject);
 	header_word(GMIME_OBJECT(msg), "Auto-Submitted", m->auto_submitted,
 	    sizeof(m->auto_submitted));
 	header_word(GMIME_OBJECT(msg), "Precedence", m->precedence,
@@ -475,13 +602,26 @@ mail_parse(const char *raw, size_t len, struct mail_msg *m, char *err,
 	v = g_mime_object_get_header(GMIME_OBJECT(msg), "Content-Type");
 	if (v != NULL && strcasestr(v, "multipart/report") != NULL)
 		m->is_report = 1;
+	/* The text searched is at most MAIL_TEXT_RATIO times the message
+	 * plus MAIL_TEXT_SLACK: more is an attack (HTML quoting), not a
+	 * move, and is refused before it costs more memory. */
+	t.max = len > (SIZE_MAX - MAIL_TEXT_SLACK) / MAIL_TEXT_RATIO ?
+	    SIZE_MAX - 1 : len * MAIL_TEXT_RATIO + MAIL_TEXT_SLACK;
 	text_add(&t, "", 0);
 	if (body != NULL)
 		collect(body, &t, &html);
 	g_object_unref(msg);
-	if (t.failed) {
+	if (t.failed || t.over) {
 		free(t.data);
-		snprintf(err, errlen, "out of memory reading the message");
+		if (t.failed)
+			snprintf(err, errlen, "out of memory reading the "
+			    "message");
+		else
+			snprintf(err, errlen, "the text of the message%s would "
+			    "be larger than %zu bytes (%d times its size plus "
+			    "%d KiB): not read", html ? ", once its HTML is "
+			    "converted," : "", t.max, MAIL_TEXT_RATIO,
+			    MAIL_TEXT_SLACK / 1024);
 		return -1;
 	}
 	m->text = t.data;

@@ -13,6 +13,14 @@
  * failed row was itself a report, which is only logged.
  * A row with no recipient is marked failed ("no address") at once,
  * never retried.
+ *
+ * No address gets more than send_per_hour mails an hour (table
+ * mail_send_rate, counted across processes; the address folded to lower
+ * case): a row over the cap is put off, pending, until the hour ends --
+ * deferred, never dropped, with the reason in its last_error and a log
+ * line, so the administrator sees it (pbemctl outbox).  The cap is what
+ * stops anyone who can make the server mail (a game's seats, press,
+ * observers) from turning it on one mailbox.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +105,45 @@ failed(struct batch *b, const struct store_outbox *o, int permanent,
 		    (long long)(next - time(NULL)));
 }
 
+/* Is o's recipient over the hourly cap?  Then put o off to the end of
+ * the hour and return 1. */
+static int
+over_cap(struct batch *b, const struct store_outbox *o)
+{
+	char addr[STORE_EMAIL_MAX], why[512];
+	int64_t now = (int64_t)time(NULL), until;
+	int allowed;
+	size_t i;
+
+	if (b->set->send_per_hour <= 0 || o->recipient[0] == '\0')
+		return 0;
+	for (i = 0; o->recipient[i] != '\0' && i + 1 < sizeof(addr); i++)
+		addr[i] = (o->recipient[i] >= 'A' && o->recipient[i] <= 'Z') ?
+		    (char)(o->recipient[i] - 'A' + 'a') : o->recipient[i];
+	addr[i] = '\0';
+	if (store_mail_send_take(b->st, addr, now, 3600,
+	    b->set->send_per_hour, &allowed, &until) != STORE_OK) {
+		log_warnx("mail: send rate of %s: %s", addr,
+		    store_errmsg(b->st));
+		b->store_failed = 1;
+		return 1;
+	}
+	if (allowed)
+		return 0;
+	snprintf(why, sizeof(why), "deferred: %s already had %d mails this "
+	    "hour (mail_send_per_hour); sent after %lld", o->recipient,
+	    b->set->send_per_hour, (long long)until);
+	if (store_outbox_defer(b->st, o->id, until, why) != STORE_OK) {
+		log_warnx("mail: row %lld: %s", (long long)o->id,
+		    store_errmsg(b->st));
+		b->store_failed = 1;
+		return 1;
+	}
+	log_info("mail: row %lld to %s (%s) %s", (long long)o->id,
+	    o->recipient, o->event, why);
+	return 1;
+}
+
 static int
 deliver(const struct store_outbox *o, void *arg)
 {
@@ -116,6 +163,8 @@ deliver(const struct store_outbox *o, void *arg)
 		b->synced = 1;
 	}
 	b->handled++;
+	if (over_cap(b, o))
+		return b->store_failed;
 	rs = mail_render(b->st, b->tpl, b->set, o, &m, err, sizeof(err));
 	switch (rs) {
 	case MAIL_RENDER_OK:

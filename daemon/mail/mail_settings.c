@@ -58,6 +58,7 @@ static const struct setting settings[] = {
 	FIELD(retry_max),
 	FIELD(max_attempts),
 	FIELD(timeout),
+	FIELD(send_per_hour),
 	FIELD(open_registration),
 	{ NULL, 0, 0 }
 };

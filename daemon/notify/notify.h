@@ -9,8 +9,9 @@
 
 #include "daemon.h"
 
-/* Start the delivery thread; stop it, waiting for the batch in flight.
- * Stop it only once nothing else commits (after http_stop()). */
+/* Start the delivery thread; stop it, abandoning the deliveries in
+ * flight (they stay pending and are sent again at the next start).  Stop
+ * it only once nothing else commits (after http_stop()). */
 int	webhook_start(struct daemon *d);
 void	webhook_stop(struct daemon *d);
 

@@ -1,26 +1,44 @@
 /*
- * webhook_deliver.c -- pbemd's webhook delivery thread (daemon.h).
+ * webhook_deliver.c -- pbemd's webhook delivery thread (notify.h).
  *
- * One thread with its own store connection.  Each round it takes the due
- * webhook rows that head their (registration, game) queue -- so a later
- * event never overtakes an earlier one of the same game and receiver --
- * POSTs them all at once with libcurl's multi interface (each with
- * "webhook_timeout"), then records every outcome in one transaction:
- * a 2xx answer marks the row sent; anything else counts a failed
- * attempt and schedules the row again after webhook_backoff(), and a
+ * One thread with its own store connection and one libcurl multi handle
+ * that keeps up to "webhook_concurrency" deliveries in flight.  Whenever a
+ * slot is free it takes due rows that head their (registration, game)
+ * queue -- so a later event never overtakes an earlier one of the same
+ * game and receiver -- and starts them; each delivery is recorded as soon
+ * as it ends, on its own: a 2xx answer marks the row sent; anything else
+ * counts a failed attempt, schedules the row again after webhook_backoff()
+ * and holds back the whole registration until then (retry_at), and a
  * registration that fails "webhook_failing_after" times in a row is
  * marked failing (and logged) but still retried.  Moves never wait for
  * any of this: they only queue rows.
+ *
+ * Isolation: a receiver that never answers holds its own slots until
+ * "webhook_timeout", never anybody else's deliveries.  At most two
+ * deliveries of one registration, and "webhook_per_host" to one host, are
+ * in flight at once; registrations with failures in a row come after the
+ * healthy ones and may hold at most half the slots; a failed registration
+ * is not tried again before its back-off.
+ *
+ * Addresses (addrpolicy.h): unless "webhook_allow_hosts" names the URL's
+ * host (as libcurl parses it), every address libcurl is about to connect
+ * to is checked in the socket-opening callback, after resolution, and an
+ * internal one is refused -- so a name that resolved to a public address
+ * at registration and to 127.0.0.1 now (DNS rebinding) is never reached,
+ * and the address checked is the address connected to.  No proxy from the
+ * environment, no redirects (a 3xx is a failed attempt).
  *
  * Rows exist only once their move has committed, and a row is marked
  * sent only after its receiver said 2xx, so a crash loses nothing; a
  * crash between the 2xx and the mark sends that one row again, with the
  * same delivery id (at-least-once; docs/WEBHOOKS.md).
  *
- * Waking: store_set_commit_hook() calls webhook_committed() after every
- * commit; if that thread queued webhook rows, the delivery thread is
- * signalled.  Otherwise it sleeps until the earliest retry is due, or
- * "webhook_poll" seconds (rows queued by another process, pbemctl).
+ * Waking: store_set_commit_hook() calls committed() after every commit;
+ * if that thread queued webhook rows, the delivery thread is signalled
+ * (or woken out of curl_multi_poll()).  Otherwise it looks again when a
+ * delivery ends, every second while deliveries are in flight, and when
+ * idle at the earliest retry, or every "webhook_poll" seconds (rows queued
+ * by another process, pbemctl).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -28,29 +46,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
+
+#include <sys/socket.h>
 
 #include <curl/curl.h>
 #include <sodium.h>
 
+#include "addrpolicy.h"
 #include "config.h"
 #include "notify.h"
 #include "webhook.h"
 
-#define BATCH_MAX	32	/* rows POSTed at once */
-
-struct webhook_worker {
-	struct daemon	*d;
-	pthread_t	 thread;
-	pthread_mutex_t	 lock;
-	pthread_cond_t	 wake;
-	int		 poked;		/* under lock */
-	int		 stopping;	/* under lock */
-	/* Settings, read once at start. */
-	long		 timeout;
-	int64_t		 retry_base, retry_max, poll;
-	int		 failing_after;
-};
+#define PER_HOOK_MAX	2	/* deliveries of one registration at once */
 
 /* One row being delivered. */
 struct job {
@@ -59,27 +68,45 @@ struct job {
 	char			*body;
 	CURL			*easy;
 	struct curl_slist	*headers;
+	char			 host[256];	/* as libcurl reads the URL */
+	int			 check;		/* refuse internal addresses */
+	char			 refused[256];	/* why a connection was not
+						   made, if it was refused */
 	char			 error[CURL_ERROR_SIZE];
 	CURLcode		 result;
 	long			 http_status;
 };
 
-struct batch {
-	struct store	*st;
-	struct job	 jobs[BATCH_MAX];
-	int		 n;
+struct webhook_worker {
+	struct daemon	*d;
+	pthread_t	 thread;
+	pthread_mutex_t	 lock;
+	pthread_cond_t	 wake;
+	int		 poked;		/* under lock */
+	int		 stopping;	/* under lock */
+	CURLM		*multi;		/* curl_multi_wakeup() from any thread */
+	/* Settings, read once at start. */
+	long		 timeout;
+	int64_t		 retry_base, retry_max, poll;
+	int		 failing_after, concurrency, per_host;
+	char		*allow_hosts;
+	/* The deliveries in flight: the thread's own. */
+	struct job	**jobs;
+	int		 njobs;
 };
 
 static void
-job_clear(struct job *j)
+job_free(struct job *j)
 {
+	if (j == NULL)
+		return;
 	if (j->easy != NULL)
 		curl_easy_cleanup(j->easy);
 	curl_slist_free_all(j->headers);
 	free(j->row.payload);
 	free(j->body);
 	sodium_memzero(j->hook.secret, sizeof(j->hook.secret));
-	memset(j, 0, sizeof(*j));
+	free(j);
 }
 
 /* A row that can never be delivered: give it up now, with the reason. */
@@ -93,41 +120,36 @@ give_up(struct store *st, const struct store_outbox *o, const char *why)
 		log_warnx("webhook: store: %s", store_errmsg(st));
 }
 
-/* store_outbox_webhook_due() callback: keep a copy of the row with its
- * registration and body. */
-static int
-take_row(const struct store_outbox *o, void *arg)
-{
-	struct batch *b = arg;
-	struct job *j = &b->jobs[b->n];
-	char why[160], *end;
-	long long id;
-
-	memset(j, 0, sizeof(*j));
-	id = strtoll(o->recipient, &end, 10);
-	if (*end != '\0' || id <= 0 ||
-	    store_webhook_get(b->st, id, &j->hook) != STORE_OK) {
-		snprintf(why, sizeof(why), "no webhook \"%.32s\"", o->recipient);
-		give_up(b->st, o, why);
-		return 0;
-	}
-	j->row = *o;
-	if ((j->row.payload = strdup(o->payload)) == NULL ||
-	    (j->body = webhook_body(o)) == NULL) {
-		job_clear(j);
-		give_up(b->st, o, "the queued payload is not readable");
-		return 0;
-	}
-	b->n++;
-	return b->n == BATCH_MAX;
-}
-
 static size_t
 discard(char *ptr, size_t size, size_t n, void *arg)
 {
 	(void)ptr;
 	(void)arg;
 	return size * n;
+}
+
+/*
+ * libcurl's CURLOPT_OPENSOCKETFUNCTION: called with each address it is
+ * about to connect to, after resolution.  An internal address of a host
+ * the allow-list does not name gets no socket, so no connection.
+ */
+static curl_socket_t
+open_socket(void *arg, curlsocktype purpose, struct curl_sockaddr *a)
+{
+	struct job *j = arg;
+	const char *what;
+	char text[64];
+
+	(void)purpose;
+	if (j->check && (what = addrpolicy_internal(&a->addr)) != NULL) {
+		addrpolicy_format(&a->addr, text, sizeof(text));
+		snprintf(j->refused, sizeof(j->refused), "refused to connect "
+		    "to %s (%s address): webhooks go to public addresses only, "
+		    "and webhook_allow_hosts does not name %.80s", text, what,
+		    j->host);
+		return CURL_SOCKET_BAD;
+	}
+	return socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
 }
 
 static int
@@ -150,6 +172,36 @@ add_header(struct job *j, const char *fmt, ...)
 	return 0;
 }
 
+/* The URL's host and port as libcurl reads them (IPv6 brackets taken
+ * off); -1 if it cannot read them. */
+static int
+url_host(const char *url, char *host, size_t hostlen, int *port)
+{
+	CURLU *u;
+	char *h = NULL, *p = NULL;
+	size_t n;
+	int rc = -1;
+
+	if ((u = curl_url()) == NULL)
+		return -1;
+	if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_PORT, &p, CURLU_DEFAULT_PORT) ==
+	    CURLUE_OK) {
+		n = strlen(h);
+		if (n >= 2 && h[0] == '[' && h[n - 1] == ']')
+			snprintf(host, hostlen, "%.*s", (int)(n - 2), h + 1);
+		else
+			snprintf(host, hostlen, "%s", h);
+		*port = atoi(p);
+		rc = 0;
+	}
+	curl_free(h);
+	curl_free(p);
+	curl_url_cleanup(u);
+	return rc;
+}
+
 /* Set up j's request; -1 if libcurl cannot (out of memory). */
 static int
 job_prepare(struct webhook_worker *w, struct job *j)
@@ -170,6 +222,10 @@ job_prepare(struct webhook_worker *w, struct job *j)
 		return -1;
 	curl_easy_setopt(j->easy, CURLOPT_URL, j->hook.url);
 	curl_easy_setopt(j->easy, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(j->easy, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(j->easy, CURLOPT_PROXY, "");
+	curl_easy_setopt(j->easy, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+	curl_easy_setopt(j->easy, CURLOPT_OPENSOCKETDATA, j);
 	curl_easy_setopt(j->easy, CURLOPT_HTTPHEADER, j->headers);
 	curl_easy_setopt(j->easy, CURLOPT_POSTFIELDS, j->body);
 	curl_easy_setopt(j->easy, CURLOPT_POSTFIELDSIZE_LARGE,
@@ -183,55 +239,7 @@ job_prepare(struct webhook_worker *w, struct job *j)
 	return 0;
 }
 
-/* POST every job at once; each gets result and http_status. */
-static void
-send_all(struct webhook_worker *w, struct batch *b)
-{
-	CURLM *multi;
-	CURLMsg *msg;
-	struct job *j;
-	int i, running = 0, left;
-
-	if ((multi = curl_multi_init()) == NULL) {
-		for (i = 0; i < b->n; i++)
-			b->jobs[i].result = CURLE_OUT_OF_MEMORY;
-		return;
-	}
-	for (i = 0; i < b->n; i++) {
-		j = &b->jobs[i];
-		if (job_prepare(w, j) != 0 ||
-		    curl_multi_add_handle(multi, j->easy) != CURLM_OK)
-			j->result = CURLE_OUT_OF_MEMORY;
-		else
-			j->result = CURLE_AGAIN;	/* in flight */
-	}
-	do {
-		if (curl_multi_perform(multi, &running) != CURLM_OK)
-			break;
-		if (running > 0 && curl_multi_poll(multi, NULL, 0, 1000,
-		    NULL) != CURLM_OK)
-			break;
-	} while (running > 0);
-	while ((msg = curl_multi_info_read(multi, &left)) != NULL) {
-		if (msg->msg != CURLMSG_DONE)
-			continue;
-		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE,
-		    (char **)&j);
-		j->result = msg->data.result;
-		curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE,
-		    &j->http_status);
-	}
-	for (i = 0; i < b->n; i++) {
-		j = &b->jobs[i];
-		if (j->result == CURLE_AGAIN)
-			j->result = CURLE_OPERATION_TIMEDOUT;
-		if (j->easy != NULL)
-			curl_multi_remove_handle(multi, j->easy);
-	}
-	curl_multi_cleanup(multi);
-}
-
-/* Record one outcome (inside the batch's transaction). */
+/* Record one outcome (inside the caller's transaction, if any). */
 static void
 record(struct webhook_worker *w, struct store *st, struct job *j,
     int64_t now)
@@ -252,7 +260,9 @@ record(struct webhook_worker *w, struct store *st, struct job *j,
 		    (long long)j->hook.id, (long long)j->row.id, j->row.event);
 		return;
 	}
-	if (j->result == CURLE_OK)
+	if (j->refused[0] != '\0')
+		snprintf(why, sizeof(why), "%s", j->refused);
+	else if (j->result == CURLE_OK)
 		snprintf(why, sizeof(why), "HTTP %ld", j->http_status);
 	else
 		snprintf(why, sizeof(why), "%s", j->error[0] != '\0' ?
@@ -262,7 +272,8 @@ record(struct webhook_worker *w, struct store *st, struct job *j,
 	if (store_outbox_mark_failed(st, j->row.id, now + delay, 0, why) !=
 	    STORE_OK ||
 	    store_webhook_failed(st, j->hook.id, w->failing_after, why,
-	    &state) != STORE_OK) {
+	    now + webhook_backoff(j->hook.failures + 1, w->retry_base,
+	    w->retry_max, randombytes_random()), &state) != STORE_OK) {
 		log_warnx("webhook: store: %s", store_errmsg(st));
 		return;
 	}
@@ -278,45 +289,161 @@ record(struct webhook_worker *w, struct store *st, struct job *j,
 		    j->hook.failures + 1, why);
 }
 
-/* One round: the number of rows attempted, or -1 on a store failure. */
+/* May row o (of registration hook, to host) start now, given what is in
+ * flight? */
 static int
-deliver_batch(struct webhook_worker *w, struct store *st)
+may_start(const struct webhook_worker *w, const struct store_outbox *o,
+    const struct store_webhook *hook, const char *host)
 {
-	struct batch *b;
-	int64_t now = (int64_t)time(NULL);
-	int i, n, own;
+	int i, same_hook = 0, same_host = 0, suspects = 0;
+	const struct job *j;
 
-	if ((b = calloc(1, sizeof(*b))) == NULL)
-		return -1;
-	b->st = st;
-	if (store_outbox_webhook_due(st, now, BATCH_MAX, take_row, b) !=
+	for (i = 0; i < w->njobs; i++) {
+		j = w->jobs[i];
+		if (j->row.id == o->id)
+			return 0;
+		same_hook += j->hook.id == hook->id;
+		same_host += strcasecmp(j->host, host) == 0;
+		suspects += j->hook.failures > 0;
+	}
+	if (same_hook >= PER_HOOK_MAX || same_host >= w->per_host)
+		return 0;
+	/* Registrations with failures in a row share half the slots. */
+	if (hook->failures > 0 && suspects >= (w->concurrency + 1) / 2)
+		return 0;
+	return 1;
+}
+
+struct refill {
+	struct webhook_worker	*w;
+	struct store		*st;
+};
+
+/* store_outbox_webhook_due() callback: start row o if it may start. */
+static int
+take_row(const struct store_outbox *o, void *arg)
+{
+	struct refill *r = arg;
+	struct webhook_worker *w = r->w;
+	struct store_webhook hook;
+	struct job *j;
+	char why[160], host[256], *end;
+	long long id;
+	int port;
+
+	id = strtoll(o->recipient, &end, 10);
+	if (*end != '\0' || id <= 0 ||
+	    store_webhook_get(r->st, id, &hook) != STORE_OK) {
+		snprintf(why, sizeof(why), "no webhook \"%.32s\"", o->recipient);
+		give_up(r->st, o, why);
+		return 0;
+	}
+	if (url_host(hook.url, host, sizeof(host), &port) != 0) {
+		sodium_memzero(hook.secret, sizeof(hook.secret));
+		give_up(r->st, o, "the webhook URL cannot be read");
+		return 0;
+	}
+	if (!may_start(w, o, &hook, host)) {
+		sodium_memzero(hook.secret, sizeof(hook.secret));
+		return 0;
+	}
+	if ((j = calloc(1, sizeof(*j))) == NULL) {
+		sodium_memzero(hook.secret, sizeof(hook.secret));
+		return 1;
+	}
+	j->hook = hook;
+	sodium_memzero(hook.secret, sizeof(hook.secret));
+	j->row = *o;
+	snprintf(j->host, sizeof(j->host), "%s", host);
+	j->check = !addrpolicy_allowed(w->allow_hosts, host, port);
+	if ((j->row.payload = strdup(o->payload)) == NULL ||
+	    (j->body = webhook_body(o)) == NULL) {
+		job_free(j);
+		give_up(r->st, o, "the queued payload is not readable");
+		return 0;
+	}
+	if (job_prepare(w, j) != 0 ||
+	    curl_multi_add_handle(w->multi, j->easy) != CURLM_OK) {
+		job_free(j);
+		return 1;		/* out of memory: try again later */
+	}
+	w->jobs[w->njobs++] = j;
+	return w->njobs >= w->concurrency;
+}
+
+/* Start due rows while slots are free.  -1 on a store failure. */
+static int
+refill(struct webhook_worker *w, struct store *st)
+{
+	struct refill r = { w, st };
+	int64_t now = (int64_t)time(NULL);
+	int limit;
+
+	if (w->njobs >= w->concurrency)
+		return 0;
+	/* Enough rows to fill the free slots past the ones in flight and
+	 * those held back by the per-registration and per-host caps. */
+	limit = w->njobs + 4 * (w->concurrency - w->njobs);
+	if (store_outbox_webhook_due(st, now, limit, take_row, &r) !=
 	    STORE_OK) {
 		log_warnx("webhook: store: %s", store_errmsg(st));
-		for (i = 0; i < b->n; i++)
-			job_clear(&b->jobs[i]);
-		free(b);
 		return -1;
 	}
-	if ((n = b->n) > 0) {
-		send_all(w, b);
-		now = (int64_t)time(NULL);
-		/* One transaction for the batch's marks: one commit, not
-		 * two per row.  If the lock cannot be had, each mark
-		 * commits alone. */
-		own = store_begin(st) == STORE_OK;
-		for (i = 0; i < n; i++)
-			record(w, st, &b->jobs[i], now);
-		if (own && store_commit(st) != STORE_OK)
-			log_warnx("webhook: store: %s (the batch will be "
-			    "sent again)", store_errmsg(st));
+	return 0;
+}
+
+/* Record every delivery that ended; the number recorded. */
+static int
+reap(struct webhook_worker *w, struct store *st)
+{
+	struct job *j;
+	CURLMsg *msg;
+	int64_t now = (int64_t)time(NULL);
+	int i, left, n = 0, own = 0;
+
+	while ((msg = curl_multi_info_read(w->multi, &left)) != NULL) {
+		if (msg->msg != CURLMSG_DONE)
+			continue;
+		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE,
+		    (char **)&j);
+		j->result = msg->data.result;
+		curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE,
+		    &j->http_status);
+		/* The marks of what ended together in one transaction; if
+		 * the lock cannot be had, each mark commits alone. */
+		if (n++ == 0)
+			own = store_begin(st) == STORE_OK;
+		record(w, st, j, now);
+		curl_multi_remove_handle(w->multi, j->easy);
+		for (i = 0; i < w->njobs; i++)
+			if (w->jobs[i] == j) {
+				w->jobs[i] = w->jobs[--w->njobs];
+				break;
+			}
+		job_free(j);
 	}
-	for (i = 0; i < b->n; i++)
-		job_clear(&b->jobs[i]);
-	free(b);
+	if (own && store_commit(st) != STORE_OK)
+		log_warnx("webhook: store: %s (those deliveries will be sent "
+		    "again)", store_errmsg(st));
 	return n;
 }
 
-/* How long to sleep: until the earliest retry, at most the poll time. */
+/* Give up the deliveries in flight without recording them: they stay
+ * pending and are sent again (at-least-once). */
+static void
+abandon(struct webhook_worker *w)
+{
+	int i;
+
+	for (i = 0; i < w->njobs; i++) {
+		curl_multi_remove_handle(w->multi, w->jobs[i]->easy);
+		job_free(w->jobs[i]);
+	}
+	w->njobs = 0;
+}
+
+/* How long to sleep when idle: until the earliest retry, at most the poll
+ * time. */
 static int64_t
 next_wake(struct webhook_worker *w, struct store *st, int64_t now)
 {
@@ -335,11 +462,12 @@ run(void *arg)
 	struct webhook_worker *w = arg;
 	struct store *st;
 	struct timespec until;
-	int64_t now, wake_at;
-	int n;
+	int64_t wake_at, look_at = 0, now;
+	int poked, running, ended = 1;
 
 	for (;;) {
 		pthread_mutex_lock(&w->lock);
+		poked = w->poked;
 		w->poked = 0;
 		if (w->stopping) {
 			pthread_mutex_unlock(&w->lock);
@@ -348,24 +476,34 @@ run(void *arg)
 		pthread_mutex_unlock(&w->lock);
 
 		now = (int64_t)time(NULL);
-		if ((st = daemon_store(w->d)) == NULL)
-			n = -1;
-		else
-			n = deliver_batch(w, st);
-		if (n > 0)
+		st = daemon_store(w->d);
+		if (st != NULL && (poked || ended || now >= look_at)) {
+			look_at = now + 1;
+			if (refill(w, st) != 0)
+				look_at = now + 1;
+		}
+		if (w->njobs == 0) {
+			wake_at = st == NULL ? now + 1 :
+			    next_wake(w, st, (int64_t)time(NULL));
+			pthread_mutex_lock(&w->lock);
+			until.tv_sec = (time_t)wake_at;
+			until.tv_nsec = 0;
+			while (!w->poked && !w->stopping)
+				if (pthread_cond_timedwait(&w->wake, &w->lock,
+				    &until) == ETIMEDOUT)
+					break;
+			pthread_mutex_unlock(&w->lock);
+			ended = 1;	/* look as soon as woken */
 			continue;
-		wake_at = n < 0 || st == NULL ? now + 1 :
-		    next_wake(w, st, (int64_t)time(NULL));
-
-		pthread_mutex_lock(&w->lock);
-		until.tv_sec = (time_t)wake_at;
-		until.tv_nsec = 0;
-		while (!w->poked && !w->stopping)
-			if (pthread_cond_timedwait(&w->wake, &w->lock,
-			    &until) == ETIMEDOUT)
-				break;
-		pthread_mutex_unlock(&w->lock);
+		}
+		if (curl_multi_perform(w->multi, &running) != CURLM_OK ||
+		    curl_multi_poll(w->multi, NULL, 0, 1000, NULL) != CURLM_OK)
+			log_warnx("webhook: libcurl's multi interface failed");
+		if (curl_multi_perform(w->multi, &running) != CURLM_OK)
+			running = 0;
+		ended = st != NULL && reap(w, st) > 0;
 	}
+	abandon(w);
 	return NULL;
 }
 
@@ -381,6 +519,7 @@ committed(void *arg)
 	w->poked = 1;
 	pthread_cond_signal(&w->wake);
 	pthread_mutex_unlock(&w->lock);
+	curl_multi_wakeup(w->multi);
 }
 
 int
@@ -400,21 +539,33 @@ webhook_start(struct daemon *d)
 	w->retry_max = config_int(d->cfg, "webhook_retry_max");
 	w->failing_after = (int)config_int(d->cfg, "webhook_failing_after");
 	w->poll = config_int(d->cfg, "webhook_poll");
+	w->concurrency = (int)config_int(d->cfg, "webhook_concurrency");
+	w->per_host = (int)config_int(d->cfg, "webhook_per_host");
+	w->allow_hosts = strdup(config_str(d->cfg, "webhook_allow_hosts"));
+	w->jobs = calloc((size_t)w->concurrency, sizeof(*w->jobs));
+	w->multi = curl_multi_init();
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->wake, NULL);
-	if (pthread_create(&w->thread, NULL, run, w) != 0) {
+	if (w->allow_hosts == NULL || w->jobs == NULL || w->multi == NULL ||
+	    pthread_create(&w->thread, NULL, run, w) != 0) {
 		log_warnx("webhook: cannot start the delivery thread");
 		pthread_cond_destroy(&w->wake);
 		pthread_mutex_destroy(&w->lock);
+		if (w->multi != NULL)
+			curl_multi_cleanup(w->multi);
+		free(w->jobs);
+		free(w->allow_hosts);
 		free(w);
 		return -1;
 	}
 	d->webhooks = w;
 	store_set_commit_hook(committed, w);
 	log_info("webhook: delivery thread started (timeout %lds, retries "
-	    "%lld..%llds, failing after %d)", w->timeout,
-	    (long long)w->retry_base, (long long)w->retry_max,
-	    w->failing_after);
+	    "%lld..%llds, failing after %d, %d at once, %d per host%s%s)",
+	    w->timeout, (long long)w->retry_base, (long long)w->retry_max,
+	    w->failing_after, w->concurrency, w->per_host,
+	    w->allow_hosts[0] != '\0' ? ", internal hosts allowed: " : "",
+	    w->allow_hosts);
 	return 0;
 }
 
@@ -430,9 +581,13 @@ webhook_stop(struct daemon *d)
 	w->stopping = 1;
 	pthread_cond_signal(&w->wake);
 	pthread_mutex_unlock(&w->lock);
+	curl_multi_wakeup(w->multi);
 	pthread_join(w->thread, NULL);
 	pthread_cond_destroy(&w->wake);
 	pthread_mutex_destroy(&w->lock);
+	curl_multi_cleanup(w->multi);
+	free(w->jobs);
+	free(w->allow_hosts);
 	free(w);
 	d->webhooks = NULL;
 	curl_global_cleanup();

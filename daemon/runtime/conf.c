@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addrpolicy.h"
 #include "conf.h"
 
 #define CONFIG_LINE_MAX	4096
@@ -43,8 +44,12 @@ static const struct config_option options[] = {
 	    "the largest request body accepted, in bytes" },
 	{ "http_timeout", CONFIG_INT, "30", 1, 3600, 0,
 	    "seconds an idle HTTP connection is kept" },
+	{ "http_request_timeout", CONFIG_INT, "30", 1, 3600, 1,
+	    "seconds a request has to arrive whole (headers and body); then "
+	    "its connection is closed" },
 	{ "http_max_connections", CONFIG_INT, "1024", 1, 65536, 0,
-	    "open HTTP connections at most; more are closed unanswered" },
+	    "open HTTP connections served; up to 64 more are answered 503, "
+	    "more still closed unanswered" },
 	{ "http_max_connections_per_address", CONFIG_INT, "64", 0, 65536, 0,
 	    "open HTTP connections at most from one address; 0: no limit" },
 
@@ -59,6 +64,8 @@ static const struct config_option options[] = {
 	    "signed requests one key may make at once after a quiet spell" },
 	{ "schedule_interval", CONFIG_INT, "10", 1, 3600, 0,
 	    "seconds between two passes of the deadline scheduler" },
+	{ "outbox_keep_days", CONFIG_INT, "7", 1, 3650, 0,
+	    "days a delivered mail or webhook row stays in the outbox" },
 
 	/* The writer (daemon/engine/writer.h). */
 	{ "writer_batch", CONFIG_INT, "256", 0, 4096, 0,
@@ -71,11 +78,14 @@ static const struct config_option options[] = {
 	    "anyone who reaches the API may register a player (POST /v1/players)" },
 	{ "http_auth_window", CONFIG_INT, "120", 5, 3600, 1,
 	    "seconds a signed request's time may differ from the server's clock" },
+	{ "forming_games_per_player", CONFIG_INT, "10", 0, 1000000, 1,
+	    "forming games one player may have a seat in; 0: no limit" },
 	{ "http_events_max_wait", CONFIG_INT, "60", 1, 3600, 1,
 	    "the longest an event long-poll may wait, in seconds" },
 	/* Webhooks (docs/WEBHOOKS.md). */
 	{ "webhook_admin_token", CONFIG_STRING, "", 0, 0, 1,
-	    "bearer token for /v1/webhooks over HTTP; empty: HTTP registration off" },
+	    "the administrator's bearer token over HTTP (webhooks, seating "
+	    "other players); empty: off" },
 	{ "webhook_timeout", CONFIG_INT, "10", 1, 300, 0,
 	    "seconds a webhook receiver has to answer one delivery" },
 	{ "webhook_retry_base", CONFIG_INT, "10", 1, 86400, 0,
@@ -86,6 +96,16 @@ static const struct config_option options[] = {
 	    "failed attempts in a row after which a receiver is marked failing" },
 	{ "webhook_poll", CONFIG_INT, "30", 1, 3600, 0,
 	    "seconds between looks at the outbox when no commit wakes the sender" },
+	{ "webhook_allow_hosts", CONFIG_STRING, "", 0, 0, 0,
+	    "internal hosts webhooks may reach anyway: \"127.0.0.1, hooks.lan:8080\"" },
+	{ "webhook_concurrency", CONFIG_INT, "32", 1, 1024, 0,
+	    "webhook deliveries in flight at once" },
+	{ "webhook_per_host", CONFIG_INT, "4", 1, 1024, 0,
+	    "webhook deliveries in flight at once to one host" },
+	{ "webhook_max_per_game", CONFIG_INT, "5", 0, 100000, 1,
+	    "webhooks the players of one game may register; 0: no cap" },
+	{ "webhook_max_per_player", CONFIG_INT, "10", 0, 100000, 1,
+	    "webhooks one player may register across every game; 0: no cap" },
 	/* The mail gateway (docs/MAIL.md); read by mail_config.c. */
 	{ "mail_from", CONFIG_STRING, "pbem@localhost", 0, 0, 0,
 	    "the From: address of outgoing mail" },
@@ -139,6 +159,9 @@ static const struct config_option options[] = {
 	    "longest wait between retries, in seconds" },
 	{ "mail_max_attempts", CONFIG_INT, "12", 1, 1000, 0,
 	    "tries before a mail fails for good" },
+	{ "mail_send_per_hour", CONFIG_INT, "30", 0, 1000000, 0,
+	    "mails sent to one address per hour at most; more wait, none is "
+	    "dropped; 0: no cap" },
 	{ "mail_timeout", CONFIG_INT, "60", 1, 3600, 0,
 	    "seconds for one SMTP or IMAP exchange" },
 	{ "mail_open_registration", CONFIG_BOOL, "yes", 0, 0, 0,
@@ -250,6 +273,7 @@ static int
 check_value(const struct config_option *o, const char *text, char *err,
     size_t errlen)
 {
+	char msg[200];
 	long long n;
 	int b;
 
@@ -275,6 +299,11 @@ check_value(const struct config_option *o, const char *text, char *err,
 		}
 		return 0;
 	case CONFIG_STRING:
+		if (strcmp(o->name, "webhook_allow_hosts") == 0 &&
+		    addrpolicy_list_check(text, msg, sizeof(msg)) != 0) {
+			snprintf(err, errlen, "%s: %s", o->name, msg);
+			return -1;
+		}
 		return check_choice(o, text, err, errlen);
 	}
 	return 0;

@@ -55,7 +55,8 @@ scheduler_start(struct daemon *d)
 	char err[512];
 
 	if ((scheduler = schedule_start(d->dbpath, d->key,
-	    (int)config_int(d->cfg, "schedule_interval"), err,
+	    (int)config_int(d->cfg, "schedule_interval"),
+	    (int)config_int(d->cfg, "outbox_keep_days"), err,
 	    sizeof(err))) == NULL) {
 		log_warnx("scheduler: %s", err);
 		return -1;
@@ -109,13 +110,33 @@ writer_stage_stop(struct daemon *d)
  * long as they run. */
 static struct mail_settings mail_settings;
 
+/* Signed mail spends the same per-key tokens as signed HTTP requests
+ * (http_limits.h): one bucket per key, whichever way the block came. */
+static int
+mail_key_check(void *arg, const unsigned char key[32],
+    unsigned int *retry_after)
+{
+	return ratelimit_check_key(arg, key, retry_after);
+}
+
+static void
+mail_key_charge(void *arg, const unsigned char key[32])
+{
+	ratelimit_charge_key(arg, key);
+}
+
 static int
 mail_stage_start(struct daemon *d)
 {
 	char err[512];
 
 	if (mail_settings_from_config(&mail_settings, d->cfg, err,
-	    sizeof(err)) != 0 || mail_daemon_start(d->dbpath, d->key,
+	    sizeof(err)) == 0) {
+		mail_settings.key_check = mail_key_check;
+		mail_settings.key_charge = mail_key_charge;
+		mail_settings.key_arg = d;
+	}
+	if (mail_settings.key_arg == NULL || mail_daemon_start(d->dbpath, d->key,
 	    d->templates, &mail_settings, err, sizeof(err)) != 0) {
 		log_warnx("mail: %s", err);
 		return -1;

@@ -1,6 +1,7 @@
 /*
  * scheduler.c -- pbemd's scheduler thread (scheduler.h): one pass of
- * schedule_tick() (daemon/engine/schedule.h) every interval seconds.
+ * schedule_tick() (daemon/engine/schedule.h) every interval seconds, and
+ * after it the outbox's delivered rows past their retention removed.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -9,6 +10,8 @@
 #include <time.h>
 
 #include "clock.h"
+#include "engine.h"
+#include "log.h"
 #include "schedule.h"
 #include "scheduler.h"
 
@@ -18,6 +21,7 @@ struct schedule_thread {
 	pthread_cond_t		 wake;
 	int			 stop;
 	int			 interval;
+	int			 keep_days;	/* outbox_keep_days */
 	struct store		*st;
 	const struct serverkey	*key;
 };
@@ -35,6 +39,9 @@ run(void *arg)
 		pthread_mutex_unlock(&t->lock);
 		schedule_tick(t->st, t->key, clock_now(), &stats, err,
 		    sizeof(err));
+		if (engine_outbox_prune(t->st, clock_now() -
+		    (int64_t)t->keep_days * 86400) < 0)
+			log_warnx("outbox: %s", store_errmsg(t->st));
 		pthread_mutex_lock(&t->lock);
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_sec += t->interval;
@@ -48,7 +55,7 @@ run(void *arg)
 
 struct schedule_thread *
 schedule_start(const char *dbpath, const struct serverkey *key, int interval,
-    char *err, size_t errlen)
+    int keep_days, char *err, size_t errlen)
 {
 	struct schedule_thread *t;
 
@@ -57,6 +64,7 @@ schedule_start(const char *dbpath, const struct serverkey *key, int interval,
 		return NULL;
 	}
 	t->interval = interval > 0 ? interval : 10;
+	t->keep_days = keep_days > 0 ? keep_days : 7;
 	t->key = key;
 	if (store_open(dbpath, &t->st, err, errlen) != STORE_OK) {
 		free(t);

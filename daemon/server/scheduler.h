@@ -1,7 +1,8 @@
 /*
  * scheduler.h -- pbemd's scheduler thread: opens its own store on dbpath
  * and runs schedule_tick(clock_now()) (daemon/engine/schedule.h) every
- * interval seconds until stopped.  key is only read (signing), so the
+ * interval seconds until stopped; after each pass it removes the outbox
+ * rows delivered more than keep_days days ago (engine_outbox_prune()).  key is only read (signing), so the
  * daemon's key may be shared.
  */
 #ifndef PBEM_SCHEDULER_H
@@ -14,8 +15,8 @@
 struct schedule_thread;
 
 struct schedule_thread *schedule_start(const char *dbpath,
-	    const struct serverkey *key, int interval, char *err,
-	    size_t errlen);
+	    const struct serverkey *key, int interval, int keep_days,
+	    char *err, size_t errlen);
 /* Stop the thread (waking it at once), wait for it and free it. */
 void	schedule_stop(struct schedule_thread *t);
 

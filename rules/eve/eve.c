@@ -14,9 +14,12 @@
 
 #include "eve.h"
 
+/* The opening position of a game of rules version 1 .. EVE_RULES_VERSION:
+ * the deal is the same for every version; the version is kept in the
+ * state and chooses the rules (eve.h). */
 static void *
-eve_setup(int nseats, const json_t *options, struct rules_rng *rng,
-    char *err, size_t errlen)
+eve_setup_version(int version, int nseats, const json_t *options,
+    struct rules_rng *rng, char *err, size_t errlen)
 {
 	struct eve *g;
 	const char *key;
@@ -64,6 +67,7 @@ eve_setup(int nseats, const json_t *options, struct rules_rng *rng,
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	g->version = version;
 	g->mode = mode;
 	g->winner = -1;
 	g->last_finisher = -1;
@@ -86,6 +90,14 @@ eve_setup(int nseats, const json_t *options, struct rules_rng *rng,
 		first = (int)rules_rng_below(rng, EVE_SEATS);
 	eve_new_stage(g, first, rng);
 	return g;
+}
+
+static void *
+eve_setup(int nseats, const json_t *options, struct rules_rng *rng,
+    char *err, size_t errlen)
+{
+	return eve_setup_version(EVE_RULES_VERSION, nseats, options, rng, err,
+	    errlen);
 }
 
 static void
@@ -203,7 +215,7 @@ eve_default_move(const void *state, int seat, char *out, size_t outlen)
 const struct rules_module eve_module = {
 	.api_version = RULES_API_VERSION,
 	.name = "eve",
-	.ruleset_version = 1,
+	.ruleset_version = EVE_RULES_VERSION,
 	.title_en = "Enterprise vs Excelsior",
 	.title_fr = "Enterprise contre Excelsior",
 	.summary_en = "Race the Enterprise against the Excelsior along routes "
@@ -216,6 +228,8 @@ const struct rules_module eve_module = {
 	.min_seats = EVE_SEATS,
 	.max_seats = EVE_SEATS,
 	.setup = eve_setup,
+	.oldest_ruleset_version = 1,
+	.setup_version = eve_setup_version,
 	.destroy = eve_destroy,
 	.save = eve_save,
 	.load = eve_load,

@@ -35,6 +35,17 @@
 #define EVE_TRACK_START	5
 #define EVE_TRACK_MAX	10
 
+/*
+ * Rules versions (the "version" key of the saved state; absent = 1).
+ * setup() makes EVE_RULES_VERSION games; a game keeps the version it was
+ * created with, so a recorded game replays with the rules it was played
+ * under.  Version 2 (docs/eve.md, "Rules versions"): a joker only without
+ * the matching card, expert space effects whether or not the ship moved,
+ * the expert Klingon fight as a choice, Neutral Zone may discard the
+ * row's last card.
+ */
+#define EVE_RULES_VERSION 2
+
 /* Travel types (kinds 0..4 are also the flight cards), then Spock cards. */
 enum eve_kind {
 	K_NEBULA, K_ASTEROID, K_CLASSM, K_BLACKHOLE, K_IONSTORM,
@@ -57,7 +68,7 @@ enum eve_op {
 	OP_FLY, OP_JOKER, OP_STARFLEET, OP_DISCARD, OP_RESERVE,
 	OP_RETREAT_FWD, OP_RETREAT_BACK, OP_NZ_KLINGON, OP_NZ_DISCARD,
 	OP_MIRROR_TURN, OP_MIRROR_SWAP, OP_BRIEF_EXTEND, OP_BRIEF_ORDER,
-	OP_EXTEND, OP_TRADE, OP_NOPS
+	OP_EXTEND, OP_TRADE, OP_FIGHT, OP_NOPS
 };
 
 struct eve_player {
@@ -73,6 +84,7 @@ struct eve_player {
 };
 
 struct eve {
+	int	version;		/* rules version, 1 or 2 */
 	int	mode;
 	int	stage;			/* 1, 2, ... */
 	int	current;		/* seat to play */

@@ -61,7 +61,8 @@ eve_expert_fight(struct eve *g, int seat, struct rules_rng *rng)
 	eve_expert_damage(pl, shields);
 }
 
-/* The space the ship ended its flight on takes effect. */
+/* The space the ship ended its flight (version 2: its turn) on takes
+ * effect. */
 void
 eve_expert_end_turn(struct eve *g, int seat, int trade_from, int trade_to,
     struct rules_rng *rng)
@@ -97,9 +98,33 @@ eve_expert_end_turn(struct eve *g, int seat, int trade_from, int trade_to,
 }
 
 /*
+ * Whether a ship without dilithium can get some at the end of its own
+ * next turn where it stands (version 2): on a nebula, or on a class-M
+ * planet with something to trade that does not destroy it.
+ */
+static int
+can_refuel(const struct eve *g, int seat)
+{
+	const struct eve_player *pl = &g->p[seat];
+
+	if (g->version < 2 || pl->pos < 0)
+		return 0;
+	switch (eve_space(g, pl->pos, seat)) {
+	case K_NEBULA:
+		return 1;
+	case K_CLASSM:
+		return pl->track[T_TORPEDO] > 0 || pl->track[T_SHIELD] > 0 ||
+		    pl->track[T_HULL] > 1;
+	default:
+		return 0;
+	}
+}
+
+/*
  * After a turn: a destroyed ship loses the game (both destroyed: no
- * winner); two ships without dilithium can never finish the stage, and
- * the game ends with no winner.
+ * winner); two ships without dilithium, neither of which can refuel
+ * where it stands (version 2; in version 1 none can), can never finish
+ * the stage, and the game ends with no winner.
  */
 void
 eve_expert_outcome(struct eve *g)
@@ -112,7 +137,8 @@ eve_expert_outcome(struct eve *g)
 		return;
 	}
 	if (g->p[0].track[T_DILITHIUM] == 0 &&
-	    g->p[1].track[T_DILITHIUM] == 0) {
+	    g->p[1].track[T_DILITHIUM] == 0 && !can_refuel(g, 0) &&
+	    !can_refuel(g, 1)) {
 		g->over = 1;
 		g->winner = -1;
 	}

@@ -20,7 +20,7 @@ static const char *const op_names[OP_NOPS] = {
 	"fly", "joker", "starfleet", "discard", "reserve",
 	"retreat-forward", "retreat-back", "nz-klingon", "nz-discard",
 	"mirror-turn", "mirror-swap", "briefing-extend", "briefing-order",
-	"extend", "trade"
+	"extend", "trade", "fight"
 };
 
 const char *
@@ -72,6 +72,8 @@ static const char *const w_extend[] = { "extend", "allonger",
 	"rallonger", "prolonger", NULL };
 static const char *const w_trade[] = { "trade", "commercer", "troquer",
 	"commerce", NULL };
+static const char *const w_fight[] = { "fight", "attack", "combattre",
+	"combat", "attaquer", NULL };
 static const char *const w_pass[] = { "pass", "passer", "passe", "rien",
 	"nothing", NULL };
 static const char *const w_back[] = { "back", "backward", "backwards",
@@ -321,6 +323,8 @@ parse_step(struct words *ws, struct eve_step *st, int sn, const char *raw,
 		st->nargs = 1;
 		if (take_orients(ws, st->arg, 1) == 0)
 			st->arg[0] = 0;
+	} else if (take_word(ws, w_fight)) {
+		st->op = OP_FIGHT;
 	} else if (take_word(ws, w_trade)) {
 		st->op = OP_TRADE;
 		st->nargs = 2;
@@ -338,11 +342,11 @@ parse_step(struct words *ws, struct eve_step *st, int sn, const char *raw,
 		if (take_card(ws, &st->kind[0], &st->src[0]) != 0 ||
 		    st->kind[0] < EVE_NTYPES)
 			FAIL("not understood; a step starts with fly, joker, "
-			    "starfleet, discard, reserve, spock, extend or "
-			    "trade",
+			    "starfleet, discard, reserve, spock, extend, "
+			    "fight or trade",
 			    "non compris ; une étape commence par voler, "
 			    "joker, starfleet, défausser, réserver, spock, "
-			    "allonger ou commercer");
+			    "allonger, combattre ou commercer");
 		if (spock_action(ws, st, sn, raw, lang, err, errlen) != 0)
 			return -1;
 		if (take_from_reserve(ws))
@@ -365,19 +369,20 @@ parse_step(struct words *ws, struct eve_step *st, int sn, const char *raw,
 	return 0;
 }
 
-/* Cut a folded step into words (commas count as blanks). */
+/* Cut a folded step into words (commas count as blanks).  strtok_r:
+ * games run on several threads, and strtok keeps its place in a global. */
 static void
 split_words(struct words *ws, const char *folded)
 {
-	char *p;
+	char *p, *save = NULL;
 
 	snprintf(ws->buf, sizeof(ws->buf), "%s", folded);
 	for (p = ws->buf; *p != '\0'; p++)
 		if (*p == ',' || *p == '.' || *p == ':')
 			*p = ' ';
 	ws->n = ws->i = 0;
-	for (p = strtok(ws->buf, " "); p != NULL && ws->n < MAXWORDS;
-	    p = strtok(NULL, " "))
+	for (p = strtok_r(ws->buf, " ", &save); p != NULL && ws->n < MAXWORDS;
+	    p = strtok_r(NULL, " ", &save))
 		ws->w[ws->n++] = p;
 }
 
@@ -590,6 +595,9 @@ eve_steps_text(const struct eve_step *steps, int n, enum rules_lang lang,
 			put(buf, len, "%s", fr ? "allonger" : "extend");
 			if (st->nargs > 0 && st->arg[0] == 1)
 				put(buf, len, " %s", fr ? "tourner" : "flip");
+			break;
+		case OP_FIGHT:
+			put(buf, len, "%s", fr ? "combattre" : "fight");
 			break;
 		case OP_TRADE:
 			put(buf, len, "%s %s %s", fr ? "commercer" : "trade",

@@ -30,8 +30,9 @@ json_t *
 eve_save(const void *state)
 {
 	const struct eve *g = state;
+	json_t *j;
 
-	return json_pack("{s:s, s:i, s:i, s:b, s:i, s:i, s:o, s:o, s:o, s:o, "
+	j = json_pack("{s:s, s:i, s:i, s:b, s:i, s:i, s:o, s:o, s:o, s:o, "
 	    "s:i, s:[i,i], s:[o,o]}",
 	    "mode", g->mode == MODE_EXPERT ? "expert" : "base",
 	    "stage", g->stage, "current", g->current, "over", g->over,
@@ -43,6 +44,11 @@ eve_save(const void *state)
 	    "starfleet", g->starfleet,
 	    "klingon", g->kl_pos, g->kl_route,
 	    "players", save_player(&g->p[0]), save_player(&g->p[1]));
+	/* Version 1 states carry no key, so they save (and hash) as they
+	 * always did. */
+	if (j != NULL && g->version >= 2)
+		json_object_set_new(j, "version", json_integer(g->version));
+	return j;
 }
 
 static int
@@ -97,7 +103,12 @@ eve_load(const json_t *saved, char *err, size_t errlen)
 	kl = json_object_get(saved, "klingon");
 	players = json_object_get(saved, "players");
 	over = json_object_get(saved, "over");
-	if (!json_is_object(saved) || json_object_size(saved) != 13 ||
+	g.version = 1;
+	if (json_object_get(saved, "version") != NULL &&
+	    read_int(saved, "version", 2, EVE_RULES_VERSION, &g.version) != 0)
+		goto bad;
+	if (!json_is_object(saved) ||
+	    json_object_size(saved) != (g.version >= 2 ? 14 : 13) ||
 	    mode == NULL || !json_is_boolean(over))
 		goto bad;
 	if (strcmp(mode, "base") == 0)

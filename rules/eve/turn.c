@@ -22,9 +22,12 @@ struct turn {
 	int		 from_hand;	/* cards used from the hand */
 	int		 from_reserve;	/* cards used from the reserve */
 	int		 pending;	/* one card paid toward the Klingon */
+	int		 pending_dir;	/* ... flying in this direction */
 	int		 moved;		/* the ship entered a space */
 	int		 ended;		/* step that ended the stage, or 0 */
+	int		 finisher;	/* seat whose ship ended it */
 	int		 extended;	/* step of the route extension, or 0 */
+	int		 revealed;	/* step that laid hidden travel cards */
 	int		 traded;
 	int		 trade_from, trade_to;
 	struct rules_rng *rng;
@@ -110,8 +113,10 @@ enter(struct turn *t, int pos)
 	t->moved = 1;
 	if (t->g->mode == MODE_EXPERT)
 		pl->track[T_DILITHIUM]--;
-	if (pos == t->g->nrow - 1 && t->ended == 0)
+	if (pos == t->g->nrow - 1 && t->ended == 0) {
 		t->ended = t->sn;
+		t->finisher = t->seat;
+	}
 }
 
 static int
@@ -121,11 +126,70 @@ can_pay_dilithium(const struct turn *t)
 	    t->g->p[t->seat].track[T_DILITHIUM] > 0;
 }
 
+/* Enter space next and cross the run of identical spaces after it. */
+static void
+cross(struct turn *t, int next, int dir)
+{
+	struct eve *g = t->g;
+	int run = eve_space(g, next, t->seat);
+
+	enter(t, next);
+	while (!t->ended && next + dir >= 0 && next + dir < g->nrow &&
+	    eve_space(g, next + dir, t->seat) == run &&
+	    !kl_at(g, next + dir, t->seat) && can_pay_dilithium(t)) {
+		next += dir;
+		enter(t, next);
+	}
+}
+
+/* The Klingon is beaten: back beside the row. */
+static void
+klingon_beaten(struct eve *g)
+{
+	g->kl_pos = -1;
+	g->kl_route = 0;
+}
+
+/*
+ * Version 2 (seed: "Si un joueur ne possède pas de carte correspondant
+ * au type de voyage se trouvant devant son vaisseau, il peut jouer deux
+ * cartes de vol identiques comme joker"): a joker only when the hand and
+ * the reserve top hold no card of the next space's type.  Judged before
+ * the joker's own cards are taken.
+ */
+static int
+joker_allowed(struct turn *t, int dir)
+{
+	struct eve *g = t->g;
+	struct eve_player *pl = &g->p[t->seat];
+	int next = pl->pos + dir, need, i;
+
+	if (g->version < 2 || next < 0 || next >= g->nrow)
+		return 0;	/* fly() names what is wrong */
+	need = eve_space(g, next, t->seat);
+	for (i = 0; i < pl->nhand; i++)
+		if (eve_kind(pl->hand[i]) == need)
+			REFUSE(t, "you hold a %s, the type of the next space: "
+			    "a joker is only for a player without the "
+			    "matching card", "vous avez une carte %s, le type "
+			    "de la prochaine case : le joker est pour qui n'a "
+			    "pas la carte correspondante", kname(t, need));
+	if (pl->nreserve > 0 &&
+	    eve_kind(pl->reserve[pl->nreserve - 1]) == need)
+		REFUSE(t, "the top of your reserve pile is %s, the type of the "
+		    "next space: a joker is only for a player without the "
+		    "matching card", "le dessus de votre réserve est %s, le "
+		    "type de la prochaine case : le joker est pour qui n'a "
+		    "pas la carte correspondante", kname(t, need));
+	return 0;
+}
+
 /*
  * One flight payment (a matching card, or a joker when type is -1) in
  * direction dir.  Crosses the run of identical spaces ahead, stopping
  * before the Klingon; the Klingon's own space costs a second payment
- * (base) or a fight (expert).
+ * (base, and expert from version 2), a second payment or a fight step
+ * (expert, version 2), or the fight at once (expert, version 1).
  */
 static int
 fly(struct turn *t, int type, int dir)
@@ -152,25 +216,61 @@ fly(struct turn *t, int type, int dir)
 		REFUSE(t, "your ship has no dilithium left%s",
 		    "votre vaisseau n'a plus de dilithium%s", "");
 	if (kl_at(g, next, t->seat)) {
-		if (g->mode == MODE_BASE && !t->pending) {
+		if ((g->mode == MODE_BASE || g->version >= 2) &&
+		    (!t->pending || t->pending_dir != dir)) {
 			t->pending = t->sn;
+			t->pending_dir = dir;
 			return 0;
 		}
 		t->pending = 0;
-		if (g->mode == MODE_EXPERT && t->rng != NULL)
+		if (g->mode == MODE_EXPERT && g->version < 2 && t->rng != NULL)
 			eve_expert_fight(g, t->seat, t->rng);
-		g->kl_pos = -1;		/* back beside the row */
-		g->kl_route = 0;
+		klingon_beaten(g);
 		if (pl->destroyed)
 			return 0;
 	}
-	enter(t, next);
-	while (!t->ended && next + dir >= 0 && next + dir < g->nrow &&
-	    eve_space(g, next + dir, t->seat) == run &&
-	    !kl_at(g, next + dir, t->seat) && can_pay_dilithium(t)) {
-		next += dir;
-		enter(t, next);
-	}
+	cross(t, next, dir);
+	return 0;
+}
+
+/*
+ * Expert mode, version 2: the fight instead of the second payment
+ * (seed: "En cas de blocage par un Klingon, dépensez 1D6 Torpilles et
+ * 1D6 Boucliers ... pour pouvoir le vaincre et poursuivre votre
+ * voyage").  It follows a first payment toward the Klingon; the dice
+ * are rolled in apply only.
+ */
+static int
+fight(struct turn *t)
+{
+	struct eve *g = t->g;
+	struct eve_player *pl = &g->p[t->seat];
+	int next = pl->pos + t->pending_dir;
+
+	if (g->mode != MODE_EXPERT)
+		REFUSE(t, "the Klingon is fought only in expert mode%s",
+		    "on ne combat le Klingon qu'en mode expert%s", "");
+	if (g->version < 2)
+		REFUSE(t, "\"fight\" is a step of games with rules version 2 "
+		    "or later; here one payment fights at once%s",
+		    "« combattre » est une étape des parties en version 2 des "
+		    "règles ou plus ; ici un paiement combat aussi tôt%s", "");
+	if (!t->pending || !kl_at(g, next, t->seat))
+		REFUSE(t, "fight follows a flight card (or joker) paid toward "
+		    "the Klingon on the next space of your route%s",
+		    "combattre suit une carte de vol (ou un joker) payée vers "
+		    "le Klingon sur la prochaine case de votre itinéraire%s",
+		    "");
+	if (!can_pay_dilithium(t))
+		REFUSE(t, "your ship has no dilithium left%s",
+		    "votre vaisseau n'a plus de dilithium%s", "");
+	t->pending = 0;
+	if (t->rng != NULL)
+		eve_expert_fight(g, t->seat, t->rng);
+	klingon_beaten(g);
+	if (pl->destroyed)
+		return 0;
+	cross(t, next, t->pending_dir);
 	return 0;
 }
 
@@ -270,9 +370,13 @@ nz_discard(struct turn *t, int i)
 
 	if (free_card_at(t, i) != 0)
 		return -1;
-	if (i == g->nrow - 1)
+	if (i == g->nrow - 1 && g->version < 2)
 		REFUSE(t, "the last card of the row cannot be discarded%s",
 		    "la dernière carte de la rangée ne peut pas être "
+		    "défaussée%s", "");
+	if (g->nrow == 1)
+		REFUSE(t, "the row's only card cannot be discarded%s",
+		    "la seule carte de la rangée ne peut pas être "
 		    "défaussée%s", "");
 	g->tdiscard[g->ntdiscard++] = g->row[i];
 	memmove(&g->row[i], &g->row[i + 1], sizeof(int) * (g->nrow - i - 1));
@@ -284,6 +388,16 @@ nz_discard(struct turn *t, int i)
 			g->p[s].pos--;
 	if (g->kl_pos > i)
 		g->kl_pos--;
+	/* Version 2: a ship now on the last space has reached it and the
+	 * stage ends; the player of the card first if both have. */
+	for (s = 0; s < EVE_SEATS && t->ended == 0; s++) {
+		int who = s == 0 ? t->seat : 1 - t->seat;
+
+		if (g->p[who].pos == g->nrow - 1) {
+			t->ended = t->sn;
+			t->finisher = who;
+		}
+	}
 	return 0;
 }
 
@@ -339,8 +453,13 @@ trade(struct turn *t, int from, int to)
 	if (g->mode != MODE_EXPERT)
 		REFUSE(t, "trading exists only in expert mode%s",
 		    "le commerce n'existe qu'en mode expert%s", "");
-	if (!t->moved || pl->pos < 0 ||
-	    eve_space(g, pl->pos, t->seat) != K_CLASSM || t->ended)
+	if (g->version >= 2 && (pl->pos < 0 ||
+	    eve_space(g, pl->pos, t->seat) != K_CLASSM || t->ended))
+		REFUSE(t, "you trade only when your ship ends the turn on a "
+		    "class-M planet%s", "on ne commerce que si le vaisseau "
+		    "termine le tour sur une planète de classe M%s", "");
+	if (g->version < 2 && (!t->moved || pl->pos < 0 ||
+	    eve_space(g, pl->pos, t->seat) != K_CLASSM || t->ended))
 		REFUSE(t, "you trade only when your ship ends a flight on a "
 		    "class-M planet%s", "on ne commerce que si le vaisseau "
 		    "termine son vol sur une planète de classe M%s", "");
@@ -386,7 +505,8 @@ spock_kind(int op)
 static int
 check_shape(struct turn *t, const struct eve_step *st)
 {
-	int want = st->op == OP_EXTEND || st->op == OP_TRADE ? 0 :
+	int want = st->op == OP_EXTEND || st->op == OP_TRADE ||
+	    st->op == OP_FIGHT ? 0 :
 	    st->op == OP_JOKER ? 2 : 1;
 
 	if (st->ncards != want)
@@ -414,7 +534,8 @@ check_shape(struct turn *t, const struct eve_step *st)
 	    (st->op == OP_TRADE && st->nargs != 2) ||
 	    (st->op == OP_NZ_KLINGON && st->nargs != 2) ||
 	    ((st->op == OP_NZ_DISCARD || st->op == OP_MIRROR_TURN) &&
-	    st->nargs != 1) || (st->op == OP_MIRROR_SWAP && st->nargs != 2))
+	    st->nargs != 1) || (st->op == OP_MIRROR_SWAP && st->nargs != 2) ||
+	    (st->op == OP_FIGHT && st->nargs != 0))
 		REFUSE(t, "%s is incomplete", "%s est incomplet",
 		    eve_op_name(st->op));
 	return 0;
@@ -440,7 +561,21 @@ run_step(struct turn *t, const struct eve_step *st)
 		REFUSE(t, "the route extension ends the turn (only trade may "
 		    "follow it)%s", "l'allongement de l'itinéraire termine le "
 		    "tour (seul le commerce peut suivre)%s", "");
+	/* No peeking: the travel cards Briefing laid were hidden when the
+	 * turn was written, so nothing that could depend on them may
+	 * follow (docs/eve.md, "Hidden information").  Version 1 games
+	 * keep their rule, so that their recorded turns still replay. */
+	if (g->version >= 2 && t->revealed && st->op != OP_EXTEND &&
+	    st->op != OP_TRADE)
+		REFUSE(t, "Briefing's extension at step %d lays travel cards "
+		    "you had not seen when you wrote the turn; only extend or "
+		    "trade may follow it", "l'allongement de Briefing à "
+		    "l'étape %d pose des cartes de voyage que vous n'aviez pas "
+		    "vues en écrivant le tour ; seuls allonger ou commercer "
+		    "peuvent suivre", t->revealed);
 	if (check_shape(t, st) != 0)
+		return -1;
+	if (st->op == OP_JOKER && joker_allowed(t, st->arg[0]) != 0)
 		return -1;
 	if (st->op == OP_STARFLEET && !eve_sf_matches(g->starfleet,
 	    st->kind[0]))
@@ -498,6 +633,7 @@ run_step(struct turn *t, const struct eve_step *st)
 			    g->ntdeck);
 		for (k = 0; k < st->nargs; k++)
 			extend_row(g, st->arg[k]);
+		t->revealed = t->sn;
 		break;
 	case OP_BRIEF_ORDER:
 		if (brief_order(t, st->arg, st->nargs) != 0)
@@ -512,6 +648,8 @@ run_step(struct turn *t, const struct eve_step *st)
 		return 0;
 	case OP_TRADE:
 		return trade(t, st->arg[0], st->arg[1]);
+	case OP_FIGHT:
+		return fight(t);
 	}
 	for (k = 0; k < st->ncards; k++)
 		to_discard(t, card[k]);
@@ -553,23 +691,36 @@ eve_run_turn(struct eve *g, int seat, const struct eve_step *steps, int n,
 			break;	/* only with dice: apply after check */
 	}
 	if (t.pending && !g->p[seat].destroyed) {
-		eve_err(err, errlen, lang, "step %d: the Klingon blocks the "
-		    "next space; entering it needs a second matching card or "
-		    "a joker in the same turn", "étape %d : le Klingon bloque "
-		    "la case suivante ; y entrer demande une deuxième carte "
-		    "correspondante ou un joker dans le même tour", t.pending);
+		if (g->mode == MODE_EXPERT)
+			eve_err(err, errlen, lang, "step %d: the Klingon blocks "
+			    "the next space; entering it needs a second "
+			    "matching card, a joker or \"fight\" in the same "
+			    "turn", "étape %d : le Klingon bloque la case "
+			    "suivante ; y entrer demande une deuxième carte "
+			    "correspondante, un joker ou « combattre » dans "
+			    "le même tour", t.pending);
+		else
+			eve_err(err, errlen, lang, "step %d: the Klingon blocks "
+			    "the next space; entering it needs a second "
+			    "matching card or a joker in the same turn",
+			    "étape %d : le Klingon bloque la case suivante ; "
+			    "y entrer demande une deuxième carte "
+			    "correspondante ou un joker dans le même tour",
+			    t.pending);
 		return RULES_ILLEGAL;
 	}
 	if (rng == NULL)
 		return RULES_OK;
 
 	/* apply: the end of the turn. */
-	if (g->mode == MODE_EXPERT && t.moved && !t.ended &&
-	    !g->p[seat].destroyed)
+	/* Version 2: the space takes effect whether or not the ship moved
+	 * this turn (seed: "Si vous terminez votre tour dessus"). */
+	if (g->mode == MODE_EXPERT && (t.moved || g->version >= 2) &&
+	    !t.ended && !g->p[seat].destroyed)
 		eve_expert_end_turn(g, seat, t.trade_from, t.trade_to, rng);
 	eve_refill(g, seat, rng);
 	if (t.ended && !g->p[seat].destroyed)
-		eve_end_stage(g, seat, rng);
+		eve_end_stage(g, t.finisher, rng);
 	else
 		g->current = 1 - seat;
 	if (g->mode == MODE_EXPERT && !g->over)

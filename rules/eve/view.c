@@ -266,6 +266,8 @@ flight_steps(const struct eve *sim, int seat, char cand[][64], int dir)
 		snprintf(cand[n++], 64, "joker %s %s%s",
 		    eve_kind_name(k, RULES_LANG_EN),
 		    eve_kind_name(k, RULES_LANG_EN), back);
+	if (sim->mode == MODE_EXPERT && sim->version >= 2)
+		snprintf(cand[n++], 64, "fight");
 	if (dir > 0) {
 		snprintf(cand[n++], 64, "spock retreat forward");
 		snprintf(cand[n++], 64, "spock retreat from reserve forward");
@@ -332,13 +334,18 @@ offer_endings(struct gen *gen, const char *base)
 {
 	const struct eve_player *pl = &gen->g->p[gen->seat];
 	char text[1200];
-	int k, t, seen[K_NKINDS] = { 0 };
+	int k, t, ok = 0, seen[K_NKINDS] = { 0 };
 	struct eve after;
 
 	if (base[0] != '\0')
 		offer(gen, base);
-	if (base[0] != '\0' && gen->g->mode == MODE_EXPERT &&
-	    try_text(gen->g, gen->seat, base, &after) == 0 &&
+	/* The position the ending follows: the base turn's, or (version 2,
+	 * where a ship that stayed may trade) the present one. */
+	if (base[0] != '\0')
+		ok = try_text(gen->g, gen->seat, base, &after) == 0;
+	else if ((ok = gen->g->version >= 2))
+		after = *gen->g;
+	if (ok && gen->g->mode == MODE_EXPERT &&
 	    after.p[gen->seat].pos >= 0 &&
 	    eve_space(&after, after.p[gen->seat].pos, gen->seat) == K_CLASSM)
 		for (t = 0; t < T_NTRACKS; t++) {
@@ -396,9 +403,9 @@ offer_spock(struct gen *gen)
 		offer(gen, text);
 	}
 	/* The first Neutral Zone discard that is legal, if any: any free
-	 * travel card but the row's last (docs/eve.md). */
+	 * travel card (but the row's last in version 1; docs/eve.md). */
 	before = json_array_size(gen->out);
-	for (i = 0; i < g->nrow - 1 &&
+	for (i = 0; i < g->nrow &&
 	    json_array_size(gen->out) == before; i++) {
 		snprintf(text, sizeof(text), "spock neutral zone discard %d",
 		    i + 1);
@@ -581,9 +588,13 @@ flight_forms(struct forms *fm, int dir)
 	if (pl->nreserve > 0)
 		top = eve_kind(pl->reserve[pl->nreserve - 1]);
 	t = eve_space(g, next, fm->seat);
-	kl = g->kl_pos == next && g->kl_route == fm->seat ? (fr ?
+	kl = g->kl_pos != next || g->kl_route != fm->seat ? "" :
+	    g->mode == MODE_EXPERT && g->version >= 2 ? (fr ?
+	    " ; le Klingon y est : payez deux fois dans ce tour, ou une "
+	    "fois puis « combattre »" : "; the Klingon is there: pay twice "
+	    "this turn, or once and then \"fight\"") : (fr ?
 	    " ; le Klingon y est : payez deux fois dans ce tour" :
-	    "; the Klingon is there: pay twice this turn") : "";
+	    "; the Klingon is there: pay twice this turn");
 	snprintf(text, sizeof(text), "fly %s%s", eve_kind_name(t,
 	    RULES_LANG_EN), back);
 	if (flight_ok(g, fm->seat, text, dir))
@@ -803,7 +814,12 @@ eve_move_forms(const void *state, int seat, enum rules_lang lang)
 		form(&fm, fr ? "allonger [tourner] — en dernier ; la pioche de "
 		    "voyage a %d carte(s)" : "extend [flip] — last step; the "
 		    "travel deck has %d card(s)", g->ntdeck);
-	if (g->mode == MODE_EXPERT)
+	if (g->mode == MODE_EXPERT && g->version >= 2)
+		form(&fm, "%s", fr ? "votre vaisseau finissant le tour sur "
+		    "une planète de classe M : commercer <piste> <piste> (en "
+		    "dernier)" : "your ship ending the turn on a class-M "
+		    "planet: trade <track> <track> (very last)");
+	else if (g->mode == MODE_EXPERT)
 		form(&fm, "%s", fr ? "après un vol finissant sur une planète "
 		    "de classe M : commercer <piste> <piste> (en dernier)" :
 		    "after a flight ending on a class-M planet: trade <track> "

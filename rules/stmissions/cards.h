@@ -5,7 +5,7 @@
  * G01..G50, 50..73 the Mission cards M01..M24, in the order of
  * shared/games/stmissions-cards.md (alphabetical English names).  Every
  * attribute is a bit set so scoring can test membership cheaply.  The
- * bonus rules themselves live in score.c, keyed by card number.
+ * bonus rules themselves live in score_cards.c, keyed by card number.
  */
 #ifndef STM_CARDS_H
 #define STM_CARDS_H

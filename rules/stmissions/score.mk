@@ -1,6 +1,9 @@
 # Star Trek: Missions -- the cards and the scoring.
 STM_SCORE_SOURCES = rules/stmissions/cards.h rules/stmissions/cards.c \
-	rules/stmissions/score.h rules/stmissions/score.c
+	rules/stmissions/score.h rules/stmissions/score_int.h \
+	rules/stmissions/score.c rules/stmissions/score_cards.c \
+	rules/stmissions/score_match.c rules/stmissions/score_classes.c \
+	rules/stmissions/score_ship.c rules/stmissions/score_choice.c
 
 check_PROGRAMS += tests/check_stm_score
 TESTS += tests/check_stm_score

@@ -140,7 +140,7 @@ stm_save(const void *state)
 	for (seat = 0; seat < st->nseats; seat++)
 		json_array_append_new(hands, stm_pile_ids(&st->hand[seat]));
 	o = json_object();
-	json_object_set_new(o, "ruleset", json_integer(1));
+	json_object_set_new(o, "ruleset", json_integer(st->ruleset));
 	json_object_set_new(o, "nseats", json_integer(st->nseats));
 	json_object_set_new(o, "phase", json_string(phase_names[st->phase]));
 	json_object_set_new(o, "first", json_integer(st->first));
@@ -596,13 +596,14 @@ static int
 load_fields(struct loader *ld, const json_t *o, struct stm_state *st)
 {
 	const json_t	*q;
-	int		 ruleset, phase;
+	int		 phase;
 
 	if (!json_is_object(o))
 		return fail(ld, "state", "not a JSON object");
 	if (json_object_size(o) != 17)
 		return fail(ld, "state", "unexpected or missing keys");
-	if (get_int(ld, o, "ruleset", 1, 1, &ruleset) == -1 ||
+	if (get_int(ld, o, "ruleset", STM_SCORE_V1, STM_RULESET_VERSION,
+	    &st->ruleset) == -1 ||
 	    get_int(ld, o, "nseats", STM_MIN_SEATS, STM_MAX_SEATS,
 	    &st->nseats) == -1 ||
 	    get_name(ld, o, "phase", phase_names, NPHASES, &phase) == -1 ||

@@ -87,10 +87,13 @@ deal_card(struct stm_pile *from, struct stm_pile *hand)
  * Setup, in this order so a replay draws the same numbers: shuffle the
  * Galaxy deck, shuffle the Mission deck, deal each seat in turn five
  * Galaxy then two Mission cards from the tops, draw the first player.
+ * The deal is the same for every ruleset version (STM_SCORE_V1 ..
+ * STM_RULESET_VERSION); the version is kept in the state and chooses the
+ * scoring readings (score.h).
  */
 static void *
-stm_setup(int nseats, const json_t *options, struct rules_rng *rng,
-    char *err, size_t errlen)
+stm_setup_version(int version, int nseats, const json_t *options,
+    struct rules_rng *rng, char *err, size_t errlen)
 {
 	struct stm_state	*st;
 	const char		*key;
@@ -115,6 +118,7 @@ stm_setup(int nseats, const json_t *options, struct rules_rng *rng,
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	st->ruleset = version;
 	st->nseats = nseats;
 	st->phase = STM_PHASE_TURN;
 	st->q_seat = -1;
@@ -136,6 +140,14 @@ stm_setup(int nseats, const json_t *options, struct rules_rng *rng,
 	st->first = (int)rules_rng_below(rng, (uint32_t)nseats);
 	st->current = st->first;
 	return st;
+}
+
+static void *
+stm_setup(int nseats, const json_t *options, struct rules_rng *rng,
+    char *err, size_t errlen)
+{
+	return stm_setup_version(STM_RULESET_VERSION, nseats, options, rng,
+	    err, errlen);
 }
 
 static void
@@ -161,8 +173,8 @@ stm_result(const void *state)
 	fr = json_array();
 	for (seat = 0; seat < st->nseats; seat++) {
 		/* load() and apply() keep every hand scorable. */
-		if (stm_score_hand(st->hand[seat].cards, st->hand[seat].n,
-		    &score) == -1)
+		if (stm_score_hand_at(st->ruleset, st->hand[seat].cards,
+		    st->hand[seat].n, &score) == -1)
 			abort();
 		total[seat] = score.total;
 		if (seat == 0 || score.total > best)
@@ -253,7 +265,8 @@ read_card_list(const struct stm_tokens *t, enum rules_lang lang,
 	return 0;
 }
 
-/* score_cards: a list of cards scored as a final hand. */
+/* score_cards: a list of cards scored as a final hand, with the newest
+ * readings (pbemctl score has no game to take a version from). */
 json_t *
 stm_score_text(const char *text, enum rules_lang lang, char *err,
     size_t errlen)
@@ -335,7 +348,7 @@ stm_default_move(const void *state, int seat, char *out, size_t outlen)
 const struct rules_module stmissions_module = {
 	.api_version = RULES_API_VERSION,
 	.name = "stmissions",
-	.ruleset_version = 1,
+	.ruleset_version = STM_RULESET_VERSION,
 	.title_en = "Star Trek: Missions",
 	.title_fr = "Star Trek : Missions",
 	.summary_en = "Build the best seven-card hand from Galaxy and "
@@ -352,6 +365,8 @@ const struct rules_module stmissions_module = {
 	.min_seats = STM_MIN_SEATS,
 	.max_seats = STM_MAX_SEATS,
 	.setup = stm_setup,
+	.oldest_ruleset_version = STM_SCORE_V1,
+	.setup_version = stm_setup_version,
 	.destroy = stm_destroy,
 	.save = stm_save,
 	.load = stm_load,

@@ -27,6 +27,13 @@
 #include "cards.h"
 #include "score.h"
 
+/* The ruleset version (rules.h) new games are set up with.  A game keeps
+ * the version it was set up with in its state (struct stm_state's
+ * ruleset, saved as "ruleset"), and is scored with that version's
+ * readings of the cards (score.h): 1 before Ethical Dilemma and
+ * Blossoming Romance were read as printed. */
+#define STM_RULESET_VERSION	STM_SCORE_NEWEST
+
 #define STM_MIN_SEATS	2
 #define STM_MAX_SEATS	4
 #define STM_DEAL_GALAXY	5
@@ -112,6 +119,7 @@ struct stm_last {
 };
 
 struct stm_state {
+	int			ruleset;	/* version set up with */
 	int			nseats;
 	enum stm_phase		phase;
 	int			first;		/* seat drawn to start */
