@@ -151,22 +151,32 @@ store_player_by_email(struct store *st, const char *email,
 
 /* ---- Tokens ------------------------------------------------------------- */
 
-enum store_status
-store_reply_token_add(struct store *st, const struct store_token *t)
+/* Insert t: ?1 hash, ?2 game, ?3 seat, ?4 player, ?5 `fifth' (the seq of
+ * a reply token, the expiry of a play token), ?6 (if the SQL has it) now. */
+static enum store_status
+token_add(struct store *st, const char *sql, const char *what,
+    const struct store_token *t, int64_t fifth)
 {
 	sqlite3_stmt *s;
 
-	if ((s = store_sqlite_prepare(st, "INSERT OR IGNORE INTO reply_tokens "
-	    "(token_hash, game_id, seat, seq, player_id, created) VALUES "
-	    "(?1, ?2, ?3, ?4, ?5, ?6)", "reply token add")) == NULL)
+	if ((s = store_sqlite_prepare(st, sql, what)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_blob(s, 1, t->hash, STORE_HASH_BYTES, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(s, 2, t->game_id);
 	sqlite3_bind_int(s, 3, t->seat);
-	sqlite3_bind_int64(s, 4, t->seq);
-	sqlite3_bind_int64(s, 5, t->player_id);
-	sqlite3_bind_int64(s, 6, sq_now());
-	return run_once(st, s, "reply token add");
+	sqlite3_bind_int64(s, 4, t->player_id);
+	sqlite3_bind_int64(s, 5, fifth);
+	if (sqlite3_bind_parameter_count(s) >= 6)
+		sqlite3_bind_int64(s, 6, sq_now());
+	return run_once(st, s, what);
+}
+
+enum store_status
+store_reply_token_add(struct store *st, const struct store_token *t)
+{
+	return token_add(st, "INSERT OR IGNORE INTO reply_tokens (token_hash, "
+	    "game_id, seat, player_id, seq, created) VALUES (?1, ?2, ?3, ?4, "
+	    "?5, ?6)", "reply token add", t, t->seq);
 }
 
 static enum store_status
@@ -233,18 +243,9 @@ store_reply_token_use(struct store *st,
 enum store_status
 store_play_token_add(struct store *st, const struct store_token *t)
 {
-	sqlite3_stmt *s;
-
-	if ((s = store_sqlite_prepare(st, "INSERT INTO play_tokens "
-	    "(token_hash, game_id, seat, player_id, expires) VALUES (?1, ?2, "
-	    "?3, ?4, ?5)", "play token add")) == NULL)
-		return STORE_ERROR;
-	sqlite3_bind_blob(s, 1, t->hash, STORE_HASH_BYTES, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(s, 2, t->game_id);
-	sqlite3_bind_int(s, 3, t->seat);
-	sqlite3_bind_int64(s, 4, t->player_id);
-	sqlite3_bind_int64(s, 5, t->expires);
-	return run_once(st, s, "play token add");
+	return token_add(st, "INSERT INTO play_tokens (token_hash, game_id, "
+	    "seat, player_id, expires) VALUES (?1, ?2, ?3, ?4, ?5)",
+	    "play token add", t, t->expires);
 }
 
 enum store_status

@@ -307,6 +307,28 @@ do_games(struct mail_ingest_ctx *ctx, const char *to, const char *lang,
 	json_object_set_new(a->payload, "list", f.list);
 }
 
+/* The engine's answer to join or new: busy (try again), a refusal
+ * answered with its reason, or done: the answer `kind' about game_id.
+ * 0 when done (a->payload is there to add to). */
+static int
+done(enum engine_status es, struct mail_answer *a, struct mail_result *r,
+    const char *to, const char *lang, const char *err, const char *kind,
+    int64_t game_id, int started)
+{
+	if (es == ENGINE_BUSY) {
+		outcome(r, MAIL_TEMPFAIL, "busy", err);
+		return -1;
+	}
+	if (es != ENGINE_OK) {
+		failure(a, r, to, lang, engine_status_code(es), err);
+		return -1;
+	}
+	outcome(r, MAIL_COMMAND, kind, kind);
+	answer(a, to, lang, r, kind, game_id);
+	json_object_set_new(a->payload, "started", json_boolean(started));
+	return 0;
+}
+
 static void
 do_join(struct mail_ingest_ctx *ctx, const char *to, char **w, int nw,
     const char *lang, struct mail_result *r, struct mail_answer *a)
@@ -329,18 +351,8 @@ do_join(struct mail_ingest_ctx *ctx, const char *to, char **w, int nw,
 	}
 	es = engine_join_game(ctx->st, ctx->key, id, -1, p.id, &seat,
 	    &started, err, sizeof(err));
-	if (es == ENGINE_BUSY) {
-		outcome(r, MAIL_TEMPFAIL, "busy", err);
-		return;
-	}
-	if (es != ENGINE_OK) {
-		failure(a, r, to, lang, engine_status_code(es), err);
-		return;
-	}
-	outcome(r, MAIL_COMMAND, "joined", "joined a game");
-	answer(a, to, lang, r, "joined", id);
-	json_object_set_new(a->payload, "seat", json_integer(seat));
-	json_object_set_new(a->payload, "started", json_boolean(started));
+	if (done(es, a, r, to, lang, err, "joined", id, started) == 0)
+		json_object_set_new(a->payload, "seat", json_integer(seat));
 }
 
 static void
@@ -370,18 +382,8 @@ do_new(struct mail_ingest_ctx *ctx, const char *to, char **w, int nw,
 		players[i] = 0;
 	es = engine_form_game(ctx->st, ctx->key, w[1], NULL, players, n,
 	    &game_id, &started, err, sizeof(err));
-	if (es == ENGINE_BUSY) {
-		outcome(r, MAIL_TEMPFAIL, "busy", err);
-		return;
-	}
-	if (es != ENGINE_OK) {
-		failure(a, r, to, lang, engine_status_code(es), err);
-		return;
-	}
-	outcome(r, MAIL_COMMAND, "created", "a new game");
-	answer(a, to, lang, r, "created", game_id);
-	json_object_set_new(a->payload, "seats", json_integer(n));
-	json_object_set_new(a->payload, "started", json_boolean(started));
+	if (done(es, a, r, to, lang, err, "created", game_id, started) == 0)
+		json_object_set_new(a->payload, "seats", json_integer(n));
 }
 
 int
