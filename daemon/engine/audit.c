@@ -265,6 +265,35 @@ check_state(const struct audit_log *log, size_t i, const void *state,
 	return 0;
 }
 
+const char *
+audit_hosted_auth(int kind)
+{
+	switch (kind) {
+	case STORE_ENTRY_HOSTED_MAIL:
+		return "mail reply token";
+	case STORE_ENTRY_HOSTED_WEB:
+		return "web session";
+	default:
+		return NULL;
+	}
+}
+
+/* A move signed with a hosted key: counted and named in the report. */
+static void
+audit_note_hosted(struct audit_report *r, const struct store_entry *e)
+{
+	size_t n = strlen(r->hosted);
+
+	r->nhosted++;
+	if (n + 48 < sizeof(r->hosted))
+		snprintf(r->hosted + n, sizeof(r->hosted) - n, "%s%lld (seat "
+		    "%d, %s)", n > 0 ? ", " : "", (long long)e->seq, e->seat,
+		    e->kind == STORE_ENTRY_HOSTED_MAIL ? "mail" : "web");
+	else if (n + 5 < sizeof(r->hosted) && strcmp(r->hosted + n - 3,
+	    "...") != 0)
+		snprintf(r->hosted + n, sizeof(r->hosted) - n, ", ...");
+}
+
 /* Signatures and records of entry i > 0; *ends for a game-ending one. */
 static int
 check_entry(const struct audit_log *log, const struct store_entry *e,
@@ -272,6 +301,11 @@ check_entry(const struct audit_log *log, const struct store_entry *e,
 {
 	*ends = 0;
 	switch (e->kind) {
+	case STORE_ENTRY_HOSTED_MAIL:
+	case STORE_ENTRY_HOSTED_WEB:
+		/* Signed by the seat's key like any move. */
+		audit_note_hosted(r, e);
+		return check_move_signature(e, gen, log->server_pub, r);
 	case STORE_ENTRY_MOVE:
 	case STORE_ENTRY_AUTO:
 		return check_move_signature(e, gen, log->server_pub, r);
