@@ -13,7 +13,8 @@ daemon_libpbem_a_SOURCES = \
 # engine/: everything that decides and records a move (engine.h).
 daemon_libpbem_a_SOURCES += \
 	daemon/engine/engine.h \
-	daemon/engine/submit.c \
+	daemon/engine/submit.c daemon/engine/hostedkey.c daemon/engine/tokens.c \
+	daemon/engine/signup.c \
 	daemon/engine/writer.h daemon/engine/writer.c \
 	daemon/engine/apply.h daemon/engine/apply.c \
 	daemon/engine/record.h daemon/engine/record.c \
@@ -23,6 +24,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine/create.c daemon/engine/players.c \
 	daemon/engine/gamestate.c \
 	daemon/engine/replay.h daemon/engine/replay.c \
+	daemon/engine/receipts.h daemon/engine/receipts.c \
 	daemon/engine/committed.c \
 	daemon/engine/serverentry.c daemon/engine/seats.c \
 	daemon/engine/press.c daemon/engine/command.c \
@@ -70,7 +72,8 @@ daemon_pbemd_SOURCES = \
 	daemon/http/replaycache.h daemon/http/replaycache.c \
 	daemon/http/api.h daemon/http/api_auth.c \
 	daemon/http/api_games.c daemon/http/api_moves.c \
-	daemon/http/api_players.c daemon/http/api_forming.c \
+	daemon/http/api_players.c daemon/http/api_confirm.c \
+	daemon/http/api_forming.c \
 	daemon/http/api_seats.c daemon/http/api_log.c \
 	daemon/http/api_events.c daemon/http/api_commands.c \
 	daemon/http/api_webhooks.c daemon/http/api_ops.c \

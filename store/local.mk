@@ -4,7 +4,7 @@ store_libstore_a_CPPFLAGS = $(STORE_CPPFLAGS)
 store_libstore_a_SOURCES = store/store.h store/store_sqlite.h \
 	store/store_sqlite.c store/store_players.c store/store_games.c \
 	store/store_log.c store/store_outbox.c store/store_webhooks.c \
-	store/store_mail.c \
+	store/store_mail.c store/store_hosted.c \
 	store/migrations.h store/migrations.c store/store_test.h \
 	store/store_async.c
 

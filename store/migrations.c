@@ -407,6 +407,59 @@ static const char migration_8[] =
 	"	PRIMARY KEY (address, sender_verified)\n"
 	") WITHOUT ROWID;\n";
 
+/*
+ * Migration 9 (issue 12): playing by plain replies.  players.email_pending
+ * marks an address not yet confirmed (game mail is never sent to it);
+ * hosted_keys holds the secret key the server keeps for a player without
+ * a key of their own, sealed with the key-encryption key of its own file
+ * (never in the database); reply_tokens and play_tokens hold only the
+ * BLAKE2b hash of each token; signups are the confirmation codes, hashed.
+ */
+static const char migration_9[] =
+	"ALTER TABLE players ADD COLUMN email_pending INTEGER NOT NULL\n"
+	"	DEFAULT 0 CONSTRAINT email_pending_flag CHECK (email_pending IN (0, 1));\n"
+	"CREATE TABLE hosted_keys (\n"
+	"	player_id INTEGER PRIMARY KEY REFERENCES players(id),\n"
+	"	pubkey	BLOB NOT NULL CONSTRAINT pubkey_size\n"
+	"		    CHECK (length(pubkey) = 32),\n"
+	"	nonce	BLOB NOT NULL CONSTRAINT nonce_size CHECK (length(nonce) = 24),\n"
+	"	sealed	BLOB NOT NULL CONSTRAINT sealed_size CHECK (length(sealed) = 80),\n"
+	"	created	INTEGER NOT NULL\n"
+	");\n"
+	"CREATE TABLE reply_tokens (\n"
+	"	token_hash BLOB PRIMARY KEY NOT NULL CONSTRAINT token_hash_size\n"
+	"		    CHECK (length(token_hash) = 32),\n"
+	"	game_id	INTEGER NOT NULL REFERENCES games(id),\n"
+	"	seat	INTEGER NOT NULL CONSTRAINT seat_range CHECK (seat BETWEEN 0 AND 7),\n"
+	"	seq	INTEGER NOT NULL CONSTRAINT seq_range CHECK (seq >= 0),\n"
+	"	player_id INTEGER NOT NULL REFERENCES players(id),\n"
+	"	created	INTEGER NOT NULL,\n"
+	"	used	INTEGER\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE play_tokens (\n"
+	"	token_hash BLOB PRIMARY KEY NOT NULL CONSTRAINT token_hash_size\n"
+	"		    CHECK (length(token_hash) = 32),\n"
+	"	game_id	INTEGER NOT NULL REFERENCES games(id),\n"
+	"	seat	INTEGER NOT NULL CONSTRAINT seat_range CHECK (seat BETWEEN 0 AND 7),\n"
+	"	player_id INTEGER NOT NULL REFERENCES players(id),\n"
+	"	expires	INTEGER NOT NULL,\n"
+	"	used	INTEGER\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE signups (\n"
+	"	code_hash BLOB PRIMARY KEY NOT NULL CONSTRAINT code_hash_size\n"
+	"		    CHECK (length(code_hash) = 32),\n"
+	"	email	TEXT NOT NULL CONSTRAINT email_size\n"
+	"		    CHECK (length(CAST(email AS BLOB)) BETWEEN 3 AND 255),\n"
+	"	name	TEXT NOT NULL CONSTRAINT name_size\n"
+	"		    CHECK (length(CAST(name AS BLOB)) BETWEEN 1 AND 63),\n"
+	"	lang	TEXT NOT NULL CONSTRAINT lang_size\n"
+	"		    CHECK (lang IN ('en', 'fr')),\n"
+	"	player_id INTEGER REFERENCES players(id),\n"
+	"	created	INTEGER NOT NULL,\n"
+	"	expires	INTEGER NOT NULL,\n"
+	"	confirmed INTEGER\n"
+	") WITHOUT ROWID;\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -419,6 +472,8 @@ static const struct migration migrations[] = {
 	{ 7, "webhooks.player_id and webhooks.retry_at", migration_7, NULL },
 	{ 8, "mail limits: mail_attempt, mail_rate by verified sender",
 	    migration_8, NULL },
+	{ 9, "replies to play: hosted keys, tokens, sign-ups, "
+	    "players.email_pending", migration_9, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

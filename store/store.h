@@ -102,6 +102,9 @@ struct store_player {
 	char		email[STORE_EMAIL_MAX];
 	char		lang[8];		/* "en" or "fr" */
 	unsigned char	pubkey[STORE_KEY_BYTES];
+	/* 1 while the address waits for its owner to confirm it: no game
+	 * mail is sent to it (docs/PLAYING.md; migration 9). */
+	int		email_pending;
 };
 
 /* Insert p (p->id is set).  STORE_EXISTS if the name or key is taken. */
@@ -192,7 +195,12 @@ enum store_entry_kind {
 	STORE_ENTRY_SKIP = 3,		/* a seat's turn skipped */
 	STORE_ENTRY_RESIGN = 4,		/* a seat resigned */
 	STORE_ENTRY_REPLACE = 5,	/* a seat's player and key changed */
-	STORE_ENTRY_CALL_OFF = 6	/* the game ended by agreement */
+	STORE_ENTRY_CALL_OFF = 6,	/* the game ended by agreement */
+	/* A move signed with the seat's hosted key (docs/PLAYING.md), after
+	 * the player was authenticated by a mail reply token, or by a web
+	 * session; checked exactly like STORE_ENTRY_MOVE. */
+	STORE_ENTRY_HOSTED_MAIL = 7,
+	STORE_ENTRY_HOSTED_WEB = 8
 };
 
 struct store_entry {
@@ -525,6 +533,92 @@ enum store_status store_mail_attempt_begin(struct store *st,
 /* The attempt ended, whatever became of the message: forget it. */
 enum store_status store_mail_attempt_end(struct store *st,
     const char *content_hash);
+
+/* ---- Playing by plain replies (store_hosted.c; migration 9) ------------ */
+
+/*
+ * Hosted keys: the Ed25519 secret key the server keeps for a player who
+ * has none of their own, sealed (XChaCha20-Poly1305) with a key that is
+ * never in the database.  The store only keeps the sealed bytes.
+ */
+#define STORE_HOSTED_NONCE	24
+#define STORE_HOSTED_SEALED	80	/* 64-byte secret key + 16-byte tag */
+enum store_status store_hosted_key_put(struct store *st, int64_t player_id,
+    const unsigned char pubkey[STORE_KEY_BYTES],
+    const unsigned char nonce[STORE_HOSTED_NONCE],
+    const unsigned char sealed[STORE_HOSTED_SEALED]);
+/* STORE_NOTFOUND if the player has no hosted key. */
+enum store_status store_hosted_key_get(struct store *st, int64_t player_id,
+    unsigned char pubkey[STORE_KEY_BYTES],
+    unsigned char nonce[STORE_HOSTED_NONCE],
+    unsigned char sealed[STORE_HOSTED_SEALED]);
+/* Forget the hosted key for good (STORE_OK if there was none). */
+enum store_status store_hosted_key_delete(struct store *st,
+    int64_t player_id);
+/* Mark the player's address confirmed. */
+enum store_status store_player_confirm_email(struct store *st,
+    int64_t player_id);
+/* *pending = 1 if a player has this address (any case) and every player
+ * with it still waits for its confirmation; 0 otherwise. */
+enum store_status store_email_pending(struct store *st, const char *email,
+    int *pending);
+/* The first player with this address (any case), or STORE_NOTFOUND. */
+enum store_status store_player_by_email(struct store *st, const char *email,
+    struct store_player *p);
+
+/* One-time tokens, kept by their hash only.  A reply token is bound to a
+ * game, seat and the entry the your-turn mail was about (seq); a play
+ * token (the sign-in link of a your-turn mail) to a game, seat and
+ * player, with an expiry. */
+struct store_token {
+	unsigned char	hash[STORE_HASH_BYTES];
+	int64_t		game_id;
+	int		seat;
+	int64_t		seq;		/* reply tokens */
+	int64_t		player_id;
+	int64_t		expires;	/* play tokens */
+	int64_t		used;		/* 0: unused, else when */
+};
+/* INSERT OR IGNORE: the same token made twice is one row. */
+enum store_status store_reply_token_add(struct store *st,
+    const struct store_token *t);
+enum store_status store_reply_token_get(struct store *st,
+    const unsigned char hash[STORE_HASH_BYTES], struct store_token *t);
+/* Mark used at `when'; STORE_EXISTS if it was used already. */
+enum store_status store_reply_token_use(struct store *st,
+    const unsigned char hash[STORE_HASH_BYTES], int64_t when);
+enum store_status store_play_token_add(struct store *st,
+    const struct store_token *t);
+enum store_status store_play_token_get(struct store *st,
+    const unsigned char hash[STORE_HASH_BYTES], struct store_token *t);
+/* Mark used at `when'; STORE_EXISTS if used already, STORE_NOTFOUND if
+ * unknown or expired. */
+enum store_status store_play_token_use(struct store *st,
+    const unsigned char hash[STORE_HASH_BYTES], int64_t when);
+
+/* Sign-ups waiting for their address to be confirmed (code kept hashed).
+ * player_id is set for a player registered over HTTP who waits for the
+ * confirmation; 0 for a sign-up by mail (the player is made on
+ * confirmation). */
+struct store_signup {
+	unsigned char	code_hash[STORE_HASH_BYTES];
+	char		email[STORE_EMAIL_MAX];
+	char		name[STORE_NAME_MAX];
+	char		lang[8];
+	int64_t		player_id;
+	int64_t		created;
+	int64_t		expires;
+	int64_t		confirmed;	/* 0: not yet */
+};
+enum store_status store_signup_add(struct store *st,
+    const struct store_signup *s);
+enum store_status store_signup_get(struct store *st,
+    const unsigned char code_hash[STORE_HASH_BYTES], struct store_signup *s);
+/* Mark confirmed at `when' (with the player made, if any); STORE_EXISTS
+ * if it was confirmed already. */
+enum store_status store_signup_confirm(struct store *st,
+    const unsigned char code_hash[STORE_HASH_BYTES], int64_t player_id,
+    int64_t when);
 
 /* A durability barrier: when it returns STORE_OK, every transaction
  * committed so far survives a power cut, whatever the synchronous

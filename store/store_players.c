@@ -14,12 +14,13 @@
 #include "store_sqlite.h"
 
 #define PLAYER_SELECT							\
-	"SELECT p.id, p.name, p.email, p.lang, k.pubkey FROM players p "	\
+	"SELECT p.id, p.name, p.email, p.lang, k.pubkey, p.email_pending "	\
+	"FROM players p "	\
 	"LEFT JOIN player_keys k ON k.player_id = p.id AND k.revoked IS NULL"
 
 const char *const sq_players_sql[ST_COUNT] = {
-	[ST_PLAYER_ADD] = "INSERT INTO players (name, email, lang, created) "
-	    "VALUES (?1, ?2, ?3, ?4)",
+	[ST_PLAYER_ADD] = "INSERT INTO players (name, email, lang, created, "
+	    "email_pending) VALUES (?1, ?2, ?3, ?4, ?5)",
 	[ST_PLAYER_EXISTS] = "SELECT id FROM players WHERE id = ?1",
 	[ST_PLAYER_GET] = PLAYER_SELECT " WHERE p.id = ?1",
 	[ST_PLAYER_FIND] = PLAYER_SELECT " WHERE p.name = ?1",
@@ -51,6 +52,7 @@ read_player(struct store *st, sqlite3_stmt *s, struct store_player *p)
 	    (status = sq_col_blob(st, s, 4, "players", p->pubkey,
 	    sizeof(p->pubkey))) != STORE_OK)
 		return status;
+	p->email_pending = sqlite3_column_int(s, 5) != 0;
 	return STORE_OK;
 }
 
@@ -84,6 +86,7 @@ player_insert(struct store *st, struct store_player *p)
 	else
 		sq_bind_field(st, s, 3, p->lang, sizeof(p->lang));
 	sq_bind_int64(st, s, 4, sq_now());
+	sq_bind_int64(st, s, 5, p->email_pending ? 1 : 0);
 	if ((status = sq_run(st, s, "player add")) == STORE_OK)
 		p->id = sq_last_id(st);
 	return status;

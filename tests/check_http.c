@@ -411,6 +411,51 @@ assert_no_secret_text(const struct secrets *sec, int viewer, const char *text,
 
 /* ---- Stages ------------------------------------------------------------------ */
 
+/* The sign-up mail's link, as its owner would follow it: GET shows a
+ * button and confirms nothing; its POST confirms; a second POST, or an
+ * unknown code, is refused. */
+static void
+confirm_address(const char *name)
+{
+	char sql[400], err[256], path[400], code[ENGINE_CODE_LEN + 1], *nonce;
+	struct store_player p;
+	struct hosted_kek *kek;
+	struct reply r;
+
+	snprintf(sql, sizeof(sql), "INSERT OR REPLACE INTO meta (key, value) "
+	    "SELECT 'nonce', json_extract(payload, '$.nonce') FROM outbox "
+	    "WHERE event = 'signup' AND recipient = '%s@example.org'", name);
+	ck_assert_int_eq(testenv_sql(&env, sql), 0);
+	ck_assert_int_eq(store_meta_get(env.st, "nonce", &nonce), STORE_OK);
+	snprintf(path, sizeof(path), "%s.kek", env.dbpath);
+	ck_assert_ptr_nonnull(kek = hosted_kek_open(path, 0, err,
+	    sizeof(err)));
+	engine_signup_code(kek, nonce, code);
+	hosted_kek_close(kek);
+	free(nonce);
+	ck_assert_int_eq(store_player_find(env.st, name, &p), STORE_OK);
+	ck_assert_int_eq(p.email_pending, 1);
+	snprintf(path, sizeof(path), "/confirm/%s", code);
+	http_raw("GET", path, NULL, NULL, &r);
+	ck_assert_int_eq(r.status, 200);
+	ck_assert_ptr_nonnull(strstr(r.body, "<form method=\"post\""));
+	free(r.body);
+	ck_assert_int_eq(store_player_find(env.st, name, &p), STORE_OK);
+	ck_assert_int_eq(p.email_pending, 1);
+	http_raw("POST", path, "", NULL, &r);
+	ck_assert_msg(r.status == 200, "%ld %s", r.status, r.body);
+	ck_assert_ptr_nonnull(strstr(r.body, "confirmed"));
+	free(r.body);
+	ck_assert_int_eq(store_player_find(env.st, name, &p), STORE_OK);
+	ck_assert_int_eq(p.email_pending, 0);
+	http_raw("POST", path, "", NULL, &r);
+	ck_assert_int_eq(r.status, 410);
+	free(r.body);
+	http_raw("POST", "/confirm/NOSUCHCODE", "", NULL, &r);
+	ck_assert_int_eq(r.status, 404);
+	free(r.body);
+}
+
 static void
 register_player(struct player *p, const char *lang)
 {
@@ -428,7 +473,10 @@ register_player(struct player *p, const char *lang)
 	    error_message(j));
 	ck_assert_str_eq(json_string_value(json_object_get(j, "name")),
 	    p->name);
+	/* No game mail until the address is confirmed (docs/PLAYING.md). */
+	ck_assert(json_is_false(json_object_get(j, "email_confirmed")));
 	json_decref(j);
+	confirm_address(p->name);
 }
 
 static void

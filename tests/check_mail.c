@@ -28,6 +28,9 @@
 #include "templates.h"
 #include "testlib.h"
 
+/* check_mail_hosted.c: playing by plain replies. */
+TCase	*mail_hosted_tcase(void);
+
 static struct testenv env;
 static struct mail_settings set;
 static struct mail_ingest_ctx ctx;
@@ -613,6 +616,10 @@ START_TEST(test_config_defaults)
 	mail_settings_default(&a);
 	ck_assert_int_eq(mail_settings_from_config(&b, cfg, err, sizeof(err)),
 	    0);
+	/* The configuration names the hosted keys' KEK beside the database
+	 * (hosted_key_file empty: <database>.kek); bare defaults name none. */
+	ck_assert_str_eq(b.hosted_key_file, "pbem.db.kek");
+	snprintf(a.hosted_key_file, sizeof(a.hosted_key_file), "pbem.db.kek");
 	ck_assert_int_eq(memcmp(&a, &b, sizeof(a)), 0);
 	ck_assert_int_eq(config_set(cfg, "mail_rate_max", "3", err,
 	    sizeof(err)), 0);
@@ -1594,6 +1601,7 @@ mail_suite(void)
 	tcase_add_test(tc, test_oversized_unread);
 	tcase_add_test(tc, test_control_characters);
 	suite_add_tcase(s, tc);
+	suite_add_tcase(s, mail_hosted_tcase());
 	return s;
 }
 

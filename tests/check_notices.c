@@ -765,6 +765,70 @@ START_TEST(test_window_reminder)
 }
 END_TEST
 
+static int
+pick_signup(const struct store_outbox *row, void *arg)
+{
+	struct store_outbox *o = arg;
+
+	if (strcmp(row->event, "signup") != 0)
+		return 0;
+	*o = *row;
+	o->payload = strdup(row->payload);
+	return 1;
+}
+
+/* The sign-up mail (signup.c): the code, derived at rendering from the
+ * row's nonce and the key-encryption key, never stored; the link to
+ * confirm it; in both languages; no game. */
+START_TEST(test_signup_mail)
+{
+	struct hosted_kek *kek;
+	struct store_outbox o;
+	struct mail_out out;
+	unsigned char hash[32];
+	struct store_signup su;
+	char err[512], path[400], code[ENGINE_CODE_LEN + 1], *p;
+	int fr;
+
+	snprintf(path, sizeof(path), "%s.kek", env.dbpath);
+	snprintf(set.hosted_key_file, sizeof(set.hosted_key_file), "%s", path);
+	kek = hosted_kek_open(path, 1, err, sizeof(err));
+	ck_assert_msg(kek != NULL, "%s", err);
+	ck_assert_int_eq(store_begin(env.st), STORE_OK);
+	ck_assert_int_eq(engine_signup_start(env.st, kek, "new@example.org",
+	    "newbie", "en", 0, fake_now, err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(store_commit(env.st), STORE_OK);
+	for (fr = 0; fr < 2; fr++) {
+		memset(&o, 0, sizeof(o));
+		ck_assert_int_eq(sqlite3_exec(store_test_db(env.st), fr ?
+		    "UPDATE outbox SET payload = replace(payload, '\"lang\":"
+		    "\"en\"', '\"lang\":\"fr\"') WHERE event = 'signup'" :
+		    "SELECT 1", NULL, NULL, NULL), SQLITE_OK);
+		ck_assert_int_eq(store_outbox_due_channel(env.st, "mail",
+		    fake_now + 10, 100, pick_signup, &o), STORE_OK);
+		ck_assert_int_gt(o.id, 0);
+		ck_assert_int_eq(mail_render(env.st, tpl, &set, &o, &out, err,
+		    sizeof(err)), MAIL_RENDER_OK);
+		ck_assert_ptr_nonnull(strstr(out.subject, fr ?
+		    "confirmez votre adresse" : "confirm your address"));
+		ck_assert_ptr_nonnull(p = strstr(out.body,
+		    "http://127.0.0.1:8080/confirm/"));
+		snprintf(code, sizeof(code), "%s", p + 30);
+		ck_assert_ptr_nonnull(strstr(out.body, fr ? "confirmer " :
+		    "confirm "));
+		/* The row holds no code; the signups row only its hash. */
+		ck_assert_ptr_null(strstr(o.payload, code));
+		engine_token_hash(code, hash);
+		ck_assert_int_eq(store_signup_get(env.st, hash, &su), STORE_OK);
+		ck_assert_str_eq(su.email, "new@example.org");
+		mail_out_clear(&out);
+		free(o.payload);
+		note_rendered(fr, "signup");
+	}
+	hosted_kek_close(kek);
+}
+END_TEST
+
 /*
  * Every event the engine can queue was rendered above from a real row,
  * in both languages (this test runs last, in the same process).
@@ -930,6 +994,7 @@ notices_suite(void)
 	tcase_add_test(tc, test_unknown_event_refused);
 	tcase_add_test(tc, test_press_row_checked);
 	tcase_add_test(tc, test_one_writer);
+	tcase_add_test(tc, test_signup_mail);
 	/* Last: it reads what the tests above rendered. */
 	tcase_add_test(tc, test_every_event_has_a_mail);
 	suite_add_tcase(s, tc);

@@ -244,7 +244,7 @@ START_TEST(test_kept_state_checked_against_log)
 	ck_assert_int_eq(store_begin(env.st), STORE_OK);
 	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
 	    sizeof(err)), ENGINE_OK);
-	ck_assert_int_eq(apply_move(env.st, env.key, &gs, &m, RULES_LANG_EN,
+	ck_assert_int_eq(apply_move(env.st, env.key, &gs, &m, STORE_ENTRY_MOVE, RULES_LANG_EN,
 	    &reply, &spoilt), ENGINE_OK);
 	ck_assert_int_eq(store_commit(env.st), STORE_OK);
 	gamestate_clear(&gs);
@@ -296,7 +296,7 @@ START_TEST(test_seat_status_checked_under_lock)
 
 	/* Through the writer, whose kept state was built before. */
 	memset(&reply, 0, sizeof(reply));
-	ck_assert_int_eq(writer_play(&m, RULES_LANG_EN, &reply), 0);
+	ck_assert_int_eq(writer_play(&m, STORE_ENTRY_MOVE, RULES_LANG_EN, &reply), 0);
 	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
 	ck_assert_ptr_nonnull(strstr(reply.message, "marked absent"));
 	engine_reply_clear(&reply);
@@ -306,7 +306,7 @@ START_TEST(test_seat_status_checked_under_lock)
 	ck_assert_int_eq(store_begin(env.st), STORE_OK);
 	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
 	    sizeof(err)), ENGINE_OK);
-	ck_assert_int_eq(apply_move(env.st, env.key, &gs, &m, RULES_LANG_EN,
+	ck_assert_int_eq(apply_move(env.st, env.key, &gs, &m, STORE_ENTRY_MOVE, RULES_LANG_EN,
 	    &reply, &spoilt), ENGINE_REFUSED);
 	ck_assert_int_eq(spoilt, 0);
 	store_rollback(env.st);
@@ -319,7 +319,7 @@ START_TEST(test_seat_status_checked_under_lock)
 	row.status = STORE_SEAT_PLAYING;
 	ck_assert_int_eq(store_seat_update(env.st, &row), STORE_OK);
 	memset(&reply, 0, sizeof(reply));
-	ck_assert_int_eq(writer_play(&m, RULES_LANG_EN, &reply), 0);
+	ck_assert_int_eq(writer_play(&m, STORE_ENTRY_MOVE, RULES_LANG_EN, &reply), 0);
 	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
 	engine_reply_clear(&reply);
 	ck_assert(audit_ok(game));

@@ -44,6 +44,20 @@ contains "a name equal but for case" err.txt "the name ALICE is taken: player al
 expect "a taken key" 1 ctl player add dave --key-file alice.key.pub
 contains "a taken key" err.txt "that key is already registered to another player"
 expect "bad key" 1 ctl player add carol --key ed25519:nonsense
+# A player whose key the server holds (docs/PLAYING.md): the key-encryption
+# key is made beside the database, mode 0600; moving to a key of one's own
+# destroys the hosted key.
+expect "add hosted" 0 ctl player add hana --email hana@example.org --hosted
+contains "add hosted" out.txt "(hosted key)"
+if [ "$(stat -c %a pbem.db.kek 2>/dev/null)" = 600 ]; then ok
+else bad "pbem.db.kek is not a 0600 file"; fi
+expect "hosted needs an address" 1 ctl player add hugo --hosted
+contains "hosted needs an address" err.txt "--email"
+expect "hosted takes no key" 1 ctl player add hugo --email h@x --hosted \
+	--key-file bob.key.pub
+expect "keygen hana" 0 "$bin/pbem" keygen -o hana.key
+expect "own key for hana" 0 ctl player key hana --key-file hana.key.pub
+contains "own key for hana" out.txt "the key the server held is destroyed"
 expect "too few seats" 1 ctl game create stmissions alice
 contains "too few seats" err.txt "2 to 4 players"
 expect "create" 0 ctl game create stmissions alice,bob

@@ -13,7 +13,15 @@
 #   3. a signed STATUS is answered to the seat's own address;
 #   4. Postfix is stopped, a move comes in by `pbemd deliver` (the MTA
 #      pipe mode): its mails wait in the outbox, retried; Postfix comes
-#      back and they are delivered.
+#      back and they are delivered;
+#   5. two players whose keys the server holds play a whole game of
+#      Ladder only by replying to their your-turn mails, each move in
+#      another client's shape (top-posted with "Sent from my iPhone",
+#      bottom-posted with a signature, HTML only, quoted-printable with
+#      "Envoyé de mon iPhone", base64, format=flowed); a reply from
+#      another address with a valid token and a reused token play
+#      nothing and are answered; the audit names the hosted moves;
+#   6. a newcomer signs up by mail and confirms by replying.
 # Needs root and postfix, dovecot-imapd, swaks, curl, sqlite3 (see
 # contrib/install-deps.sh).  Without them it skips (exit 77) -- unless
 # PBEM_REQUIRE_MAIL_E2E=1, as CI sets, when it fails instead.
@@ -35,7 +43,7 @@ skip() {
 }
 fail() {
 	echo "FAIL: $*"
-	for f in "$T"/postfix.log "$T"/dovecot.log "$T"/pbemd.log; do
+	for f in "$T"/postfix.log "$T"/dovecot.log "$T"/pbemd.log "$T"/r.txt; do
 		[ -f "$f" ] && { echo "--- $f"; tail -40 "$f"; }
 	done
 	exit 1
@@ -118,7 +126,7 @@ anvil     unix - - n - 1 anvil
 scache    unix - - n - 1 scache
 showq     unix n - n - - showq
 EOF
-for u in pbem alice bruno; do
+for u in pbem alice bruno hana hugo mallory zoe; do
 	echo "$u@$DOM $DOM/$u/"
 done > "$PFX/vmailbox"
 postfix -c "$PFX" check >"$T/postfix-check.log" 2>&1 ||
@@ -138,7 +146,7 @@ start_postfix_any() {
 start_postfix_any || skip "Postfix did not start: $(tail -3 "$T/postfix-start.log" 2>/dev/null)"
 
 # ---- Dovecot: IMAP on loopback over the same Maildirs --------------------
-for u in pbem alice bruno; do
+for u in pbem alice bruno hana hugo mallory zoe; do
 	echo "$u@$DOM:{PLAIN}secret-$u:$VUID:$VUID::$T/mail/$DOM/$u::"
 done > "$T/users"
 chmod 644 "$T/users"
@@ -400,6 +408,160 @@ done
 echo "ok: once the MTA is back, the waiting mails are delivered"
 [ "$(sqlite3 "$DB" "SELECT count(*) FROM outbox WHERE status = 2")" = 0 ] ||
     fail "some mail failed for good"
+
+# ---- Playing by plain replies (docs/PLAYING.md) ----------------------------
+$PBEMCTL -d "$DB" player add hana --email "hana@$DOM" --hosted >/dev/null ||
+    fail "player hana"
+$PBEMCTL -d "$DB" player add hugo --email "hugo@$DOM" --hosted --lang fr \
+    >/dev/null || fail "player hugo"
+$PBEMCTL -d "$DB" game create template hana,hugo >/dev/null ||
+    fail "game 2"
+g2() { $PBEMCTL -d "$DB" view 2 "$@"; }
+to_act2() { g2 | tr -d ' \n' | sed -n 's/.*"to_act":\[\([0-9]*\).*/\1/p'; }
+next2() { g2 | sed -n 's/.*"next_seq": *\([0-9]*\).*/\1/p'; }
+card2() {	# a card of seat S's hand (0 is a played one)
+	g2 --seat "$1" | tr -d ' \n' | sed -n 's/.*"hand":\[\([0-9,]*\)\].*/\1/p' |
+	    tr ',' '\n' | grep -v '^0$' | head -1
+}
+played2() {
+	i=0
+	while [ "$(next2)" != "$1" ]; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && fail "game 2: move $(($1 - 1)) was not played"
+		sleep 0.2
+	done
+}
+# wait_turn USER N: until USER has the your-turn mail of game 2 for move
+# N -- the one whose Message-ID carries the reply token of entry N-1 --
+# and put it in USER.turn.
+wait_turn() {
+	i=0
+	while :; do
+		fetch_all "$1" > "$1.mbox"
+		awk -v id="<pbem.2.$(($2 - 1)).o" '/^=====/ { if (keep) last = m;
+		    keep = 0; m = "" } { m = m $0 "\n" }
+		    tolower($0) ~ /^message-id:/ && index($0, id) &&
+		    index($0, "pbem-reply-") { keep = 1 }
+		    END { if (keep) last = m; printf "%s", last }' \
+		    "$1.mbox" > "$1.turn"
+		[ -s "$1.turn" ] && return 0
+		i=$((i + 1))
+		[ $i -gt 150 ] && fail "$1 has no your-turn mail for move $2"
+		sleep 0.2
+	done
+}
+mid_of() { grep -i '^Message-Id:' "$1" | head -1 | sed 's/^[^<]*//'; }
+body_of() { awk 'b { print } /^$/ { b = 1 }' "$1"; }
+# reply USER SHAPE MOVE [swaks args]: a reply to USER.turn.
+reply() {
+	ru=$1; rshape=$2; rmv=$3; shift 3
+	mid=$(mid_of "$ru.turn")
+	body_of "$ru.turn" | sed 's/^/> /' > quote.txt
+	set -- --add-header "In-Reply-To: $mid" --add-header "References: $mid" \
+	    --add-header "MIME-Version: 1.0" "$@"
+	case $rshape in
+	top)
+		{ printf '%s\n\nSent from my iPhone\n\nOn 1 Jan 2026, at 10:00, ' "$rmv"
+		  printf 'pbem <pbem@%s> wrote:\n\n' "$DOM"; cat quote.txt; } > r.txt
+		send "$ru" "Re: turn" r.txt "$@" \
+		    --add-header "Content-Type: text/plain; charset=utf-8" ;;
+	bottom)
+		{ printf 'On Mon, 1 Jan 2026 at 10:00, pbem <pbem@%s>\nwrote:\n' "$DOM"
+		  cat quote.txt; printf '\n%s\n\n-- \nA player\nplay 99\n' "$rmv"; } > r.txt
+		send "$ru" "Re: turn" r.txt "$@" \
+		    --add-header "Content-Type: text/plain; charset=utf-8" ;;
+	html)
+		{ printf '<html><body><div dir="ltr">%s</div><br>' "$rmv"
+		  printf '<div class="gmail_quote">On Monday pbem wrote:<br>'
+		  printf '<blockquote><pre>'; body_of "$ru.turn" |
+		      sed 's/&/\&amp;/g; s/</\&lt;/g'; printf '</pre></blockquote>'
+		  printf '</div></body></html>\n'; } > r.txt
+		send "$ru" "Re: turn" r.txt "$@" \
+		    --add-header "Content-Type: text/html; charset=utf-8" ;;
+	qp)
+		{ printf '%s\n\nEnvoy\303\251 de mon iPhone\n\nLe 1 janv. 2026 ' "$rmv"
+		  printf '\303\240 10:00, pbem a \303\251crit :\n'; cat quote.txt; } |
+		    sed 's/=/=3D/g; s/\xc3\xa9/=C3=A9/g; s/\xc3\xa0/=C3=A0/g' |
+		    awk '{ while (length($0) > 70) { print substr($0, 1, 70) "=";
+		    $0 = substr($0, 71) } print }' > r.txt
+		send "$ru" "Re: coup" r.txt "$@" \
+		    --add-header "Content-Type: text/plain; charset=utf-8" \
+		    --add-header "Content-Transfer-Encoding: quoted-printable" ;;
+	base64)
+		{ printf '%s\n\n' "$rmv"; cat quote.txt; } | base64 > r.txt
+		send "$ru" "Re: turn" r.txt "$@" \
+		    --add-header "Content-Type: text/plain; charset=utf-8" \
+		    --add-header "Content-Transfer-Encoding: base64" ;;
+	flowed)
+		{ printf '%s \n%s\n\n' "${rmv%% *}" "${rmv#* }"; cat quote.txt; } > r.txt
+		send "$ru" "Re: turn" r.txt "$@" \
+		    --add-header "Content-Type: text/plain; charset=utf-8; format=flowed" ;;
+	esac
+}
+rows() { sqlite3 "$DB" "SELECT count(*) FROM log WHERE game_id = 2"; }
+k=0
+for shape in top bottom html qp base64 flowed; do
+	S=$(to_act2); N=$(next2)
+	[ -n "$S" ] || fail "game 2 ended after $k moves"
+	[ "$S" = 0 ] && pl=hana || pl=hugo
+	[ "$S" = 0 ] && w=play || w=jouer
+	wait_turn "$pl" "$N"
+	if [ $k = 1 ]; then
+		# A valid token from another address: nothing played, the
+		# sender is told why.
+		before=$(rows); M0=$(count_mail mallory)
+		mv="$w $(card2 "$S")"
+		cp "$pl.turn" mallory.turn
+		reply mallory top "$mv"
+		wait_mail mallory $((M0 + 1))
+		[ "$(rows)" = "$before" ] || fail "a reply from mallory played"
+		fetch_all mallory | grep -q "did not come from the address" ||
+		    fail "mallory was not told why"
+		echo "ok: a reply from another address with a valid token plays nothing"
+	fi
+	reply "$pl" "$shape" "$w $(card2 "$S")"
+	played2 $((N + 1))
+	echo "ok: game 2 move $N played by a $shape reply from $pl"
+	if [ $k = 0 ]; then
+		# The same turn mail answered again: refused, in English.
+		before=$(rows); H0=$(count_mail "$pl")
+		reply "$pl" top "$w 1"
+		i=0
+		while ! fetch_all "$pl" | grep -q "already answered\|d\(=C3=A9\|é\)j\(=C3=A0\|à\) re"; do
+			i=$((i + 1)); [ $i -gt 150 ] && fail "no answer to a reused token"
+			sleep 0.2
+		done
+		[ "$(rows)" = "$before" ] || fail "a reused token played"
+		echo "ok: a reused token plays nothing and is answered"
+	fi
+	k=$((k + 1))
+done
+[ -z "$(to_act2)" ] || fail "game 2 is not over after $k replies"
+$PBEMCTL -d "$DB" audit 2 > audit2.txt || fail "audit of game 2"
+grep -q "6 moves signed with a hosted key" audit2.txt ||
+    fail "the audit does not name the hosted moves: $(cat audit2.txt)"
+$PBEMCTL -d "$DB" export 2 -o game2.json 2>export2.txt || fail "export 2"
+grep -q "moves signed with a hosted key" export2.txt ||
+    fail "export does not name the hosted moves"
+$PBEM verify game2.json > verify2.txt || fail "verify game 2"
+grep -q "hosted" verify2.txt || fail "pbem verify does not name hosted moves"
+echo "ok: a whole game played only by replies; audit, export and verify name the hosted moves"
+
+# ---- Sign-up by mail --------------------------------------------------------
+printf 'inscription\n' > su.txt
+send zoe "pbem" su.txt --add-header "From: Zoe Martin <zoe@$DOM>"
+wait_mail zoe 1
+CODE=$(fetch_all zoe | sed -n 's/.*confirmer \([A-Z0-9]\{10\}\).*/\1/p' | head -1)
+[ -n "$CODE" ] || fail "no code in zoe's sign-up mail"
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM players WHERE email = 'zoe@$DOM'")" = 0 ] ||
+    fail "zoe is a player before confirming"
+printf 'confirmer %s\n' "$CODE" > cf.txt
+send zoe "Re: pbem" cf.txt
+wait_mail zoe 2
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM players p JOIN hosted_keys h ON h.player_id = p.id WHERE email = 'zoe@$DOM' AND email_pending = 0")" = 1 ] ||
+    fail "zoe's sign-up was not confirmed"
+echo "ok: sign-up by mail, confirmed by a reply"
+
 kill "$PBEMD_PID"; wait "$PBEMD_PID" 2>/dev/null; PBEMD_PID=
 echo "PASS: mail end to end"
 exit 0

@@ -210,6 +210,10 @@ cmd_verify(int argc, char **argv)
 		    "receipts check out (the seed is revealed when the game "
 		    "ends; replay then)\n", (long long)log.game_id,
 		    report.checked);
+	if (rc == 0 && report.nhosted > 0)
+		printf("game %lld: %zu moves were signed with a key the server "
+		    "holds for the player (hosted): %s\n",
+		    (long long)log.game_id, report.nhosted, report.hosted);
 	audit_log_clear(&log);
 	return rc == 0 ? 0 : 1;
 }

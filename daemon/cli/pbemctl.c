@@ -41,6 +41,8 @@ usage(void)
 "  init                              create the database and server key\n"
 "  rulesets                          list the games this server runs\n"
 "  player add NAME (--key KEY | --key-file FILE) [--email ADDR] [--lang en|fr]\n"
+"  player add NAME --email ADDR --hosted [--kek-file FILE] [--lang en|fr]\n"
+"                                    a player whose key the server holds\n"
 "  player key NAME (--key KEY | --key-file FILE)   replace a player's key\n"
 "  player list\n"
 "  game create RULESET PLAYER,PLAYER,... [--options JSON] [--policy JSON]\n"
@@ -176,6 +178,37 @@ read_key_option(const char *key, const char *file, unsigned char pk[32])
 	free(text);
 }
 
+/* A player whose key the server holds (docs/PLAYING.md); the address an
+ * administrator gives is taken as confirmed. */
+static int
+player_add_hosted(struct ctl *c, struct store_player *p, const char *kekfile)
+{
+	struct hosted_kek *kek;
+	char err[512], *path;
+	enum engine_status es;
+
+	ctl_open(c, 0);
+	path = kekfile != NULL ? strdup(kekfile) :
+	    hosted_kek_path_for(c->dbpath);
+	if (path == NULL || (kek = hosted_kek_open(path, 1, err,
+	    sizeof(err))) == NULL)
+		cli_fatal("%s", path == NULL ? "out of memory" : err);
+	free(path);
+	if (store_begin(c->st) != STORE_OK)
+		cli_fatal("store: %s", store_errmsg(c->st));
+	es = engine_hosted_player_add(c->st, kek, p, err, sizeof(err));
+	hosted_kek_close(kek);
+	if (es != ENGINE_OK || store_commit(c->st) != STORE_OK) {
+		store_rollback(c->st);
+		cli_fatal("%s", es == ENGINE_BAD_REQUEST ? "a player of that "
+		    "name already exists" : es != ENGINE_OK ? err :
+		    store_errmsg(c->st));
+	}
+	printf("player %lld %s (hosted key)\n", (long long)p->id, p->name);
+	ctl_close(c);
+	return 0;
+}
+
 static int
 player_add(struct ctl *c, int argc, char **argv)
 {
@@ -184,13 +217,16 @@ player_add(struct ctl *c, int argc, char **argv)
 		{ "key-file", required_argument, NULL, 'K' },
 		{ "email", required_argument, NULL, 'e' },
 		{ "lang", required_argument, NULL, 'l' },
+		{ "hosted", no_argument, NULL, 'H' },
+		{ "kek-file", required_argument, NULL, 'E' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *key = NULL, *keyfile = NULL, *email = "", *lang = "en";
+	const char *key = NULL, *keyfile = NULL, *email = "", *lang = "en",
+	    *kekfile = NULL;
 	struct store_player p;
 	enum store_status rc;
 	char why[512];
-	int ch;
+	int ch, hosted = 0;
 
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (ch) {
@@ -198,11 +234,18 @@ player_add(struct ctl *c, int argc, char **argv)
 		case 'K': keyfile = optarg; break;
 		case 'e': email = optarg; break;
 		case 'l': lang = optarg; break;
+		case 'H': hosted = 1; break;
+		case 'E': kekfile = optarg; break;
 		default: usage();
 		}
 	}
 	if (optind + 1 != argc)
 		usage();
+	if (hosted && (key != NULL || keyfile != NULL))
+		cli_fatal("--hosted makes a key the server holds: give no "
+		    "--key or --key-file");
+	if (hosted && *email == '\0')
+		cli_fatal("a hosted player plays by mail: give --email ADDR");
 	if (strcmp(lang, "en") != 0 && strcmp(lang, "fr") != 0)
 		cli_fatal("--lang must be en or fr, not %s", lang);
 	if (!reqsig_valid_player(argv[optind]))
@@ -212,6 +255,8 @@ player_add(struct ctl *c, int argc, char **argv)
 	snprintf(p.name, sizeof(p.name), "%s", argv[optind]);
 	snprintf(p.email, sizeof(p.email), "%s", email);
 	snprintf(p.lang, sizeof(p.lang), "%s", lang);
+	if (hosted)
+		return player_add_hosted(c, &p, kekfile);
 	read_key_option(key, keyfile, p.pubkey);
 	ctl_open(c, 0);
 	rc = store_player_add(c->st, &p);
@@ -273,7 +318,7 @@ player_key(struct ctl *c, int argc, char **argv)
 	unsigned char pk[32];
 	char err[1024];
 	size_t i;
-	int ch;
+	int ch, hosted;
 
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (ch) {
@@ -292,9 +337,16 @@ player_key(struct ctl *c, int argc, char **argv)
 	rk.c = c;
 	rk.player = &p;
 	memcpy(rk.old_pubkey, p.pubkey, sizeof(rk.old_pubkey));
+	hosted = engine_player_hosted(c->st, &p);
 	if (store_player_set_key(c->st, p.id, pk) != STORE_OK)
 		cli_fatal("store: %s", store_errmsg(c->st));
 	printf("player %s has a new key\n", p.name);
+	/* From now on the server can no longer move for them. */
+	if (store_hosted_key_delete(c->st, p.id) != STORE_OK)
+		cli_fatal("store: %s", store_errmsg(c->st));
+	if (hosted)
+		printf("player %s: the key the server held is destroyed\n",
+		    p.name);
 	/* Each running game the player sits in records the new key, so its
 	 * audit checks the player's later moves with it. */
 	if (store_game_foreach(c->st, collect_seats, &rk) != STORE_OK)
@@ -1080,6 +1132,10 @@ replay_step(const struct store_entry *e, const struct rules_module *m,
 
 	if (e->kind == STORE_ENTRY_GENESIS)
 		printf("== %lld: game created\n", (long long)e->seq);
+	else if (audit_hosted_auth(e->kind) != NULL)
+		printf("== %lld: seat %d: %s (hosted key, %s)\n",
+		    (long long)e->seq, e->seat, e->text,
+		    audit_hosted_auth(e->kind));
 	else
 		printf("== %lld: seat %d: %s\n", (long long)e->seq, e->seat,
 		    e->text);
@@ -1120,6 +1176,9 @@ audit_one(struct ctl *c, int64_t game_id, audit_step_cb step, void *arg)
 	if (rc == 0 && step == NULL)
 		printf("game %lld: ok, %zu entries, every signature, hash and "
 		    "state checks out\n", (long long)game_id, report.checked);
+	if (rc == 0 && step == NULL && report.nhosted > 0)
+		printf("game %lld: %zu moves signed with a hosted key: %s\n",
+		    (long long)game_id, report.nhosted, report.hosted);
 	else if (rc != 0)
 		printf("game %lld: FAILED at entry %lld: %s\n",
 		    (long long)game_id, (long long)report.bad_seq,
@@ -1197,6 +1256,26 @@ cmd_audit(struct ctl *c, int argc, char **argv)
 	return failed ? 1 : 0;
 }
 
+/* Name, on stderr, the moves of a bundle signed with a hosted key. */
+static void
+report_hosted(const json_t *bundle)
+{
+	json_t *entries = json_object_get(bundle, "entries"), *e;
+	size_t i, n = 0;
+
+	json_array_foreach(entries, i, e) {
+		if (json_object_get(e, "hosted") == NULL)
+			continue;
+		fprintf(stderr, "%sentry %lld, seat %lld (%s)", n++ == 0 ?
+		    "pbemctl: moves signed with a hosted key: " : "; ",
+		    (long long)json_integer_value(json_object_get(e, "seq")),
+		    (long long)json_integer_value(json_object_get(e, "seat")),
+		    json_string_value(json_object_get(e, "hosted")));
+	}
+	if (n > 0)
+		fputc('\n', stderr);
+}
+
 static int
 cmd_export(struct ctl *c, int argc, char **argv)
 {
@@ -1217,6 +1296,7 @@ cmd_export(struct ctl *c, int argc, char **argv)
 	    sizeof(err));
 	if (bundle == NULL)
 		cli_fatal("%s", err);
+	report_hosted(bundle);
 	if (out == NULL)
 		cli_print_json(bundle);
 	else if (json_dump_file(bundle, out, JSON_INDENT(1) |

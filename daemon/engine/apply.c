@@ -107,8 +107,8 @@ play(struct gamestate *gs, const struct proto_move *m, enum rules_lang lang,
 
 enum engine_status
 apply_move(struct store *st, const struct serverkey *key,
-    struct gamestate *gs, const struct proto_move *m, enum rules_lang lang,
-    struct engine_reply *reply, int *gs_spoilt)
+    struct gamestate *gs, const struct proto_move *m, int kind,
+    enum rules_lang lang, struct engine_reply *reply, int *gs_spoilt)
 {
 	struct store_entry e;
 	json_t *move;
@@ -148,7 +148,7 @@ apply_move(struct store *st, const struct serverkey *key,
 	memset(&e, 0, sizeof(e));
 	e.game_id = m->game_id;
 	e.seq = m->seq;
-	e.kind = STORE_ENTRY_MOVE;
+	e.kind = kind;
 	e.seat = m->seat;
 	e.text = (char *)m->text;
 	e.time = clock_now();

@@ -25,6 +25,8 @@
 #include "engine.h"
 
 /*
+ * kind is the log entry's: STORE_ENTRY_MOVE, or STORE_ENTRY_HOSTED_MAIL /
+ * STORE_ENTRY_HOSTED_WEB for a move signed with the seat's hosted key.
  * Returns ENGINE_OK with every row written, reply's receipt, next_seq and
  * game_over set, and gs advanced to the new state (seq, last_hash);
  * otherwise the refusal or failure with its message in reply.
@@ -33,7 +35,7 @@
  * then drop gs rather than use it again.
  */
 enum engine_status apply_move(struct store *st, const struct serverkey *key,
-	    struct gamestate *gs, const struct proto_move *m,
+	    struct gamestate *gs, const struct proto_move *m, int kind,
 	    enum rules_lang lang, struct engine_reply *reply, int *gs_spoilt);
 
 /* Set reply's status and message (printf-style). */

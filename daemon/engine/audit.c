@@ -12,6 +12,7 @@
 #include "chain.h"
 #include "engine.h"
 #include "protocol.h"
+#include "receipts.h"
 #include "replay.h"
 #include "rng.h"
 
@@ -40,14 +41,13 @@ fail(struct audit_report *r, int64_t seq, const char *fmt, ...)
 
 /* Check the links, hash and receipt of entry i. */
 static int
-check_link(const struct audit_log *log, size_t i, struct audit_report *r)
+check_link(const struct audit_log *log, size_t i,
+    struct receipt_checker *receipts, struct audit_report *r)
 {
 	static const unsigned char zero[STORE_HASH_BYTES];
 	const struct store_entry *e = &log->entries[i];
 	const unsigned char *prev;
-	unsigned char hash[STORE_HASH_BYTES], buf[512];
-	struct proto_receipt rc;
-	size_t len;
+	unsigned char hash[STORE_HASH_BYTES];
 
 	if (e->seq != (int64_t)i)
 		return fail(r, (int64_t)i, "entry %zu has sequence number %lld"
@@ -68,10 +68,7 @@ check_link(const struct audit_log *log, size_t i, struct audit_report *r)
 	if (memcmp(hash, e->hash, STORE_HASH_BYTES) != 0)
 		return fail(r, e->seq, "entry %lld: its contents do not match "
 		    "its hash (the entry was altered)", (long long)e->seq);
-	engine_receipt_of(e, &rc);
-	len = proto_receipt_canonical(&rc, buf, sizeof(buf));
-	if (len == 0 || crypto_sign_verify_detached(rc.signature, buf, len,
-	    log->server_pub) != 0)
+	if (!receipts_ok(receipts, log->entries, i, log->server_pub))
 		return fail(r, e->seq, "entry %lld: the server's receipt "
 		    "signature does not verify", (long long)e->seq);
 	return 0;
@@ -268,6 +265,35 @@ check_state(const struct audit_log *log, size_t i, const void *state,
 	return 0;
 }
 
+const char *
+audit_hosted_auth(int kind)
+{
+	switch (kind) {
+	case STORE_ENTRY_HOSTED_MAIL:
+		return "mail reply token";
+	case STORE_ENTRY_HOSTED_WEB:
+		return "web session";
+	default:
+		return NULL;
+	}
+}
+
+/* A move signed with a hosted key: counted and named in the report. */
+static void
+audit_note_hosted(struct audit_report *r, const struct store_entry *e)
+{
+	size_t n = strlen(r->hosted);
+
+	r->nhosted++;
+	if (n + 48 < sizeof(r->hosted))
+		snprintf(r->hosted + n, sizeof(r->hosted) - n, "%s%lld (seat "
+		    "%d, %s)", n > 0 ? ", " : "", (long long)e->seq, e->seat,
+		    e->kind == STORE_ENTRY_HOSTED_MAIL ? "mail" : "web");
+	else if (n + 5 < sizeof(r->hosted) && strcmp(r->hosted + n - 3,
+	    "...") != 0)
+		snprintf(r->hosted + n, sizeof(r->hosted) - n, ", ...");
+}
+
 /* Signatures and records of entry i > 0; *ends for a game-ending one. */
 static int
 check_entry(const struct audit_log *log, const struct store_entry *e,
@@ -275,6 +301,11 @@ check_entry(const struct audit_log *log, const struct store_entry *e,
 {
 	*ends = 0;
 	switch (e->kind) {
+	case STORE_ENTRY_HOSTED_MAIL:
+	case STORE_ENTRY_HOSTED_WEB:
+		/* Signed by the seat's key like any move. */
+		audit_note_hosted(r, e);
+		return check_move_signature(e, gen, log->server_pub, r);
 	case STORE_ENTRY_MOVE:
 	case STORE_ENTRY_AUTO:
 		return check_move_signature(e, gen, log->server_pub, r);
@@ -295,14 +326,18 @@ walk(const struct audit_log *log, struct genesis *gen,
 {
 	char err[RULES_ERRLEN];
 	struct rules_rng rng;
+	struct receipt_checker *receipts;
 	void *state = NULL;
 	size_t i;
 	int rc = -1, ends = 0, ended = 0;
 
+	/* The receipts on the other core (receipts.h); NULL: here. */
+	receipts = receipts_start(log->entries, log->nentries,
+	    log->server_pub);
 	for (i = 0; i < log->nentries; i++) {
 		const struct store_entry *e = &log->entries[i];
 
-		if (check_link(log, i, r) != 0)
+		if (check_link(log, i, receipts, r) != 0)
 			goto out;
 		if (ended) {
 			fail(r, e->seq, "entry %lld follows the entry that "
@@ -342,6 +377,7 @@ walk(const struct audit_log *log, struct genesis *gen,
 	r->replayed = log->have_seed;
 	rc = 0;
 out:
+	receipts_stop(receipts);
 	if (state != NULL)
 		gen->module->destroy(state);
 	return rc;

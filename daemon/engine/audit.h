@@ -44,7 +44,14 @@ struct audit_report {
 	char		ruleset[STORE_RULESET_MAX];
 	int		nseats;
 	unsigned char	final_state_hash[STORE_HASH_BYTES];
+	/* Moves signed with a seat's hosted key (kinds 7 and 8,
+	 * docs/LOG.md): how many, and "SEQ (seat S, mail|web), ..." */
+	size_t		nhosted;
+	char		hosted[1024];
 };
+
+/* "mail reply token" or "web session" for a hosted kind, else NULL. */
+const char *audit_hosted_auth(int kind);
 
 /* Called after each entry during a replay: the module, its state after
  * the entry, and the entry. */

@@ -20,7 +20,9 @@ hex_string(const unsigned char *bytes, size_t n)
 static json_t *
 entry_json(const struct store_entry *e)
 {
-	return json_pack("{s:I, s:i, s:i, s:I, s:s, s:o, s:o, s:o, s:o, s:o}",
+	json_t *j;
+
+	j = json_pack("{s:I, s:i, s:i, s:I, s:s, s:o, s:o, s:o, s:o, s:o}",
 	    "seq", (json_int_t)e->seq, "kind", e->kind, "seat", e->seat,
 	    "time", (json_int_t)e->time, "text", e->text ? e->text : "",
 	    "signature", hex_string(e->signature, STORE_SIG_BYTES),
@@ -28,6 +30,11 @@ entry_json(const struct store_entry *e)
 	    "prev_hash", hex_string(e->prev_hash, STORE_HASH_BYTES),
 	    "hash", hex_string(e->hash, STORE_HASH_BYTES),
 	    "receipt", hex_string(e->receipt, STORE_SIG_BYTES));
+	/* Informative only (the kind, which the hash covers, decides). */
+	if (j != NULL && audit_hosted_auth(e->kind) != NULL)
+		json_object_set_new(j, "hosted", json_string(
+		    audit_hosted_auth(e->kind)));
+	return j;
 }
 
 json_t *

@@ -408,4 +408,94 @@ void	engine_handle(struct store *st, const struct serverkey *key,
 	    const char *text, size_t len, enum rules_lang lang, int64_t now,
 	    struct engine_reply *reply);
 
+/* ---- submit.c, hostedkey.c, tokens.c, signup.c: playing by replies ---- */
+
+/*
+ * Play the checked move m (its signature already verified, or made by
+ * the seat's hosted key) as a log entry of kind (STORE_ENTRY_MOVE, or
+ * STORE_ENTRY_HOSTED_MAIL / _WEB): through the writer when one runs in
+ * this process, else in a transaction of its own.  engine_submit() ends
+ * here.
+ */
+void	engine_submit_move(struct store *st, const struct serverkey *key,
+	    const struct proto_move *m, int kind, enum rules_lang lang,
+	    struct engine_reply *reply);
+
+/*
+ * Hosted keys (hostedkey.c; docs/PLAYING.md).  The key-encryption key is
+ * HOSTED_KEK_BYTES random bytes in its own 0600 file (option
+ * hosted_key_file, default "<database>.kek"), never in the database;
+ * hosted secret keys are sealed with it.
+ */
+#define HOSTED_KEK_BYTES	32
+struct hosted_kek;
+struct hosted_kek *hosted_kek_open(const char *path, int create, char *err,
+	    size_t errlen);
+void	hosted_kek_close(struct hosted_kek *kek);
+char   *hosted_kek_path_for(const char *dbpath);
+/* outlen bytes keyed by the KEK for one purpose (a domain string). */
+void	hosted_kek_derive(const struct hosted_kek *kek, const char *purpose,
+	    const unsigned char *msg, size_t len, unsigned char *out,
+	    size_t outlen);
+/* Store p (name, email, lang, email_pending as given) with a fresh
+ * hosted key as its key, inside the caller's transaction. */
+enum engine_status engine_hosted_player_add(struct store *st,
+	    const struct hosted_kek *kek, struct store_player *p, char *err,
+	    size_t errlen);
+/* 1 if the server holds p's active key (a hosted player). */
+int	engine_player_hosted(struct store *st, const struct store_player *p);
+/*
+ * Play text for seat as move seq of game, signed with the hosted key of
+ * the seat's player, as a log entry of kind (STORE_ENTRY_HOSTED_MAIL or
+ * _WEB: how the caller authenticated the player).  ENGINE_REFUSED if the
+ * player has a key of their own (the server cannot sign for them);
+ * otherwise as engine_submit().
+ */
+void	engine_submit_hosted(struct store *st, const struct serverkey *key,
+	    const struct hosted_kek *kek, int64_t game_id, int64_t seq,
+	    int seat, const char *text, int kind, enum rules_lang lang,
+	    struct engine_reply *reply);
+
+/* Tokens (tokens.c): ENGINE_TOKEN_LEN lower-case hex digits; codes
+ * ENGINE_CODE_LEN capital letters and digits.  Only hashes are stored. */
+#define ENGINE_TOKEN_LEN	32
+#define ENGINE_CODE_LEN		10
+void	engine_token_hash(const char *token,
+	    unsigned char hash[STORE_HASH_BYTES]);
+/* The reply token of the your-turn mail of outbox row outbox_id (the same
+ * every time), registered (hashed) in the store. */
+void	engine_reply_token(const struct hosted_kek *kek, int64_t game_id,
+	    int64_t seq, int seat, int64_t player_id, int64_t outbox_id,
+	    char out[ENGINE_TOKEN_LEN + 1]);
+enum store_status engine_reply_token_issue(struct store *st,
+	    const struct hosted_kek *kek, int64_t game_id, int64_t seq,
+	    int seat, int64_t player_id, int64_t outbox_id,
+	    char out[ENGINE_TOKEN_LEN + 1]);
+/* A fresh random play token, stored hashed with its expiry. */
+enum store_status engine_play_token_issue(struct store *st, int64_t game_id,
+	    int seat, int64_t player_id, int64_t expires,
+	    char out[ENGINE_TOKEN_LEN + 1]);
+/* The sign-up code of nonce. */
+void	engine_signup_code(const struct hosted_kek *kek, const char *nonce,
+	    char out[ENGINE_CODE_LEN + 1]);
+
+/* Sign-ups (signup.c).  Start one inside the caller's transaction: a
+ * signups row and a "signup" mail to email.  player_id: the player
+ * registered over HTTP who waits for it, or 0 (the player is made, with
+ * a hosted key, on confirmation). */
+enum engine_status engine_signup_start(struct store *st,
+	    const struct hosted_kek *kek, const char *email, const char *name,
+	    const char *lang, int64_t player_id, int64_t now, char *err,
+	    size_t errlen);
+/* Confirm a code, in a transaction of its own; *p is the player.
+ * ENGINE_BAD_REQUEST: no such code; ENGINE_REFUSED: expired, or already
+ * confirmed (then *p is that player). */
+enum engine_status engine_signup_confirm(struct store *st,
+	    const struct hosted_kek *kek, const char *code, int64_t now,
+	    struct store_player *p, char *err, size_t errlen);
+/* A player name from a display name (or else an address's local part):
+ * lower case, letters, digits, '.', '_' and '-'. */
+void	engine_name_from(const char *display, const char *email, char *out,
+	    size_t outlen);
+
 #endif /* PBEM_ENGINE_H */

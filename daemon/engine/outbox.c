@@ -26,6 +26,8 @@ const char *const engine_mail_events[] = {
 	"reminder", "deadline", "late", "seat_offered",
 	/* server entries, to the seat they are about (serverentry.c) */
 	"auto_move", "skipped", "resigned", "seat_taken",
+	/* signup.c: the code confirming an address */
+	"signup",
 	/* seats.c, press.c */
 	"call_off_vote", "press",
 	/* observers (observe.c: "observer_" + the event) */

@@ -56,6 +56,8 @@ replay_entry(const struct rules_module *m, void *state,
 {
 	switch (e->kind) {
 	case STORE_ENTRY_MOVE:
+	case STORE_ENTRY_HOSTED_MAIL:
+	case STORE_ENTRY_HOSTED_WEB:
 	case STORE_ENTRY_AUTO:
 		return replay_move(m, state, seed, e, err, errlen);
 	case STORE_ENTRY_SKIP:

@@ -136,7 +136,7 @@ verify_block(struct store *st, const char *text, size_t len,
 /* One move in a transaction of its own (no writer in this process). */
 static void
 play_alone(struct store *st, const struct serverkey *key,
-    const struct proto_move *m, enum rules_lang lang,
+    const struct proto_move *m, int kind, enum rules_lang lang,
     struct engine_reply *reply)
 {
 	struct gamestate gs;
@@ -156,7 +156,8 @@ play_alone(struct store *st, const struct serverkey *key,
 		store_rollback(st);
 		return;
 	}
-	if (apply_move(st, key, &gs, m, lang, reply, &spoilt) != ENGINE_OK)
+	if (apply_move(st, key, &gs, m, kind, lang, reply, &spoilt) !=
+	    ENGINE_OK)
 		store_rollback(st);
 	else if (store_commit(st) != STORE_OK)
 		engine_refuse(reply, ENGINE_INTERNAL, "store: %s",
@@ -174,11 +175,19 @@ engine_submit(struct store *st, const struct serverkey *key,
 	memset(reply, 0, sizeof(*reply));
 	if (verify_block(st, text, len, lang, &m, reply) != 0)
 		return;
-	if (writer_play(&m, lang, reply) != 0)
-		play_alone(st, key, &m, lang, reply);
+	engine_submit_move(st, key, &m, STORE_ENTRY_MOVE, lang, reply);
+}
+
+void
+engine_submit_move(struct store *st, const struct serverkey *key,
+    const struct proto_move *m, int kind, enum rules_lang lang,
+    struct engine_reply *reply)
+{
+	if (writer_play(m, kind, lang, reply) != 0)
+		play_alone(st, key, m, kind, lang, reply);
 	/* The move is committed: work that must follow a commit. */
 	if (reply->status == ENGINE_OK)
-		engine_committed(m.game_id, m.seq);
+		engine_committed(m->game_id, m->seq);
 }
 
 int

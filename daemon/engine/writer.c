@@ -18,6 +18,7 @@
 
 struct job {
 	const struct proto_move	*m;
+	int			 kind;		/* of the log entry */
 	enum rules_lang		 lang;
 	struct engine_reply	*reply;
 	int			 done;
@@ -153,7 +154,7 @@ write_batch(struct writer *w, int n)
 			    store_errmsg(w->st));
 			continue;
 		}
-		if (apply_move(w->st, w->key, gs, j->m, j->lang, j->reply,
+		if (apply_move(w->st, w->key, gs, j->m, j->kind, j->lang, j->reply,
 		    &spoilt) == ENGINE_OK) {
 			if (store_mark_release(w->st) == STORE_OK) {
 				w->written[i] = 1;
@@ -298,7 +299,7 @@ writer_get_stats(struct writer_stats *stats)
 }
 
 int
-writer_play(const struct proto_move *m, enum rules_lang lang,
+writer_play(const struct proto_move *m, int kind, enum rules_lang lang,
     struct engine_reply *reply)
 {
 	struct writer *w = atomic_load(&current);
@@ -308,6 +309,7 @@ writer_play(const struct proto_move *m, enum rules_lang lang,
 		return -1;
 	memset(&j, 0, sizeof(j));
 	j.m = m;
+	j.kind = kind;
 	j.lang = lang;
 	j.reply = reply;
 	pthread_cond_init(&j.wake, NULL);

@@ -123,6 +123,10 @@ int	api_authenticate(struct api_request *req, struct store_player *player,
  * header at all.  Answers nothing. */
 int	api_admin_bearer(struct api_request *req);
 
+/* api_confirm.c: the link of a sign-up mail */
+enum MHD_Result	api_confirm_page(struct api_request *req);
+enum MHD_Result	api_confirm_post(struct api_request *req);
+
 /* api_players.c */
 enum MHD_Result	api_player_register(struct api_request *req);
 enum MHD_Result	api_player_me(struct api_request *req);

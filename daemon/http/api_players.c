@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "api.h"
 #include "engine.h"
@@ -24,6 +25,40 @@ valid_email(const char *email)
 			return 0;
 	return at != NULL && at != email && at[1] != '\0' &&
 	    strchr(at + 1, '@') == NULL && n < STORE_EMAIL_MAX;
+}
+
+/* Store p and, when it has an address, start its confirmation (a
+ * sign-up mail with the code), in one transaction. */
+static enum store_status
+register_player(struct api_request *req, struct store *st,
+    struct store_player *p, char *err, size_t errlen)
+{
+	const char *file = config_str(req->d->cfg, "hosted_key_file");
+	struct hosted_kek *kek = NULL;
+	enum store_status sr;
+	char path[1024];
+
+	if (!p->email_pending)
+		return store_player_add(st, p);
+	snprintf(path, sizeof(path), *file != '\0' ? "%s" : "%s.kek",
+	    *file != '\0' ? file : req->d->dbpath);
+	if ((kek = hosted_kek_open(path, 1, err, errlen)) == NULL) {
+		log_warnx("http: register: %s", err);
+		return STORE_ERROR;
+	}
+	if ((sr = store_begin(st)) != STORE_OK)
+		goto out;
+	if ((sr = store_player_add(st, p)) == STORE_OK &&
+	    engine_signup_start(st, kek, p->email, p->name, p->lang, p->id,
+	    (int64_t)time(NULL), err, errlen) != ENGINE_OK)
+		sr = STORE_ERROR;
+	if (sr == STORE_OK)
+		sr = store_commit(st);
+	if (sr != STORE_OK)
+		store_rollback(st);
+out:
+	hosted_kek_close(kek);
+	return sr;
 }
 
 static enum MHD_Result
@@ -85,7 +120,10 @@ api_player_register(struct api_request *req)
 	snprintf(p.lang, sizeof(p.lang), "%s", lang);
 	if ((st = api_store(req, &rc)) == NULL)
 		goto out;
-	sr = store_player_add(st, &p);
+	/* No game mail goes to the address until its owner confirms it:
+	 * the player and the confirmation mail in one transaction. */
+	p.email_pending = p.email[0] != '\0';
+	sr = register_player(req, st, &p, msg, sizeof(msg));
 	if (sr == STORE_EXISTS) {
 		engine_player_exists_reason(st, &p, msg, sizeof(msg));
 		rc = api_send_error(req, MHD_HTTP_CONFLICT, "player_exists",
@@ -98,8 +136,9 @@ api_player_register(struct api_request *req)
 		log_info("http: player %lld %s registered", (long long)p.id,
 		    p.name);
 		rc = api_send_json(req, MHD_HTTP_CREATED, json_pack("{s:I, s:s, "
-		    "s:s, s:s, s:s}", "id", (json_int_t)p.id, "name", p.name,
-		    "email", p.email, "lang", p.lang, "key", key));
+		    "s:s, s:s, s:s, s:b}", "id", (json_int_t)p.id, "name", p.name,
+		    "email", p.email, "lang", p.lang, "key", key,
+		    "email_confirmed", !p.email_pending));
 	}
 out:
 	json_decref(body);

@@ -67,6 +67,8 @@ static const struct api_route routes[] = {
 	{ "POST", "/v1/games/{id}/moves",	api_move_post },
 	/* api: players, forming games, private views, log, events */
 	{ "POST", "/v1/players",		api_player_register },
+	{ "GET",  "/confirm/{code}",		api_confirm_page },
+	{ "POST", "/confirm/{code}",		api_confirm_post },
 	{ "GET",  "/v1/players/me",		api_player_me },
 	{ "POST", "/v1/games",			api_game_create },
 	{ "POST", "/v1/games/{id}/join",	api_game_join },
@@ -302,6 +304,20 @@ path_matches(const char *pattern, const char *path, int64_t *params)
 				return 0;
 			path = end;
 			pattern += 3;
+			continue;
+		}
+		if (strncmp(pattern, "{code}", 6) == 0) {
+			/* A sign-up code: 1 to 32 letters and digits. */
+			size_t n = 0;
+
+			while (n < 33 && ((path[n] >= 'A' && path[n] <= 'Z') ||
+			    (path[n] >= 'a' && path[n] <= 'z') ||
+			    (path[n] >= '0' && path[n] <= '9')))
+				n++;
+			if (n == 0 || n > 32)
+				return 0;
+			path += n;
+			pattern += 6;
 			continue;
 		}
 		if (strncmp(pattern, "{id}", 4) == 0) {

@@ -10,6 +10,7 @@ daemon_libmail_a_CPPFLAGS = $(MAIL_CPPFLAGS)
 daemon_libmail_a_SOURCES = daemon/mail/mail.h \
 	daemon/mail/mail_settings.c daemon/mail/mail_thread.c \
 	daemon/mail/mail_parse.c daemon/mail/mail_block.c daemon/mail/mail_ingest.c \
+	daemon/mail/mail_reply.c daemon/mail/mail_account.c \
 	daemon/mail/mail_maildir.c daemon/mail/mail_imap.c \
 	daemon/mail/mail_render.c daemon/mail/mail_notice.c daemon/mail/mail_compose.c \
 	daemon/mail/mail_flowed.c \
@@ -25,6 +26,14 @@ daemon_pbemd_LDADD += daemon/libmail.a $(CORE_LIBS) $(GMIME_LIBS) \
 # The mail templates that are not a game's.
 nobase_dist_template_DATA += \
 	templates/en/mail/help.txt.mustache \
+	templates/en/mail/play.txt.mustache \
+	templates/en/mail/signup.txt.mustache \
+	templates/en/mail/account.txt.mustache \
+	templates/en/mail/reply_error.txt.mustache \
+	templates/fr/mail/play.txt.mustache \
+	templates/fr/mail/signup.txt.mustache \
+	templates/fr/mail/account.txt.mustache \
+	templates/fr/mail/reply_error.txt.mustache \
 	templates/en/mail/error.txt.mustache \
 	templates/en/mail/admin.txt.mustache \
 	templates/fr/mail/help.txt.mustache \
@@ -67,7 +76,8 @@ nobase_dist_template_DATA += \
 # corpus of tests/mail/.
 check_PROGRAMS += tests/check_mail
 TESTS += tests/check_mail
-tests_check_mail_SOURCES = tests/check_mail.c daemon/common/log.c \
+tests_check_mail_SOURCES = tests/check_mail.c tests/check_mail_hosted.c \
+	daemon/common/log.c \
 	daemon/runtime/conf.c daemon/mail/mail_config.c $(TESTLIB)
 tests_check_mail_CPPFLAGS = $(MAIL_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
 tests_check_mail_LDADD = $(MAIL_LIBS) $(CHECK_LIBS)

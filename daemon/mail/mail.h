@@ -124,6 +124,12 @@ struct mail_settings {
 		    unsigned int *retry_after);
 	void	(*key_charge)(void *arg, const unsigned char key[32]);
 	void	*key_arg;
+	int	open_registration;	/* sign-up by mail */
+	/* Not mail_ options (mail_config.c): the key-encryption key of
+	 * hosted keys ("" : no hosted play), and the base of the links in
+	 * mails (<public_base_url>/play/..., /confirm/...). */
+	char	hosted_key_file[MAIL_PATH_MAX];
+	char	public_base_url[MAIL_PATH_MAX];
 };
 
 /* Fill s with the documented defaults (docs/MAIL.md, "Settings"): the
@@ -145,6 +151,11 @@ const char *mail_settings_name(int i);
 struct config;
 int	mail_settings_from_config(struct mail_settings *s,
 	    const struct config *cfg, char *err, size_t errlen);
+
+/* hosted_key_file (the option, else "<dbpath>.kek") and
+ * public_base_url (no trailing '/') from the configuration; 0 or -1. */
+int	mail_settings_links(struct mail_settings *s, const struct config *cfg,
+	    const char *dbpath, char *err, size_t errlen);
 
 /* GMime's and libcurl's global set-up; once per process, before any
  * thread. */
@@ -192,6 +203,10 @@ struct mail_msg {
 	char	*text;			/* the text to search, UTF-8; malloc'd */
 	size_t	 textlen;
 	int	 from_html;		/* text was converted from HTML */
+	char	 from_name[128];	/* From:'s display name, UTF-8 */
+	char	 threading[2048];	/* In-Reply-To and References */
+	char	 language[64];		/* Content-Language, else
+					 * Accept-Language, lower case */
 };
 
 /* Parse raw (any line ends) with GMime: headers, and every text part
@@ -284,6 +299,27 @@ struct mail_ingest_ctx {
 	const struct mail_settings	*set;
 };
 
+/* A reply to queue with the Message-ID record (mail_ingest.c and the
+ * files it hands a message to: mail_reply.c, mail_account.c). */
+struct mail_answer {
+	char		 to[MAIL_ADDR_MAX];
+	char		 event[32];
+	int64_t		 game_id;
+	int64_t		 seq;
+	int		 verified;	/* to a seat, after its signature */
+	json_t		*payload;	/* owned; NULL: no reply */
+};
+/* A reply holding no view (mail_help, mail_error, reply_error,
+ * mail_account): event, lang, in_reply_to and game if > 0. */
+void	mail_answer_plain(struct mail_answer *a, const char *to,
+	    const char *event, const char *lang, const char *in_reply_to,
+	    int64_t game_id);
+/* A reply rendered from seat's view after entry seq, to the seat's
+ * registered address to. */
+void	mail_answer_seat(struct mail_answer *a, const char *to,
+	    const char *event, int64_t game_id, int64_t seq, int seat,
+	    const char *in_reply_to);
+
 /*
  * Take one message in: raw is the whole RFC 5322 message (any line
  * ends).  While it runs, the message is noted in the store (mail_attempt,
@@ -294,6 +330,36 @@ struct mail_ingest_ctx {
  */
 void	mail_ingest(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 	    const char *envelope_sender, struct mail_result *r);
+
+/* ---- mail_reply.c: replies to play (hosted players) --------------------- */
+
+/* The reply token after "pbem-reply-" in s (lower-cased): 1, or 0. */
+int	mail_reply_token_in(const char *s, size_t len, char *tok);
+/* 1 if m looks forwarded (its subject, or a forward's separator). */
+int	mail_is_forward(const struct mail_msg *m);
+/* The move of a reply into out: the first line not quoted, not blank,
+ * not an attribution nor a client's signature; 0, or -1 if none. */
+int	mail_reply_move(const char *text, size_t len, char *out,
+	    size_t outlen);
+/* A reply_error answer for refusal code (reply_forwarded, reply_used,
+ * ...) in lang, saying what was wrong and what to do. */
+void	mail_reply_refusal(struct mail_answer *a, const char *to,
+	    const char *code, const char *lang, const char *in_reply_to,
+	    int64_t game_id);
+/* If m carries a reply token (threading headers, else body): check it
+ * and play the move, or refuse; the outcome in r, the answer in a.
+ * Returns 1 if a token was found (m is handled), else 0. */
+int	mail_reply_play(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
+	    const char *lang, struct mail_result *r, struct mail_answer *a);
+
+/* ---- mail_account.c: sign-up, games, join, new, by mail ----------------- */
+
+/* If the first unquoted line (or the subject) is an account command --
+ * register/inscription, confirm/confirmer CODE, games/parties,
+ * join/rejoindre N, new/nouvelle RULESET N players/joueurs -- do it and
+ * set the answer; returns 1, else 0 (not one). */
+int	mail_account(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
+	    const char *sender, struct mail_result *r, struct mail_answer *a);
 
 /* ---- mail_maildir.c ------------------------------------------------------ */
 
@@ -359,8 +425,13 @@ enum mail_render_status {
 	MAIL_RENDER_OK = 0,
 	MAIL_RENDER_SKIP,	/* nothing to send (no recipient) */
 	MAIL_RENDER_RETRY,	/* store busy: try again later */
-	MAIL_RENDER_FAIL	/* can never be rendered */
+	MAIL_RENDER_FAIL,	/* can never be rendered */
+	MAIL_RENDER_HELD	/* game mail to an unconfirmed address:
+				 * never sent, recorded as such */
 };
+
+/* How long the sign-in link of a your-turn mail works (docs/PLAYING.md). */
+#define MAIL_PLAY_TOKEN_TTL	(3 * 86400)
 
 /* Render an outbox row of channel "mail".  On anything but OK, err says
  * why and out holds nothing to free. */

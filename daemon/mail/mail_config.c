@@ -4,6 +4,7 @@
  * mail_settings_default() takes its defaults from the same rows.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "conf.h"
 #include "mail.h"
@@ -23,5 +24,34 @@ mail_settings_from_config(struct mail_settings *s, const struct config *cfg,
 		    errlen) != 0)
 			return -1;
 	}
+	return mail_settings_links(s, cfg, config_str(cfg, "database"), err,
+	    errlen);
+}
+
+int
+mail_settings_links(struct mail_settings *s, const struct config *cfg,
+    const char *dbpath, char *err, size_t errlen)
+{
+	const char *kek = config_str(cfg, "hosted_key_file");
+	const char *url = config_str(cfg, "public_base_url");
+	size_t n;
+
+	if (*kek != '\0')
+		n = (size_t)snprintf(s->hosted_key_file,
+		    sizeof(s->hosted_key_file), "%s", kek);
+	else
+		n = (size_t)snprintf(s->hosted_key_file,
+		    sizeof(s->hosted_key_file), "%s.kek", dbpath);
+	if (n >= sizeof(s->hosted_key_file) || strlen(url) >=
+	    sizeof(s->public_base_url)) {
+		snprintf(err, errlen, "hosted_key_file or public_base_url is "
+		    "too long");
+		return -1;
+	}
+	snprintf(s->public_base_url, sizeof(s->public_base_url), "%s", url);
+	/* Links are made by appending "/play/TOKEN". */
+	n = strlen(s->public_base_url);
+	while (n > 0 && s->public_base_url[n - 1] == '/')
+		s->public_base_url[--n] = '\0';
 	return 0;
 }

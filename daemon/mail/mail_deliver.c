@@ -145,6 +145,12 @@ mail_deliver_main(int argc, char **argv)
 	}
 	if (dbpath == NULL)
 		dbpath = config_str(cfg, "database");
+	else if (*config_str(cfg, "hosted_key_file") == '\0' &&
+	    mail_settings_links(&set, cfg, dbpath, err, sizeof(err)) != 0) {
+		fprintf(stderr, "pbemd deliver: %s\n", err);
+		config_free(cfg);
+		return EX_CONFIG;
+	}
 	if (sender == NULL)
 		sender = getenv("SENDER");
 	log_init("pbemd deliver", 0, 0);

@@ -58,15 +58,6 @@ set_reason(struct mail_result *r, enum mail_outcome o, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A reply to queue with the Message-ID record. */
-struct reply {
-	char		 to[MAIL_ADDR_MAX];
-	char		 event[32];
-	int64_t		 game_id;
-	int64_t		 seq;
-	int		 verified;	/* to a seat, after its signature */
-	json_t		*payload;	/* owned */
-};
 
 /* The language of a registered address (found through the store's
  * address index, not by reading every player), else "fr" if asked in
@@ -122,7 +113,7 @@ key_charge(struct mail_ingest_ctx *ctx, const unsigned char key[32])
  */
 static void
 record(struct mail_ingest_ctx *ctx, struct mail_result *r,
-    struct reply *rep)
+    struct mail_answer *rep)
 {
 	struct store *st = ctx->st;
 	struct store_outbox o;
@@ -195,8 +186,8 @@ out:
 }
 
 /* A reply to the sender that holds no view: an error or the help. */
-static void
-sender_reply(struct reply *rep, const char *to, const char *event,
+void
+mail_answer_plain(struct mail_answer *rep, const char *to, const char *event,
     const char *lang, const char *in_reply_to, int64_t game_id)
 {
 	memset(rep, 0, sizeof(*rep));
@@ -213,17 +204,17 @@ sender_reply(struct reply *rep, const char *to, const char *event,
 /* A refusal of an unverified mail, to the sender: r's code and reason,
  * and no view. */
 static void
-error_reply(struct reply *rep, const char *to, const char *lang,
+error_reply(struct mail_answer *rep, const char *to, const char *lang,
     const struct mail_result *r, int64_t game_id)
 {
-	sender_reply(rep, to, "mail_error", lang, r->message_id, game_id);
+	mail_answer_plain(rep, to, "mail_error", lang, r->message_id, game_id);
 	json_object_set_new(rep->payload, "code", json_string(r->code));
 	json_object_set_new(rep->payload, "reason", json_string(r->reason));
 }
 
 /* A reply to a verified seat, rendered later from its view. */
-static void
-seat_reply(struct reply *rep, const char *to, const char *event,
+void
+mail_answer_seat(struct mail_answer *rep, const char *to, const char *event,
     int64_t game_id, int64_t seq, int seat, const char *in_reply_to)
 {
 	memset(rep, 0, sizeof(*rep));
@@ -286,7 +277,7 @@ seat_player(struct store *st, int64_t game_id, int seat,
 static void
 signed_command(struct mail_ingest_ctx *ctx, const struct proto_move *pm,
     enum mail_command cmd, const char *reply_to, const char *lang,
-    struct mail_result *r, struct reply *rep)
+    struct mail_result *r, struct mail_answer *rep)
 {
 	struct store_player p;
 	struct store_entry last;
@@ -340,7 +331,7 @@ signed_command(struct mail_ingest_ctx *ctx, const struct proto_move *pm,
 	set_reason(r, MAIL_COMMAND, "%s for seat %d of game %lld",
 	    cmd == MAIL_CMD_STATUS ? "STATUS" : "HELP", pm->seat,
 	    (long long)pm->game_id);
-	seat_reply(rep, p.email, cmd == MAIL_CMD_STATUS ? "status" : "help",
+	mail_answer_seat(rep, p.email, cmd == MAIL_CMD_STATUS ? "status" : "help",
 	    pm->game_id, next - 1, pm->seat, r->message_id);
 	return;
 to_sender:
@@ -352,7 +343,7 @@ to_sender:
 static void
 signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
     const char *reply_to, const char *lang, struct mail_result *r,
-    struct reply *rep)
+    struct mail_answer *rep)
 {
 	struct engine_reply er;
 	struct store_player p;
@@ -445,7 +436,7 @@ signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
 		/* Verified, then refused: the seat hears why, with its view
 		 * and the legal forms, at its registered address. */
 		set_reason(r, MAIL_REJECTED, "%s", er.message);
-		seat_reply(rep, p.email, "rejected", pm.game_id,
+		mail_answer_seat(rep, p.email, "rejected", pm.game_id,
 		    er.next_seq > 0 ? er.next_seq - 1 : 0, pm.seat,
 		    r->message_id);
 		json_object_set_new(rep->payload, "move", json_string(pm.text));
@@ -511,7 +502,7 @@ ingest_parsed(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 	char err[512], outcome[64], lang[8];
 	const char *sender, *reply_to;
 	struct mail_msg m;
-	struct reply rep, *reply = NULL;
+	struct mail_answer rep, *reply = NULL;
 	enum mail_command cmd;
 	int sender_known, fr = 0;
 	long off;
@@ -563,12 +554,18 @@ ingest_parsed(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 	else
 		cmd = MAIL_CMD_NONE;
 	sender_lang(ctx->st, reply_to, fr, lang, sizeof(lang));
-	if (off >= 0) {
+	if (off < 0 && ctx->set->hosted_key_file[0] != '\0' &&
+	    mail_reply_play(ctx, &m, lang, r, &rep)) {
+		/* A reply to a your-turn mail (mail_reply.c). */
+	} else if (off < 0 && m.from[0] != '\0' &&
+	    mail_account(ctx, &m, m.from, r, &rep)) {
+		/* register, confirm, games, join, new (mail_account.c). */
+	} else if (off >= 0) {
 		signed_block(ctx, m.text + off, m.textlen - (size_t)off,
 		    reply_to, lang, r, &rep);
 	} else if (cmd == MAIL_CMD_HELP) {
 		set_reason(r, MAIL_COMMAND, "HELP");
-		sender_reply(&rep, reply_to, "mail_help", lang, r->message_id,
+		mail_answer_plain(&rep, reply_to, "mail_help", lang, r->message_id,
 		    existing_game(ctx->st, subject_game(m.subject)));
 	} else if (cmd == MAIL_CMD_STATUS) {
 		set_reason(r, MAIL_REJECTED, "an unsigned STATUS: a seat's "
@@ -578,7 +575,7 @@ ingest_parsed(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 		    subject_game(m.subject)));
 	} else {
 		set_reason(r, MAIL_HELP, "no signed block and no command");
-		sender_reply(&rep, reply_to, "mail_help", lang, r->message_id,
+		mail_answer_plain(&rep, reply_to, "mail_help", lang, r->message_id,
 		    existing_game(ctx->st, subject_game(m.subject)));
 		json_object_set_new(rep.payload, "no_command", json_true());
 	}

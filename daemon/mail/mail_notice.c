@@ -225,7 +225,9 @@ entry_record(const struct store_entry *e)
 {
 	json_t *r;
 
-	if (e->kind == STORE_ENTRY_AUTO || e->kind == STORE_ENTRY_MOVE)
+	if (e->kind == STORE_ENTRY_AUTO || e->kind == STORE_ENTRY_MOVE ||
+	    e->kind == STORE_ENTRY_HOSTED_MAIL ||
+	    e->kind == STORE_ENTRY_HOSTED_WEB)
 		return NULL;
 	r = json_loads(e->text, 0, NULL);
 	if (r != NULL && !json_is_object(r)) {

@@ -449,6 +449,34 @@ first_addr(InternetAddressList *list, char *out, size_t size)
 	}
 }
 
+/* The display name of the first mailbox of From: ("" if none). */
+static void
+first_name(InternetAddressList *list, char *out, size_t size)
+{
+	InternetAddress *a;
+	const char *name;
+
+	out[0] = '\0';
+	if (list == NULL || internet_address_list_length(list) < 1)
+		return;
+	a = internet_address_list_get_address(list, 0);
+	if ((name = internet_address_get_name(a)) != NULL &&
+	    g_utf8_validate(name, -1, NULL))
+		copy(out, size, name);
+}
+
+/* In-Reply-To and References, raw, one after the other: where a reply
+ * brings back the Message-ID of the mail it answers. */
+static void
+threading(GMimeObject *o, struct mail_msg *m)
+{
+	const char *irt = g_mime_object_get_header(o, "In-Reply-To");
+	const char *refs = g_mime_object_get_header(o, "References");
+
+	snprintf(m->threading, sizeof(m->threading), "%s %s",
+	    irt != NULL ? irt : "", refs != NULL ? refs : "");
+}
+
 /* Return-Path: <addr> or <>. */
 static void
 return_path(GMimeObject *o, struct mail_msg *m)
@@ -569,6 +597,14 @@ mail_parse(const char *raw, size_t len, struct mail_msg *m, char *err,
 	first_addr(g_mime_message_get_reply_to(msg), m->reply_to,
 	    sizeof(m->reply_to));
 	return_path(GMIME_OBJECT(msg), m);
+	first_name(g_mime_message_get_from(msg), m->from_name,
+	    sizeof(m->from_name));
+	threading(GMIME_OBJECT(msg), m);
+	header_word(GMIME_OBJECT(msg), "Content-Language", m->language,
+	    sizeof(m->language));
+	if (m->language[0] == '\0')
+		header_word(GMIME_OBJECT(msg), "Accept-Language", m->language,
+		    sizeof(m->language));
 	copy(m->subject, sizeof(m->subject), g_mime_message_get_subject(msg));
 	if (!g_utf8_validate(m->subject, -1, NULL)) {
 		char *valid = g_utf8_make_valid(m->subject, -1);

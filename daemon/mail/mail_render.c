@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -57,6 +58,12 @@ static const struct subject_words subjects[] = {
 	    "votre courriel n'a pas pu être joué", 1, RENDER_PLAIN },
 	{ "admin_report", "a mail could not be delivered",
 	    "un courriel n'a pas pu être remis", 0, RENDER_PLAIN },
+	/* Playing by plain replies (mail_reply.c, mail_account.c). */
+	{ "signup", "confirm your address", "confirmez votre adresse", 1,
+	    RENDER_PLAIN },
+	{ "mail_account", "your request", "votre demande", 1, RENDER_PLAIN },
+	{ "reply_error", "your reply did not play",
+	    "votre réponse n'a pas été jouée", 1, RENDER_PLAIN },
 	/* Notices (mail_notice.c): all news, auto-generated. */
 	{ "game_started", "the game begins", "la partie commence", 0,
 	    RENDER_NOTICE },
@@ -186,6 +193,79 @@ append_receipt(struct store *st, int64_t game, int64_t seq,
 	store_entry_clear(&e);
 }
 
+/* Game mail goes only to confirmed addresses: a row to an address whose
+ * owner has not confirmed it is held (never sent).  The answers to the
+ * sender's own mail and the confirmation itself are not game mail. */
+static int
+held(struct store *st, const struct store_outbox *o, char *err,
+    size_t errlen)
+{
+	static const char *const free_events[] = { "signup", "mail_help",
+	    "mail_error", "reply_error", "mail_account", "admin_report",
+	    NULL };
+	int i, pending = 0;
+
+	for (i = 0; free_events[i] != NULL; i++)
+		if (strcmp(o->event, free_events[i]) == 0)
+			return 0;
+	if (store_email_pending(st, o->recipient, &pending) != STORE_OK ||
+	    !pending)
+		return 0;
+	snprintf(err, errlen, "held, not sent: %s has not confirmed its "
+	    "address (outbox row %lld, %s, game %lld)", o->recipient,
+	    (long long)o->id, o->event, (long long)o->game_id);
+	return 1;
+}
+
+/* How a your-turn mail is answered: the sign-in link of the seat (every
+ * player) and, for a player whose key the server holds, the reply token
+ * (in the body here, in the Message-ID by the caller).  token is set to
+ * "" when there is none. */
+static int
+append_play(struct store *st, const struct tpl_set *tpl,
+    const struct mail_settings *s, const struct store_outbox *o,
+    const struct gamestate *gs, int seat, const struct store_player *p,
+    const char *lang, struct mustache_buf *buf, char *token, char *err,
+    size_t errlen)
+{
+	char play[ENGINE_TOKEN_LEN + 1], url[MAIL_PATH_MAX + 64];
+	struct hosted_kek *kek;
+	json_t *data;
+	int rc;
+
+	token[0] = '\0';
+	if (engine_play_token_issue(st, gs->game.id, seat, p->id,
+	    (int64_t)time(NULL) + MAIL_PLAY_TOKEN_TTL, play) != STORE_OK) {
+		snprintf(err, errlen, "play token: %s", store_errmsg(st));
+		return -1;
+	}
+	snprintf(url, sizeof(url), "%s/play/%s", s->public_base_url, play);
+	data = json_pack("{s:s}", "play_url", url);
+	if (s->hosted_key_file[0] != '\0' && engine_player_hosted(st, p)) {
+		if ((kek = hosted_kek_open(s->hosted_key_file, 0, err,
+		    errlen)) == NULL) {
+			json_decref(data);
+			return -1;
+		}
+		rc = engine_reply_token_issue(st, kek, gs->game.id, gs->seq,
+		    seat, p->id, o->id, token) != STORE_OK;
+		hosted_kek_close(kek);
+		if (rc) {
+			snprintf(err, errlen, "reply token: %s",
+			    store_errmsg(st));
+			json_decref(data);
+			return -1;
+		}
+		json_object_set_new(data, "hosted", json_true());
+		json_object_set_new(data, "token", json_string(token));
+	}
+	mustache_buf_append(buf, "\n", 1);
+	rc = templates_render(tpl, lang, "mail", "play", TPL_TEXT, data, buf,
+	    err, errlen);
+	json_decref(data);
+	return rc;
+}
+
 /* The template for a seat's event, given whether it acts now. */
 static const char *
 seat_template(const char *event, int over, int acting)
@@ -311,7 +391,7 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	int64_t game, seq;
 	int seat, acting, over;
 	const char *name, *lang, *shown_move = NULL, *reason = NULL;
-	char move[PROTO_MOVE_MAX + 1];
+	char move[PROTO_MOVE_MAX + 1], token[ENGINE_TOKEN_LEN + 1];
 
 	if ((rs = mail_row_open(st, o, pl, 1, &gs, &seat, &p, err, errlen)) !=
 	    MAIL_RENDER_OK)
@@ -353,6 +433,13 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	}
 	if (strcmp(event, "accepted") == 0)
 		append_receipt(st, game, seq, &buf);
+	token[0] = '\0';
+	if (strcmp(event, "your_turn") == 0 && acting && append_play(st, tpl,
+	    s, o, &gs, seat, &p, lang, &buf, token, err, errlen) != 0) {
+		mustache_buf_free(&buf);
+		gamestate_clear(&gs);
+		return MAIL_RENDER_RETRY;
+	}
 	out->body = buf.data != NULL ? buf.data : strdup("");
 
 	/* An answer names the player's own mail; a receipt finds it by
@@ -366,6 +453,11 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	mail_set_headers(s, o, strcmp(event, "status") == 0 && over ?
 	    "game_over" : event, lang, lang[0] == 'f' ? gs.module->title_fr :
 	    gs.module->title_en, game, seq, name, out);
+	/* A plain Reply brings the token back in In-Reply-To. */
+	if (token[0] != '\0')
+		snprintf(out->message_id, sizeof(out->message_id),
+		    "pbem.%lld.%lld.o%lld.pbem-reply-%s@%s", (long long)game,
+		    (long long)seq, (long long)o->id, token, domain_of(s));
 	gamestate_clear(&gs);
 	return MAIL_RENDER_OK;
 }
@@ -430,7 +522,51 @@ help_body(struct store *st, const struct tpl_set *tpl, struct gamestate *gs,
 	return rc;
 }
 
-/* mail_help, mail_error, admin_report: no seat, no view. */
+static const char *
+plain_template(const char *event)
+{
+	static const char *const names[][2] = {
+		{ "mail_help", "help" }, { "mail_error", "error" },
+		{ "admin_report", "admin" }, { "signup", "signup" },
+		{ "mail_account", "account" }, { "reply_error", "reply_error" },
+		{ NULL, NULL }
+	};
+	int i;
+
+	for (i = 0; names[i][0] != NULL; i++)
+		if (strcmp(names[i][0], event) == 0)
+			return names[i][1];
+	return "admin";
+}
+
+/* A sign-up mail: the code, derived from the row's nonce and the
+ * key-encryption key (never stored), and the link that confirms it. */
+static int
+signup_fields(const struct mail_settings *s, const json_t *pl, json_t *data,
+    char *err, size_t errlen)
+{
+	const char *nonce = json_string_value(json_object_get(pl, "nonce"));
+	char code[ENGINE_CODE_LEN + 1], url[MAIL_PATH_MAX + 64];
+	struct hosted_kek *kek;
+
+	if (nonce == NULL) {
+		snprintf(err, errlen, "sign-up row without a nonce");
+		return -1;
+	}
+	if ((kek = hosted_kek_open(s->hosted_key_file, 1, err, errlen)) ==
+	    NULL)
+		return -1;
+	engine_signup_code(kek, nonce, code);
+	hosted_kek_close(kek);
+	snprintf(url, sizeof(url), "%s/confirm/%s", s->public_base_url, code);
+	json_object_set_new(data, "code", json_string(code));
+	json_object_set_new(data, "confirm_url", json_string(url));
+	json_object_del(data, "nonce");
+	return 0;
+}
+
+/* mail_help, mail_error, admin_report, signup, mail_account,
+ * reply_error: no seat, no view. */
 static enum mail_render_status
 render_plain(struct store *st, const struct tpl_set *tpl,
     const struct mail_settings *s, const struct store_outbox *o,
@@ -460,8 +596,12 @@ render_plain(struct store *st, const struct tpl_set *tpl,
 	}
 	mustache_buf_free(&help);
 	mustache_buf_init(&buf);
-	if (templates_render(tpl, lang, "mail", strcmp(event, "mail_help") ==
-	    0 ? "help" : strcmp(event, "mail_error") == 0 ? "error" : "admin",
+	if (strcmp(event, "signup") == 0 && signup_fields(s, pl, data, err,
+	    errlen) != 0) {
+		json_decref(data);
+		return MAIL_RENDER_RETRY;
+	}
+	if (templates_render(tpl, lang, "mail", plain_template(event),
 	    TPL_TEXT, data, &buf, err, errlen) != 0) {
 		json_decref(data);
 		mustache_buf_free(&buf);
@@ -492,6 +632,8 @@ mail_render(struct store *st, const struct tpl_set *tpl,
 		    (long long)o->game_id);
 		return MAIL_RENDER_SKIP;
 	}
+	if (held(st, o, err, errlen))
+		return MAIL_RENDER_HELD;
 	if ((pl = json_loads(o->payload != NULL ? o->payload : "", 0,
 	    &jerr)) == NULL || !json_is_object(pl)) {
 		snprintf(err, errlen, "outbox row %lld: payload is not a JSON "

@@ -172,6 +172,14 @@ deliver(const struct store_outbox *o, void *arg)
 	case MAIL_RENDER_SKIP:
 		failed(b, o, 1, err);
 		return b->store_failed;
+	case MAIL_RENDER_HELD:
+		/* Not a failure to report: the address is not confirmed. */
+		if (store_outbox_mark_failed(b->st, o->id, (int64_t)time(NULL),
+		    1, err) != STORE_OK)
+			b->store_failed = 1;
+		else
+			log_info("mail: row %lld: %s", (long long)o->id, err);
+		return b->store_failed;
 	case MAIL_RENDER_RETRY:
 		failed(b, o, 0, err);
 		return b->store_failed;

@@ -59,6 +59,7 @@ static const struct setting settings[] = {
 	FIELD(max_attempts),
 	FIELD(timeout),
 	FIELD(send_per_hour),
+	FIELD(open_registration),
 	{ NULL, 0, 0 }
 };
 
@@ -181,6 +182,7 @@ mail_settings_set_pair(struct mail_settings *s, const char *pair,
 void
 mail_settings_default(struct mail_settings *s)
 {
+	const struct config_option *o;
 	const struct setting *t;
 	char err[256];
 
@@ -189,6 +191,11 @@ mail_settings_default(struct mail_settings *s)
 		if (apply(s, t, option_of(t)->default_value, err,
 		    sizeof(err)) != 0)
 			abort();	/* a default out of its own range */
+	for (o = config_options(); o->name != NULL; o++)
+		if (strcmp(o->name, "public_base_url") == 0)
+			snprintf(s->public_base_url,
+			    sizeof(s->public_base_url), "%s",
+			    o->default_value);
 }
 
 void

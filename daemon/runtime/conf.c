@@ -164,6 +164,16 @@ static const struct config_option options[] = {
 	    "dropped; 0: no cap" },
 	{ "mail_timeout", CONFIG_INT, "60", 1, 3600, 0,
 	    "seconds for one SMTP or IMAP exchange" },
+	{ "mail_open_registration", CONFIG_BOOL, "yes", 0, 0, 0,
+	    "anyone may sign up by mail (\"register\" / \"inscription\")" },
+
+	/* Playing by plain replies (docs/PLAYING.md). */
+	{ "hosted_key_file", CONFIG_STRING, "", 0, 0, 0,
+	    "key-encryption key of the keys the server holds for players "
+	    "(0600); empty: <database>.kek" },
+	{ "public_base_url", CONFIG_STRING, "http://127.0.0.1:8080", 0, 0, 0,
+	    "the address people reach pbemd's HTTP at, for links in mails "
+	    "(/play/..., /confirm/...)" },
 
 	{ NULL, CONFIG_STRING, NULL, 0, 0, 0, NULL }
 };

@@ -1,0 +1,884 @@
+/*
+ * check_mail_hosted.c -- playing by plain replies, through the Maildir
+ * spool (docs/PLAYING.md, docs/MAIL.md "Replies to play"), linked into
+ * check_mail: hosted players play whole games only by replying, in every
+ * shape real clients produce; each refusal plays nothing and is answered
+ * in the player's language; sign-up needs a confirmed address, and an
+ * unconfirmed address gets no game mail; games, join and new by mail;
+ * audit and bundle verification name the hosted moves.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <check.h>
+#include <sodium.h>
+
+#include "audit.h"
+#include "bundle.h"
+#include "engine.h"
+#include "mail.h"
+#include "templates.h"
+#include "testlib.h"
+
+TCase	*mail_hosted_tcase(void);
+
+static struct testenv env;
+static struct mail_settings set;
+static struct mail_ingest_ctx ctx;
+static struct tpl_set *tpl;
+static struct store_player hana, hugo;	/* hosted: English, French */
+static int nmsg;
+
+static void
+hosted_player(const char *name, const char *lang, struct store_player *p)
+{
+	struct hosted_kek *kek;
+	char err[512];
+
+	kek = hosted_kek_open(set.hosted_key_file, 1, err, sizeof(err));
+	ck_assert_msg(kek != NULL, "%s", err);
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	snprintf(p->email, sizeof(p->email), "%s@example.net", name);
+	snprintf(p->lang, sizeof(p->lang), "%s", lang);
+	ck_assert_int_eq(store_begin(env.st), STORE_OK);
+	ck_assert_int_eq(engine_hosted_player_add(env.st, kek, p, err,
+	    sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(store_commit(env.st), STORE_OK);
+	hosted_kek_close(kek);
+}
+
+static void
+setup(void)
+{
+	const char *top = getenv("top_srcdir");
+	char err[256], path[600];
+
+	mail_init();
+	testenv_open(&env, 1);
+	mail_settings_default(&set);
+	snprintf(path, sizeof(path), "%s/quarantine", env.dir);
+	ck_assert_int_eq(mail_settings_set(&set, "quarantine", path, err,
+	    sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/out", env.dir);
+	ck_assert_int_eq(mail_settings_set(&set, "maildir_out", path, err,
+	    sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/in", env.dir);
+	ck_assert_int_eq(mail_settings_set(&set, "maildir_in", path, err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(maildir_make(set.maildir_in, err, sizeof(err)), 0);
+	snprintf(set.hosted_key_file, sizeof(set.hosted_key_file), "%s.kek",
+	    env.dbpath);
+	ctx.st = env.st;
+	ctx.key = env.key;
+	ctx.set = &set;
+	snprintf(path, sizeof(path), "%s/templates", top != NULL ? top : ".");
+	tpl = templates_load(path, err, sizeof(err));
+	ck_assert_msg(tpl != NULL, "%s", err);
+	hosted_player("hana", "en", &hana);
+	hosted_player("hugo", "fr", &hugo);
+	nmsg = 0;
+}
+
+static void
+teardown(void)
+{
+	templates_free(tpl);
+	testenv_close(&env);
+}
+
+/* ---- Mail in and out ----------------------------------------------------- */
+
+/* Drop a message in the spool and let the watcher's scan take it. */
+static void
+spool(const char *raw)
+{
+	char err[256], name[32];
+
+	snprintf(name, sizeof(name), "m%d", ++nmsg);
+	ck_assert_int_eq(maildir_put(set.maildir_in, name, NULL, raw,
+	    strlen(raw), err, sizeof(err)), 0);
+	ck_assert_int_eq(maildir_scan(&ctx, set.maildir_in), 1);
+}
+
+static void
+send_all(void)
+{
+	int64_t pending;
+
+	mail_sender_run_once(env.st, tpl, &set, 1000);
+	ck_assert_int_eq(store_outbox_pending(env.st, &pending), STORE_OK);
+	ck_assert_int_eq(pending, 0);
+}
+
+/* The newest mail of the outbox Maildir to `to' holding `needle' (by row
+ * id in the file name); malloc'd, or NULL. */
+static char *
+newest(const char *to, const char *needle)
+{
+	char path[1200], hdr[400], *best = NULL, *data;
+	long long id, best_id = -1;
+	struct dirent *de;
+	DIR *d;
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/new", set.maildir_out);
+	ck_assert_ptr_nonnull(d = opendir(path));
+	snprintf(hdr, sizeof(hdr), "To: %s", to);
+	while ((de = readdir(d)) != NULL) {
+		if (sscanf(de->d_name, "pbem-out-%lld", &id) != 1 ||
+		    id < best_id)
+			continue;
+		snprintf(path, sizeof(path), "%s/new/%s", set.maildir_out,
+		    de->d_name);
+		ck_assert_ptr_nonnull(f = fopen(path, "r"));
+		fseek(f, 0, SEEK_END);
+		n = ftell(f);
+		rewind(f);
+		data = calloc(1, (size_t)n + 1);
+		ck_assert_int_eq(fread(data, 1, (size_t)n, f), (size_t)n);
+		fclose(f);
+		if (strstr(data, hdr) != NULL && (needle == NULL ||
+		    strstr(data, needle) != NULL)) {
+			free(best);
+			best = data;
+			best_id = id;
+		} else
+			free(data);
+	}
+	closedir(d);
+	return best;
+}
+
+/* A header's value (up to the line end) of a composed mail. */
+static void
+header(const char *mail, const char *name, char *out, size_t size)
+{
+	char key[64];
+	const char *p;
+	size_t n;
+
+	snprintf(key, sizeof(key), "\n%s: ", name);
+	p = strstr(mail, key);
+	ck_assert_msg(p != NULL, "no %s header", name);
+	p += strlen(key);
+	n = strcspn(p, "\r\n");
+	if (n >= size)
+		n = size - 1;
+	memcpy(out, p, n);
+	out[n] = '\0';
+}
+
+/* The decoded body of our own mail: 7bit or quoted-printable. */
+static char *
+body_of(const char *mail)
+{
+	const char *b = strstr(mail, "\n\n");
+	char *out, *o;
+
+	ck_assert_ptr_nonnull(b);
+	b += 2;
+	o = out = calloc(1, strlen(b) + 1);
+	while (*b != '\0') {
+		if (strstr(mail, "quoted-printable") != NULL && *b == '=') {
+			unsigned int c;
+
+			if (b[1] == '\n') {
+				b += 2;
+				continue;
+			}
+			if (sscanf(b + 1, "%2X", &c) == 1) {
+				*o++ = (char)c;
+				b += 3;
+				continue;
+			}
+		}
+		*o++ = *b++;
+	}
+	return out;
+}
+
+static int64_t
+log_head(int64_t game)
+{
+	unsigned char h[32];
+	int64_t seq = -1;
+
+	ck_assert_int_eq(store_log_head(env.st, game, &seq, h), STORE_OK);
+	return seq;
+}
+
+/* The first legal move of seat in the player's language. */
+static void
+legal_move(int64_t game, int seat, const char *lang, char *out, size_t size)
+{
+	struct gamestate gs;
+	json_t *legal;
+	char err[256];
+	int card;
+
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	legal = gs.module->legal_moves(gs.state, seat);
+	ck_assert_int_gt(json_array_size(legal), 0);
+	ck_assert_int_eq(sscanf(json_string_value(json_array_get(legal, 0)),
+	    "play %d", &card), 1);
+	snprintf(out, size, strcmp(lang, "fr") == 0 ? "jouer %d" : "play %d",
+	    card);
+	json_decref(legal);
+	gamestate_clear(&gs);
+}
+
+/* ---- Replies in the shapes real clients produce -------------------------- */
+
+enum shape {
+	TOP_POST, BOTTOM_POST, HTML_ONLY, QP_FRENCH, BASE64, FLOWED,
+	NO_QUOTE, OUTLOOK, NSHAPES
+};
+
+/* Each line of text prefixed with "> ". */
+static void
+quote(const char *text, char *out, size_t size)
+{
+	size_t n = 0;
+
+	n += (size_t)snprintf(out + n, size - n, "> ");
+	for (; *text != '\0' && n + 4 < size; text++) {
+		out[n++] = *text;
+		if (*text == '\n' && text[1] != '\0') {
+			out[n++] = '>';
+			out[n++] = ' ';
+		}
+	}
+	out[n] = '\0';
+}
+
+static void
+b64(const char *in, char *out, size_t size)
+{
+	sodium_bin2base64(out, size, (const unsigned char *)in, strlen(in),
+	    sodium_base64_VARIANT_ORIGINAL);
+}
+
+/* A reply from `from' to the mail `turn' playing `move' in shape. */
+static char *
+reply(const char *turn, const char *from, const char *move, enum shape sh,
+    const char *extra_headers)
+{
+	static char raw[65536];
+	char mid[400], subj[600], *body, q[30000], enc[60000], tmp[32000];
+	static int n;
+
+	header(turn, "Message-Id", mid, sizeof(mid));
+	header(turn, "Subject", subj, sizeof(subj));
+	body = body_of(turn);
+	quote(body, q, sizeof(q));
+	n++;
+	snprintf(raw, sizeof(raw), "From: Player <%s>\nTo: pbem@localhost\n"
+	    "Subject: Re: %s\nMessage-ID: <reply%d.%ld@client.example>\n"
+	    "In-Reply-To: %s\nReferences: %s\n%sMIME-Version: 1.0\n", from,
+	    subj, n, (long)time(NULL), mid, mid, extra_headers != NULL ?
+	    extra_headers : "");
+	switch (sh) {
+	case TOP_POST:
+		snprintf(raw + strlen(raw), sizeof(raw) - strlen(raw),
+		    "Content-Type: text/plain; charset=utf-8\n\n%s\n\n"
+		    "Sent from my iPhone\n\nOn 1 Jan 2026, at 10:00, pbem "
+		    "<pbem@localhost> wrote:\n\n%s\n", move, q);
+		break;
+	case BOTTOM_POST:
+		snprintf(raw + strlen(raw), sizeof(raw) - strlen(raw),
+		    "Content-Type: text/plain; charset=utf-8\n\nOn Mon, 1 Jan "
+		    "2026 at 10:00, pbem <pbem@localhost>\nwrote:\n%s\n\n%s\n"
+		    "\n-- \nA. Player\nplay 99\n", q, move);
+		break;
+	case HTML_ONLY:
+		snprintf(raw + strlen(raw), sizeof(raw) - strlen(raw),
+		    "Content-Type: text/html; charset=utf-8\n\n<html><body>"
+		    "<div dir=\"ltr\">%s</div><br><div class=\"gmail_quote\">"
+		    "<div dir=\"ltr\" class=\"gmail_attr\">On Mon, 1 Jan 2026 "
+		    "pbem &lt;pbem@localhost&gt; wrote:<br></div><blockquote "
+		    "class=\"gmail_quote\"><pre>%s</pre></blockquote></div>"
+		    "</body></html>\n", move, body);
+		break;
+	case QP_FRENCH:
+		snprintf(tmp, sizeof(tmp), "%s\n\nEnvoyé de mon iPhone\n\nLe 1 "
+		    "janv. 2026 à 10:00, pbem <pbem@localhost> a écrit :\n%s\n",
+		    move, q);
+		{
+			char *o = enc;
+			const unsigned char *s = (const unsigned char *)tmp;
+			int col = 0;
+
+			for (; *s != '\0'; s++) {
+				if (col > 70 && *s != '\n') {
+					o += sprintf(o, "=\n");
+					col = 0;
+				}
+				if (*s == '\n') {
+					*o++ = '\n';
+					col = 0;
+				} else if (*s >= 0x80 || *s == '=') {
+					o += sprintf(o, "=%02X", *s);
+					col += 3;
+				} else {
+					*o++ = (char)*s;
+					col++;
+				}
+			}
+			*o = '\0';
+		}
+		snprintf(raw + strlen(raw), sizeof(raw) - strlen(raw),
+		    "Content-Type: text/plain; charset=utf-8\n"
+		    "Content-Transfer-Encoding: quoted-printable\n\n%s", enc);
+		break;
+	case BASE64:
+		snprintf(tmp, sizeof(tmp), "%s\r\n\r\n%s\r\n", move, q);
+		b64(tmp, enc, sizeof(enc));
+		snprintf(raw + strlen(raw), sizeof(raw) - strlen(raw),
+		    "Content-Type: text/plain; charset=utf-8\n"
+		    "Content-Transfer-Encoding: base64\n\n%s\n", enc);
+		break;
+	case FLOWED: {
+		/* The move broken after its first word, RFC 3676 style. */
+		const char *sp = strchr(move, ' ');
+
+		snprintf(raw + strlen(raw), sizeof(raw) - strlen(raw),
+		    "Content-Type: text/plain; charset=utf-8; format=flowed\n"
+		    "\n%.*s \n%s\n\n%s\n", (int)(sp - move + 0), move, sp + 1,
+		    q);
+		break;
+	}
+	case NO_QUOTE:
+		snprintf(raw + strlen(raw), sizeof(raw) - strlen(raw),
+		    "Content-Type: text/plain; charset=utf-8\n\n  %s  \n", move);
+		break;
+	case OUTLOOK:
+		snprintf(raw + strlen(raw), sizeof(raw) - strlen(raw),
+		    "Content-Type: text/plain; charset=utf-8\n\n%s\n\nGet "
+		    "Outlook for Android\n________________________________\n"
+		    "From: pbem <pbem@localhost>\nSent: Monday\nSubject: %s\n\n"
+		    "%s\n", move, subj, body);
+		break;
+	case NSHAPES:
+		break;
+	}
+	free(body);
+	return raw;
+}
+
+/* The newest your-turn mail of p (it must exist). */
+static char *
+turn_mail(const struct store_player *p)
+{
+	char *m = newest(p->email, "pbem-reply-");
+
+	ck_assert_msg(m != NULL, "no your-turn mail with a reply token to %s",
+	    p->email);
+	return m;
+}
+
+/* ---- Tests --------------------------------------------------------------- */
+
+/* Two hosted players play a whole game of Ladder only by replying, each
+ * move in another client's shape; then audit and bundle name every move
+ * as hosted. */
+START_TEST(test_whole_game_by_replies)
+{
+	const struct store_player *seat[2] = { &hana, &hugo };
+	int64_t players[2] = { hana.id, hugo.id }, game, next, before;
+	char err[256], move[64], *turn, *b;
+	struct audit_report rep;
+	struct audit_log log;
+	struct store_game row;
+	int s, k = 0;
+	json_t *bundle;
+
+	ck_assert_int_eq(engine_create_game(env.st, env.key, "template", NULL,
+	    players, 2, &game, err, sizeof(err)), ENGINE_OK);
+	send_all();
+	while ((s = testenv_to_act(&env, game, &next)) >= 0) {
+		turn = turn_mail(seat[s]);
+		/* The body carries the token line and the sign-in link. */
+		b = body_of(turn);
+		ck_assert_ptr_nonnull(strstr(b, "pbem-reply-"));
+		ck_assert_ptr_nonnull(strstr(b, "http://127.0.0.1:8080/play/"));
+		free(b);
+		legal_move(game, s, seat[s]->lang, move, sizeof(move));
+		before = log_head(game);
+		spool(reply(turn, seat[s]->email, move, (enum shape)(k %
+		    NSHAPES), NULL));
+		ck_assert_msg(log_head(game) == before + 1, "shape %d: move "
+		    "\"%s\" not played", k % NSHAPES, move);
+		free(turn);
+		send_all();
+		k++;
+	}
+	ck_assert_int_ge(k, 6);
+	ck_assert_int_eq(audit_load_store(env.st, game, &log, &row, err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(audit_run(&log, &rep, NULL, NULL), 0);
+	ck_assert_uint_eq(rep.nhosted, (size_t)k);
+	ck_assert_ptr_nonnull(strstr(rep.hosted, "(seat 0, mail)"));
+	ck_assert_ptr_nonnull(strstr(rep.hosted, "(seat 1, mail)"));
+	audit_log_clear(&log);
+	store_game_clear(&row);
+	bundle = bundle_export(env.st, game, err, sizeof(err));
+	ck_assert_ptr_nonnull(bundle);
+	ck_assert_int_eq(bundle_read(bundle, &log, err, sizeof(err)), 0);
+	ck_assert_int_eq(audit_run(&log, &rep, NULL, NULL), 0);
+	ck_assert_int_eq(rep.replayed, 1);
+	ck_assert_uint_eq(rep.nhosted, (size_t)k);
+	audit_log_clear(&log);
+	json_decref(bundle);
+}
+END_TEST
+
+/* An own-key player (signed blocks) against a hosted one (replies): the
+ * audit and the bundle check both kinds and name only the hosted moves. */
+START_TEST(test_mixed_game_audit)
+{
+	int64_t players[2] = { env.player_id[0], hana.id }, game, next;
+	char err[256], move[64], block[PROTO_ARMOUR_MAX], raw[4096], *turn;
+	struct audit_report rep;
+	struct audit_log log;
+	struct store_game row;
+	json_t *bundle, *e;
+	size_t i, hosted = 0, own = 0;
+	int s;
+
+	ck_assert_int_eq(engine_create_game(env.st, env.key, "template", NULL,
+	    players, 2, &game, err, sizeof(err)), ENGINE_OK);
+	send_all();
+	while ((s = testenv_to_act(&env, game, &next)) >= 0) {
+		legal_move(game, s, "en", move, sizeof(move));
+		if (s == 0) {
+			/* The own-key player's mail has the link, no token. */
+			turn = newest("p0@example.org", "/play/");
+			ck_assert_ptr_nonnull(turn);
+			ck_assert_ptr_null(strstr(turn, "pbem-reply-"));
+			free(turn);
+			testenv_block(&env, 0, game, next, 0, move, block,
+			    sizeof(block));
+			snprintf(raw, sizeof(raw), "From: p0@example.org\n"
+			    "Message-ID: <own%lld@x>\n\n%s", (long long)next,
+			    block);
+			spool(raw);
+			own++;
+		} else {
+			turn = turn_mail(&hana);
+			spool(reply(turn, hana.email, move, TOP_POST, NULL));
+			free(turn);
+			hosted++;
+		}
+		ck_assert_int_eq(log_head(game), next);
+		send_all();
+	}
+	ck_assert_int_eq(audit_load_store(env.st, game, &log, &row, err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(audit_run(&log, &rep, NULL, NULL), 0);
+	ck_assert_uint_eq(rep.nhosted, hosted);
+	ck_assert_ptr_nonnull(strstr(rep.hosted, "(seat 1, mail)"));
+	ck_assert_ptr_null(strstr(rep.hosted, "(seat 0"));
+	audit_log_clear(&log);
+	store_game_clear(&row);
+	bundle = bundle_export(env.st, game, err, sizeof(err));
+	json_array_foreach(json_object_get(bundle, "entries"), i, e)
+		if (json_object_get(e, "hosted") != NULL) {
+			ck_assert_str_eq(json_string_value(json_object_get(e,
+			    "hosted")), "mail reply token");
+			ck_assert_int_eq(json_integer_value(json_object_get(e,
+			    "seat")), 1);
+		}
+	ck_assert_int_eq(bundle_read(bundle, &log, err, sizeof(err)), 0);
+	ck_assert_int_eq(audit_run(&log, &rep, NULL, NULL), 0);
+	ck_assert_uint_eq(rep.nhosted, hosted);
+	ck_assert_uint_gt(own, 0);
+	audit_log_clear(&log);
+	json_decref(bundle);
+}
+END_TEST
+
+/* The newest reply_error mail to `to' says phrase. */
+static void
+refused(const char *to, const char *phrase)
+{
+	char *m, *b;
+
+	send_all();
+	m = newest(to, NULL);
+	ck_assert_msg(m != NULL, "no mail to %s", to);
+	b = body_of(m);
+	ck_assert_msg(strstr(b, phrase) != NULL, "mail to %s does not say "
+	    "\"%s\":\n%s", to, phrase, b);
+	free(b);
+	free(m);
+}
+
+/* Every way a reply must not play: nothing played, and an answer in the
+ * right language saying why.  A is the player to act first, B the other
+ * (one English, one French: whoever the game's setup lets begin). */
+#define SAYS(p, en, fr)	(strcmp((p)->lang, "fr") == 0 ? (fr) : (en))
+START_TEST(test_refusals)
+{
+	int64_t players[2] = { hana.id, hugo.id }, game, next, before;
+	char err[256], move[64], *turn, *b_turn, fwd[70000];
+	const struct store_player *A, *B;
+	struct engine_reply er;
+	struct hosted_kek *kek;
+	struct mail_result r;
+	int sa;
+
+	ck_assert_int_eq(engine_create_game(env.st, env.key, "template", NULL,
+	    players, 2, &game, err, sizeof(err)), ENGINE_OK);
+	send_all();
+	sa = testenv_to_act(&env, game, &next);
+	A = sa == 0 ? &hana : &hugo;
+	B = sa == 0 ? &hugo : &hana;
+	turn = turn_mail(A);
+	legal_move(game, sa, A->lang, move, sizeof(move));
+	before = log_head(game);
+
+	/* Another address with A's valid token: told in English (the
+	 * address is no player's). */
+	spool(reply(turn, "mallory@example.com", move, TOP_POST, NULL));
+	ck_assert_int_eq(log_head(game), before);
+	refused("mallory@example.com", "did not come from the address");
+
+	/* B (the other seat) answering the turn mail of A's seat. */
+	spool(reply(turn, B->email, move, TOP_POST, NULL));
+	ck_assert_int_eq(log_head(game), before);
+	refused(B->email, SAYS(B, "another seat", "un autre siège"));
+
+	/* A forwarded turn mail: the token only in the body. */
+	{
+		char *b = body_of(turn);
+
+		snprintf(fwd, sizeof(fwd), "From: %s\nSubject: Fwd: your "
+		    "turn\nMessage-ID: <fwd1@client>\n\n%s\n\n---------- "
+		    "Forwarded message ---------\nFrom: pbem\n\n%s\n",
+		    A->email, move, b);
+		free(b);
+	}
+	spool(fwd);
+	ck_assert_int_eq(log_head(game), before);
+	refused(A->email, SAYS(A, "A forwarded mail cannot play",
+	    "Un courriel transféré ne peut pas"));
+
+	/* An auto-reply quoting the turn mail: ignored, not answered. */
+	{
+		char *raw = reply(turn, A->email, move, TOP_POST,
+		    "Auto-Submitted: auto-replied\n");
+		mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+		ck_assert_int_eq(r.outcome, MAIL_IGNORED);
+		ck_assert_int_eq(r.replied, 0);
+	}
+	ck_assert_int_eq(log_head(game), before);
+
+	/* No move in the reply: told so; the token stays good. */
+	spool(reply(turn, A->email, "> only a quote", NO_QUOTE, NULL));
+	ck_assert_int_eq(log_head(game), before);
+	refused(A->email, SAYS(A, "No move was found", "Aucun coup"));
+
+	/* An illegal move: the seat's own "refused" mail; token still good. */
+	spool(reply(turn, A->email, SAYS(A, "play 99", "jouer 99"), TOP_POST,
+	    NULL));
+	ck_assert_int_eq(log_head(game), before);
+
+	/* Played once; the same token again is refused. */
+	spool(reply(turn, A->email, move, BOTTOM_POST, NULL));
+	ck_assert_int_eq(log_head(game), before + 1);
+	send_all();
+	spool(reply(turn, A->email, move, TOP_POST, NULL));
+	ck_assert_int_eq(log_head(game), before + 1);
+	refused(A->email, SAYS(A, "already answered", "déjà reçu"));
+
+	/* B's token of an earlier turn: B's move is played another way (a
+	 * web session), and B's old mail's token is unused but stale. */
+	b_turn = turn_mail(B);
+	legal_move(game, 1 - sa, B->lang, move, sizeof(move));
+	kek = hosted_kek_open(set.hosted_key_file, 0, err, sizeof(err));
+	ck_assert_ptr_nonnull(kek);
+	engine_submit_hosted(env.st, env.key, kek, game, before + 2, 1 - sa,
+	    move, STORE_ENTRY_HOSTED_WEB, RULES_LANG_EN, &er);
+	ck_assert_msg(er.status == ENGINE_OK, "%s", er.message);
+	engine_reply_clear(&er);
+	hosted_kek_close(kek);
+	send_all();
+	spool(reply(b_turn, B->email, move, TOP_POST, NULL));
+	ck_assert_int_eq(log_head(game), before + 2);
+	refused(B->email, SAYS(B, "earlier turn", "tour passé"));
+
+	/* A token this server never gave. */
+	{
+		char raw[512];
+
+		snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <u1@c>\n"
+		    "In-Reply-To: <pbem.1.1.o1.pbem-reply-%s@localhost>\n\n"
+		    "%s\n", A->email, "0123456789abcdef0123456789abcdef",
+		    move);
+		spool(raw);
+	}
+	ck_assert_int_eq(log_head(game), before + 2);
+	refused(A->email, SAYS(A, "not one this server gave",
+	    "n'a pas été donné"));
+	free(b_turn);
+	free(turn);
+}
+END_TEST
+
+/* A player who moved to a key of their own: the server cannot sign for
+ * them any more, and their old turn mail's token plays nothing. */
+START_TEST(test_own_key_after_hosted)
+{
+	int64_t players[2] = { hana.id, hugo.id }, game, next;
+	unsigned char pk[32], sk[64], a[32], b[24], c[80];
+	char err[256], move[64], *turn;
+
+	ck_assert_int_eq(engine_create_game(env.st, env.key, "template", NULL,
+	    players, 2, &game, err, sizeof(err)), ENGINE_OK);
+	send_all();
+	if (testenv_to_act(&env, game, &next) != 0) {
+		/* Let hugo play first, so that hana's turn comes. */
+		turn = turn_mail(&hugo);
+		legal_move(game, 1, "fr", move, sizeof(move));
+		spool(reply(turn, hugo.email, move, TOP_POST, NULL));
+		free(turn);
+		send_all();
+	}
+	ck_assert_int_eq(testenv_to_act(&env, game, &next), 0);
+	turn = turn_mail(&hana);
+	crypto_sign_keypair(pk, sk);
+	ck_assert_int_eq(store_player_set_key(env.st, hana.id, pk), STORE_OK);
+	ck_assert_int_eq(store_hosted_key_delete(env.st, hana.id), STORE_OK);
+	ck_assert_int_eq(store_hosted_key_get(env.st, hana.id, a, b, c),
+	    STORE_NOTFOUND);
+	legal_move(game, 0, "en", move, sizeof(move));
+	spool(reply(turn, hana.email, move, TOP_POST, NULL));
+	ck_assert_int_eq(log_head(game), next - 1);
+	refused(hana.email, "key of your own");
+	free(turn);
+}
+END_TEST
+
+/* The code of the newest sign-up mail to addr. */
+static void
+signup_code(const char *addr, char *code)
+{
+	char *m = newest(addr, "/confirm/"), *b, *p;
+
+	ck_assert_ptr_nonnull(m);
+	b = body_of(m);
+	ck_assert_ptr_nonnull(p = strstr(b, "/confirm/"));
+	memcpy(code, p + 9, ENGINE_CODE_LEN);
+	code[ENGINE_CODE_LEN] = '\0';
+	free(b);
+	free(m);
+}
+
+static void
+command(const char *from, const char *text)
+{
+	char raw[1024];
+
+	snprintf(raw, sizeof(raw), "From: %s\nSubject: pbem\nMessage-ID: "
+	    "<cmd%d.%ld@client>\nContent-Type: text/plain; charset=utf-8\n\n"
+	    "%s\n\n-- \nsent by a person\n", from, nmsg, (long)time(NULL),
+	    text);
+	spool(raw);
+	send_all();
+}
+
+/* Sign up by mail (French, then English), confirm by reply, list, make
+ * and join a game by mail, and play it by replies. */
+START_TEST(test_signup_join_new)
+{
+	struct store_player zoe, bob;
+	char code[ENGINE_CODE_LEN + 1], line[64], move[64], *turn, *m, *b;
+	int64_t game = 0, next;
+	int s;
+
+	command("Zoé Martin <zoe@example.net>", "inscription");
+	ck_assert_int_eq(store_player_by_email(env.st, "zoe@example.net",
+	    &zoe), STORE_NOTFOUND);
+	signup_code("zoe@example.net", code);
+	m = newest("zoe@example.net", "/confirm/");
+	b = body_of(m);
+	ck_assert_ptr_nonnull(strstr(b, "confirmer "));
+	free(b);
+	free(m);
+	/* The code read by someone else confirms nothing. */
+	snprintf(line, sizeof(line), "confirm %s", code);
+	command("eve@example.com", line);
+	ck_assert_int_eq(store_player_by_email(env.st, "zoe@example.net",
+	    &zoe), STORE_NOTFOUND);
+	snprintf(line, sizeof(line), "confirmer %s", code);
+	command("zoe@example.net", line);
+	ck_assert_int_eq(store_player_by_email(env.st, "zoe@example.net",
+	    &zoe), STORE_OK);
+	ck_assert_int_eq(zoe.email_pending, 0);
+	ck_assert_str_eq(zoe.lang, "fr");
+	ck_assert_int_eq(engine_player_hosted(env.st, &zoe), 1);
+	/* A second confirmation is told it was done. */
+	command("zoe@example.net", line);
+
+	command("Bob <bob@example.net>", "register bobby en");
+	signup_code("bob@example.net", code);
+	snprintf(line, sizeof(line), "confirm %s", code);
+	command("bob@example.net", line);
+	ck_assert_int_eq(store_player_by_email(env.st, "bob@example.net",
+	    &bob), STORE_OK);
+	ck_assert_str_eq(bob.name, "bobby");
+
+	/* Not a player yet: told to register first. */
+	command("nobody@example.com", "join 1");
+	refused("nobody@example.com", "register");
+
+	command("zoe@example.net", "nouvelle template 2 joueurs");
+	m = newest("zoe@example.net", "rejoindre");
+	ck_assert_ptr_nonnull(m);
+	b = body_of(m);
+	ck_assert_int_eq(sscanf(strstr(b, "La partie ") + 10, "%lld",
+	    (long long *)&game), 1);
+	free(b);
+	free(m);
+	command("bob@example.net", "games");
+	m = newest("bob@example.net", "waiting for players");
+	ck_assert_ptr_nonnull(m);
+	b = body_of(m);
+	snprintf(line, sizeof(line), "game %lld:", (long long)game);
+	ck_assert_ptr_nonnull(strstr(b, line));
+	free(b);
+	free(m);
+	snprintf(line, sizeof(line), "join %lld", (long long)game);
+	command("bob@example.net", line);
+	ck_assert_int_ge(testenv_to_act(&env, game, &next), 0);
+	while ((s = testenv_to_act(&env, game, &next)) >= 0) {
+		const struct store_player *p = s == 0 ? &zoe : &bob;
+
+		turn = turn_mail(p);
+		legal_move(game, s, p->lang, move, sizeof(move));
+		spool(reply(turn, p->email, move, (enum shape)(next % NSHAPES),
+		    NULL));
+		ck_assert_int_eq(log_head(game), next);
+		free(turn);
+		send_all();
+	}
+	ck_assert_int_gt(next, 5);
+}
+END_TEST
+
+/* An address not confirmed gets no game mail: the rows are held and
+ * recorded; once confirmed, the next mails go. */
+START_TEST(test_unconfirmed_gets_no_game_mail)
+{
+	struct store_player pat;
+	struct hosted_kek *kek;
+	int64_t players[2], game;
+	char err[256], code[ENGINE_CODE_LEN + 1], line[64], *m;
+
+	memset(&pat, 0, sizeof(pat));
+	snprintf(pat.name, sizeof(pat.name), "pat");
+	snprintf(pat.email, sizeof(pat.email), "pat@example.net");
+	crypto_sign_keypair(pat.pubkey, (unsigned char[64]){ 0 });
+	pat.email_pending = 1;
+	ck_assert_int_eq(store_player_add(env.st, &pat), STORE_OK);
+	kek = hosted_kek_open(set.hosted_key_file, 0, err, sizeof(err));
+	ck_assert_int_eq(store_begin(env.st), STORE_OK);
+	ck_assert_int_eq(engine_signup_start(env.st, kek, pat.email, "pat",
+	    "en", pat.id, (int64_t)time(NULL), err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(store_commit(env.st), STORE_OK);
+	hosted_kek_close(kek);
+	players[0] = pat.id;
+	players[1] = hana.id;
+	ck_assert_int_eq(engine_create_game(env.st, env.key, "template", NULL,
+	    players, 2, &game, err, sizeof(err)), ENGINE_OK);
+	send_all();
+	/* Only the confirmation reached pat. */
+	ck_assert_ptr_null(newest(pat.email, "[pbem #"));
+	signup_code(pat.email, code);
+	ck_assert_int_eq(testenv_sql(&env, "INSERT INTO meta (key, value) "
+	    "SELECT 'held', count(*) FROM outbox WHERE recipient = "
+	    "'pat@example.net' AND status = 2 AND last_error LIKE "
+	    "'held, not sent:%'"), 0);
+	{
+		char *v = NULL;
+
+		ck_assert_int_eq(store_meta_get(env.st, "held", &v), STORE_OK);
+		ck_assert_int_ge(atoi(v), 1);
+		free(v);
+	}
+	snprintf(line, sizeof(line), "confirm %s", code);
+	command(pat.email, line);
+	ck_assert_int_eq(store_player_get(env.st, pat.id, &pat), STORE_OK);
+	ck_assert_int_eq(pat.email_pending, 0);
+	m = newest(pat.email, "Your address is confirmed");
+	ck_assert_ptr_nonnull(m);
+	free(m);
+}
+END_TEST
+
+/* Sign-up by mail switched off. */
+START_TEST(test_registration_closed)
+{
+	set.open_registration = 0;
+	command("carl@example.net", "register");
+	refused("carl@example.net", "does not sign players up by mail");
+	ck_assert_ptr_null(newest("carl@example.net", "/confirm/"));
+}
+END_TEST
+
+/* The move line of replies, alone. */
+START_TEST(test_reply_move_lines)
+{
+	static const struct {
+		const char *text, *move;
+	} cases[] = {
+		{ "play 3\n\n> quoted\n", "play 3" },
+		{ "On Mon wrote:\n> q\n\nplay 4\n-- \nsig\n", "play 4" },
+		{ "On Mon, 1 Jan 2026 at 10:00, x <x@y>\nwrote:\n> q\nplay 5\n",
+		  "play 5" },
+		{ "Sent from my iPhone\n\nplay 6", "play 6" },
+		{ "\xc2\xa0jouer 7\xc2\xa0\r\nEnvoyé de mon iPhone\r\n",
+		  "jouer 7" },
+		{ "play \n8\n\n> q\n", "play 8" },
+		{ "> only quote\n\n-- \nplay 9\n", NULL },
+		{ "Le lun. 1 janv. 2026, pbem a écrit :\n> q\n", NULL },
+	};
+	char out[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = mail_reply_move(cases[i].text, strlen(cases[i].text),
+		    out, sizeof(out));
+		if (cases[i].move == NULL)
+			ck_assert_msg(rc == -1, "case %zu found \"%s\"", i, out);
+		else {
+			ck_assert_msg(rc == 0, "case %zu: none", i);
+			ck_assert_str_eq(out, cases[i].move);
+		}
+	}
+}
+END_TEST
+
+TCase *
+mail_hosted_tcase(void)
+{
+	TCase *tc = tcase_create("hosted");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_reply_move_lines);
+	tcase_add_test(tc, test_whole_game_by_replies);
+	tcase_add_test(tc, test_mixed_game_audit);
+	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_own_key_after_hosted);
+	tcase_add_test(tc, test_signup_join_new);
+	tcase_add_test(tc, test_unconfirmed_gets_no_game_mail);
+	tcase_add_test(tc, test_registration_closed);
+	return tc;
+}
