@@ -22,7 +22,10 @@
  *  4. Rewrite setup, the move reader (parse), check and apply; keep
  *     check pure and make apply assume check passed.
  *  5. Rewrite view so that a seat sees only what it may know; list your
- *     hidden fields in the conformance test's leak check.
+ *     hidden fields in the conformance test's leak check, and teach
+ *     tests/check_nopeek.c to rearrange them (a hider: what shows, what
+ *     to move, random move texts): no view, legal move, refusal or
+ *     default may depend on what the seat cannot see.
  *  5b. Write default_move (the move played for a seat that misses its
  *     deadline; document it) and, if your rules let a turn pass,
  *     skip_check/skip_apply; response_window if the game has reactions
