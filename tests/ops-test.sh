@@ -4,8 +4,10 @@
 # refused, a restart after SIGKILL allowed), SIGHUP (a changed
 # http_max_body applies, a broken file changes nothing, the log file is
 # reopened), the 413 and 429 answers with their headers, health and
-# metrics, and SIGTERM while a request is in flight.  Run by `make check`
-# (top_builddir is set by the harness); needs curl.
+# metrics, SIGTERM while a request is in flight, and the open files limit
+# (the unit's LimitNOFILE, a low soft limit raised, a low hard one
+# warned).  Run by `make check` (top_builddir is set by the harness);
+# needs curl.
 
 set -u
 : "${top_builddir:=.}"
@@ -270,6 +272,48 @@ kill -INT "$pid"
 wait "$pid"
 rc=$?
 [ $rc = 0 ] && ok || bad "pbemd exit $rc after SIGINT"
+
+# --- open files ----------------------------------------------------------
+# The shipped unit's LimitNOFILE holds what the default limits need
+# (docs/CONFIG.md: http_max_connections + 64 + 128 + 5 x http_threads);
+# started by hand under a soft limit below that, pbemd raises it as far
+# as the hard limit goes, and warns when the hard limit is too low.
+# need CONFIG: the descriptors pbemd needs with that file's settings
+need() {
+	"$bin/pbemd" -n -v -c "$1" >settings.txt 2>&1
+	setting() { sed -n "s/^$1 = \"\([0-9]*\)\"$/\1/p" settings.txt; }
+	echo $(( $(setting http_max_connections) + 64 + 128 + \
+	    5 * $(setting http_threads) ))
+}
+need=$(need /dev/null)
+unit=$(sed -n 's/^LimitNOFILE=//p' "$top_srcdir/contrib/pbemd.service")
+[ "$need" -gt 1024 ] && [ "${unit:-0}" -ge "$need" ] && ok ||
+	bad "contrib/pbemd.service: LimitNOFILE=$unit, the defaults need $need"
+need=$(need good.conf)
+# nofile PID: the soft "Max open files" of a process
+nofile() { awk '/^Max open files/ {print $4}' "/proc/$1/limits"; }
+if [ "$(ulimit -Hn)" = unlimited ] || [ "$(ulimit -Hn)" -ge "$need" ]; then
+	(ulimit -Sn 512 && exec "$bin/pbemd" -c good.conf -p "$port") \
+	    2>>daemon.err &
+	pid=$!
+	pids="$pids $pid"
+	wait_up "$port" && ok || bad "pbemd under ulimit -Sn 512 did not start"
+	[ "$(nofile "$pid")" -ge "$need" ] && ok ||
+		bad "soft open files limit $(nofile "$pid"), below $need"
+	contains "the raise is logged" pbemd.log "open files limit raised to $need"
+	kill -TERM "$pid"
+	wait "$pid"
+else
+	echo "ops-test: hard open files limit below $need, raise not checked"
+fi
+(ulimit -n 400 && exec "$bin/pbemd" -c good.conf -p "$port") 2>>daemon.err &
+pid=$!
+pids="$pids $pid"
+wait_up "$port" && ok || bad "pbemd under ulimit -n 400 did not start"
+contains "a hard limit too low is a warning" pbemd.log \
+    "the open files limit is 400, but http_max_connections = "
+kill -TERM "$pid"
+wait "$pid"
 
 # --- health says 503 when the database cannot be read ---------------------
 # One HTTP thread, which opens its connection at its first request that

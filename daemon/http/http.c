@@ -620,10 +620,12 @@ mhd_log(void *cls, const char *fmt, va_list ap)
  * Descriptors: every connection is one, and pbemd needs about
  * HTTP_FD_OVERHEAD more (the listening socket, each HTTP thread's epoll
  * and signalling descriptors, three per SQLite connection of each
- * thread, the log, the pid file, mail and webhook sockets).  Warn at
- * start if the limit cannot hold them all: past it, accept() fails and
- * so do the database and mail (contrib/pbemd.service sets LimitNOFILE;
- * docs/CONFIG.md has the sum).
+ * thread, the log, the pid file, mail and webhook sockets).  A soft
+ * limit below that (1,024 in most shells, for pbemd started by hand) is
+ * raised as far as the hard limit allows; warn at start if even that
+ * cannot hold them all: past it, accept() fails and so do the database
+ * and mail (contrib/pbemd.service sets LimitNOFILE; docs/CONFIG.md has
+ * the sum).
  */
 #define HTTP_FD_OVERHEAD	128
 
@@ -638,6 +640,19 @@ check_descriptors(const struct config *cfg, unsigned int threads)
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
 	    (long long)rl.rlim_cur >= need)
 		return;
+	if (rl.rlim_max == RLIM_INFINITY || (long long)rl.rlim_max >= need) {
+		rl.rlim_cur = (rlim_t)need;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == 0) {
+			log_info("http: open files limit raised to %lld "
+			    "(http_max_connections = %lld with %u threads)",
+			    need, config_int(cfg, "http_max_connections"),
+			    threads);
+			return;
+		}
+	} else if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;	/* as far as it goes */
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
 	log_warnx("http: the open files limit is %lld, but http_max_connections "
 	    "= %lld with %u threads needs about %lld (docs/CONFIG.md); raise "
 	    "LimitNOFILE or lower http_max_connections",
