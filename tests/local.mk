@@ -58,7 +58,7 @@ FUZZ_PROTOCOL_FILES = $(srcdir)/tests/fuzz_protocol.c \
 	$(srcdir)/daemon/common/protocol.c
 FUZZ_MAIL_FILES = $(srcdir)/tests/fuzz_mail.c \
 	$(srcdir)/daemon/mail/mail_parse.c $(srcdir)/daemon/mail/mail_block.c \
-	$(srcdir)/daemon/common/protocol.c
+	$(srcdir)/daemon/mail/mail_flowed.c $(srcdir)/daemon/common/protocol.c
 FUZZ_CONFIG_FILES = $(srcdir)/tests/fuzz_config.c \
 	$(srcdir)/daemon/runtime/conf.c $(srcdir)/daemon/common/addrpolicy.c \
 	$(srcdir)/daemon/common/reqsig.c $(srcdir)/daemon/common/protocol.c
