@@ -73,6 +73,7 @@ daemon_pbemd_SOURCES = \
 	daemon/http/api.h daemon/http/api_auth.c \
 	daemon/http/api_games.c daemon/http/api_moves.c \
 	daemon/http/api_players.c daemon/http/api_confirm.c \
+	daemon/http/api_body.h daemon/http/api_body.c \
 	daemon/http/api_forming.c \
 	daemon/http/api_seats.c daemon/http/api_log.c \
 	daemon/http/api_events.c daemon/http/api_commands.c \

@@ -43,4 +43,6 @@ run mail "$top"/tests/mail/*.eml "$top"/tests/vectors/fuzz_corpus/*
 run moves "$top"/tests/vectors/fuzz_moves/*
 # pbemd's configuration file and the signed-request header.
 run config "$top"/contrib/pbemd.conf "$top"/tests/vectors/fuzz_corpus/*
+# The JSON bodies of the HTTP API.
+run body "$top"/tests/vectors/fuzz_body/*
 echo "=== fuzzing: no failure in $seconds s per harness"

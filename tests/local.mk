@@ -62,8 +62,11 @@ FUZZ_MAIL_FILES = $(srcdir)/tests/fuzz_mail.c \
 FUZZ_CONFIG_FILES = $(srcdir)/tests/fuzz_config.c \
 	$(srcdir)/daemon/runtime/conf.c $(srcdir)/daemon/common/addrpolicy.c \
 	$(srcdir)/daemon/common/reqsig.c $(srcdir)/daemon/common/protocol.c
+FUZZ_BODY_FILES = $(srcdir)/tests/fuzz_body.c \
+	$(srcdir)/daemon/http/api_body.c $(srcdir)/daemon/common/reqsig.c \
+	$(srcdir)/daemon/common/protocol.c
 FUZZERS = tests/fuzz_protocol tests/fuzz_mail tests/fuzz_moves \
-	tests/fuzz_config
+	tests/fuzz_config tests/fuzz_body
 tests/fuzz_protocol: $(FUZZ_PROTOCOL_FILES) $(srcdir)/daemon/common/protocol.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(srcdir)/daemon/common $(SODIUM_CFLAGS) \
 	    $(FUZZ_PROTOCOL_FILES) $(SODIUM_LIBS) -o $@
@@ -86,10 +89,16 @@ tests/fuzz_config: $(FUZZ_CONFIG_FILES) $(srcdir)/daemon/runtime/conf.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(srcdir)/daemon/common \
 	    -I$(srcdir)/daemon/runtime $(SODIUM_CFLAGS) \
 	    $(FUZZ_CONFIG_FILES) $(SODIUM_LIBS) -o $@
+# The JSON bodies of the HTTP API (api_body.h includes the store's and
+# the engine's headers for their limits; no other source of theirs).
+tests/fuzz_body: $(FUZZ_BODY_FILES) $(srcdir)/daemon/http/api_body.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(CORE_CPPFLAGS) $(FUZZ_BODY_FILES) \
+	    $(JANSSON_LIBS) $(SODIUM_LIBS) -o $@
 fuzz: $(FUZZERS)
 .PHONY: fuzz
 CLEANFILES += $(FUZZERS)
 EXTRA_DIST += tests/fuzz_mail.c tests/fuzz_moves.c tests/fuzz_config.c \
+	tests/fuzz_body.c \
 	tests/fuzz-run.sh
 
 # Load against the real pbemd (bench_load) and its crash test share

@@ -20,6 +20,7 @@
  *   api_log.c		the public log, paged, redacted until the end
  *   api_events.c	long-poll of a game's events (suspend/resume)
  *   api_webhooks.c	webhook registrations (admin token)
+ *   api_body.c		the JSON bodies, read and checked (api_body.h)
  */
 #ifndef PBEM_API_H
 #define PBEM_API_H

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "api_body.h"
 #include "protocol.h"
 #include "engine.h"
 
@@ -166,54 +167,28 @@ enum MHD_Result
 api_game_create(struct api_request *req)
 {
 	int64_t players[STORE_MAX_SEATS], game_id = 0;
-	const char *ruleset = NULL, *name;
+	const char *name;
 	enum MHD_Result rc = MHD_NO;
 	struct store_player me, p;
+	struct api_body_game body;
 	struct store *st;
 	enum engine_status es;
-	json_error_t jerr;
-	json_t *body, *options = NULL, *names = NULL, *item;
-	char msg[1024], *options_text = NULL;
-	int nseats = -1, started = 0, s, admin, mine = 0;
+	json_t *names, *item;
+	char msg[1024];
+	int nseats, started = 0, s, admin, mine = 0;
 	size_t i;
 
 	if ((admin = creator(req, &me, &rc)) < 0)
 		return rc;
 	if ((st = api_store(req, &rc)) == NULL)
 		return rc;
-	body = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES,
-	    &jerr);
-	if (body == NULL || json_unpack_ex(body, &jerr, 0, "{s:s, s?o, s?i, "
-	    "s?o !}", "ruleset", &ruleset, "options", &options, "seats",
-	    &nseats, "players", &names) != 0) {
-		snprintf(msg, sizeof(msg), "the body must be a JSON object "
-		    "{\"ruleset\", \"seats\" or \"players\", \"options\" "
-		    "(optional)}: %s", jerr.text);
-		json_decref(body);
+	if (api_body_game(req->body, req->body_len, &body, msg, sizeof(msg)) !=
+	    0)
 		return api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
 		    msg, NULL);
-	}
-	if (names != NULL && (!json_is_array(names) ||
-	    json_array_size(names) < 1 ||
-	    json_array_size(names) > STORE_MAX_SEATS ||
-	    (nseats >= 0 && (size_t)nseats != json_array_size(names)))) {
-		snprintf(msg, sizeof(msg), "players must be an array of 1 to "
-		    "%d player names or nulls (open seats), one per seat%s",
-		    STORE_MAX_SEATS, nseats >= 0 ? ", as many as seats" : "");
-		rc = api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
-		    msg, NULL);
-		goto out;
-	}
-	if (names == NULL && (nseats < 1 || nseats > STORE_MAX_SEATS)) {
-		snprintf(msg, sizeof(msg), "give \"seats\" (1 to %d; you take "
-		    "seat 0, the others are open) or \"players\" (names or "
-		    "nulls, one per seat)", STORE_MAX_SEATS);
-		rc = api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
-		    msg, NULL);
-		goto out;
-	}
+	names = body.players;
+	nseats = body.nseats;
 	if (names != NULL) {
-		nseats = (int)json_array_size(names);
 		json_array_foreach(names, i, item) {
 			s = (int)i;
 			if (json_is_null(item)) {
@@ -260,27 +235,18 @@ api_game_create(struct api_request *req)
 	}
 	if (!admin && forming_cap(req, st, &me, &rc) != 0)
 		goto out;
-	if (options != NULL && !json_is_object(options)) {
-		rc = api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
-		    "options must be a JSON object", NULL);
-		goto out;
-	}
-	if (options != NULL)
-		options_text = json_dumps(options, JSON_COMPACT |
-		    JSON_SORT_KEYS);
-	es = engine_form_game(st, req->d->key, ruleset, options_text, players,
-	    nseats, &game_id, &started, msg, sizeof(msg));
+	es = engine_form_game(st, req->d->key, body.ruleset, body.options,
+	    players, nseats, &game_id, &started, msg, sizeof(msg));
 	if (es != ENGINE_OK) {
 		rc = refused(req, es, msg);
 		goto out;
 	}
 	log_info("http: %s created game %lld (%s, %d seats)", me.name,
-	    (long long)game_id, ruleset, nseats);
+	    (long long)game_id, body.ruleset, nseats);
 	rc = send_game(req, st, game_id, MHD_HTTP_CREATED, json_pack("{s:b}",
 	    "started", started));
 out:
-	free(options_text);
-	json_decref(body);
+	api_body_free(&body.root, &body.options);
 	return rc;
 }
 
@@ -291,8 +257,6 @@ api_game_join(struct api_request *req)
 	struct store_player me;
 	struct store *st;
 	enum engine_status es;
-	json_error_t jerr;
-	json_t *body = NULL;
 	char msg[1024];
 	int seat = -1, taken = -1, started = 0;
 
@@ -300,18 +264,10 @@ api_game_join(struct api_request *req)
 		return rc;
 	if ((st = api_store(req, &rc)) == NULL)
 		return rc;
-	if (req->body_len > 0 && ((body = json_loadb(req->body, req->body_len,
-	    JSON_REJECT_DUPLICATES, &jerr)) == NULL ||
-	    json_unpack_ex(body, &jerr, 0, "{s?i !}", "seat", &seat) != 0 ||
-	    seat < -1)) {
-		snprintf(msg, sizeof(msg), "the body is empty (take the first "
-		    "open seat) or {\"seat\": N}: %s", body != NULL &&
-		    seat < -1 ? "a seat is 0 or more" : jerr.text);
-		json_decref(body);
+	if (api_body_join(req->body, req->body_len, &seat, msg, sizeof(msg)) !=
+	    0)
 		return api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
 		    msg, NULL);
-	}
-	json_decref(body);
 	if (forming_cap(req, st, &me, &rc) != 0)
 		return rc;
 	es = engine_join_game(st, req->d->key, req->params[0], seat, me.id,

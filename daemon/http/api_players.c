@@ -8,24 +8,10 @@
 #include <time.h>
 
 #include "api.h"
+#include "api_body.h"
 #include "engine.h"
 #include "protocol.h"
 #include "reqsig.h"
-
-/* A plausible address: one '@' with text on both sides, no blanks or
- * control bytes, short enough for the store. */
-static int
-valid_email(const char *email)
-{
-	const char *at = strchr(email, '@');
-	size_t n;
-
-	for (n = 0; email[n] != '\0'; n++)
-		if ((unsigned char)email[n] <= 0x20 || email[n] == 0x7f)
-			return 0;
-	return at != NULL && at != email && at[1] != '\0' &&
-	    strchr(at + 1, '@') == NULL && n < STORE_EMAIL_MAX;
-}
 
 /* Store p and, when it has an address, start its confirmation (a
  * sign-up mail with the code), in one transaction. */
@@ -71,13 +57,11 @@ bad_request(struct api_request *req, const char *message)
 enum MHD_Result
 api_player_register(struct api_request *req)
 {
-	const char *name = NULL, *email = "", *lang = "en", *key = NULL;
+	struct api_body_player body;
 	enum MHD_Result rc = MHD_NO;
 	struct store_player p;
 	struct store *st;
 	enum store_status sr;
-	json_error_t jerr;
-	json_t *body;
 	char msg[512];
 
 	if (!config_bool(req->d->cfg, "http_open_registration"))
@@ -85,39 +69,14 @@ api_player_register(struct api_request *req)
 		    "registration_closed", "this server does not register "
 		    "players over HTTP; ask its administrator (pbemctl "
 		    "player add)", NULL);
-	body = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES,
-	    &jerr);
-	if (body == NULL || json_unpack_ex(body, &jerr, 0, "{s:s, s?s, s?s, "
-	    "s:s !}", "name", &name, "email", &email, "lang", &lang, "key",
-	    &key) != 0) {
-		snprintf(msg, sizeof(msg), "the body must be a JSON object "
-		    "{\"name\", \"key\", \"email\" (optional), \"lang\" "
-		    "(optional: en or fr)}: %s", jerr.text);
-		json_decref(body);
+	if (api_body_player(req->body, req->body_len, &body, msg,
+	    sizeof(msg)) != 0)
 		return bad_request(req, msg);
-	}
 	memset(&p, 0, sizeof(p));
-	if (!reqsig_valid_player(name)) {
-		rc = bad_request(req, "a player name is 1-63 letters, digits, "
-		    "'.', '-' or '_'");
-		goto out;
-	}
-	if (*email != '\0' && !valid_email(email)) {
-		rc = bad_request(req, "email is not an address such as "
-		    "alice@example.org");
-		goto out;
-	}
-	if (strcmp(lang, "en") != 0 && strcmp(lang, "fr") != 0) {
-		rc = bad_request(req, "lang must be \"en\" or \"fr\"");
-		goto out;
-	}
-	if (proto_pubkey_parse(key, p.pubkey, msg, sizeof(msg)) != PROTO_OK) {
-		rc = bad_request(req, msg);
-		goto out;
-	}
-	snprintf(p.name, sizeof(p.name), "%s", name);
-	snprintf(p.email, sizeof(p.email), "%s", email);
-	snprintf(p.lang, sizeof(p.lang), "%s", lang);
+	memcpy(p.pubkey, body.pubkey, sizeof(p.pubkey));
+	snprintf(p.name, sizeof(p.name), "%s", body.name);
+	snprintf(p.email, sizeof(p.email), "%s", body.email);
+	snprintf(p.lang, sizeof(p.lang), "%s", body.lang);
 	if ((st = api_store(req, &rc)) == NULL)
 		goto out;
 	/* No game mail goes to the address until its owner confirms it:
@@ -137,11 +96,11 @@ api_player_register(struct api_request *req)
 		    p.name);
 		rc = api_send_json(req, MHD_HTTP_CREATED, json_pack("{s:I, s:s, "
 		    "s:s, s:s, s:s, s:b}", "id", (json_int_t)p.id, "name", p.name,
-		    "email", p.email, "lang", p.lang, "key", key,
+		    "email", p.email, "lang", p.lang, "key", body.key,
 		    "email_confirmed", !p.email_pending));
 	}
 out:
-	json_decref(body);
+	api_body_free(&body.root, NULL);
 	return rc;
 }
 

@@ -24,6 +24,7 @@
 #include <sodium.h>
 
 #include "api.h"
+#include "api_body.h"
 #include "webhook.h"
 
 /* Does the request carry the administrator's token?  Answers (and
@@ -151,69 +152,6 @@ game_exists(struct api_request *req, struct store *st, int64_t id,
 	return 0;
 }
 
-/* {"url": "...", "events": "a,b" | ["a", "b"]} into url and events.
- * 0, or -1 with the reason. */
-static int
-parse_body(struct api_request *req, const char **url, char *events,
-    size_t eventslen, json_t **root, char *err, size_t errlen)
-{
-	json_error_t jerr;
-	json_t *ev, *item;
-	const char *key;
-	json_t *value;
-	size_t i, used = 0, n;
-
-	*root = json_loadb(req->body, req->body_len, 0, &jerr);
-	if (*root == NULL || !json_is_object(*root)) {
-		snprintf(err, errlen, "the body must be a JSON object such as "
-		    "{\"url\": \"https://...\", \"events\": [\"move\"]}%s%s",
-		    *root == NULL ? ": " : "", *root == NULL ? jerr.text : "");
-		return -1;
-	}
-	json_object_foreach(*root, key, value) {
-		if (strcmp(key, "url") != 0 && strcmp(key, "events") != 0) {
-			snprintf(err, errlen, "unknown field \"%.40s\"; a "
-			    "registration has \"url\" and \"events\"", key);
-			return -1;
-		}
-	}
-	if ((*url = json_string_value(json_object_get(*root, "url"))) ==
-	    NULL) {
-		snprintf(err, errlen, "\"url\" (a string) is missing");
-		return -1;
-	}
-	events[0] = '\0';
-	ev = json_object_get(*root, "events");
-	if (ev == NULL || json_is_null(ev))
-		return 0;
-	if (json_is_string(ev)) {
-		snprintf(events, eventslen, "%s", json_string_value(ev));
-		return 0;
-	}
-	if (!json_is_array(ev)) {
-		snprintf(err, errlen, "\"events\" must be a list of event "
-		    "names (%s)", WEBHOOK_EVENTS);
-		return -1;
-	}
-	json_array_foreach(ev, i, item) {
-		if (!json_is_string(item)) {
-			snprintf(err, errlen, "\"events\" must be a list of "
-			    "event names (%s)", WEBHOOK_EVENTS);
-			return -1;
-		}
-		n = strlen(json_string_value(item));
-		if (used + n + 2 > eventslen) {
-			snprintf(err, errlen, "\"events\" is too long");
-			return -1;
-		}
-		if (used > 0)
-			events[used++] = ',';
-		memcpy(events + used, json_string_value(item), n + 1);
-		used += n;
-	}
-	return 0;
-}
-
 static enum MHD_Result
 add(struct api_request *req, int64_t game_id)
 {
@@ -222,9 +160,9 @@ add(struct api_request *req, int64_t game_id)
 	struct store_webhook w;
 	enum MHD_Result answered;
 	struct store *st;
-	const char *url;
+	struct api_body_webhook body;
 	char events[256], err[512];
-	json_t *root = NULL, *out;
+	json_t *out;
 
 	if (!authorised_for(req, game_id, &p, &answered) ||
 	    (st = store_or_answer(req, &answered)) == NULL ||
@@ -237,15 +175,15 @@ add(struct api_request *req, int64_t game_id)
 	    "webhook_max_per_game");
 	rules.max_per_player = (int)config_int(req->d->cfg,
 	    "webhook_max_per_player");
-	if (parse_body(req, &url, events, sizeof(events), &root, err,
-	    sizeof(err)) != 0 ||
-	    webhook_register(st, &rules, game_id, p.id, url, events, &w, err,
-	    sizeof(err)) != 0) {
-		json_decref(root);
+	if (api_body_webhook(req->body, req->body_len, &body, events,
+	    sizeof(events), err, sizeof(err)) != 0 ||
+	    webhook_register(st, &rules, game_id, p.id, body.url, events, &w,
+	    err, sizeof(err)) != 0) {
+		api_body_free(&body.root, NULL);
 		return api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
 		    err, NULL);
 	}
-	json_decref(root);
+	api_body_free(&body.root, NULL);
 	log_info("webhook %lld registered over HTTP by %s: %s (game %lld, "
 	    "events %s)", (long long)w.id, p.id != 0 ? p.name :
 	    "the administrator", w.url, (long long)w.game_id,
