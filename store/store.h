@@ -354,6 +354,18 @@ enum store_status store_webhook_add(struct store *st, struct store_webhook *w);
 enum store_status store_webhook_get(struct store *st, int64_t id,
     struct store_webhook *w);
 typedef int (*store_webhook_cb)(const struct store_webhook *w, void *arg);
+/* One page of registrations as GET /v1/webhooks lists them: id above
+ * after, at most limit, by id; of one game only (game_id > 0; -1: any,
+ * the global ones included) and of one player only (player_id > 0; 0:
+ * anyone's, the administrator's included).  pending is counted. */
+struct store_webhook_query {
+	int64_t		after;
+	int64_t		game_id;
+	int64_t		player_id;
+	int		limit;
+};
+enum store_status store_webhook_page(struct store *st,
+    const struct store_webhook_query *q, store_webhook_cb cb, void *arg);
 /* Every registration by id (game_id < 0), or those that apply to one game:
  * the global ones and that game's (game_id > 0; pending is then -1). */
 enum store_status store_webhook_foreach(struct store *st, int64_t game_id,

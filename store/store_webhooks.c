@@ -52,6 +52,10 @@ const char *const sq_webhooks_sql[ST_COUNT] = {
 	    "WHERE game_id = ?1 AND player_id IS NOT NULL",
 	[ST_WEBHOOK_COUNT_PLAYER] = "SELECT count(*) FROM webhooks "
 	    "WHERE player_id = ?1",
+	[ST_WEBHOOK_PAGE] = WEBHOOK_SELECT ", " WEBHOOK_PENDING
+	    " FROM webhooks w WHERE w.id > ?1 "
+	    "AND (?2 < 0 OR w.game_id = ?2) AND (?3 = 0 OR w.player_id = ?3) "
+	    "ORDER BY w.id LIMIT ?4",
 };
 
 enum store_status
@@ -129,20 +133,16 @@ store_webhook_get(struct store *st, int64_t id, struct store_webhook *w)
 	return status;
 }
 
-enum store_status
-store_webhook_foreach(struct store *st, int64_t game_id,
+/* Call cb for each registration s selects, until it returns non-zero;
+ * s is finished. */
+static enum store_status
+walk(struct store *st, sqlite3_stmt *s, const char *what,
     store_webhook_cb cb, void *arg)
 {
 	enum store_status	 status;
 	struct store_webhook	 w;
-	sqlite3_stmt		*s;
 
-	s = sq_stmt(st, game_id > 0 ? ST_WEBHOOK_FOR_GAME : ST_WEBHOOK_ALL);
-	if (s == NULL)
-		return STORE_ERROR;
-	if (game_id > 0)
-		sq_bind_int64(st, s, 1, game_id);
-	while ((status = sq_step(st, s, "webhook foreach")) == STORE_OK) {
+	while ((status = sq_step(st, s, what)) == STORE_OK) {
 		if ((status = read_webhook(st, s, &w)) != STORE_OK)
 			break;
 		if (cb(&w, arg) != 0)
@@ -150,6 +150,35 @@ store_webhook_foreach(struct store *st, int64_t game_id,
 	}
 	sq_finish(s);
 	return status == STORE_NOTFOUND ? STORE_OK : status;
+}
+
+enum store_status
+store_webhook_foreach(struct store *st, int64_t game_id,
+    store_webhook_cb cb, void *arg)
+{
+	sqlite3_stmt *s;
+
+	s = sq_stmt(st, game_id > 0 ? ST_WEBHOOK_FOR_GAME : ST_WEBHOOK_ALL);
+	if (s == NULL)
+		return STORE_ERROR;
+	if (game_id > 0)
+		sq_bind_int64(st, s, 1, game_id);
+	return walk(st, s, "webhook foreach", cb, arg);
+}
+
+enum store_status
+store_webhook_page(struct store *st, const struct store_webhook_query *q,
+    store_webhook_cb cb, void *arg)
+{
+	sqlite3_stmt *s;
+
+	if ((s = sq_stmt(st, ST_WEBHOOK_PAGE)) == NULL)
+		return STORE_ERROR;
+	sq_bind_int64(st, s, 1, q->after);
+	sq_bind_int64(st, s, 2, q->game_id);
+	sq_bind_int64(st, s, 3, q->player_id);
+	sq_bind_int64(st, s, 4, q->limit);
+	return walk(st, s, "webhook page", cb, arg);
 }
 
 enum store_status

@@ -429,9 +429,10 @@ START_TEST(test_webhooks_end_to_end)
 	int64_t hook, ladder, missions, ids[512], killed_sent[512];
 	int sent[512], nrows, nkilled, i, j, k, status, fail_attempts;
 	char body[512], err[256], seedhex[65], seed_missions[65], *answer;
+	char path[96];
 	double kill_at, gap, prev_at;
 	int64_t max_per_game[8];
-	json_t *j_answer;
+	json_t *j_answer, *list, *next;
 	int g_of;
 
 	rx_port = 20000 + getpid() % 20000;
@@ -497,6 +498,33 @@ START_TEST(test_webhooks_end_to_end)
 	    &answer), 200);
 	ck_assert_ptr_null(strstr(answer, secret_hook + 6));
 	ck_assert_ptr_nonnull(strstr(answer, "/hook"));
+	free(answer);
+	/* The list is paged (issue 14, item 7): one by one, then none. */
+	snprintf(path, sizeof(path), "/v1/webhooks?limit=1");
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(http("GET", path, NULL, "s3cret-token",
+		    &answer), 200);
+		j_answer = json_loads(answer, 0, NULL);
+		free(answer);
+		list = json_object_get(j_answer, "webhooks");
+		next = json_object_get(j_answer, "next");
+		if (i < 2) {
+			ck_assert_uint_eq(json_array_size(list), 1);
+			ck_assert_int_eq(json_integer_value(json_object_get(
+			    json_array_get(list, 0), "id")), i == 0 ?
+			    failing.id : hook);
+			ck_assert_int_eq(json_integer_value(next), i == 0 ?
+			    failing.id : hook);
+			snprintf(path, sizeof(path), "/v1/webhooks?limit=1&"
+			    "after=%lld", (long long)json_integer_value(next));
+		} else {
+			ck_assert_uint_eq(json_array_size(list), 0);
+			ck_assert(json_is_null(next));
+		}
+		json_decref(j_answer);
+	}
+	ck_assert_int_eq(http("GET", "/v1/webhooks?limit=101", NULL,
+	    "s3cret-token", &answer), 400);
 	free(answer);
 
 	/* Games created by another process (found by the poll), moves over

@@ -195,9 +195,9 @@ add(struct api_request *req, int64_t game_id)
 }
 
 struct listing {
-	json_t			*list;
-	int64_t			 game_id;	/* -1: every registration */
-	const struct store_player *player;	/* id 0: the administrator */
+	json_t		*list;
+	const char	*lang;		/* the player's; NULL: administrator */
+	int64_t		 last;		/* id of the last one listed */
 };
 
 static int
@@ -205,36 +205,47 @@ list_one(const struct store_webhook *w, void *arg)
 {
 	struct listing *l = arg;
 
-	if (l->game_id >= 0 && w->game_id != l->game_id)
-		return 0;
-	if (l->player->id != 0 && w->player_id != l->player->id)
-		return 0;	/* another player's, or the administrator's */
-	json_array_append_new(l->list, webhook_json(w, l->player->id != 0 ?
-	    l->player->lang : NULL));
+	json_array_append_new(l->list, webhook_json(w, l->lang));
+	l->last = w->id;
 	return 0;
 }
 
+/* One page (?after=ID&limit=N, "next") of the registrations of one game
+ * (game_id > 0) or of all (-1): a player's own only, the
+ * administrator's all. */
 static enum MHD_Result
 list(struct api_request *req, int64_t game_id)
 {
+	struct store_webhook_query q;
 	struct store_player p;
 	struct listing l;
 	enum MHD_Result answered;
 	struct store *st;
+	json_t *body;
+	int64_t limit;
 
 	if (!authorised_for(req, game_id > 0 ? game_id : 0, &p, &answered) ||
 	    (st = store_or_answer(req, &answered)) == NULL ||
 	    (game_id > 0 && !game_exists(req, st, game_id, &answered)))
 		return answered;
+	memset(&q, 0, sizeof(q));
+	if (api_query_number(req, "after", 0, INT64_MAX, 0, &q.after,
+	    &answered) != 0 || api_query_number(req, "limit", 1, API_PAGE_MAX,
+	    API_PAGE_DEFAULT, &limit, &answered) != 0)
+		return answered;
+	q.limit = (int)limit;
+	q.game_id = game_id;
+	q.player_id = p.id;		/* 0: the administrator, every one */
 	l.list = json_array();
-	l.game_id = game_id;
-	l.player = &p;
-	if (store_webhook_foreach(st, -1, list_one, &l) != STORE_OK) {
+	l.lang = p.id != 0 ? p.lang : NULL;
+	l.last = 0;
+	if (store_webhook_page(st, &q, list_one, &l) != STORE_OK) {
 		json_decref(l.list);
 		return store_error(req, st);
 	}
-	return api_send_json(req, MHD_HTTP_OK, json_pack("{s:o}", "webhooks",
-	    l.list));
+	body = json_pack("{s:o}", "webhooks", l.list);
+	api_page_next(body, (int64_t)json_array_size(l.list) == limit, l.last);
+	return api_send_json(req, MHD_HTTP_OK, body);
 }
 
 static enum MHD_Result
