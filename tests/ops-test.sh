@@ -4,9 +4,10 @@
 # refused, a restart after SIGKILL allowed), SIGHUP (a changed
 # http_max_body applies, a broken file changes nothing, the log file is
 # reopened), the 413 and 429 answers with their headers, health and
-# metrics, SIGTERM while a request is in flight, and the open files limit
-# (the unit's LimitNOFILE, a low soft limit raised, a low hard one
-# warned).  Run by `make check` (top_builddir is set by the harness);
+# metrics, SIGTERM while a request is in flight, `pbemd deliver` of an
+# interrupted message and of the HTML quote bomb (quarantined, exit 0),
+# and the open files limit (the unit's LimitNOFILE, a low soft limit
+# raised, a low hard one warned).  Run by `make check` (top_builddir is set by the harness);
 # needs curl.
 
 set -u
@@ -272,6 +273,38 @@ kill -INT "$pid"
 wait "$pid"
 rc=$?
 [ $rc = 0 ] && ok || bad "pbemd exit $rc after SIGINT"
+
+# --- pbemd deliver: what must not come back ------------------------------
+# The MTA retries a delivery that did not exit 0.  A message that once
+# killed the process (its attempt left in mail_attempt, keyed by the
+# BLAKE2b-256 of its bytes) and the HTML quote bomb of issue 14 are both
+# quarantined with their reason, and exit 0: no retry loop.
+"$bin/pbemctl" -d "$work/deliver.db" init >/dev/null
+mkdir -p quarantine
+printf 'From: stranger@example.net\nMessage-ID: <killed@x>\n\nhelp\n' >killed.eml
+if command -v sqlite3 >/dev/null && command -v b2sum >/dev/null; then
+	sqlite3 deliver.db "INSERT INTO mail_attempt (content_hash, started,
+	    pid) VALUES ('$(b2sum -l 256 killed.eml | cut -c1-64)', 1, 1)"
+	expect "deliver: an interrupted message" 0 "$bin/pbemd" deliver \
+	    -d deliver.db -m quarantine="$work/quarantine" <killed.eml
+	contains "deliver: quarantined as interrupted" err.txt \
+	    "processing of this message was interrupted before"
+	[ "$(sqlite3 deliver.db 'SELECT count(*) FROM mail_attempt')" = 0 ] &&
+		ok || bad "deliver: the attempt is still noted"
+else
+	bad "sqlite3 or b2sum is not installed"
+fi
+{
+	printf 'From: stranger@example.net\nMessage-ID: <bomb@x>\n'
+	printf 'Content-Type: text/html; charset=utf-8\n\n<pre>'
+	i=0
+	while [ $i -lt 2000 ]; do printf '<blockquote>'; i=$((i + 1)); done
+	head -c 100000 /dev/zero | tr '\0' '\n'
+	printf '</pre>\n'
+} >bomb.eml
+expect "deliver: the HTML quote bomb" 0 timeout 60 "$bin/pbemd" deliver \
+    -d deliver.db -m quarantine="$work/quarantine" <bomb.eml
+contains "deliver: the bomb quarantined" err.txt "once its HTML is converted"
 
 # --- open files ----------------------------------------------------------
 # The shipped unit's LimitNOFILE holds what the default limits need
