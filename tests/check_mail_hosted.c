@@ -693,6 +693,25 @@ command(const char *from, const char *text)
 	send_all();
 }
 
+/* A two-seat Ladder made by mail in French from address; its number,
+ * read from the answer. */
+static int64_t
+new_by_mail_fr(const char *address)
+{
+	long long game = 0;
+	char *m, *b;
+
+	command(address, "nouvelle template 2 joueurs");
+	m = newest(address, "rejoindre");
+	ck_assert_ptr_nonnull(m);
+	b = body_of(m);
+	ck_assert_int_eq(sscanf(strstr(b, "La partie ") + 10, "%lld", &game),
+	    1);
+	free(b);
+	free(m);
+	return (int64_t)game;
+}
+
 /* Sign up by mail (French, then English), confirm by reply, list, make
  * and join a game by mail, and play it by replies. */
 START_TEST(test_signup_join_new)
@@ -738,14 +757,7 @@ START_TEST(test_signup_join_new)
 	command("nobody@example.com", "join 1");
 	refused("nobody@example.com", "register");
 
-	command("zoe@example.net", "nouvelle template 2 joueurs");
-	m = newest("zoe@example.net", "rejoindre");
-	ck_assert_ptr_nonnull(m);
-	b = body_of(m);
-	ck_assert_int_eq(sscanf(strstr(b, "La partie ") + 10, "%lld",
-	    (long long *)&game), 1);
-	free(b);
-	free(m);
+	game = new_by_mail_fr("zoe@example.net");
 	command("bob@example.net", "games");
 	m = newest("bob@example.net", "waiting for players");
 	ck_assert_ptr_nonnull(m);
@@ -832,6 +844,48 @@ START_TEST(test_registration_closed)
 }
 END_TEST
 
+/* How many forming games p sits in. */
+static int64_t
+forming(const struct store_player *p)
+{
+	int64_t n;
+
+	ck_assert_int_eq(store_game_forming_count(env.st, p->id, &n),
+	    STORE_OK);
+	return n;
+}
+
+/* "new" and "join" by mail count against forming_games_per_player as
+ * over HTTP (issue 14, item 7): the third forming game is refused, and
+ * so is joining another, in the player's language. */
+START_TEST(test_forming_cap_by_mail)
+{
+	char line[64];
+	int64_t game;
+
+	set.forming_games_per_player = 2;
+	command(hana.email, "new template 2 players");
+	command(hana.email, "new template 3 players");
+	ck_assert_int_eq(forming(&hana), 2);
+	command(hana.email, "new template 2 players");
+	refused(hana.email, "You already have a seat in 2 forming games");
+	refused(hana.email, "(forming_games_per_player = 2)");
+	ck_assert_int_eq(forming(&hana), 2);
+	game = new_by_mail_fr(hugo.email);
+	snprintf(line, sizeof(line), "join %lld", (long long)game);
+	command(hana.email, line);
+	refused(hana.email, "forming_games_per_player = 2");
+	ck_assert_int_eq(forming(&hana), 2);
+	/* Hugo, in one forming game, may make a second, not a third. */
+	command(hugo.email, "nouvelle template 2 joueurs");
+	ck_assert_int_eq(forming(&hugo), 2);
+	command(hugo.email, "nouvelle template 2 joueurs");
+	refused(hugo.email, "Vous avez déjà une place dans 2 parties en "
+	    "formation");
+	ck_assert_int_eq(forming(&hugo), 2);
+}
+END_TEST
+
 /* The move line of replies, alone. */
 START_TEST(test_reply_move_lines)
 {
@@ -880,5 +934,6 @@ mail_hosted_tcase(void)
 	tcase_add_test(tc, test_signup_join_new);
 	tcase_add_test(tc, test_unconfirmed_gets_no_game_mail);
 	tcase_add_test(tc, test_registration_closed);
+	tcase_add_test(tc, test_forming_cap_by_mail);
 	return tc;
 }

@@ -126,10 +126,13 @@ struct mail_settings {
 	void	*key_arg;
 	int	open_registration;	/* sign-up by mail */
 	/* Not mail_ options (mail_config.c): the key-encryption key of
-	 * hosted keys ("" : no hosted play), and the base of the links in
-	 * mails (<public_base_url>/play/..., /confirm/...). */
+	 * hosted keys ("" : no hosted play), the base of the links in
+	 * mails (<public_base_url>/play/..., /confirm/...), and how many
+	 * forming games a player may sit in, as over HTTP
+	 * (forming_games_per_player; 0: no cap), for "new" and "join". */
 	char	hosted_key_file[MAIL_PATH_MAX];
 	char	public_base_url[MAIL_PATH_MAX];
+	int	forming_games_per_player;
 };
 
 /* Fill s with the documented defaults (docs/MAIL.md, "Settings"): the

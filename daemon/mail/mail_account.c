@@ -329,6 +329,36 @@ done(enum engine_status es, struct mail_answer *a, struct mail_result *r,
 	return 0;
 }
 
+/* Does p sit in as many forming games as a player may (the cap of
+ * POST /v1/games)?  Answered, and -1, if so. */
+static int
+forming_full(struct mail_ingest_ctx *ctx, const struct store_player *p,
+    const char *to, const char *lang, struct mail_result *r,
+    struct mail_answer *a)
+{
+	int64_t n, cap = ctx->set->forming_games_per_player;
+	char msg[512];
+
+	if (cap <= 0)
+		return 0;
+	if (store_game_forming_count(ctx->st, p->id, &n) != STORE_OK) {
+		outcome(r, MAIL_TEMPFAIL, "busy", "the games cannot be read "
+		    "now");
+		return -1;
+	}
+	if (n < cap)
+		return 0;
+	snprintf(msg, sizeof(msg), lang[0] == 'f' ? "Vous avez déjà une "
+	    "place dans %lld parties en formation, le plus qu'un joueur "
+	    "puisse avoir (forming_games_per_player = %lld) : quittez-en une "
+	    "ou attendez qu'une commence." : "You already have a seat in "
+	    "%lld forming games, the most a player may have "
+	    "(forming_games_per_player = %lld): leave one or wait until one "
+	    "starts.", (long long)n, (long long)cap);
+	failure(a, r, to, lang, "too_many_forming_games", msg);
+	return -1;
+}
+
 static void
 do_join(struct mail_ingest_ctx *ctx, const char *to, char **w, int nw,
     const char *lang, struct mail_result *r, struct mail_answer *a)
@@ -349,6 +379,8 @@ do_join(struct mail_ingest_ctx *ctx, const char *to, char **w, int nw,
 		    "the game's number (\"games\" lists them).");
 		return;
 	}
+	if (forming_full(ctx, &p, to, lang, r, a) != 0)
+		return;
 	es = engine_join_game(ctx->st, ctx->key, id, -1, p.id, &seat,
 	    &started, err, sizeof(err));
 	if (done(es, a, r, to, lang, err, "joined", id, started) == 0)
@@ -377,6 +409,8 @@ do_new(struct mail_ingest_ctx *ctx, const char *to, char **w, int nw,
 		    "players\", for example \"new stmissions 3 players\".");
 		return;
 	}
+	if (forming_full(ctx, &p, to, lang, r, a) != 0)
+		return;
 	players[0] = p.id;
 	for (i = 1; i < n; i++)
 		players[i] = 0;

@@ -49,6 +49,8 @@ mail_settings_links(struct mail_settings *s, const struct config *cfg,
 		return -1;
 	}
 	snprintf(s->public_base_url, sizeof(s->public_base_url), "%s", url);
+	s->forming_games_per_player = (int)config_int(cfg,
+	    "forming_games_per_player");
 	/* Links are made by appending "/play/TOKEN". */
 	n = strlen(s->public_base_url);
 	while (n > 0 && s->public_base_url[n - 1] == '/')

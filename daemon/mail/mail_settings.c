@@ -196,6 +196,8 @@ mail_settings_default(struct mail_settings *s)
 			snprintf(s->public_base_url,
 			    sizeof(s->public_base_url), "%s",
 			    o->default_value);
+		else if (strcmp(o->name, "forming_games_per_player") == 0)
+			s->forming_games_per_player = atoi(o->default_value);
 }
 
 void
