@@ -44,6 +44,15 @@ contains "a name equal but for case" err.txt "the name ALICE is taken: player al
 expect "a taken key" 1 ctl player add dave --key-file alice.key.pub
 contains "a taken key" err.txt "that key is already registered to another player"
 expect "bad key" 1 ctl player add carol --key ed25519:nonsense
+# Started by hand with umask 022 (issue 14, item 12): the database and
+# the server key pbemctl init makes are readable by their owner only
+# (check_store's test_file_modes sees the -wal and -shm of an open one).
+(umask 022 && "$bin/pbemctl" -d "$work/umask.db" init >/dev/null) ||
+	bad "init under umask 022"
+for f in umask.db umask.db.key; do
+	if [ "$(stat -c %a "$f" 2>/dev/null)" = 600 ]; then ok
+	else bad "$f has mode $(stat -c %a "$f" 2>/dev/null) under umask 022"; fi
+done
 # A player whose key the server holds (docs/PLAYING.md): the key-encryption
 # key is made beside the database, mode 0600; moving to a key of one's own
 # destroys the hosted key.
