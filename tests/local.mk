@@ -96,9 +96,13 @@ tests/fuzz_body: $(FUZZ_BODY_FILES) $(srcdir)/daemon/http/api_body.h
 	    $(JANSSON_LIBS) $(SODIUM_LIBS) -o $@
 fuzz: $(FUZZERS)
 .PHONY: fuzz
+# ... and in every `make check`, each harness built by its recipe above
+# with the system compiler and a plain main() (tests/fuzz_replay.c), run
+# once over its seeds: a recipe that no longer links fails here.
+TESTS += tests/fuzz-replay.sh
 CLEANFILES += $(FUZZERS)
 EXTRA_DIST += tests/fuzz_mail.c tests/fuzz_moves.c tests/fuzz_config.c \
-	tests/fuzz_body.c \
+	tests/fuzz_body.c tests/fuzz_replay.c tests/fuzz-replay.sh \
 	tests/fuzz-run.sh
 
 # Load against the real pbemd (bench_load) and its crash test share
