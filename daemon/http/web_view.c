@@ -23,14 +23,16 @@
 
 #include "web.h"
 
-/* Characters of one line of text on a drawn card. */
+/* Characters of one line of a card's name or kind, and of its note in
+ * smaller type; lines of each at most. */
 #define CARD_LINE	16
+#define CARD_NOTE_LINE	24
 #define CARD_LINES	4
 
-/* Append text to lines, wrapped at spaces to CARD_LINE characters (a
- * UTF-8 sequence counts once), at most CARD_LINES lines. */
+/* Append text to lines, wrapped at spaces to width characters (a UTF-8
+ * sequence counts once), at most CARD_LINES lines. */
 static void
-wrap(json_t *lines, const char *text)
+wrap(json_t *lines, const char *text, size_t width)
 {
 	char line[128];
 	size_t len = 0, chars = 0, wlen, wchars, i;
@@ -46,7 +48,7 @@ wrap(json_t *lines, const char *text)
 				wchars++;
 		if (wlen == 0)
 			break;
-		if (len > 0 && chars + 1 + wchars > CARD_LINE) {
+		if (len > 0 && chars + 1 + wchars > width) {
 			json_array_append_new(lines, json_string(line));
 			len = chars = 0;
 			line[0] = '\0';
@@ -104,17 +106,21 @@ card_of(const json_t *c)
 		if (json_is_true(json_object_get(c, "spock")))
 			note = "Spock";
 	}
-	wrap(lines, name != NULL ? name : "?");
+	wrap(lines, name != NULL ? name : "?", CARD_LINE);
 	y = 34 + 16 * (int)json_array_size(lines);
 	card = json_pack("{s:o}", "lines", placed(lines, 30, 16));
 	if (kind != NULL) {
 		json_t *k = json_array();
 
-		wrap(k, kind);
+		wrap(k, kind, CARD_LINE);
 		json_object_set_new(card, "kind", placed(k, y, 13));
 	}
-	if (note != NULL)
-		json_object_set_new(card, "note", json_string(note));
+	if (note != NULL) {
+		json_t *n = json_array();
+
+		wrap(n, note, CARD_NOTE_LINE);
+		json_object_set_new(card, "note", placed(n, 128, 11));
+	}
 	return card;
 }
 
