@@ -453,6 +453,38 @@ def http_rules(srv, players, game):
     a.cookie[game] = session
 
 
+def replaced_seat(srv, ivan, kate, game):
+    """A session whose seat has since gone to another player can neither
+    see the seat nor move for it."""
+    seat = srv.public(game)["to_act"][0]
+    for _ in range(100):
+        links = [l for l in srv.links(ivan.email, game) if l not in ivan.used]
+        if links:
+            break
+        time.sleep(0.1)
+    ok(links, "no link for %s in game %d" % (ivan.name, game))
+    status, hdr, _ = http("POST", links[-1], "")
+    ok(status == 303, "sign-in for game %d: %d" % (game, status))
+    session = hdr["Set-Cookie"].split(";")[0].split("=")[1]
+    status, _, page = http("GET", "%s/play/games/%d" % (srv.base, game),
+                           cookie=session)
+    csrf = re.search(r'name="csrf" value="([0-9a-f]{32})"', page).group(1)
+    move = html.unescape(re.search(r'name="move" value="([^"]*)"',
+                                   page).group(1))
+    srv.ctl("replace", str(game), str(seat), kate.name)
+    status, _, body = http("GET", "%s/play/games/%d" % (srv.base, game),
+                           cookie=session)
+    ok(status == 403 and "no longer yours" in body,
+       "the page of a seat given to another: %d" % status)
+    before = srv.public(game)["next_seq"]
+    status, _, body = http("POST", "%s/play/games/%d/move" % (srv.base, game),
+                           "move=%s&seq=%d&csrf=%s" % (
+                               urllib.parse.quote(move), before, csrf),
+                           session)
+    ok(status == 403 and srv.public(game)["next_seq"] == before,
+       "a move for a seat given to another: %d" % status)
+
+
 def main():
     work = tempfile.mkdtemp(prefix="pbem-web-e2e.")
     os.makedirs(ARTIFACTS, exist_ok=True)
@@ -483,8 +515,15 @@ def main():
         srv.ctl("player", "add", "hank", "--email", hank.email, "--hosted",
                 "--lang", "fr")
         srv.ctl("game", "create", "template", "gina,hank")
+        for name in ("ivan", "judy", "kate"):
+            srv.ctl("player", "add", name, "--email", name + "@pbem.test",
+                    "--hosted")
+        srv.ctl("game", "create", "template", "ivan,judy")
         srv.start()
         http_rules(srv, (alice, bob), 1)
+        ivan, judy = Player("ivan", "en"), Player("judy", "en")
+        acting = (ivan, judy)[srv.public(5)["to_act"][0]]
+        replaced_seat(srv, acting, Player("kate", "en"), 5)
         br = Browser(work)
         rng = random.Random(12)
         n = play_game(srv, br, (alice, bob), 1, 200, rng, "ladder")

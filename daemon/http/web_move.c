@@ -4,8 +4,9 @@
  *
  * The form carries the move text, the sequence number the page was
  * drawn at ("seq") and the session's CSRF token ("csrf").  The session
- * must be this game's and the CSRF token its own; the move is then
- * played for the session's seat, signed with the player's hosted key
+ * must be this game's, its player must still hold its seat, and the
+ * CSRF token must be the session's; the move is then played for the
+ * session's seat, signed with the player's hosted key
  * (engine_submit_hosted(), log entry kind STORE_ENTRY_HOSTED_WEB), and
  * answered 303 to the seat page.  A refused move shows the seat page
  * again with the engine's refusal in the player's language, and nothing
@@ -28,12 +29,14 @@ web_move_post(struct api_request *req)
 	char path[1024], err[512], *end;
 	struct store_web_session ws;
 	struct store_player me;
+	struct store_game g;
 	struct engine_reply er;
 	struct hosted_kek *kek;
 	enum rules_lang lang;
 	enum MHD_Result rc = MHD_NO;
 	struct store *st;
 	long long seq;
+	int holds;
 
 	if ((st = api_store(req, &rc)) == NULL)
 		return rc;
@@ -51,6 +54,15 @@ web_move_post(struct api_request *req)
 	    sizeof(seqtext)) || (seq = strtoll(seqtext, &end, 10)) < 1 ||
 	    *end != '\0')
 		return web_notice(req, MHD_HTTP_BAD_REQUEST, lang, "bad_form");
+	/* The session names a player and a seat: if the seat has changed
+	 * hands since, the hosted key that would sign is another's. */
+	if (store_game_get(st, ws.game_id, &g) != STORE_OK)
+		return web_notice(req, MHD_HTTP_SERVICE_UNAVAILABLE, lang,
+		    "busy");
+	holds = ws.seat < g.nseats && g.seat_player[ws.seat] == me.id;
+	store_game_clear(&g);
+	if (!holds)
+		return web_notice(req, MHD_HTTP_FORBIDDEN, lang, "signin_seat");
 	if (!engine_player_hosted(st, &me))
 		return web_notice(req, MHD_HTTP_FORBIDDEN, lang, "own_key");
 	snprintf(path, sizeof(path), *file != '\0' ? "%s" : "%s.kek",

@@ -13,7 +13,8 @@
  *   discard   the top-level "discard" (Missions) or "pile" (Ladder),
  *             else every seat's "discard_cards";
  *   route     "row" of Enterprise vs Excelsior: each card of the route
- *             with both ships and the Klingon.
+ *             with both ships and the Klingon, after the start
+ *             ("enterprise_at_start", "excelsior_at_start").
  * A card becomes {"lines": [...], "kind", "note"} for the card partial
  * (templates/LANG/web/card.html.mustache), its name wrapped to fit the
  * drawn card.
@@ -192,7 +193,7 @@ route_of(const json_t *row)
 
 	json_array_foreach(row, i, step) {
 		r = json_pack("{s:i, s:i, s:O?, s:O?, s:b, s:b, s:b, s:b}",
-		    "x", (int)(10 + i * 64), "label_x", (int)(40 + i * 64),
+		    "x", (int)(74 + i * 64), "label_x", (int)(104 + i * 64),
 		    "enterprise", json_object_get(step, "enterprise_abbr"),
 		    "excelsior", json_object_get(step, "excelsior_abbr"),
 		    "enterprise_ship", json_is_true(json_object_get(step,
@@ -250,6 +251,12 @@ web_view_fill(json_t *data, const json_t *shown, const struct store_game *g,
 	    json_array_size(v) > 0) {
 		json_object_set_new(data, "route", route_of(v));
 		json_object_set_new(data, "route_width",
-		    json_integer((json_int_t)(20 + json_array_size(v) * 64)));
+		    json_integer((json_int_t)(84 + json_array_size(v) * 64)));
+		/* The start, left of the first card: the ships not yet
+		 * on the route. */
+		json_object_set_new(data, "route_start", json_pack("{s:b, s:b}",
+		    "enterprise_ship", json_is_true(json_object_get(shown,
+		    "enterprise_at_start")), "excelsior_ship", json_is_true(
+		    json_object_get(shown, "excelsior_at_start"))));
 	}
 }
