@@ -376,6 +376,16 @@ def play_game(srv, br, players, game, max_moves, rng, label):
            "after a move: at %s" % d.current_url)
         ok(not d.find_elements(By.ID, "refusal"),
            "game %d: move %r refused: %s" % (game, text, d.page_source[:400]))
+        items = d.find_elements(By.CSS_SELECTOR, "section.last li")
+        ok(items and p.name in items[0].text and text in items[0].text,
+           "game %d: the last moves do not start with %s's %r: %r" % (
+               game, p.name, text, [li.text for li in items[:2]]))
+        if not srv.public(game).get("over"):
+            for li in items:
+                mine = re.match(r"\S+ \d+ ?: %s( |$)" % p.name, li.text)
+                ok(mine or "\u2014" not in li.text,
+                   "game %d: another seat's move text shown to %s: %r" % (
+                       game, p.name, li.text))
         src = d.page_source
         status, _, body = http("GET", "%s/v1/games/%d/events?after=0" % (
             srv.base, game))

@@ -5,7 +5,8 @@
  * The seat page needs the session cookie of that game; it shows the
  * seat's view -- gamestate_view() for the session's seat, the function
  * the seat's JSON view and mail use, never the full state -- drawn by
- * web_view.c, the same view as text (the seat's mail template), and,
+ * web_view.c, the same view as text (the seat's mail template), the
+ * last moves (who moved; the texts of the seat's own), and,
  * when the seat is to act, one button per legal move (exactly the texts
  * legal_moves() lists), each a form POST to /play/games/N/move with the
  * expected sequence number and the session's CSRF token.  A player whose
@@ -73,6 +74,58 @@ names_of(struct store *st, struct gamestate *gs, const char **names)
 	for (s = 0; s < gs->game.nseats; s++)
 		names[s] = (p = gamestate_seat_player(st, gs, s)) != NULL ?
 		    p->name : "?";
+}
+
+/* Entries of the log looked at for the last moves, and moves shown. */
+#define WEB_LAST_SCAN	12
+#define WEB_LAST_MOVES	6
+
+/*
+ * The last moves, newest first: [{"seq", "name", "text"?}].  Every seat
+ * sees who moved; the text only of the viewer's own moves, and of all
+ * once the game is over -- as the public log, which withholds move texts
+ * until the end (docs/LOG.md).  NULL if there is none.
+ */
+static json_t *
+last_moves(struct store *st, const struct gamestate *gs, int viewer,
+    const char *const *names, int over)
+{
+	struct store_entry e;
+	json_t *out = json_array(), *m;
+	int64_t seq;
+
+	for (seq = gs->seq; seq > 0 && seq > gs->seq - WEB_LAST_SCAN &&
+	    json_array_size(out) < WEB_LAST_MOVES; seq--) {
+		memset(&e, 0, sizeof(e));
+		if (store_log_get(st, gs->game.id, seq, &e) != STORE_OK)
+			break;
+		if ((e.kind == STORE_ENTRY_MOVE || e.kind == STORE_ENTRY_AUTO ||
+		    e.kind == STORE_ENTRY_HOSTED_MAIL ||
+		    e.kind == STORE_ENTRY_HOSTED_WEB) && e.seat >= 0 &&
+		    e.seat < gs->game.nseats) {
+			m = json_pack("{s:I, s:s}", "seq", (json_int_t)seq,
+			    "name", names[e.seat]);
+			if ((over || e.seat == viewer) && e.text != NULL)
+				json_object_set_new(m, "text",
+				    json_string(e.text));
+			json_array_append_new(out, m);
+		}
+		store_entry_clear(&e);
+	}
+	if (json_array_size(out) == 0) {
+		json_decref(out);
+		return NULL;
+	}
+	return out;
+}
+
+static void
+add_last_moves(json_t *data, json_t *moves)
+{
+	if (moves == NULL)
+		return;
+	json_object_set_new(data, "last_moves", moves);
+	json_object_set_new(data, "has_last", json_true());
 }
 
 /* Is the game over (over its rules, or ended outside them)? */
@@ -162,6 +215,7 @@ web_seat_answer(struct api_request *req, const struct store_web_session *ws,
 	    lang, over ? "game_over" : acting ? "your_turn" : "waiting"));
 	names_of(st, &gs, names);
 	web_view_fill(data, shown, &gs.game, names, ws->seat);
+	add_last_moves(data, last_moves(st, &gs, ws->seat, names, over));
 	json_decref(shown);
 	json_decref(forms);
 	json_decref(legal);
@@ -250,6 +304,8 @@ web_public_page(struct api_request *req)
 	    lang, over ? "game_over" : "spectator"));
 	names_of(st, &gs, names);
 	web_view_fill(data, shown, &gs.game, names, RULES_VIEW_PUBLIC);
+	add_last_moves(data, last_moves(st, &gs, RULES_VIEW_PUBLIC, names,
+	    over));
 	json_decref(shown);
 	gamestate_clear(&gs);
 	return web_send_page(req, MHD_HTTP_OK, lang, "public", data);
