@@ -20,6 +20,8 @@
  *   api_log.c		the public log, paged, redacted until the end
  *   api_events.c	long-poll of a game's events (suspend/resume)
  *   api_webhooks.c	webhook registrations (admin token)
+ * The players' HTML page under /play/ is routed here too; its handlers
+ * are the web_*.c files, with their own header (web.h).
  */
 #ifndef PBEM_API_H
 #define PBEM_API_H
