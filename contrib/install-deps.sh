@@ -15,3 +15,7 @@ apt-get install -y --no-install-recommends clang
 # end-to-end test (tests/mail-e2e.sh).
 apt-get install -y --no-install-recommends \
 	postfix dovecot-imapd swaks
+# A real browser for the web page's end-to-end test (tests/web-e2e.sh):
+# headless Chromium driven by Selenium.
+apt-get install -y --no-install-recommends \
+	chromium chromium-driver python3-selenium

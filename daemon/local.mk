@@ -14,7 +14,7 @@ daemon_libpbem_a_SOURCES = \
 daemon_libpbem_a_SOURCES += \
 	daemon/engine/engine.h \
 	daemon/engine/submit.c daemon/engine/hostedkey.c daemon/engine/tokens.c \
-	daemon/engine/signup.c \
+	daemon/engine/signup.c daemon/engine/websession.c \
 	daemon/engine/writer.h daemon/engine/writer.c \
 	daemon/engine/apply.h daemon/engine/apply.c \
 	daemon/engine/record.h daemon/engine/record.c \
@@ -78,6 +78,9 @@ daemon_pbemd_SOURCES = \
 	daemon/http/api_seats.c daemon/http/api_log.c \
 	daemon/http/api_events.c daemon/http/api_commands.c \
 	daemon/http/api_webhooks.c daemon/http/api_ops.c \
+	daemon/http/web.h daemon/http/web_page.c daemon/http/web_signin.c \
+	daemon/http/web_view.c daemon/http/web_seat.c daemon/http/web_move.c \
+	daemon/http/web_static.c \
 	daemon/notify/notify.h daemon/notify/webhook_deliver.c
 daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS) $(CURL_CFLAGS) \
 	$(SYSTEMD_CFLAGS)

@@ -460,6 +460,25 @@ static const char migration_9[] =
 	"	confirmed INTEGER\n"
 	") WITHOUT ROWID;\n";
 
+/*
+ * Migration 10 (issue 12, item 4): the web page's sessions.  A session
+ * is made when a player follows the sign-in link of a your-turn mail
+ * (play_tokens) and presses its button; the browser keeps the random
+ * session token in a cookie, the database only its BLAKE2b hash, bound
+ * to one player, game and seat, with its expiry.
+ */
+static const char migration_10[] =
+	"CREATE TABLE web_sessions (\n"
+	"	token_hash BLOB PRIMARY KEY NOT NULL CONSTRAINT token_hash_size\n"
+	"		    CHECK (length(token_hash) = 32),\n"
+	"	player_id INTEGER NOT NULL REFERENCES players(id),\n"
+	"	game_id	INTEGER NOT NULL REFERENCES games(id),\n"
+	"	seat	INTEGER NOT NULL CONSTRAINT seat_range CHECK (seat BETWEEN 0 AND 7),\n"
+	"	created	INTEGER NOT NULL,\n"
+	"	expires	INTEGER NOT NULL\n"
+	") WITHOUT ROWID;\n"
+	"CREATE INDEX web_sessions_expires ON web_sessions(expires);\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -474,6 +493,7 @@ static const struct migration migrations[] = {
 	    migration_8, NULL },
 	{ 9, "replies to play: hosted keys, tokens, sign-ups, "
 	    "players.email_pending", migration_9, NULL },
+	{ 10, "web sessions", migration_10, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -632,6 +632,27 @@ enum store_status store_signup_confirm(struct store *st,
     const unsigned char code_hash[STORE_HASH_BYTES], int64_t player_id,
     int64_t when);
 
+/* ---- The web page's sessions (store_web.c; migration 10) --------------- */
+
+/* A signed-in browser: the hash of its cookie's token, bound to one
+ * player, game and seat until expires (unix seconds). */
+struct store_web_session {
+	unsigned char	hash[STORE_HASH_BYTES];
+	int64_t		player_id;
+	int64_t		game_id;
+	int		seat;
+	int64_t		created;
+	int64_t		expires;
+};
+enum store_status store_web_session_add(struct store *st,
+    const struct store_web_session *ws);
+/* STORE_NOTFOUND if no session has this hash (expired ones are found:
+ * the caller compares expires with the time). */
+enum store_status store_web_session_get(struct store *st,
+    const unsigned char hash[STORE_HASH_BYTES], struct store_web_session *ws);
+/* Forget the sessions that expired at or before `before'. */
+enum store_status store_web_session_prune(struct store *st, int64_t before);
+
 /* A durability barrier: when it returns STORE_OK, every transaction
  * committed so far survives a power cut, whatever the synchronous
  * setting.  The mail sender calls it before delivering a batch. */

@@ -53,6 +53,15 @@ nobase_dist_template_DATA = \
 	templates/en/respond/spectator.txt.mustache \
 	templates/en/respond/waiting.txt.mustache \
 	templates/en/respond/your_turn.txt.mustache \
+	templates/en/web/card.html.mustache \
+	templates/en/web/head.html.mustache \
+	templates/en/web/notice.html.mustache \
+	templates/en/web/public.html.mustache \
+	templates/en/web/script.txt.mustache \
+	templates/en/web/seat.html.mustache \
+	templates/en/web/signin.html.mustache \
+	templates/en/web/style.txt.mustache \
+	templates/en/web/table.html.mustache \
 	templates/fr/eve/accepted.txt.mustache \
 	templates/fr/eve/board.txt.mustache \
 	templates/fr/eve/cards.txt.mustache \
@@ -93,6 +102,13 @@ nobase_dist_template_DATA = \
 	templates/fr/respond/rejected.txt.mustache \
 	templates/fr/respond/spectator.txt.mustache \
 	templates/fr/respond/waiting.txt.mustache \
+	templates/fr/web/card.html.mustache \
+	templates/fr/web/head.html.mustache \
+	templates/fr/web/notice.html.mustache \
+	templates/fr/web/public.html.mustache \
+	templates/fr/web/seat.html.mustache \
+	templates/fr/web/signin.html.mustache \
+	templates/fr/web/table.html.mustache \
 	templates/fr/respond/your_turn.txt.mustache
 
 # The renderer against the official Mustache specification, and unit tests.

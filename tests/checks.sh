@@ -1,10 +1,21 @@
-# checks.sh -- what the shell tests (cli-test.sh, ops-test.sh) share:
+# checks.sh -- what the shell tests (cli-test.sh, ops-test.sh, the e2e
+# tests) share:
 # counting checks and the checks themselves.  Sourced, not run; the
 # caller ends with
 #   echo "NAME: $pass passed, $fail failed"; [ $fail -eq 0 ]
 
 pass=0
 fail=0
+# skip REASON: exit 77 (skipped) -- or, when PBEM_REQUIRE_MAIL_E2E=1 (as
+# CI sets), fail: the end-to-end tests must run there.
+skip() {
+	if [ "${PBEM_REQUIRE_MAIL_E2E:-0}" = 1 ]; then
+		echo "FAIL: $* (PBEM_REQUIRE_MAIL_E2E=1)"
+		exit 1
+	fi
+	echo "SKIP: $*"
+	exit 77
+}
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 # expect DESCRIPTION EXIT-CODE COMMAND...: run, compare the exit code

@@ -16,6 +16,18 @@ EXTRA_DIST += tests/cli-test.sh tests/check-layout.sh tests/readme-test.sh tests
 TESTS += tests/ops-test.sh
 EXTRA_DIST += tests/ops-test.sh tests/checks.sh
 
+# The web page's sign-in links, sessions and CSRF tokens at the engine.
+check_PROGRAMS += tests/check_web
+TESTS += tests/check_web
+tests_check_web_SOURCES = tests/check_web.c $(TESTLIB)
+tests_check_web_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
+tests_check_web_LDADD = $(CORE_LIBS) $(CHECK_LIBS) -lpthread
+
+# The player's web page in headless Chromium (Selenium): whole games
+# played by clicking, no hidden card in any page (docs/WEB.md).
+TESTS += tests/web-e2e.sh
+EXTRA_DIST += tests/web-e2e.sh tests/web_e2e.py
+
 check_PROGRAMS += tests/check_random_play
 TESTS += tests/check_random_play
 tests_check_random_play_SOURCES = tests/check_random_play.c $(TESTLIB)

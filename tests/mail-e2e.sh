@@ -32,15 +32,7 @@ top_builddir=${top_builddir:-$top_srcdir}
 PBEMD=$top_builddir/daemon/pbemd
 PBEMCTL=$top_builddir/daemon/pbemctl
 PBEM=$top_builddir/daemon/pbem
-
-skip() {
-	if [ "${PBEM_REQUIRE_MAIL_E2E:-0}" = 1 ]; then
-		echo "FAIL: $* (PBEM_REQUIRE_MAIL_E2E=1)"
-		exit 1
-	fi
-	echo "SKIP: $*"
-	exit 77
-}
+. "$top_srcdir/tests/checks.sh"
 fail() {
 	echo "FAIL: $*"
 	for f in "$T"/postfix.log "$T"/dovecot.log "$T"/pbemd.log "$T"/r.txt; do

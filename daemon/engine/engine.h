@@ -462,6 +462,10 @@ void	engine_submit_hosted(struct store *st, const struct serverkey *key,
 #define ENGINE_CODE_LEN		10
 void	engine_token_hash(const char *token,
 	    unsigned char hash[STORE_HASH_BYTES]);
+/* The same hash under another domain string (web sessions), for tokens
+ * of up to 127 characters. */
+void	engine_token_hash_in(const char *domain, const char *token,
+	    unsigned char hash[STORE_HASH_BYTES]);
 /* The reply token of the your-turn mail of outbox row outbox_id (the same
  * every time), registered (hashed) in the store. */
 void	engine_reply_token(const struct hosted_kek *kek, int64_t game_id,
@@ -478,6 +482,40 @@ enum store_status engine_play_token_issue(struct store *st, int64_t game_id,
 /* The sign-up code of nonce. */
 void	engine_signup_code(const struct hosted_kek *kek, const char *nonce,
 	    char out[ENGINE_CODE_LEN + 1]);
+
+/*
+ * The web page's sessions (websession.c; docs/WEB.md).  A session token
+ * is ENGINE_SESSION_BYTES random bytes as lower-case hex, kept by the
+ * browser in a cookie and in the store only as its hash.
+ */
+#define ENGINE_SESSION_BYTES	32
+#define ENGINE_SESSION_LEN	(2 * ENGINE_SESSION_BYTES)
+#define ENGINE_SESSION_TTL	(12 * 3600)
+#define ENGINE_CSRF_LEN		32
+/* Why a sign-in link was refused. */
+enum engine_signin_refusal {
+	ENGINE_SIGNIN_UNKNOWN,	/* malformed, or never given */
+	ENGINE_SIGNIN_USED,
+	ENGINE_SIGNIN_EXPIRED,
+	ENGINE_SIGNIN_SEAT	/* the player no longer holds the seat */
+};
+/* Spend play_token (single use, before its expiry, while its player
+ * holds its seat) and open a session for that player, game and seat, in
+ * one transaction: ENGINE_OK with the token in session and the row in
+ * *ws; ENGINE_REFUSED with *why; ENGINE_BUSY on a store failure.
+ * Nothing changes unless ENGINE_OK. */
+enum engine_status engine_web_signin(struct store *st,
+	    const char *play_token, int64_t now,
+	    char session[ENGINE_SESSION_LEN + 1], struct store_web_session *ws,
+	    enum engine_signin_refusal *why, char *err, size_t errlen);
+/* The unexpired session of a cookie's token: ENGINE_OK, ENGINE_REFUSED
+ * (none, malformed or expired) or ENGINE_BUSY. */
+enum engine_status engine_web_session_find(struct store *st,
+	    const char *session, int64_t now, struct store_web_session *ws,
+	    char *err, size_t errlen);
+/* The CSRF token of a session's forms, and its check (1: good). */
+void	engine_web_csrf(const char *session, char out[ENGINE_CSRF_LEN + 1]);
+int	engine_web_csrf_check(const char *session, const char *csrf);
 
 /* Sign-ups (signup.c).  Start one inside the caller's transaction: a
  * signups row and a "signup" mail to email.  player_id: the player

@@ -32,11 +32,11 @@ put64(unsigned char *p, int64_t v)
 }
 
 void
-engine_token_hash(const char *token, unsigned char hash[STORE_HASH_BYTES])
+engine_token_hash_in(const char *domain, const char *token,
+    unsigned char hash[STORE_HASH_BYTES])
 {
-	static const char dom[] = "pbem-token-v1";
 	crypto_generichash_state s;
-	char norm[64];
+	char norm[128];
 	size_t i;
 
 	/* Tokens and codes are matched whatever their case. */
@@ -44,9 +44,16 @@ engine_token_hash(const char *token, unsigned char hash[STORE_HASH_BYTES])
 		norm[i] = (char)tolower((unsigned char)token[i]);
 	norm[i] = '\0';
 	crypto_generichash_init(&s, NULL, 0, STORE_HASH_BYTES);
-	crypto_generichash_update(&s, (const unsigned char *)dom, sizeof(dom));
+	crypto_generichash_update(&s, (const unsigned char *)domain,
+	    strlen(domain) + 1);
 	crypto_generichash_update(&s, (const unsigned char *)norm, i);
 	crypto_generichash_final(&s, hash, STORE_HASH_BYTES);
+}
+
+void
+engine_token_hash(const char *token, unsigned char hash[STORE_HASH_BYTES])
+{
+	engine_token_hash_in("pbem-token-v1", token, hash);
 }
 
 void

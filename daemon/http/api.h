@@ -21,6 +21,8 @@
  *   api_events.c	long-poll of a game's events (suspend/resume)
  *   api_webhooks.c	webhook registrations (admin token)
  *   api_body.c		the JSON bodies, read and checked (api_body.h)
+ * The players' HTML page under /play/ is routed here too; its handlers
+ * are the web_*.c files, with their own header (web.h).
  */
 #ifndef PBEM_API_H
 #define PBEM_API_H
@@ -35,6 +37,7 @@
 #include "engine.h"
 
 #define API_MAX_PARAMS	2
+#define API_MAX_HEADERS	8	/* api_add_header() per answer */
 
 struct pending;
 
@@ -101,7 +104,8 @@ int		 api_query_lang(struct api_request *req, enum rules_lang *lang,
 /* api_moves.c: the language of the player in a block's seat (en when
  * the game or seat is unknown), for answers without ?lang=. */
 enum rules_lang	 api_seat_lang(struct store *st, const struct proto_move *m);
-/* One extra header on the answer (name and value must outlive it). */
+/* An extra header on the answer, at most API_MAX_HEADERS (name and value
+ * must outlive it). */
 void		 api_add_header(struct api_request *req, const char *name,
 		    const char *value);
 /* The calling thread's store, or NULL with a 503 answered. */

@@ -25,6 +25,7 @@
  * http_max_connections_per_address from one address (0.9.75 can only
  * refuse those at accept(), where nothing can be written).
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -44,6 +45,7 @@
 #include "http_conns.h"
 #include "http_limits.h"
 #include "metrics.h"
+#include "web.h"
 
 /* Bytes of an over-long chunked body read and dropped before giving up
  * on answering it. */
@@ -84,6 +86,14 @@ static const struct api_route routes[] = {
 	{ "POST",   "/v1/games/{id}/webhooks",		api_game_webhooks_add },
 	{ "DELETE", "/v1/games/{id}/webhooks/{id}",	api_game_webhook_delete },
 	{ "POST", "/v1/games/{id}/commands",	api_command_post },
+	/* the player's web page (web_*.c; docs/WEB.md) */
+	{ "GET",  "/play/static/play.js",	web_static_js },
+	{ "GET",  "/play/static/play.css",	web_static_css },
+	{ "GET",  "/play/games/{id}",		web_seat_page },
+	{ "GET",  "/play/games/{id}/public",	web_public_page },
+	{ "POST", "/play/games/{id}/move",	web_move_post },
+	{ "GET",  "/play/{code}",		web_signin_page },
+	{ "POST", "/play/{code}",		web_signin_post },
 	{ NULL, NULL, NULL }
 };
 
@@ -100,7 +110,10 @@ struct pending {
 	int		 close;		/* answer with Connection: close */
 	void		*handler_state;	/* api_request.state */
 	void		(*handler_state_free)(void *);
-	const char	*header_name, *header_value;	/* api_add_header() */
+	/* api_add_header(): extra headers of the answer. */
+	const char	*header_name[API_MAX_HEADERS];
+	const char	*header_value[API_MAX_HEADERS];
+	int		 nheaders;
 	unsigned int	 status;	/* the answer's, once sent */
 	/* Found once, when the headers are in (arrived()): the route for
 	 * the method and path, or NULL with path_route the first whose
@@ -117,8 +130,13 @@ static atomic_int requests_in_flight;
 void
 api_add_header(struct api_request *req, const char *name, const char *value)
 {
-	req->pending->header_name = name;
-	req->pending->header_value = value;
+	struct pending *p = req->pending;
+
+	/* More than API_MAX_HEADERS is a mistake of this program. */
+	assert(p->nheaders < API_MAX_HEADERS);
+	p->header_name[p->nheaders] = name;
+	p->header_value[p->nheaders] = value;
+	p->nheaders++;
 }
 
 /* Queue text (taken) as the answer, with a Retry-After header if
@@ -130,6 +148,7 @@ queue_answer(struct api_request *req, unsigned int status,
 	struct MHD_Response *resp;
 	enum MHD_Result rc;
 	char seconds[16];
+	int i;
 
 	if (text == NULL)
 		return MHD_NO;
@@ -140,9 +159,9 @@ queue_answer(struct api_request *req, unsigned int status,
 		return MHD_NO;
 	}
 	MHD_add_response_header(resp, "Content-Type", content_type);
-	if (req->pending->header_name != NULL)
-		MHD_add_response_header(resp, req->pending->header_name,
-		    req->pending->header_value);
+	for (i = 0; i < req->pending->nheaders; i++)
+		MHD_add_response_header(resp, req->pending->header_name[i],
+		    req->pending->header_value[i]);
 	if (retry_after != 0) {
 		snprintf(seconds, sizeof(seconds), "%u", retry_after);
 		MHD_add_response_header(resp, "Retry-After", seconds);

@@ -1,0 +1,262 @@
+/*
+ * web_view.c -- what the seat page and the public page draw, taken from
+ * a presented view (present_view()) and nothing else: the view is
+ * already cut to what its viewer may see (the module's view()), so
+ * nothing drawn here can show another seat's hand.
+ *
+ * Like present.c it knows no game, only key names the modules use:
+ *   players   seats[] objects: "score", and the card count from
+ *             "cards_left" or "hand_size";
+ *   hand      the top-level "hand" (Missions), else the viewer's
+ *             seats[].hand_cards (Enterprise vs Excelsior), else its
+ *             seats[].hand (Ladder: numbers);
+ *   discard   the top-level "discard" (Missions) or "pile" (Ladder),
+ *             else every seat's "discard_cards";
+ *   route     "row" of Enterprise vs Excelsior: each card of the route
+ *             with both ships and the Klingon, after the start
+ *             ("enterprise_at_start", "excelsior_at_start").
+ * A card becomes {"lines": [...], "kind", "note"} for the card partial
+ * (templates/LANG/web/card.html.mustache), its name wrapped to fit the
+ * drawn card.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "web.h"
+
+/* Characters of one line of a card's name or kind, and of its note in
+ * smaller type; lines of each at most. */
+#define CARD_LINE	16
+#define CARD_NOTE_LINE	24
+#define CARD_LINES	4
+
+/* Append text to lines, wrapped at spaces to width characters (a UTF-8
+ * sequence counts once), at most CARD_LINES lines. */
+static void
+wrap(json_t *lines, const char *text, size_t width)
+{
+	char line[128];
+	size_t len = 0, chars = 0, wlen, wchars, i;
+	const char *w = text;
+
+	line[0] = '\0';
+	while (*w != '\0' && json_array_size(lines) < CARD_LINES) {
+		while (*w == ' ')
+			w++;
+		for (wlen = 0, wchars = 0; w[wlen] != '\0' && w[wlen] != ' ';
+		    wlen++)
+			if (((unsigned char)w[wlen] & 0xc0) != 0x80)
+				wchars++;
+		if (wlen == 0)
+			break;
+		if (len > 0 && chars + 1 + wchars > width) {
+			json_array_append_new(lines, json_string(line));
+			len = chars = 0;
+			line[0] = '\0';
+			continue;
+		}
+		if (len + wlen + 2 >= sizeof(line))
+			wlen = sizeof(line) - len - 2;
+		if (len > 0) {
+			line[len++] = ' ';
+			chars++;
+		}
+		for (i = 0; i < wlen; i++)
+			line[len++] = w[i];
+		line[len] = '\0';
+		chars += wchars;
+		w += wlen;
+	}
+	if (len > 0 && json_array_size(lines) < CARD_LINES)
+		json_array_append_new(lines, json_string(line));
+}
+
+/* Lines (strings) as [{"text", "y"}] from y on, step apart. */
+static json_t *
+placed(json_t *lines, int y, int step)
+{
+	json_t *out = json_array(), *l;
+	size_t i;
+
+	json_array_foreach(lines, i, l)
+		json_array_append_new(out, json_pack("{s:O, s:i}", "text", l,
+		    "y", y + (int)i * step));
+	json_decref(lines);
+	return out;
+}
+
+/* A card of the view as the card partial draws it. */
+static json_t *
+card_of(const json_t *c)
+{
+	json_t *lines = json_array(), *card;
+	int y;
+	const char *name, *kind = NULL, *note = NULL;
+	char num[32];
+
+	if (json_is_integer(c)) {
+		snprintf(num, sizeof(num), "%lld",
+		    (long long)json_integer_value(c));
+		name = num;
+	} else if (json_is_string(c))
+		name = json_string_value(c);
+	else {
+		name = json_string_value(json_object_get(c, "name"));
+		kind = json_string_value(json_object_get(c, "traits"));
+		note = json_string_value(json_object_get(c, "bonus"));
+		if (json_is_true(json_object_get(c, "spock")))
+			note = "Spock";
+	}
+	wrap(lines, name != NULL ? name : "?", CARD_LINE);
+	y = 34 + 16 * (int)json_array_size(lines);
+	card = json_pack("{s:o}", "lines", placed(lines, 30, 16));
+	if (kind != NULL) {
+		json_t *k = json_array();
+
+		wrap(k, kind, CARD_LINE);
+		json_object_set_new(card, "kind", placed(k, y, 13));
+	}
+	if (note != NULL) {
+		json_t *n = json_array();
+
+		wrap(n, note, CARD_NOTE_LINE);
+		json_object_set_new(card, "note", placed(n, 128, 11));
+	}
+	return card;
+}
+
+static json_t *
+cards_of(const json_t *list)
+{
+	json_t *out = json_array(), *c;
+	size_t i;
+
+	json_array_foreach(list, i, c)
+		json_array_append_new(out, card_of(c));
+	return out;
+}
+
+/* The viewer's own object of seats[], or NULL. */
+static const json_t *
+own_seat(const json_t *seats, int viewer)
+{
+	const json_t *s;
+	size_t i;
+
+	if (viewer < 0)
+		return NULL;
+	json_array_foreach(seats, i, s)
+		if (json_integer_value(json_object_get(s, "seat")) == viewer)
+			return s;
+	return NULL;
+}
+
+static json_t *
+players_of(const json_t *shown, const struct store_game *g,
+    const char *const *names, int viewer)
+{
+	const json_t *seats = json_object_get(shown, "seats");
+	const json_t *to_act = json_object_get(shown, "to_act"), *s, *v;
+	json_t *out = json_array(), *p;
+	size_t i;
+	int seat;
+
+	for (seat = 0; seat < g->nseats; seat++) {
+		p = json_pack("{s:i, s:s, s:b, s:b}", "seat", seat, "name",
+		    names[seat], "you", seat == viewer, "to_act", 0);
+		json_array_foreach(to_act, i, v)
+			if (json_integer_value(v) == seat)
+				json_object_set_new(p, "to_act", json_true());
+		if ((s = json_array_get(seats, (size_t)seat)) != NULL) {
+			/* As text: Mustache hides a section of 0. */
+			if (json_is_integer(v = json_object_get(s, "score")))
+				json_object_set_new(p, "score", json_sprintf(
+				    "%lld", (long long)json_integer_value(v)));
+			if (json_is_integer(v = json_object_get(s,
+			    "cards_left")) || json_is_integer(v =
+			    json_object_get(s, "hand_size")))
+				json_object_set_new(p, "cards", json_sprintf(
+				    "%lld", (long long)json_integer_value(v)));
+		}
+		json_array_append_new(out, p);
+	}
+	return out;
+}
+
+/* The route of Enterprise vs Excelsior: one step per card of "row". */
+static json_t *
+route_of(const json_t *row)
+{
+	json_t *out = json_array(), *r;
+	const json_t *step;
+	size_t i;
+
+	json_array_foreach(row, i, step) {
+		r = json_pack("{s:i, s:i, s:O?, s:O?, s:b, s:b, s:b, s:b}",
+		    "x", (int)(74 + i * 64), "label_x", (int)(104 + i * 64),
+		    "enterprise", json_object_get(step, "enterprise_abbr"),
+		    "excelsior", json_object_get(step, "excelsior_abbr"),
+		    "enterprise_ship", json_is_true(json_object_get(step,
+		    "enterprise_ship")),
+		    "excelsior_ship", json_is_true(json_object_get(step,
+		    "excelsior_ship")),
+		    "enterprise_klingon", json_is_true(json_object_get(step,
+		    "enterprise_klingon")),
+		    "excelsior_klingon", json_is_true(json_object_get(step,
+		    "excelsior_klingon")));
+		if (r != NULL)
+			json_array_append_new(out, r);
+	}
+	return out;
+}
+
+void
+web_view_fill(json_t *data, const json_t *shown, const struct store_game *g,
+    const char *const *names, int viewer)
+{
+	const json_t *seats = json_object_get(shown, "seats");
+	const json_t *mine = own_seat(seats, viewer), *hand = NULL, *v, *s;
+	json_t *discard, *more;
+	size_t i;
+
+	json_object_set_new(data, "players", players_of(shown, g, names,
+	    viewer));
+	if (viewer >= 0) {
+		if ((hand = json_object_get(shown, "hand")) == NULL &&
+		    mine != NULL && (hand = json_object_get(mine,
+		    "hand_cards")) == NULL)
+			hand = json_object_get(mine, "hand");
+		if (json_is_array(hand) && json_array_size(hand) > 0) {
+			json_object_set_new(data, "hand", cards_of(hand));
+			json_object_set_new(data, "has_hand", json_true());
+		}
+	}
+	if ((v = json_object_get(shown, "discard")) != NULL ||
+	    (v = json_object_get(shown, "pile")) != NULL)
+		discard = cards_of(v);
+	else {
+		discard = json_array();
+		json_array_foreach(seats, i, s) {
+			more = cards_of(json_object_get(s, "discard_cards"));
+			json_array_extend(discard, more);
+			json_decref(more);
+		}
+	}
+	if (json_array_size(discard) > 0) {
+		json_object_set_new(data, "discard", discard);
+		json_object_set_new(data, "has_discard", json_true());
+	} else
+		json_decref(discard);
+	if (json_is_array(v = json_object_get(shown, "row")) &&
+	    json_array_size(v) > 0) {
+		json_object_set_new(data, "route", route_of(v));
+		json_object_set_new(data, "route_width",
+		    json_integer((json_int_t)(84 + json_array_size(v) * 64)));
+		/* The start, left of the first card: the ships not yet
+		 * on the route. */
+		json_object_set_new(data, "route_start", json_pack("{s:b, s:b}",
+		    "enterprise_ship", json_is_true(json_object_get(shown,
+		    "enterprise_at_start")), "excelsior_ship", json_is_true(
+		    json_object_get(shown, "excelsior_at_start"))));
+	}
+}

@@ -1,0 +1,206 @@
+/*
+ * check_web.c -- the web page's sign-in and sessions at the engine
+ * (daemon/engine/websession.c; docs/WEB.md): a sign-in link works once
+ * and only before it expires, only while its player holds its seat; a
+ * session is bound to one player, game and seat and expires; a CSRF
+ * token belongs to its session only.  The HTTP side (cookie flags, pages,
+ * forms) is tests/web-e2e.sh's, against a running pbemd.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "engine.h"
+#include "testlib.h"
+
+static struct testenv env;
+static int64_t game;
+static const int64_t now = 1800000000;
+
+static void
+setup(void)
+{
+	testenv_open(&env, 3);
+	game = testenv_game(&env, "template", 2);
+}
+
+static void
+teardown(void)
+{
+	testenv_close(&env);
+}
+
+/* A play token for seat of game, held by player index pl, expiring at
+ * expires. */
+static void
+token(int seat, int pl, int64_t expires, char out[ENGINE_TOKEN_LEN + 1])
+{
+	ck_assert_int_eq(engine_play_token_issue(env.st, game, seat,
+	    env.player_id[pl], expires, out), STORE_OK);
+}
+
+/* The rows of web_sessions, read on a connection of its own. */
+static int64_t
+sessions(void)
+{
+	sqlite3_stmt *s;
+	sqlite3 *db;
+	int64_t n;
+
+	ck_assert_int_eq(sqlite3_open(env.dbpath, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT count(*) FROM "
+	    "web_sessions", -1, &s, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
+	n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return n;
+}
+
+START_TEST(test_link_works_once)
+{
+	char tok[ENGINE_TOKEN_LEN + 1], s1[ENGINE_SESSION_LEN + 1];
+	char s2[ENGINE_SESSION_LEN + 1], err[256];
+	enum engine_signin_refusal why;
+	struct store_web_session ws, found;
+
+	token(1, 1, now + 3600, tok);
+	ck_assert_int_eq(engine_web_signin(env.st, tok, now, s1, &ws, &why,
+	    err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(strlen(s1), ENGINE_SESSION_LEN);
+	ck_assert_int_eq(ws.game_id, game);
+	ck_assert_int_eq(ws.seat, 1);
+	ck_assert_int_eq(ws.player_id, env.player_id[1]);
+	ck_assert_int_eq(ws.expires, now + ENGINE_SESSION_TTL);
+	/* The second use is refused, opens nothing, and says why. */
+	ck_assert_int_eq(engine_web_signin(env.st, tok, now + 1, s2, &ws,
+	    &why, err, sizeof(err)), ENGINE_REFUSED);
+	ck_assert_int_eq(why, ENGINE_SIGNIN_USED);
+	ck_assert_str_eq(s2, "");
+	ck_assert_int_eq(sessions(), 1);
+	/* The session is found by its token, whatever its case. */
+	ck_assert_int_eq(engine_web_session_find(env.st, s1, now + 10, &found,
+	    err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(found.seat, 1);
+	ck_assert_int_eq(found.game_id, game);
+	s1[0] = s1[0] >= 'a' ? (char)(s1[0] - 'a' + 'A') : s1[0];
+	ck_assert_int_eq(engine_web_session_find(env.st, s1, now + 10, &found,
+	    err, sizeof(err)), ENGINE_OK);
+}
+END_TEST
+
+START_TEST(test_link_refusals)
+{
+	char tok[ENGINE_TOKEN_LEN + 1], s[ENGINE_SESSION_LEN + 1], err[256];
+	enum engine_signin_refusal why;
+	struct store_web_session ws;
+
+	/* Expired: refused, and still unused (a fresh one would work). */
+	token(0, 0, now + 10, tok);
+	ck_assert_int_eq(engine_web_signin(env.st, tok, now + 10, s, &ws, &why,
+	    err, sizeof(err)), ENGINE_REFUSED);
+	ck_assert_int_eq(why, ENGINE_SIGNIN_EXPIRED);
+	/* Unknown and malformed tokens. */
+	ck_assert_int_eq(engine_web_signin(env.st,
+	    "0123456789abcdef0123456789abcdef", now, s, &ws, &why, err,
+	    sizeof(err)), ENGINE_REFUSED);
+	ck_assert_int_eq(why, ENGINE_SIGNIN_UNKNOWN);
+	ck_assert_int_eq(engine_web_signin(env.st, "games", now, s, &ws, &why,
+	    err, sizeof(err)), ENGINE_REFUSED);
+	ck_assert_int_eq(why, ENGINE_SIGNIN_UNKNOWN);
+	ck_assert_int_eq(engine_web_signin(env.st,
+	    "0123456789abcdef0123456789abcdeg", now, s, &ws, &why, err,
+	    sizeof(err)), ENGINE_REFUSED);
+	/* A link of seat 0 made for player 2, who does not hold it. */
+	token(0, 2, now + 3600, tok);
+	ck_assert_int_eq(engine_web_signin(env.st, tok, now, s, &ws, &why,
+	    err, sizeof(err)), ENGINE_REFUSED);
+	ck_assert_int_eq(why, ENGINE_SIGNIN_SEAT);
+	ck_assert_int_eq(sessions(), 0);
+}
+END_TEST
+
+START_TEST(test_session_expires)
+{
+	char tok[ENGINE_TOKEN_LEN + 1], s[ENGINE_SESSION_LEN + 1], err[256];
+	enum engine_signin_refusal why;
+	struct store_web_session ws, found;
+
+	token(0, 0, now + 3600, tok);
+	ck_assert_int_eq(engine_web_signin(env.st, tok, now, s, &ws, &why,
+	    err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(engine_web_session_find(env.st, s, now +
+	    ENGINE_SESSION_TTL - 1, &found, err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(engine_web_session_find(env.st, s, now +
+	    ENGINE_SESSION_TTL, &found, err, sizeof(err)), ENGINE_REFUSED);
+	ck_assert_int_eq(engine_web_session_find(env.st, NULL, now, &found,
+	    err, sizeof(err)), ENGINE_REFUSED);
+	ck_assert_int_eq(engine_web_session_find(env.st, "abc", now, &found,
+	    err, sizeof(err)), ENGINE_REFUSED);
+	/* Another token of the right shape is no session. */
+	s[5] = s[5] == '0' ? '1' : '0';
+	ck_assert_int_eq(engine_web_session_find(env.st, s, now, &found, err,
+	    sizeof(err)), ENGINE_REFUSED);
+	/* The next sign-in forgets the expired sessions. */
+	token(1, 1, now + 2 * ENGINE_SESSION_TTL, tok);
+	ck_assert_int_eq(engine_web_signin(env.st, tok, now +
+	    ENGINE_SESSION_TTL, s, &ws, &why, err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(sessions(), 1);
+}
+END_TEST
+
+START_TEST(test_csrf_bound_to_session)
+{
+	char t0[ENGINE_TOKEN_LEN + 1], t1[ENGINE_TOKEN_LEN + 1];
+	char s0[ENGINE_SESSION_LEN + 1], s1[ENGINE_SESSION_LEN + 1];
+	char c0[ENGINE_CSRF_LEN + 1], c1[ENGINE_CSRF_LEN + 1], err[256];
+	enum engine_signin_refusal why;
+	struct store_web_session ws0, ws1;
+
+	token(0, 0, now + 3600, t0);
+	token(1, 1, now + 3600, t1);
+	ck_assert_int_eq(engine_web_signin(env.st, t0, now, s0, &ws0, &why,
+	    err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(engine_web_signin(env.st, t1, now, s1, &ws1, &why,
+	    err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(ws0.seat, 0);
+	ck_assert_int_eq(ws1.seat, 1);
+	engine_web_csrf(s0, c0);
+	engine_web_csrf(s1, c1);
+	ck_assert_int_eq(strlen(c0), ENGINE_CSRF_LEN);
+	ck_assert_str_ne(c0, c1);
+	ck_assert_int_eq(engine_web_csrf_check(s0, c0), 1);
+	ck_assert_int_eq(engine_web_csrf_check(s1, c1), 1);
+	ck_assert_int_eq(engine_web_csrf_check(s0, c1), 0);
+	ck_assert_int_eq(engine_web_csrf_check(s1, c0), 0);
+	ck_assert_int_eq(engine_web_csrf_check(s0, ""), 0);
+	ck_assert_int_eq(engine_web_csrf_check(s0, NULL), 0);
+	c0[3] = c0[3] == 'a' ? 'b' : 'a';
+	ck_assert_int_eq(engine_web_csrf_check(s0, c0), 0);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("web");
+	TCase *tc = tcase_create("sessions");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_link_works_once);
+	tcase_add_test(tc, test_link_refusals);
+	tcase_add_test(tc, test_session_expires);
+	tcase_add_test(tc, test_csrf_bound_to_session);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
