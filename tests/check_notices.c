@@ -761,6 +761,41 @@ START_TEST(test_last_move_receipt)
 }
 END_TEST
 
+/* A Star Trek: Missions "draw galaxy" sent alone: its receipt names the
+ * card drawn (the seat still owes a discard, so it plays again). */
+START_TEST(test_draw_receipt_names_card)
+{
+	struct gamestate gs;
+	int64_t game, next;
+	char err[512], en[128], fr[128];
+	const char *id;
+	json_t *view;
+	int seat;
+	struct want want[] = {
+		{ "accepted", en, fr, -2, 1, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+
+	game = testenv_game(&env, "stmissions", 2);
+	seat = to_act(game, &next);
+	command(seat, game, next, seat, "draw galaxy");
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	view = gamestate_view(&gs, seat);
+	id = json_string_value(json_object_get(json_array_get(json_object_get(
+	    json_object_get(view, "pending"), "drawn"), 0), "id"));
+	ck_assert_ptr_nonnull(id);
+	snprintf(en, sizeof(en), "Just drawn: %s ", id);
+	snprintf(fr, sizeof(fr), "Vient d'être piochée : %s ", id);
+	json_decref(view);
+	gamestate_clear(&gs);
+	want[0].seat = seat;
+	ck_assert_int_eq(count_rows("accepted"), 1);
+	render_new(check_want, want, 0);
+	ck_assert_int_eq(want[0].seen, 2);
+}
+END_TEST
+
 /* In Parry, a strike opens a response window: its reminder says the
  * window closes with the default answer, whatever the "missed" policy. */
 START_TEST(test_window_reminder)
@@ -1031,6 +1066,7 @@ notices_suite(void)
 	tcase_add_test(tc, test_skipped);
 	tcase_add_test(tc, test_resign_ends);
 	tcase_add_test(tc, test_last_move_receipt);
+	tcase_add_test(tc, test_draw_receipt_names_card);
 	tcase_add_test(tc, test_window_reminder);
 	tcase_add_test(tc, test_unknown_event_refused);
 	tcase_add_test(tc, test_press_row_checked);
