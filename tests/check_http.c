@@ -1020,6 +1020,10 @@ check_refusal_lang(int64_t game, int seat, int64_t next_seq, const char *text,
 	 * -- a seat that is not the signer's, an unknown game, a bad
 	 * signature (the signer's name with another player's key). */
 	check_signed_refusal_lang(game, seat);
+	http_raw("GET", "/v1/games/999999/text?lang=fr", NULL, NULL, &r);
+	ck_assert_msg(r.status == 404 && strstr(r.body, "il n'y a pas de "
+	    "partie 999999") != NULL, "%ld %s", r.status, r.body);
+	free(r.body);
 	/* An unknown language: the same 400 on every route. */
 	for (i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
 		snprintf(path, sizeof(path), "/v1/games/%lld%s?lang=de",
