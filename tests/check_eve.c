@@ -1081,6 +1081,13 @@ START_TEST(test_stage_scored)
 	ck_assert_msg(back != NULL, "%s", err);
 	ck_assert_int_eq(back->scored.distance, 6);
 	M->destroy(back);
+	/* Both ships on the last space (a Neutral Zone discard): the
+	 * finisher scored 0 for distance, and that loads. */
+	json_object_set_new(json_object_get(j, "stage_scored"), "distance",
+	    json_integer(0));
+	back = M->load(j, err, sizeof(err));
+	ck_assert_msg(back != NULL, "%s", err);
+	M->destroy(back);
 	/* A stage scored that has not ended yet is refused. */
 	json_object_set_new(json_object_get(j, "stage_scored"), "stage",
 	    json_integer(2));

@@ -139,7 +139,7 @@ load_v3(const json_t *saved, struct eve *g)
 	    (g->scored.stage == g->stage && !g->over) ||
 	    read_int(sc, "finisher", 0, EVE_SEATS - 1,
 	    &g->scored.finisher) != 0 ||
-	    read_int(sc, "distance", 1, EVE_TRAVEL, &g->scored.distance) !=
+	    read_int(sc, "distance", 0, EVE_TRAVEL, &g->scored.distance) !=
 	    0 || rules_json_read_ints(json_object_get(sc, "starfleet"),
 	    g->scored.fleet, EVE_SEATS, 0, EVE_DECK, &n) != 0 ||
 	    n != EVE_SEATS)
