@@ -967,7 +967,8 @@ static void
 check_refusal_lang(int64_t game, int seat, int64_t next_seq, const char *text,
     const json_t *legal)
 {
-	static const char *const routes[] = { "/moves", "/text", "/seats/0" };
+	static const char *const routes[] = { "/moves", "/text", "/seats/0",
+		"", "/log" };
 	struct player *p = player_of(seat);
 	struct proto_move m;
 	char block[PROTO_ARMOUR_MAX], path[96];
