@@ -937,7 +937,8 @@ START_TEST(test_nz_last_card)
 }
 END_TEST
 
-/* The version: saved from 2 on, absent = 1, unknown versions refused. */
+/* The version: saved from 2 on, absent = 1, unknown versions refused;
+ * version 3 adds last_turns and stage_scored, which older states lack. */
 START_TEST(test_rules_version)
 {
 	struct eve *g = position();
@@ -947,9 +948,26 @@ START_TEST(test_rules_version)
 
 	ck_assert_int_eq(M->ruleset_version, EVE_RULES_VERSION);
 	ck_assert_int_eq(json_integer_value(json_object_get(j, "version")),
-	    2);
-	json_object_set_new(j, "version", json_integer(3));
+	    3);
+	ck_assert_int_eq(json_object_size(j), 16);
+	json_object_set_new(j, "version", json_integer(4));
 	ck_assert_ptr_null(M->load(j, err, sizeof(err)));
+	/* A version 3 state without its additions is refused; a version 2
+	 * one with them too. */
+	json_object_set_new(j, "version", json_integer(3));
+	json_object_del(j, "stage_scored");
+	ck_assert_ptr_null(M->load(j, err, sizeof(err)));
+	json_object_set_new(j, "version", json_integer(2));
+	ck_assert_ptr_null(M->load(j, err, sizeof(err)));
+	json_object_del(j, "last_turns");
+	back = M->load(j, err, sizeof(err));
+	ck_assert_msg(back != NULL, "%s", err);
+	ck_assert_int_eq(back->version, 2);
+	json_decref(j);
+	j = M->save(back);	/* a version 2 state saves as it always did */
+	ck_assert_int_eq(json_object_size(j), 14);
+	ck_assert_ptr_null(json_object_get(j, "last_turns"));
+	M->destroy(back);
 	json_object_del(j, "version");
 	back = M->load(j, err, sizeof(err));
 	ck_assert_ptr_nonnull(back);
@@ -960,6 +978,121 @@ START_TEST(test_rules_version)
 	ck_assert_int_eq(json_object_size(j), 13);
 	json_decref(j);
 	M->destroy(back);
+	M->destroy(g);
+}
+END_TEST
+
+/* The text of seat's last turn in view (NULL if none). */
+static const char *
+last_turn_of(json_t *view, int seat, const char *lang)
+{
+	char key[32];
+
+	snprintf(key, sizeof(key), "last_turn_%s", lang);
+	return json_string_value(json_object_get(json_array_get(
+	    json_object_get(view, "seats"), (size_t)seat), key));
+}
+
+/* What the opponent did on its last turn: every view says it, in both
+ * languages, but not the kind of a card put face down on the reserve
+ * nor the reserve's new order; it survives save and load; version 2
+ * games (recorded without it) show nothing. */
+START_TEST(test_last_turn)
+{
+	static const int hand[5] = { N, A, C, I, K_BRIEFING };
+	struct eve *g = position(), *back;
+	char err[RULES_ERRLEN];
+	json_t *v, *j;
+	const char *en, *fr;
+
+	v = M->view(g, 1);
+	ck_assert_ptr_null(last_turn_of(v, 0, "en"));
+	json_decref(v);
+	set_cards(g, 0, hand, 5, NULL, 0);
+	play(g, "fly nebula; reserve ion storm; spock briefing order ion");
+	play(g, "pass");
+	v = M->view(g, 1);
+	en = last_turn_of(v, 0, "en");
+	fr = last_turn_of(v, 0, "fr");
+	ck_assert_ptr_nonnull(en);
+	ck_assert_str_eq(en, "fly nebula; reserve a card face down; spock "
+	    "briefing order the reserve face down");
+	ck_assert_str_eq(fr, "voler nébuleuse; réserver une carte face "
+	    "cachée; spock briefing ordonner la réserve face cachée");
+	ck_assert_str_eq(last_turn_of(v, 1, "en"), "pass");
+	ck_assert_str_eq(last_turn_of(v, 1, "fr"), "passer");
+	json_decref(v);
+
+	j = M->save(g);
+	back = M->load(j, err, sizeof(err));
+	ck_assert_msg(back != NULL, "%s", err);
+	json_decref(j);
+	v = M->view(back, RULES_VIEW_PUBLIC);
+	ck_assert_str_eq(last_turn_of(v, 0, "en"), "fly nebula; reserve a "
+	    "card face down; spock briefing order the reserve face down");
+	json_decref(v);
+	M->destroy(back);
+
+	g->version = 2;
+	v = M->view(g, 1);
+	ck_assert_ptr_null(last_turn_of(v, 0, "en"));
+	json_decref(v);
+	M->destroy(g);
+}
+END_TEST
+
+/* When a stage ends, the views say how it was scored: the finisher's
+ * distance and the Starfleet bonus, until the next stage ends. */
+START_TEST(test_stage_scored)
+{
+	static const int hand[5] = { N, A, C, B, I };
+	struct eve *g = position(), *back;
+	char err[RULES_ERRLEN];
+	json_t *v, *sc, *j;
+
+	v = M->view(g, RULES_VIEW_PUBLIC);
+	ck_assert(json_is_null(json_object_get(v, "stage_scored")));
+	json_decref(v);
+	set_cards(g, 0, hand, 5, NULL, 0);
+	g->p[0].pos = 7;	/* card 9 ahead, class-M on route 0 */
+	g->p[1].pos = 2;
+	play(g, "starfleet nebula; fly class-m planet");
+	ck_assert_int_eq(g->stage, 2);
+	ck_assert_int_eq(g->p[0].score, 6 + 3);
+	v = M->view(g, 1);
+	sc = json_object_get(v, "stage_scored");
+	ck_assert_int_eq(json_integer_value(json_object_get(sc, "stage")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(sc, "finisher")),
+	    0);
+	ck_assert_int_eq(json_integer_value(json_object_get(sc, "distance")),
+	    6);
+	ck_assert_int_eq(json_integer_value(json_object_get(sc,
+	    "enterprise_starfleet")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(sc,
+	    "excelsior_starfleet")), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(sc,
+	    "bonus_ship")), "Enterprise");
+	ck_assert_str_eq(json_string_value(json_object_get(sc,
+	    "other_ship")), "Excelsior");
+	json_decref(v);
+
+	j = M->save(g);
+	back = M->load(j, err, sizeof(err));
+	ck_assert_msg(back != NULL, "%s", err);
+	ck_assert_int_eq(back->scored.distance, 6);
+	M->destroy(back);
+	/* Both ships on the last space (a Neutral Zone discard): the
+	 * finisher scored 0 for distance, and that loads. */
+	json_object_set_new(json_object_get(j, "stage_scored"), "distance",
+	    json_integer(0));
+	back = M->load(j, err, sizeof(err));
+	ck_assert_msg(back != NULL, "%s", err);
+	M->destroy(back);
+	/* A stage scored that has not ended yet is refused. */
+	json_object_set_new(json_object_get(j, "stage_scored"), "stage",
+	    json_integer(2));
+	ck_assert_ptr_null(M->load(j, err, sizeof(err)));
+	json_decref(j);
 	M->destroy(g);
 }
 END_TEST
@@ -1357,6 +1490,8 @@ main(void)
 	tcase_add_test(tc, test_expert_klingon_choice);
 	tcase_add_test(tc, test_nz_last_card);
 	tcase_add_test(tc, test_rules_version);
+	tcase_add_test(tc, test_last_turn);
+	tcase_add_test(tc, test_stage_scored);
 	tcase_add_test(tc, test_parse_reentrant);
 	tcase_add_test(tc, test_random_base);
 	tcase_add_test(tc, test_random_expert);

@@ -907,6 +907,56 @@ post_move(int64_t game, int seat, int64_t seq, const char *text,
 	json_decref(j);
 }
 
+/* A signed GET of target by p, expecting status and want in the error
+ * message. */
+static void
+signed_refusal(const struct player *p, const char *target, long status,
+    const char *want)
+{
+	json_t *j;
+	long got;
+
+	j = http_json(p, "GET", target, NULL, &got);
+	ck_assert_msg(got == status, "%s: %ld", target, got);
+	ck_assert_msg(strstr(error_message(j), want) != NULL, "%s by %s: %s",
+	    target, p->name, error_message(j));
+	json_decref(j);
+}
+
+/* The refusals of signed requests in the signer's language (seat's
+ * player: alice English, carol French), or in ?lang=. */
+static void
+check_signed_refusal_lang(int64_t game, int seat)
+{
+	struct player *p = player_of(seat), impostor;
+	int fr = strcmp(p->name, "carol") == 0;
+	char path[96], want[160];
+
+	snprintf(path, sizeof(path), "/v1/games/%lld/seats/%d",
+	    (long long)game, 1 - seat);
+	signed_refusal(p, path, 403, fr ? "n'est pas le vôtre" :
+	    "is not yours");
+	snprintf(path, sizeof(path), "/v1/games/%lld/seats/%d?lang=%s",
+	    (long long)game, 1 - seat, fr ? "en" : "fr");
+	signed_refusal(p, path, 403, fr ? "is not yours" :
+	    "n'est pas le vôtre");
+	signed_refusal(p, "/v1/games/999999/seats/0", 404, fr ?
+	    "il n'y a pas de partie 999999" : "there is no game 999999");
+	impostor = *player_of(1 - seat);
+	impostor.name = p->name;
+	snprintf(path, sizeof(path), "/v1/games/%lld/seats/%d",
+	    (long long)game, seat);
+	snprintf(want, sizeof(want), fr ? "la signature ne correspond pas à "
+	    "la clé de %s" : "the signature does not match %s's key",
+	    p->name);
+	signed_refusal(&impostor, path, 401, want);
+	snprintf(path, sizeof(path), "/v1/games/%lld/seats/%d?lang=fr",
+	    (long long)game, seat);
+	snprintf(want, sizeof(want), "la signature ne correspond pas à la clé "
+	    "de %s", p->name);
+	signed_refusal(&impostor, path, 401, want);
+}
+
 /*
  * Refusals in the player's language (issue 15, item 6) and the same
  * "legal_moves" in an error as in the seat view (item 10): a stale move
@@ -917,7 +967,8 @@ static void
 check_refusal_lang(int64_t game, int seat, int64_t next_seq, const char *text,
     const json_t *legal)
 {
-	static const char *const routes[] = { "/moves", "/text", "/seats/0" };
+	static const char *const routes[] = { "/moves", "/text", "/seats/0",
+		"", "/log" };
 	struct player *p = player_of(seat);
 	struct proto_move m;
 	char block[PROTO_ARMOUR_MAX], path[96];
@@ -965,6 +1016,14 @@ check_refusal_lang(int64_t game, int seat, int64_t next_seq, const char *text,
 	    "legal_moves differ from the seat view's: %s", r.body);
 	ck_assert(json_array_size(json_object_get(err, "move_forms")) > 0);
 	json_decref(j);
+	free(r.body);
+	/* Signed requests: refusals in ?lang=, else the signer's language
+	 * -- a seat that is not the signer's, an unknown game, a bad
+	 * signature (the signer's name with another player's key). */
+	check_signed_refusal_lang(game, seat);
+	http_raw("GET", "/v1/games/999999/text?lang=fr", NULL, NULL, &r);
+	ck_assert_msg(r.status == 404 && strstr(r.body, "il n'y a pas de "
+	    "partie 999999") != NULL, "%ld %s", r.status, r.body);
 	free(r.body);
 	/* An unknown language: the same 400 on every route. */
 	for (i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {

@@ -276,7 +276,8 @@ check_hands(const struct store_outbox *o, int seat, const char *body)
 	gamestate_clear(&gs);
 }
 
-/* The template game: the line "Your cards: ..." of another seat. */
+/* The template game: the line "Your cards: ..." of another seat (once
+ * the game is over no hand is hidden, as in check_hands). */
 static void
 check_ladder_hands(const struct store_outbox *o, int seat, const char *body)
 {
@@ -284,10 +285,14 @@ check_ladder_hands(const struct store_outbox *o, int seat, const char *body)
 	char err[512], line[256];
 	json_t *view, *seats, *hand, *card;
 	size_t i, k;
-	int s, used;
+	int s, used, one;
 
 	ck_assert_int_eq(gamestate_load(env.st, o->game_id, o->seq, &gs, err,
 	    sizeof(err)), ENGINE_OK);
+	if (gs.module->to_act(gs.state, &one, 1) == 0 || gs.ended != NULL) {
+		gamestate_clear(&gs);
+		return;
+	}
 	for (s = 0; s < gs.game.nseats; s++) {
 		if (s == seat)
 			continue;
@@ -721,6 +726,76 @@ START_TEST(test_resign_ends)
 }
 END_TEST
 
+/* The move that ends a game gets its receipt like every other: the mover
+ * has an "accepted" row (with the signed receipt, saying the game is
+ * over) before the "game_over" every seat gets. */
+START_TEST(test_last_move_receipt)
+{
+	int64_t game, next = 0, moves = 0;
+	int mover = 0, seat;
+	struct want want[] = {
+		{ "accepted", "-----BEGIN PBEM RECEIPT-----",
+		    "-----BEGIN PBEM RECEIPT-----", -2, 1, 0 },
+		{ "accepted", "The game is over", "La partie est finie", -2,
+		    1, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+
+	game = testenv_game(&env, "template", 2);
+	while ((seat = to_act(game, &next)) >= 0) {
+		ck_assert_int_lt(++moves, 1000);
+		mover = seat;
+		play_first(game, -1);
+	}
+	/* Only the rows of the last move: every row before it has a
+	 * smaller seq. */
+	sql("DELETE FROM outbox WHERE seq < %s", "(SELECT max(seq) FROM "
+	    "outbox)");
+	ck_assert_int_eq(count_rows("accepted"), 1);
+	ck_assert_int_eq(count_rows("game_over"), 2);
+	ck_assert_int_eq(count_rows("your_turn") + count_rows("update"), 0);
+	want[0].seat = want[1].seat = mover;
+	render_new(check_want, want, 1);
+	ck_assert_int_eq(want[0].seen, 2);
+	ck_assert_int_eq(want[1].seen, 2);
+}
+END_TEST
+
+/* A Star Trek: Missions "draw galaxy" sent alone: its receipt names the
+ * card drawn (the seat still owes a discard, so it plays again). */
+START_TEST(test_draw_receipt_names_card)
+{
+	struct gamestate gs;
+	int64_t game, next;
+	char err[512], en[128], fr[128];
+	const char *id;
+	json_t *view;
+	int seat;
+	struct want want[] = {
+		{ "accepted", en, fr, -2, 1, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+
+	game = testenv_game(&env, "stmissions", 2);
+	seat = to_act(game, &next);
+	command(seat, game, next, seat, "draw galaxy");
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	view = gamestate_view(&gs, seat);
+	id = json_string_value(json_object_get(json_array_get(json_object_get(
+	    json_object_get(view, "pending"), "drawn"), 0), "id"));
+	ck_assert_ptr_nonnull(id);
+	snprintf(en, sizeof(en), "Just drawn: %s ", id);
+	snprintf(fr, sizeof(fr), "Vient d'être piochée : %s ", id);
+	json_decref(view);
+	gamestate_clear(&gs);
+	want[0].seat = seat;
+	ck_assert_int_eq(count_rows("accepted"), 1);
+	render_new(check_want, want, 0);
+	ck_assert_int_eq(want[0].seen, 2);
+}
+END_TEST
+
 /* In Parry, a strike opens a response window: its reminder says the
  * window closes with the default answer, whatever the "missed" policy. */
 START_TEST(test_window_reminder)
@@ -990,6 +1065,8 @@ notices_suite(void)
 	tcase_add_test(tc, test_every_notice);
 	tcase_add_test(tc, test_skipped);
 	tcase_add_test(tc, test_resign_ends);
+	tcase_add_test(tc, test_last_move_receipt);
+	tcase_add_test(tc, test_draw_receipt_names_card);
 	tcase_add_test(tc, test_window_reminder);
 	tcase_add_test(tc, test_unknown_event_refused);
 	tcase_add_test(tc, test_press_row_checked);

@@ -164,6 +164,12 @@ contains "verify ruleset 1" out.txt "full replay from the revealed seed"
 expect "verify eve 1" 0 "$bin/pbem" verify \
 	"$top_srcdir/tests/vectors/eve-ruleset1-expert-game.json"
 contains "verify eve 1" out.txt "full replay from the revealed seed"
+# And rules version 2 (expert mode, a stage scored, ended with no winner),
+# recorded before version 3 added the last turns and stage scores to the
+# state.
+expect "verify eve 2" 0 "$bin/pbem" verify \
+	"$top_srcdir/tests/vectors/eve-ruleset2-expert-game.json"
+contains "verify eve 2" out.txt "full replay from the revealed seed"
 
 # --- a player's new key in a running game: the log records it -------------
 expect "second game" 0 ctl game create stmissions alice,bob

@@ -254,7 +254,8 @@ json_t *gamestate_view(const struct gamestate *gs, int viewer);
  * transaction): mover_event ("accepted", "auto_move", ...) for seat
  * mover (-1: none, and mover_event may be NULL), "your_turn" for the
  * seats to act, "update" for the others, or "game_over" for all once
- * over.  Every event must be in engine_mail_events (outbox.c).
+ * over (and, when a player's own move ended the game, its "accepted"
+ * receipt first).  Every event must be in engine_mail_events (outbox.c).
  */
 int	engine_queue_notifications(struct store *st,
 	    struct gamestate *gs, int mover, const char *mover_event,

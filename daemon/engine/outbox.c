@@ -85,7 +85,9 @@ notification_payload(int64_t game_id, int64_t seq, int seat,
 
 /* One row per seat after entry seq: mover_event for seat mover (if not
  * NULL), "your turn" for the seats to act, idle_event for the others,
- * "game_over" for all once over. */
+ * "game_over" for all once over.  The move that ends the game is still
+ * the mover's own signed move: its receipt ("accepted") goes out before
+ * the mover's "game_over". */
 static int
 queue_seats(struct store *st, struct gamestate *gs, int mover,
     const char *mover_event, const char *idle_event, int64_t seq, int over)
@@ -102,6 +104,12 @@ queue_seats(struct store *st, struct gamestate *gs, int mover,
 		for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
 			if (to_act[i] == s)
 				acting = 1;
+		if (over && s == mover && mover_event != NULL &&
+		    strcmp(mover_event, "accepted") == 0 &&
+		    engine_outbox_mail(st, gs->game.id, seq, p->email,
+		    mover_event, notification_payload(gs->game.id, seq, s,
+		    mover_event, 0), clock_now()) != 0)
+			return -1;
 		event = over ? "game_over" : s == mover && mover_event != NULL ?
 		    mover_event : acting ? "your_turn" : idle_event;
 		if (engine_outbox_mail(st, gs->game.id, seq, p->email, event,

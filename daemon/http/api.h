@@ -98,7 +98,8 @@ int		 api_query_number(struct api_request *req, const char *name,
 		    enum MHD_Result *answered);
 /* ?lang=: 1 with *lang set when it is en or fr, 0 when absent (*lang
  * untouched), -1 with a 400 answered (naming en and fr) for any other
- * value.  Every route that reads lang calls this. */
+ * value.  http.c checks it before every route's handler (so no route
+ * sees an unknown lang); a route that reads lang calls it again. */
 int		 api_query_lang(struct api_request *req, enum rules_lang *lang,
 		    enum MHD_Result *answered);
 /* api_moves.c: the language of the player in a block's seat (en when

@@ -10,6 +10,10 @@
  * verifies over this method, target, time and body (bad_signature); the
  * signature was not seen before (replayed).  The replay check comes last
  * so that only genuine signatures take room in the cache.
+ *
+ * Each refusal is in the language of ?lang=en|fr, else, once the signer
+ * is known, of that player's setting, else English.  The detail of a
+ * malformed header (reqsig.c) stays English, quoted after the French.
  */
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +33,18 @@ unauthorized(struct api_request *req, const char *code, const char *message)
 	return api_send_error(req, MHD_HTTP_UNAUTHORIZED, code, message, NULL);
 }
 
+/* 1 if the refusals are in French: ?lang=fr, or no valid ?lang= and
+ * the signer (NULL while unknown) chose French. */
+static int
+in_french(struct api_request *req, const struct store_player *signer)
+{
+	const char *q = api_query(req, "lang");
+
+	if (q != NULL && (strcmp(q, "fr") == 0 || strcmp(q, "en") == 0))
+		return q[0] == 'f';
+	return signer != NULL && strcmp(signer->lang, "fr") == 0;
+}
+
 /* ops: the per-key rate limit (limits.c), once the signature is good,
  * so a forged request spends none of the key's tokens. */
 static int
@@ -41,8 +57,10 @@ limit_key(struct api_request *req, const struct store_player *player,
 	if (ratelimit_allow_key(req->d, player->pubkey, &retry))
 		return 0;
 	limits_describe_key(req->d, limit, sizeof(limit));
-	snprintf(msg, sizeof(msg), "too many signed requests with %s's key: "
-	    "the limit is %s; try again in %u s", player->name, limit, retry);
+	snprintf(msg, sizeof(msg), in_french(req, player) ? "trop de requêtes "
+	    "signées avec la clé de %s : la limite est %s ; réessayez dans "
+	    "%u s" : "too many signed requests with %s's key: the limit is "
+	    "%s; try again in %u s", player->name, limit, retry);
 	*answered = api_send_rate_limited(req, retry, msg);
 	return -1;
 }
@@ -56,18 +74,29 @@ api_authenticate(struct api_request *req, struct store_player *player,
 	struct store *st;
 	enum store_status sr;
 	int64_t now, window;
-	char err[512];
+	char err[512], detail[400];
+	int fr = in_french(req, NULL);
 
 	value = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
 	    MHD_HTTP_HEADER_AUTHORIZATION);
 	if (value == NULL) {
-		*answered = unauthorized(req, "auth_missing", "this request "
+		*answered = unauthorized(req, "auth_missing", fr ? "cette "
+		    "requête doit être signée : ajoutez l'en-tête "
+		    "Authorization: PBEM-Ed25519 player=NOM, "
+		    "time=SECONDES-UNIX, signature=BASE64 (`pbem request` le "
+		    "fait ; docs/API.md)" : "this request "
 		    "must be signed: add the header Authorization: "
 		    "PBEM-Ed25519 player=NAME, time=UNIX-SECONDS, "
 		    "signature=BASE64 (`pbem request` makes it; docs/API.md)");
 		return -1;
 	}
-	if (reqsig_parse_header(value, &rs, err, sizeof(err)) != PROTO_OK) {
+	if (reqsig_parse_header(value, &rs, detail, sizeof(detail)) !=
+	    PROTO_OK) {
+		if (fr)
+			snprintf(err, sizeof(err), "l'en-tête Authorization "
+			    "est mal formé (détail : %s)", detail);
+		else
+			snprintf(err, sizeof(err), "%s", detail);
 		*answered = unauthorized(req, "auth_malformed", err);
 		return -1;
 	}
@@ -75,31 +104,43 @@ api_authenticate(struct api_request *req, struct store_player *player,
 		return -1;
 	sr = store_player_find(st, rs.player, player);
 	if (sr == STORE_NOTFOUND) {
-		snprintf(err, sizeof(err), "there is no player named %s; "
-		    "register with POST /v1/players", rs.player);
+		snprintf(err, sizeof(err), fr ? "il n'y a pas de joueur nommé "
+		    "%s ; inscrivez-vous avec POST /v1/players" : "there is no "
+		    "player named %s; register with POST /v1/players",
+		    rs.player);
 		*answered = unauthorized(req, "unknown_player", err);
 		return -1;
 	}
 	if (sr != STORE_OK) {
 		log_warnx("http: %s", store_errmsg(st));
 		*answered = api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE,
-		    "busy", "the players cannot be read now; try again", NULL);
+		    "busy", fr ? "les joueurs ne peuvent pas être lus "
+		    "maintenant ; réessayez" : "the players cannot be read "
+		    "now; try again", NULL);
 		return -1;
 	}
+	fr = in_french(req, player);
 	now = (int64_t)time(NULL);
 	window = config_int(req->d->cfg, "http_auth_window");
 	if (rs.time < now - window || rs.time > now + window) {
-		snprintf(err, sizeof(err), "the request was signed for time "
-		    "%lld, but the server's time is %lld; a signature is good "
-		    "for %lld seconds either side of it (check your clock)",
-		    (long long)rs.time, (long long)now, (long long)window);
+		snprintf(err, sizeof(err), fr ? "la requête a été signée pour "
+		    "l'heure %lld, mais celle du serveur est %lld ; une "
+		    "signature vaut %lld secondes de part et d'autre "
+		    "(vérifiez votre horloge)" : "the request was signed for "
+		    "time %lld, but the server's time is %lld; a signature is "
+		    "good for %lld seconds either side of it (check your "
+		    "clock)", (long long)rs.time, (long long)now,
+		    (long long)window);
 		*answered = unauthorized(req, "auth_expired", err);
 		return -1;
 	}
 	if (rs.time < req->d->started) {
-		snprintf(err, sizeof(err), "the request was signed for time "
-		    "%lld, before this server started (%lld); sign it again "
-		    "with the current time (server time %lld)",
+		snprintf(err, sizeof(err), fr ? "la requête a été signée pour "
+		    "l'heure %lld, avant le démarrage de ce serveur (%lld) ; "
+		    "signez-la de nouveau avec l'heure actuelle (heure du "
+		    "serveur %lld)" : "the request was signed for time %lld, "
+		    "before this server started (%lld); sign it again with "
+		    "the current time (server time %lld)",
 		    (long long)rs.time, (long long)req->d->started,
 		    (long long)now);
 		*answered = unauthorized(req, "auth_expired", err);
@@ -107,10 +148,13 @@ api_authenticate(struct api_request *req, struct store_player *player,
 	}
 	if (reqsig_verify(&rs, req->method, req->target, req->body,
 	    req->body_len, player->pubkey) != PROTO_OK) {
-		snprintf(err, sizeof(err), "the signature does not match %s's "
-		    "key for this method, target, time and body; sign exactly "
-		    "the path and query you send (docs/PROTOCOL.md)",
-		    player->name);
+		snprintf(err, sizeof(err), fr ? "la signature ne correspond "
+		    "pas à la clé de %s pour cette méthode, cette cible, "
+		    "cette heure et ce corps ; signez exactement le chemin et "
+		    "la requête envoyés (docs/PROTOCOL.md)" : "the signature "
+		    "does not match %s's key for this method, target, time "
+		    "and body; sign exactly the path and query you send "
+		    "(docs/PROTOCOL.md)", player->name);
 		*answered = unauthorized(req, "bad_signature", err);
 		return -1;
 	}
@@ -119,23 +163,30 @@ api_authenticate(struct api_request *req, struct store_player *player,
 	case 0:
 		return limit_key(req, player, answered);
 	case REPLAYCACHE_TOO_OLD:
-		snprintf(err, sizeof(err), "the request was signed for time "
-		    "%lld, before %lld, the oldest time this server still "
-		    "remembers requests from (the window was widened since); "
-		    "sign it again with the current time (server time %lld)",
-		    (long long)rs.time,
+		snprintf(err, sizeof(err), fr ? "la requête a été signée pour "
+		    "l'heure %lld, avant %lld, l'heure la plus ancienne dont "
+		    "ce serveur garde les requêtes (la fenêtre a été élargie "
+		    "depuis) ; signez-la de nouveau avec l'heure actuelle "
+		    "(heure du serveur %lld)" : "the request was signed for "
+		    "time %lld, before %lld, the oldest time this server "
+		    "still remembers requests from (the window was widened "
+		    "since); sign it again with the current time (server "
+		    "time %lld)", (long long)rs.time,
 		    (long long)replaycache_floor(req->d->replay),
 		    (long long)now);
 		*answered = unauthorized(req, "auth_expired", err);
 		return -1;
 	case 1:
-		*answered = unauthorized(req, "replayed", "this signed request "
-		    "was already received; sign each request afresh (a new "
-		    "time gives a new signature)");
+		*answered = unauthorized(req, "replayed", fr ? "cette requête "
+		    "signée a déjà été reçue ; signez chaque requête à neuf "
+		    "(une nouvelle heure donne une nouvelle signature)" :
+		    "this signed request was already received; sign each "
+		    "request afresh (a new time gives a new signature)");
 		return -1;
 	default:
 		*answered = api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE,
-		    "busy", "out of memory; try again", NULL);
+		    "busy", fr ? "mémoire épuisée ; réessayez" : "out of "
+		    "memory; try again", NULL);
 		return -1;
 	}
 }

@@ -243,11 +243,12 @@ answer_forming(struct api_request *req, enum MHD_Result *answered)
 }
 
 /* Load the game named by the path into gs, or answer (404, ...) and
- * return -1.  With summarise_forming, a forming game is answered with its
- * summary rather than refused. */
+ * return -1; an unknown game is refused in lang.  With
+ * summarise_forming, a forming game is answered with its summary rather
+ * than refused. */
 static int
 load_game(struct api_request *req, struct gamestate *gs, int summarise_forming,
-    enum MHD_Result *answered)
+    enum rules_lang lang, enum MHD_Result *answered)
 {
 	enum engine_status es;
 	struct store *st;
@@ -257,6 +258,10 @@ load_game(struct api_request *req, struct gamestate *gs, int summarise_forming,
 		return -1;
 	if ((es = gamestate_load(st, req->params[0], -1, gs, err,
 	    sizeof(err))) != ENGINE_OK) {
+		if (es == ENGINE_UNKNOWN_GAME)
+			snprintf(err, sizeof(err), lang == RULES_LANG_FR ?
+			    "il n'y a pas de partie %lld" : "there is no "
+			    "game %lld", (long long)req->params[0]);
 		if (es == ENGINE_FORMING && summarise_forming &&
 		    answer_forming(req, answered))
 			return -1;
@@ -278,7 +283,7 @@ api_game_view(struct api_request *req)
 	struct gamestate gs;
 	json_t *view;
 
-	if (load_game(req, &gs, 1, &rc) != 0)
+	if (load_game(req, &gs, 1, RULES_LANG_EN, &rc) != 0)
 		return rc;
 	view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
 	json_object_set_new(view, "status", json_string(
@@ -326,7 +331,7 @@ api_game_text(struct api_request *req)
 
 	if (api_query_lang(req, &lang, &rc) < 0)
 		return rc;
-	if (load_game(req, &gs, 0, &rc) != 0)
+	if (load_game(req, &gs, 0, lang, &rc) != 0)
 		return rc;
 	memset(&info, 0, sizeof(info));
 	info.lang = lang;

@@ -81,8 +81,16 @@ api_seat_view(struct api_request *req)
 		return rc;
 	if (api_authenticate(req, &me, &rc) != 0)
 		return rc;
+	/* From here every answer is in ?lang=, else the signer's language. */
+	if (langq == 0)
+		lang = strcmp(me.lang, "fr") == 0 ? RULES_LANG_FR :
+		    RULES_LANG_EN;
 	st = daemon_store(req->d);
 	es = gamestate_load(st, req->params[0], -1, &gs, err, sizeof(err));
+	if (es == ENGINE_UNKNOWN_GAME)
+		snprintf(err, sizeof(err), lang == RULES_LANG_FR ? "il n'y a "
+		    "pas de partie %lld" : "there is no game %lld",
+		    (long long)req->params[0]);
 	if (es != ENGINE_OK)
 		return api_send_error(req, es == ENGINE_UNKNOWN_GAME ?
 		    MHD_HTTP_NOT_FOUND : es == ENGINE_FORMING ?
@@ -91,23 +99,24 @@ api_seat_view(struct api_request *req)
 		    MHD_HTTP_INTERNAL_SERVER_ERROR, engine_status_code(es),
 		    err, NULL);
 	if (seat >= gs.game.nseats) {
-		snprintf(err, sizeof(err), "game %lld has seats 0 to %d",
+		snprintf(err, sizeof(err), lang == RULES_LANG_FR ? "la partie "
+		    "%lld a les sièges 0 à %d" : "game %lld has seats 0 to %d",
 		    (long long)gs.game.id, gs.game.nseats - 1);
 		gamestate_clear(&gs);
 		return api_send_error(req, MHD_HTTP_NOT_FOUND, "bad_seat", err,
 		    NULL);
 	}
 	if (gs.game.seat_player[seat] != me.id) {
-		snprintf(err, sizeof(err), "seat %d of game %lld is not yours, "
-		    "%s; a seat's view is only for the player who holds it",
-		    seat, (long long)gs.game.id, me.name);
+		snprintf(err, sizeof(err), lang == RULES_LANG_FR ? "le siège %d "
+		    "de la partie %lld n'est pas le vôtre, %s ; la vue d'un "
+		    "siège est réservée au joueur qui l'occupe" : "seat %d of "
+		    "game %lld is not yours, %s; a seat's view is only for the "
+		    "player who holds it", seat, (long long)gs.game.id,
+		    me.name);
 		gamestate_clear(&gs);
 		return api_send_error(req, MHD_HTTP_FORBIDDEN, "not_your_seat",
 		    err, NULL);
 	}
-	if (langq == 0)
-		lang = strcmp(me.lang, "fr") == 0 ? RULES_LANG_FR :
-		    RULES_LANG_EN;
 	nact = gs.module->to_act(gs.state, seats, STORE_MAX_SEATS);
 	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
 		acting |= seats[i] == seat;

@@ -387,12 +387,20 @@ answer_too_large(struct api_request *req)
 	    why, NULL);
 }
 
+/* The route's handler, after the checks every route shares: the body's
+ * size, and ?lang= (an unknown language is the same 400 everywhere,
+ * whether or not the route's answer depends on the language). */
 static enum MHD_Result
 route(struct api_request *req, const struct pending *p)
 {
+	enum rules_lang lang;
+	enum MHD_Result rc = MHD_NO;
+
 	if (p->route != NULL) {
 		if (p->too_large)
 			return answer_too_large(req);
+		if (api_query_lang(req, &lang, &rc) < 0)
+			return rc;
 		return p->route->handler(req);
 	}
 	if (p->path_route != NULL)

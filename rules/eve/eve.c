@@ -71,6 +71,8 @@ eve_setup_version(int version, int nseats, const json_t *options,
 	g->mode = mode;
 	g->winner = -1;
 	g->last_finisher = -1;
+	for (s = 0; s < EVE_SEATS; s++)
+		g->last[s].nsteps = -1;
 	for (i = 0; i < EVE_TRAVEL; i++)
 		g->tdeck[i] = i;
 	g->ntdeck = EVE_TRAVEL;
@@ -170,13 +172,20 @@ static void
 eve_apply(void *state, int seat, const json_t *move, struct rules_rng *rng)
 {
 	struct eve_step steps[EVE_MAXSTEPS];
+	struct eve *g = state;
 	char err[RULES_ERRLEN];
 	int n;
 
 	if (eve_steps_from_json(move, steps, &n) != 0 ||
-	    eve_run_turn(state, seat, steps, n, rng, RULES_LANG_EN, err,
+	    eve_run_turn(g, seat, steps, n, rng, RULES_LANG_EN, err,
 	    sizeof(err)) != RULES_OK)
 		abort();	/* check() passed on this very state */
+	/* What the other seat's views will say this seat did. */
+	if (g->version >= 3) {
+		g->last[seat].nsteps = n;
+		memcpy(g->last[seat].steps, steps, (size_t)n *
+		    sizeof(steps[0]));
+	}
 }
 
 static json_t *

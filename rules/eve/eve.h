@@ -42,9 +42,12 @@
  * under.  Version 2 (docs/eve.md, "Rules versions"): a joker only without
  * the matching card, expert space effects whether or not the ship moved,
  * the expert Klingon fight as a choice, Neutral Zone may discard the
- * row's last card.
+ * row's last card.  Version 3 plays as version 2 and adds to the state
+ * what the views tell a player by mail: each seat's last turn and how
+ * the last stage to end was scored (struct eve_turn, eve_stage_score);
+ * older states save without them, so they hash as they always did.
  */
-#define EVE_RULES_VERSION 2
+#define EVE_RULES_VERSION 3
 
 /* Travel types (kinds 0..4 are also the flight cards), then Spock cards. */
 enum eve_kind {
@@ -83,8 +86,32 @@ struct eve_player {
 	int	destroyed;
 };
 
+/* One parsed step. */
+struct eve_step {
+	int	op;
+	int	ncards;
+	int	kind[2], src[2];
+	int	nargs;
+	int	arg[EVE_DECK];
+};
+
+/* The last turn a seat played, as its steps (version 3 on). */
+struct eve_turn {
+	int		nsteps;		/* -1: the seat has not played yet */
+	struct eve_step	steps[EVE_MAXSTEPS];
+};
+
+/* How the last stage to end was scored (version 3 on; eve_end_stage). */
+struct eve_stage_score {
+	int	stage;			/* 0: no stage has ended yet */
+	int	finisher;		/* seat whose ship reached the end */
+	int	distance;		/* its points: spaces to the other ship */
+	int	fleet[EVE_SEATS];	/* Starfleet cards played, per seat;
+					 * more scored 3, a tie nothing */
+};
+
 struct eve {
-	int	version;		/* rules version, 1 or 2 */
+	int	version;		/* rules version, 1 to 3 */
 	int	mode;
 	int	stage;			/* 1, 2, ... */
 	int	current;		/* seat to play */
@@ -97,15 +124,8 @@ struct eve {
 	int	starfleet;		/* revealed Starfleet card, 0..5 */
 	int	kl_pos, kl_route;	/* Klingon; kl_pos -1: beside the row */
 	struct eve_player p[EVE_SEATS];
-};
-
-/* One parsed step. */
-struct eve_step {
-	int	op;
-	int	ncards;
-	int	kind[2], src[2];
-	int	nargs;
-	int	arg[EVE_DECK];
+	struct eve_turn	last[EVE_SEATS];	/* version 3 on */
+	struct eve_stage_score scored;		/* version 3 on */
 };
 
 /* cards.c */
@@ -135,6 +155,8 @@ int		 eve_steps_from_json(const json_t *move, struct eve_step *steps,
 		    int *n);
 const char	*eve_op_name(int op);
 int		 eve_steps_text(const struct eve_step *steps, int n,
+		    enum rules_lang lang, char *buf, size_t len);
+int		 eve_steps_public_text(const struct eve_step *steps, int n,
 		    enum rules_lang lang, char *buf, size_t len);
 
 /* turn.c */

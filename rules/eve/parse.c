@@ -617,10 +617,12 @@ put_card(char *buf, size_t len, const struct eve_step *st, int k,
 		put(buf, len, " %s", fr ? "de la réserve" : "from reserve");
 }
 
-/* The text of steps in lang; -1 if it did not fit in len. */
-int
-eve_steps_text(const struct eve_step *steps, int n, enum rules_lang lang,
-    char *buf, size_t len)
+/* The text of steps in lang; with hide, what the table saw instead of a
+ * card the turn kept face down (docs/eve.md, "Hidden information").
+ * -1 if it did not fit in len. */
+static int
+steps_text(const struct eve_step *steps, int n, enum rules_lang lang,
+    int hide, char *buf, size_t len)
 {
 	const struct eve_step *st;
 	int i, k, fr = lang == RULES_LANG_FR;
@@ -652,7 +654,11 @@ eve_steps_text(const struct eve_step *steps, int n, enum rules_lang lang,
 			break;
 		case OP_RESERVE:
 			put(buf, len, "%s", fr ? "réserver" : "reserve");
-			put_card(buf, len, st, 0, lang);
+			if (hide)
+				put(buf, len, " %s", fr ? "une carte face "
+				    "cachée" : "a card face down");
+			else
+				put_card(buf, len, st, 0, lang);
 			break;
 		case OP_EXTEND:
 			put(buf, len, "%s", fr ? "allonger" : "extend");
@@ -706,6 +712,12 @@ eve_steps_text(const struct eve_step *steps, int n, enum rules_lang lang,
 			case OP_BRIEF_ORDER:
 				put(buf, len, " %s", fr ? "ordonner" :
 				    "order");
+				if (hide) {
+					put(buf, len, " %s", fr ? "la réserve "
+					    "face cachée" : "the reserve face "
+					    "down");
+					break;
+				}
 				for (k = 0; k < st->nargs; k++)
 					put(buf, len, "%s %s", k > 0 ? "," : "",
 					    eve_kind_name(st->arg[k], lang));
@@ -717,4 +729,21 @@ eve_steps_text(const struct eve_step *steps, int n, enum rules_lang lang,
 		}
 	}
 	return strlen(buf) + 1 >= len ? -1 : 0;
+}
+
+/* Text that parses back to the same steps: translate()'s examples. */
+int
+eve_steps_text(const struct eve_step *steps, int n, enum rules_lang lang,
+    char *buf, size_t len)
+{
+	return steps_text(steps, n, lang, 0, buf, len);
+}
+
+/* The turn as the other seat saw it played: the card put on the reserve
+ * and the reserve's new order stay hidden.  For the views, not parse(). */
+int
+eve_steps_public_text(const struct eve_step *steps, int n,
+    enum rules_lang lang, char *buf, size_t len)
+{
+	return steps_text(steps, n, lang, 1, buf, len);
 }

@@ -116,6 +116,13 @@ eve_end_stage(struct eve *g, int finisher, struct rules_rng *rng)
 	int other = 1 - finisher, s, i, first;
 	struct eve_player *f = &g->p[finisher], *o = &g->p[other];
 
+	if (g->version >= 3) {	/* for the views until the next stage ends */
+		g->scored.stage = g->stage;
+		g->scored.finisher = finisher;
+		g->scored.distance = (g->nrow - 1) - o->pos;
+		for (s = 0; s < EVE_SEATS; s++)
+			g->scored.fleet[s] = g->p[s].nfleet;
+	}
 	f->score += (g->nrow - 1) - o->pos;
 	if (f->nfleet > o->nfleet)
 		f->score += 3;

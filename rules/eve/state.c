@@ -26,6 +26,26 @@ save_player(const struct eve_player *pl)
 	    "destroyed", pl->destroyed);
 }
 
+/* Version 3's additions: each seat's last turn (its steps, as a move) and
+ * how the last stage to end was scored. */
+static void
+save_v3(const struct eve *g, json_t *j)
+{
+	json_t *turns = json_array();
+	const struct eve_stage_score *sc = &g->scored;
+	int s;
+
+	for (s = 0; s < EVE_SEATS; s++)
+		json_array_append_new(turns, g->last[s].nsteps < 0 ?
+		    json_null() : eve_steps_json(g->last[s].steps,
+		    g->last[s].nsteps));
+	json_object_set_new(j, "last_turns", turns);
+	json_object_set_new(j, "stage_scored", sc->stage == 0 ? json_null() :
+	    json_pack("{s:i, s:i, s:i, s:[i,i]}", "stage", sc->stage,
+	    "finisher", sc->finisher, "distance", sc->distance, "starfleet",
+	    sc->fleet[0], sc->fleet[1]));
+}
+
 json_t *
 eve_save(const void *state)
 {
@@ -48,6 +68,8 @@ eve_save(const void *state)
 	 * always did. */
 	if (j != NULL && g->version >= 2)
 		json_object_set_new(j, "version", json_integer(g->version));
+	if (j != NULL && g->version >= 3)
+		save_v3(g, j);
 	return j;
 }
 
@@ -90,6 +112,41 @@ load_player(const json_t *j, struct eve_player *pl, int nrow)
 	return 0;
 }
 
+/* The inverse of save_v3(), range-checked; -1 on anything else.  A stage
+ * scored is one before the current stage, or the current one once the
+ * game is over (it ended the game). */
+static int
+load_v3(const json_t *saved, struct eve *g)
+{
+	const json_t *turns = json_object_get(saved, "last_turns");
+	const json_t *sc = json_object_get(saved, "stage_scored"), *t;
+	int s, n;
+
+	if (!json_is_array(turns) || json_array_size(turns) != EVE_SEATS)
+		return -1;
+	for (s = 0; s < EVE_SEATS; s++) {
+		t = json_array_get(turns, (size_t)s);
+		g->last[s].nsteps = -1;
+		if (!json_is_null(t) && (!json_is_object(t) ||
+		    json_object_size(t) != 1 || eve_steps_from_json(t,
+		    g->last[s].steps, &g->last[s].nsteps) != 0))
+			return -1;
+	}
+	if (json_is_null(sc))
+		return 0;
+	if (!json_is_object(sc) || json_object_size(sc) != 4 ||
+	    read_int(sc, "stage", 1, g->stage, &g->scored.stage) != 0 ||
+	    (g->scored.stage == g->stage && !g->over) ||
+	    read_int(sc, "finisher", 0, EVE_SEATS - 1,
+	    &g->scored.finisher) != 0 ||
+	    read_int(sc, "distance", 0, EVE_TRAVEL, &g->scored.distance) !=
+	    0 || rules_json_read_ints(json_object_get(sc, "starfleet"),
+	    g->scored.fleet, EVE_SEATS, 0, EVE_DECK, &n) != 0 ||
+	    n != EVE_SEATS)
+		return -1;
+	return 0;
+}
+
 void *
 eve_load(const json_t *saved, char *err, size_t errlen)
 {
@@ -108,7 +165,8 @@ eve_load(const json_t *saved, char *err, size_t errlen)
 	    read_int(saved, "version", 2, EVE_RULES_VERSION, &g.version) != 0)
 		goto bad;
 	if (!json_is_object(saved) ||
-	    json_object_size(saved) != (g.version >= 2 ? 14 : 13) ||
+	    json_object_size(saved) != (size_t)(g.version >= 3 ? 16 :
+	    g.version == 2 ? 14 : 13) ||
 	    mode == NULL || !json_is_boolean(over))
 		goto bad;
 	if (strcmp(mode, "base") == 0)
@@ -148,6 +206,9 @@ eve_load(const json_t *saved, char *err, size_t errlen)
 		    g.nrow) != 0)
 			goto bad;
 	if (!eve_conserved(&g))
+		goto bad;
+	g.last[0].nsteps = g.last[1].nsteps = -1;
+	if (g.version >= 3 && load_v3(saved, &g) != 0)
 		goto bad;
 	for (s = 0; s < EVE_SEATS; s++) {
 		if (g.kl_pos >= 0 && g.kl_route == s && g.p[s].pos == g.kl_pos)

@@ -91,6 +91,47 @@ row_cell(const struct eve *g, int i)
 	return o;
 }
 
+/* Seat s's last turn as the table saw it, in both languages (version 3
+ * on, once the seat has played): nothing a face-down card hid. */
+static void
+last_turn(const struct eve *g, int s, json_t *o)
+{
+	char buf[2048];
+
+	if (g->version < 3 || g->last[s].nsteps < 0)
+		return;
+	if (eve_steps_public_text(g->last[s].steps, g->last[s].nsteps,
+	    RULES_LANG_EN, buf, sizeof(buf)) == 0)
+		json_object_set_new(o, "last_turn_en", json_string(buf));
+	if (eve_steps_public_text(g->last[s].steps, g->last[s].nsteps,
+	    RULES_LANG_FR, buf, sizeof(buf)) == 0)
+		json_object_set_new(o, "last_turn_fr", json_string(buf));
+}
+
+/* How the last stage to end was scored (version 3 on), or null: the
+ * finisher's distance points and the Starfleet bonus (bonus_ship absent
+ * on a tie). */
+static json_t *
+stage_scored(const struct eve *g)
+{
+	const struct eve_stage_score *sc = &g->scored;
+	int f = sc->finisher, o = 1 - sc->finisher;
+	json_t *j;
+
+	if (g->version < 3 || sc->stage == 0)
+		return json_null();
+	j = json_pack("{s:i, s:i, s:s, s:s, s:i, s:[i,i], s:i, s:i}",
+	    "stage", sc->stage, "finisher", f, "finisher_ship",
+	    eve_ship_name(f), "other_ship", eve_ship_name(o), "distance",
+	    sc->distance, "starfleet", sc->fleet[0], sc->fleet[1],
+	    "enterprise_starfleet", sc->fleet[0], "excelsior_starfleet",
+	    sc->fleet[1]);
+	if (sc->fleet[0] != sc->fleet[1])
+		json_object_set_new(j, "bonus_ship", json_string(
+		    eve_ship_name(sc->fleet[0] > sc->fleet[1] ? 0 : 1)));
+	return j;
+}
+
 json_t *
 eve_view(const void *state, int viewer)
 {
@@ -123,6 +164,7 @@ eve_view(const void *state, int viewer)
 		json_object_set_new(o, "starfleet", kind_names(pl->fleet,
 		    pl->nfleet, 0));
 		json_object_set_new(o, "at_start", json_boolean(pl->pos < 0));
+		last_turn(g, s, o);
 		json_object_set_new(o, "discard_size",
 		    json_integer(pl->ndiscard));
 		json_object_set_new(o, "discard_cards", card_objs(pl->discard,
@@ -159,6 +201,7 @@ eve_view(const void *state, int viewer)
 	    "travel_deck_size", g->ntdeck, "travel_discard_size",
 	    g->ntdiscard, "seats", seats);
 	json_object_set_new(v, "strip", strip);
+	json_object_set_new(v, "stage_scored", stage_scored(g));
 	json_object_set_new(v, "starfleet_card", json_pack("[s,s]",
 	    eve_sf_symbol_name(g->starfleet, 0, RULES_LANG_EN),
 	    eve_sf_symbol_name(g->starfleet, 1, RULES_LANG_EN)));
