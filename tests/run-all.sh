@@ -15,6 +15,14 @@ PBEM_REQUIRE_MAIL_E2E=${PBEM_REQUIRE_MAIL_E2E:-1}
 export PBEM_REQUIRE_MAIL_E2E
 
 autoreconf -fi
+# README's first command builds in the source folder; a build folder
+# beside it is refused while the source folder is configured ("source
+# directory already configured"), so undo that build first.  The demo's
+# database, keys and mail spool are not build products and stay.
+if [ -f config.status ]; then
+	echo "=== the source folder was configured in place: make distclean"
+	make distclean >/dev/null 2>&1 || rm -f config.status config.h
+fi
 
 echo "=== build and test (gcc -O2, -Wall -Wextra)"
 rm -rf _build && mkdir _build && cd _build
