@@ -659,6 +659,13 @@ form_game(void)
 	ck_assert_int_eq(status, 409);
 	ck_assert_str_eq(error_code(j), "game_forming");
 	json_decref(j);
+	snprintf(path, sizeof(path), "/v1/games/%lld/text?lang=fr",
+	    (long long)game);
+	j = http_json(NULL, "GET", path, NULL, &status);
+	ck_assert_int_eq(status, 409);
+	ck_assert_msg(strstr(error_message(j), "se forme encore") != NULL,
+	    "%s", error_message(j));
+	json_decref(j);
 
 	snprintf(path, sizeof(path), "/v1/games/%lld/join", (long long)game);
 	j = http_json(&alice, "POST", path, NULL, &status);
@@ -969,6 +976,8 @@ check_refusal_lang(int64_t game, int seat, int64_t next_seq, const char *text,
 {
 	static const char *const routes[] = { "/moves", "/text", "/seats/0",
 		"", "/log" };
+	static const char *const public[] = { "", "/text", "/seed", "/log",
+		"/events" };
 	struct player *p = player_of(seat);
 	struct proto_move m;
 	char block[PROTO_ARMOUR_MAX], path[96];
@@ -1021,10 +1030,17 @@ check_refusal_lang(int64_t game, int seat, int64_t next_seq, const char *text,
 	 * -- a seat that is not the signer's, an unknown game, a bad
 	 * signature (the signer's name with another player's key). */
 	check_signed_refusal_lang(game, seat);
-	http_raw("GET", "/v1/games/999999/text?lang=fr", NULL, NULL, &r);
-	ck_assert_msg(r.status == 404 && strstr(r.body, "il n'y a pas de "
-	    "partie 999999") != NULL, "%ld %s", r.status, r.body);
-	free(r.body);
+	/* An unknown game in ?lang= on the public routes too (the view,
+	 * its text, the seed and the log). */
+	for (i = 0; i < sizeof(public) / sizeof(public[0]); i++) {
+		snprintf(path, sizeof(path), "/v1/games/999999%s?lang=fr",
+		    public[i]);
+		http_raw("GET", path, NULL, NULL, &r);
+		ck_assert_msg(r.status == 404 && strstr(r.body, "il n'y a pas "
+		    "de partie 999999") != NULL, "%s: %ld %s", path, r.status,
+		    r.body);
+		free(r.body);
+	}
 	/* An unknown language: the same 400 on every route. */
 	for (i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
 		snprintf(path, sizeof(path), "/v1/games/%lld%s?lang=de",

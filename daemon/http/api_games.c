@@ -46,19 +46,25 @@ int
 api_game_get(struct api_request *req, struct store *st, int64_t game_id,
     struct store_game *g, enum MHD_Result *answered)
 {
+	enum rules_lang lang = RULES_LANG_EN;
 	enum store_status sr;
+	enum MHD_Result ignored;
 	char msg[64];
 
 	if ((sr = store_game_get(st, game_id, g)) == STORE_OK)
 		return 0;
+	(void)api_query_lang(req, &lang, &ignored);	/* checked by route() */
 	if (sr == STORE_NOTFOUND) {
-		snprintf(msg, sizeof(msg), "there is no game %lld",
+		snprintf(msg, sizeof(msg), lang == RULES_LANG_FR ?
+		    "il n'y a pas de partie %lld" : "there is no game %lld",
 		    (long long)game_id);
 		*answered = api_send_error(req, MHD_HTTP_NOT_FOUND,
 		    "unknown_game", msg, NULL);
 	} else
 		*answered = api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE,
-		    "busy", "the game cannot be read now; try again", NULL);
+		    "busy", lang == RULES_LANG_FR ? "la partie ne peut pas "
+		    "être lue maintenant ; réessayez" : "the game cannot be "
+		    "read now; try again", NULL);
 	return -1;
 }
 
@@ -262,6 +268,12 @@ load_game(struct api_request *req, struct gamestate *gs, int summarise_forming,
 			snprintf(err, sizeof(err), lang == RULES_LANG_FR ?
 			    "il n'y a pas de partie %lld" : "there is no "
 			    "game %lld", (long long)req->params[0]);
+		if (es == ENGINE_FORMING)
+			snprintf(err, sizeof(err), lang == RULES_LANG_FR ?
+			    "la partie %lld se forme encore : elle commence "
+			    "quand toutes ses places sont prises" : "game %lld "
+			    "is still forming: it starts when all its seats "
+			    "are taken", (long long)req->params[0]);
 		if (es == ENGINE_FORMING && summarise_forming &&
 		    answer_forming(req, answered))
 			return -1;
@@ -279,11 +291,14 @@ load_game(struct api_request *req, struct gamestate *gs, int summarise_forming,
 enum MHD_Result
 api_game_view(struct api_request *req)
 {
+	enum rules_lang lang = RULES_LANG_EN;
 	enum MHD_Result rc = MHD_NO;
 	struct gamestate gs;
 	json_t *view;
 
-	if (load_game(req, &gs, 1, RULES_LANG_EN, &rc) != 0)
+	if (api_query_lang(req, &lang, &rc) < 0)
+		return rc;
+	if (load_game(req, &gs, 1, lang, &rc) != 0)
 		return rc;
 	view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
 	json_object_set_new(view, "status", json_string(
