@@ -362,6 +362,14 @@ def play_game(srv, br, players, game, max_moves, rng, label):
            sorted(" ".join(w.split()) for w in want) or not want,
            "game %d seat %d: hand drawn %r, view says %r" % (
                game, seat, drawn, want))
+        # Missions cards carry the id the move buttons name them by.
+        ids = [t.text for t in d.find_elements(
+            By.CSS_SELECTOR, "section.hand svg.card text.card-id")]
+        want_ids = [c["id"] for c in own.get("hand", [])
+                    if isinstance(c, dict) and "id" in c]
+        ok(sorted(ids) == sorted(want_ids),
+           "game %d seat %d: card ids drawn %r, view says %r" % (
+               game, seat, ids, want_ids))
         buttons = d.find_elements(By.CSS_SELECTOR, "button.move-button")
         ok(len(buttons) > 0, "game %d seat %d: no move button" % (game,
                                                                   seat))

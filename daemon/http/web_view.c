@@ -15,7 +15,7 @@
  *   route     "row" of Enterprise vs Excelsior: each card of the route
  *             with both ships and the Klingon, after the start
  *             ("enterprise_at_start", "excelsior_at_start").
- * A card becomes {"lines": [...], "kind", "note"} for the card partial
+ * A card becomes {"lines": [...], "kind", "note", "id"} for the card partial
  * (templates/LANG/web/card.html.mustache), its name wrapped to fit the
  * drawn card.
  */
@@ -91,7 +91,7 @@ card_of(const json_t *c)
 {
 	json_t *lines = json_array(), *card;
 	int y;
-	const char *name, *kind = NULL, *note = NULL;
+	const char *name, *kind = NULL, *note = NULL, *id = NULL;
 	char num[32];
 
 	if (json_is_integer(c)) {
@@ -102,6 +102,7 @@ card_of(const json_t *c)
 		name = json_string_value(c);
 	else {
 		name = json_string_value(json_object_get(c, "name"));
+		id = json_string_value(json_object_get(c, "id"));
 		kind = json_string_value(json_object_get(c, "traits"));
 		note = json_string_value(json_object_get(c, "bonus"));
 		if (json_is_true(json_object_get(c, "spock")))
@@ -122,6 +123,9 @@ card_of(const json_t *c)
 		wrap(n, note, CARD_NOTE_LINE);
 		json_object_set_new(card, "note", placed(n, 128, 11));
 	}
+	/* The id the move buttons and mails name the card by (G12, M03). */
+	if (id != NULL)
+		json_object_set_new(card, "id", json_string(id));
 	return card;
 }
 
