@@ -66,6 +66,14 @@ contains "banner: foreground" banner.txt "pbemd stays in the foreground"
 turn
 first=$SEAT
 contains "banner: whose turn" banner.txt "It is $PLAYER's turn (seat $SEAT, move 1)"
+# The banner's sign-in link opens the web page's Continue form.
+link=$(sed -n "s|^    \(http://127.0.0.1:$port/play/[A-Za-z0-9_-]*\)\$|\1|p" banner.txt)
+contains "banner: a sign-in link for $PLAYER" banner.txt "open $PLAYER's sign-in link"
+if [ -n "$link" ] && curl -sf "$link" >signin.html; then
+	contains "the banner's link shows the sign-in form" signin.html 'method="post"'
+else
+	bad "the banner's sign-in link does not answer: '$link'"
+fi
 # The banner's own commands, as printed: the one to sign and post move 1.
 sed -n '/^  Play move 1 as/,/moves$/p' banner.txt | sed '1d; s/^    //' >banner.sh
 contains "banner: signs as the seat to play" banner.sh "-k demo/$PLAYER.key -g 1 -n 1 -s $SEAT "

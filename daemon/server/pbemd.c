@@ -227,6 +227,9 @@ add_override(char **list, size_t *n, const char *name, const char *value)
 	free(pair);
 }
 
+/* How long the banner's sign-in link to the web page stays valid. */
+#define DEMO_LINK_TTL	(3 * 86400)
+
 /* A demo player with a key pair in demo/NAME.key(.pub); its id. */
 static int64_t
 demo_player(struct daemon *d, const char *name, const char *lang)
@@ -303,7 +306,7 @@ demo(struct daemon *d)
 {
 	int64_t players[2], game = 0;
 	struct gamestate gs;
-	char err[1024], *move;
+	char err[1024], *move, link[ENGINE_TOKEN_LEN + 1];
 	const char *who;
 	int seat = 0;
 
@@ -334,6 +337,11 @@ demo(struct daemon *d)
 		fatalx("demo game %lld: nobody is to play", (long long)game);
 	who = seat == 0 ? "alice" : "bruno";
 	move = demo_move(&gs, seat);
+	/* A sign-in link to the web page for that seat, as its mail has. */
+	if (engine_play_token_issue(d->st, game, seat, players[seat],
+	    (int64_t)time(NULL) + DEMO_LINK_TTL, link) != STORE_OK)
+		fatalx("demo game %lld: sign-in link: %s", (long long)game,
+		    store_errmsg(d->st));
 	printf(
 "Demo: game %lld of Star Trek: Missions, alice (seat 0, English) against\n"
 "bruno (seat 1, French).  pbemd stays in the foreground: type the commands\n"
@@ -351,14 +359,20 @@ demo(struct daemon *d)
 "  galaxie, défausser la carte piochée\"):\n"
 "    eval \"$(./daemon/pbemctl -d %s turn %lld)\"    # sets PLAYER, SEAT, SEQ\n"
 "    ./daemon/pbem sign -k demo/$PLAYER.key -g %lld -n $SEQ -s $SEAT \"draw galaxy, discard drawn\" \\\n"
-"      | curl -s --data-binary @- http://%s:%d/v1/games/%lld/moves\n",
+"      | curl -s --data-binary @- http://%s:%d/v1/games/%lld/moves\n"
+"  Or in a browser, with nothing to type: open %s's sign-in link (once,\n"
+"  within three days), press Continue, load demo/%s.key into the page\n"
+"  (the key stays in the browser) and click a move:\n"
+"    http://%s:%d/play/%s\n"
+"  Every later your-turn mail in mail/out/new/ has its player's link.\n",
 	    (long long)game, d->address, d->port, (long long)game,
 	    d->address, d->port, (long long)game, who, seat,
 	    (long long)gs.seq + 1, d->dbpath, (long long)game, seat,
 	    (long long)gs.seq + 1, who, who, (long long)game,
 	    (long long)gs.seq + 1, seat, move, d->address, d->port,
 	    (long long)game, d->dbpath, (long long)game, (long long)game,
-	    d->address, d->port, (long long)game);
+	    d->address, d->port, (long long)game, who, who, d->address,
+	    d->port, link);
 	fflush(stdout);
 	free(move);
 	gamestate_clear(&gs);
