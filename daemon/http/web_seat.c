@@ -5,7 +5,7 @@
  * The seat page needs the session cookie of that game; it shows the
  * seat's view -- gamestate_view() for the session's seat, the function
  * the seat's JSON view and mail use, never the full state -- drawn by
- * web_view.c, the same view as text (the seat's mail template), the
+ * drawing.c (daemon/render), the same view as text (the seat's mail template), the
  * last moves (who moved; the texts of the seat's own), and,
  * when the seat is to act, one button per legal move (exactly the texts
  * legal_moves() lists, shown in the player's language by the module's
@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "drawing.h"
 #include "present.h"
 #include "templates.h"
 #include "web.h"
@@ -65,7 +66,7 @@ load(struct api_request *req, struct store *st, int64_t game_id,
 	return -1;
 }
 
-/* The players' names, for web_view_fill(). */
+/* The players' names, for draw_view_fill(). */
 static void
 names_of(struct store *st, struct gamestate *gs, const char **names)
 {
@@ -245,7 +246,7 @@ web_seat_answer(struct api_request *req, const struct store_web_session *ws,
 	json_object_set_new(data, "view_text", view_text(req, &gs, shown,
 	    lang, over ? "game_over" : acting ? "your_turn" : "waiting"));
 	names_of(st, &gs, names);
-	web_view_fill(data, shown, &gs.game, names, ws->seat);
+	draw_view_fill(data, shown, gs.game.nseats, names, ws->seat);
 	add_last_moves(data, last_moves(st, &gs, ws->seat, names, over));
 	json_decref(shown);
 	json_decref(forms);
@@ -334,7 +335,7 @@ web_public_page(struct api_request *req)
 	json_object_set_new(data, "view_text", view_text(req, &gs, shown,
 	    lang, over ? "game_over" : "spectator"));
 	names_of(st, &gs, names);
-	web_view_fill(data, shown, &gs.game, names, RULES_VIEW_PUBLIC);
+	draw_view_fill(data, shown, gs.game.nseats, names, RULES_VIEW_PUBLIC);
 	add_last_moves(data, last_moves(st, &gs, RULES_VIEW_PUBLIC, names,
 	    over));
 	json_decref(shown);
