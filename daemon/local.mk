@@ -79,7 +79,7 @@ daemon_pbemd_SOURCES = \
 	daemon/http/api_events.c daemon/http/api_commands.c \
 	daemon/http/api_webhooks.c daemon/http/api_ops.c \
 	daemon/http/web.h daemon/http/web_page.c daemon/http/web_signin.c \
-	daemon/http/web_view.c daemon/http/web_seat.c daemon/http/web_move.c \
+	daemon/http/web_seat.c daemon/http/web_move.c \
 	daemon/http/web_static.c \
 	daemon/notify/notify.h daemon/notify/webhook_deliver.c
 daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS) $(CURL_CFLAGS) \

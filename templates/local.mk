@@ -6,6 +6,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/render/mustache.h daemon/render/mustache.c \
 	daemon/render/templates.h daemon/render/templates.c \
 	daemon/render/present.h daemon/render/present.c \
+	daemon/render/drawing.h daemon/render/drawing.c \
 	daemon/common/xalloc.h daemon/common/xalloc.c
 
 # Every template file, listed so that `make install` and `make distcheck`

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include <check.h>
+#include <gmime/gmime.h>
 #include <sodium.h>
 
 #include "audit.h"
@@ -173,32 +174,33 @@ header(const char *mail, const char *name, char *out, size_t size)
 	out[n] = '\0';
 }
 
-/* The decoded body of our own mail: 7bit or quoted-printable. */
+/* The decoded text of our own mail: its text/plain part, the first of a
+ * multipart/alternative one (your-turn mails have an HTML picture). */
 static char *
 body_of(const char *mail)
 {
-	const char *b = strstr(mail, "\n\n");
-	char *out, *o;
+	GMimeStream *stream;
+	GMimeParser *parser;
+	GMimeMessage *msg;
+	GMimeObject *part;
+	char *text, *out;
 
-	ck_assert_ptr_nonnull(b);
-	b += 2;
-	o = out = calloc(1, strlen(b) + 1);
-	while (*b != '\0') {
-		if (strstr(mail, "quoted-printable") != NULL && *b == '=') {
-			unsigned int c;
-
-			if (b[1] == '\n') {
-				b += 2;
-				continue;
-			}
-			if (sscanf(b + 1, "%2X", &c) == 1) {
-				*o++ = (char)c;
-				b += 3;
-				continue;
-			}
-		}
-		*o++ = *b++;
-	}
+	stream = g_mime_stream_mem_new_with_buffer(mail, strlen(mail));
+	parser = g_mime_parser_new_with_stream(stream);
+	g_object_unref(stream);
+	msg = g_mime_parser_construct_message(parser, NULL);
+	g_object_unref(parser);
+	ck_assert_ptr_nonnull(msg);
+	part = g_mime_message_get_mime_part(msg);
+	if (GMIME_IS_MULTIPART(part))
+		part = g_mime_multipart_get_part(GMIME_MULTIPART(part), 0);
+	ck_assert(GMIME_IS_TEXT_PART(part));
+	ck_assert(g_mime_content_type_is_type(g_mime_object_get_content_type(
+	    part), "text", "plain"));
+	text = g_mime_text_part_get_text(GMIME_TEXT_PART(part));
+	out = strdup(text);
+	g_free(text);
+	g_object_unref(msg);
 	return out;
 }
 

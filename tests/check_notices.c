@@ -11,12 +11,14 @@
  * event added to the engine without a mail fails here; and no engine
  * file may queue mail except through engine_outbox_mail().
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <check.h>
+#include <gmime/gmime.h>
 #include <sqlite3.h>
 
 #include "clock.h"
@@ -196,6 +198,15 @@ note_rendered(int fr, const char *event)
 	snprintf(rendered[fr][nrendered[fr]++], 32, "%s", event);
 }
 
+/* Pictures checked: [language][0 your_turn, 1 game_over]. */
+static int pictures[2][2];
+
+static void
+note_picture(int fr, const char *event)
+{
+	pictures[fr][strcmp(event, "game_over") == 0]++;
+}
+
 static int
 was_rendered(int fr, const char *event)
 {
@@ -317,6 +328,160 @@ check_ladder_hands(const struct store_outbox *o, int seat, const char *body)
 	gamestate_clear(&gs);
 }
 
+/* Every card name ("name", "name_en", "name_fr") in a view's value. */
+static void
+card_names(const json_t *v, json_t *out)
+{
+	const char *k;
+	json_t *x;
+	size_t i;
+
+	if (json_is_object(v))
+		json_object_foreach((json_t *)v, k, x) {
+			if ((strcmp(k, "name") == 0 || strcmp(k, "name_en") ==
+			    0 || strcmp(k, "name_fr") == 0) && json_is_string(x))
+				json_array_append(out, x);
+			else
+				card_names(x, out);
+		}
+	else if (json_is_array(v))
+		json_array_foreach(v, i, x)
+			card_names(x, out);
+}
+
+/*
+ * The picture (HTML part) of a mail to seat: no card name of another
+ * seat's view that seat's own view does not hold (while the game runs),
+ * and, in a game with named cards, the names of the seat's own hand in
+ * its language.
+ */
+static void
+check_picture_cards(const struct store_outbox *o, int seat, int fr,
+    const char *html)
+{
+	struct gamestate gs;
+	char err[512], *own;
+	json_t *view, *other, *names, *n;
+	size_t i;
+	int s, over, one;
+
+	ck_assert_int_eq(gamestate_load(env.st, o->game_id, o->seq, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	over = gs.module->to_act(gs.state, &one, 1) == 0 || gs.ended != NULL;
+	view = gamestate_view(&gs, seat);
+	own = json_dumps(view, JSON_COMPACT);
+	names = json_array();
+	for (s = 0; s < gs.game.nseats && !over; s++) {
+		if (s == seat)
+			continue;
+		/* All that seat s sees (its hand, wherever the game keeps
+		 * it); what seat sees too is left out below. */
+		other = gamestate_view(&gs, s);
+		card_names(other, names);
+		json_decref(other);
+	}
+	json_array_foreach(names, i, n)
+		ck_assert_msg(strstr(own, json_string_value(n)) != NULL ||
+		    strstr(html, json_string_value(n)) == NULL, "%s picture "
+		    "(row %lld) to seat %d shows another seat's card %s",
+		    o->event, (long long)o->id, seat, json_string_value(n));
+	json_array_foreach(json_object_get(view, "hand"), i, n) {
+		n = json_object_get(n, fr ? "name_fr" : "name_en");
+		if (json_is_string(n) && strpbrk(json_string_value(n),
+		    "&<>'\"") == NULL)
+			ck_assert_msg(strstr(html, json_string_value(n)) !=
+			    NULL, "%s picture to seat %d lacks its card %s",
+			    o->event, seat, json_string_value(n));
+	}
+	json_decref(view);
+	json_decref(names);
+	free(own);
+	gamestate_clear(&gs);
+}
+
+/* A composed mail parsed back by GMime (g_object_unref() it). */
+static GMimeMessage *
+parse_mail(const char *raw, size_t len)
+{
+	GMimeStream *stream;
+	GMimeParser *parser;
+	GMimeMessage *msg;
+
+	stream = g_mime_stream_mem_new_with_buffer(raw, len);
+	parser = g_mime_parser_new_with_stream(stream);
+	g_object_unref(stream);
+	msg = g_mime_parser_construct_message(parser, NULL);
+	g_object_unref(parser);
+	ck_assert_ptr_nonnull(msg);
+	return msg;
+}
+
+/*
+ * A your-turn or game-over mail: composed and parsed back, it is
+ * multipart/alternative with the text/plain part first -- the same text
+ * as the mail without its picture -- and the text/html part second,
+ * which has no script, no remote image and no SVG, and no other seat's
+ * hidden card.
+ */
+static void
+check_alternative(const struct store_outbox *o, int seat, int fr,
+    const struct mail_out *out)
+{
+	struct mail_out text_only = *out;
+	GMimeMessage *msg, *plain_msg;
+	GMimeObject *top, *first, *second, *plain;
+	char *raw, *raw_plain, *t1, *t0, *html, *lower, *c;
+	size_t len, plen;
+
+	text_only.html = NULL;
+	raw = mail_compose(&set, out, 0, &len);
+	raw_plain = mail_compose(&set, &text_only, 0, &plen);
+	ck_assert_ptr_nonnull(raw);
+	ck_assert_ptr_nonnull(raw_plain);
+	msg = parse_mail(raw, len);
+	plain_msg = parse_mail(raw_plain, plen);
+	top = g_mime_message_get_mime_part(msg);
+	ck_assert_msg(GMIME_IS_MULTIPART(top) && g_mime_content_type_is_type(
+	    g_mime_object_get_content_type(top), "multipart", "alternative"),
+	    "%s mail is not multipart/alternative", o->event);
+	ck_assert_int_eq(g_mime_multipart_get_count(GMIME_MULTIPART(top)), 2);
+	first = g_mime_multipart_get_part(GMIME_MULTIPART(top), 0);
+	second = g_mime_multipart_get_part(GMIME_MULTIPART(top), 1);
+	plain = g_mime_message_get_mime_part(plain_msg);
+	ck_assert(g_mime_content_type_is_type(g_mime_object_get_content_type(
+	    first), "text", "plain"));
+	ck_assert(g_mime_content_type_is_type(g_mime_object_get_content_type(
+	    second), "text", "html"));
+	ck_assert(g_mime_content_type_is_type(g_mime_object_get_content_type(
+	    plain), "text", "plain"));
+	t1 = g_mime_text_part_get_text(GMIME_TEXT_PART(first));
+	t0 = g_mime_text_part_get_text(GMIME_TEXT_PART(plain));
+	ck_assert_str_eq(t1, t0);
+	html = g_mime_text_part_get_text(GMIME_TEXT_PART(second));
+	ck_assert_str_eq(html, out->html);
+	for (lower = strdup(html), c = lower; *c != '\0'; c++)
+		*c = (char)tolower((unsigned char)*c);
+	ck_assert_msg(strstr(lower, "<script") == NULL &&
+	    strstr(lower, "src=\"http") == NULL && strstr(lower, "<svg") ==
+	    NULL && strstr(lower, "<img") == NULL, "%s picture has script, "
+	    "an image or SVG", o->event);
+	free(lower);
+	ck_assert_msg(strstr(html, "{{") == NULL, "%s", html);
+	ck_assert_ptr_nonnull(strstr(html, "<table"));
+	/* The sign-in link, as a button, in a your-turn mail. */
+	if (strcmp(o->event, "your_turn") == 0)
+		ck_assert_ptr_nonnull(strstr(html, "<a href=\"http"));
+	check_picture_cards(o, seat, fr, html);
+	check_hands(o, seat, html);
+	g_free(t0);
+	g_free(t1);
+	g_free(html);
+	g_object_unref(msg);
+	g_object_unref(plain_msg);
+	free(raw);
+	free(raw_plain);
+}
+
 /* Render o in one language and check it; returns the body (free it). */
 static char *
 render_in(struct store_outbox *o, int fr)
@@ -358,6 +523,16 @@ render_in(struct store_outbox *o, int fr)
 		    "fr" : "en", fr ? x->body_fr : x->body_en, out.body);
 	/* Nothing left unrendered, no template syntax. */
 	ck_assert_msg(strstr(out.body, "{{") == NULL, "%s", out.body);
+	/* Your-turn and game-over mails to a seat, and only they, come
+	 * with a picture. */
+	ck_assert_msg((out.html != NULL) == (!observer &&
+	    (strcmp(o->event, "your_turn") == 0 ||
+	    strcmp(o->event, "game_over") == 0)), "%s mail: %s picture",
+	    o->event, out.html != NULL ? "a" : "no");
+	if (out.html != NULL) {
+		check_alternative(o, seat, fr, &out);
+		note_picture(fr, o->event);
+	}
 	body = strdup(out.body);
 	mail_out_clear(&out);
 	json_decref(pl);
@@ -921,6 +1096,13 @@ START_TEST(test_every_event_has_a_mail)
 			    "never rendered in %s from a real row", *e, fr ?
 			    "French" : "English");
 	}
+	/* And the pictures of your-turn and game-over mails were looked
+	 * into (check_alternative()) in both languages. */
+	for (fr = 0; fr < 2; fr++)
+		ck_assert_msg(pictures[fr][0] > 0 && pictures[fr][1] > 0,
+		    "pictures checked in %s: %d your-turn, %d game-over",
+		    fr ? "French" : "English", pictures[fr][0],
+		    pictures[fr][1]);
 }
 END_TEST
 

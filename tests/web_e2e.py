@@ -337,6 +337,39 @@ def load_key(d, p):
     ok(secret not in d.page_source, "the secret key is in the page")
 
 
+def posted(button):
+    """The move text the button's form posts."""
+    return button.find_element(By.XPATH, "..").find_element(
+        By.NAME, "move").get_attribute("value")
+
+
+# The keyword of the first word of a move, in English and French, for
+# the modules whose every move starts with one (Ladder: "play 5" is
+# "jouer 5").
+KEYWORDS = {"play": "jouer"}
+
+
+def check_labels(buttons, p, game, seat):
+    """English players' buttons show the legal move texts; French
+    players' show them translated: at least one differs on each page,
+    and a move starting with a known English keyword starts with its
+    French one."""
+    pairs = [(b.text, posted(b)) for b in buttons]
+    if p.lang == "en":
+        ok(all(label == text for label, text in pairs),
+           "game %d seat %d (English): buttons %r" % (game, seat, pairs))
+        return
+    ok(any(label != text for label, text in pairs),
+       "game %d seat %d (French): buttons not translated: %r" % (
+           game, seat, pairs))
+    for label, text in pairs:
+        word = text.split(" ", 1)[0]
+        if word in KEYWORDS:
+            ok(label.startswith(KEYWORDS[word] + " "),
+               "game %d seat %d (French): button %r for %r" % (
+                   game, seat, label, text))
+
+
 def play_game(srv, br, players, game, max_moves, rng, label):
     """Click moves until the game is over (or max_moves)."""
     d = br.driver
@@ -377,8 +410,11 @@ def play_game(srv, br, players, game, max_moves, rng, label):
             load_key(d, p)
         if moves < 2:
             br.shot("%s-seat%d-move%d" % (label, seat, moves + 1))
+        check_labels(buttons, p, game, seat)
         choice = rng.choice(buttons)
-        text = choice.text
+        # The button shows the move in the player's language; the form
+        # posts (and the last moves show) the legal move text.
+        text = posted(choice)
         click_and_wait(d, choice)
         ok(d.current_url.endswith("/play/games/%d" % game),
            "after a move: at %s" % d.current_url)
@@ -471,6 +507,21 @@ def http_rules(srv, players, game):
     a.cookie[game] = session
 
 
+def http_sign_in(srv, link, game):
+    """Sign in with link by plain HTTP: (session cookie, CSRF token,
+    first move text, seq) of the seat page."""
+    status, hdr, _ = http("POST", link, "")
+    ok(status == 303, "sign-in for game %d: %d" % (game, status))
+    session = hdr["Set-Cookie"].split(";")[0].split("=")[1]
+    status, _, page = http("GET", "%s/play/games/%d" % (srv.base, game),
+                           cookie=session)
+    csrf = re.search(r'name="csrf" value="([0-9a-f]{32})"', page).group(1)
+    move = html.unescape(re.search(r'name="move" value="([^"]*)"',
+                                   page).group(1))
+    seq = re.search(r'name="seq" value="(\d+)"', page).group(1)
+    return session, csrf, move, seq
+
+
 def replaced_seat(srv, ivan, kate, game):
     """A session whose seat has since gone to another player can neither
     see the seat nor move for it."""
@@ -481,14 +532,7 @@ def replaced_seat(srv, ivan, kate, game):
             break
         time.sleep(0.1)
     ok(links, "no link for %s in game %d" % (ivan.name, game))
-    status, hdr, _ = http("POST", links[-1], "")
-    ok(status == 303, "sign-in for game %d: %d" % (game, status))
-    session = hdr["Set-Cookie"].split(";")[0].split("=")[1]
-    status, _, page = http("GET", "%s/play/games/%d" % (srv.base, game),
-                           cookie=session)
-    csrf = re.search(r'name="csrf" value="([0-9a-f]{32})"', page).group(1)
-    move = html.unescape(re.search(r'name="move" value="([^"]*)"',
-                                   page).group(1))
+    session, csrf, move, _ = http_sign_in(srv, links[-1], game)
     srv.ctl("replace", str(game), str(seat), kate.name)
     status, _, body = http("GET", "%s/play/games/%d" % (srv.base, game),
                            cookie=session)
@@ -501,6 +545,62 @@ def replaced_seat(srv, ivan, kate, game):
                            session)
     ok(status == 403 and srv.public(game)["next_seq"] == before,
        "a move for a seat given to another: %d" % status)
+
+
+def fresh_link(srv, p, game):
+    """The newest unused sign-in link of p's mail about game."""
+    for _ in range(100):
+        links = [l for l in srv.links(p.email, game) if l not in p.used]
+        if links:
+            p.used.add(links[-1])
+            return links[-1]
+        time.sleep(0.1)
+    fail("no link for %s in game %d" % (p.name, game))
+
+
+def live_update(srv, br, players, game):
+    """With seat A's page open and waiting, seat B moves through plain
+    HTTP (its own sign-in link and the move form): A's page reloads by
+    itself (play.js's long-poll of the public events) within 30 s and
+    shows A's turn."""
+    d = br.driver
+    a = players[srv.public(game)["to_act"][0]]
+    b = players[1 - players.index(a)]
+    sign_in(srv, br, a, game, 3.0)
+    click_and_wait(d, d.find_elements(By.CSS_SELECTOR,
+                                      "button.move-button")[0])
+    ok(not d.find_elements(By.CSS_SELECTOR, "button.move-button"),
+       "game %d: %s has move buttons after moving" % (game, a.name))
+    seq = int(d.find_element(By.TAG_NAME, "body").get_attribute("data-seq"))
+    # A mark that a reload of the page drops.
+    d.execute_script("document.body.setAttribute('data-mark', '1');")
+    session, csrf, move, bseq = http_sign_in(srv, fresh_link(srv, b, game),
+                                             game)
+    started = time.time()
+    status, _, _ = http("POST", "%s/play/games/%d/move" % (srv.base, game),
+                        "move=%s&seq=%s&csrf=%s" % (
+                            urllib.parse.quote(move), bseq, csrf), session)
+    ok(status == 303, "%s's move by HTTP: %d" % (b.name, status))
+
+    def updated(drv):
+        try:
+            body = drv.find_element(By.TAG_NAME, "body")
+            return body.get_attribute("data-mark") is None and \
+                int(body.get_attribute("data-seq")) > seq and \
+                drv.find_elements(By.CSS_SELECTOR, "button.move-button")
+        except (WebDriverException, TypeError, ValueError):
+            return False
+    try:
+        WebDriverWait(d, 30, poll_frequency=0.2).until(updated)
+    except WebDriverException:
+        fail("game %d: %s's page did not update by itself within 30 s of "
+             "%s's move" % (game, a.name, b.name))
+    items = d.find_elements(By.CSS_SELECTOR, "section.last li")
+    ok(items and b.name in items[0].text,
+       "game %d: after the update the last moves do not start with %s's: "
+       "%r" % (game, b.name, [li.text for li in items[:2]]))
+    print("ok: %s's page updated by itself %.1f s after %s's move" % (
+        a.name, time.time() - started, b.name))
 
 
 def main():
@@ -537,6 +637,11 @@ def main():
             srv.ctl("player", "add", name, "--email", name + "@pbem.test",
                     "--hosted")
         srv.ctl("game", "create", "template", "ivan,judy")
+        lara, mike = Player("lara", "en"), Player("mike", "fr")
+        for p in (lara, mike):
+            srv.ctl("player", "add", p.name, "--email", p.email, "--hosted",
+                    "--lang", p.lang)
+        srv.ctl("game", "create", "template", "lara,mike")
         srv.start()
         http_rules(srv, (alice, bob), 1)
         ivan, judy = Player("ivan", "en"), Player("judy", "en")
@@ -562,6 +667,7 @@ def main():
            "key's: %s" % audit[-300:])
         print("ok: Ladder with a key of one's own in the page, %d clicked "
               "moves (%.0f s)" % (n, time.time() - started))
+        live_update(srv, br, (lara, mike), 6)
         br.driver.get(srv.base + "/play/games/3/public")
         ok("Enterprise" in br.driver.page_source and
            br.driver.find_elements(By.CSS_SELECTOR, "svg.route"),

@@ -11,7 +11,6 @@
  *
  *   web_page.c		pages, headers, cookies, forms, languages
  *   web_signin.c	GET and POST /play/TOKEN: the sign-in link
- *   web_view.c		the seat's view as the page shows it
  *   web_seat.c		GET /play/games/N and /play/games/N/public
  *   web_move.c		POST /play/games/N/move
  *   web_static.c	/play/static/play.js and play.css
@@ -79,13 +78,5 @@ enum MHD_Result	web_move_post(struct api_request *req);
 /* web_static.c */
 enum MHD_Result	web_static_js(struct api_request *req);
 enum MHD_Result	web_static_css(struct api_request *req);
-
-/* web_view.c: the page's data for viewer (a seat or RULES_VIEW_PUBLIC)
- * from the presented view (present_view(), in lang): players with names,
- * scores and card counts, the hand and the discard area as cards, the
- * route of Enterprise vs Excelsior.  Adds to data; reads only view. */
-void		web_view_fill(json_t *data, const json_t *shown,
-		    const struct store_game *g, const char *const *names,
-		    int viewer);
 
 #endif /* PBEM_WEB_H */

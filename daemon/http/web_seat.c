@@ -5,11 +5,12 @@
  * The seat page needs the session cookie of that game; it shows the
  * seat's view -- gamestate_view() for the session's seat, the function
  * the seat's JSON view and mail use, never the full state -- drawn by
- * web_view.c, the same view as text (the seat's mail template), the
+ * drawing.c (daemon/render), the same view as text (the seat's mail template), the
  * last moves (who moved; the texts of the seat's own), and,
  * when the seat is to act, one button per legal move (exactly the texts
- * legal_moves() lists), each a form POST to /play/games/N/move with the
- * expected sequence number and the session's CSRF token.  A player whose
+ * legal_moves() lists, shown in the player's language by the module's
+ * translate()), each a form POST to /play/games/N/move of the listed
+ * text with the expected sequence number and the session's CSRF token.  A player whose
  * key the server does not hold gets the same page; play.js signs for
  * them in the browser, and without script the page says to use `pbem
  * sign`.  The public page shows the public view and needs nothing.
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "drawing.h"
 #include "present.h"
 #include "templates.h"
 #include "web.h"
@@ -64,7 +66,7 @@ load(struct api_request *req, struct store *st, int64_t game_id,
 	return -1;
 }
 
-/* The players' names, for web_view_fill(). */
+/* The players' names, for draw_view_fill(). */
 static void
 names_of(struct store *st, struct gamestate *gs, const char **names)
 {
@@ -152,6 +154,39 @@ seat_acts(const struct gamestate *gs, int seat)
 	return 0;
 }
 
+/*
+ * The move buttons: [{"text", "label"}] for each legal move.  "text" is
+ * the legal move text as legal_moves() wrote it -- the one the form
+ * posts and play.js signs, so the hosted and own-key paths play exactly
+ * the listed move -- and "label" the same move in the page's language,
+ * by the module's translate() (api_version 2) as the mails' examples
+ * are; the text itself when the module cannot translate it.
+ */
+static json_t *
+move_buttons(const struct gamestate *gs, int seat, const json_t *legal,
+    enum rules_lang lang)
+{
+	const struct rules_module *m = gs->module;
+	const char *text, *label;
+	char said[PROTO_MOVE_MAX + 1];
+	json_t *out = json_array(), *j;
+	size_t i;
+	int can;
+
+	can = m->api_version >= 2 && m->translate != NULL;
+	json_array_foreach(legal, i, j) {
+		if ((text = json_string_value(j)) == NULL)
+			continue;
+		label = text;
+		if (can && m->translate(gs->state, seat, text, lang, said,
+		    sizeof(said)) == RULES_OK)
+			label = said;
+		json_array_append_new(out, json_pack("{s:s, s:s}", "text",
+		    text, "label", label));
+	}
+	return out;
+}
+
 enum MHD_Result
 web_seat_answer(struct api_request *req, const struct store_web_session *ws,
     const char *session, unsigned int status, const char *refusal)
@@ -164,10 +199,9 @@ web_seat_answer(struct api_request *req, const struct store_web_session *ws,
 	enum rules_lang lang;
 	enum MHD_Result rc = MHD_NO;
 	struct store *st;
-	json_t *view, *shown, *legal = NULL, *forms = NULL, *data, *moves, *m;
+	json_t *view, *shown, *legal = NULL, *forms = NULL, *data, *moves;
 	char csrf[ENGINE_CSRF_LEN + 1];
 	int acting, over, hosted;
-	size_t i;
 
 	if ((st = api_store(req, &rc)) == NULL)
 		return rc;
@@ -200,9 +234,7 @@ web_seat_answer(struct api_request *req, const struct store_web_session *ws,
 	shown = present_view(view, &info);
 	json_decref(view);
 	engine_web_csrf(session, csrf);
-	moves = json_array();
-	json_array_foreach(legal, i, m)
-		json_array_append_new(moves, json_pack("{s:O}", "text", m));
+	moves = move_buttons(&gs, ws->seat, legal, lang);
 	data = json_pack("{s:I, s:O?, s:i, s:s, s:b, s:b, s:b, s:I, s:s, "
 	    "s:o}", "game_id", (json_int_t)gs.game.id, "title",
 	    json_object_get(shown, "title"), "seat", ws->seat, "name",
@@ -214,7 +246,7 @@ web_seat_answer(struct api_request *req, const struct store_web_session *ws,
 	json_object_set_new(data, "view_text", view_text(req, &gs, shown,
 	    lang, over ? "game_over" : acting ? "your_turn" : "waiting"));
 	names_of(st, &gs, names);
-	web_view_fill(data, shown, &gs.game, names, ws->seat);
+	draw_view_fill(data, shown, gs.game.nseats, names, ws->seat);
 	add_last_moves(data, last_moves(st, &gs, ws->seat, names, over));
 	json_decref(shown);
 	json_decref(forms);
@@ -303,7 +335,7 @@ web_public_page(struct api_request *req)
 	json_object_set_new(data, "view_text", view_text(req, &gs, shown,
 	    lang, over ? "game_over" : "spectator"));
 	names_of(st, &gs, names);
-	web_view_fill(data, shown, &gs.game, names, RULES_VIEW_PUBLIC);
+	draw_view_fill(data, shown, gs.game.nseats, names, RULES_VIEW_PUBLIC);
 	add_last_moves(data, last_moves(st, &gs, RULES_VIEW_PUBLIC, names,
 	    over));
 	json_decref(shown);

@@ -12,7 +12,8 @@ daemon_libmail_a_SOURCES = daemon/mail/mail.h \
 	daemon/mail/mail_parse.c daemon/mail/mail_block.c daemon/mail/mail_ingest.c \
 	daemon/mail/mail_reply.c daemon/mail/mail_account.c \
 	daemon/mail/mail_maildir.c daemon/mail/mail_imap.c \
-	daemon/mail/mail_render.c daemon/mail/mail_notice.c daemon/mail/mail_compose.c \
+	daemon/mail/mail_render.c daemon/mail/mail_picture.c \
+	daemon/mail/mail_notice.c daemon/mail/mail_compose.c \
 	daemon/mail/mail_flowed.c \
 	daemon/mail/mail_send.c \
 	daemon/mail/mail_sender.c daemon/mail/mail_daemon.c
@@ -27,10 +28,14 @@ daemon_pbemd_LDADD += daemon/libmail.a $(CORE_LIBS) $(GMIME_LIBS) \
 nobase_dist_template_DATA += \
 	templates/en/mail/help.txt.mustache \
 	templates/en/mail/play.txt.mustache \
+	templates/en/mail/picture.html.mustache \
+	templates/en/mail/picture_card.html.mustache \
 	templates/en/mail/signup.txt.mustache \
 	templates/en/mail/account.txt.mustache \
 	templates/en/mail/reply_error.txt.mustache \
 	templates/fr/mail/play.txt.mustache \
+	templates/fr/mail/picture.html.mustache \
+	templates/fr/mail/picture_card.html.mustache \
 	templates/fr/mail/signup.txt.mustache \
 	templates/fr/mail/account.txt.mustache \
 	templates/fr/mail/reply_error.txt.mustache \

@@ -33,6 +33,7 @@
  *   mail_imap.c	the IMAP poller (libcurl)
  *   mail_deliver.c	`pbemd deliver`: one message on stdin, sysexits
  *   mail_render.c	an outbox row -> recipient, subject and body
+ *   mail_picture.c	the HTML alternative of your-turn and game-over mail
  *   mail_notice.c	the notices of asynchronous play (reminders, ...)
  *   mail_compose.c	headers and MIME of an outgoing mail (GMime)
  *   mail_send.c	SMTP (libcurl) and the Maildir outbox
@@ -417,6 +418,9 @@ struct mail_out {
 	char		 to[MAIL_ADDR_MAX];
 	char		 subject[512];
 	char		*body;			/* UTF-8, malloc'd */
+	char		*html;			/* the HTML alternative
+						 * (UTF-8, malloc'd), or
+						 * NULL for text only */
 	char		 message_id[MAIL_ID_MAX];	/* without <> */
 	char		 in_reply_to[MAIL_ID_MAX];	/* "" for none */
 	char		 references[2 * MAIL_ID_MAX + 8];
@@ -460,6 +464,16 @@ void	mail_set_headers(const struct mail_settings *s,
 	    const struct store_outbox *o, const char *event, const char *lang,
 	    const char *title, int64_t game, int64_t seq,
 	    const char *in_reply_to, struct mail_out *out);
+/* mail_picture.c: the HTML alternative of seat's mail about gs -- the
+ * picture the web page draws (players with card counts and scores, the
+ * seat's hand and the discard area as cards, Enterprise vs Excelsior's
+ * route), from seat's own view only, in lang, with the sign-in link
+ * play_url (or NULL) as a button: templates/LANG/mail/picture.html
+ * (HTML-escaped).  Tables and inline styles only: no script, no image,
+ * no SVG.  A malloc'd string, or NULL with err. */
+char	*mail_picture(struct store *st, const struct tpl_set *tpl,
+	    struct gamestate *gs, int seat, const char *lang,
+	    const char *play_url, char *err, size_t errlen);
 /* The game template that shows viewer (a seat, or RULES_VIEW_PUBLIC) the
  * state gs: "your_turn", "waiting", "game_over" or "spectator". */
 const char *mail_view_name(const struct gamestate *gs, int viewer);

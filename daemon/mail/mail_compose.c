@@ -5,7 +5,10 @@
  * text/plain; charset=utf-8 part whose transfer encoding GMime picks
  * (7bit, or quoted-printable for the accents of French mail).  The body
  * is wrapped for 80 columns (mail_wrap) on its UTF-8 text, before GMime
- * encodes it.
+ * encodes it.  A mail with an HTML alternative (m->html) is instead
+ * multipart/alternative: that same text/plain part first, then the
+ * text/html part (not wrapped), which clients able to show it prefer
+ * (RFC 2046 5.1.4: the last alternative is the richest).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,15 +17,38 @@
 
 #include "mail.h"
 
+/* A text/SUBTYPE; charset=utf-8 part holding text, in the transfer
+ * encoding GMime finds best for a 7-bit path. */
+static GMimeTextPart *
+text_part(const char *subtype, const char *text)
+{
+	GMimeTextPart *part;
+	GMimeStream *content;
+	GMimeDataWrapper *wrapper;
+
+	part = g_mime_text_part_new_with_subtype(subtype);
+	content = g_mime_stream_mem_new_with_buffer(text, strlen(text));
+	wrapper = g_mime_data_wrapper_new_with_stream(content,
+	    GMIME_CONTENT_ENCODING_DEFAULT);
+	g_object_unref(content);
+	g_mime_part_set_content(GMIME_PART(part), wrapper);
+	g_object_unref(wrapper);
+	g_mime_text_part_set_charset(part, "utf-8");
+	g_mime_part_set_content_encoding(GMIME_PART(part),
+	    g_mime_part_get_best_content_encoding(GMIME_PART(part),
+	    GMIME_ENCODING_CONSTRAINT_7BIT));
+	return part;
+}
+
 char *
 mail_compose(const struct mail_settings *s, const struct mail_out *m,
     int crlf, size_t *len)
 {
 	GMimeMessage *msg;
 	GMimeTextPart *part;
+	GMimeMultipart *alt;
 	GMimeFormatOptions *fmt;
-	GMimeStream *stream, *content;
-	GMimeDataWrapper *wrapper;
+	GMimeStream *stream;
 	const char *body;
 	GByteArray *bytes;
 	GDateTime *now;
@@ -58,20 +84,21 @@ mail_compose(const struct mail_settings *s, const struct mail_out *m,
 	body = m->body != NULL ? m->body : "";
 	if ((wrapped = mail_wrap(body, MAIL_WRAP_WIDTH)) != NULL)
 		body = wrapped;
-	part = g_mime_text_part_new_with_subtype("plain");
-	content = g_mime_stream_mem_new_with_buffer(body, strlen(body));
+	part = text_part("plain", body);
 	free(wrapped);
-	wrapper = g_mime_data_wrapper_new_with_stream(content,
-	    GMIME_CONTENT_ENCODING_DEFAULT);
-	g_object_unref(content);
-	g_mime_part_set_content(GMIME_PART(part), wrapper);
-	g_object_unref(wrapper);
-	g_mime_text_part_set_charset(part, "utf-8");
-	g_mime_part_set_content_encoding(GMIME_PART(part),
-	    g_mime_part_get_best_content_encoding(GMIME_PART(part),
-	    GMIME_ENCODING_CONSTRAINT_7BIT));
-	g_mime_message_set_mime_part(msg, GMIME_OBJECT(part));
-	g_object_unref(part);
+	if (m->html != NULL) {
+		alt = g_mime_multipart_new_with_subtype("alternative");
+		g_mime_multipart_add(alt, GMIME_OBJECT(part));
+		g_object_unref(part);
+		part = text_part("html", m->html);
+		g_mime_multipart_add(alt, GMIME_OBJECT(part));
+		g_object_unref(part);
+		g_mime_message_set_mime_part(msg, GMIME_OBJECT(alt));
+		g_object_unref(alt);
+	} else {
+		g_mime_message_set_mime_part(msg, GMIME_OBJECT(part));
+		g_object_unref(part);
+	}
 
 	fmt = g_mime_format_options_new();
 	g_mime_format_options_set_newline_format(fmt, crlf ?

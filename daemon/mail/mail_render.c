@@ -217,18 +217,22 @@ held(struct store *st, const struct store_outbox *o, char *err,
 	return 1;
 }
 
+/* The size of a sign-in link's buffer. */
+#define PLAY_URL_MAX	(MAIL_PATH_MAX + 64)
+
 /* How a your-turn mail is answered: the sign-in link of the seat (every
- * player) and, for a player whose key the server holds, the reply token
- * (in the body here, in the Message-ID by the caller).  token is set to
- * "" when there is none. */
+ * player; also into url, PLAY_URL_MAX bytes, for the HTML part) and, for
+ * a player whose key the server holds, the reply token (in the body
+ * here, in the Message-ID by the caller).  token is set to "" when there
+ * is none. */
 static int
 append_play(struct store *st, const struct tpl_set *tpl,
     const struct mail_settings *s, const struct store_outbox *o,
     const struct gamestate *gs, int seat, const struct store_player *p,
-    const char *lang, struct mustache_buf *buf, char *token, char *err,
-    size_t errlen)
+    const char *lang, struct mustache_buf *buf, char *url, char *token,
+    char *err, size_t errlen)
 {
-	char play[ENGINE_TOKEN_LEN + 1], url[MAIL_PATH_MAX + 64];
+	char play[ENGINE_TOKEN_LEN + 1];
 	struct hosted_kek *kek;
 	json_t *data;
 	int rc;
@@ -239,7 +243,7 @@ append_play(struct store *st, const struct tpl_set *tpl,
 		snprintf(err, errlen, "play token: %s", store_errmsg(st));
 		return -1;
 	}
-	snprintf(url, sizeof(url), "%s/play/%s", s->public_base_url, play);
+	snprintf(url, PLAY_URL_MAX, "%s/play/%s", s->public_base_url, play);
 	data = json_pack("{s:s}", "play_url", url);
 	if (s->hosted_key_file[0] != '\0' && engine_player_hosted(st, p)) {
 		if ((kek = hosted_kek_open(s->hosted_key_file, 0, err,
@@ -392,6 +396,7 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	int seat, acting, over;
 	const char *name, *lang, *shown_move = NULL, *reason = NULL;
 	char move[PROTO_MOVE_MAX + 1], token[ENGINE_TOKEN_LEN + 1];
+	char url[PLAY_URL_MAX];
 
 	if ((rs = mail_row_open(st, o, pl, 1, &gs, &seat, &p, err, errlen)) !=
 	    MAIL_RENDER_OK)
@@ -433,14 +438,24 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	}
 	if (strcmp(event, "accepted") == 0)
 		append_receipt(st, game, seq, &buf);
-	token[0] = '\0';
+	token[0] = url[0] = '\0';
 	if (strcmp(event, "your_turn") == 0 && acting && append_play(st, tpl,
-	    s, o, &gs, seat, &p, lang, &buf, token, err, errlen) != 0) {
+	    s, o, &gs, seat, &p, lang, &buf, url, token, err, errlen) != 0) {
 		mustache_buf_free(&buf);
 		gamestate_clear(&gs);
 		return MAIL_RENDER_RETRY;
 	}
 	out->body = buf.data != NULL ? buf.data : strdup("");
+	/* Your-turn and game-over mail also come as a picture (HTML). */
+	if ((strcmp(event, "your_turn") == 0 && acting) ||
+	    strcmp(event, "game_over") == 0) {
+		out->html = mail_picture(st, tpl, &gs, seat, lang,
+		    url[0] != '\0' ? url : NULL, err, errlen);
+		if (out->html == NULL) {
+			gamestate_clear(&gs);
+			return MAIL_RENDER_FAIL;
+		}
+	}
 
 	/* An answer names the player's own mail; a receipt finds it by
 	 * the move it played. */
@@ -663,5 +678,6 @@ void
 mail_out_clear(struct mail_out *out)
 {
 	free(out->body);
+	free(out->html);
 	memset(out, 0, sizeof(*out));
 }

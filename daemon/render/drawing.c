@@ -1,5 +1,6 @@
 /*
- * web_view.c -- what the seat page and the public page draw, taken from
+ * drawing.c -- what the web page (seat and public) and the HTML part of
+ * a seat's mail draw, taken from
  * a presented view (present_view()) and nothing else: the view is
  * already cut to what its viewer may see (the module's view()), so
  * nothing drawn here can show another seat's hand.
@@ -15,14 +16,18 @@
  *   route     "row" of Enterprise vs Excelsior: each card of the route
  *             with both ships and the Klingon, after the start
  *             ("enterprise_at_start", "excelsior_at_start").
- * A card becomes {"lines": [...], "kind", "note", "id"} for the card partial
- * (templates/LANG/web/card.html.mustache), its name wrapped to fit the
- * drawn card.
+ * A card becomes {"lines", "name", "kind", "kind_text", "note",
+ * "note_text", "id"} for the card partials: the web page's SVG card
+ * (templates/LANG/web/card.html.mustache) draws the name, kind and note
+ * as lines wrapped to fit ("lines", "kind", "note"); the mail's table
+ * cell (templates/LANG/mail/picture_card.html.mustache) shows them
+ * whole ("name", "kind_text", "note_text") and lets the client wrap.
+ * "id" is the card's id, when it has one (G12, M03).
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "web.h"
+#include "drawing.h"
 
 /* Characters of one line of a card's name or kind, and of its note in
  * smaller type; lines of each at most. */
@@ -110,18 +115,21 @@ card_of(const json_t *c)
 	}
 	wrap(lines, name != NULL ? name : "?", CARD_LINE);
 	y = 34 + 16 * (int)json_array_size(lines);
-	card = json_pack("{s:o}", "lines", placed(lines, 30, 16));
+	card = json_pack("{s:o, s:s}", "lines", placed(lines, 30, 16),
+	    "name", name != NULL ? name : "?");
 	if (kind != NULL) {
 		json_t *k = json_array();
 
 		wrap(k, kind, CARD_LINE);
 		json_object_set_new(card, "kind", placed(k, y, 13));
+		json_object_set_new(card, "kind_text", json_string(kind));
 	}
 	if (note != NULL) {
 		json_t *n = json_array();
 
 		wrap(n, note, CARD_NOTE_LINE);
 		json_object_set_new(card, "note", placed(n, 128, 11));
+		json_object_set_new(card, "note_text", json_string(note));
 	}
 	/* The id the move buttons and mails name the card by (G12, M03). */
 	if (id != NULL)
@@ -156,8 +164,8 @@ own_seat(const json_t *seats, int viewer)
 }
 
 static json_t *
-players_of(const json_t *shown, const struct store_game *g,
-    const char *const *names, int viewer)
+players_of(const json_t *shown, int nseats, const char *const *names,
+    int viewer)
 {
 	const json_t *seats = json_object_get(shown, "seats");
 	const json_t *to_act = json_object_get(shown, "to_act"), *s, *v;
@@ -165,7 +173,7 @@ players_of(const json_t *shown, const struct store_game *g,
 	size_t i;
 	int seat;
 
-	for (seat = 0; seat < g->nseats; seat++) {
+	for (seat = 0; seat < nseats; seat++) {
 		p = json_pack("{s:i, s:s, s:b, s:b}", "seat", seat, "name",
 		    names[seat], "you", seat == viewer, "to_act", 0);
 		json_array_foreach(to_act, i, v)
@@ -215,7 +223,7 @@ route_of(const json_t *row)
 }
 
 void
-web_view_fill(json_t *data, const json_t *shown, const struct store_game *g,
+draw_view_fill(json_t *data, const json_t *shown, int nseats,
     const char *const *names, int viewer)
 {
 	const json_t *seats = json_object_get(shown, "seats");
@@ -223,7 +231,7 @@ web_view_fill(json_t *data, const json_t *shown, const struct store_game *g,
 	json_t *discard, *more;
 	size_t i;
 
-	json_object_set_new(data, "players", players_of(shown, g, names,
+	json_object_set_new(data, "players", players_of(shown, nseats, names,
 	    viewer));
 	if (viewer >= 0) {
 		if ((hand = json_object_get(shown, "hand")) == NULL &&
