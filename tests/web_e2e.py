@@ -95,6 +95,7 @@ class Server:
         self.port = free_port()
         self.base = "http://127.0.0.1:%d" % self.port
         self.outbox = os.path.join(work, "mail", "out", "new")
+        self.parsed = {}    # mail file name -> (To, Subject, sign-in link)
         self.proc = None
 
     def ctl(self, *args):
@@ -158,17 +159,21 @@ class Server:
             m = re.match(r"pbem-out-(\d+)", name)
             return int(m.group(1)) if m else 0
         for name in sorted(os.listdir(self.outbox), key=rowid):
-            with open(os.path.join(self.outbox, name), "rb") as f:
-                msg = email.message_from_binary_file(
-                    f, policy=email.policy.default)
-            if address not in str(msg["To"]) or \
-                    ("[pbem #%d]" % game) not in str(msg["Subject"]):
+            # A delivered mail never changes: each is parsed once.
+            if name not in self.parsed:
+                with open(os.path.join(self.outbox, name), "rb") as f:
+                    msg = email.message_from_binary_file(
+                        f, policy=email.policy.default)
+                body = msg.get_body(("plain",)).get_content()
+                m = re.search(re.escape(self.base) +
+                              r"/play/[0-9a-f]{32}", body)
+                self.parsed[name] = (str(msg["To"]), str(msg["Subject"]),
+                                     m.group(0) if m else None)
+            to, subject, link = self.parsed[name]
+            if address not in to or ("[pbem #%d]" % game) not in subject:
                 continue
-            body = msg.get_body(("plain",)).get_content()
-            m = re.search(re.escape(self.base) + r"/play/[0-9a-f]{32}",
-                          body)
-            if m:
-                found.append(m.group(0))
+            if link:
+                found.append(link)
         return found
 
 

@@ -160,7 +160,9 @@ seat_acts(const struct gamestate *gs, int seat)
  * posts and play.js signs, so the hosted and own-key paths play exactly
  * the listed move -- and "label" the same move in the page's language,
  * by the module's translate() (api_version 2) as the mails' examples
- * are; the text itself when the module cannot translate it.
+ * are; the text itself on an English page (legal_moves() writes
+ * English, and translate() may spell a default out: "extend" becomes
+ * "extend keep") and when the module cannot translate it.
  */
 static json_t *
 move_buttons(const struct gamestate *gs, int seat, const json_t *legal,
@@ -173,7 +175,8 @@ move_buttons(const struct gamestate *gs, int seat, const json_t *legal,
 	size_t i;
 	int can;
 
-	can = m->api_version >= 2 && m->translate != NULL;
+	can = lang != RULES_LANG_EN && m->api_version >= 2 &&
+	    m->translate != NULL;
 	json_array_foreach(legal, i, j) {
 		if ((text = json_string_value(j)) == NULL)
 			continue;
