@@ -25,6 +25,8 @@ nobase_dist_template_DATA = \
 	templates/en/eve/your_turn.txt.mustache \
 	templates/en/partials/footer.txt.mustache \
 	templates/en/partials/hand.txt.mustache \
+	templates/en/partials/seat_name.txt.mustache \
+	templates/en/partials/seat_name_start.txt.mustache \
 	templates/en/partials/standings.txt.mustache \
 	templates/en/stmissions/accepted.txt.mustache \
 	templates/en/stmissions/game_over.txt.mustache \
@@ -75,6 +77,8 @@ nobase_dist_template_DATA = \
 	templates/fr/eve/your_turn.txt.mustache \
 	templates/fr/partials/footer.txt.mustache \
 	templates/fr/partials/hand.txt.mustache \
+	templates/fr/partials/seat_name.txt.mustache \
+	templates/fr/partials/seat_name_start.txt.mustache \
 	templates/fr/partials/standings.txt.mustache \
 	templates/fr/stmissions/accepted.txt.mustache \
 	templates/fr/stmissions/game_over.txt.mustache \

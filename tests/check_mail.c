@@ -980,7 +980,7 @@ START_TEST(test_send_no_leak)
 	struct engine_reply reply;
 	struct mail_result r;
 	char ids[2][16][8], *all, *mailp, *end, raw[256];
-	int nids[2], n, seat, s, i, k, handled, checked = 0;
+	int nids[2], n, seat, s, i, k, handled, checked = 0, named = 0;
 	int64_t next, pending;
 
 	/* A few moves by mail and by the engine, a STATUS and a refusal. */
@@ -1034,11 +1034,20 @@ START_TEST(test_send_no_leak)
 				    ids[s][i]));
 			checked++;
 		}
+		/* An English mail's table names each seat's player. */
+		if (strstr(mailp, "To: p0@") != NULL &&
+		    strstr(mailp, "Players:") != NULL) {
+			ck_assert_msg(strstr(mailp, "p0 (seat 0)") != NULL &&
+			    strstr(mailp, "p1 (seat 1)") != NULL, "a table "
+			    "without the players' names:\n%s", mailp);
+			named++;
+		}
 		if (end != NULL)
 			*end = '=';
 		else
 			break;
 	}
+	ck_assert_int_ge(named, 1);
 	/* The STATUS answer was among them, so the check above ran. */
 	ck_assert_int_ge(checked, 1);
 	free(all);
@@ -1122,7 +1131,8 @@ START_TEST(test_help_names_game)
 			    NULL || strstr(mailp, "  - piocher galaxie, d") !=
 			    NULL, "no move forms for the "
 			    "sender's seat:\n%s", mailp);
-			ck_assert_msg(strstr(mailp, "waiting for seat") == NULL &&
+			ck_assert_msg(strstr(mailp, "none now: waiting for") ==
+			    NULL &&
 			    strstr(mailp, "doit jouer") == NULL, "the sender's "
 			    "seat is told to wait for itself:\n%s", mailp);
 			found++;

@@ -402,6 +402,13 @@ make_fixed_views(const char *game)
 	g.m->destroy(g.state);
 }
 
+/* The players' names every case is decorated with (as a notifier reads
+ * them from the players table); one with an accent, as French players
+ * have. */
+static const char *const seat_names[] = {
+	"alice", "bruno", "chloé", "dmitri", "eun", "farid", "gaia", "hugo"
+};
+
 /* A case decorated for one language, as a notifier would. */
 static json_t *
 present_case(const char *game, size_t lang, const json_t *c)
@@ -415,6 +422,9 @@ present_case(const char *game, size_t lang, const json_t *c)
 	info.lang = lang == 0 ? RULES_LANG_EN : RULES_LANG_FR;
 	info.module = rules_find(game);
 	info.viewer = (int)json_integer_value(json_object_get(c, "viewer"));
+	info.seat_names = seat_names;
+	info.nseats = (int)json_array_size(json_object_get(json_object_get(c,
+	    "view"), "seats"));
 	snprintf(key, sizeof(key), "forms_%s", langs[lang]);
 	info.forms = json_object_get(c, key);
 	info.legal = json_object_get(c, "legal");
@@ -540,6 +550,62 @@ END_TEST
  * ended and that Q's holder draws, never "the extra turn is the last";
  * while an extra turn ends the game, it does say so.
  */
+/* The seats' names reach the text: the waiting template names the viewer
+ * ("you are alice (seat 0)", "vous êtes alice (siège 0)") and whom the
+ * game waits for; without names it reads "seat N" as before. */
+START_TEST(test_seat_names)
+{
+	static const char *const word[] = { "seat", "siège" };
+	struct tpl_set	*set = load_shipped();
+	char		 path[4096], want[256], *got;
+	json_t		*c, *pv, *to_act;
+	json_error_t	 jerr;
+	size_t		 l, g;
+	int		 viewer, waited;
+	struct present_info info;
+
+	for (g = 0; g < NGAMES; g++) {
+		snprintf(path, sizeof(path), "%s/tests/golden/views/%s/"
+		    "waiting.json", srcdir(), games[g]);
+		c = json_load_file(path, 0, &jerr);
+		ck_assert_msg(c != NULL, "%s: %s", path, jerr.text);
+		viewer = (int)json_integer_value(json_object_get(c, "viewer"));
+		to_act = json_object_get(json_object_get(c, "view"), "to_act");
+		waited = (int)json_integer_value(json_array_get(to_act, 0));
+		for (l = 0; l < NLANGS; l++) {
+			got = render_case(set, games[g], "waiting", l, c);
+			snprintf(want, sizeof(want), "%s (%s %d)",
+			    seat_names[viewer], word[l], viewer);
+			ck_assert_msg(strstr(got, want) != NULL, "%s/%s/waiting "
+			    "lacks \"%s\":\n%s", langs[l], games[g], want, got);
+			snprintf(want, sizeof(want), "%s (%s %d)",
+			    seat_names[waited], word[l], waited);
+			ck_assert_msg(strstr(got, want) != NULL, "%s/%s/waiting "
+			    "lacks \"%s\":\n%s", langs[l], games[g], want, got);
+			free(got);
+
+			/* No names given: bare seat numbers, as before. */
+			memset(&info, 0, sizeof(info));
+			info.lang = l == 0 ? RULES_LANG_EN : RULES_LANG_FR;
+			info.module = rules_find(games[g]);
+			info.viewer = viewer;
+			pv = present_view(json_object_get(c, "view"), &info);
+			got = render_pv(set, games[g], "waiting", l, pv);
+			snprintf(want, sizeof(want), "%s %d", word[l], waited);
+			ck_assert_msg(strstr(got, want) != NULL &&
+			    strstr(got, seat_names[viewer]) == NULL &&
+			    strstr(got, seat_names[waited]) == NULL, "%s/%s/"
+			    "waiting without names:\n%s", langs[l], games[g],
+			    got);
+			free(got);
+			json_decref(pv);
+		}
+		json_decref(c);
+	}
+	templates_free(set);
+}
+END_TEST
+
 START_TEST(test_stm_q_draw_lines)
 {
 	static const char *const last[] = {
@@ -1033,6 +1099,7 @@ main(void)
 	tcase_add_test(tc, test_all_present);
 	tcase_add_test(tc, test_load_errors);
 	tcase_add_test(tc, test_golden);
+	tcase_add_test(tc, test_seat_names);
 	tcase_add_test(tc, test_stm_q_draw_lines);
 	tcase_add_test(tc, test_no_hidden_cards);
 	tcase_add_test(tc, test_eve_no_interference);

@@ -76,9 +76,12 @@ expect "outbox" 0 ctl outbox
 contains "outbox" out.txt "mail alice@example.org"
 expect "text view" 0 ctl view 1 --seat 0 --text --templates "$top_srcdir/templates"
 contains "text view" out.txt "Your hand:"
+contains "text view names the players" out.txt "alice (seat 0): 7 cards (you)"
+contains "text view names the players" out.txt "bob (seat 1): 7 cards"
 expect "text view in French" 0 ctl view 1 --seat 1 --text --lang fr \
 	--templates "$top_srcdir/templates"
 contains "text view in French" out.txt "Votre main"
+contains "text view in French names the players" out.txt "bob (siège 1) : 7 cartes (vous)"
 
 # --- refusals, each with its own code, and nothing stored --------------------
 expect "moves" 0 ctl moves 1
@@ -147,6 +150,7 @@ expect "replay" 0 ctl replay 1 --seat 0
 contains "replay" out.txt "== 1: seat"
 expect "public text replay" 0 ctl replay 1 --public --text \
 	--templates "$top_srcdir/templates"
+contains "public text replay names the players" out.txt "alice (seat 0)"
 contains "public text replay: the game number" out.txt "Star Trek: Missions, game 1. Seed commitment: "
 grep -q "Seed commitment: [0-9a-f]\{64\}$" out.txt && ok ||
 	bad "public text replay: no seed commitment in the footer"

@@ -849,6 +849,9 @@ struct view_opts {
 	enum rules_lang	 lang;
 	struct tpl_set	*templates;	/* --text: render, else JSON */
 	const struct store_game *game;	/* replay: the game's row */
+	/* The players' names by seat, for --text (NULL: open seat). */
+	const char	*names[STORE_MAX_SEATS];
+	int		 nseats;
 };
 
 /* Where templates are: --templates, $PBEM_TEMPLATES, the installed
@@ -931,6 +934,8 @@ show(const struct view_opts *vo, const struct rules_module *m,
 	info.lang = vo->lang;
 	info.module = m;
 	info.viewer = vo->viewer;
+	info.seat_names = vo->names;
+	info.nseats = vo->nseats;
 	if (acting) {
 		info.forms = m->move_forms(state, vo->viewer, vo->lang);
 		info.legal = m->legal_moves(state, vo->viewer);
@@ -968,6 +973,7 @@ cmd_view(struct ctl *c, int argc, char **argv)
 	if (vo.viewer >= gs.game.nseats)
 		cli_fatal("game %lld has seats 0 to %d", (long long)game_id,
 		    gs.game.nseats - 1);
+	vo.nseats = gamestate_seat_names(c->st, &gs, vo.names);
 	show(&vo, gs.module, gs.state, gamestate_view(&gs, vo.viewer));
 	templates_free(vo.templates);
 	gamestate_clear(&gs);
@@ -1191,9 +1197,11 @@ audit_one(struct ctl *c, int64_t game_id, audit_step_cb step, void *arg)
 static int
 cmd_replay(struct ctl *c, int argc, char **argv)
 {
+	struct store_player players[STORE_MAX_SEATS];
 	struct store_game row;
 	struct view_opts vo;
 	int64_t game_id;
+	int s;
 
 	viewer_options(argc, argv, &vo);
 	if (optind + 1 != argc)
@@ -1203,6 +1211,13 @@ cmd_replay(struct ctl *c, int argc, char **argv)
 	if (store_game_get(c->st, game_id, &row) != STORE_OK)
 		cli_fatal("there is no game %lld", (long long)game_id);
 	vo.game = &row;
+	/* The names of the players who hold the seats now. */
+	memset(players, 0, sizeof(players));
+	for (s = 0; s < row.nseats && s < STORE_MAX_SEATS; s++)
+		vo.names[s] = row.seat_player[s] != 0 && store_player_get(c->st,
+		    row.seat_player[s], &players[s]) == STORE_OK ?
+		    players[s].name : NULL;
+	vo.nseats = s;
 	if (audit_one(c, game_id, replay_step, &vo) != 0) {
 		store_game_clear(&row);
 		return 1;

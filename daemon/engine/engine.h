@@ -241,6 +241,12 @@ void	gamestate_take_game(struct gamestate *gs, struct store_game *row);
  */
 const struct store_player *gamestate_seat_player(struct store *st,
 	    struct gamestate *gs, int s);
+/* The players' names at the seats of gs, for present_view(): names[s]
+ * for each of the game's seats (NULL for an open seat or a store
+ * failure), read through gamestate_seat_player() and kept with gs, so
+ * they live as long as gs.  Returns the number of seats. */
+int	gamestate_seat_names(struct store *st, struct gamestate *gs,
+	    const char *names[STORE_MAX_SEATS]);
 /* The view of viewer (seat, RULES_VIEW_PUBLIC, RULES_VIEW_FULL), with the
  * game's id, ruleset, next sequence number and, once over, the result
  * (in which a seat that resigned never wins: docs/ASYNC.md)

@@ -75,6 +75,21 @@ gamestate_seat_player(struct store *st, struct gamestate *gs, int s)
 	return p;
 }
 
+int
+gamestate_seat_names(struct store *st, struct gamestate *gs,
+    const char *names[STORE_MAX_SEATS])
+{
+	const struct store_player *p;
+	int s;
+
+	for (s = 0; s < gs->game.nseats && s < STORE_MAX_SEATS; s++) {
+		p = gs->game.seat_player[s] != 0 ?
+		    gamestate_seat_player(st, gs, s) : NULL;
+		names[s] = p != NULL ? p->name : NULL;
+	}
+	return s;
+}
+
 /* Seats that resigned (their default moves play on in games of three or
  * more, but they cannot win), from the seat statuses read with the game. */
 static unsigned

@@ -341,6 +341,7 @@ api_game_text(struct api_request *req)
 	struct mustache_buf out;
 	struct gamestate gs;
 	json_t *view, *shown;
+	const char *names[STORE_MAX_SEATS];
 	char err[1024];
 	int seat, over, rendered;
 
@@ -352,6 +353,8 @@ api_game_text(struct api_request *req)
 	info.lang = lang;
 	info.module = gs.module;
 	info.viewer = RULES_VIEW_PUBLIC;
+	info.nseats = gamestate_seat_names(daemon_store(req->d), &gs, names);
+	info.seat_names = names;
 	view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
 	shown = present_view(view, &info);
 	json_decref(view);

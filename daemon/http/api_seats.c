@@ -21,13 +21,13 @@
 #include "templates.h"
 
 static enum MHD_Result
-render_text(struct api_request *req, const struct gamestate *gs, int seat,
-    int acting, enum rules_lang lang, json_t *view, json_t *forms,
+render_text(struct api_request *req, struct store *st, struct gamestate *gs,
+    int seat, int acting, enum rules_lang lang, json_t *view, json_t *forms,
     json_t *legal)
 {
 	struct present_info info;
 	struct mustache_buf out;
-	const char *name;
+	const char *name, *names[STORE_MAX_SEATS];
 	json_t *shown;
 	char err[1024];
 	int over = json_is_true(json_object_get(view, "over")) ||
@@ -41,6 +41,8 @@ render_text(struct api_request *req, const struct gamestate *gs, int seat,
 	info.forms = forms;
 	info.legal = legal;
 	info.state = acting ? gs->state : NULL;
+	info.nseats = gamestate_seat_names(st, gs, names);
+	info.seat_names = names;
 	shown = present_view(view, &info);
 	mustache_buf_init(&out);
 	if (templates_render(req->d->templates, present_lang_code(lang),
@@ -126,7 +128,7 @@ api_seat_view(struct api_request *req)
 		legal = gs.module->legal_moves(gs.state, seat);
 	}
 	if (format != NULL && strcmp(format, "text") == 0) {
-		rc = render_text(req, &gs, seat, acting, lang, view, forms,
+		rc = render_text(req, st, &gs, seat, acting, lang, view, forms,
 		    legal);
 		json_decref(view);
 	} else {

@@ -479,11 +479,12 @@ char	*mail_picture(struct store *st, const struct tpl_set *tpl,
 const char *mail_view_name(const struct gamestate *gs, int viewer);
 /* Append template name of gs's game, rendered from viewer's view of gs
  * only (decorated by present_view(), with move forms when the seat acts
- * now), in lang.  0, or -1 with err. */
-int	mail_view_body(const struct tpl_set *tpl, const struct gamestate *gs,
-	    int viewer, const char *lang, const char *name, const char *move,
-	    const char *reason, struct mustache_buf *out, char *err,
-	    size_t errlen);
+ * now, and the seats' player names read from st), in lang.  0, or -1
+ * with err. */
+int	mail_view_body(struct store *st, const struct tpl_set *tpl,
+	    struct gamestate *gs, int viewer, const char *lang,
+	    const char *name, const char *move, const char *reason,
+	    struct mustache_buf *out, char *err, size_t errlen);
 
 /* ---- mail_notice.c ------------------------------------------------------- */
 

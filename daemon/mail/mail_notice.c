@@ -580,8 +580,9 @@ mail_notice_render(struct store *st, const struct tpl_set *tpl,
 	if (k->fill(&n) != 0)
 		goto out;
 	if (k->with_view) {
-		if (mail_view_body(tpl, &n.gs, n.viewer, n.lang, mail_view_name(
-		    &n.gs, n.viewer), NULL, NULL, &view, err, errlen) != 0)
+		if (mail_view_body(n.st, tpl, &n.gs, n.viewer, n.lang,
+		    mail_view_name(&n.gs, n.viewer), NULL, NULL, &view, err,
+		    errlen) != 0)
 			goto out;
 		set_string(n.data, "view", view.data != NULL ? view.data : "");
 	}

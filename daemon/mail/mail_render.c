@@ -313,18 +313,22 @@ mail_view_name(const struct gamestate *gs, int viewer)
 }
 
 int
-mail_view_body(const struct tpl_set *tpl, const struct gamestate *gs,
-    int viewer, const char *lang, const char *name, const char *move,
-    const char *reason, struct mustache_buf *out, char *err, size_t errlen)
+mail_view_body(struct store *st, const struct tpl_set *tpl,
+    struct gamestate *gs, int viewer, const char *lang, const char *name,
+    const char *move, const char *reason, struct mustache_buf *out,
+    char *err, size_t errlen)
 {
 	struct present_info info;
 	json_t *view, *shown, *forms = NULL, *legal = NULL;
+	const char *names[STORE_MAX_SEATS];
 	int rc;
 
 	memset(&info, 0, sizeof(info));
 	info.lang = lang[0] == 'f' ? RULES_LANG_FR : RULES_LANG_EN;
 	info.module = gs->module;
 	info.viewer = viewer;
+	info.nseats = gamestate_seat_names(st, gs, names);
+	info.seat_names = names;
 	/* Move forms and examples only for a seat that acts now. */
 	if (viewer >= 0 && seat_acts(gs, viewer, NULL)) {
 		forms = gs->module->move_forms(gs->state, viewer, info.lang);
@@ -430,7 +434,7 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	}
 	if (buf.len > 0)
 		mustache_buf_append(&buf, "\n", 1);
-	if (mail_view_body(tpl, &gs, seat, lang, name, shown_move, reason,
+	if (mail_view_body(st, tpl, &gs, seat, lang, name, shown_move, reason,
 	    &buf, err, errlen) != 0) {
 		mustache_buf_free(&buf);
 		gamestate_clear(&gs);
@@ -512,12 +516,15 @@ help_body(struct store *st, const struct tpl_set *tpl, struct gamestate *gs,
 {
 	struct present_info info;
 	json_t *view, *shown, *forms = NULL;
+	const char *names[STORE_MAX_SEATS];
 	int seat, rc;
 
 	seat = seat_of_address(st, gs, addr);
 	memset(&info, 0, sizeof(info));
 	info.lang = lang[0] == 'f' ? RULES_LANG_FR : RULES_LANG_EN;
 	info.module = gs->module;
+	info.nseats = gamestate_seat_names(st, gs, names);
+	info.seat_names = names;
 	info.viewer = seat >= 0 ? seat : RULES_VIEW_PUBLIC;
 	if (seat >= 0 && seat_acts(gs, seat, NULL))
 		info.forms = forms = gs->module->move_forms(gs->state, seat,

@@ -8,6 +8,9 @@
 #include "present.h"
 #include "xalloc.h"
 
+/* Room for one seat as text: a player's name and "(siège N)". */
+#define SEAT_TEXT_MAX	256
+
 const char *
 present_lang_code(enum rules_lang lang)
 {
@@ -205,23 +208,81 @@ in_array(const json_t *a, json_int_t n)
 	return 0;
 }
 
-/* "0, 2" from [0, 2]. */
-static json_t *
-seats_text(const json_t *a)
+/* The name of seat n, or NULL when info gives none. */
+static const char *
+seat_name(const struct present_info *info, json_int_t n)
 {
-	json_t	*strs, *v, *out;
-	char	 num[32];
-	size_t	 i;
+	if (info->seat_names == NULL || n < 0 || n >= info->nseats)
+		return NULL;
+	return info->seat_names[n];
+}
 
+/* The seats of array a as text in info's language: "alice (seat 0),
+ * bruno (seat 2)" with names, "seat 0, 2" (numbers only) without; a
+ * seat with no name among named ones reads "seat 1". */
+static json_t *
+seats_text(const json_t *a, const struct present_info *info)
+{
+	const char	*word, *name;
+	json_t		*strs, *v, *out;
+	char		 num[SEAT_TEXT_MAX];
+	size_t		 i;
+
+	word = info->lang == RULES_LANG_FR ? "siège" : "seat";
 	strs = json_array();
 	json_array_foreach(a, i, v) {
-		snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT,
-		    json_integer_value(v));
+		name = seat_name(info, json_integer_value(v));
+		if (name != NULL)
+			snprintf(num, sizeof(num), "%s (%s %" JSON_INTEGER_FORMAT
+			    ")", name, word, json_integer_value(v));
+		else if (info->seat_names != NULL || i == 0)
+			snprintf(num, sizeof(num), "%s %" JSON_INTEGER_FORMAT,
+			    word, json_integer_value(v));
+		else
+			snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT,
+			    json_integer_value(v));
 		json_array_append_new(strs, json_string(num));
 	}
 	out = join_strings(strs, ", ");
 	json_decref(strs);
 	return out;
+}
+
+/* For each integer field "seat" or "K_seat" of every object, at any
+ * depth, the seat's name as "player" or "K_player" (null for a seat
+ * with no name); nothing when info gives no names. */
+static void
+name_seats(json_t *v, const struct present_info *info)
+{
+	json_t		*add, *child;
+	const char	*key, *name;
+	char		 k[300];
+	size_t		 i, len;
+
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, child)
+			name_seats(child, info);
+		return;
+	}
+	if (!json_is_object(v))
+		return;
+	add = json_object();
+	json_object_foreach(v, key, child) {
+		name_seats(child, info);
+		len = strlen(key);
+		if (!json_is_integer(child) || len > 200 || (strcmp(key,
+		    "seat") != 0 && (len < 5 || strcmp(key + len - 5,
+		    "_seat") != 0)))
+			continue;
+		if (info->seat_names == NULL)
+			continue;
+		name = seat_name(info, json_integer_value(child));
+		snprintf(k, sizeof(k), "%.*splayer", (int)(len - 4), key);
+		json_object_set_new(add, k, name != NULL ? json_string(name) :
+		    json_null());
+	}
+	json_object_update_missing(v, add);
+	json_decref(add);
 }
 
 /* [{"text", "sign"}] for each move text, signed by the viewer at the
@@ -268,7 +329,7 @@ sign_lines(const json_t *view, const json_t *moves, int viewer, size_t max,
 }
 
 static void
-mark_seats(json_t *v, int viewer)
+mark_seats(json_t *v, const struct present_info *info)
 {
 	json_t		*seats, *s, *to_act;
 	json_int_t	 n;
@@ -281,16 +342,35 @@ mark_seats(json_t *v, int viewer)
 		    !json_is_integer(json_object_get(s, "seat")))
 			continue;
 		n = json_integer_value(json_object_get(s, "seat"));
-		json_object_set_new(s, "you", json_boolean(n == viewer));
+		json_object_set_new(s, "you", json_boolean(n == info->viewer));
 		json_object_set_new(s, "to_act",
 		    json_boolean(in_array(to_act, n)));
 	}
 }
 
+/* players: [{"seat", "player"}] for each named seat. */
+static void
+add_players(json_t *v, const struct present_info *info)
+{
+	json_t	*players;
+	int	 s;
+
+	if (info->seat_names == NULL)
+		return;
+	players = json_array();
+	for (s = 0; s < info->nseats; s++)
+		if (info->seat_names[s] != NULL)
+			json_array_append_new(players, json_pack("{s:i, s:s}",
+			    "seat", s, "player", info->seat_names[s]));
+	json_object_set_new(v, "players", players);
+}
+
 /* standings and winners_text, from the (already localised) result. */
 static void
-add_standings(json_t *v, int viewer)
+add_standings(json_t *v, const struct present_info *info)
 {
+	const char	*name;
+	int		 viewer = info->viewer;
 	json_t		*result, *scores, *winners, *hands, *bd, *st, *row;
 	size_t		 i;
 
@@ -311,11 +391,14 @@ add_standings(json_t *v, int viewer)
 			json_object_set(row, "hand", json_array_get(hands, i));
 		if (json_array_get(bd, i) != NULL)
 			json_object_set(row, "breakdown", json_array_get(bd, i));
+		if ((name = seat_name(info, (json_int_t)i)) != NULL)
+			json_object_set_new(row, "player", json_string(name));
 		json_array_append_new(st, row);
 	}
 	json_object_set_new(v, "standings", st);
 	if (json_is_array(winners))
-		json_object_set_new(v, "winners_text", seats_text(winners));
+		json_object_set_new(v, "winners_text",
+		    seats_text(winners, info));
 }
 
 json_t *
@@ -328,6 +411,7 @@ present_view(const json_t *view, const struct present_info *info)
 	v = json_deep_copy(view);
 	if (v == NULL)
 		abort();
+	name_seats(v, info);
 	decorate(v, present_lang_code(info->lang));
 	json_object_set_new(v, "lang",
 	    json_string(present_lang_code(info->lang)));
@@ -341,8 +425,9 @@ present_view(const json_t *view, const struct present_info *info)
 	json_object_set_new(v, "spectator", json_boolean(info->viewer < 0));
 	json_object_set_new(v, "your_turn", json_boolean(info->viewer >= 0 &&
 	    in_array(to_act, info->viewer)));
-	json_object_set_new(v, "waiting_for", seats_text(to_act));
-	mark_seats(v, info->viewer);
+	json_object_set_new(v, "waiting_for", seats_text(to_act, info));
+	mark_seats(v, info);
+	add_players(v, info);
 	empty = json_array();
 	json_object_set_new(v, "forms", sign_lines(v, info->forms != NULL ?
 	    info->forms : empty, info->viewer, 16, NULL));
@@ -353,6 +438,6 @@ present_view(const json_t *view, const struct present_info *info)
 		json_object_set_new(v, "move", json_string(info->move));
 	if (info->reason != NULL)
 		json_object_set_new(v, "reason", json_string(info->reason));
-	add_standings(v, info->viewer);
+	add_standings(v, info);
 	return v;
 }

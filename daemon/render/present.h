@@ -6,8 +6,9 @@
  * field by language.  present_view() adds those fields, knowing nothing
  * of any game beyond the rule-module contract (rules.h): it works on key
  * names and on the "to_act", "seats", "hands" and "result" fields every
- * module documents.  It adds nothing the view did not already show, so a
- * decorated view is exactly as secret as the view it came from.
+ * module documents.  It adds nothing the view did not already show but
+ * the seats' player names, which are public, so a decorated view is
+ * exactly as secret as the view it came from.
  *
  * Added to every object of the view, at any depth:
  *   K            for each K_en / K_fr pair, the value in the player's
@@ -19,6 +20,11 @@
  *                array value) is a lowercase keyword [a-z0-9_]{1,32}:
  *                "action_take", "phase_q_draw", "end_reasons_discard_galaxy"
  *                -- Mustache cannot compare strings
+ *   player, K_player   for each integer field "seat" or "K_seat"
+ *                ("q_seat" gives "q_player"), when names are given, that
+ *                seat's player's name (null when it has none, so an
+ *                inner object never shows an outer one's name):
+ *                seats[].player, last.player, the viewer's own at the top
  * Added to each object in an array of objects:
  *   K_padded     each string field padded with spaces to the widest value
  *                of K in that array (in characters), for aligned tables
@@ -27,7 +33,11 @@
  *   title, summary        the game's, in the player's language
  *   spectator    true for the public view
  *   your_turn    the viewer is in to_act
- *   waiting_for  the seats in to_act as text ("0, 2")
+ *   waiting_for  the seats in to_act as text, in the player's language:
+ *                "alice (seat 0), bruno (seat 2)" when the seats' names
+ *                are given, "seat 0, 2" when not
+ *   players      [{"seat", "player"}]: each named seat, in seat order
+ *                (only when names are given)
  *   seats[].you, seats[].to_act   booleans (when "seats" is an array of
  *                objects with "seat")
  *   forms        [{"text", "sign"}]: the move forms open to the viewer,
@@ -38,8 +48,15 @@
  *                state is given; otherwise as legal_moves() wrote them
  *   move, reason the move text and refusal message, when given
  *   standings    once "result" exists: [{"seat", "score", "winner",
- *                "you", "hand", "breakdown"}] in seat order
- *   winners_text the winning seats as text
+ *                "you", "hand", "breakdown", "player"}] in seat order
+ *                ("player" when the seat's name is known)
+ *   winners_text the winning seats as text, like waiting_for
+ *
+ * The seats' names are public (the game's summary lists them), so adding
+ * them keeps a view exactly as secret.  A template prints a seat as
+ * "{{#player}}{{player}} (seat {{seat}}){{/player}}{{^player}}seat
+ * {{seat}}{{/player}}" (the partials seat_name and seat_name_start), so
+ * a view without names reads as before.
  */
 #ifndef PBEM_PRESENT_H
 #define PBEM_PRESENT_H
@@ -63,6 +80,11 @@ struct present_info {
 							 * NULL */
 	const char			*move;		/* or NULL */
 	const char			*reason;	/* or NULL */
+	/* The players' names by seat (seat_names[s], NULL for an open
+	 * seat or a name not known), for nseats seats; or NULL for no
+	 * names at all.  Only read during present_view(). */
+	const char *const		*seat_names;
+	int				 nseats;
 };
 
 /* A new, decorated copy of view (which is not changed). */
