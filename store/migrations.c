@@ -479,6 +479,25 @@ static const char migration_10[] =
 	") WITHOUT ROWID;\n"
 	"CREATE INDEX web_sessions_expires ON web_sessions(expires);\n";
 
+/*
+ * 11: the one-line summary of each log entry, in English and French
+ * (issue 13; docs/API.md "Summaries").  Written with the entry, in its
+ * transaction, from what is public at that moment, so a page of events
+ * reads it rather than replaying the game.  Not part of the hash chain:
+ * an audit does not read it.  Entries recorded before this schema have
+ * none, and the readers word a plain one.
+ */
+static const char migration_11[] =
+	"CREATE TABLE summaries (\n"
+	"	game_id	INTEGER NOT NULL REFERENCES games(id),\n"
+	"	seq	INTEGER NOT NULL,\n"
+	"	en	TEXT NOT NULL CONSTRAINT en_size\n"
+	"		    CHECK (length(CAST(en AS BLOB)) BETWEEN 1 AND 1023),\n"
+	"	fr	TEXT NOT NULL CONSTRAINT fr_size\n"
+	"		    CHECK (length(CAST(fr AS BLOB)) BETWEEN 1 AND 1023),\n"
+	"	PRIMARY KEY (game_id, seq)\n"
+	") WITHOUT ROWID;\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -494,6 +513,7 @@ static const struct migration migrations[] = {
 	{ 9, "replies to play: hosted keys, tokens, sign-ups, "
 	    "players.email_pending", migration_9, NULL },
 	{ 10, "web sessions", migration_10, NULL },
+	{ 11, "one-line summaries of log entries", migration_11, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -14,6 +14,13 @@
  * offline (`pbem verify`).  The genesis entry is public from the start:
  * it holds only the ruleset, options, seats, their public keys and the
  * seed commitment.
+ *
+ * Every entry also carries "name", the name of its seat's player now
+ * (null for the server's entries and open seats), and "summary", the
+ * one line in English and French written with the entry (summary.c;
+ * docs/API.md, "Summaries"), public from the start: it never names a
+ * hidden card.  An entry logged before summaries were kept gets a plain
+ * line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,17 +68,52 @@ api_log_entry(const struct store_entry *e, int reveal)
 }
 
 struct page {
-	json_t	*entries;
-	int	 reveal;
-	int64_t	 last;
+	struct store		*st;
+	json_t			*entries;
+	int			 reveal;
+	int64_t			 last;
+	int			 nseats;
+	struct store_player	 players[STORE_MAX_SEATS];	/* id 0: none */
 };
+
+static const char *
+seat_name(const struct page *pg, int seat)
+{
+	if (seat < 0 || seat >= pg->nseats || pg->players[seat].id == 0)
+		return NULL;
+	return pg->players[seat].name;
+}
+
+/* The entry's stored summaries, or a plain line for an older entry. */
+static json_t *
+entry_summary(struct page *pg, const struct store_entry *e)
+{
+	struct engine_summary sum;
+	char *en, *fr;
+	json_t *j;
+
+	if (store_summary_get(pg->st, e->game_id, e->seq, &en, &fr) ==
+	    STORE_OK) {
+		j = json_pack("{s:s, s:s}", "en", en, "fr", fr);
+		free(en);
+		free(fr);
+		return j;
+	}
+	engine_summary_plain(e, seat_name(pg, e->seat), &sum);
+	return engine_summary_json(&sum);
+}
 
 static int
 add_entry(const struct store_entry *e, void *arg)
 {
 	struct page *pg = arg;
+	const char *name = seat_name(pg, e->seat);
+	json_t *j = api_log_entry(e, pg->reveal);
 
-	json_array_append_new(pg->entries, api_log_entry(e, pg->reveal));
+	json_object_set_new(j, "name", name != NULL ? json_string(name) :
+	    json_null());
+	json_object_set_new(j, "summary", entry_summary(pg, e));
+	json_array_append_new(pg->entries, j);
 	pg->last = e->seq;
 	return 0;
 }
@@ -81,10 +123,18 @@ api_log_entries(struct store *st, const struct store_game *g, int64_t after,
     int limit, int64_t *last)
 {
 	struct page pg;
+	int s;
 
+	memset(&pg, 0, sizeof(pg));
+	pg.st = st;
 	pg.entries = json_array();
 	pg.reveal = g->status == STORE_GAME_OVER;
 	pg.last = after;
+	pg.nseats = g->nseats < STORE_MAX_SEATS ? g->nseats : STORE_MAX_SEATS;
+	for (s = 0; s < pg.nseats; s++)
+		if (g->seat_player[s] == 0 || store_player_get(st,
+		    g->seat_player[s], &pg.players[s]) != STORE_OK)
+			pg.players[s].id = 0;
 	if (store_log_range(st, g->id, after, limit, add_entry, &pg) !=
 	    STORE_OK) {
 		log_warnx("http: log of game %lld: %s", (long long)g->id,
