@@ -787,6 +787,61 @@ player_of(int seat)
 	return seat == 0 ? &alice : &carol;
 }
 
+/* Names (docs/API.md, "Names"): the view names each seat's player and
+ * those to act. */
+static void
+assert_view_named(const json_t *view, const char *what)
+{
+	const json_t *names = json_object_get(view, "seat_names");
+	const json_t *to_act = json_object_get(view, "to_act");
+	const json_t *to_act_names = json_object_get(view, "to_act_names");
+	size_t i;
+
+	ck_assert_msg(json_array_size(names) == 2, "%s has no seat_names",
+	    what);
+	ck_assert_str_eq(json_string_value(json_array_get(names, 0)),
+	    "alice");
+	ck_assert_str_eq(json_string_value(json_array_get(names, 1)),
+	    "carol");
+	ck_assert_uint_eq(json_array_size(to_act_names),
+	    json_array_size(to_act));
+	for (i = 0; i < json_array_size(to_act); i++)
+		ck_assert_str_eq(json_string_value(json_array_get(
+		    to_act_names, i)), player_of((int)json_integer_value(
+		    json_array_get(to_act, i)))->name);
+}
+
+/* Each event names its seat's player and carries one line in English
+ * and in French ("Summaries") that names that player too. */
+static void
+assert_events_named(const json_t *events)
+{
+	const json_t *e, *sum;
+	const char *en, *fr;
+	size_t i;
+	int seat;
+
+	json_array_foreach(events, i, e) {
+		seat = (int)json_integer_value(json_object_get(e, "seat"));
+		sum = json_object_get(e, "summary");
+		en = json_string_value(json_object_get(sum, "en"));
+		fr = json_string_value(json_object_get(sum, "fr"));
+		ck_assert_msg(en != NULL && fr != NULL && *en != '\0' &&
+		    *fr != '\0' && strchr(en, '\n') == NULL &&
+		    strchr(fr, '\n') == NULL, "event %zu has no summary", i);
+		if (seat < 0) {
+			ck_assert(json_is_null(json_object_get(e, "name")));
+			continue;
+		}
+		ck_assert_str_eq(json_string_value(json_object_get(e, "name")),
+		    player_of(seat)->name);
+		ck_assert_msg(strstr(en, player_of(seat)->name) != NULL &&
+		    strstr(fr, player_of(seat)->name) != NULL, "summaries "
+		    "\"%s\" / \"%s\" do not name %s", en, fr,
+		    player_of(seat)->name);
+	}
+}
+
 /* The seat views (JSON and text) of every seat, checked against the
  * secrets; returns the acting seat's legal moves. */
 static json_t *
@@ -806,6 +861,7 @@ check_views(int64_t game, const struct secrets *sec)
 		    error_message(j));
 		snprintf(what, sizeof(what), "seat %d's view", s);
 		assert_no_secret_json(sec, s, j, what);
+		assert_view_named(j, what);
 		ck_assert_int_eq(json_integer_value(json_object_get(j,
 		    "next_seq")), sec->next_seq);
 		if (s == sec->to_act) {
@@ -868,6 +924,7 @@ check_public(int64_t game, const struct secrets *sec)
 	snprintf(path, sizeof(path), "/v1/games/%lld", (long long)game);
 	j = http_json(NULL, "GET", path, NULL, &status);
 	assert_no_secret_json(sec, -1, j, "the public view");
+	assert_view_named(j, "the public view");
 	json_decref(j);
 	snprintf(path, sizeof(path), "/v1/games/%lld/log?after=%lld",
 	    (long long)game, (long long)(sec->next_seq > 4 ?
@@ -876,6 +933,7 @@ check_public(int64_t game, const struct secrets *sec)
 	ck_assert_int_eq(status, 200);
 	assert_no_secret_json(sec, -1, j, "the log");
 	assert_redacted(j, "entries", sec->over);
+	assert_events_named(json_object_get(j, "entries"));
 	json_decref(j);
 	snprintf(path, sizeof(path), "/v1/games/%lld/events?after=%lld",
 	    (long long)game, (long long)sec->next_seq - 2);
@@ -883,6 +941,9 @@ check_public(int64_t game, const struct secrets *sec)
 	ck_assert_int_eq(status, 200);
 	assert_no_secret_json(sec, -1, j, "the events");
 	assert_redacted(j, "events", sec->over);
+	assert_events_named(json_object_get(j, "events"));
+	if (!sec->over)
+		assert_view_named(j, "the events");
 	ck_assert_int_eq(json_integer_value(json_object_get(j, "next_seq")),
 	    sec->next_seq);
 	json_decref(j);
