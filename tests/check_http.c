@@ -1497,7 +1497,24 @@ check_names_by_case(void)
 	ck_assert_str_eq(error_code(j), "player_exists");
 	ck_assert_str_eq(error_message(j), "the name Eve0 is taken: player "
 	    "eve0 exists, and names that differ only by case are the same "
-	    "name");
+	    "name; choose another name");
+	json_decref(j);
+	/* In French for a player who asks for French, by the body's lang
+	 * or by ?lang=. */
+	snprintf(body, sizeof(body), "{\"name\": \"EVE0\", \"key\": \"%s\", "
+	    "\"lang\": \"fr\"}", key);
+	j = http_json(NULL, "POST", "/v1/players", body, &status);
+	ck_assert_int_eq(status, 409);
+	ck_assert_str_eq(error_code(j), "player_exists");
+	ck_assert_str_eq(error_message(j), "le nom EVE0 est pris : le joueur "
+	    "eve0 existe, et deux noms qui ne diffèrent que par les "
+	    "majuscules sont le même nom ; choisissez un autre nom");
+	json_decref(j);
+	snprintf(body, sizeof(body), "{\"name\": \"eVe0\", \"key\": \"%s\"}",
+	    key);
+	j = http_json(NULL, "POST", "/v1/players?lang=fr", body, &status);
+	ck_assert_int_eq(status, 409);
+	ck_assert_ptr_nonnull(strstr(error_message(j), "le nom eVe0 est pris"));
 	json_decref(j);
 }
 

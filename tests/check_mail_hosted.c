@@ -718,7 +718,7 @@ new_by_mail_fr(const char *address)
  * and join a game by mail, and play it by replies. */
 START_TEST(test_signup_join_new)
 {
-	struct store_player zoe, bob;
+	struct store_player zoe, bob, carl;
 	char code[ENGINE_CODE_LEN + 1], line[64], move[64], *turn, *m, *b;
 	int64_t game = 0, next;
 	int s;
@@ -754,6 +754,19 @@ START_TEST(test_signup_join_new)
 	ck_assert_int_eq(store_player_by_email(env.st, "bob@example.net",
 	    &bob), STORE_OK);
 	ck_assert_str_eq(bob.name, "bobby");
+	/* A name taken regardless of case ("Carl", registered by the
+	 * administrator or over HTTP): the next free one. */
+	memset(&carl, 0, sizeof(carl));
+	snprintf(carl.name, sizeof(carl.name), "Carl");
+	crypto_sign_keypair(carl.pubkey, (unsigned char[64]){ 0 });
+	ck_assert_int_eq(store_player_add(env.st, &carl), STORE_OK);
+	command("Carl <carl@example.net>", "register carl en");
+	signup_code("carl@example.net", code);
+	snprintf(line, sizeof(line), "confirm %s", code);
+	command("carl@example.net", line);
+	ck_assert_int_eq(store_player_by_email(env.st, "carl@example.net",
+	    &carl), STORE_OK);
+	ck_assert_str_eq(carl.name, "carl-2");
 
 	/* Not a player yet: told to register first. */
 	command("nobody@example.com", "join 1");

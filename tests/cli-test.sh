@@ -40,7 +40,8 @@ expect "duplicate player" 1 ctl player add alice --key-file bob.key.pub
 contains "duplicate player" err.txt "already exists"
 expect "keygen carol" 0 "$bin/pbem" keygen -o carol.key
 expect "a name equal but for case" 1 ctl player add ALICE --key-file carol.key.pub
-contains "a name equal but for case" err.txt "the name ALICE is taken: player alice exists, and names that differ only by case are the same name"
+contains "a name equal but for case" err.txt "the name ALICE is taken: player alice exists, and names that differ only by case are the same name; choose another name"
+contains "a name equal but for case, in French" err.txt "le nom ALICE est pris : le joueur alice existe, et deux noms qui ne diffèrent que par les majuscules sont le même nom"
 expect "a taken key" 1 ctl player add dave --key-file alice.key.pub
 contains "a taken key" err.txt "that key is already registered to another player"
 expect "bad key" 1 ctl player add carol --key ed25519:nonsense

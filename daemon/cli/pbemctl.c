@@ -225,7 +225,7 @@ player_add(struct ctl *c, int argc, char **argv)
 	    *kekfile = NULL;
 	struct store_player p;
 	enum store_status rc;
-	char why[512];
+	char why[512], why_fr[512];
 	int ch, hosted = 0;
 
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -261,8 +261,13 @@ player_add(struct ctl *c, int argc, char **argv)
 	ctl_open(c, 0);
 	rc = store_player_add(c->st, &p);
 	if (rc == STORE_EXISTS) {
-		engine_player_exists_reason(c->st, &p, why, sizeof(why));
-		cli_fatal("%s", why);
+		/* For the administrator and the player both: in English,
+		 * then in French. */
+		engine_player_exists_reason(c->st, &p, RULES_LANG_EN, why,
+		    sizeof(why));
+		engine_player_exists_reason(c->st, &p, RULES_LANG_FR, why_fr,
+		    sizeof(why_fr));
+		cli_fatal("%s\n%s", why, why_fr);
 	}
 	if (rc != STORE_OK)
 		cli_fatal("store: %s", store_errmsg(c->st));

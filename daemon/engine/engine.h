@@ -108,12 +108,13 @@ void	engine_committed(int64_t game_id, int64_t seq);
 
 /*
  * players.c: why store_player_add() answered STORE_EXISTS for p, as a
- * sentence for the person registering: the name is taken (also by a
- * name equal to it but for case, which the sentence names), or the key
- * is another player's.
+ * sentence in lang for the person registering: the name is taken (also
+ * by a name equal to it but for case, which the sentence names), or the
+ * key is another player's.
  */
 void	engine_player_exists_reason(struct store *st,
-	    const struct store_player *p, char *why, size_t len);
+	    const struct store_player *p, enum rules_lang lang, char *why,
+	    size_t len);
 
 /*
  * Form a game of ruleset with nseats seats: players[s] is the player of
