@@ -1038,7 +1038,8 @@ cmd_moves(struct ctl *c, int argc, char **argv)
 	}
 	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++) {
 		forms = gs.module->move_forms(gs.state, seats[i], vo.lang);
-		printf("# move forms for seat %d:\n", seats[i]);
+		printf("# move forms for %s (seat %d):\n", seat_name(c, &gs,
+		    seats[i]), seats[i]);
 		for (j = 0; j < json_array_size(forms); j++)
 			printf("#   %s\n", json_string_value(
 			    json_array_get(forms, j)));
@@ -1139,17 +1140,21 @@ replay_step(const struct store_entry *e, const struct rules_module *m,
 	const struct view_opts *vo = arg;
 	const struct store_game *g = vo->game;
 	json_t *view, *result;
-	char hex[2 * STORE_HASH_BYTES + 1];
+	char hex[2 * STORE_HASH_BYTES + 1], who[STORE_NAME_MAX + 16];
 
+	if (e->seat >= 0 && e->seat < vo->nseats && vo->names[e->seat] != NULL)
+		snprintf(who, sizeof(who), "%s (seat %d)", vo->names[e->seat],
+		    e->seat);
+	else
+		snprintf(who, sizeof(who), "seat %d", e->seat);
 	if (e->kind == STORE_ENTRY_GENESIS)
 		printf("== %lld: game created\n", (long long)e->seq);
 	else if (audit_hosted_auth(e->kind) != NULL)
-		printf("== %lld: seat %d: %s (hosted key, %s)\n",
-		    (long long)e->seq, e->seat, e->text,
+		printf("== %lld: %s: %s (hosted key, %s)\n",
+		    (long long)e->seq, who, e->text,
 		    audit_hosted_auth(e->kind));
 	else
-		printf("== %lld: seat %d: %s\n", (long long)e->seq, e->seat,
-		    e->text);
+		printf("== %lld: %s: %s\n", (long long)e->seq, who, e->text);
 	/* What gamestate_view() adds, as the game stood after e: the game
 	 * number and the seed commitment, and the seed once it is over. */
 	view = m->view(state, vo->viewer);
