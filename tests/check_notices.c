@@ -152,8 +152,8 @@ static const struct expect expects[] = {
 	{ "seat_offered", "a seat is offered", "un siège est à prendre",
 	    "missed", "dépassé" },
 	{ "auto_move", "a move was played for you",
-	    "un coup a été joué pour vous", "played for seat",
-	    "joué pour le siège" },
+	    "un coup a été joué pour vous", ", seat ",
+	    ", siège " },
 	{ "skipped", "your turn was skipped", "votre tour a été passé",
 	    "passed your turn", "a passé\nvotre tour" },
 	{ "resigned", "you resigned", "vous avez abandonné", "resigned from",
@@ -725,8 +725,8 @@ START_TEST(test_every_notice)
 		    "Meet me at Rigel VII, d'accord ?", -2, 1, 0 },
 		{ "press", "seat 0 (p0)", "siège 0 (p0)", -2, 1, 0 },
 		{ "call_off_vote", "Seat 1 (p1)", "Le siège 1 (p1)", -2, 0, 0 },
-		{ "resigned", "You (seat 2) resigned", "Vous (siège 2) avez "
-		    "abandonné", 2, 1, 0 },
+		{ "resigned", "You (p2, seat 2) resigned", "Vous (p2, siège 2) "
+		    "avez abandonné", 2, 1, 0 },
 		{ "update", "Seat 2 (p2) resigned", "Le siège 2 (p2) a "
 		    "abandonné", -2, 0, 0 },
 		{ "observer_update", "Seat 2 (p2) resigned", "Le siège 2 (p2) "
