@@ -34,7 +34,7 @@ struct words {
 	const char	*new_key;	/* "%s has a new key" */
 	const char	*replaced;	/* "%s replaces %s at seat %d" */
 	const char	*called_off;	/* "the game was called off" */
-	const char	*begins;	/* "game %lld (%s) begins: %s" */
+	const char	*begins;	/* "%s, game %lld, begins: %s" */
 	const char	*began;		/* "game %lld began" */
 	const char	*to_play;	/* " — %s to play, move %lld" */
 	const char	*over;		/* "game over" */
@@ -49,7 +49,7 @@ static const struct words english = {
 	RULES_LANG_EN, "seat %d", "%s played", " (played by the server)",
 	"%s's turn was skipped", "%s resigned", "%s has a new key",
 	"%s replaces %s at seat %d", "the game was called off",
-	"game %lld (%s) begins: %s", "game %lld began",
+	"%s, game %lld, begins: %s", "game %lld began",
 	" \xe2\x80\x94 %s to play, move %lld",
 	"game over", ": ", " \xe2\x80\x94 %s wins", " \xe2\x80\x94 %s win",
 	" and ", " \xe2\x80\x94 no winner"
@@ -60,7 +60,7 @@ static const struct words french = {
 	"le tour de %s a été passé", "%s a abandonné",
 	"%s a une nouvelle clé", "%s remplace %s au siège %d",
 	"la partie est annulée d'un commun accord",
-	"la partie %lld (%s) commence : %s", "la partie %lld a commencé",
+	"%s, partie %lld, commence : %s", "la partie %lld a commencé",
 	" \xe2\x80\x94 à %s de jouer, coup %lld", "partie terminée", " : ",
 	" \xe2\x80\x94 %s gagne", " \xe2\x80\x94 %s gagnent", " et ",
 	" \xe2\x80\x94 aucun gagnant"
@@ -248,9 +248,9 @@ summarize_one(const struct gamestate *gs, const struct store_entry *e,
 			json_array_append_new(seats, json_integer(s));
 		put_seats(&everyone, seats, &sn, NULL);
 		json_decref(seats);
-		put(&l, w->begins, (long long)gs->game.id, w->lang ==
-		    RULES_LANG_FR ? gs->module->title_fr : gs->module->title_en,
-		    all);
+		put(&l, w->begins, w->lang == RULES_LANG_FR ?
+		    gs->module->title_fr : gs->module->title_en,
+		    (long long)gs->game.id, all);
 		break;
 	case STORE_ENTRY_AUTO:
 		put_move(&l, gs, e, &sn, w);
