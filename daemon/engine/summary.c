@@ -67,12 +67,21 @@ static const struct words french = {
 };
 
 /* A line being written: text, its size and the bytes used.  A line that
- * would not fit is cut at the last whole UTF-8 character. */
+ * would not fit is cut before the first character that does not fit
+ * whole, and takes nothing more. */
 struct line {
 	char	*text;
 	size_t	 size;
 	size_t	 used;
+	int	 full;
 };
+
+/* The length of the UTF-8 sequence lead starts (1 for ASCII). */
+static size_t
+utf8_length(unsigned char lead)
+{
+	return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+}
 
 static void
 put(struct line *l, const char *fmt, ...)
@@ -82,9 +91,10 @@ static void
 put(struct line *l, const char *fmt, ...)
 {
 	va_list	ap;
+	size_t	start;
 	int	n;
 
-	if (l->used + 1 >= l->size)
+	if (l->full || l->used + 1 >= l->size)
 		return;
 	va_start(ap, fmt);
 	n = vsnprintf(l->text + l->used, l->size - l->used, fmt, ap);
@@ -95,10 +105,16 @@ put(struct line *l, const char *fmt, ...)
 		l->used += (size_t)n;
 		return;
 	}
-	l->used = l->size - 1;	/* cut: drop a split UTF-8 sequence */
-	while (l->used > 0 &&
-	    ((unsigned char)l->text[l->used] & 0xc0) == 0x80)
-		l->used--;
+	/* Cut: drop a last UTF-8 sequence that lost its tail. */
+	l->full = 1;
+	l->used = l->size - 1;
+	start = l->used;
+	while (start > 0 &&
+	    ((unsigned char)l->text[start - 1] & 0xc0) == 0x80)
+		start--;
+	if (start > 0 && l->used - (start - 1) <
+	    utf8_length((unsigned char)l->text[start - 1]))
+		l->used = start - 1;
 	l->text[l->used] = '\0';
 }
 
@@ -152,8 +168,8 @@ put_end(struct line *l, const json_t *view, const struct seat_names *sn,
 	const json_t *result = json_object_get(view, "result");
 	const json_t *scores = json_object_get(result, "scores");
 	const json_t *winners = json_object_get(result, "winners");
-	char who[512];
-	struct line names = { who, sizeof(who), 0 };
+	char who[STORE_MAX_SEATS * (STORE_NAME_MAX + 8)];
+	struct line names = { who, sizeof(who), 0, 0 };
 	size_t i;
 
 	who[0] = '\0';
@@ -176,8 +192,8 @@ put_next(struct line *l, const json_t *view, const struct seat_names *sn,
     const struct words *w, int over)
 {
 	const json_t *to_act = json_object_get(view, "to_act");
-	char who[512];
-	struct line names = { who, sizeof(who), 0 };
+	char who[STORE_MAX_SEATS * (STORE_NAME_MAX + 8)];
+	struct line names = { who, sizeof(who), 0, 0 };
 
 	who[0] = '\0';
 	if (over) {
@@ -231,10 +247,10 @@ summarize_one(const struct gamestate *gs, const struct store_entry *e,
     const char *const players[STORE_MAX_SEATS], const json_t *view,
     int over, const struct words *w, char *out)
 {
-	struct line l = { out, ENGINE_SUMMARY_MAX, 0 };
+	struct line l = { out, ENGINE_SUMMARY_MAX, 0, 0 };
 	struct seat_names sn;
-	char all[512];
-	struct line everyone = { all, sizeof(all), 0 };
+	char all[STORE_MAX_SEATS * (STORE_NAME_MAX + 8)];
+	struct line everyone = { all, sizeof(all), 0, 0 };
 	json_t *seats;
 	int s;
 
@@ -316,6 +332,7 @@ engine_summary_game_over(struct store *st, struct gamestate *gs,
 		l.text = out[i];
 		l.size = ENGINE_SUMMARY_MAX;
 		l.used = 0;
+		l.full = 0;
 		out[i][0] = '\0';
 		call_seats(players, gs->game.nseats, w[i], &sn);
 		put_end(&l, view, &sn, w[i]);
