@@ -69,6 +69,7 @@ daemon_pbemd_SOURCES = \
 	daemon/http/http_conns.h daemon/http/http_conns.c \
 	daemon/http/http_limits.h daemon/http/http_limits.c \
 	daemon/http/events.h daemon/http/events.c \
+	daemon/http/sse.h daemon/http/sse.c \
 	daemon/http/replaycache.h daemon/http/replaycache.c \
 	daemon/http/api.h daemon/http/api_auth.c \
 	daemon/http/api_games.c daemon/http/api_moves.c \
