@@ -141,8 +141,8 @@ sign_as(const struct player *p, const char *method, const char *target,
 	randombytes_buf(nb, sizeof(nb));
 	proto_hex(nb, sizeof(nb), nonce);
 	ck_assert_int_eq(reqsig_sign(REQSIG_V1_BLAKE2B, p->name, method,
-	    target, t, nonce, body != NULL ? body : "", body != NULL ? strlen(body) : 0, p->sk,
-	    auth, authlen), 0);
+	    target, t, nonce, body != NULL ? body : "",
+	    body != NULL ? strlen(body) : 0, p->sk, auth, authlen), 0);
 }
 
 /* A request signed by p (NULL: unsigned) whose answer is JSON. */

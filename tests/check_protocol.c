@@ -300,8 +300,8 @@ START_TEST(test_vector_request)
 
 	player_keys(pk, sk);
 	len = reqsig_canonical(REQSIG_V1_BLAKE2B, "alice", "POST",
-	    "/v1/games/17/join?lang=fr", 1700000000, "0123456789abcdef", VEC_REQ_BODY,
-	    strlen(VEC_REQ_BODY), buf, sizeof(buf));
+	    "/v1/games/17/join?lang=fr", 1700000000, "0123456789abcdef",
+	    VEC_REQ_BODY, strlen(VEC_REQ_BODY), buf, sizeof(buf));
 	ck_assert_uint_eq(len, strlen(VEC_REQ_CANON));
 	ck_assert_mem_eq(buf, VEC_REQ_CANON, len);
 	ck_assert_int_eq(reqsig_sign(REQSIG_V1_BLAKE2B, "alice", "POST",

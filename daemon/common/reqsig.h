@@ -72,10 +72,10 @@ int	reqsig_valid_player(const char *name);
  * a byte outside 0x21-0x7e, a player name that is not 1-63 letters,
  * digits, '.', '-' or '_', a negative time, a nonce that is not 0-64
  * letters, digits, '-' or '_'). */
-size_t	reqsig_canonical(int version, const char *player, const char *method,
-	    const char *target, int64_t time, const char *nonce,
-	    const void *body,
-	    size_t body_len, unsigned char *buf, size_t buflen);
+size_t	reqsig_canonical(int version, const char *player,
+	    const char *method, const char *target, int64_t time,
+	    const char *nonce, const void *body, size_t body_len,
+	    unsigned char *buf, size_t buflen);
 
 /* Sign a request with version `version` of the canonical bytes and write
  * the header's value ("PBEM-Ed25519 player=..., time=..., nonce=...,

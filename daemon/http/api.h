@@ -18,7 +18,8 @@
  *   api_forming.c	creating, joining and leaving games
  *   api_seats.c	a seat's private view (signed)
  *   api_log.c		the public log, paged, redacted until the end
- *   api_events.c	long-poll of a game's events and of all games' (suspend/resume)
+ *   api_events.c	long-poll of a game's events, and of every game's
+ *			(suspend/resume)
  *   sse.c		the same as Server-Sent Events streams (sse.h)
  *   api_webhooks.c	webhook registrations (admin token)
  *   api_body.c		the JSON bodies, read and checked (api_body.h)

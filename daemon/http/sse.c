@@ -31,7 +31,7 @@ struct sse_stream {
 	struct evwait	*waiter;
 	sse_fetch_fn	 fetch;
 	int64_t		 game_id;
-	int64_t		 cursor;	/* the id of the last event sent */
+	int64_t		 cursor;	/* the last event's id sent */
 	int64_t		 keepalive_ms;
 	int64_t		 next_keepalive_ms;	/* CLOCK_MONOTONIC */
 	int64_t		 end_ms;		/* CLOCK_MONOTONIC */
