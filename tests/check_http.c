@@ -15,7 +15,9 @@
  * the long-poll woken by a move and timing out, waiting polls that do not
  * hold the only HTTP thread, the log's pages, and at the end the seed
  * revealed, matching its commitment, and the whole log checked offline
- * from its pages (the same audit as `pbem verify`).
+ * from its pages (the same audit as `pbem verify`).  A third server (one
+ * HTTP thread) checks the stream of every game, GET /v1/events, and the
+ * Server-Sent Events streams of both event routes, on raw sockets.
  *
  * Deterministic: moves are picked by a fixed rule; the only waits are the
  * long-poll's own (checked with a lower bound, never an upper one).
@@ -1789,6 +1791,7 @@ play_one(int64_t game)
 START_TEST(test_http_stream)
 {
 	struct sse_read r, per_game, extra[4];
+	struct poll waiter;
 	int64_t game1, game2, first_id, second_id, id;
 	json_t *j, *events, *e;
 	char path[128], last[32];
@@ -1877,6 +1880,42 @@ START_TEST(test_http_stream)
 	http_raw("GET", "/v1/health", NULL, NULL, &hr);
 	ck_assert_int_eq(hr.status, 200);
 	free(hr.body);
+
+	/* The long-poll of every game waits, and a move in either game
+	 * wakes it; with nothing new it times out, saying so. */
+	memset(&waiter, 0, sizeof(waiter));
+	snprintf(waiter.target, sizeof(waiter.target),
+	    "/v1/events?after=%lld&wait=1", (long long)id);
+	poll_main(&waiter);
+	ck_assert(json_is_true(json_object_get(waiter.answer, "timed_out")));
+	ck_assert_uint_eq(json_array_size(json_object_get(waiter.answer,
+	    "events")), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(waiter.answer,
+	    "next_after")), id);
+	ck_assert_msg(waiter.elapsed >= 0.9, "a 1-second poll came back after "
+	    "%.2f s", waiter.elapsed);
+	json_decref(waiter.answer);
+	memset(&waiter, 0, sizeof(waiter));
+	snprintf(waiter.target, sizeof(waiter.target),
+	    "/v1/events?after=%lld&wait=15", (long long)id);
+	ck_assert_int_eq(pthread_create(&waiter.thread, NULL, poll_main,
+	    &waiter), 0);
+	usleep(300000);
+	ck_assert(!waiter.done);
+	play_one(game1);
+	poll_join(&waiter);
+	ck_assert(json_is_false(json_object_get(waiter.answer, "timed_out")));
+	e = json_array_get(json_object_get(waiter.answer, "events"), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "event_id")),
+	    id + 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")),
+	    game1);
+	ck_assert(json_is_null(json_object_get(e, "text")));
+	json_decref(waiter.answer);
+	id++;		/* the stream sees that move next */
+	snprintf(path, sizeof(path), "\nid: %lld\nevent: move\n",
+	    (long long)id);
+	ck_assert(sse_until(fd, &r, body, path, 10));
 
 	/* A move in game 2 arrives on the open stream at once; the game's
 	 * own stream, resumed after its seq 0, has it with its seq as id. */
