@@ -2,10 +2,11 @@
 # bots-test.sh -- docs/BOTS.md's example bot, run as written against a
 # real pbemd: its Python code blocks joined into bot.py (and its Node.js
 # blocks into bot.js when `node` is installed), then every command the
-# page shows: the test vectors; a seat view and a move signed with
-# version 2 of the request signature (SHA-256 body hash); the long-poll
-# and the Server-Sent Events stream of every game; a webhook registered
-# by a signed request, received, and its HMAC verified.  Run by `make
+# page shows, in each language: the test vectors; a seat view and a
+# move signed with version 2 of the request signature (SHA-256 body
+# hash); the long-poll and the Server-Sent Events stream of every game;
+# a webhook registered by a signed request, received, and its HMAC
+# verified.  Run by `make
 # check`; skipped (77) without python3's cryptography package.
 
 set -u
@@ -103,24 +104,34 @@ for lang in $langs; do
 	contains "$lang: stream" out.txt "sse 2 move: game 1 seq 1"
 done
 
-# A webhook (Python): registered with a signed request whose body is
-# hashed with SHA-256, delivered on the next move, its HMAC verified.
-python3 bot.py hook "$url" alice alice.key 1 "$hookport" >hook.txt 2>&1 &
-hook=$!
-for _ in $(seq 1 50); do
-	grep -q "webhook registered" hook.txt && break
-	sleep 0.1
+# A webhook: registered with a signed request whose body is hashed with
+# SHA-256, delivered on the next move, its HMAC verified.  One
+# registration per language and seat (webhook_max_per_player is 5).
+seat=0
+for lang in $langs; do
+	player=alice
+	[ $seat = 1 ] && player=bob
+	run $lang hook "$url" $player $player.key 1 "$hookport" >hook.txt 2>&1 &
+	hook=$!
+	for _ in $(seq 1 50); do
+		grep -q "webhook registered" hook.txt && break
+		sleep 0.1
+	done
+	contains "$lang: the webhook is registered" hook.txt "webhook registered"
+	run $lang turn "$url" alice alice.key 1 0 >turn.txt 2>&1
+	run $lang turn "$url" bob bob.key 1 1 >>turn.txt 2>&1
+	contains "$lang: a move after the webhook" turn.txt "moved seq"
+	for _ in $(seq 1 150); do
+		kill -0 $hook 2>/dev/null || break
+		sleep 0.1
+	done
+	contains "$lang: the webhook's signature checks" hook.txt \
+	    "webhook move verified"
+	kill $hook 2>/dev/null	# still waiting: no delivery came
+	wait $hook 2>/dev/null
+	hook=
+	seat=$((1 - seat))
 done
-contains "the webhook is registered" hook.txt "webhook registered"
-python3 bot.py turn "$url" alice alice.key 1 0 >turn.txt 2>&1
-python3 bot.py turn "$url" bob bob.key 1 1 >>turn.txt 2>&1
-contains "a move after the webhook" turn.txt "moved seq"
-for _ in $(seq 1 150); do
-	kill -0 $hook 2>/dev/null || break
-	sleep 0.1
-done
-contains "the webhook's signature checks" hook.txt "webhook move verified"
-hook=
 
 echo "bots-test: $pass passed, $fail failed"
 [ $fail -eq 0 ]
