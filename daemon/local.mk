@@ -77,7 +77,8 @@ daemon_pbemd_SOURCES = \
 	daemon/http/api_body.h daemon/http/api_body.c \
 	daemon/http/api_forming.c \
 	daemon/http/api_seats.c daemon/http/api_log.c \
-	daemon/http/api_events.c daemon/http/api_commands.c \
+	daemon/http/api_events.c daemon/http/api_events_all.c \
+	daemon/http/api_commands.c \
 	daemon/http/api_webhooks.c daemon/http/api_ops.c \
 	daemon/http/web.h daemon/http/web_page.c daemon/http/web_signin.c \
 	daemon/http/web_seat.c daemon/http/web_move.c \

@@ -18,8 +18,8 @@
  *   api_forming.c	creating, joining and leaving games
  *   api_seats.c	a seat's private view (signed)
  *   api_log.c		the public log, paged, redacted until the end
- *   api_events.c	long-poll of a game's events, and of every game's
- *			(suspend/resume)
+ *   api_events.c	long-poll of a game's events (suspend/resume)
+ *   api_events_all.c	the same over every game, by global event id
  *   sse.c		the same as Server-Sent Events streams (sse.h)
  *   api_webhooks.c	webhook registrations (admin token)
  *   api_body.c		the JSON bodies, read and checked (api_body.h)
@@ -169,6 +169,7 @@ json_t	*api_log_entry(const struct store_entry *e, int reveal);
 
 /* api_events.c */
 enum MHD_Result	api_game_events(struct api_request *req);
+/* api_events_all.c */
 enum MHD_Result	api_all_events(struct api_request *req);
 
 /* api_ops.c */

@@ -84,6 +84,27 @@ sse_append_event(struct sse_text *t, int64_t id, const char *type,
 	return rc;
 }
 
+const char *
+sse_event_type(int kind)
+{
+	static const char *const types[] = {
+		[STORE_ENTRY_GENESIS] = "genesis",
+		[STORE_ENTRY_MOVE] = "move",
+		[STORE_ENTRY_AUTO] = "auto",
+		[STORE_ENTRY_SKIP] = "skip",
+		[STORE_ENTRY_RESIGN] = "resign",
+		[STORE_ENTRY_REPLACE] = "replace",
+		[STORE_ENTRY_CALL_OFF] = "call_off",
+		[STORE_ENTRY_HOSTED_MAIL] = "move",
+		[STORE_ENTRY_HOSTED_WEB] = "move",
+	};
+
+	if (kind < 0 || (size_t)kind >= sizeof(types) / sizeof(types[0]) ||
+	    types[kind] == NULL)
+		return "entry";
+	return types[kind];
+}
+
 int
 sse_wanted(struct api_request *req)
 {

@@ -51,6 +51,10 @@ int	sse_append_event(struct sse_text *t, int64_t id, const char *type,
 typedef int (*sse_fetch_fn)(struct store *st, int64_t game_id,
 	    int64_t *cursor, struct sse_text *frames);
 
+/* The event: type of a log entry of this kind (enum store_entry_kind):
+ * genesis, move (also a hosted key's), auto, skip, resign, replace,
+ * call_off. */
+const char	*sse_event_type(int kind);
 /* Does the request ask for a stream (Accept names text/event-stream)? */
 int		sse_wanted(struct api_request *req);
 /* The cursor to start after: Last-Event-ID if the request has one (a
