@@ -17,7 +17,8 @@
  * revealed, matching its commitment, and the whole log checked offline
  * from its pages (the same audit as `pbem verify`).  A third server (one
  * HTTP thread) checks the stream of every game, GET /v1/events, and the
- * Server-Sent Events streams of both event routes, on raw sockets.
+ * Server-Sent Events streams of both event routes, on raw sockets, and
+ * requests signed with version 2 (SHA-256 body hash).
  *
  * Deterministic: moves are picked by a fixed rule; the only waits are the
  * long-poll's own (checked with a lower bound, never an upper one).
@@ -1788,6 +1789,38 @@ play_one(int64_t game)
 	json_decref(legal);
 }
 
+/* Version 2 of the request signature (SHA-256 body hash) is accepted,
+ * and a version 2 signature read as version 1 is not. */
+static void
+check_request_v2(void)
+{
+	char auth[REQSIG_HEADER_MAX], *version;
+	const char *body = "{\"ruleset\": \"nosuchgame\", \"seats\": 2}";
+	struct reply r;
+	json_t *j;
+
+	ck_assert_int_eq(reqsig_sign(REQSIG_V2_SHA256, alice.name, "POST",
+	    "/v1/games", time(NULL), "v2a", body, strlen(body), alice.sk, auth,
+	    sizeof(auth)), 0);
+	ck_assert_ptr_nonnull(strstr(auth, ", version=2, "));
+	http_raw("POST", "/v1/games", body, auth, &r);
+	/* Past the signature: the ruleset is what is refused. */
+	ck_assert_msg(r.status == 400 && strstr(r.body, "unknown ruleset") !=
+	    NULL, "%ld %s", r.status, r.body);
+	free(r.body);
+	ck_assert_int_eq(reqsig_sign(REQSIG_V2_SHA256, alice.name, "POST",
+	    "/v1/games", time(NULL), "v2b", body, strlen(body), alice.sk, auth,
+	    sizeof(auth)), 0);
+	version = strstr(auth, "version=2, ");
+	memmove(version, version + 11, strlen(version + 11) + 1);
+	http_raw("POST", "/v1/games", body, auth, &r);
+	ck_assert_int_eq(r.status, 401);
+	j = json_loads(r.body, 0, NULL);
+	ck_assert_str_eq(error_code(j), "bad_signature");
+	json_decref(j);
+	free(r.body);
+}
+
 START_TEST(test_http_stream)
 {
 	struct sse_read r, per_game, extra[4];
@@ -1804,6 +1837,7 @@ START_TEST(test_http_stream)
 	register_player(&alice, "en");
 	register_player(&bob, "fr");
 	register_player(&carol, "fr");
+	check_request_v2();
 	game1 = form_game();
 	game2 = form_game();
 	play_one(game1);
