@@ -41,7 +41,7 @@ hex_string(const unsigned char *bytes, size_t n)
 	return json_string(hex);
 }
 
-static json_t *
+json_t *
 api_log_entry(const struct store_entry *e, int reveal)
 {
 	json_t *j;
@@ -67,53 +67,70 @@ api_log_entry(const struct store_entry *e, int reveal)
 	return j;
 }
 
-struct page {
-	struct store		*st;
-	json_t			*entries;
-	int			 reveal;
-	int64_t			 last;
-	int			 nseats;
-	struct store_player	 players[STORE_MAX_SEATS];	/* id 0: none */
-};
-
-static const char *
-seat_name(const struct page *pg, int seat)
+const char *
+api_seat_player(struct store *st, int64_t game_id, int seat,
+    char name[STORE_NAME_MAX])
 {
-	if (seat < 0 || seat >= pg->nseats || pg->players[seat].id == 0)
+	struct store_player p;
+	struct store_game g;
+	int64_t id;
+
+	if (seat < 0 || store_game_get(st, game_id, &g) != STORE_OK)
 		return NULL;
-	return pg->players[seat].name;
+	id = seat < g.nseats && seat < STORE_MAX_SEATS ? g.seat_player[seat] :
+	    0;
+	store_game_clear(&g);
+	if (id == 0 || store_player_get(st, id, &p) != STORE_OK)
+		return NULL;
+	snprintf(name, STORE_NAME_MAX, "%s", p.name);
+	return name;
 }
 
 /* The entry's stored summaries, or a plain line for an older entry. */
 static json_t *
-entry_summary(struct page *pg, const struct store_entry *e)
+entry_summary(struct store *st, const struct store_entry *e,
+    const char *name)
 {
 	struct engine_summary sum;
 	char *en, *fr;
 	json_t *j;
 
-	if (store_summary_get(pg->st, e->game_id, e->seq, &en, &fr) ==
-	    STORE_OK) {
+	if (store_summary_get(st, e->game_id, e->seq, &en, &fr) == STORE_OK) {
 		j = json_pack("{s:s, s:s}", "en", en, "fr", fr);
 		free(en);
 		free(fr);
 		return j;
 	}
-	engine_summary_plain(e, seat_name(pg, e->seat), &sum);
+	engine_summary_plain(e, name, &sum);
 	return engine_summary_json(&sum);
 }
+
+json_t *
+api_event(struct store *st, const struct store_entry *e, int reveal)
+{
+	char buf[STORE_NAME_MAX];
+	const char *name = api_seat_player(st, e->game_id, e->seat, buf);
+	json_t *j = api_log_entry(e, reveal);
+
+	json_object_set_new(j, "name", name != NULL ? json_string(name) :
+	    json_null());
+	json_object_set_new(j, "summary", entry_summary(st, e, name));
+	return j;
+}
+
+struct page {
+	struct store	*st;
+	json_t		*entries;
+	int		 reveal;
+	int64_t		 last;
+};
 
 static int
 add_entry(const struct store_entry *e, void *arg)
 {
 	struct page *pg = arg;
-	const char *name = seat_name(pg, e->seat);
-	json_t *j = api_log_entry(e, pg->reveal);
 
-	json_object_set_new(j, "name", name != NULL ? json_string(name) :
-	    json_null());
-	json_object_set_new(j, "summary", entry_summary(pg, e));
-	json_array_append_new(pg->entries, j);
+	json_array_append_new(pg->entries, api_event(pg->st, e, pg->reveal));
 	pg->last = e->seq;
 	return 0;
 }
@@ -123,18 +140,11 @@ api_log_entries(struct store *st, const struct store_game *g, int64_t after,
     int limit, int64_t *last)
 {
 	struct page pg;
-	int s;
 
-	memset(&pg, 0, sizeof(pg));
 	pg.st = st;
 	pg.entries = json_array();
 	pg.reveal = g->status == STORE_GAME_OVER;
 	pg.last = after;
-	pg.nseats = g->nseats < STORE_MAX_SEATS ? g->nseats : STORE_MAX_SEATS;
-	for (s = 0; s < pg.nseats; s++)
-		if (g->seat_player[s] == 0 || store_player_get(st,
-		    g->seat_player[s], &pg.players[s]) != STORE_OK)
-			pg.players[s].id = 0;
 	if (store_log_range(st, g->id, after, limit, add_entry, &pg) !=
 	    STORE_OK) {
 		log_warnx("http: log of game %lld: %s", (long long)g->id,
