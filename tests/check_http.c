@@ -1943,6 +1943,8 @@ START_TEST(test_http_stream)
 			ck_assert_ptr_null(json_object_get(e, "signature"));
 		}
 	}
+	/* Each with its player's name and its summaries. */
+	assert_events_named(events);
 	first_id = json_integer_value(json_object_get(json_array_get(events,
 	    0), "event_id"));
 	second_id = json_integer_value(json_object_get(json_array_get(events,
