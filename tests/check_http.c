@@ -1481,44 +1481,47 @@ games_count(void)
 	return n;
 }
 
-/* Names equal but for case: the second is refused, naming the first. */
+/* Register name with key (lang: the body's "lang", or NULL) at path:
+ * refused as player_exists with exactly want. */
+static void
+refused_by_case(const char *path, const char *name, const char *key,
+    const char *lang, const char *want)
+{
+	char body[512];
+	long status;
+	json_t *j;
+
+	snprintf(body, sizeof(body), "{\"name\": \"%s\", \"key\": \"%s\"%s%s%s}",
+	    name, key, lang != NULL ? ", \"lang\": \"" : "", lang != NULL ?
+	    lang : "", lang != NULL ? "\"" : "");
+	j = http_json(NULL, "POST", path, body, &status);
+	ck_assert_int_eq(status, 409);
+	ck_assert_str_eq(error_code(j), "player_exists");
+	ck_assert_str_eq(error_message(j), want);
+	json_decref(j);
+}
+
+/* Names equal but for case: the second is refused, naming the first, in
+ * the language the player asks for (the body's lang, or ?lang=). */
 static void
 check_names_by_case(void)
 {
 	struct player eve = { .name = "eve0" }, Eve = { .name = "Eve0" };
-	char body[512], key[PROTO_KEY_TEXT_MAX];
-	long status;
-	json_t *j;
+	char key[PROTO_KEY_TEXT_MAX];
 
 	register_player(&eve, "en");
 	crypto_sign_keypair(Eve.pk, Eve.sk);
 	proto_pubkey_format(Eve.pk, key, sizeof(key));
-	snprintf(body, sizeof(body), "{\"name\": \"Eve0\", \"key\": \"%s\"}",
-	    key);
-	j = http_json(NULL, "POST", "/v1/players", body, &status);
-	ck_assert_int_eq(status, 409);
-	ck_assert_str_eq(error_code(j), "player_exists");
-	ck_assert_str_eq(error_message(j), "the name Eve0 is taken: player "
-	    "eve0 exists, and names that differ only by case are the same "
-	    "name; choose another name");
-	json_decref(j);
-	/* In French for a player who asks for French, by the body's lang
-	 * or by ?lang=. */
-	snprintf(body, sizeof(body), "{\"name\": \"EVE0\", \"key\": \"%s\", "
-	    "\"lang\": \"fr\"}", key);
-	j = http_json(NULL, "POST", "/v1/players", body, &status);
-	ck_assert_int_eq(status, 409);
-	ck_assert_str_eq(error_code(j), "player_exists");
-	ck_assert_str_eq(error_message(j), "le nom EVE0 est pris : le joueur "
-	    "eve0 existe, et deux noms qui ne diffèrent que par les "
-	    "majuscules sont le même nom ; choisissez un autre nom");
-	json_decref(j);
-	snprintf(body, sizeof(body), "{\"name\": \"eVe0\", \"key\": \"%s\"}",
-	    key);
-	j = http_json(NULL, "POST", "/v1/players?lang=fr", body, &status);
-	ck_assert_int_eq(status, 409);
-	ck_assert_ptr_nonnull(strstr(error_message(j), "le nom eVe0 est pris"));
-	json_decref(j);
+	refused_by_case("/v1/players", "Eve0", key, NULL, "the name Eve0 is "
+	    "taken: player eve0 exists, and names that differ only by case "
+	    "are the same name; choose another name");
+	refused_by_case("/v1/players", "EVE0", key, "fr", "le nom EVE0 est "
+	    "pris : le joueur eve0 existe, et deux noms qui ne diffèrent que "
+	    "par les majuscules sont le même nom ; choisissez un autre nom");
+	refused_by_case("/v1/players?lang=fr", "eVe0", key, NULL, "le nom eVe0 "
+	    "est pris : le joueur eve0 existe, et deux noms qui ne diffèrent "
+	    "que par les majuscules sont le même nom ; choisissez un autre "
+	    "nom");
 }
 
 /* Nobody is seated without consent; the administrator may seat; the
