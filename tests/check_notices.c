@@ -700,6 +700,51 @@ START_TEST(test_opening_mail_recipient)
 }
 END_TEST
 
+/* Does some entry of game's log have summaries containing en and fr? */
+static int
+summary_says(int64_t game, int64_t last, const char *en, const char *fr)
+{
+	char *e, *f;
+	int64_t seq;
+	int found = 0;
+
+	for (seq = 0; seq <= last && !found; seq++) {
+		if (store_summary_get(env.st, game, seq, &e, &f) != STORE_OK)
+			ck_abort_msg("entry %lld has no summary",
+			    (long long)seq);
+		found = strstr(e, en) != NULL && strstr(f, fr) != NULL;
+		free(e);
+		free(f);
+	}
+	return found;
+}
+
+/* The summaries of the entries the server wrote say what happened, in
+ * both languages, with the players' names (docs/API.md, "Summaries"). */
+static void
+check_server_summaries(int64_t game)
+{
+	struct store_entry last;
+	static const char *const said[][2] = {
+		{ " (played by the server)", " (joué par le serveur)" },
+		{ "p2 resigned", "p2 a abandonné" },
+		{ "p4 replaces ", "p4 remplace " },
+		{ "the game was called off \xe2\x80\x94 game over",
+		    "la partie est annulée d'un commun accord \xe2\x80\x94 "
+		    "partie terminée" },
+		{ "Star Trek: Missions, game ", "Star Trek : Missions, "
+		    "partie " },
+	};
+	size_t i;
+
+	ck_assert_int_eq(store_log_last(env.st, game, &last), STORE_OK);
+	for (i = 0; i < sizeof(said) / sizeof(said[0]); i++)
+		ck_assert_msg(summary_says(game, last.seq, said[i][0],
+		    said[i][1]), "no summary says \"%s\" / \"%s\"",
+		    said[i][0], said[i][1]);
+	store_entry_clear(&last);
+}
+
 /*
  * One game of Star Trek: Missions for three seats through every notice:
  * reminder, deadline (grace), the default move, press, a call-off vote,
@@ -852,6 +897,7 @@ START_TEST(test_every_notice)
 	ck_assert_int_eq(count_rows("game_over") - before, 3);
 	render_new(check_want, want, 0);
 	all_seen(want);
+	check_server_summaries(game);
 }
 END_TEST
 
