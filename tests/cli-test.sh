@@ -146,6 +146,9 @@ expect "game over text" 0 ctl view 1 --seat 1 --text --lang fr \
 contains "game over text" out.txt "la partie est finie"
 expect "view seat 1" 0 ctl view 1 --seat 1
 contains "result revealed" out.txt "\"seed\""
+contains "view: the players' names" out.txt "\"seat_names\""
+tr -d ' \n' <out.txt | grep -q '"seat_names":\["alice","bob"\]' && ok ||
+	bad "view: seat_names is not [alice, bob]"
 expect "audit" 0 ctl audit 1
 contains "audit" out.txt "every signature, hash and state checks out"
 expect "replay" 0 ctl replay 1 --seat 0

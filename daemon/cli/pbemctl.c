@@ -927,6 +927,15 @@ show(const struct view_opts *vo, const struct rules_module *m,
 	int seats[STORE_MAX_SEATS], nact, i, acting = 0;
 
 	if (vo->templates == NULL) {
+		/* The players' names, as the HTTP API's views have them
+		 * (docs/API.md, "Names"). */
+		shown = json_array();
+		for (i = 0; i < vo->nseats; i++)
+			json_array_append_new(shown, vo->names[i] != NULL ?
+			    json_string(vo->names[i]) : json_null());
+		json_object_set_new(view, "seat_names", shown);
+		json_object_set_new(view, "to_act_names", gamestate_names_of(
+		    vo->names, vo->nseats, json_object_get(view, "to_act")));
 		cli_print_json(view);
 		return;
 	}
