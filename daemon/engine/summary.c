@@ -37,6 +37,7 @@ struct words {
 	const char	*begins;	/* "%s, game %lld, begins: %s" */
 	const char	*began;		/* "game %lld began" */
 	const char	*to_play;	/* " — %s to play, move %lld" */
+	const char	*to_answer;	/* " — %s to answer, move %lld" */
 	const char	*over;		/* "game over" */
 	const char	*colon;		/* ": " */
 	const char	*wins;		/* " — %s wins" */
@@ -45,25 +46,50 @@ struct words {
 	const char	*no_winner;	/* " — no winner" */
 };
 
+#define DASH	" \xe2\x80\x94 "	/* " — " */
+
 static const struct words english = {
-	RULES_LANG_EN, "seat %d", "%s played", " (played by the server)",
-	"%s's turn was skipped", "%s resigned", "%s has a new key",
-	"%s replaces %s at seat %d", "the game was called off",
-	"%s, game %lld, begins: %s", "game %lld began",
-	" \xe2\x80\x94 %s to play, move %lld",
-	"game over", ": ", " \xe2\x80\x94 %s wins", " \xe2\x80\x94 %s win",
-	" and ", " \xe2\x80\x94 no winner"
+	.lang = RULES_LANG_EN,
+	.seat = "seat %d",
+	.played = "%s played",
+	.by_server = " (played by the server)",
+	.skipped = "%s's turn was skipped",
+	.resigned = "%s resigned",
+	.new_key = "%s has a new key",
+	.replaced = "%s replaces %s at seat %d",
+	.called_off = "the game was called off",
+	.begins = "%s, game %lld, begins: %s",
+	.began = "game %lld began",
+	.to_play = DASH "%s to play, move %lld",
+	.to_answer = DASH "%s to answer, move %lld",
+	.over = "game over",
+	.colon = ": ",
+	.wins = DASH "%s wins",
+	.win = DASH "%s win",
+	.and = " and ",
+	.no_winner = DASH "no winner"
 };
 
 static const struct words french = {
-	RULES_LANG_FR, "siège %d", "%s a joué", " (joué par le serveur)",
-	"le tour de %s a été passé", "%s a abandonné",
-	"%s a une nouvelle clé", "%s remplace %s au siège %d",
-	"la partie est annulée d'un commun accord",
-	"%s, partie %lld, commence : %s", "la partie %lld a commencé",
-	" \xe2\x80\x94 à %s de jouer, coup %lld", "partie terminée", " : ",
-	" \xe2\x80\x94 %s gagne", " \xe2\x80\x94 %s gagnent", " et ",
-	" \xe2\x80\x94 aucun gagnant"
+	.lang = RULES_LANG_FR,
+	.seat = "siège %d",
+	.played = "%s a joué",
+	.by_server = " (joué par le serveur)",
+	.skipped = "le tour de %s a été passé",
+	.resigned = "%s a abandonné",
+	.new_key = "%s a une nouvelle clé",
+	.replaced = "%s remplace %s au siège %d",
+	.called_off = "la partie est annulée d'un commun accord",
+	.begins = "%s, partie %lld, commence : %s",
+	.began = "la partie %lld a commencé",
+	.to_play = DASH "à %s de jouer, coup %lld",
+	.to_answer = DASH "à %s de répondre, coup %lld",
+	.over = "partie terminée",
+	.colon = " : ",
+	.wins = DASH "%s gagne",
+	.win = DASH "%s gagnent",
+	.and = " et ",
+	.no_winner = DASH "aucun gagnant"
 };
 
 /* A line being written: text, its size and the bytes used.  A line that
@@ -186,10 +212,11 @@ put_end(struct line *l, const json_t *view, const struct seat_names *sn,
 	put(l, json_array_size(winners) == 1 ? w->wins : w->win, who);
 }
 
-/* " — alice to play, move 14", or " — " and the end of the game. */
+/* " — alice to play, move 14" (or "to answer", in a response window),
+ * or " — " and the end of the game. */
 static void
 put_next(struct line *l, const json_t *view, const struct seat_names *sn,
-    const struct words *w, int over)
+    const struct words *w, int over, int answering)
 {
 	const json_t *to_act = json_object_get(view, "to_act");
 	char who[STORE_MAX_SEATS * (STORE_NAME_MAX + 8)];
@@ -197,12 +224,13 @@ put_next(struct line *l, const json_t *view, const struct seat_names *sn,
 
 	who[0] = '\0';
 	if (over) {
-		put(l, " \xe2\x80\x94 ");
+		put(l, DASH);
 		put_end(l, view, sn, w);
 	} else if (json_array_size(to_act) > 0) {
 		put_seats(&names, to_act, sn, NULL);
-		put(l, w->to_play, who, (long long)json_integer_value(
-		    json_object_get(view, "next_seq")));
+		put(l, answering ? w->to_answer : w->to_play, who,
+		    (long long)json_integer_value(json_object_get(view,
+		    "next_seq")));
 	}
 }
 
@@ -288,7 +316,9 @@ summarize_one(const struct gamestate *gs, const struct store_entry *e,
 		put_move(&l, gs, e, &sn, w);
 		break;
 	}
-	put_next(&l, view, &sn, w, over);
+	put_next(&l, view, &sn, w, over, gs->module->api_version >= 3 &&
+	    gs->module->response_window != NULL &&
+	    gs->module->response_window(gs->state));
 }
 
 void
