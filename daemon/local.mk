@@ -25,7 +25,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine/gamestate.c \
 	daemon/engine/replay.h daemon/engine/replay.c \
 	daemon/engine/receipts.h daemon/engine/receipts.c \
-	daemon/engine/committed.c \
+	daemon/engine/committed.c daemon/engine/summary.c \
 	daemon/engine/serverentry.c daemon/engine/seats.c \
 	daemon/engine/press.c daemon/engine/command.c \
 	daemon/engine/schedule.h daemon/engine/schedule.c \

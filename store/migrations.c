@@ -497,6 +497,25 @@ static const char migration_11[] =
 	"END;\n"
 	"CREATE UNIQUE INDEX log_event_id ON log(event_id);\n";
 
+/*
+ * 12: the one-line summary of each log entry, in English and French
+ * (issue 13; docs/API.md "Summaries").  Written with the entry, in its
+ * transaction, from what is public at that moment, so a page of events
+ * reads it rather than replaying the game.  Not part of the hash chain:
+ * an audit does not read it.  Entries recorded before schema 12 have
+ * none, and the readers word a plain one.
+ */
+static const char migration_12[] =
+	"CREATE TABLE summaries (\n"
+	"	game_id	INTEGER NOT NULL REFERENCES games(id),\n"
+	"	seq	INTEGER NOT NULL,\n"
+	"	en	TEXT NOT NULL CONSTRAINT en_size\n"
+	"		    CHECK (length(CAST(en AS BLOB)) BETWEEN 1 AND 1023),\n"
+	"	fr	TEXT NOT NULL CONSTRAINT fr_size\n"
+	"		    CHECK (length(CAST(fr AS BLOB)) BETWEEN 1 AND 1023),\n"
+	"	PRIMARY KEY (game_id, seq)\n"
+	") WITHOUT ROWID;\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -513,6 +532,7 @@ static const struct migration migrations[] = {
 	    "players.email_pending", migration_9, NULL },
 	{ 10, "web sessions", migration_10, NULL },
 	{ 11, "log.event_id, the global event cursor", migration_11, NULL },
+	{ 12, "one-line summaries of log entries", migration_12, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -249,6 +249,16 @@ enum store_status store_log_range(struct store *st, int64_t game_id,
 enum store_status store_log_since(struct store *st, int64_t after_event,
     int limit, store_entry_cb cb, void *arg);
 
+/* ---- One-line summaries ---------------------------------------------------- */
+
+/* The English and French one-line summaries of entry seq, written with the
+ * entry (in its transaction); STORE_EXISTS if it has them already.  get:
+ * both malloc'd, or STORE_NOTFOUND (an entry from before schema 12). */
+enum store_status store_summary_put(struct store *st, int64_t game_id,
+    int64_t seq, const char *en, const char *fr);
+enum store_status store_summary_get(struct store *st, int64_t game_id,
+    int64_t seq, char **en, char **fr);
+
 /* ---- State snapshots --------------------------------------------------- */
 
 /* The module's saved state (JSON text) after entry seq. */

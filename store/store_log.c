@@ -1,7 +1,8 @@
 /*
  * store_log.c -- the move log and state snapshots (tables log and
  * snapshots): store.h's store_log_*, store_entry_clear() and
- * store_snapshot_* calls.
+ * store_snapshot_* calls, and the entries' one-line summaries (table
+ * summaries: store_summary_*).
  *
  * The log is append-only: an entry is inserted once, and a second one at
  * the same (game, seq) fails with STORE_EXISTS (the schema's triggers
@@ -45,6 +46,11 @@ const char *const sq_log_sql[ST_COUNT] = {
 	[ST_SNAP_BEFORE] = "SELECT seq, state FROM snapshots "
 	    "WHERE game_id = ?1 AND seq <= ?2 ORDER BY seq DESC LIMIT 1",
 	[ST_SNAP_DROP] = "DELETE FROM snapshots WHERE game_id = ?1 AND seq = ?2",
+
+	[ST_SUMMARY_PUT] = "INSERT INTO summaries (game_id, seq, en, fr) "
+	    "VALUES (?1, ?2, ?3, ?4)",
+	[ST_SUMMARY_GET] = "SELECT en, fr FROM summaries "
+	    "WHERE game_id = ?1 AND seq = ?2",
 };
 
 /* ---- The move log ------------------------------------------------------- */
@@ -341,4 +347,43 @@ store_snapshot_drop(struct store *st, int64_t game_id, int64_t seq)
 	sq_bind_int64(st, s, 1, game_id);
 	sq_bind_int64(st, s, 2, seq);
 	return sq_run(st, s, "snapshot drop");
+}
+
+/* ---- One-line summaries -------------------------------------------------- */
+
+enum store_status
+store_summary_put(struct store *st, int64_t game_id, int64_t seq,
+    const char *en, const char *fr)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = sq_stmt(st, ST_SUMMARY_PUT)) == NULL)
+		return STORE_ERROR;
+	sq_bind_int64(st, s, 1, game_id);
+	sq_bind_int64(st, s, 2, seq);
+	sq_bind_text(st, s, 3, en);
+	sq_bind_text(st, s, 4, fr);
+	return sq_run(st, s, "summary put");
+}
+
+enum store_status
+store_summary_get(struct store *st, int64_t game_id, int64_t seq, char **en,
+    char **fr)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	*en = *fr = NULL;
+	if ((s = sq_stmt(st, ST_SUMMARY_GET)) == NULL)
+		return STORE_ERROR;
+	sq_bind_int64(st, s, 1, game_id);
+	sq_bind_int64(st, s, 2, seq);
+	if ((status = sq_step(st, s, "summary get")) == STORE_OK &&
+	    (status = sq_col_dup(st, s, 0, "summaries", en)) == STORE_OK &&
+	    (status = sq_col_dup(st, s, 1, "summaries", fr)) != STORE_OK) {
+		free(*en);
+		*en = NULL;
+	}
+	sq_finish(s);
+	return status;
 }

@@ -83,6 +83,8 @@ enum stmt_id {
 	ST_SNAP_GET,
 	ST_SNAP_BEFORE,
 	ST_SNAP_DROP,
+	ST_SUMMARY_PUT,
+	ST_SUMMARY_GET,
 	/* store_outbox.c */
 	ST_OUTBOX_ADD,
 	ST_OUTBOX_DUE,

@@ -790,6 +790,61 @@ player_of(int seat)
 	return seat == 0 ? &alice : &carol;
 }
 
+/* Names (docs/API.md, "Names"): the view names each seat's player and
+ * those to act. */
+static void
+assert_view_named(const json_t *view, const char *what)
+{
+	const json_t *names = json_object_get(view, "seat_names");
+	const json_t *to_act = json_object_get(view, "to_act");
+	const json_t *to_act_names = json_object_get(view, "to_act_names");
+	size_t i;
+
+	ck_assert_msg(json_array_size(names) == 2, "%s has no seat_names",
+	    what);
+	ck_assert_str_eq(json_string_value(json_array_get(names, 0)),
+	    "alice");
+	ck_assert_str_eq(json_string_value(json_array_get(names, 1)),
+	    "carol");
+	ck_assert_uint_eq(json_array_size(to_act_names),
+	    json_array_size(to_act));
+	for (i = 0; i < json_array_size(to_act); i++)
+		ck_assert_str_eq(json_string_value(json_array_get(
+		    to_act_names, i)), player_of((int)json_integer_value(
+		    json_array_get(to_act, i)))->name);
+}
+
+/* Each event names its seat's player and carries one line in English
+ * and in French ("Summaries") that names that player too. */
+static void
+assert_events_named(const json_t *events)
+{
+	const json_t *e, *sum;
+	const char *en, *fr;
+	size_t i;
+	int seat;
+
+	json_array_foreach(events, i, e) {
+		seat = (int)json_integer_value(json_object_get(e, "seat"));
+		sum = json_object_get(e, "summary");
+		en = json_string_value(json_object_get(sum, "en"));
+		fr = json_string_value(json_object_get(sum, "fr"));
+		ck_assert_msg(en != NULL && fr != NULL && *en != '\0' &&
+		    *fr != '\0' && strchr(en, '\n') == NULL &&
+		    strchr(fr, '\n') == NULL, "event %zu has no summary", i);
+		if (seat < 0) {
+			ck_assert(json_is_null(json_object_get(e, "name")));
+			continue;
+		}
+		ck_assert_str_eq(json_string_value(json_object_get(e, "name")),
+		    player_of(seat)->name);
+		ck_assert_msg(strstr(en, player_of(seat)->name) != NULL &&
+		    strstr(fr, player_of(seat)->name) != NULL, "summaries "
+		    "\"%s\" / \"%s\" do not name %s", en, fr,
+		    player_of(seat)->name);
+	}
+}
+
 /* The seat views (JSON and text) of every seat, checked against the
  * secrets; returns the acting seat's legal moves. */
 static json_t *
@@ -809,6 +864,7 @@ check_views(int64_t game, const struct secrets *sec)
 		    error_message(j));
 		snprintf(what, sizeof(what), "seat %d's view", s);
 		assert_no_secret_json(sec, s, j, what);
+		assert_view_named(j, what);
 		ck_assert_int_eq(json_integer_value(json_object_get(j,
 		    "next_seq")), sec->next_seq);
 		if (s == sec->to_act) {
@@ -871,6 +927,7 @@ check_public(int64_t game, const struct secrets *sec)
 	snprintf(path, sizeof(path), "/v1/games/%lld", (long long)game);
 	j = http_json(NULL, "GET", path, NULL, &status);
 	assert_no_secret_json(sec, -1, j, "the public view");
+	assert_view_named(j, "the public view");
 	json_decref(j);
 	snprintf(path, sizeof(path), "/v1/games/%lld/log?after=%lld",
 	    (long long)game, (long long)(sec->next_seq > 4 ?
@@ -879,6 +936,7 @@ check_public(int64_t game, const struct secrets *sec)
 	ck_assert_int_eq(status, 200);
 	assert_no_secret_json(sec, -1, j, "the log");
 	assert_redacted(j, "entries", sec->over);
+	assert_events_named(json_object_get(j, "entries"));
 	json_decref(j);
 	snprintf(path, sizeof(path), "/v1/games/%lld/events?after=%lld",
 	    (long long)game, (long long)sec->next_seq - 2);
@@ -886,6 +944,9 @@ check_public(int64_t game, const struct secrets *sec)
 	ck_assert_int_eq(status, 200);
 	assert_no_secret_json(sec, -1, j, "the events");
 	assert_redacted(j, "events", sec->over);
+	assert_events_named(json_object_get(j, "events"));
+	if (!sec->over)
+		assert_view_named(j, "the events");
 	ck_assert_int_eq(json_integer_value(json_object_get(j, "next_seq")),
 	    sec->next_seq);
 	json_decref(j);
@@ -1420,27 +1481,47 @@ games_count(void)
 	return n;
 }
 
-/* Names equal but for case: the second is refused, naming the first. */
+/* Register name with key (lang: the body's "lang", or NULL) at path:
+ * refused as player_exists with exactly want. */
+static void
+refused_by_case(const char *path, const char *name, const char *key,
+    const char *lang, const char *want)
+{
+	char body[512];
+	long status;
+	json_t *j;
+
+	snprintf(body, sizeof(body), "{\"name\": \"%s\", \"key\": \"%s\"%s%s%s}",
+	    name, key, lang != NULL ? ", \"lang\": \"" : "", lang != NULL ?
+	    lang : "", lang != NULL ? "\"" : "");
+	j = http_json(NULL, "POST", path, body, &status);
+	ck_assert_int_eq(status, 409);
+	ck_assert_str_eq(error_code(j), "player_exists");
+	ck_assert_str_eq(error_message(j), want);
+	json_decref(j);
+}
+
+/* Names equal but for case: the second is refused, naming the first, in
+ * the language the player asks for (the body's lang, or ?lang=). */
 static void
 check_names_by_case(void)
 {
 	struct player eve = { .name = "eve0" }, Eve = { .name = "Eve0" };
-	char body[512], key[PROTO_KEY_TEXT_MAX];
-	long status;
-	json_t *j;
+	char key[PROTO_KEY_TEXT_MAX];
 
 	register_player(&eve, "en");
 	crypto_sign_keypair(Eve.pk, Eve.sk);
 	proto_pubkey_format(Eve.pk, key, sizeof(key));
-	snprintf(body, sizeof(body), "{\"name\": \"Eve0\", \"key\": \"%s\"}",
-	    key);
-	j = http_json(NULL, "POST", "/v1/players", body, &status);
-	ck_assert_int_eq(status, 409);
-	ck_assert_str_eq(error_code(j), "player_exists");
-	ck_assert_str_eq(error_message(j), "the name Eve0 is taken: player "
-	    "eve0 exists, and names that differ only by case are the same "
-	    "name");
-	json_decref(j);
+	refused_by_case("/v1/players", "Eve0", key, NULL, "the name Eve0 is "
+	    "taken: player eve0 exists, and names that differ only by case "
+	    "are the same name; choose another name");
+	refused_by_case("/v1/players", "EVE0", key, "fr", "le nom EVE0 est "
+	    "pris : le joueur eve0 existe, et deux noms qui ne diffèrent que "
+	    "par les majuscules sont le même nom ; choisissez un autre nom");
+	refused_by_case("/v1/players?lang=fr", "eVe0", key, NULL, "le nom eVe0 "
+	    "est pris : le joueur eve0 existe, et deux noms qui ne diffèrent "
+	    "que par les majuscules sont le même nom ; choisissez un autre "
+	    "nom");
 }
 
 /* Nobody is seated without consent; the administrator may seat; the
@@ -1865,6 +1946,8 @@ START_TEST(test_http_stream)
 			ck_assert_ptr_null(json_object_get(e, "signature"));
 		}
 	}
+	/* Each with its player's name and its summaries. */
+	assert_events_named(events);
 	first_id = json_integer_value(json_object_get(json_array_get(events,
 	    0), "event_id"));
 	second_id = json_integer_value(json_object_get(json_array_get(events,

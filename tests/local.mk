@@ -41,7 +41,8 @@ clean-web-e2e:
 check_PROGRAMS += tests/check_random_play
 TESTS += tests/check_random_play
 tests_check_random_play_SOURCES = tests/check_random_play.c $(TESTLIB)
-tests_check_random_play_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
+tests_check_random_play_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests \
+	-I$(srcdir)/rules/stmissions $(CHECK_CFLAGS)
 tests_check_random_play_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 
 check_PROGRAMS += tests/check_rules_api

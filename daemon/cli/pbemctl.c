@@ -225,7 +225,7 @@ player_add(struct ctl *c, int argc, char **argv)
 	    *kekfile = NULL;
 	struct store_player p;
 	enum store_status rc;
-	char why[512];
+	char why[512], why_fr[512];
 	int ch, hosted = 0;
 
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -261,8 +261,13 @@ player_add(struct ctl *c, int argc, char **argv)
 	ctl_open(c, 0);
 	rc = store_player_add(c->st, &p);
 	if (rc == STORE_EXISTS) {
-		engine_player_exists_reason(c->st, &p, why, sizeof(why));
-		cli_fatal("%s", why);
+		/* For the administrator and the player both: in English,
+		 * then in French. */
+		engine_player_exists_reason(c->st, &p, RULES_LANG_EN, why,
+		    sizeof(why));
+		engine_player_exists_reason(c->st, &p, RULES_LANG_FR, why_fr,
+		    sizeof(why_fr));
+		cli_fatal("%s\n%s", why, why_fr);
 	}
 	if (rc != STORE_OK)
 		cli_fatal("store: %s", store_errmsg(c->st));
@@ -922,6 +927,15 @@ show(const struct view_opts *vo, const struct rules_module *m,
 	int seats[STORE_MAX_SEATS], nact, i, acting = 0;
 
 	if (vo->templates == NULL) {
+		/* The players' names, as the HTTP API's views have them
+		 * (docs/API.md, "Names"). */
+		shown = json_array();
+		for (i = 0; i < vo->nseats; i++)
+			json_array_append_new(shown, vo->names[i] != NULL ?
+			    json_string(vo->names[i]) : json_null());
+		json_object_set_new(view, "seat_names", shown);
+		json_object_set_new(view, "to_act_names", gamestate_names_of(
+		    vo->names, vo->nseats, json_object_get(view, "to_act")));
 		cli_print_json(view);
 		return;
 	}
@@ -1033,7 +1047,8 @@ cmd_moves(struct ctl *c, int argc, char **argv)
 	}
 	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++) {
 		forms = gs.module->move_forms(gs.state, seats[i], vo.lang);
-		printf("# move forms for seat %d:\n", seats[i]);
+		printf("# move forms for %s (seat %d):\n", seat_name(c, &gs,
+		    seats[i]), seats[i]);
 		for (j = 0; j < json_array_size(forms); j++)
 			printf("#   %s\n", json_string_value(
 			    json_array_get(forms, j)));
@@ -1134,17 +1149,21 @@ replay_step(const struct store_entry *e, const struct rules_module *m,
 	const struct view_opts *vo = arg;
 	const struct store_game *g = vo->game;
 	json_t *view, *result;
-	char hex[2 * STORE_HASH_BYTES + 1];
+	char hex[2 * STORE_HASH_BYTES + 1], who[STORE_NAME_MAX + 16];
 
+	if (e->seat >= 0 && e->seat < vo->nseats && vo->names[e->seat] != NULL)
+		snprintf(who, sizeof(who), "%s (seat %d)", vo->names[e->seat],
+		    e->seat);
+	else
+		snprintf(who, sizeof(who), "seat %d", e->seat);
 	if (e->kind == STORE_ENTRY_GENESIS)
 		printf("== %lld: game created\n", (long long)e->seq);
 	else if (audit_hosted_auth(e->kind) != NULL)
-		printf("== %lld: seat %d: %s (hosted key, %s)\n",
-		    (long long)e->seq, e->seat, e->text,
+		printf("== %lld: %s: %s (hosted key, %s)\n",
+		    (long long)e->seq, who, e->text,
 		    audit_hosted_auth(e->kind));
 	else
-		printf("== %lld: seat %d: %s\n", (long long)e->seq, e->seat,
-		    e->text);
+		printf("== %lld: %s: %s\n", (long long)e->seq, who, e->text);
 	/* What gamestate_view() adds, as the game stood after e: the game
 	 * number and the seed commitment, and the seed once it is over. */
 	view = m->view(state, vo->viewer);

@@ -164,8 +164,12 @@ engine_hosted_player_add(struct store *st, const struct hosted_kek *kek,
 	crypto_sign_keypair(p->pubkey, sk);
 	if ((rc = store_player_add(st, p)) != STORE_OK) {
 		sodium_free(sk);
-		snprintf(err, errlen, "%s", rc == STORE_EXISTS ? "a player of "
-		    "that name already exists" : store_errmsg(st));
+		if (rc == STORE_EXISTS)
+			engine_player_exists_reason(st, p, strcmp(p->lang,
+			    "fr") == 0 ? RULES_LANG_FR : RULES_LANG_EN, err,
+			    errlen);
+		else
+			snprintf(err, errlen, "%s", store_errmsg(st));
 		return rc == STORE_EXISTS ? ENGINE_BAD_REQUEST :
 		    rc == STORE_BUSY ? ENGINE_BUSY : ENGINE_INTERNAL;
 	}

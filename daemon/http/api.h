@@ -166,6 +166,15 @@ json_t	*api_log_entries(struct store *st, const struct store_game *g,
 	    int64_t after, int limit, int64_t *last);
 /* One entry in that shape; reveal: the game is over. */
 json_t	*api_log_entry(const struct store_entry *e, int reveal);
+/* An event: api_log_entry() with "name" (the name of the player at the
+ * entry's seat now, or null) and "summary" (the entry's one line in
+ * English and French, docs/API.md "Summaries") -- what the log pages,
+ * both event long-polls and both SSE streams send. */
+json_t	*api_event(struct store *st, const struct store_entry *e, int reveal);
+/* The name of the player at seat of game_id now, copied into name; NULL
+ * for an open seat, a seat of -1 or a store failure. */
+const char *api_seat_player(struct store *st, int64_t game_id, int seat,
+	    char name[STORE_NAME_MAX]);
 
 /* api_events.c */
 enum MHD_Result	api_game_events(struct api_request *req);

@@ -9,7 +9,9 @@
  * An event is a log entry in the public log's shape (api_log.c: move
  * texts redacted until the game is over), and every answer carries the
  * public view's summary of the game now: status, who is to act, the next
- * sequence number.  A waiting request holds no HTTP thread: its
+ * sequence number, with the players' names ("to_act_names",
+ * "seat_names"); each event carries its seat's "name" and its
+ * one-line "summary" (api_log.c).  A waiting request holds no HTTP thread: its
  * connection is suspended until the engine's commit hook or the timer
  * resumes it, and then this handler runs again and answers.
  */
@@ -27,6 +29,7 @@
 /* A stream of one game (sse_fetch_fn): its entries after the seq
  * *cursor, each a frame whose id: is its seq. */
 struct game_frames {
+	struct store	*st;
 	struct sse_text	*frames;
 	int		 reveal;
 	int64_t		 last;
@@ -37,7 +40,7 @@ static int
 add_game_frame(const struct store_entry *e, void *arg)
 {
 	struct game_frames *gf = arg;
-	json_t *event = api_log_entry(e, gf->reveal);
+	json_t *event = api_event(gf->st, e, gf->reveal);
 
 	if (sse_append_event(gf->frames, e->seq, sse_event_type(e->kind),
 	    event) != 0)
@@ -57,6 +60,7 @@ game_frames(struct store *st, int64_t game_id, int64_t *cursor,
 
 	if (store_game_get(st, game_id, &g) != STORE_OK)
 		return -1;
+	gf.st = st;
 	gf.frames = frames;
 	gf.reveal = g.status == STORE_GAME_OVER;
 	gf.last = *cursor;
@@ -98,8 +102,13 @@ events_body(struct api_request *req, struct store *st, int64_t after,
 	if (g.status != STORE_GAME_FORMING && gamestate_load(st, g.id, -1,
 	    &gs, err, sizeof(err)) == ENGINE_OK) {
 		view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
+		gamestate_view_names(st, &gs, view);
 		json_object_set(body, "to_act", json_object_get(view,
 		    "to_act"));
+		json_object_set(body, "to_act_names", json_object_get(view,
+		    "to_act_names"));
+		json_object_set(body, "seat_names", json_object_get(view,
+		    "seat_names"));
 		json_object_set_new(body, "next_seq", json_integer(gs.seq +
 		    1));
 		if (json_object_get(view, "last") != NULL)
@@ -109,6 +118,7 @@ events_body(struct api_request *req, struct store *st, int64_t after,
 		gamestate_clear(&gs);
 	} else {
 		json_object_set_new(body, "to_act", json_array());
+		json_object_set_new(body, "to_act_names", json_array());
 		json_object_set_new(body, "next_seq", json_integer(
 		    g.status == STORE_GAME_FORMING ? 0 : last + 1));
 	}

@@ -6,9 +6,10 @@
  * Server-Sent Events stream of them instead (see api.h, events.h, sse.h;
  * docs/API.md, "Events").
  *
- * An event is a log entry in the public log's shape (api_log_entry():
- * the move text and signature left out until its game is over) with its
- * "game" and its "event_id".  Nothing private to a seat is a log entry.
+ * An event is a log entry in the public log's shape (api_event(): the
+ * move text and signature left out until its game is over, the player's
+ * name and the one-line summary added) with its "game" and its
+ * "event_id".  Nothing private to a seat is a log entry.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +71,7 @@ add_global(const struct store_entry *e, void *arg)
 		pg->failed = 1;
 		return 1;
 	}
-	event = api_log_entry(e, over);
+	event = api_event(pg->st, e, over);
 	json_object_set_new(event, "game", json_integer(e->game_id));
 	json_object_set_new(event, "event_id", json_integer(e->event_id));
 	if (pg->events != NULL)
