@@ -9,7 +9,8 @@ daemon_libpbem_a_SOURCES = \
 	daemon/common/rng.h daemon/common/rng.c \
 	daemon/common/reqsig.h daemon/common/reqsig.c \
 	daemon/common/clock.h daemon/common/clock.c \
-	daemon/common/addrpolicy.h daemon/common/addrpolicy.c
+	daemon/common/addrpolicy.h daemon/common/addrpolicy.c \
+	daemon/common/secretfile.h daemon/common/secretfile.c
 # engine/: everything that decides and records a move (engine.h).
 daemon_libpbem_a_SOURCES += \
 	daemon/engine/engine.h \
@@ -58,10 +59,12 @@ bin_PROGRAMS += daemon/pbemd
 daemon_pbemd_SOURCES = \
 	daemon/server/server.h daemon/server/pbemd.c \
 	daemon/server/reload.c daemon/server/sdnotify.c \
+	daemon/server/checkfiles.c \
 	daemon/server/pidfile.h daemon/server/pidfile.c \
 	daemon/server/scheduler.h daemon/server/scheduler.c \
 	daemon/runtime/daemon.h daemon/runtime/context.c \
 	daemon/runtime/conf.h daemon/runtime/conf.c \
+	daemon/runtime/conf_secrets.h daemon/runtime/conf_secrets.c \
 	daemon/runtime/metrics.h daemon/runtime/metrics.c \
 	daemon/common/log.h daemon/common/log.c \
 	daemon/common/ratelimit.h daemon/common/ratelimit.c \

@@ -3,7 +3,8 @@
  *
  * Every command opens the database (-d, $PBEM_DB, or ./pbem.db), does one
  * thing, and exits 0 on success, 1 when the thing asked for failed (a
- * refused move, an audit that found a fault), 2 on a usage error.
+ * refused move, an audit that found a fault), EX_USAGE (64) on a usage
+ * error (pbemctl(8) lists them).
  * Messages for people go to standard error; results to standard output.
  */
 #include <getopt.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 #include <time.h>
 
 #include <sodium.h>
@@ -34,9 +36,9 @@ struct ctl {
 };
 
 static void
-usage(void)
+print_usage(FILE *out)
 {
-	fprintf(stderr,
+	fprintf(out,
 "usage: pbemctl [-d database] command [arguments]\n"
 "  init                              create the database and server key\n"
 "  rulesets                          list the games this server runs\n"
@@ -77,8 +79,17 @@ usage(void)
 "  webhook list [--game ID]\n"
 "  webhook remove|enable|disable ID   enable re-arms a failing one\n"
 "  outbox [N]                        the first N (100) rows not yet sent,\n"
-"                                    with why each waits (deferred, failed)\n");
-	exit(2);
+"                                    with why each waits (deferred, failed)\n"
+"  pbemctl --help | --version\n"
+"Exit status: 0 done, 1 failed, 64 usage error (pbemctl(8)).\n");
+}
+
+/* A usage error: the usage on stderr, exit EX_USAGE. */
+static void
+usage(void)
+{
+	print_usage(stderr);
+	exit(EX_USAGE);
 }
 
 /* Open the store and (unless no_key) the server key. */
@@ -394,7 +405,7 @@ cmd_player(struct ctl *c, int argc, char **argv)
 		return 0;
 	}
 	usage();
-	return 2;
+	return EX_USAGE;
 }
 
 static int
@@ -1563,10 +1574,12 @@ main(int argc, char **argv)
 	int ch;
 
 	memset(&c, 0, sizeof(c));
+	cli_help_or_version(argc > 1 ? argv[1] : NULL, print_usage);
 	c.dbpath = getenv("PBEM_DB") ? getenv("PBEM_DB") : "pbem.db";
 	while ((ch = getopt(argc, argv, "+d:h")) != -1) {
 		switch (ch) {
 		case 'd': c.dbpath = optarg; break;
+		case 'h': print_usage(stdout); exit(EX_OK);
 		default: usage();
 		}
 	}
