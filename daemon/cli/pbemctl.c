@@ -20,6 +20,7 @@
 #include "audit.h"
 #include "bundle.h"
 #include "cli.h"
+#include "pbemctl.h"
 #include "clock.h"
 #include "engine.h"
 #include "present.h"
@@ -28,12 +29,6 @@
 #include "schedule.h"
 #include "templates.h"
 #include "webhook.h"
-
-struct ctl {
-	const char		*dbpath;
-	struct store		*st;
-	struct serverkey	*key;
-};
 
 static void
 print_usage(FILE *out)
@@ -56,7 +51,9 @@ print_usage(FILE *out)
 "  game policy GAME [NAME=VALUE ...]  show or change the deadline policy\n"
 "  tick [--at UNIXTIME]              run the deadline scheduler once\n"
 "  prune [--days N]                  remove outbox rows delivered more than\n"
-"                                    N days ago (default 7)\n"
+"                                    N days ago (default 7), and the\n"
+"                                    snapshots of finished games but their\n"
+"                                    first and last\n"
 "  replace GAME SEAT PLAYER          give a seat to another player\n"
 "  resign GAME SEAT                  resign a seat for its player\n"
 "  vacation GAME SEAT FIRST LAST     a vacation, days as YYYY-MM-DD (UTC)\n"
@@ -80,20 +77,26 @@ print_usage(FILE *out)
 "  webhook remove|enable|disable ID   enable re-arms a failing one\n"
 "  outbox [N]                        the first N (100) rows not yet sent,\n"
 "                                    with why each waits (deferred, failed)\n"
+"  queue [--all]                     the waiting outbox rows, like mailq\n"
+"  queue retry ID...|all             try rows again now (postsuper -r)\n"
+"  queue drop ID...                  remove rows unsent (postsuper -d)\n"
+"  backup FILE                       a consistent copy while pbemd runs,\n"
+"                                    with FILE.key (and FILE.kek)\n"
+"  restore FILE                      replace the database with a backup\n"
+"                                    (pbemd stopped), then audit every game\n"
 "  pbemctl --help | --version\n"
 "Exit status: 0 done, 1 failed, 64 usage error (pbemctl(8)).\n");
 }
 
 /* A usage error: the usage on stderr, exit EX_USAGE. */
-static void
+void
 usage(void)
 {
 	print_usage(stderr);
 	exit(EX_USAGE);
 }
 
-/* Open the store and (unless no_key) the server key. */
-static void
+void
 ctl_open(struct ctl *c, int create)
 {
 	char err[512], *keypath;
@@ -108,7 +111,7 @@ ctl_open(struct ctl *c, int create)
 		    " (run `pbemctl init` first)");
 }
 
-static void
+void
 ctl_close(struct ctl *c)
 {
 	serverkey_close(c->key);
@@ -600,6 +603,13 @@ cmd_prune(struct ctl *c, int argc, char **argv)
 	}
 	printf("%lld delivered outbox rows removed (older than %lld days)\n",
 	    (long long)removed, (long long)days);
+	if (store_snapshot_prune_ended(c->st, &removed) != STORE_OK) {
+		fprintf(stderr, "pbemctl: prune: %s\n", store_errmsg(c->st));
+		ctl_close(c);
+		return 1;
+	}
+	printf("%lld snapshots of finished games removed (each keeps its "
+	    "first and last)\n", (long long)removed);
 	ctl_close(c);
 	return 0;
 }
@@ -1259,25 +1269,33 @@ collect_game(const struct store_game *g, void *arg)
 	return 0;
 }
 
-static int
-cmd_audit(struct ctl *c, int argc, char **argv)
+int
+ctl_audit_all(struct ctl *c)
 {
 	struct { int64_t *ids; size_t n, cap; } list = { NULL, 0, 0 };
 	size_t i;
 	int failed = 0;
 
+	if (store_game_foreach(c->st, collect_game, &list) != STORE_OK)
+		cli_fatal("store: %s", store_errmsg(c->st));
+	for (i = 0; i < list.n; i++)
+		failed |= audit_one(c, list.ids[i], NULL, NULL) != 0;
+	free(list.ids);
+	return failed ? -1 : 0;
+}
+
+static int
+cmd_audit(struct ctl *c, int argc, char **argv)
+{
+	int failed = 0;
+
 	if (argc > 2)
 		usage();
 	ctl_open(c, 0);
-	if (argc == 2) {
+	if (argc == 2)
 		failed = audit_one(c, game_arg(argv[1]), NULL, NULL) != 0;
-	} else {
-		if (store_game_foreach(c->st, collect_game, &list) != STORE_OK)
-			cli_fatal("store: %s", store_errmsg(c->st));
-		for (i = 0; i < list.n; i++)
-			failed |= audit_one(c, list.ids[i], NULL, NULL) != 0;
-		free(list.ids);
-	}
+	else
+		failed = ctl_audit_all(c) != 0;
 	ctl_close(c);
 	return failed ? 1 : 0;
 }
@@ -1564,6 +1582,9 @@ static const struct {
 	{ "observe", cmd_observe },
 	{ "seats", cmd_seats },
 	{ "outbox", cmd_outbox },
+	{ "queue", ctl_cmd_queue },
+	{ "backup", ctl_cmd_backup },
+	{ "restore", ctl_cmd_restore },
 };
 
 int
