@@ -57,7 +57,7 @@ daemon_pbemctl_LDADD = $(CORE_LIBS)
 
 # pbemd: server/ (the process), runtime/ (the context its stages share),
 # http/, notify/ (mail/ is daemon/mail/local.mk's).
-bin_PROGRAMS += daemon/pbemd
+sbin_PROGRAMS += daemon/pbemd
 daemon_pbemd_SOURCES = \
 	daemon/server/server.h daemon/server/pbemd.c \
 	daemon/server/reload.c daemon/server/sdnotify.c \
