@@ -31,6 +31,10 @@ CONTRIB_MADE = contrib/pbemd.service contrib/pbem.sysusers \
 	contrib/pbem.tmpfiles
 all-local: $(CONTRIB_MADE)
 CLEANFILES += $(CONTRIB_MADE)
+# EXTRA_DIST ships contrib/ whole: leave out what an in-tree build made,
+# so that a build from the tarball makes them with its own paths.
+dist-hook:
+	for f in $(CONTRIB_MADE); do rm -f "$(distdir)/$$f"; done
 
 # Installed under the names systemd looks for.
 install-data-local: $(CONTRIB_MADE) install-example-config
