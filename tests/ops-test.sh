@@ -137,6 +137,14 @@ contains "the missing file is named" err.txt "mail_smtp_password_file: $work/nop
 chmod 0600 empty-secret
 expect "an empty password file" 78 "$bin/pbemd" -n -c good.conf -o mail_imap_password_file=empty-secret
 contains "empty refused" err.txt "empty-secret: empty"
+head -c 2000 /dev/zero | tr '\0' x >long-secret
+chmod 0600 long-secret
+expect "a password longer than 1024 bytes" 78 "$bin/pbemd" -n -c good.conf -o mail_smtp_password_file=long-secret
+contains "too long refused" err.txt "long-secret: longer than 1024 bytes"
+printf 'ab\0cd\n' >nul-secret
+chmod 0600 nul-secret
+expect "a password with a NUL byte" 78 "$bin/pbemd" -n -c good.conf -o mail_smtp_password_file=nul-secret
+contains "NUL refused" err.txt "nul-secret: holds a NUL byte"
 head -c 32 /dev/urandom >loose.kek
 chmod 0644 loose.kek
 expect "a world-readable hosted key" 78 "$bin/pbemd" -n -c good.conf -o hosted_key_file=loose.kek
@@ -176,6 +184,15 @@ contains "timestamps in the log file" pbemd.log "Z pbemd[$pid]: http: listening"
 # The administrator token read from its file works, and only it.
 status "the token from its file" 200 -H "Authorization: Bearer s3cret-token" "$url/webhooks"
 status "another token" 401 -H "Authorization: Bearer s3cret-tokenX" "$url/webhooks"
+# Rotating it: a new file, a SIGHUP; the old token stops working.
+printf 'n3w-token\n' >token.new
+chmod 0640 token.new
+mv token.new token
+kill -HUP "$pid"
+wait_log "reload: done" 1 || bad "no reload after SIGHUP"
+status "the rotated token" 200 -H "Authorization: Bearer n3w-token" "$url/webhooks"
+status "the old token after rotation" 401 -H "Authorization: Bearer s3cret-token" "$url/webhooks"
+lacks "no token in the log" pbemd.log "n3w-token"
 
 # --- health --------------------------------------------------------------
 status "health" 200 "$url/health"
@@ -265,7 +282,7 @@ contains "metrics: wrong game" metrics.txt 'pbem_moves_rejected_total{code="wron
 contains "metrics: no block" metrics.txt 'pbem_moves_rejected_total{code="no_block"} 4'
 contains "metrics: key limit" metrics.txt 'pbem_rate_limited_key_total 1'
 contains "metrics: 413s" metrics.txt 'pbem_http_body_too_large_total 2'
-contains "metrics: reloads" metrics.txt 'pbem_reloads_total 2'
+contains "metrics: reloads" metrics.txt 'pbem_reloads_total 3'
 contains "metrics: refused reloads" metrics.txt 'pbem_reloads_refused_total 1'
 contains "metrics: requests by route" metrics.txt 'pbem_http_requests_total{route="/v1/games/{id}/moves",status="2xx"} 2'
 contains "metrics: 4xx by route" metrics.txt 'pbem_http_requests_total{route="/v1/games/{id}/moves",status="4xx"} 9'
