@@ -117,6 +117,11 @@ mkdir -p "$work/notadir"
 expect "pbemd -n: a Maildir that is a file" 78 "$bin/pbemd" -n -c good.conf -o mail_quarantine="$work/maildir-file"
 contains "the Maildir is named" err.txt "mail_quarantine: $work/maildir-file: not a folder"
 
+# The syslog facility: mail, or a refusal naming the choices.
+expect "log to the mail facility" 0 "$bin/pbemd" -n -c good.conf -o log=syslog:mail
+expect "an unknown syslog facility" 78 "$bin/pbemd" -n -c good.conf -o log=syslog:mial
+contains "the facilities are named" err.txt "syslog facility \"mial\" is not one of daemon, mail, local0 to local7"
+
 # Secrets from files (docs/CONFIG.md, "Secrets"): loose modes refused,
 # never printed, not both inline and by file.
 printf 's3cret-token\n' >token

@@ -29,7 +29,8 @@ static const struct config_option options[] = {
 
 	/* Logging. */
 	{ "log", CONFIG_STRING, "stderr", 0, 0, 1,
-	    "where log lines go: stderr, syslog, or a file path" },
+	    "where log lines go: stderr, syslog (facility daemon), "
+	    "syslog:mail (or daemon, local0..local7), or a file path" },
 	{ "log_level", CONFIG_STRING, "info", 0, 0, 1,
 	    "the least important level logged: warning, info or debug" },
 

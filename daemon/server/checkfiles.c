@@ -112,7 +112,7 @@ daemon_check_files(const struct config *cfg, FILE *out)
 	const char *dir;
 	struct tpl_set *set;
 	char err[1024], *path;
-	int problems = 0;
+	int problems = 0, facility;
 
 	dir = templates_dir(*option_dir != '\0' ? option_dir : NULL);
 	if ((set = templates_load(dir, err, sizeof(err))) == NULL) {
@@ -142,7 +142,10 @@ daemon_check_files(const struct config *cfg, FILE *out)
 		    config_str(cfg, "pid_file"));
 	else
 		check_folder_of(&problems, "pid_file", dbpath);
-	if (strcmp(log, "stderr") != 0 && strcmp(log, "syslog") != 0)
+	if ((facility = log_syslog_facility(log, err, sizeof(err))) < 0) {
+		fprintf(stderr, "pbemd: %s\n", err);
+		problems++;
+	} else if (facility == 0 && strcmp(log, "stderr") != 0)
 		check_file(&problems, out, "log", log);
 	check_maildir(&problems, "mail_maildir_in",
 	    config_str(cfg, "mail_maildir_in"));
