@@ -145,6 +145,7 @@ head -c 8192 /dev/urandom >junk.db
 cp "copy$i.db.key" junk.db.key
 expect "restore a file that is no database" 1 ctl restore junk.db
 contains "restore junk: the database is unchanged" err.txt "the database is unchanged"
+[ -e pbem.db.pid ] && bad "a refused restore left its lock file" || ok
 expect "restore junk: the live database still audits" 0 ctl audit
 expect "restore a backup without its key" 1 ctl restore "$work/nothing.db"
 contains "restore without a key" err.txt "nothing.db.key"

@@ -152,8 +152,11 @@ ctl_cmd_restore(struct ctl *c, int argc, char **argv)
 		cli_fatal("%s: %s; a backup is FILE with FILE.key beside it",
 		    from, strerror(errno));
 	lockfd = take_lock(lockpath, &made);
-	if (store_restore(src, c->dbpath, err, sizeof(err)) != STORE_OK)
+	if (store_restore(src, c->dbpath, err, sizeof(err)) != STORE_OK) {
+		if (made)
+			unlink(lockpath);
 		cli_fatal("restore: %s (the database is unchanged)", err);
+	}
 	path_with(to, sizeof(to), c->dbpath, ".key");
 	copy_key(from, to, 1);
 	path_with(from, sizeof(from), src, ".kek");
