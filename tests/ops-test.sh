@@ -383,6 +383,13 @@ fi
 expect "deliver: the HTML quote bomb" 0 timeout 60 "$bin/pbemd" deliver \
     -d deliver.db -m quarantine="$work/quarantine" <bomb.eml
 contains "deliver: the bomb quarantined" err.txt "once its HTML is converted"
+# pbemd deliver reads the same secret files, by the same rule.
+printf 'mail_smtp_password_file = %s/token\n' "$work" >deliver-secret.conf
+chmod 0644 token
+expect "deliver: a loose secret file" 78 "$bin/pbemd" deliver \
+    -c deliver-secret.conf -d deliver.db </dev/null
+contains "deliver: the secret file is named" err.txt "$work/token: mode 0644"
+chmod 0640 token
 
 # --- open files ----------------------------------------------------------
 # The generated unit's LimitNOFILE holds what the default limits need
