@@ -96,10 +96,11 @@ daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) $(CURL_LIBS) $(SYSTEMD_LIBS) \
 check_PROGRAMS += tests/check_config
 TESTS += tests/check_config
 tests_check_config_SOURCES = tests/check_config.c daemon/runtime/conf.h \
-	daemon/runtime/conf.c daemon/common/addrpolicy.c
+	daemon/runtime/conf.c daemon/common/addrpolicy.c \
+	daemon/runtime/conf_secrets.c daemon/common/secretfile.c
 tests_check_config_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS) \
 	-DSRCDIR=\"$(srcdir)\"
-tests_check_config_LDADD = $(CHECK_LIBS)
+tests_check_config_LDADD = $(SODIUM_LIBS) $(CHECK_LIBS)
 
 # The token buckets of the rate limits, with an injected clock.
 check_PROGRAMS += tests/check_ratelimit
