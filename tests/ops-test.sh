@@ -117,6 +117,17 @@ mkdir -p "$work/notadir"
 expect "pbemd -n: a Maildir that is a file" 78 "$bin/pbemd" -n -c good.conf -o mail_quarantine="$work/maildir-file"
 contains "the Maildir is named" err.txt "mail_quarantine: $work/maildir-file: not a folder"
 
+# Under systemd, stderr is the journal's stream ($JOURNAL_STREAM names its
+# device and inode): lines carry their priority for the journal.
+: >journal.err
+JOURNAL_STREAM=$(stat -c '%d:%i' journal.err) "$bin/pbemd" -c good.conf \
+    -t "$work/no-templates" -p 0 -o log=stderr 2>>journal.err
+contains "a fatal line with its priority" journal.err "<2>fatal: templates: $work/no-templates"
+JOURNAL_STREAM=1:1 "$bin/pbemd" -c good.conf -t "$work/no-templates" -p 0 \
+    -o log=stderr 2>plain.err
+lacks "no priority when stderr is not the journal" plain.err "<2>"
+contains "no priority when stderr is not the journal" plain.err "Z pbemd["
+
 # The syslog facility: mail, or a refusal naming the choices.
 expect "log to the mail facility" 0 "$bin/pbemd" -n -c good.conf -o log=syslog:mail
 expect "an unknown syslog facility" 78 "$bin/pbemd" -n -c good.conf -o log=syslog:mial

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,12 +44,35 @@ static const char *log_component = "pbem";
 static enum log_target log_target = TARGET_STDERR;
 static int log_fd = -1;			/* TARGET_FILE only */
 static int log_facility = LOG_DAEMON;		/* TARGET_SYSLOG only */
+static int stderr_is_journal;	/* systemd's journal reads our stderr */
+
 static atomic_int log_level = LOG_LEVEL_INFO;
+
+/*
+ * Is standard error the journal's stream?  systemd sets JOURNAL_STREAM to
+ * "DEVICE:INODE" of the stream it connected; a child whose stderr went
+ * elsewhere inherits the variable, hence the comparison
+ * (sd_journal_stream_fd(3), systemd.exec(5)).
+ */
+static int
+journal_on_stderr(void)
+{
+	const char *stream = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat sb;
+
+	if (stream == NULL || sscanf(stream, "%llu:%llu", &dev, &ino) != 2 ||
+	    fstat(STDERR_FILENO, &sb) != 0)
+		return 0;
+	return (unsigned long long)sb.st_dev == dev &&
+	    (unsigned long long)sb.st_ino == ino;
+}
 
 void
 log_init(const char *component, int use_syslog, int verbose)
 {
 	log_component = component;
+	stderr_is_journal = journal_on_stderr();
 	if (use_syslog) {
 		openlog(component, LOG_PID | LOG_NDELAY, LOG_DAEMON);
 		log_target = TARGET_SYSLOG;
@@ -151,7 +175,17 @@ vlog(int priority, int level, const char *fmt, va_list ap, int with_errno)
 	pthread_mutex_lock(&log_mutex);
 	if (log_target == TARGET_SYSLOG)
 		syslog(priority, "%s", msg);
-	else {
+	else if (log_target == TARGET_STDERR && stderr_is_journal) {
+		/* The journal stamps each line and reads its priority from
+		 * a "<N>" prefix (sd-daemon(3)): journalctl -p warning. */
+		len = (size_t)snprintf(line, sizeof(line), "<%d>%s%s\n",
+		    priority, priority == LOG_CRIT ? "fatal: " :
+		    prefix[level], msg);
+		if (len >= sizeof(line))
+			len = sizeof(line) - 1;
+		if (write(STDERR_FILENO, line, len) < 0)
+			(void)0;
+	} else {
 		clock_gettime(CLOCK_REALTIME, &now);
 		gmtime_r(&now.tv_sec, &tm);
 		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);

@@ -5,7 +5,10 @@
  * syslog, or a file that log_configure() (re)opens -- pbemd calls it again
  * on SIGHUP, which is what logrotate needs.  Lines on standard error and
  * in a file carry a UTC timestamp, the component and the level; syslog
- * adds its own.  The *x variants do not append strerror(errno); the
+ * adds its own.  When standard error is systemd's journal stream
+ * ($JOURNAL_STREAM names it), a line starts instead with its syslog
+ * priority, "<4>" to "<7>", which the journal keeps as the PRIORITY field
+ * (the journal adds the time).  The *x variants do not append strerror(errno); the
  * others do.  Lines below the configured level are dropped (debug lines
  * cost one atomic load then).
  *
