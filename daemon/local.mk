@@ -9,7 +9,8 @@ daemon_libpbem_a_SOURCES = \
 	daemon/common/rng.h daemon/common/rng.c \
 	daemon/common/reqsig.h daemon/common/reqsig.c \
 	daemon/common/clock.h daemon/common/clock.c \
-	daemon/common/addrpolicy.h daemon/common/addrpolicy.c
+	daemon/common/addrpolicy.h daemon/common/addrpolicy.c \
+	daemon/common/secretfile.h daemon/common/secretfile.c
 # engine/: everything that decides and records a move (engine.h).
 daemon_libpbem_a_SOURCES += \
 	daemon/engine/engine.h \
@@ -48,20 +49,24 @@ bin_PROGRAMS += daemon/pbem daemon/pbemctl
 daemon_pbem_SOURCES = daemon/cli/pbem.c daemon/cli/cli.h daemon/cli/cli.c
 daemon_pbem_CPPFLAGS = $(CORE_CPPFLAGS) $(CURL_CFLAGS)
 daemon_pbem_LDADD = $(CORE_LIBS) $(CURL_LIBS)
-daemon_pbemctl_SOURCES = daemon/cli/pbemctl.c daemon/cli/cli.h daemon/cli/cli.c
+daemon_pbemctl_SOURCES = daemon/cli/pbemctl.c daemon/cli/pbemctl.h \
+	daemon/cli/ctl_backup.c daemon/cli/ctl_queue.c daemon/cli/cli.h \
+	daemon/cli/cli.c
 daemon_pbemctl_CPPFLAGS = $(CORE_CPPFLAGS)
 daemon_pbemctl_LDADD = $(CORE_LIBS)
 
 # pbemd: server/ (the process), runtime/ (the context its stages share),
 # http/, notify/ (mail/ is daemon/mail/local.mk's).
-bin_PROGRAMS += daemon/pbemd
+sbin_PROGRAMS += daemon/pbemd
 daemon_pbemd_SOURCES = \
 	daemon/server/server.h daemon/server/pbemd.c \
 	daemon/server/reload.c daemon/server/sdnotify.c \
+	daemon/server/checkfiles.c \
 	daemon/server/pidfile.h daemon/server/pidfile.c \
 	daemon/server/scheduler.h daemon/server/scheduler.c \
 	daemon/runtime/daemon.h daemon/runtime/context.c \
 	daemon/runtime/conf.h daemon/runtime/conf.c \
+	daemon/runtime/conf_secrets.h daemon/runtime/conf_secrets.c \
 	daemon/runtime/metrics.h daemon/runtime/metrics.c \
 	daemon/common/log.h daemon/common/log.c \
 	daemon/common/ratelimit.h daemon/common/ratelimit.c \
@@ -93,10 +98,11 @@ daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) $(CURL_LIBS) $(SYSTEMD_LIBS) \
 check_PROGRAMS += tests/check_config
 TESTS += tests/check_config
 tests_check_config_SOURCES = tests/check_config.c daemon/runtime/conf.h \
-	daemon/runtime/conf.c daemon/common/addrpolicy.c
+	daemon/runtime/conf.c daemon/common/addrpolicy.c \
+	daemon/runtime/conf_secrets.c daemon/common/secretfile.c
 tests_check_config_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS) \
 	-DSRCDIR=\"$(srcdir)\"
-tests_check_config_LDADD = $(CHECK_LIBS)
+tests_check_config_LDADD = $(SODIUM_LIBS) $(CHECK_LIBS)
 
 # The token buckets of the rate limits, with an injected clock.
 check_PROGRAMS += tests/check_ratelimit

@@ -15,6 +15,9 @@ EXTRA_DIST += tests/cli-test.sh tests/check-layout.sh tests/readme-test.sh tests
 # health, metrics, signals.
 TESTS += tests/ops-test.sh
 EXTRA_DIST += tests/ops-test.sh tests/checks.sh
+# Backup under load, restore and audit, the outbox queue, prune.
+TESTS += tests/backup-test.sh
+EXTRA_DIST += tests/backup-test.sh
 
 # docs/BOTS.md's example bot (Python, and Node.js if installed) against
 # a real pbemd: signed requests, moves, the event streams, a webhook.

@@ -3,7 +3,8 @@
  *
  * Every command opens the database (-d, $PBEM_DB, or ./pbem.db), does one
  * thing, and exits 0 on success, 1 when the thing asked for failed (a
- * refused move, an audit that found a fault), 2 on a usage error.
+ * refused move, an audit that found a fault), EX_USAGE (64) on a usage
+ * error (pbemctl(8) lists them).
  * Messages for people go to standard error; results to standard output.
  */
 #include <getopt.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 #include <time.h>
 
 #include <sodium.h>
@@ -18,6 +20,7 @@
 #include "audit.h"
 #include "bundle.h"
 #include "cli.h"
+#include "pbemctl.h"
 #include "clock.h"
 #include "engine.h"
 #include "present.h"
@@ -27,16 +30,10 @@
 #include "templates.h"
 #include "webhook.h"
 
-struct ctl {
-	const char		*dbpath;
-	struct store		*st;
-	struct serverkey	*key;
-};
-
 static void
-usage(void)
+print_usage(FILE *out)
 {
-	fprintf(stderr,
+	fprintf(out,
 "usage: pbemctl [-d database] command [arguments]\n"
 "  init                              create the database and server key\n"
 "  rulesets                          list the games this server runs\n"
@@ -54,7 +51,9 @@ usage(void)
 "  game policy GAME [NAME=VALUE ...]  show or change the deadline policy\n"
 "  tick [--at UNIXTIME]              run the deadline scheduler once\n"
 "  prune [--days N]                  remove outbox rows delivered more than\n"
-"                                    N days ago (default 7)\n"
+"                                    N days ago (default 7), and the\n"
+"                                    snapshots of finished games but their\n"
+"                                    first and last\n"
 "  replace GAME SEAT PLAYER          give a seat to another player\n"
 "  resign GAME SEAT                  resign a seat for its player\n"
 "  vacation GAME SEAT FIRST LAST     a vacation, days as YYYY-MM-DD (UTC)\n"
@@ -77,12 +76,27 @@ usage(void)
 "  webhook list [--game ID]\n"
 "  webhook remove|enable|disable ID   enable re-arms a failing one\n"
 "  outbox [N]                        the first N (100) rows not yet sent,\n"
-"                                    with why each waits (deferred, failed)\n");
-	exit(2);
+"                                    with why each waits (deferred, failed)\n"
+"  queue [--all]                     the waiting outbox rows, like mailq\n"
+"  queue retry ID...|all             try rows again now (postsuper -r)\n"
+"  queue drop ID...                  remove rows unsent (postsuper -d)\n"
+"  backup FILE                       a consistent copy while pbemd runs,\n"
+"                                    with FILE.key (and FILE.kek)\n"
+"  restore FILE                      replace the database with a backup\n"
+"                                    (pbemd stopped), then audit every game\n"
+"  pbemctl --help | --version\n"
+"Exit status: 0 done, 1 failed, 64 usage error (pbemctl(8)).\n");
 }
 
-/* Open the store and (unless no_key) the server key. */
-static void
+/* A usage error: the usage on stderr, exit EX_USAGE. */
+void
+usage(void)
+{
+	print_usage(stderr);
+	exit(EX_USAGE);
+}
+
+void
 ctl_open(struct ctl *c, int create)
 {
 	char err[512], *keypath;
@@ -97,7 +111,7 @@ ctl_open(struct ctl *c, int create)
 		    " (run `pbemctl init` first)");
 }
 
-static void
+void
 ctl_close(struct ctl *c)
 {
 	serverkey_close(c->key);
@@ -399,7 +413,7 @@ cmd_player(struct ctl *c, int argc, char **argv)
 		return 0;
 	}
 	usage();
-	return 2;
+	return EX_USAGE;
 }
 
 static int
@@ -594,6 +608,13 @@ cmd_prune(struct ctl *c, int argc, char **argv)
 	}
 	printf("%lld delivered outbox rows removed (older than %lld days)\n",
 	    (long long)removed, (long long)days);
+	if (store_snapshot_prune_ended(c->st, &removed) != STORE_OK) {
+		fprintf(stderr, "pbemctl: prune: %s\n", store_errmsg(c->st));
+		ctl_close(c);
+		return 1;
+	}
+	printf("%lld snapshots of finished games removed (each keeps its "
+	    "first and last)\n", (long long)removed);
 	ctl_close(c);
 	return 0;
 }
@@ -1267,25 +1288,33 @@ collect_game(const struct store_game *g, void *arg)
 	return 0;
 }
 
-static int
-cmd_audit(struct ctl *c, int argc, char **argv)
+int
+ctl_audit_all(struct ctl *c)
 {
 	struct { int64_t *ids; size_t n, cap; } list = { NULL, 0, 0 };
 	size_t i;
 	int failed = 0;
 
+	if (store_game_foreach(c->st, collect_game, &list) != STORE_OK)
+		cli_fatal("store: %s", store_errmsg(c->st));
+	for (i = 0; i < list.n; i++)
+		failed |= audit_one(c, list.ids[i], NULL, NULL) != 0;
+	free(list.ids);
+	return failed ? -1 : 0;
+}
+
+static int
+cmd_audit(struct ctl *c, int argc, char **argv)
+{
+	int failed = 0;
+
 	if (argc > 2)
 		usage();
 	ctl_open(c, 0);
-	if (argc == 2) {
+	if (argc == 2)
 		failed = audit_one(c, game_arg(argv[1]), NULL, NULL) != 0;
-	} else {
-		if (store_game_foreach(c->st, collect_game, &list) != STORE_OK)
-			cli_fatal("store: %s", store_errmsg(c->st));
-		for (i = 0; i < list.n; i++)
-			failed |= audit_one(c, list.ids[i], NULL, NULL) != 0;
-		free(list.ids);
-	}
+	else
+		failed = ctl_audit_all(c) != 0;
 	ctl_close(c);
 	return failed ? 1 : 0;
 }
@@ -1572,6 +1601,9 @@ static const struct {
 	{ "observe", cmd_observe },
 	{ "seats", cmd_seats },
 	{ "outbox", cmd_outbox },
+	{ "queue", ctl_cmd_queue },
+	{ "backup", ctl_cmd_backup },
+	{ "restore", ctl_cmd_restore },
 };
 
 int
@@ -1582,10 +1614,12 @@ main(int argc, char **argv)
 	int ch;
 
 	memset(&c, 0, sizeof(c));
+	cli_help_or_version(argc > 1 ? argv[1] : NULL, print_usage);
 	c.dbpath = getenv("PBEM_DB") ? getenv("PBEM_DB") : "pbem.db";
 	while ((ch = getopt(argc, argv, "+d:h")) != -1) {
 		switch (ch) {
 		case 'd': c.dbpath = optarg; break;
+		case 'h': print_usage(stdout); exit(EX_OK);
 		default: usage();
 		}
 	}

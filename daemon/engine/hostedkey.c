@@ -23,6 +23,7 @@
 #include <sodium.h>
 
 #include "engine.h"
+#include "secretfile.h"
 
 struct hosted_kek {
 	unsigned char	k[HOSTED_KEK_BYTES];
@@ -46,8 +47,12 @@ read_kek(const char *path, struct hosted_kek *kek, char *err, size_t errlen)
 	ssize_t n;
 	int fd;
 
-	if ((fd = open(path, O_RDONLY)) < 0) {
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (secretfile_check_mode(fd, path, err, errlen) != 0) {
+		close(fd);
 		return -1;
 	}
 	n = read(fd, buf, sizeof(buf));
