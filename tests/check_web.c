@@ -3,8 +3,11 @@
  * (daemon/engine/websession.c; docs/WEB.md): a sign-in link works once
  * and only before it expires, only while its player holds its seat; a
  * session is bound to one player, game and seat and expires; a CSRF
- * token belongs to its session only.  The HTTP side (cookie flags, pages,
- * forms) is tests/web-e2e.sh's, against a running pbemd.
+ * token belongs to its session only; a POST from another site (login
+ * CSRF and move forms) is told from one of the server's own page
+ * (daemon/http/web_origin.c).  The HTTP side (cookie flags, pages, forms,
+ * the 403 page of a cross-site POST) is tests/web-e2e.sh's, against a
+ * running pbemd.
  */
 #include <check.h>
 #include <stdio.h>
@@ -16,6 +19,7 @@
 
 #include "engine.h"
 #include "testlib.h"
+#include "web_origin.h"
 
 static struct testenv env;
 static int64_t game;
@@ -184,6 +188,64 @@ START_TEST(test_csrf_bound_to_session)
 }
 END_TEST
 
+/* What a browser sends with a POST, judged against public_base_url. */
+START_TEST(test_cross_site_refused)
+{
+	const char *base = "http://play.example.org:8080";
+
+	/* The page's own form: same-origin, Origin the server's. */
+	ck_assert_int_eq(web_origin_check("same-origin",
+	    "http://play.example.org:8080", "play.example.org:8080", base),
+	    WEB_ORIGIN_OK);
+	/* Hostnames compare without case; the Host header counts too (a
+	 * server reached at another name than the configured one). */
+	ck_assert_int_eq(web_origin_check(NULL, "http://PLAY.Example.org:8080",
+	    NULL, base), WEB_ORIGIN_OK);
+	ck_assert_int_eq(web_origin_check("same-origin",
+	    "http://127.0.0.1:9999", "127.0.0.1:9999", base), WEB_ORIGIN_OK);
+	/* A default port is never sent in Origin. */
+	ck_assert_int_eq(web_origin_check(NULL, "https://play.example.org",
+	    NULL, "https://play.example.org:443/"), WEB_ORIGIN_OK);
+	ck_assert_int_eq(web_origin_check(NULL, "http://play.example.org",
+	    "play.example.org:80", "https://elsewhere.example/"),
+	    WEB_ORIGIN_OK);
+	/* Neither header (curl, an old browser): the CSRF token and the
+	 * SameSite cookie decide. */
+	ck_assert_int_eq(web_origin_check(NULL, NULL, "x", base),
+	    WEB_ORIGIN_OK);
+	ck_assert_int_eq(web_origin_check("none", NULL, "x", base),
+	    WEB_ORIGIN_OK);
+
+	/* Another site's form or script. */
+	ck_assert_int_eq(web_origin_check("cross-site",
+	    "http://play.example.org:8080", "play.example.org:8080", base),
+	    WEB_ORIGIN_CROSS_SITE);
+	ck_assert_int_eq(web_origin_check("Cross-Site", NULL, NULL, base),
+	    WEB_ORIGIN_CROSS_SITE);
+	ck_assert_int_eq(web_origin_check("same-site",
+	    "http://evil.example.org:8080", "play.example.org:8080", base),
+	    WEB_ORIGIN_CROSS_SITE);
+	ck_assert_int_eq(web_origin_check(NULL, "http://evil.example",
+	    "play.example.org:8080", base), WEB_ORIGIN_FOREIGN);
+	ck_assert_int_eq(web_origin_check("same-origin", "https://evil.example",
+	    "play.example.org:8080", base), WEB_ORIGIN_FOREIGN);
+	/* Same host, another port or scheme: another origin. */
+	ck_assert_int_eq(web_origin_check(NULL, "http://play.example.org:8081",
+	    "play.example.org:8080", base), WEB_ORIGIN_FOREIGN);
+	ck_assert_int_eq(web_origin_check(NULL, "https://play.example.org:8080",
+	    NULL, base), WEB_ORIGIN_FOREIGN);
+	/* A name that only starts like ours. */
+	ck_assert_int_eq(web_origin_check(NULL,
+	    "http://play.example.org:8080.evil.example", NULL, base),
+	    WEB_ORIGIN_FOREIGN);
+	/* Sandboxed frames and data: pages send "null". */
+	ck_assert_int_eq(web_origin_check(NULL, "null",
+	    "play.example.org:8080", base), WEB_ORIGIN_FOREIGN);
+	ck_assert_int_eq(web_origin_check(NULL, "", "", ""),
+	    WEB_ORIGIN_FOREIGN);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -197,6 +259,7 @@ main(void)
 	tcase_add_test(tc, test_link_refusals);
 	tcase_add_test(tc, test_session_expires);
 	tcase_add_test(tc, test_csrf_bound_to_session);
+	tcase_add_test(tc, test_cross_site_refused);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
