@@ -238,9 +238,15 @@ START_TEST(test_cross_site_refused)
 	ck_assert_int_eq(web_origin_check(NULL,
 	    "http://play.example.org:8080.evil.example", NULL, base),
 	    WEB_ORIGIN_FOREIGN);
-	/* Sandboxed frames and data: pages send "null". */
+	/* Sandboxed frames and data: pages send "null" -- and so do our
+	 * own pages under Referrer-Policy: no-referrer, from browsers
+	 * that say Sec-Fetch-Site too. */
 	ck_assert_int_eq(web_origin_check(NULL, "null",
 	    "play.example.org:8080", base), WEB_ORIGIN_FOREIGN);
+	ck_assert_int_eq(web_origin_check("cross-site", "null",
+	    "play.example.org:8080", base), WEB_ORIGIN_CROSS_SITE);
+	ck_assert_int_eq(web_origin_check("same-origin", "null",
+	    "play.example.org:8080", base), WEB_ORIGIN_OK);
 	ck_assert_int_eq(web_origin_check(NULL, "", "", ""),
 	    WEB_ORIGIN_FOREIGN);
 }

@@ -73,8 +73,13 @@ web_origin_check(const char *fetch_site, const char *origin,
 		return WEB_ORIGIN_CROSS_SITE;
 	if (origin == NULL)
 		return WEB_ORIGIN_OK;
-	/* "null": a sandboxed frame, a data: page, a redirect from
-	 * elsewhere -- never this server's page. */
+	/* "null" is what our own pages send: with Referrer-Policy
+	 * no-referrer a browser posts a form with Origin: null -- and
+	 * every browser that does also says Sec-Fetch-Site, checked above.
+	 * Without it, "null" may be a sandboxed frame or a data: page of
+	 * another site: refused. */
+	if (strcmp(origin, "null") == 0)
+		return fetch_site != NULL ? WEB_ORIGIN_OK : WEB_ORIGIN_FOREIGN;
 	if (public_base_url != NULL && same_origin(origin, public_base_url))
 		return WEB_ORIGIN_OK;
 	if (host != NULL && *host != '\0' && strlen(host) < ORIGIN_MAX - 9) {

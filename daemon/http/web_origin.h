@@ -7,7 +7,8 @@
  * the request comes from another site: Sec-Fetch-Site "cross-site" or
  * "same-site" (a sibling host is another origin), or an Origin header
  * that is neither the origin of public_base_url nor this request's
- * Host.  A request without either header (an old browser, curl) is
+ * Host (Origin "null", which our own pages send under Referrer-Policy
+ * no-referrer, only with a same-origin Sec-Fetch-Site).  A request without either header (an old browser, curl) is
  * judged by the CSRF token and the SameSite cookie alone.  Pure: it
  * reads only its arguments, so tests call it directly.
  */
