@@ -3,16 +3,22 @@
 
 Starts pbemd on a free loopback port with a temporary database and the
 Maildir outbox, registers players whose keys the server holds, and plays
-whole games of Ladder (template) and Star Trek Missions (stmissions) -- and
-a few moves of Enterprise vs Excelsior -- only by clicking in headless
+whole games of Ladder (template), Star Trek Missions (stmissions) and
+Enterprise vs Excelsior (eve), and a whole Missions game where one player
+has a key of their own loaded into the page, only by clicking in headless
 Chromium: each move starts from the sign-in link of the seat's latest
-your-turn mail (mail/out/new), presses Continue, and presses one of the
-move buttons.  After every move it checks that no card the seat may not
-see is in the page (DOM text and source) or in the public answers, using
-the seat's own view and the full state from pbemctl.  It also checks the
-HTTP rules of the sign-in and the forms with plain requests: GET spends
-nothing, a link works once, the cookie's flags, a form without the right
-CSRF token, a session of another game, no session.
+your-turn mail (mail/out/new), presses Continue, and -- for most moves --
+clicks the cards the move uses, checks that the moves left all use them,
+and presses the move's button.  After every move it checks that no card
+the seat may not see is in the page (DOM text and source) or in the
+public answers, using the seat's own view and the full state from
+pbemctl, and that the last moves show the move as the button did (in the
+player's language).  It also checks the HTTP rules of the sign-in and the
+forms with plain requests: GET spends nothing, a link works once, the
+cookie's flags, a form without the right CSRF token, a POST from another
+site (Sec-Fetch-Site, Origin), a session of another game, no session.
+PBEM_WEB_SAMPLE=1 plays only a few moves of the Missions, eve and own-key
+games.
 
 Arguments: BUILD_DIR SRC_DIR ARTIFACTS_DIR.  Exit 0 pass, 1 fail.
 """

@@ -14,7 +14,7 @@
  *   web_signin.c	GET and POST /play/TOKEN: the sign-in link
  *   web_seat.c		GET /play/games/N and /play/games/N/public
  *   web_move.c		POST /play/games/N/move
- *   web_pick.c		the cards each move button involves
+ *   web_pick.c		the cards each move button involves (web_pick.h)
  *   web_static.c	/play/static/play.js and play.css
  */
 #ifndef PBEM_WEB_H
@@ -80,10 +80,6 @@ enum MHD_Result	web_seat_answer(struct api_request *req,
 int		web_session_for(struct api_request *req, struct store *st,
 		    int64_t game_id, struct store_web_session *ws,
 		    enum MHD_Result *rc);
-/* web_pick.c: give each card of data's "hand" and "discard" its "ref"
- * (id, else name) and each of its "moves" the "cards" it involves
- * (refs joined by '|'), and set "can_pick" when any move has one. */
-void		web_pick_mark(json_t *data);
 /* web_move.c */
 enum MHD_Result	web_move_post(struct api_request *req);
 /* web_static.c */

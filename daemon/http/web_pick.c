@@ -15,7 +15,7 @@
  */
 #include <string.h>
 
-#include "web.h"
+#include "web_pick.h"
 
 /* Refs joined in a button's data-cards attribute: names may hold
  * spaces, never this. */

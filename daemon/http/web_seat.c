@@ -24,6 +24,7 @@
 #include "present.h"
 #include "templates.h"
 #include "web.h"
+#include "web_pick.h"
 
 /* The view as text, rendered with the game's mail template name. */
 static json_t *
