@@ -408,11 +408,13 @@ def pick_cards(d, moves, index, game, seat, keyboard):
     cards = moves[index]["cards"]
     ok(d.find_element(By.ID, "pick").is_displayed(),
        "game %d seat %d: no card-picking help on the page" % (game, seat))
-    slots = {}
-    for e in d.find_elements(By.CSS_SELECTOR, ".card-slot[data-card]"):
-        slots.setdefault(e.get_attribute("data-card"), e)
+    def slot_of(ref):
+        # The first card of that ref (two cards of one type share it).
+        return d.find_element(By.CSS_SELECTOR, '.card-slot[data-card="%s"]'
+                              % ref.replace('"', '\\"'))
+
     if keyboard:
-        slot = slots[cards[0]]
+        slot = slot_of(cards[0])
         slot.send_keys(Keys.ENTER)
         ok(slot.get_attribute("aria-pressed") == "true",
            "game %d: Enter did not choose card %s" % (game, cards[0]))
@@ -423,7 +425,7 @@ def pick_cards(d, moves, index, game, seat, keyboard):
            game)
     chosen = []
     for ref in cards:
-        slot = slots[ref]
+        slot = slot_of(ref)
         ok(slot.get_attribute("tabindex") == "0" and
            slot.get_attribute("role") == "button",
            "game %d: card %s cannot be reached by keyboard" % (game, ref))
