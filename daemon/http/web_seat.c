@@ -118,7 +118,6 @@ last_moves(struct store *st, const struct gamestate *gs, int viewer,
     const char *const *names, int over, enum rules_lang lang)
 {
 	char said[PROTO_MOVE_MAX + 1];
-
 	struct store_entry e;
 	json_t *out = json_array(), *m;
 	int64_t seq;
