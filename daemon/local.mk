@@ -88,6 +88,8 @@ daemon_pbemd_SOURCES = \
 	daemon/http/web.h daemon/http/web_page.c daemon/http/web_signin.c \
 	daemon/http/web_seat.c daemon/http/web_move.c \
 	daemon/http/web_static.c \
+	daemon/http/web_origin.h daemon/http/web_origin.c \
+	daemon/http/web_pick.h daemon/http/web_pick.c \
 	daemon/notify/notify.h daemon/notify/webhook_deliver.c
 daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS) $(CURL_CFLAGS) \
 	$(SYSTEMD_CFLAGS)

@@ -493,6 +493,39 @@ START_TEST(test_wrap)
 	ck_assert_ptr_nonnull(strstr(w, "Salle des\n       machines ; "
 	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9 avec"));
 	free(w);
+	/* French punctuation never starts a line: the space before
+	 * ; : ! ? and a closing guillemet, and after an opening one, does
+	 * not break.  Each text below would break at that space otherwise
+	 * (the break would fall at column 20 or 21). */
+	w = mail_wrap("aaaa bbbb cccc dddd ; eeee\n", 20);
+	ck_assert_str_eq(w, "aaaa bbbb cccc\ndddd ; eeee\n");
+	free(w);
+	w = mail_wrap("aaaa bbbb cccc dddd : eeee\n", 20);
+	ck_assert_str_eq(w, "aaaa bbbb cccc\ndddd : eeee\n");
+	free(w);
+	w = mail_wrap("aaaa bbbb cccc dddd ! eeee\n", 20);
+	ck_assert_str_eq(w, "aaaa bbbb cccc\ndddd ! eeee\n");
+	free(w);
+	w = mail_wrap("aaaa bbbb cccc dddd ? eeee\n", 20);
+	ck_assert_str_eq(w, "aaaa bbbb cccc\ndddd ? eeee\n");
+	free(w);
+	w = mail_wrap("aaaa bbbb cccc \xc2\xab dd \xc2\xbb eeee\n", 20);
+	ck_assert_str_eq(w, "aaaa bbbb cccc\n\xc2\xab dd \xc2\xbb eeee\n");
+	free(w);
+	/* A run tied together longer than the line stays whole. */
+	w = mail_wrap("aa bbbbbbbbbb : c\n", 10);
+	ck_assert_str_eq(w, "aa\nbbbbbbbbbb :\nc\n");
+	free(w);
+	/* A real French mail line: no line of it starts with ; or :. */
+	w = mail_wrap("  - prendre <une de : Ambassadeur Sarek, Probl\xc3\xa8mes "
+	    "de personnel, L'Appel du profit, Les machines ont-elles des "
+	    "droits ?>, d\xc3\xa9fausser <une autre carte> ; ou piocher "
+	    "galaxie : au choix\n", 78);
+	ck_assert(lines_fit(w, 78));
+	ck_assert_ptr_null(strstr(w, "\n    ;"));
+	ck_assert_ptr_null(strstr(w, "\n    :"));
+	ck_assert_ptr_null(strstr(w, "\n    ?"));
+	free(w);
 	/* A word longer than a line stays whole. */
 	w = mail_wrap("a 0123456789012345678901234567890 b\n", 10);
 	ck_assert_str_eq(w, "a\n0123456789012345678901234567890\nb\n");

@@ -482,6 +482,21 @@ check_alternative(const struct store_outbox *o, int seat, int fr,
 	free(raw_plain);
 }
 
+/* The subject's title and words are joined as the language writes a
+ * colon: "Star Trek : Missions : la partie commence" in French (a space
+ * before every colon), "Star Trek: Missions: the game begins" in
+ * English. */
+static void
+french_colons(const char *subject, int fr)
+{
+	const char *c;
+
+	for (c = strchr(subject, ':'); c != NULL; c = strchr(c + 1, ':'))
+		ck_assert_msg(fr ? c[-1] == ' ' : c[-1] != ' ',
+		    "colon in \"%s\"", subject);
+	ck_assert_ptr_nonnull(strstr(subject, fr ? " : " : ": "));
+}
+
 /* Render o in one language and check it; returns the body (free it). */
 static char *
 render_in(struct store_outbox *o, int fr)
@@ -513,6 +528,7 @@ render_in(struct store_outbox *o, int fr)
 	    != NULL, "%s: subject \"%s\"", o->event, out.subject);
 	ck_assert_msg(strncmp(out.subject, "[pbem #", 7) == 0, "%s",
 	    out.subject);
+	french_colons(out.subject, fr);
 	ck_assert_str_eq(out.to, o->recipient);
 	/* News, not an answer to anyone's mail -- but for the receipt. */
 	ck_assert_int_eq(out.autosub, strcmp(o->event, "accepted") == 0 ?

@@ -3,8 +3,12 @@
  * (daemon/engine/websession.c; docs/WEB.md): a sign-in link works once
  * and only before it expires, only while its player holds its seat; a
  * session is bound to one player, game and seat and expires; a CSRF
- * token belongs to its session only.  The HTTP side (cookie flags, pages,
- * forms) is tests/web-e2e.sh's, against a running pbemd.
+ * token belongs to its session only; a POST from another site (login
+ * CSRF and move forms) is told from one of the server's own page
+ * (daemon/http/web_origin.c); the seat page marks on each move button
+ * the cards it involves (daemon/http/web_pick.c).  The HTTP side (cookie flags, pages, forms,
+ * the 403 page of a cross-site POST) is tests/web-e2e.sh's, against a
+ * running pbemd.
  */
 #include <check.h>
 #include <stdio.h>
@@ -16,6 +20,8 @@
 
 #include "engine.h"
 #include "testlib.h"
+#include "web_origin.h"
+#include "web_pick.h"
 
 static struct testenv env;
 static int64_t game;
@@ -184,6 +190,132 @@ START_TEST(test_csrf_bound_to_session)
 }
 END_TEST
 
+/* What a browser sends with a POST, judged against public_base_url. */
+START_TEST(test_cross_site_refused)
+{
+	const char *base = "http://play.example.org:8080";
+
+	/* The page's own form: same-origin, Origin the server's. */
+	ck_assert_int_eq(web_origin_check("same-origin",
+	    "http://play.example.org:8080", "play.example.org:8080", base),
+	    WEB_ORIGIN_OK);
+	/* Hostnames compare without case; the Host header counts too (a
+	 * server reached at another name than the configured one). */
+	ck_assert_int_eq(web_origin_check(NULL, "http://PLAY.Example.org:8080",
+	    NULL, base), WEB_ORIGIN_OK);
+	ck_assert_int_eq(web_origin_check("same-origin",
+	    "http://127.0.0.1:9999", "127.0.0.1:9999", base), WEB_ORIGIN_OK);
+	/* A default port is never sent in Origin. */
+	ck_assert_int_eq(web_origin_check(NULL, "https://play.example.org",
+	    NULL, "https://play.example.org:443/"), WEB_ORIGIN_OK);
+	ck_assert_int_eq(web_origin_check(NULL, "http://play.example.org",
+	    "play.example.org:80", "https://elsewhere.example/"),
+	    WEB_ORIGIN_OK);
+	/* Neither header (curl, an old browser): the CSRF token and the
+	 * SameSite cookie decide. */
+	ck_assert_int_eq(web_origin_check(NULL, NULL, "x", base),
+	    WEB_ORIGIN_OK);
+	ck_assert_int_eq(web_origin_check("none", NULL, "x", base),
+	    WEB_ORIGIN_OK);
+
+	/* Another site's form or script. */
+	ck_assert_int_eq(web_origin_check("cross-site",
+	    "http://play.example.org:8080", "play.example.org:8080", base),
+	    WEB_ORIGIN_CROSS_SITE);
+	ck_assert_int_eq(web_origin_check("Cross-Site", NULL, NULL, base),
+	    WEB_ORIGIN_CROSS_SITE);
+	ck_assert_int_eq(web_origin_check("same-site",
+	    "http://evil.example.org:8080", "play.example.org:8080", base),
+	    WEB_ORIGIN_CROSS_SITE);
+	ck_assert_int_eq(web_origin_check(NULL, "http://evil.example",
+	    "play.example.org:8080", base), WEB_ORIGIN_FOREIGN);
+	ck_assert_int_eq(web_origin_check("same-origin", "https://evil.example",
+	    "play.example.org:8080", base), WEB_ORIGIN_FOREIGN);
+	/* Same host, another port or scheme: another origin. */
+	ck_assert_int_eq(web_origin_check(NULL, "http://play.example.org:8081",
+	    "play.example.org:8080", base), WEB_ORIGIN_FOREIGN);
+	ck_assert_int_eq(web_origin_check(NULL, "https://play.example.org:8080",
+	    NULL, base), WEB_ORIGIN_FOREIGN);
+	/* A name that only starts like ours. */
+	ck_assert_int_eq(web_origin_check(NULL,
+	    "http://play.example.org:8080.evil.example", NULL, base),
+	    WEB_ORIGIN_FOREIGN);
+	/* Sandboxed frames and data: pages send "null" -- and so do our
+	 * own pages under Referrer-Policy: no-referrer, from browsers
+	 * that say Sec-Fetch-Site too. */
+	ck_assert_int_eq(web_origin_check(NULL, "null",
+	    "play.example.org:8080", base), WEB_ORIGIN_FOREIGN);
+	ck_assert_int_eq(web_origin_check("cross-site", "null",
+	    "play.example.org:8080", base), WEB_ORIGIN_CROSS_SITE);
+	ck_assert_int_eq(web_origin_check("same-origin", "null",
+	    "play.example.org:8080", base), WEB_ORIGIN_OK);
+	ck_assert_int_eq(web_origin_check(NULL, "", "", ""),
+	    WEB_ORIGIN_FOREIGN);
+}
+END_TEST
+
+/* The cards a move button involves: the refs of the page's cards that
+ * are whole words of its text or label. */
+START_TEST(test_pick_marks)
+{
+	json_t *data, *moves;
+	const char *texts[][2] = {
+		{ "take G12, discard M03", NULL },
+		{ "draw galaxy", NULL },
+		{ "play 5", "jouer 5" },
+		{ "discard G120", NULL },		/* not G12 */
+		{ "fly Nebula; extend", "voler n\xc3\xa9" "buleuse ; prolonger" },
+		{ "take g12", NULL },			/* any case */
+	};
+	const char *want[] = { "G12|M03", NULL, "5", NULL,
+	    "N\xc3\xa9" "buleuse", "G12" };
+	size_t i;
+
+	data = json_pack("{s:[{s:s, s:s}, {s:s, s:s}, {s:s}], "
+	    "s:[{s:s}, {s:s}]}", "hand", "id", "G12", "name", "Worf",
+	    "id", "M03", "name", "Contact", "name", "N\xc3\xa9" "buleuse",
+	    "discard", "name", "5", "name", "a|b");
+	moves = json_array();
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		json_t *m = json_pack("{s:s}", "text", texts[i][0]);
+
+		if (texts[i][1] != NULL)
+			json_object_set_new(m, "label",
+			    json_string(texts[i][1]));
+		json_array_append_new(moves, m);
+	}
+	json_object_set_new(data, "moves", moves);
+	web_pick_mark(data);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const char *got = json_string_value(json_object_get(
+		    json_array_get(moves, i), "cards"));
+
+		if (want[i] == NULL)
+			ck_assert_msg(got == NULL, "move %zu: %s", i, got);
+		else
+			ck_assert_msg(got != NULL && strcmp(got, want[i]) == 0,
+			    "move %zu: %s, not %s", i, got, want[i]);
+	}
+	/* Cards are named by id, else by name; a name holding the
+	 * separator is not pickable. */
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(
+	    json_object_get(data, "hand"), 0), "ref")), "G12");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(
+	    json_object_get(data, "discard"), 0), "ref")), "5");
+	ck_assert_ptr_null(json_object_get(json_array_get(json_object_get(
+	    data, "discard"), 1), "ref"));
+	ck_assert(json_is_true(json_object_get(data, "can_pick")));
+	json_decref(data);
+
+	/* No move with a card: nothing to pick. */
+	data = json_pack("{s:[{s:s}], s:[{s:s}]}", "hand", "id", "G12",
+	    "moves", "text", "draw galaxy");
+	web_pick_mark(data);
+	ck_assert_ptr_null(json_object_get(data, "can_pick"));
+	json_decref(data);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -197,6 +329,8 @@ main(void)
 	tcase_add_test(tc, test_link_refusals);
 	tcase_add_test(tc, test_session_expires);
 	tcase_add_test(tc, test_csrf_bound_to_session);
+	tcase_add_test(tc, test_cross_site_refused);
+	tcase_add_test(tc, test_pick_marks);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

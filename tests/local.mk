@@ -27,7 +27,9 @@ EXTRA_DIST += tests/bots-test.sh
 # The web page's sign-in links, sessions and CSRF tokens at the engine.
 check_PROGRAMS += tests/check_web
 TESTS += tests/check_web
-tests_check_web_SOURCES = tests/check_web.c $(TESTLIB)
+tests_check_web_SOURCES = tests/check_web.c $(TESTLIB) \
+	daemon/http/web_origin.h daemon/http/web_origin.c \
+	daemon/http/web_pick.h daemon/http/web_pick.c
 tests_check_web_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
 tests_check_web_LDADD = $(CORE_LIBS) $(CHECK_LIBS) -lpthread
 

@@ -3,16 +3,22 @@
 
 Starts pbemd on a free loopback port with a temporary database and the
 Maildir outbox, registers players whose keys the server holds, and plays
-whole games of Ladder (template) and Star Trek Missions (stmissions) -- and
-a few moves of Enterprise vs Excelsior -- only by clicking in headless
+whole games of Ladder (template), Star Trek Missions (stmissions) and
+Enterprise vs Excelsior (eve), and a whole Missions game where one player
+has a key of their own loaded into the page, only by clicking in headless
 Chromium: each move starts from the sign-in link of the seat's latest
-your-turn mail (mail/out/new), presses Continue, and presses one of the
-move buttons.  After every move it checks that no card the seat may not
-see is in the page (DOM text and source) or in the public answers, using
-the seat's own view and the full state from pbemctl.  It also checks the
-HTTP rules of the sign-in and the forms with plain requests: GET spends
-nothing, a link works once, the cookie's flags, a form without the right
-CSRF token, a session of another game, no session.
+your-turn mail (mail/out/new), presses Continue, and -- for most moves --
+clicks the cards the move uses, checks that the moves left all use them,
+and presses the move's button.  After every move it checks that no card
+the seat may not see is in the page (DOM text and source) or in the
+public answers, using the seat's own view and the full state from
+pbemctl, and that the last moves show the move as the button did (in the
+player's language).  It also checks the HTTP rules of the sign-in and the
+forms with plain requests: GET spends nothing, a link works once, the
+cookie's flags, a form without the right CSRF token, a POST from another
+site (Sec-Fetch-Site, Origin), a session of another game, no session.
+PBEM_WEB_SAMPLE=1 plays only a few moves of the Missions, eve and own-key
+games.
 
 Arguments: BUILD_DIR SRC_DIR ARTIFACTS_DIR.  Exit 0 pass, 1 fail.
 """
@@ -37,6 +43,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -74,13 +81,15 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 OPENER = urllib.request.build_opener(NoRedirect)
 
 
-def http(method, url, data=None, cookie=None):
+def http(method, url, data=None, cookie=None, headers=None):
     """(status, headers, body text) without following redirects."""
     req = urllib.request.Request(url, method=method,
                                  data=data.encode() if data is not None
                                  else None)
     if cookie:
         req.add_header("Cookie", "pbem_session=" + cookie)
+    for name, value in (headers or {}).items():
+        req.add_header(name, value)
     try:
         with OPENER.open(req, timeout=30) as r:
             return r.status, r.headers, r.read().decode()
@@ -236,10 +245,12 @@ def check_secrets(srv, game, seat, texts, where, views=None):
 
 
 def hand_drawn(driver):
-    return [" ".join(t.text for t in svg.find_elements(
-        By.CSS_SELECTOR, "text.card-name"))
-            for svg in driver.find_elements(By.CSS_SELECTOR,
-                                            "section.hand svg.card")]
+    return driver.execute_script("""
+        return Array.from(document.querySelectorAll(
+            "section.hand svg.card")).map(function (svg) {
+            return Array.from(svg.querySelectorAll("text.card-name"))
+                .map(function (t) { return t.textContent; }).join(" ");
+        });""")
 
 
 def own_hand_names(own, seat, lang):
@@ -342,10 +353,22 @@ def load_key(d, p):
     ok(secret not in d.page_source, "the secret key is in the page")
 
 
-def posted(button):
-    """The move text the button's form posts."""
-    return button.find_element(By.XPATH, "..").find_element(
-        By.NAME, "move").get_attribute("value")
+# Every move button of the page in one call (each WebDriver call is a
+# round trip, and a Missions page has dozens of buttons): its label, the
+# move text its form posts, the cards it involves as the server marked
+# them, and whether the card choice still offers it.
+MOVES_JS = """
+    return Array.from(document.querySelectorAll("form.move")).map(
+        function (f) {
+        var c = f.getAttribute("data-cards");
+        return { label: f.querySelector("button").textContent,
+                 text: f.elements.move.value,
+                 cards: c ? c.split("|") : [], shown: !f.hidden };
+    });"""
+
+
+def moves_of(d):
+    return d.execute_script(MOVES_JS)
 
 
 # The keyword of the first word of a move, in English and French, for
@@ -354,12 +377,12 @@ def posted(button):
 KEYWORDS = {"play": "jouer"}
 
 
-def check_labels(buttons, p, game, seat):
+def check_labels(moves, p, game, seat):
     """English players' buttons show the legal move texts; French
     players' show them translated: at least one differs on each page,
     and a move starting with a known English keyword starts with its
     French one."""
-    pairs = [(b.text, posted(b)) for b in buttons]
+    pairs = [(m["label"], m["text"]) for m in moves]
     if p.lang == "en":
         ok(all(label == text for label, text in pairs),
            "game %d seat %d (English): buttons %r" % (game, seat, pairs))
@@ -375,11 +398,70 @@ def check_labels(buttons, p, game, seat):
                    game, seat, label, text))
 
 
-def play_game(srv, br, players, game, max_moves, rng, label):
-    """Click moves until the game is over (or max_moves)."""
+def pick_cards(d, moves, index, game, seat, keyboard):
+    """Build move number index of the page (moves: moves_of()) by
+    clicking its cards: after each click, every move still offered
+    involves every chosen card, the chosen move is among them, and the
+    cards are marked chosen.  With keyboard, the cards are chosen with
+    the keyboard (Enter, Space) instead, and the clear button is tried
+    first.  Returns the number of moves left offered."""
+    cards = moves[index]["cards"]
+    ok(d.find_element(By.ID, "pick").is_displayed(),
+       "game %d seat %d: no card-picking help on the page" % (game, seat))
+    def slot_of(ref):
+        # The first card of that ref (two cards of one type share it).
+        return d.find_element(By.CSS_SELECTOR, '.card-slot[data-card="%s"]'
+                              % ref.replace('"', '\\"'))
+
+    if keyboard:
+        slot = slot_of(cards[0])
+        slot.send_keys(Keys.ENTER)
+        ok(slot.get_attribute("aria-pressed") == "true",
+           "game %d: Enter did not choose card %s" % (game, cards[0]))
+        d.find_element(By.ID, "pick-clear").click()
+        ok(slot.get_attribute("aria-pressed") == "false" and
+           all(m["shown"] for m in moves_of(d)),
+           "game %d: clearing the choice did not bring every move back" %
+           game)
+    chosen = []
+    for ref in cards:
+        slot = slot_of(ref)
+        ok(slot.get_attribute("tabindex") == "0" and
+           slot.get_attribute("role") == "button",
+           "game %d: card %s cannot be reached by keyboard" % (game, ref))
+        if keyboard:
+            slot.send_keys(Keys.SPACE)
+        else:
+            slot.click()
+        chosen.append(ref)
+        ok(slot.get_attribute("aria-pressed") == "true",
+           "game %d: card %s not marked chosen" % (game, ref))
+        now = moves_of(d)
+        ok(now[index]["shown"], "game %d seat %d: the move %r is gone after "
+           "choosing %r" % (game, seat, now[index]["text"], chosen))
+        for m in now:
+            ok(m["shown"] == all(c in m["cards"] for c in chosen),
+               "game %d seat %d: move %r %s after choosing %r" % (
+                   game, seat, m["text"], "offered" if m["shown"] else
+                   "hidden", chosen))
+    state = d.find_element(By.ID, "pick-state").text
+    ok(all(c in state for c in chosen), "game %d: the choice says %r, "
+       "not %r" % (game, state, chosen))
+    return sum(1 for m in moves_of(d) if m["shown"])
+
+
+def play_game(srv, br, players, game, max_moves, rng, label, picks=None,
+              prefer=None):
+    """Click moves until the game is over (or max_moves).  A move that
+    involves cards is built by clicking them first (pick_cards()); picks
+    (a dict) counts those moves and the moves offered afterwards.
+    prefer (a test on a move text): nine moves in ten are chosen among
+    the moves it accepts, when there are any, so that a long game ends."""
     d = br.driver
     moves = 0
     last = None
+    if picks is None:
+        picks = {}
     while moves < max_moves:
         pub = srv.public(game)
         if pub.get("over") or not pub.get("to_act"):
@@ -401,34 +483,57 @@ def play_game(srv, br, players, game, max_moves, rng, label):
            "game %d seat %d: hand drawn %r, view says %r" % (
                game, seat, drawn, want))
         # Missions cards carry the id the move buttons name them by.
-        ids = [t.text for t in d.find_elements(
-            By.CSS_SELECTOR, "section.hand svg.card text.card-id")]
+        ids = d.execute_script("""return Array.from(document
+            .querySelectorAll("section.hand svg.card text.card-id"))
+            .map(function (t) { return t.textContent; });""")
         want_ids = [c["id"] for c in own.get("hand", [])
                     if isinstance(c, dict) and "id" in c]
         ok(sorted(ids) == sorted(want_ids),
            "game %d seat %d: card ids drawn %r, view says %r" % (
                game, seat, ids, want_ids))
-        buttons = d.find_elements(By.CSS_SELECTOR, "button.move-button")
-        ok(len(buttons) > 0, "game %d seat %d: no move button" % (game,
-                                                                  seat))
+        moves_here = moves_of(d)
+        ok(len(moves_here) > 0, "game %d seat %d: no move button" % (
+            game, seat))
         if p.key_file is not None:
             load_key(d, p)
         if moves < 2:
             br.shot("%s-seat%d-move%d" % (label, seat, moves + 1))
-        check_labels(buttons, p, game, seat)
-        choice = rng.choice(buttons)
+        check_labels(moves_here, p, game, seat)
+        # Moves with cards first, so that most moves are built by
+        # clicking cards.
+        pool = list(range(len(moves_here)))
+        if prefer is not None:
+            liked = [i for i in pool if prefer(moves_here[i]["text"])]
+            if liked and rng.random() < 0.9:
+                pool = liked
+        with_cards = [i for i in pool if moves_here[i]["cards"]]
+        index = rng.choice(with_cards if with_cards and rng.random() < 0.8
+                           else pool)
         # The button shows the move in the player's language; the form
-        # posts (and the last moves show) the legal move text.
-        text = posted(choice)
+        # posts the legal move text, and the last moves show it as the
+        # button did.
+        text, shown = moves_here[index]["text"], moves_here[index]["label"]
+        if moves_here[index]["cards"]:
+            left = pick_cards(d, moves_here, index, game, seat,
+                              picks.get("moves", 0) == 0)
+            picks["moves"] = picks.get("moves", 0) + 1
+            picks["left"] = picks.get("left", 0) + left
+            picks["offered"] = picks.get("offered", 0) + len(moves_here)
+            if picks["moves"] <= 2:
+                br.shot("%s-seat%d-picked%d" % (label, seat, picks["moves"]))
+        choice = d.find_elements(By.CSS_SELECTOR,
+                                 "button.move-button")[index]
         click_and_wait(d, choice)
         ok(d.current_url.endswith("/play/games/%d" % game),
            "after a move: at %s" % d.current_url)
         ok(not d.find_elements(By.ID, "refusal"),
            "game %d: move %r refused: %s" % (game, text, d.page_source[:400]))
         items = d.find_elements(By.CSS_SELECTOR, "section.last li")
-        ok(items and p.name in items[0].text and text in items[0].text,
+        ok(items and p.name in items[0].text and shown in items[0].text,
            "game %d: the last moves do not start with %s's %r: %r" % (
-               game, p.name, text, [li.text for li in items[:2]]))
+               game, p.name, shown, [li.text for li in items[:2]]))
+        if shown != text:
+            picks["translated"] = picks.get("translated", 0) + 1
         if not srv.public(game).get("over"):
             for li in items:
                 mine = re.match(r"\S+ \d+ ?: %s( |$)" % p.name, li.text)
@@ -463,7 +568,19 @@ def http_rules(srv, players, game):
         ok("script-src 'self'" in hdr.get("Content-Security-Policy", "") and
            "frame-ancestors 'none'" in hdr["Content-Security-Policy"],
            "CSP: %r" % hdr.get("Content-Security-Policy"))
-    status, hdr, body = http("POST", link, "")
+    # Login CSRF: another site's form posting the link is refused and
+    # spends nothing (the link still works below).
+    for name, value in (("Sec-Fetch-Site", "cross-site"),
+                        ("Sec-Fetch-Site", "same-site"),
+                        ("Origin", "http://evil.example"),
+                        ("Origin", "null")):
+        status, hdr, body = http("POST", link, "", headers={name: value})
+        ok(status == 403 and "another web site" in body and
+           "autre site web" in body and "Set-Cookie" not in hdr,
+           "a sign-in POST with %s: %s: %d %s" % (name, value, status,
+                                                   body[:200]))
+    status, hdr, body = http("POST", link, "", headers={
+        "Origin": srv.base, "Sec-Fetch-Site": "same-origin"})
     ok(status == 303, "POST of a sign-in link: %d" % status)
     cookie = hdr.get("Set-Cookie", "")
     ok(re.match(r"pbem_session=[0-9a-f]{64}; ", cookie) and "HttpOnly" in
@@ -502,6 +619,14 @@ def http_rules(srv, players, game):
                            "move=%s&seq=%s" % (urllib.parse.quote(move),
                                                seq), session)
     ok(status == 403, "a move without a CSRF token: %d" % status)
+    for name, value in (("Sec-Fetch-Site", "cross-site"),
+                        ("Origin", "http://127.0.0.1:1")):
+        status, _, body = http("POST", "%s/play/games/%d/move" % (
+            srv.base, game), "move=%s&seq=%s&csrf=%s" % (
+                urllib.parse.quote(move), seq, m.group(1)), session,
+            headers={name: value})
+        ok(status == 403 and "another web site" in body,
+           "a cross-site move (%s: %s): %d" % (name, value, status))
     status, _, body = http("POST", "%s/play/games/%d/move" % (srv.base, game),
                            "move=fly+away&seq=%s&csrf=%s" % (seq, m.group(1)),
                            session)
@@ -637,7 +762,7 @@ def main():
                 "--email", gina.email)
         srv.ctl("player", "add", "hank", "--email", hank.email, "--hosted",
                 "--lang", "fr")
-        srv.ctl("game", "create", "template", "gina,hank")
+        srv.ctl("game", "create", "stmissions", "gina,hank")
         for name in ("ivan", "judy", "kate"):
             srv.ctl("player", "add", name, "--email", name + "@pbem.test",
                     "--hosted")
@@ -659,28 +784,55 @@ def main():
         print("ok: Ladder played to its end in %d clicked moves (%.0f s)" % (
             n, time.time() - started))
         # PBEM_WEB_SAMPLE=1 (run-all.sh's distcheck and sanitizer runs):
-        # the first moves of the Missions game, not all of them -- the
-        # whole game is played by the first run.
-        if os.environ.get("PBEM_WEB_SAMPLE") == "1":
-            n = play_game(srv, br, (carol, dave), 2, 8, rng, "stmissions")
-            print("ok: Star Trek Missions, %d clicked moves (a sample; "
-                  "%.0f s)" % (n, time.time() - started))
-        else:
-            n = play_game(srv, br, (carol, dave), 2, 400, rng, "stmissions")
-            ok(srv.public(2).get("over"), "Missions not over after %d "
-               "moves" % n)
-            print("ok: Star Trek Missions played to its end in %d clicked "
-                  "moves (%.0f s)" % (n, time.time() - started))
-        n = play_game(srv, br, (erin, frank), 3, 6, rng, "eve")
-        print("ok: Enterprise vs Excelsior, %d clicked moves" % n)
-        n = play_game(srv, br, (gina, hank), 4, 200, rng, "ownkey")
-        ok(srv.public(4).get("over"), "game 4 not over after %d moves" % n)
+        # the first moves of the Missions, Enterprise vs Excelsior and
+        # own-key games, not all of them -- the whole games are played by
+        # the first run.
+        sample = os.environ.get("PBEM_WEB_SAMPLE") == "1"
+        picks = {}
+        n = play_game(srv, br, (carol, dave), 2, 8 if sample else 400, rng,
+                      "stmissions", picks)
+        ok(sample or srv.public(2).get("over"),
+           "Missions not over after %d moves" % n)
+        # The card-picking: most Missions moves name cards, and choosing
+        # them narrows the moves offered.
+        ok(picks.get("moves", 0) >= min(3, n // 2) and
+           picks.get("left", 0) < picks.get("offered", 0),
+           "Missions: %r moves built by clicking cards" % (picks,))
+        ok(picks.get("translated", 0) > 0, "Missions: carol (French) saw no "
+           "move of hers in French in the last moves")
+        print("ok: Star Trek Missions, %d clicked moves%s, %d built by "
+              "clicking cards, %d buttons left of %d offered (%.0f s)" % (
+                  n, " (a sample)" if sample else " to its end",
+                  picks["moves"], picks["left"], picks["offered"],
+                  time.time() - started))
+        picks = {}
+        # Random turns make an Enterprise vs Excelsior game very long
+        # (extending the route, passing): most turns fly and do not
+        # extend.
+        n = play_game(srv, br, (erin, frank), 3, 6 if sample else 600, rng,
+                      "eve", picks, lambda t: "fly" in t and
+                      "extend" not in t)
+        ok(sample or srv.public(3).get("over"),
+           "Enterprise vs Excelsior not over after %d moves" % n)
+        print("ok: Enterprise vs Excelsior, %d clicked moves%s, %d built "
+              "by clicking cards (%.0f s)" % (
+                  n, " (a sample)" if sample else " to its end",
+                  picks.get("moves", 0), time.time() - started))
+        picks = {}
+        n = play_game(srv, br, (gina, hank), 4, 6 if sample else 400, rng,
+                      "ownkey", picks)
+        ok(sample or srv.public(4).get("over"),
+           "game 4 not over after %d moves" % n)
+        ok(picks.get("moves", 0) > 0, "game 4: no move built by clicking "
+           "cards")
         audit = srv.ctl("audit", "4")
         ok("seat 1, web" in audit and "seat 0" not in audit.split(
             "hosted key:")[-1], "game 4: gina's moves are not her own "
            "key's: %s" % audit[-300:])
-        print("ok: Ladder with a key of one's own in the page, %d clicked "
-              "moves (%.0f s)" % (n, time.time() - started))
+        print("ok: Star Trek Missions with a key of one's own in the page, "
+              "%d clicked moves%s (%.0f s)" % (
+                  n, " (a sample)" if sample else " to its end",
+                  time.time() - started))
         live_update(srv, br, (lara, mike), 6)
         br.driver.get(srv.base + "/play/games/3/public")
         ok("Enterprise" in br.driver.page_source and

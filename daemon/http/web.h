@@ -10,9 +10,11 @@
  * form's fields come url-encoded in the body.
  *
  *   web_page.c		pages, headers, cookies, forms, languages
+ *   web_origin.c	is a POST from this server's own page?
  *   web_signin.c	GET and POST /play/TOKEN: the sign-in link
  *   web_seat.c		GET /play/games/N and /play/games/N/public
  *   web_move.c		POST /play/games/N/move
+ *   web_pick.c		the cards each move button involves (web_pick.h)
  *   web_static.c	/play/static/play.js and play.css
  */
 #ifndef PBEM_WEB_H
@@ -56,6 +58,11 @@ int		web_form_field(const char *body, const char *name, char *out,
 		    size_t outlen);
 /* Is the server's public address https (the cookie is then Secure)? */
 int		web_public_https(struct api_request *req);
+/* Does this POST come from this server's own page (web_origin.h)?  0,
+ * or -1 with a 403 page in lang answered into *rc (a cross-site form
+ * or script; nothing is done). */
+int		web_post_from_own_page(struct api_request *req,
+		    enum rules_lang lang, enum MHD_Result *rc);
 
 /* web_signin.c */
 enum MHD_Result	web_signin_page(struct api_request *req);

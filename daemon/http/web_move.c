@@ -2,7 +2,8 @@
  * web_move.c -- POST /play/games/N/move: a move button of the seat page
  * (docs/WEB.md).
  *
- * The form carries the move text, the sequence number the page was
+ * A POST from another site (web_origin.h) is refused first, 403.  The
+ * form carries the move text, the sequence number the page was
  * drawn at ("seq") and the session's CSRF token ("csrf").  The session
  * must be this game's, its player must still hold its seat, and the
  * CSRF token must be the session's; the move is then played for the
@@ -38,6 +39,8 @@ web_move_post(struct api_request *req)
 	long long seq;
 	int holds;
 
+	if (web_post_from_own_page(req, web_request_lang(req), &rc) != 0)
+		return rc;
 	if ((st = api_store(req, &rc)) == NULL)
 		return rc;
 	if (web_session_for(req, st, req->params[0], &ws, &rc) != 0)

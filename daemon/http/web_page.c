@@ -12,6 +12,7 @@
 #include "present.h"
 #include "templates.h"
 #include "web.h"
+#include "web_origin.h"
 
 /* No inline script or style anywhere: play.js and play.css are files
  * of this server; images only as data: URIs (none yet); forms post
@@ -111,6 +112,31 @@ web_public_https(struct api_request *req)
 {
 	return strncasecmp(config_str(req->d->cfg, "public_base_url"),
 	    "https:", 6) == 0;
+}
+
+int
+web_post_from_own_page(struct api_request *req, enum rules_lang lang,
+    enum MHD_Result *rc)
+{
+	const char *site, *origin, *host;
+	enum web_origin_verdict v;
+
+	site = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
+	    "Sec-Fetch-Site");
+	origin = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
+	    "Origin");
+	host = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
+	    "Host");
+	v = web_origin_check(site, origin, host,
+	    config_str(req->d->cfg, "public_base_url"));
+	if (v == WEB_ORIGIN_OK)
+		return 0;
+	log_info("http: web: %s POST to %s refused (Sec-Fetch-Site %s, "
+	    "Origin %.100s)", v == WEB_ORIGIN_CROSS_SITE ? "cross-site" :
+	    "foreign-origin", req->path, site != NULL ? site : "-",
+	    origin != NULL ? origin : "-");
+	*rc = web_notice(req, MHD_HTTP_FORBIDDEN, lang, "cross_site");
+	return -1;
 }
 
 static int

@@ -24,6 +24,7 @@
 #include "present.h"
 #include "templates.h"
 #include "web.h"
+#include "web_pick.h"
 
 /* The view as text, rendered with the game's mail template name. */
 static json_t *
@@ -83,15 +84,40 @@ names_of(struct store *st, struct gamestate *gs, const char **names)
 #define WEB_LAST_MOVES	6
 
 /*
+ * A move text of seat as a page in lang shows it: on a French page, by
+ * the module's translate() (api_version 2) with the present state -- the
+ * text the log holds is the one the player sent (the legal move's
+ * English text from the page, or what a mail said).  On an English page,
+ * and when the module cannot translate it (no translate(), or a text the
+ * present state no longer reads, such as a card named by a hand it has
+ * left), the text as it is: legal_moves() writes English, and
+ * translate() may spell a default out ("extend" becomes "extend keep").
+ */
+static const char *
+text_in_lang(const struct gamestate *gs, int seat, const char *text,
+    enum rules_lang lang, char *out, size_t outlen)
+{
+	const struct rules_module *m = gs->module;
+
+	if (lang != RULES_LANG_EN && m->api_version >= 2 &&
+	    m->translate != NULL &&
+	    m->translate(gs->state, seat, text, lang, out, outlen) == RULES_OK)
+		return out;
+	return text;
+}
+
+/*
  * The last moves, newest first: [{"seq", "name", "text"?}].  Every seat
  * sees who moved; the text only of the viewer's own moves, and of all
  * once the game is over -- as the public log, which withholds move texts
- * until the end (docs/LOG.md).  NULL if there is none.
+ * until the end (docs/LOG.md) -- in the reader's language.  NULL if
+ * there is none.
  */
 static json_t *
 last_moves(struct store *st, const struct gamestate *gs, int viewer,
-    const char *const *names, int over)
+    const char *const *names, int over, enum rules_lang lang)
 {
+	char said[PROTO_MOVE_MAX + 1];
 	struct store_entry e;
 	json_t *out = json_array(), *m;
 	int64_t seq;
@@ -109,7 +135,8 @@ last_moves(struct store *st, const struct gamestate *gs, int viewer,
 			    "name", names[e.seat]);
 			if ((over || e.seat == viewer) && e.text != NULL)
 				json_object_set_new(m, "text",
-				    json_string(e.text));
+				    json_string(text_in_lang(gs, e.seat,
+				    e.text, lang, said, sizeof(said))));
 			json_array_append_new(out, m);
 		}
 		store_entry_clear(&e);
@@ -158,32 +185,22 @@ seat_acts(const struct gamestate *gs, int seat)
  * The move buttons: [{"text", "label"}] for each legal move.  "text" is
  * the legal move text as legal_moves() wrote it -- the one the form
  * posts and play.js signs, so the hosted and own-key paths play exactly
- * the listed move -- and "label" the same move in the page's language,
- * by the module's translate() (api_version 2) as the mails' examples
- * are; the text itself on an English page (legal_moves() writes
- * English, and translate() may spell a default out: "extend" becomes
- * "extend keep") and when the module cannot translate it.
+ * the listed move -- and "label" the same move in the page's language
+ * (text_in_lang(), as the last moves are shown).
  */
 static json_t *
 move_buttons(const struct gamestate *gs, int seat, const json_t *legal,
     enum rules_lang lang)
 {
-	const struct rules_module *m = gs->module;
 	const char *text, *label;
 	char said[PROTO_MOVE_MAX + 1];
 	json_t *out = json_array(), *j;
 	size_t i;
-	int can;
 
-	can = lang != RULES_LANG_EN && m->api_version >= 2 &&
-	    m->translate != NULL;
 	json_array_foreach(legal, i, j) {
 		if ((text = json_string_value(j)) == NULL)
 			continue;
-		label = text;
-		if (can && m->translate(gs->state, seat, text, lang, said,
-		    sizeof(said)) == RULES_OK)
-			label = said;
+		label = text_in_lang(gs, seat, text, lang, said, sizeof(said));
 		json_array_append_new(out, json_pack("{s:s, s:s}", "text",
 		    text, "label", label));
 	}
@@ -250,7 +267,9 @@ web_seat_answer(struct api_request *req, const struct store_web_session *ws,
 	    lang, over ? "game_over" : acting ? "your_turn" : "waiting"));
 	names_of(st, &gs, names);
 	draw_view_fill(data, shown, gs.game.nseats, names, ws->seat);
-	add_last_moves(data, last_moves(st, &gs, ws->seat, names, over));
+	web_pick_mark(data);
+	add_last_moves(data, last_moves(st, &gs, ws->seat, names, over,
+	    lang));
 	json_decref(shown);
 	json_decref(forms);
 	json_decref(legal);
@@ -340,7 +359,7 @@ web_public_page(struct api_request *req)
 	names_of(st, &gs, names);
 	draw_view_fill(data, shown, gs.game.nseats, names, RULES_VIEW_PUBLIC);
 	add_last_moves(data, last_moves(st, &gs, RULES_VIEW_PUBLIC, names,
-	    over));
+	    over, lang));
 	json_decref(shown);
 	gamestate_clear(&gs);
 	return web_send_page(req, MHD_HTTP_OK, lang, "public", data);

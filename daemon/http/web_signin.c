@@ -9,7 +9,8 @@
  * SameSite=Strict, Path=/play/, Secure when public_base_url is https)
  * and 303 to the seat page.  A token that is unknown, used, expired or
  * whose seat changed hands gets a page saying so and what to do, in the
- * player's language when the token names one.
+ * player's language when the token names one.  A POST from another
+ * site (web_origin.h) is refused, 403, before the token is spent.
  */
 #include <stdio.h>
 #include <string.h>
@@ -73,6 +74,10 @@ web_signin_post(struct api_request *req)
 	if ((st = api_store(req, &rc)) == NULL)
 		return rc;
 	lang = token_lang(req, st, token_of(req));
+	/* Login CSRF: another site's form could sign this browser in to
+	 * the attacker's own seat. */
+	if (web_post_from_own_page(req, lang, &rc) != 0)
+		return rc;
 	es = engine_web_signin(st, token_of(req), (int64_t)time(NULL), session,
 	    &ws, &why, err, sizeof(err));
 	if (es == ENGINE_BUSY) {

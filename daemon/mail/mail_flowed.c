@@ -7,7 +7,8 @@
  * a "- " item -- so the columns of a hand table stay columns.  A word
  * longer than the line is never cut, and the lines a player copies
  * exactly are never broken: a `pbem sign ...` command and armoured
- * blocks (between "-----BEGIN" and "-----END" lines).  It runs on the
+ * blocks (between "-----BEGIN" and "-----END" lines).  French spaces
+ * around ; : ! ? « » never break a line (breakable()).  It runs on the
  * UTF-8 text, before GMime picks a transfer encoding, so French mail is
  * wrapped by characters and then quoted-printable encoded.
  *
@@ -91,6 +92,25 @@ keep_whole(const char *line, size_t n, int in_block)
 	return n - i >= 10 && strncmp(line + i, "pbem sign ", 10) == 0;
 }
 
+/*
+ * May the line break at the space line[i]?  Not when French typography
+ * ties it to its neighbour: the space before ; : ! ? and a closing
+ * guillemet, and the space after an opening one, are non-breaking, so
+ * no line starts with "; ...", ": ..." or "» ...", and none ends with
+ * "«".
+ */
+static int
+breakable(const char *line, size_t n, size_t i)
+{
+	if (i + 1 < n && strchr(";:!?", line[i + 1]) != NULL)
+		return 0;
+	if (i + 2 < n && strncmp(line + i + 1, "\xc2\xbb", 2) == 0)
+		return 0;				/* » */
+	if (i >= 2 && strncmp(line + i - 2, "\xc2\xab", 2) == 0)
+		return 0;				/* « */
+	return 1;
+}
+
 /* One line (without its newline) wrapped into b. */
 static void
 wrap_line(struct buf *b, const char *line, size_t n, size_t width)
@@ -112,7 +132,8 @@ wrap_line(struct buf *b, const char *line, size_t n, size_t width)
 		brk = 0;
 		for (i = start; i < n; i++) {
 			if (line[i] == ' ' && i > start &&
-			    (start != 0 || i > indent))
+			    (start != 0 || i > indent) &&
+			    breakable(line, n, i))
 				brk = i;
 			if (((unsigned char)line[i] & 0xc0) != 0x80)
 				col++;
@@ -123,7 +144,8 @@ wrap_line(struct buf *b, const char *line, size_t n, size_t width)
 			if (i < n) {
 				/* A word longer than the line: keep it whole,
 				 * break at the next space after it. */
-				while (i < n && line[i] != ' ')
+				while (i < n && (line[i] != ' ' ||
+				    !breakable(line, n, i)))
 					i++;
 				brk = i;
 				if (brk >= n) {

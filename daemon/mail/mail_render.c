@@ -136,10 +136,12 @@ mail_set_headers(const struct mail_settings *s, const struct store_outbox *o,
 	/* In "your turn" the number is the move to play, as the body says. */
 	snprintf(words, sizeof(words), fr ? w->fr : w->en, (long long)seq +
 	    (strcmp(event, "your_turn") == 0 ? 1 : 0));
+	/* French typography puts a space before the colon: "Star Trek :
+	 * Missions : la partie commence". */
 	if (game > 0)
 		snprintf(out->subject, sizeof(out->subject), "[pbem #%lld] "
 		    "%s%s%s", (long long)game, title != NULL ? title : "",
-		    title != NULL ? ": " : "", words);
+		    title == NULL ? "" : fr ? " : " : ": ", words);
 	else
 		snprintf(out->subject, sizeof(out->subject), "[pbem] %s",
 		    words);
