@@ -474,6 +474,8 @@ enum store_status store_turn_put(struct store *st, const struct store_turn *t);
  * it had already fired: the caller must then not repeat its effect. */
 enum store_status store_timer_fire(struct store *st, int64_t game_id,
     int64_t turn, int seat, const char *what, int64_t when);
+/* The latest time a timer fired, in any game (0 when none has). */
+enum store_status store_timer_latest(struct store *st, int64_t *when);
 
 struct store_press {
 	int64_t		id;

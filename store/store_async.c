@@ -198,6 +198,22 @@ store_timer_fire(struct store *st, int64_t game_id, int64_t turn, int seat,
 	return run_once(st, s, "timer fire");
 }
 
+enum store_status
+store_timer_latest(struct store *st, int64_t *when)
+{
+	sqlite3_stmt *s;
+	enum store_status status;
+
+	*when = 0;
+	if ((s = store_sqlite_prepare(st, "SELECT coalesce(max(fired), 0) "
+	    "FROM timers", "timer latest")) == NULL)
+		return STORE_ERROR;
+	if ((status = store_sqlite_step(st, s, "timer latest")) == STORE_OK)
+		*when = sqlite3_column_int64(s, 0);
+	store_sqlite_done(st, s);
+	return status;
+}
+
 /* ---- Press -------------------------------------------------------------- */
 
 enum store_status

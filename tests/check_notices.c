@@ -523,10 +523,12 @@ render_in(struct store_outbox *o, int fr)
 		    "fr" : "en", fr ? x->body_fr : x->body_en, out.body);
 	/* Nothing left unrendered, no template syntax. */
 	ck_assert_msg(strstr(out.body, "{{") == NULL, "%s", out.body);
-	/* Your-turn and game-over mails to a seat, and only they, come
-	 * with a picture. */
+	/* Your-turn mails that offer moves (not to a seat that has
+	 * resigned since) and game-over mails to a seat, and only they,
+	 * come with a picture. */
 	ck_assert_msg((out.html != NULL) == (!observer &&
-	    (strcmp(o->event, "your_turn") == 0 ||
+	    ((strcmp(o->event, "your_turn") == 0 &&
+	    strstr(out.body, "pbem sign -g") != NULL) ||
 	    strcmp(o->event, "game_over") == 0)), "%s mail: %s picture",
 	    o->event, out.html != NULL ? "a" : "no");
 	if (out.html != NULL) {
@@ -901,6 +903,101 @@ START_TEST(test_resign_ends)
 }
 END_TEST
 
+/* A row_check: the mails of events arg[0..] to seat *(int *)arg offer no
+ * move to sign (the seat resigned or is absent). */
+struct no_moves {
+	int64_t		 game;
+	int		 seat;
+	const char	*events[4];
+	int		 checked;
+};
+
+static void
+check_no_moves(struct store_outbox *o, int seat, int fr, const char *body,
+    void *arg)
+{
+	struct no_moves *nm = arg;
+	int i;
+
+	(void)fr;
+	for (i = 0; i < 4 && nm->events[i] != NULL; i++) {
+		if (o->game_id != nm->game || seat != nm->seat ||
+		    strcmp(o->event, nm->events[i]) != 0)
+			continue;
+		ck_assert_msg(strstr(body, "pbem sign") == NULL, "%s to seat %d "
+		    "offers moves:\n%s", o->event, seat, body);
+		nm->checked++;
+	}
+}
+
+/* Bugs 1 and 3: a game ended by a resignation names its winner in the
+ * game-over mail (not "No winner.") and every seat's view of it is the
+ * game-over one, never "your turn" or "waiting for seat ". */
+START_TEST(test_resign_ends_with_winner)
+{
+	struct gamestate gs;
+	char err[512];
+	int64_t game;
+	struct want want[] = {
+		{ "game_over", "Winner(s): p1 (seat 1).", "Gagnant(s) : p1 "
+		    "(siège 1).", -2, 1, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+
+	game = testenv_game(&env, "stmissions", 2);
+	command(0, game, 1, 0, "resign");
+	render_new(check_want, want, 0);
+	ck_assert_int_eq(want[0].seen, 4);
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	ck_assert_str_eq(mail_view_name(&gs, 0), "game_over");
+	ck_assert_str_eq(mail_view_name(&gs, 1), "game_over");
+	ck_assert_int_eq(gamestate_seat_acts(&gs, 1, NULL), 0);
+	gamestate_clear(&gs);
+}
+END_TEST
+
+/* Bug 4: the mails to a seat that resigned, or was marked absent, in a
+ * game that goes on never show "your turn" with moves to sign. */
+START_TEST(test_resigned_and_absent_offer_no_moves)
+{
+	struct gamestate gs;
+	char err[512];
+	int64_t game, t0 = fake_now;
+	int seat;
+	struct no_moves resigned = { 0, 0, { "resigned", "update", "your_turn",
+	    NULL }, 0 };
+	struct no_moves absent = { 0, 0, { "seat_offered", "update",
+	    "your_turn", NULL }, 0 };
+
+	game = testenv_game(&env, "template", 3);
+	render_new(NULL, NULL, 1);
+	seat = to_act(game, NULL);
+	resigned.game = game;
+	resigned.seat = seat;
+	command(seat, game, 1, seat, "resign");
+	ck_assert_int_eq(count_rows("resigned"), 1);
+	render_new(check_no_moves, &resigned, 1);
+	ck_assert_int_ge(resigned.checked, 2);
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(gamestate_seat_acts(&gs, seat, NULL), 0);
+	gamestate_clear(&gs);
+
+	game = testenv_game(&env, "template", 3);
+	set_policy(game, "{\"turn_time\": \"2h\", \"reminders\": [], "
+	    "\"missed\": \"absent\"}");
+	render_new(NULL, NULL, 1);
+	absent.game = game;
+	absent.seat = to_act(game, NULL);
+	tick(t0);
+	tick(t0 + 2 * HOUR);
+	ck_assert_int_eq(count_rows("seat_offered"), 3);
+	render_new(check_no_moves, &absent, 1);
+	ck_assert_int_ge(absent.checked, 2);
+}
+END_TEST
+
 /* The move that ends a game gets its receipt like every other: the mover
  * has an "accepted" row (with the signed receipt, saying the game is
  * over) before the "game_over" every seat gets. */
@@ -1247,6 +1344,8 @@ notices_suite(void)
 	tcase_add_test(tc, test_every_notice);
 	tcase_add_test(tc, test_skipped);
 	tcase_add_test(tc, test_resign_ends);
+	tcase_add_test(tc, test_resign_ends_with_winner);
+	tcase_add_test(tc, test_resigned_and_absent_offer_no_moves);
 	tcase_add_test(tc, test_last_move_receipt);
 	tcase_add_test(tc, test_draw_receipt_names_card);
 	tcase_add_test(tc, test_window_reminder);

@@ -603,16 +603,20 @@ cmd_tick(struct ctl *c, int argc, char **argv)
 	struct schedule_stats s;
 	int64_t now = clock_now();
 	char err[1024];
-	int ch, rc;
+	int ch, rc, at = 0;
 
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (ch != 'a')
 			usage();
 		now = cli_number(optarg, 0, INT64_MAX / 2, "--at");
+		at = 1;
 	}
 	if (optind != argc)
 		usage();
 	ctl_open(c, 0);
+	if (at && schedule_check_time(c->st, now, clock_now(), err,
+	    sizeof(err)) != 0)
+		cli_fatal("tick --at refused: %s", err);
 	rc = schedule_tick(c->st, c->key, now, &s, err, sizeof(err));
 	printf("%d games: %d reminders, %d deadline notices, %d late "
 	    "notices, %d automatic moves, %d skipped turns, %d seats absent"
@@ -909,26 +913,34 @@ viewer_options(int argc, char **argv, struct view_opts *vo)
 }
 
 /* Print what vo->viewer sees of a game: the view as JSON, or rendered
- * with the viewer's template (your_turn, waiting, spectator, game_over). */
+ * with the viewer's template (your_turn, waiting, spectator, game_over).
+ * gs: the game as it stands now (whose seats may have resigned or the
+ * game ended outside its rules), or NULL for a state being replayed. */
 static void
 show(const struct view_opts *vo, const struct rules_module *m,
-    const void *state, json_t *view)
+    const void *state, const struct gamestate *gs, json_t *view)
 {
+	int seats[STORE_MAX_SEATS], nact, i;
 	struct present_info info;
 	struct mustache_buf out;
 	const char *name;
 	json_t *shown;
 	char err[1024];
-	int seats[STORE_MAX_SEATS], nact, i, acting = 0;
+	int acting, over;
 
 	if (vo->templates == NULL) {
 		cli_print_json(view);
 		return;
 	}
-	nact = m->to_act(state, seats, STORE_MAX_SEATS);
-	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
-		acting |= seats[i] == vo->viewer;
-	name = nact == 0 ? "game_over" : vo->viewer < 0 ? "spectator" :
+	if (gs != NULL)
+		acting = gamestate_seat_acts(gs, vo->viewer, &over);
+	else {
+		nact = m->to_act(state, seats, STORE_MAX_SEATS);
+		for (i = 0, acting = 0; i < nact && i < STORE_MAX_SEATS; i++)
+			acting |= seats[i] == vo->viewer;
+		over = nact == 0;
+	}
+	name = over ? "game_over" : vo->viewer < 0 ? "spectator" :
 	    acting ? "your_turn" : "waiting";
 	memset(&info, 0, sizeof(info));
 	info.lang = vo->lang;
@@ -974,7 +986,7 @@ cmd_view(struct ctl *c, int argc, char **argv)
 		cli_fatal("game %lld has seats 0 to %d", (long long)game_id,
 		    gs.game.nseats - 1);
 	vo.nseats = gamestate_seat_names(c->st, &gs, vo.names);
-	show(&vo, gs.module, gs.state, gamestate_view(&gs, vo.viewer));
+	show(&vo, gs.module, gs.state, &gs, gamestate_view(&gs, vo.viewer));
 	templates_free(vo.templates);
 	gamestate_clear(&gs);
 	ctl_close(c);
@@ -1160,7 +1172,7 @@ replay_step(const struct store_entry *e, const struct rules_module *m,
 		proto_hex(g->seed, STORE_SEED_BYTES, hex);
 		json_object_set_new(view, "seed", json_string(hex));
 	}
-	show(vo, m, state, view);
+	show(vo, m, state, NULL, view);
 }
 
 /* Audit one game; prints a line; 0 if it checks out. */

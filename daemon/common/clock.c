@@ -47,3 +47,14 @@ clock_parse_date(const char *text)
 		return -1;
 	return (int64_t)t;
 }
+
+void
+clock_format_iso(int64_t t, char *buf, size_t len)
+{
+	time_t when = (time_t)t;
+	struct tm tm;
+
+	if (gmtime_r(&when, &tm) == NULL ||
+	    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, len, "?");
+}

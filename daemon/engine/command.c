@@ -55,9 +55,11 @@ command_of(const char *folded, size_t *kwlen)
 
 	for (i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
 		n = strlen(keywords[i].word);
+		/* "Resign." and "call off!" are still commands. */
 		if (strncmp(folded, keywords[i].word, n) == 0 &&
 		    (folded[n] == '\0' || folded[n] == ' ' ||
-		    folded[n] == ':')) {
+		    folded[n] == ':' || strspn(folded + n, ".!") ==
+		    strlen(folded + n))) {
 			*kwlen = n;
 			return keywords[i].cmd;
 		}
@@ -146,13 +148,19 @@ run_command(struct store *st, const struct serverkey *key,
 		    m->seat);
 		break;
 	case CMD_VACATION:
-		if (sscanf(args, "%63s %63s %c", a, b, &extra) != 2 ||
-		    (from = clock_parse_date(a)) < 0 ||
-		    (until = clock_parse_date(b)) < 0) {
+		if (sscanf(args, "%63s %63s %c", a, b, &extra) != 2) {
 			refuse(reply, ENGINE_SYNTAX, fr ? "écrivez « vacances "
 			    "AAAA-MM-JJ AAAA-MM-JJ » (premier et dernier jour, "
 			    "UTC)" : "write \"vacation YYYY-MM-DD YYYY-MM-DD\" "
 			    "(first and last day, UTC)");
+			return;
+		}
+		if ((from = clock_parse_date(a)) < 0 ||
+		    (until = clock_parse_date(b)) < 0) {
+			reply->status = ENGINE_SYNTAX;
+			snprintf(reply->message, sizeof(reply->message), fr ?
+			    "« %s » n'est pas une date AAAA-MM-JJ" :
+			    "\"%s\" is not a date YYYY-MM-DD", from < 0 ? a : b);
 			return;
 		}
 		es = engine_vacation(st, m->game_id, m->seat, m->seq, from,
@@ -210,6 +218,7 @@ engine_command(struct store *st, const struct serverkey *key,
 	struct proto_move m;
 	struct store_game g;
 	struct store_player p;
+	struct store_entry last;
 	char perr[512], folded[PROTO_MOVE_MAX * 2], args[PROTO_MOVE_MAX * 2];
 	const char *colon;
 	enum command cmd;
@@ -255,6 +264,11 @@ engine_command(struct store *st, const struct serverkey *key,
 		return;
 	}
 	store_game_clear(&g);
+	/* A refused command is answered with the game as it stands now. */
+	memset(&last, 0, sizeof(last));
+	if (store_log_last(st, m.game_id, &last) == STORE_OK)
+		reply->next_seq = last.seq + 1;
+	store_entry_clear(&last);
 	if (proto_move_verify(&m, p.pubkey) != PROTO_OK) {
 		snprintf(perr, sizeof(perr), "the signature does not match the "
 		    "key of seat %d (%s) for this game, command number and "
@@ -268,7 +282,8 @@ engine_command(struct store *st, const struct serverkey *key,
 		args[colon - args] = '\0';
 	memmove(args, args + strspn(args, " "), strlen(args + strspn(args,
 	    " ")) + 1);
-	while (strlen(args) > 0 && args[strlen(args) - 1] == ' ')
+	while (strlen(args) > 0 && strchr(" .!", args[strlen(args) - 1]) !=
+	    NULL)
 		args[strlen(args) - 1] = '\0';
 	run_command(st, key, &m, cmd, args, lang, now, reply);
 }

@@ -252,6 +252,15 @@ int	gamestate_seat_names(struct store *st, struct gamestate *gs,
  * (in which a seat that resigned never wins: docs/ASYNC.md)
  * and the revealed seed. */
 json_t *gamestate_view(const struct gamestate *gs, int viewer);
+/*
+ * Whether the player at seat may play a move now in gs: the module waits
+ * for the seat, the game has not ended (by its rules, a resignation or a
+ * call-off) and the seat has neither resigned nor been marked absent.
+ * *over (if not NULL) is set when the game waits for nobody.  Every view
+ * for people (mail, HTTP, pbemctl) asks this, so none offers moves to a
+ * seat that may not play them.
+ */
+int	gamestate_seat_acts(const struct gamestate *gs, int seat, int *over);
 
 /* ---- outbox.c, for record.c and create.c ------------------------------- */
 

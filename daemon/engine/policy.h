@@ -43,6 +43,8 @@ struct policy {
 	int64_t			vacation_max;	/* seconds per seat per game */
 	int64_t			response_time;	/* a response window */
 	int			press;		/* players may send messages */
+	int64_t			late_every;	/* under wait: repeat the late
+						 * notice this often; 0: once */
 };
 
 /* The policy of a game that never had one set: no deadlines. */

@@ -163,18 +163,83 @@ outcome(struct tick *t, struct store_seat *row, int64_t deadline)
 	return 0;
 }
 
+/* The time a seat has for the turn (or window) `turn' under pol; 0: no
+ * deadline. */
+static int64_t
+turn_duration(const struct policy *pol, const struct store_turn *turn)
+{
+	return turn->window ? pol->response_time : pol->turn_time;
+}
+
 /* A seat's deadline in the turn (or window) `turn', under pol: 0 when
  * the policy gives no time (no deadline). */
 static int64_t
 seat_deadline(const struct policy *pol, const struct store_turn *turn,
     const struct store_seat *row)
 {
-	int64_t duration = turn->window ? pol->response_time : pol->turn_time;
+	int64_t duration = turn_duration(pol, turn);
 
 	if (duration == 0)
 		return 0;
 	return policy_deadline(pol, turn->started, duration, row->away_from,
 	    row->away_until);
+}
+
+/* When the reminder `before' seconds before the deadline is due: when
+ * that much counted time is left (so a reminder never falls in a paused
+ * weekend or a vacation the deadline skips); 0 if the turn is shorter. */
+static int64_t
+reminder_at(const struct policy *pol, const struct store_turn *turn,
+    const struct store_seat *row, int64_t before)
+{
+	int64_t duration = turn_duration(pol, turn);
+
+	if (duration <= before)
+		return 0;
+	return policy_deadline(pol, turn->started, duration - before,
+	    row->away_from, row->away_until);
+}
+
+/* Whether reminder i is the latest of those due at now: after a gap
+ * between passes only the newest goes out (an older one would tell of
+ * more time than is left). */
+static int
+newest_reminder(const struct tick *t, const struct store_seat *row, int i,
+    int64_t at)
+{
+	int64_t other;
+	int j;
+
+	for (j = 0; j < t->pol.nreminders; j++) {
+		if (j == i)
+			continue;
+		other = reminder_at(&t->pol, &t->turn, row,
+		    t->pol.reminders[j]);
+		if (other > at && other <= t->now)
+			return 0;
+	}
+	return 1;
+}
+
+/* Under wait, once the late notice went out: tell the late seat again
+ * every late_every (only the newest repeat after a gap). */
+static int
+late_again(struct tick *t, int seat, int64_t deadline, int64_t end)
+{
+	char what[48];
+	int64_t n;
+	int rc;
+
+	if (t->window || t->pol.missed != POLICY_MISSED_WAIT ||
+	    t->pol.late_every <= 0 || t->now < end + t->pol.late_every)
+		return 0;
+	n = (t->now - end) / t->pol.late_every;
+	snprintf(what, sizeof(what), "late:%lld:%lld",
+	    (long long)t->pol.late_every, (long long)n);
+	if ((rc = fire(t, seat, what)) <= 0)
+		return rc;
+	t->stats->late++;
+	return notify_seat(t, seat, "late", deadline, seat);
 }
 
 /* The timers of one seat that must act.  1 if a log entry was written. */
@@ -195,8 +260,9 @@ seat_timers(struct tick *t, int seat)
 	if ((deadline = seat_deadline(&t->pol, &t->turn, &row)) == 0)
 		return 0;
 	for (i = 0; i < t->pol.nreminders; i++) {
-		at = deadline - t->pol.reminders[i];
-		if (at <= t->turn.started || t->now < at || t->now >= deadline)
+		at = reminder_at(&t->pol, &t->turn, &row, t->pol.reminders[i]);
+		if (at <= t->turn.started || t->now < at || t->now >= deadline ||
+		    !newest_reminder(t, &row, i, at))
 			continue;
 		snprintf(what, sizeof(what), "reminder:%lld",
 		    (long long)t->pol.reminders[i]);
@@ -211,7 +277,9 @@ seat_timers(struct tick *t, int seat)
 	if (t->now < deadline)
 		return 0;
 	end = deadline + (t->window ? 0 : t->pol.grace);
-	if (end > deadline) {
+	/* The grace notice only while the grace runs: after a gap between
+	 * passes it would promise time that is gone. */
+	if (end > deadline && t->now < end) {
 		if ((rc = fire(t, seat, "deadline")) < 0)
 			return -1;
 		if (rc == 1) {
@@ -222,8 +290,13 @@ seat_timers(struct tick *t, int seat)
 	}
 	if (t->now < end)
 		return 0;
-	if ((rc = fire(t, seat, "outcome")) <= 0)
+	/* Waiting has its own timer, so that a policy changed from wait to
+	 * another outcome applies to the turn already late. */
+	if ((rc = fire(t, seat, !t->window && t->pol.missed ==
+	    POLICY_MISSED_WAIT ? "late" : "outcome")) < 0)
 		return rc;
+	if (rc == 0)
+		return late_again(t, seat, deadline, end) < 0 ? -1 : 0;
 	return outcome(t, &row, deadline);
 }
 
@@ -291,7 +364,7 @@ maybe_due(struct store *st, int64_t game_id, const struct rules_module *m,
 	struct store_seat row;
 	struct policy pol;
 	enum store_status rc;
-	int64_t deadline, first, last_seq;
+	int64_t deadline, first, last_seq, at;
 	char err[512];
 	int seat, i;
 
@@ -318,10 +391,11 @@ maybe_due(struct store *st, int64_t game_id, const struct rules_module *m,
 		if ((deadline = seat_deadline(&pol, &turn, &row)) == 0)
 			continue;
 		first = deadline;
-		for (i = 0; i < pol.nreminders; i++)
-			if (deadline - pol.reminders[i] > turn.started &&
-			    deadline - pol.reminders[i] < first)
-				first = deadline - pol.reminders[i];
+		for (i = 0; i < pol.nreminders; i++) {
+			at = reminder_at(&pol, &turn, &row, pol.reminders[i]);
+			if (at > turn.started && at < first)
+				first = at;
+		}
 		if (now >= first)
 			return 1;
 	}
@@ -400,4 +474,34 @@ schedule_tick(struct store *st, const struct serverkey *key, int64_t now,
 	}
 	free(games.v);
 	return stats->failures > 0 ? -1 : 0;
+}
+
+int
+schedule_check_time(struct store *st, int64_t at, int64_t now, char *err,
+    size_t errlen)
+{
+	int64_t latest;
+	char when[32], last[32];
+
+	if (store_timer_latest(st, &latest) != STORE_OK) {
+		snprintf(err, errlen, "store: %s", store_errmsg(st));
+		return -1;
+	}
+	clock_format_iso(at, when, sizeof(when));
+	clock_format_iso(latest, last, sizeof(last));
+	if (at < latest) {
+		snprintf(err, errlen, "%s is before the last pass that fired "
+		    "a timer (%s): time only goes forward / %s est avant le "
+		    "dernier passage qui a déclenché une échéance (%s)", when,
+		    last, when, last);
+		return -1;
+	}
+	if (at > now + SCHEDULE_AHEAD_MAX) {
+		snprintf(err, errlen, "%s is more than %lld days ahead of now "
+		    "/ %s est à plus de %lld jours dans le futur", when,
+		    SCHEDULE_AHEAD_MAX / 86400, when,
+		    SCHEDULE_AHEAD_MAX / 86400);
+		return -1;
+	}
+	return 0;
 }

@@ -50,4 +50,14 @@ int	schedule_tick(struct store *st, const struct serverkey *key,
 	    int64_t now, struct schedule_stats *stats, char *err,
 	    size_t errlen);
 
+/* How far ahead of the real clock a pass may be run by hand. */
+#define SCHEDULE_AHEAD_MAX	(400LL * 86400)
+
+/* Whether a pass by hand (pbemctl tick --at) may run at `at', given the
+ * real time now: not before the latest timer any pass fired (time only
+ * goes forward) and not more than SCHEDULE_AHEAD_MAX ahead of now.  0,
+ * or -1 with the reason in err (English and French). */
+int	schedule_check_time(struct store *st, int64_t at, int64_t now,
+	    char *err, size_t errlen);
+
 #endif /* PBEM_SCHEDULE_H */

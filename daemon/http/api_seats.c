@@ -63,7 +63,7 @@ enum MHD_Result
 api_seat_view(struct api_request *req)
 {
 	const char *format = api_query(req, "format");
-	int seats[STORE_MAX_SEATS], nact, i, acting = 0;
+	int acting;
 	int seat = (int)req->params[1];
 	enum MHD_Result rc = MHD_NO;
 	struct store_player me;
@@ -119,9 +119,7 @@ api_seat_view(struct api_request *req)
 		return api_send_error(req, MHD_HTTP_FORBIDDEN, "not_your_seat",
 		    err, NULL);
 	}
-	nact = gs.module->to_act(gs.state, seats, STORE_MAX_SEATS);
-	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
-		acting |= seats[i] == seat;
+	acting = gamestate_seat_acts(&gs, seat, NULL);
 	view = gamestate_view(&gs, seat);
 	if (acting) {
 		forms = gs.module->move_forms(gs.state, seat, lang);

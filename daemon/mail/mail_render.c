@@ -49,6 +49,8 @@ static const struct subject_words subjects[] = {
 	{ "update", "move %lld played", "coup %lld joué", 0, RENDER_SEAT },
 	{ "game_over", "game over", "partie terminée", 0, RENDER_SEAT },
 	{ "rejected", "move refused", "coup refusé", 1, RENDER_SEAT },
+	{ "command_refused", "command refused", "commande refusée", 1,
+	    RENDER_SEAT },
 	{ "status", "status after move %lld", "état après le coup %lld", 1,
 	    RENDER_SEAT },
 	{ "help", "how to play", "comment jouer", 1, RENDER_SEAT },
@@ -279,26 +281,9 @@ seat_template(const char *event, int over, int acting)
 		return event;
 	if (over || strcmp(event, "game_over") == 0)
 		return "game_over";
-	if (strcmp(event, "your_turn") == 0 || acting)
+	if (acting)
 		return "your_turn";
 	return "waiting";
-}
-
-/* 1 if seat is among the seats gs waits for; *over set when none. */
-static int
-seat_acts(const struct gamestate *gs, int seat, int *over)
-{
-	int seats[STORE_MAX_SEATS], nact, i, acting = 0;
-
-	/* A game ended outside its rules (resigned, called off) waits for
-	 * nobody, whatever the module's state says. */
-	nact = gs->ended != NULL ? 0 : gs->module->to_act(gs->state, seats,
-	    STORE_MAX_SEATS);
-	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
-		acting |= seats[i] == seat;
-	if (over != NULL)
-		*over = nact == 0;
-	return acting;
 }
 
 const char *
@@ -308,7 +293,7 @@ mail_view_name(const struct gamestate *gs, int viewer)
 
 	if (viewer < 0)
 		return "spectator";
-	acting = seat_acts(gs, viewer, &over);
+	acting = gamestate_seat_acts(gs, viewer, &over);
 	return seat_template("update", over, acting);
 }
 
@@ -330,7 +315,7 @@ mail_view_body(struct store *st, const struct tpl_set *tpl,
 	info.nseats = gamestate_seat_names(st, gs, names);
 	info.seat_names = names;
 	/* Move forms and examples only for a seat that acts now. */
-	if (viewer >= 0 && seat_acts(gs, viewer, NULL)) {
+	if (viewer >= 0 && gamestate_seat_acts(gs, viewer, NULL)) {
 		forms = gs->module->move_forms(gs->state, viewer, info.lang);
 		legal = gs->module->legal_moves(gs->state, viewer);
 		info.forms = forms;
@@ -338,6 +323,7 @@ mail_view_body(struct store *st, const struct tpl_set *tpl,
 		info.state = gs->state;
 	}
 	info.move = move;
+	info.move_is_command = move != NULL && engine_is_command(move);
 	info.reason = reason;
 	view = gamestate_view(gs, viewer);
 	shown = present_view(view, &info);
@@ -408,7 +394,7 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	game = gs.game.id;
 	seq = gs.seq;
 	lang = strcmp(p.lang, "fr") == 0 ? "fr" : "en";
-	acting = seat_acts(&gs, seat, &over);
+	acting = gamestate_seat_acts(&gs, seat, &over);
 	name = seat_template(event, over, acting);
 
 	move[0] = '\0';
@@ -470,7 +456,9 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	    STORE_OK)
 		name = move;
 	mail_set_headers(s, o, strcmp(event, "status") == 0 && over ?
-	    "game_over" : event, lang, lang[0] == 'f' ? gs.module->title_fr :
+	    "game_over" : shown_move != NULL && strcmp(event, "rejected") ==
+	    0 && engine_is_command(shown_move) ? "command_refused" : event,
+	    lang, lang[0] == 'f' ? gs.module->title_fr :
 	    gs.module->title_en, game, seq, name, out);
 	/* A plain Reply brings the token back in In-Reply-To. */
 	if (token[0] != '\0')
@@ -494,9 +482,9 @@ seat_of_address(struct store *st, struct gamestate *gs, const char *addr)
 		    (p = gamestate_seat_player(st, gs, s)) == NULL ||
 		    strcasecmp(p->email, addr) != 0)
 			continue;
-		if (found < 0 || seat_acts(gs, s, NULL))
+		if (found < 0 || gamestate_seat_acts(gs, s, NULL))
 			found = s;
-		if (seat_acts(gs, s, NULL))
+		if (gamestate_seat_acts(gs, s, NULL))
 			break;
 	}
 	return found;
@@ -526,7 +514,7 @@ help_body(struct store *st, const struct tpl_set *tpl, struct gamestate *gs,
 	info.nseats = gamestate_seat_names(st, gs, names);
 	info.seat_names = names;
 	info.viewer = seat >= 0 ? seat : RULES_VIEW_PUBLIC;
-	if (seat >= 0 && seat_acts(gs, seat, NULL))
+	if (seat >= 0 && gamestate_seat_acts(gs, seat, NULL))
 		info.forms = forms = gs->module->move_forms(gs->state, seat,
 		    info.lang);
 	view = gamestate_view(gs, RULES_VIEW_PUBLIC);

@@ -365,28 +365,37 @@ add_players(json_t *v, const struct present_info *info)
 	json_object_set_new(v, "players", players);
 }
 
-/* standings and winners_text, from the (already localised) result. */
+/* standings and winners_text, from the (already localised) result.  A
+ * game ended outside its rules (a resignation, a call-off) has winners
+ * but no scores: one row per seat then, with "scored" false. */
 static void
 add_standings(json_t *v, const struct present_info *info)
 {
 	const char	*name;
 	int		 viewer = info->viewer;
 	json_t		*result, *scores, *winners, *hands, *bd, *st, *row;
-	size_t		 i;
+	size_t		 i, nrows;
 
 	result = json_object_get(v, "result");
-	scores = json_object_get(result, "scores");
-	if (!json_is_array(scores))
+	if (!json_is_object(result))
 		return;
+	scores = json_object_get(result, "scores");
 	winners = json_object_get(result, "winners");
+	if (json_is_array(winners))
+		json_object_set_new(v, "winners_text",
+		    seats_text(winners, info));
+	nrows = json_is_array(scores) ? json_array_size(scores) :
+	    (size_t)(info->nseats > 0 ? info->nseats : 0);
 	hands = json_object_get(v, "hands");
 	bd = json_object_get(result, "breakdown");
 	st = json_array();
-	for (i = 0; i < json_array_size(scores); i++) {
-		row = json_pack("{s:i, s:O, s:b, s:b}", "seat", (int)i,
-		    "score", json_array_get(scores, i),
+	for (i = 0; i < nrows; i++) {
+		row = json_pack("{s:i, s:b, s:b, s:b}", "seat", (int)i,
+		    "scored", json_is_array(scores),
 		    "winner", in_array(winners, (json_int_t)i),
 		    "you", (int)i == viewer);
+		if (json_is_array(scores))
+			json_object_set(row, "score", json_array_get(scores, i));
 		if (json_array_get(hands, i) != NULL)
 			json_object_set(row, "hand", json_array_get(hands, i));
 		if (json_array_get(bd, i) != NULL)
@@ -396,9 +405,6 @@ add_standings(json_t *v, const struct present_info *info)
 		json_array_append_new(st, row);
 	}
 	json_object_set_new(v, "standings", st);
-	if (json_is_array(winners))
-		json_object_set_new(v, "winners_text",
-		    seats_text(winners, info));
 }
 
 json_t *
@@ -423,8 +429,10 @@ present_view(const json_t *view, const struct present_info *info)
 	}
 	to_act = json_object_get(v, "to_act");
 	json_object_set_new(v, "spectator", json_boolean(info->viewer < 0));
+	/* A resigned or absent seat plays no more (gamestate_seat_acts()). */
 	json_object_set_new(v, "your_turn", json_boolean(info->viewer >= 0 &&
-	    in_array(to_act, info->viewer)));
+	    in_array(to_act, info->viewer) &&
+	    json_object_get(v, "seat_status") == NULL));
 	json_object_set_new(v, "waiting_for", seats_text(to_act, info));
 	mark_seats(v, info);
 	add_players(v, info);
@@ -436,6 +444,8 @@ present_view(const json_t *view, const struct present_info *info)
 	json_decref(empty);
 	if (info->move != NULL)
 		json_object_set_new(v, "move", json_string(info->move));
+	if (info->move != NULL && info->move_is_command)
+		json_object_set_new(v, "command", json_true());
 	if (info->reason != NULL)
 		json_object_set_new(v, "reason", json_string(info->reason));
 	add_standings(v, info);
