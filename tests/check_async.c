@@ -725,6 +725,155 @@ START_TEST(test_commands)
 }
 END_TEST
 
+/* Bugs 6, 7, 8: an unknown policy field is named as unknown whatever its
+ * value; "Resign." and "call off!" are commands; a day that does not
+ * exist is named in the answer. */
+START_TEST(test_command_and_policy_words)
+{
+	const struct rules_module *tpl = rules_find("template");
+	struct engine_reply reply;
+	struct policy p;
+	char err[512];
+	int64_t game;
+
+	policy_default(&p);
+	ck_assert_int_eq(policy_set_field("tempo=fast", tpl, &p, err,
+	    sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "unknown policy field \"tempo\"") != NULL,
+	    "%s", err);
+	ck_assert_int_eq(policy_set_field("late_every=12h", tpl, &p, err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(p.late_every, 12 * HOUR);
+	ck_assert_int_eq(policy_set_field("late_every=10m", tpl, &p, err,
+	    sizeof(err)), -1);
+	ck_assert_int_eq(engine_is_command("Resign."), 1);
+	ck_assert_int_eq(engine_is_command("call off!"), 1);
+	ck_assert_int_eq(engine_is_command("resigned"), 0);
+	game = testenv_game(&env, "template", 3);
+	command(0, game, 1, 0, "vacation 2027-02-30 2027-03-02", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_SYNTAX);
+	ck_assert_msg(strstr(reply.message, "\"2027-02-30\" is not a date") !=
+	    NULL, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(0, game, 1, 0, "Call off.", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(1, game, 1, 1, "Resign.", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(rows("SELECT count(*) FROM log WHERE kind = 4"), 1);
+	ck_assert_int_eq(rows("SELECT count(*) FROM log WHERE kind = 1"), 0);
+}
+END_TEST
+
+/* Bug 9: a pass by hand may not go back before the last one that fired
+ * a timer, nor years ahead. */
+START_TEST(test_tick_time_bounds)
+{
+	int64_t game, t0 = fake_now;
+	char err[512];
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"48h\", \"reminders\": [\"24h\"]}");
+	ck_assert_int_eq(schedule_check_time(env.st, t0, t0, err,
+	    sizeof(err)), 0);
+	(void)tick(t0 + 24 * HOUR);
+	ck_assert_int_eq(outbox("reminder"), 1);
+	ck_assert_int_eq(schedule_check_time(env.st, t0 + HOUR, t0, err,
+	    sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "before the last pass") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "2024-01-02T09:00:00Z") != NULL, "%s", err);
+	ck_assert_int_eq(schedule_check_time(env.st, t0 + 1000LL * DAY, t0,
+	    err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "days ahead") != NULL, "%s", err);
+	ck_assert_int_eq(schedule_check_time(env.st, t0 + 30 * HOUR, t0, err,
+	    sizeof(err)), 0);
+}
+END_TEST
+
+/* Bug 10: after a gap between passes, no notice promises time that is
+ * gone: only the newest reminder, and no grace notice once the grace
+ * is over. */
+START_TEST(test_gap_drops_stale_notices)
+{
+	int64_t game, t0 = fake_now;
+	struct schedule_stats s;
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"48h\", \"reminders\": [\"24h\", "
+	    "\"1h\"], \"grace\": \"6h\", \"missed\": \"default\"}");
+	(void)tick(t0);
+	s = tick(t0 + 47 * HOUR + 30 * 60);	/* past both reminders */
+	ck_assert_int_eq(s.reminders, 1);
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"48h\", \"reminders\": [], "
+	    "\"grace\": \"6h\", \"missed\": \"default\"}");
+	(void)tick(t0);
+	s = tick(t0 + 60 * HOUR);		/* past the grace too */
+	ck_assert_int_eq(s.deadlines, 0);
+	ck_assert_int_eq(s.auto_moves, 1);
+}
+END_TEST
+
+/* Bug 11 and late_every: a late turn under wait gets a late notice again
+ * every late_every, and switching the policy to default then plays the
+ * default move for the turn already late. */
+START_TEST(test_wait_then_default)
+{
+	int64_t game, t0 = fake_now, next;
+	struct schedule_stats s;
+	int seat;
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"wait\", \"late_every\": \"12h\"}");
+	seat = to_act(game, &next);
+	(void)tick(t0);
+	s = tick(t0 + 24 * HOUR);
+	ck_assert_int_eq(s.late, 1);
+	ck_assert_int_eq(outbox("late"), 2);
+	s = tick(t0 + 30 * HOUR);
+	ck_assert_int_eq(s.late, 0);
+	s = tick(t0 + 36 * HOUR);
+	ck_assert_int_eq(s.late, 1);			/* again, to the seat */
+	ck_assert_int_eq(outbox("late"), 3);
+	s = tick(t0 + 37 * HOUR);
+	ck_assert_int_eq(s.late, 0);
+	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"default\"}");
+	s = tick(t0 + 38 * HOUR);
+	ck_assert_int_eq(s.auto_moves, 1);
+	ck_assert_int_ne(to_act(game, NULL), seat);
+	audit_ok(game);
+}
+END_TEST
+
+/* Bug 17: a reminder 24 hours before the deadline counts the same
+ * playing time as the deadline: with weekends paused, a turn from
+ * Thursday 09:00 with 48 hours ends on Monday 09:00, and the reminder
+ * goes when 24 counted hours are left, on Friday 09:00 -- not on Sunday
+ * 09:00, in the paused weekend. */
+START_TEST(test_reminder_in_playing_time)
+{
+	int64_t game, thursday = MONDAY + 3 * DAY + 9 * HOUR;
+	struct schedule_stats s;
+
+	fake_now = thursday;
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"48h\", \"reminders\": [\"24h\"], "
+	    "\"weekends\": \"pause\", \"missed\": \"wait\"}");
+	(void)tick(thursday);
+	s = tick(thursday + DAY - 1);
+	ck_assert_int_eq(s.reminders, 0);
+	s = tick(thursday + DAY);		/* Friday 09:00 */
+	ck_assert_int_eq(s.reminders, 1);
+	s = tick(thursday + 3 * DAY);		/* Sunday 09:00 */
+	ck_assert_int_eq(s.reminders, 0);
+	s = tick(thursday + 4 * DAY);		/* Monday 09:00: late */
+	ck_assert_int_eq(s.late, 1);
+}
+END_TEST
+
 /* In Parry, a strike asks every other seat alike, whoever holds a parry. */
 START_TEST(test_response_window)
 {
@@ -838,6 +987,11 @@ async_suite(void)
 	tcase_add_test(tc, test_call_off);
 	tcase_add_test(tc, test_press);
 	tcase_add_test(tc, test_commands);
+	tcase_add_test(tc, test_command_and_policy_words);
+	tcase_add_test(tc, test_tick_time_bounds);
+	tcase_add_test(tc, test_gap_drops_stale_notices);
+	tcase_add_test(tc, test_wait_then_default);
+	tcase_add_test(tc, test_reminder_in_playing_time);
 	tcase_add_test(tc, test_response_window);
 	tcase_add_test(tc, test_observers);
 	suite_add_tcase(s, tc);
