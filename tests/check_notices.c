@@ -998,6 +998,34 @@ START_TEST(test_resigned_and_absent_offer_no_moves)
 }
 END_TEST
 
+/* Bug 14: a seat given back to its own player does not name the
+ * player twice; a message to two seats says "seats 0 and 2". */
+START_TEST(test_replace_same_player_and_seat_lists)
+{
+	char err[512];
+	int64_t game, t0 = fake_now;
+	int seat;
+	struct want want[] = {
+		{ "seat_taken", " again.", " de nouveau.", -2, 1, 0 },
+		{ "press", "to seats 0 and 2", "aux sièges 0 et 2", -2, 1, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+
+	game = testenv_game(&env, "template", 4);
+	set_policy(game, "{\"turn_time\": \"2h\", \"reminders\": [], "
+	    "\"missed\": \"absent\"}");
+	seat = to_act(game, NULL);
+	tick(t0);
+	tick(t0 + 2 * HOUR);
+	render_new(NULL, NULL, 1);
+	ck_assert_int_eq(engine_replace(env.st, env.key, game, seat,
+	    env.player_id[seat], fake_now, err, sizeof(err)), ENGINE_OK);
+	command(1, game, 1, 1, "press 0,2: hello");
+	render_new(check_want, want, 1);
+	all_seen(want);
+}
+END_TEST
+
 /* The move that ends a game gets its receipt like every other: the mover
  * has an "accepted" row (with the signed receipt, saying the game is
  * over) before the "game_over" every seat gets. */
@@ -1345,6 +1373,7 @@ notices_suite(void)
 	tcase_add_test(tc, test_skipped);
 	tcase_add_test(tc, test_resign_ends);
 	tcase_add_test(tc, test_resign_ends_with_winner);
+	tcase_add_test(tc, test_replace_same_player_and_seat_lists);
 	tcase_add_test(tc, test_resigned_and_absent_offer_no_moves);
 	tcase_add_test(tc, test_last_move_receipt);
 	tcase_add_test(tc, test_draw_receipt_names_card);

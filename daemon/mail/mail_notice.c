@@ -237,19 +237,27 @@ entry_record(const struct store_entry *e)
 	return r;
 }
 
-/* Seat numbers of a JSON array, as "0, 2". */
+/* Seats of a JSON array in words, in lang: "seat 1", "seats 0 and 2",
+ * "seats 0, 1 and 3" ("siège 1", "sièges 0 et 2"); and KEY_one. */
 static void
-set_seats_text(json_t *data, const char *key, const json_t *seats)
+set_seats_text(json_t *data, const char *key, const json_t *seats,
+    const char *lang)
 {
-	char buf[128];
-	size_t used = 0, i;
+	char buf[160];
+	size_t used, i, n = json_array_size(seats);
+	int fr = strcmp(lang, "fr") == 0;
 
-	buf[0] = '\0';
-	for (i = 0; i < json_array_size(seats) && used < sizeof(buf); i++)
+	used = (size_t)snprintf(buf, sizeof(buf), "%s", n > 1 ? (fr ?
+	    "sièges " : "seats ") : (fr ? "siège " : "seat "));
+	for (i = 0; i < n && used < sizeof(buf); i++)
 		used += (size_t)snprintf(buf + used, sizeof(buf) - used,
-		    "%s%lld", i > 0 ? ", " : "", (long long)json_integer_value(
+		    "%s%lld", i == 0 ? "" : i + 1 < n ? ", " : fr ? " et " :
+		    " and ", (long long)json_integer_value(
 		    json_array_get(seats, i)));
 	set_string(data, key, buf);
+	/* key_one: a single seat (French: "au siège 1", "aux sièges"). */
+	snprintf(buf, sizeof(buf), "%s_one", key);
+	json_object_set_new(data, buf, json_boolean(n == 1));
 }
 
 /*
@@ -264,6 +272,7 @@ describe_entry(struct notice *n, const struct store_entry *e, json_t *data)
 	json_t *rec = entry_record(e);
 	struct store_seat row;
 	const char *s;
+	int same_player;
 
 	json_object_set_new(data, e->kind == STORE_ENTRY_AUTO ? "kind_auto" :
 	    e->kind == STORE_ENTRY_SKIP ? "kind_skip" :
@@ -290,15 +299,24 @@ describe_entry(struct notice *n, const struct store_entry *e, json_t *data)
 		n->data = saved;
 	}
 	if (rec != NULL) {
-		if ((s = json_string_value(json_object_get(rec,
-		    "previous_player"))) != NULL)
+		same_player = (s = json_string_value(json_object_get(rec,
+		    "previous_player"))) != NULL && json_string_value(
+		    json_object_get(rec, "player")) != NULL && strcmp(s,
+		    json_string_value(json_object_get(rec, "player"))) == 0;
+		/* The same player again: a new key, or the seat given back. */
+		if (same_player && json_equal(json_object_get(rec, "key"),
+		    json_object_get(rec, "previous_key")))
+			json_object_set_new(data, "same_player", json_true());
+		else if (same_player)
+			json_object_set_new(data, "new_key", json_true());
+		else if (s != NULL)
 			set_string(data, "previous_player", s);
 		if ((s = json_string_value(json_object_get(rec, "by"))) !=
 		    NULL && strcmp(s, "administrator") == 0)
 			json_object_set_new(data, "by_admin", json_true());
 		if (json_is_array(json_object_get(rec, "seats")))
 			set_seats_text(data, "voters_text",
-			    json_object_get(rec, "seats"));
+			    json_object_get(rec, "seats"), n->lang);
 	}
 	json_decref(rec);
 }
@@ -409,7 +427,7 @@ fill_press(struct notice *n)
 	json_object_set_new(n->data, "from_seat", json_integer(
 	    f.found.from_seat));
 	set_player(n, "from_player", f.found.from_seat);
-	set_seats_text(n->data, "to_text", to);
+	set_seats_text(n->data, "to_text", to, n->lang);
 	json_decref(to);
 	json_object_set_new(n->data, "to_all", json_boolean(all));
 	set_time(n, "sent_text", f.found.created);
@@ -449,7 +467,7 @@ fill_observer(struct notice *n)
 			continue;
 		json_array_append_new(offered, json_integer(s));
 	}
-	set_seats_text(n->data, "offered_text", offered);
+	set_seats_text(n->data, "offered_text", offered, n->lang);
 	json_decref(offered);
 	if (n->set->admin[0] != '\0')
 		set_string(n->data, "admin", n->set->admin);
