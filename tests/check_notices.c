@@ -1026,6 +1026,54 @@ START_TEST(test_replace_same_player_and_seat_lists)
 }
 END_TEST
 
+/* Bug 16: a mail queued for a seat's player and delivered after the
+ * seat changed hands is written in the language of the player it was
+ * addressed to, and names that player. */
+START_TEST(test_mail_in_addressee_language)
+{
+	sqlite3_stmt *q;
+	struct store_outbox o;
+	struct mail_out out;
+	char err[1024];
+	int64_t game;
+	int seat;
+
+	game = testenv_game(&env, "template", 3);
+	seat = (to_act(game, NULL) + 1) % 3;
+	sql("UPDATE players SET lang = '%s'", "en");
+	sql("UPDATE players SET lang = 'fr' WHERE email = '%s'",
+	    seat == 0 ? "p0@example.org" : seat == 1 ? "p1@example.org" :
+	    "p2@example.org");
+	ck_assert_int_eq(engine_replace(env.st, env.key, game, seat,
+	    env.player_id[3], fake_now, err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(store_test_db(env.st), "SELECT "
+	    "id, game_id, seq, recipient, event, payload FROM outbox WHERE "
+	    "event = 'game_started' AND payload LIKE ?", -1, &q, NULL),
+	    SQLITE_OK);
+	snprintf(err, sizeof(err), "%%\"seat\":%d%%", seat);
+	sqlite3_bind_text(q, 1, err, -1, SQLITE_TRANSIENT);
+	ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+	memset(&o, 0, sizeof(o));
+	o.id = sqlite3_column_int64(q, 0);
+	o.game_id = sqlite3_column_int64(q, 1);
+	o.seq = sqlite3_column_int64(q, 2);
+	snprintf(o.channel, sizeof(o.channel), "mail");
+	snprintf(o.recipient, sizeof(o.recipient), "%s",
+	    (const char *)sqlite3_column_text(q, 3));
+	snprintf(o.event, sizeof(o.event), "%s",
+	    (const char *)sqlite3_column_text(q, 4));
+	o.payload = strdup((const char *)sqlite3_column_text(q, 5));
+	sqlite3_finalize(q);
+	ck_assert_int_eq(mail_render(env.st, tpl, &set, &o, &out, err,
+	    sizeof(err)), MAIL_RENDER_OK);
+	ck_assert_msg(strstr(out.subject, "la partie commence") != NULL,
+	    "%s", out.subject);
+	ck_assert_msg(strstr(out.body, "p3") == NULL, "%s", out.body);
+	mail_out_clear(&out);
+	free(o.payload);
+}
+END_TEST
+
 /* The move that ends a game gets its receipt like every other: the mover
  * has an "accepted" row (with the signed receipt, saying the game is
  * over) before the "game_over" every seat gets. */
@@ -1373,6 +1421,7 @@ notices_suite(void)
 	tcase_add_test(tc, test_skipped);
 	tcase_add_test(tc, test_resign_ends);
 	tcase_add_test(tc, test_resign_ends_with_winner);
+	tcase_add_test(tc, test_mail_in_addressee_language);
 	tcase_add_test(tc, test_replace_same_player_and_seat_lists);
 	tcase_add_test(tc, test_resigned_and_absent_offer_no_moves);
 	tcase_add_test(tc, test_last_move_receipt);

@@ -452,7 +452,9 @@ int	mail_render_knows(const char *event);
 
 /* Shared with mail_notice.c.  Open the row's game after entry seq (the
  * payload's "game" and "seq") into gs; for a seat's row (seat_row), also
- * the payload's "seat" into *seat and that seat's player into p.  On
+ * the payload's "seat" into *seat and into p the player the row is
+ * addressed to (the seat's player, or the one who held it when the row
+ * was queued, if the seat has changed hands since).  On
  * MAIL_RENDER_OK the caller clears gs; on anything else err says why
  * and there is nothing to clear. */
 enum mail_render_status mail_row_open(struct store *st,

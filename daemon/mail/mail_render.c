@@ -341,6 +341,7 @@ mail_row_open(struct store *st, const struct store_outbox *o,
     const json_t *pl, int seat_row, struct gamestate *gs, int *seat,
     struct store_player *p, char *err, size_t errlen)
 {
+	struct store_player addressee;
 	enum engine_status es;
 	int64_t game, seq;
 
@@ -367,6 +368,14 @@ mail_row_open(struct store *st, const struct store_outbox *o,
 		    "in seat %d", (long long)o->id, (long long)game, *seat);
 		gamestate_clear(gs);
 		return MAIL_RENDER_FAIL;
+	}
+	/* A row queued before the seat changed hands is still read by the
+	 * player it was addressed to, in that player's language. */
+	if (strcasecmp(p->email, o->recipient) != 0 &&
+	    store_player_find_email(st, o->recipient, &addressee) ==
+	    STORE_OK) {
+		*p = addressee;
+		gs->game.seat_player[*seat] = addressee.id;	/* its name */
 	}
 	return MAIL_RENDER_OK;
 }
