@@ -650,6 +650,93 @@ START_TEST(test_call_off)
 }
 END_TEST
 
+/* Bug 13: a second vote is refused and announces nothing; a vote can be
+ * taken back; the answer and the announcement give the tally. */
+START_TEST(test_call_off_tally_and_withdraw)
+{
+	struct engine_reply reply;
+	int64_t game;
+
+	game = testenv_game(&env, "template", 3);
+	command(0, game, 1, 0, "call off", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	ck_assert_msg(strstr(reply.message, "1 of 3 seats") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(outbox("call_off_vote"), 2);
+	command(0, game, 2, 0, "call off", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
+	ck_assert_msg(strstr(reply.message, "already voted") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(outbox("call_off_vote"), 2);	/* no second notice */
+	command(1, game, 1, 1, "call off", &reply);
+	ck_assert_msg(strstr(reply.message, "2 of 3 seats") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	command(0, game, 3, 0, "keep playing", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	ck_assert_msg(strstr(reply.message, "1 of 3 seats") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(rows("SELECT count(*) FROM outbox WHERE event = "
+	    "'call_off_vote' AND payload LIKE '%\"withdrawn\":true%'"), 2);
+	command(2, game, 1, 2, "call off", &reply);	/* 2 of 3: goes on */
+	engine_reply_clear(&reply);
+	ck_assert_int_ge(to_act(game, NULL), 0);
+	command(0, game, 4, 0, "continuer la partie", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_REFUSED);	/* no vote to take */
+	engine_reply_clear(&reply);
+	command(0, game, 4, 0, "call off", &reply);
+	ck_assert_msg(strstr(reply.message, "called off") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(to_act(game, NULL), -1);
+}
+END_TEST
+
+/* Bug 12: an absent seat has no say -- no vote, press, vacation or
+ * resignation -- and does not win when its only opponent resigns. */
+START_TEST(test_absent_seat_has_no_say)
+{
+	struct engine_reply reply;
+	struct gamestate gs;
+	char err[512];
+	int64_t game, t0 = fake_now;
+	json_t *view, *winners;
+	int seat;
+	static const char *const texts[] = { "call off", "press all: hi",
+	    "vacation 2024-02-01 2024-02-03", "resign" };
+	size_t i;
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"2h\", \"reminders\": [], "
+	    "\"missed\": \"absent\"}");
+	seat = to_act(game, NULL);
+	(void)tick(t0);
+	(void)tick(t0 + 2 * HOUR);
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		command(seat, game, (int64_t)i + 1, seat, texts[i], &reply);
+		ck_assert_msg(reply.status == ENGINE_REFUSED, "%s: %s",
+		    texts[i], reply.message);
+		ck_assert_msg(strstr(reply.message, "absent") != NULL, "%s",
+		    reply.message);
+		engine_reply_clear(&reply);
+	}
+	command(1 - seat, game, 1, 1 - seat, "resign", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
+	winners = json_object_get(json_object_get(view, "result"), "winners");
+	ck_assert(json_is_array(winners));
+	ck_assert_int_eq(json_array_size(winners), 0);
+	json_decref(view);
+	gamestate_clear(&gs);
+}
+END_TEST
+
 START_TEST(test_press)
 {
 	struct engine_reply reply;
@@ -985,6 +1072,8 @@ async_suite(void)
 	tcase_add_test(tc, test_resign_two_seats);
 	tcase_add_test(tc, test_resign_three_seats_plays_on);
 	tcase_add_test(tc, test_call_off);
+	tcase_add_test(tc, test_call_off_tally_and_withdraw);
+	tcase_add_test(tc, test_absent_seat_has_no_say);
 	tcase_add_test(tc, test_press);
 	tcase_add_test(tc, test_commands);
 	tcase_add_test(tc, test_command_and_policy_words);

@@ -30,7 +30,8 @@ enum command {
 	CMD_RESIGN,
 	CMD_VACATION,
 	CMD_PRESS,
-	CMD_CALL_OFF
+	CMD_CALL_OFF,
+	CMD_KEEP_PLAYING
 };
 
 static const struct {
@@ -45,6 +46,8 @@ static const struct {
 	{ "message", CMD_PRESS },
 	{ "call off", CMD_CALL_OFF },
 	{ "annuler la partie", CMD_CALL_OFF },
+	{ "keep playing", CMD_KEEP_PLAYING },
+	{ "continuer la partie", CMD_KEEP_PLAYING },
 };
 
 /* The command text starts with, and the length of its keyword. */
@@ -130,8 +133,9 @@ run_command(struct store *st, const struct serverkey *key,
 	const char *colon, *body;
 	enum engine_status es = ENGINE_OK;
 	int64_t from, until, id;
+	struct call_off_tally tally;
 	unsigned mask;
-	int ended, fr = lang == RULES_LANG_FR;
+	int fr = lang == RULES_LANG_FR;
 
 	err[0] = '\0';
 	switch (cmd) {
@@ -188,19 +192,36 @@ run_command(struct store *st, const struct serverkey *key,
 		    es == ENGINE_OK ? (long long)id : 0LL);
 		break;
 	case CMD_CALL_OFF:
+	case CMD_KEEP_PLAYING:
 		if (*args != '\0') {
-			refuse(reply, ENGINE_SYNTAX, fr ? "écrivez seulement "
-			    "« annuler la partie »" : "write just \"call off\"");
+			refuse(reply, ENGINE_SYNTAX, cmd == CMD_CALL_OFF ? (fr ?
+			    "écrivez seulement « annuler la partie »" :
+			    "write just \"call off\"") : (fr ? "écrivez "
+			    "seulement « continuer la partie »" : "write just "
+			    "\"keep playing\""));
 			return;
 		}
-		es = engine_call_off(st, key, m->game_id, m->seat, m->seq, now,
-		    &ended, err, sizeof(err));
-		snprintf(reply->message, sizeof(reply->message), ended ? (fr ?
-		    "tous les joueurs sont d'accord : la partie est annulée" :
-		    "every player agreed: the game is called off") : (fr ?
-		    "vote enregistré ; la partie s'arrête quand tous les "
-		    "joueurs l'auront demandé" : "vote recorded; the game "
-		    "ends when every player has asked for it"));
+		es = engine_call_off(st, key, m->game_id, m->seat, m->seq,
+		    cmd == CMD_CALL_OFF, now, &tally, err, sizeof(err));
+		if (tally.ended)
+			snprintf(reply->message, sizeof(reply->message), fr ?
+			    "tous les joueurs sont d'accord : la partie est "
+			    "annulée" : "every player agreed: the game is "
+			    "called off");
+		else if (cmd == CMD_CALL_OFF)
+			snprintf(reply->message, sizeof(reply->message), fr ?
+			    "vote enregistré (%d sièges sur %d) ; la partie "
+			    "s'arrête quand tous les joueurs l'auront demandé ; "
+			    "pour retirer votre vote : « continuer la partie »" :
+			    "vote recorded (%d of %d seats); the game ends when "
+			    "every player has asked for it; to take your vote "
+			    "back: \"keep playing\"", tally.votes, tally.needed);
+		else
+			snprintf(reply->message, sizeof(reply->message), fr ?
+			    "vote retiré (%d sièges sur %d demandent "
+			    "l'annulation)" : "vote taken back (%d of %d seats "
+			    "ask to call the game off)", tally.votes,
+			    tally.needed);
 		break;
 	case CMD_NONE:
 		break;
@@ -244,8 +265,9 @@ engine_command(struct store *st, const struct serverkey *key,
 	if ((cmd = command_of(folded, &kwlen)) == CMD_NONE) {
 		refuse(reply, ENGINE_NOT_COMMAND, lang == RULES_LANG_FR ?
 		    "ce bloc n'est pas une commande (abandonner, vacances, "
-		    "message, annuler la partie)" : "this block is not a "
-		    "command (resign, vacation, press, call off)");
+		    "message, annuler la partie, continuer la partie)" :
+		    "this block is not a command (resign, vacation, press, "
+		    "call off, keep playing)");
 		return;
 	}
 	if (store_game_get(st, m.game_id, &g) != STORE_OK) {

@@ -373,13 +373,21 @@ enum engine_status engine_rekey(struct store *st,
 enum engine_status engine_vacation(struct store *st, int64_t game_id,
 	    int seat, int64_t command_seq, int64_t from, int64_t until, int64_t now, char *err,
 	    size_t errlen);
-/* seat votes to call the game off; when every seat still playing has
- * voted, the game ends with no winner (a CALL_OFF entry). *ended says
- * whether this vote ended it. */
+/* What a call-off vote left: whether the game ended, and how many of the
+ * seats still playing (neither resigned nor absent) have voted. */
+struct call_off_tally {
+	int	ended;
+	int	votes;
+	int	needed;
+};
+/* seat votes to call the game off (vote 1) or takes its vote back (vote
+ * 0); the other seats are told, with the tally.  When every seat still
+ * playing has voted, the game ends with no winner (a CALL_OFF entry).  A
+ * second vote, or taking back a vote never given, is refused. */
 enum engine_status engine_call_off(struct store *st,
 	    const struct serverkey *key, int64_t game_id, int seat,
-	    int64_t command_seq, int64_t now, int *ended, char *err,
-	    size_t errlen);
+	    int64_t command_seq, int vote, int64_t now,
+	    struct call_off_tally *tally, char *err, size_t errlen);
 /* Take a player's signed command number for row: ENGINE_STALE_SEQ if
  * it is not above the last one taken, else row->command_seq is set (the
  * caller writes row in its transaction).  0 takes nothing. */

@@ -116,6 +116,14 @@ open_seat(struct store *st, int64_t game_id, int seat, int64_t command_seq,
 	    ENGINE_OK || (es = seats_claim_command(row, command_seq, err,
 	    errlen)) != ENGINE_OK)
 		return finish(st, gs, es, err, errlen);
+	/* An absent seat is offered to another player: until it is given
+	 * back (pbemctl replace), its player has no say in the game. */
+	if (row->status == STORE_SEAT_ABSENT)
+		return finish(st, gs, refuse(err, errlen, ENGINE_REFUSED,
+		    "seat %d of game %lld is marked absent after a missed "
+		    "deadline and is offered to a replacement; ask the game's "
+		    "administrator to give it back (pbemctl replace)", seat,
+		    (long long)game_id), err, errlen);
 	return ENGINE_OK;
 }
 
@@ -177,10 +185,12 @@ engine_resign(struct store *st, const struct serverkey *key, int64_t game_id,
 		if ((es = seat_row(st, game_id, s, &other, err, errlen)) !=
 		    ENGINE_OK)
 			goto out;
-		if (other.status != STORE_SEAT_RESIGNED) {
+		if (other.status == STORE_SEAT_RESIGNED)
+			continue;
+		nleft++;
+		/* An absent seat does not win by its opponents leaving. */
+		if (other.status == STORE_SEAT_PLAYING)
 			json_array_append_new(remaining, json_integer(s));
-			nleft++;
-		}
 	}
 	row.status = STORE_SEAT_RESIGNED;
 	row.call_off = 0;
@@ -345,10 +355,11 @@ out:
 	return finish(st, &gs, es, err, errlen);
 }
 
-/* Tell every other seat that seat proposes to call the game off. */
+/* Tell every other seat that seat proposes to call the game off (or
+ * withdraws its vote), with the tally: votes of needed. */
 static int
-queue_vote(struct store *st, const struct gamestate *gs, int seat,
-    int64_t now)
+queue_vote(struct store *st, const struct gamestate *gs, int seat, int vote,
+    int votes, int needed, int64_t now)
 {
 	struct store_player p;
 	int s;
@@ -358,10 +369,11 @@ queue_vote(struct store *st, const struct gamestate *gs, int seat,
 		    &p) != STORE_OK)
 			continue;
 		if (engine_outbox_mail(st, gs->game.id, gs->seq, p.email,
-		    "call_off_vote", json_pack("{s:I, s:I, s:i, s:i, s:s}",
-		    "game", (json_int_t)gs->game.id, "seq",
+		    "call_off_vote", json_pack("{s:I, s:I, s:i, s:i, s:s, "
+		    "s:b, s:i, s:i}", "game", (json_int_t)gs->game.id, "seq",
 		    (json_int_t)gs->seq, "seat", s, "voter", seat, "event",
-		    "call_off_vote"), now) != 0)
+		    "call_off_vote", "withdrawn", !vote, "votes", votes,
+		    "needed", needed), now) != 0)
 			return -1;
 	}
 	return 0;
@@ -369,17 +381,17 @@ queue_vote(struct store *st, const struct gamestate *gs, int seat,
 
 enum engine_status
 engine_call_off(struct store *st, const struct serverkey *key,
-    int64_t game_id, int seat, int64_t command_seq, int64_t now, int *ended,
-    char *err, size_t errlen)
+    int64_t game_id, int seat, int64_t command_seq, int vote, int64_t now,
+    struct call_off_tally *tally, char *err, size_t errlen)
 {
 	struct gamestate gs;
 	struct store_seat row, other;
 	enum engine_status es;
 	json_t *voters = json_array();
 	char *text;
-	int s, all = 1;
+	int s, votes = 0, needed = 0;
 
-	*ended = 0;
+	memset(tally, 0, sizeof(*tally));
 	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, err,
 	    errlen)) != ENGINE_OK) {
 		json_decref(voters);
@@ -390,25 +402,38 @@ engine_call_off(struct store *st, const struct serverkey *key,
 		    "from game %lld and has no vote", seat, (long long)game_id);
 		goto out;
 	}
-	row.call_off = 1;
+	if (row.call_off == vote) {
+		es = refuse(err, errlen, ENGINE_REFUSED, vote ? "seat %d has "
+		    "already voted to call game %lld off; to take the vote "
+		    "back, send \"keep playing\"" : "seat %d has not voted to "
+		    "call game %lld off; there is no vote to take back", seat,
+		    (long long)game_id);
+		goto out;
+	}
+	row.call_off = vote;
 	if (store_seat_update(st, &row) != STORE_OK) {
 		es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 		goto out;
 	}
+	/* The seats still playing decide; resigned and absent ones have
+	 * no vote. */
 	for (s = 0; s < gs.game.nseats; s++) {
 		if ((es = seat_row(st, game_id, s, &other, err, errlen)) !=
 		    ENGINE_OK)
 			goto out;
-		if (other.status == STORE_SEAT_RESIGNED)
+		if (other.status != STORE_SEAT_PLAYING)
 			continue;
-		if (other.call_off)
+		needed++;
+		if (other.call_off) {
 			json_array_append_new(voters, json_integer(s));
-		else
-			all = 0;
+			votes++;
+		}
 	}
-	if (!all) {
-		if (queue_vote(st, &gs, seat, now) != 0)
+	tally->votes = votes;
+	tally->needed = needed;
+	if (votes < needed) {
+		if (queue_vote(st, &gs, seat, vote, votes, needed, now) != 0)
 			es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
 			    store_errmsg(st));
 		goto out;
@@ -419,7 +444,7 @@ engine_call_off(struct store *st, const struct serverkey *key,
 	es = engine_server_entry(st, key, &gs, STORE_ENTRY_CALL_OFF, -1, text,
 	    NULL, 1, now, err, errlen);
 	free(text);
-	*ended = es == ENGINE_OK;
+	tally->ended = es == ENGINE_OK;
 out:
 	json_decref(voters);
 	return finish(st, &gs, es, err, errlen);

@@ -363,6 +363,7 @@ static int
 fill_vote(struct notice *n)
 {
 	const json_t *voter = json_object_get(n->pl, "voter");
+	json_t *tally;
 	struct store_seat row;
 
 	if (!json_is_integer(voter))
@@ -370,6 +371,15 @@ fill_vote(struct notice *n)
 	json_object_set_new(n->data, "voter", json_integer(
 	    json_integer_value(voter)));
 	set_player(n, "voter_player", (int)json_integer_value(voter));
+	json_object_set_new(n->data, "withdrawn", json_boolean(json_is_true(
+	    json_object_get(n->pl, "withdrawn"))));
+	/* Rows queued before the tally was recorded have none: "?". */
+	tally = json_object_get(n->pl, "votes");
+	json_object_set_new(n->data, "votes", json_is_integer(tally) ?
+	    json_incref(tally) : json_string("?"));
+	tally = json_object_get(n->pl, "needed");
+	json_object_set_new(n->data, "needed", json_is_integer(tally) ?
+	    json_incref(tally) : json_string("?"));
 	if (store_seat_get(n->st, n->gs.game.id, n->viewer, &row) != STORE_OK)
 		return failed(n, "store: %s", store_errmsg(n->st));
 	json_object_set_new(n->data, "command_next", json_integer(
