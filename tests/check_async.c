@@ -737,6 +737,44 @@ START_TEST(test_absent_seat_has_no_say)
 }
 END_TEST
 
+/* Item 4: a vacation starting absurdly far ahead is refused with the
+ * bound; one can be cancelled, and its days go back to the allowance. */
+START_TEST(test_vacation_bounds_and_cancel)
+{
+	struct engine_reply reply;
+	int64_t game;
+
+	game = testenv_game(&env, "template", 2);
+	command(0, game, 1, 0, "vacation 2031-01-10 2031-01-12", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_BAD_REQUEST);
+	ck_assert_msg(strstr(reply.message, "within 180 days") != NULL &&
+	    strstr(reply.message, "2024-06-29") != NULL, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(rows("SELECT away_until FROM seats WHERE seat = 0"),
+	    0);
+	command(0, game, 1, 0, "vacation 2024-01-10 2024-01-20", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(0, game, 2, 0, "vacation 2024-01-22 2024-01-23", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
+	ck_assert_msg(strstr(reply.message, "until 2024-01-20") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	command(0, game, 2, 0, "vacances annuler", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(rows("SELECT away_used FROM seats WHERE seat = 0"),
+	    0);
+	command(0, game, 3, 0, "vacation cancel", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
+	engine_reply_clear(&reply);
+	/* The whole allowance (14 days) is free again. */
+	command(0, game, 3, 0, "vacation 2024-01-22 2024-02-04", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+}
+END_TEST
+
 START_TEST(test_press)
 {
 	struct engine_reply reply;
@@ -1072,6 +1110,7 @@ async_suite(void)
 	tcase_add_test(tc, test_resign_two_seats);
 	tcase_add_test(tc, test_resign_three_seats_plays_on);
 	tcase_add_test(tc, test_call_off);
+	tcase_add_test(tc, test_vacation_bounds_and_cancel);
 	tcase_add_test(tc, test_call_off_tally_and_withdraw);
 	tcase_add_test(tc, test_absent_seat_has_no_say);
 	tcase_add_test(tc, test_press);

@@ -165,6 +165,8 @@ static const struct expect expects[] = {
 	    "\"call off\"", "\"annuler la partie\"" },
 	{ "press", "message from another player", "message d'un autre joueur",
 	    "Message from seat", "Message du siège" },
+	{ "vacation", "a vacation in the game", "des vacances dans la partie",
+	    "vacation", "vacances" },
 	{ "observer_update", "played", "joué", "public view",
 	    "vue publique" },
 	{ "observer_game_over", "game over", "partie terminée", "is over",
@@ -1074,6 +1076,35 @@ START_TEST(test_mail_in_addressee_language)
 }
 END_TEST
 
+/* Bug 5: a vacation is confirmed to its seat (with how to cancel it) and
+ * announced to the others; a cancellation too. */
+START_TEST(test_vacation_told)
+{
+	int64_t game;
+	struct want want[] = {
+		{ "vacation", "Your vacation in", "Vos vacances dans", 0, 1, 0 },
+		{ "vacation", "\"vacation cancel\"", "\"vacances annuler\"", 0,
+		    0, 0 },
+		{ "vacation", "Seat 0 (p0) is on vacation", "Le siège 0 (p0) est "
+		    "en vacances", 1, 0, 0 },
+		{ "vacation", "Wednesday 10 January 2024, 00:00 UTC",
+		    "mercredi 10 janvier 2024, 00:00 UTC", -2, 0, 0 },
+		{ "vacation", "Seat 0 (p0) cancelled its vacation", "Le siège 0 "
+		    "(p0) a annulé ses vacances", 2, 0, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+
+	game = testenv_game(&env, "template", 3);
+	render_new(NULL, NULL, 1);
+	command(0, game, 1, 0, "vacation 2024-01-10 2024-01-12");
+	ck_assert_int_eq(count_rows("vacation"), 3);
+	command(0, game, 2, 0, "Vacation cancel.");
+	ck_assert_int_eq(count_rows("vacation"), 6);
+	render_new(check_want, want, 1);
+	all_seen(want);
+}
+END_TEST
+
 /* The move that ends a game gets its receipt like every other: the mover
  * has an "accepted" row (with the signed receipt, saying the game is
  * over) before the "game_over" every seat gets. */
@@ -1421,6 +1452,7 @@ notices_suite(void)
 	tcase_add_test(tc, test_skipped);
 	tcase_add_test(tc, test_resign_ends);
 	tcase_add_test(tc, test_resign_ends_with_winner);
+	tcase_add_test(tc, test_vacation_told);
 	tcase_add_test(tc, test_mail_in_addressee_language);
 	tcase_add_test(tc, test_replace_same_player_and_seat_lists);
 	tcase_add_test(tc, test_resigned_and_absent_offer_no_moves);

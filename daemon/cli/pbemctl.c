@@ -58,6 +58,7 @@ usage(void)
 "  replace GAME SEAT PLAYER          give a seat to another player\n"
 "  resign GAME SEAT                  resign a seat for its player\n"
 "  vacation GAME SEAT FIRST LAST     a vacation, days as YYYY-MM-DD (UTC)\n"
+"  vacation GAME SEAT cancel         cancel the seat's vacation now or ahead\n"
 "  press GAME [--seat N]             the messages between players\n"
 "  observe GAME EMAIL [--lang en|fr] [--remove]   observers by mail\n"
 "  seats GAME                        each seat's player and status\n"
@@ -696,6 +697,16 @@ cmd_vacation(struct ctl *c, int argc, char **argv)
 	int64_t game_id, from, until;
 	int seat, rc;
 
+	if (argc == 4 && strcmp(argv[3], "cancel") == 0) {
+		game_id = game_arg(argv[1]);
+		seat = seat_arg(argv[2]);
+		ctl_open(c, 0);
+		rc = seat_command_result(engine_vacation_cancel(c->st, game_id,
+		    seat, 0, clock_now(), err, sizeof(err)), err,
+		    "vacation cancelled; every seat is told");
+		ctl_close(c);
+		return rc;
+	}
 	if (argc != 5)
 		usage();
 	game_id = game_arg(argv[1]);
@@ -705,7 +716,7 @@ cmd_vacation(struct ctl *c, int argc, char **argv)
 	ctl_open(c, 0);
 	rc = seat_command_result(engine_vacation(c->st, game_id, seat, 0,
 	    from, until, clock_now(), err, sizeof(err)), err,
-	    "vacation recorded");
+	    "vacation recorded; every seat is told");
 	ctl_close(c);
 	return rc;
 }

@@ -152,11 +152,21 @@ run_command(struct store *st, const struct serverkey *key,
 		    m->seat);
 		break;
 	case CMD_VACATION:
+		if (strcmp(args, "cancel") == 0 || strcmp(args, "annuler") ==
+		    0) {
+			es = engine_vacation_cancel(st, m->game_id, m->seat,
+			    m->seq, now, err, sizeof(err));
+			snprintf(reply->message, sizeof(reply->message), fr ?
+			    "vacances annulées ; chaque siège en est informé" :
+			    "vacation cancelled; every seat is told");
+			break;
+		}
 		if (sscanf(args, "%63s %63s %c", a, b, &extra) != 2) {
 			refuse(reply, ENGINE_SYNTAX, fr ? "écrivez « vacances "
 			    "AAAA-MM-JJ AAAA-MM-JJ » (premier et dernier jour, "
-			    "UTC)" : "write \"vacation YYYY-MM-DD YYYY-MM-DD\" "
-			    "(first and last day, UTC)");
+			    "UTC) ou « vacances annuler »" : "write \"vacation "
+			    "YYYY-MM-DD YYYY-MM-DD\" (first and last day, UTC) "
+			    "or \"vacation cancel\"");
 			return;
 		}
 		if ((from = clock_parse_date(a)) < 0 ||
@@ -170,8 +180,11 @@ run_command(struct store *st, const struct serverkey *key,
 		es = engine_vacation(st, m->game_id, m->seat, m->seq, from,
 		    until + 86400, now, err, sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), fr ?
-		    "vacances enregistrées du %s au %s" :
-		    "vacation recorded from %s to %s", a, b);
+		    "vacances enregistrées du %s au %s (inclus, UTC) ; chaque "
+		    "siège en est informé ; pour les annuler : « vacances "
+		    "annuler »" : "vacation recorded from %s to %s (both "
+		    "included, UTC); every seat is told; to cancel it: "
+		    "\"vacation cancel\"", a, b);
 		break;
 	case CMD_PRESS:
 		colon = strchr(m->text, ':');

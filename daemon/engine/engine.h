@@ -369,9 +369,18 @@ enum engine_status engine_rekey(struct store *st,
 	    const struct serverkey *key, int64_t game_id, int seat,
 	    const unsigned char old_pubkey[STORE_KEY_BYTES], int64_t now,
 	    char *err, size_t errlen);
-/* Declare seat away for [from, until), within the game's allowance. */
+/* How far ahead a vacation may start: a typed year cannot block a seat. */
+#define ENGINE_VACATION_AHEAD_MAX	(180LL * 86400)
+/* Declare seat away for [from, until), within the game's allowance and
+ * starting within ENGINE_VACATION_AHEAD_MAX; every seat is told (outbox
+ * "vacation": the seat's confirmation, the others' news). */
 enum engine_status engine_vacation(struct store *st, int64_t game_id,
 	    int seat, int64_t command_seq, int64_t from, int64_t until, int64_t now, char *err,
+	    size_t errlen);
+/* Cancel seat's vacation now or ahead (what is not taken goes back to
+ * the allowance); every seat is told.  ENGINE_REFUSED when none. */
+enum engine_status engine_vacation_cancel(struct store *st, int64_t game_id,
+	    int seat, int64_t command_seq, int64_t now, char *err,
 	    size_t errlen);
 /* What a call-off vote left: whether the game ended, and how many of the
  * seats still playing (neither resigned nor absent) have voted. */

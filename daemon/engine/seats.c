@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "engine.h"
 
 static enum engine_status
@@ -306,6 +307,30 @@ out:
 	return finish(st, &gs, es, err, errlen);
 }
 
+/* Tell every seat (the one away too: its confirmation) about seat's
+ * vacation [from, until), or that it was cancelled. */
+static int
+queue_vacation(struct store *st, const struct gamestate *gs, int seat,
+    int64_t from, int64_t until, int cancelled, int64_t now)
+{
+	struct store_player p;
+	int s;
+
+	for (s = 0; s < gs->game.nseats; s++) {
+		if (store_player_get(st, gs->game.seat_player[s], &p) !=
+		    STORE_OK)
+			continue;
+		if (engine_outbox_mail(st, gs->game.id, gs->seq, p.email,
+		    "vacation", json_pack("{s:I, s:I, s:i, s:s, s:i, s:I, "
+		    "s:I, s:b}", "game", (json_int_t)gs->game.id, "seq",
+		    (json_int_t)gs->seq, "seat", s, "event", "vacation",
+		    "away_seat", seat, "from", (json_int_t)from, "until",
+		    (json_int_t)until, "cancelled", cancelled), now) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 enum engine_status
 engine_vacation(struct store *st, int64_t game_id, int seat,
     int64_t command_seq, int64_t from, int64_t until, int64_t now, char *err,
@@ -316,6 +341,7 @@ engine_vacation(struct store *st, int64_t game_id, int seat,
 	struct policy pol;
 	enum engine_status es;
 	int64_t left;
+	char latest[32];
 
 	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, err,
 	    errlen)) != ENGINE_OK)
@@ -326,17 +352,26 @@ engine_vacation(struct store *st, int64_t game_id, int seat,
 	if (from < now)
 		from = now;	/* a vacation cannot start in the past */
 	left = pol.vacation_max - row.away_used;
+	clock_format_iso(now + ENGINE_VACATION_AHEAD_MAX, latest,
+	    sizeof(latest));
 	if (row.status == STORE_SEAT_RESIGNED)
 		es = refuse(err, errlen, ENGINE_REFUSED, "seat %d resigned "
 		    "from game %lld", seat, (long long)game_id);
 	else if (until <= from)
 		es = refuse(err, errlen, ENGINE_BAD_REQUEST, "a vacation must "
 		    "end after it starts (and after now)");
-	else if (row.away_until > now)
+	else if (from > now + ENGINE_VACATION_AHEAD_MAX)
+		es = refuse(err, errlen, ENGINE_BAD_REQUEST, "a vacation must "
+		    "start within %lld days from now (by %.10s); check the "
+		    "year", ENGINE_VACATION_AHEAD_MAX / 86400, latest);
+	else if (row.away_until > now) {
+		clock_format_iso(row.away_until - 86400, latest,
+		    sizeof(latest));
 		es = refuse(err, errlen, ENGINE_REFUSED, "seat %d already "
-		    "declared a vacation until %lld (unix time); one at a "
-		    "time", seat, (long long)row.away_until);
-	else if (until - from > left)
+		    "declared a vacation until %.10s (last day); one at a "
+		    "time: cancel it first (\"vacation cancel\")", seat,
+		    latest);
+	} else if (until - from > left)
 		es = refuse(err, errlen, ENGINE_REFUSED, "a vacation of %lld "
 		    "hours is longer than the %lld hours seat %d has left in "
 		    "game %lld (the game allows %lld days)",
@@ -348,7 +383,44 @@ engine_vacation(struct store *st, int64_t game_id, int seat,
 	row.away_from = from;
 	row.away_until = until;
 	row.away_used += until - from;
-	if (store_seat_update(st, &row) != STORE_OK)
+	if (store_seat_update(st, &row) != STORE_OK ||
+	    queue_vacation(st, &gs, seat, from, until, 0, now) != 0)
+		es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
+		    store_errmsg(st));
+out:
+	return finish(st, &gs, es, err, errlen);
+}
+
+enum engine_status
+engine_vacation_cancel(struct store *st, int64_t game_id, int seat,
+    int64_t command_seq, int64_t now, char *err, size_t errlen)
+{
+	struct gamestate gs;
+	struct store_seat row;
+	enum engine_status es;
+	int64_t from, until;
+
+	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, err,
+	    errlen)) != ENGINE_OK)
+		return es;
+	if (row.away_until <= now) {
+		es = refuse(err, errlen, ENGINE_REFUSED, "seat %d has no "
+		    "vacation now or ahead in game %lld to cancel", seat,
+		    (long long)game_id);
+		goto out;
+	}
+	/* The days not taken go back to the seat's allowance. */
+	from = row.away_from > now ? row.away_from : now;
+	until = row.away_until;
+	row.away_used -= until - from;
+	if (row.away_used < 0)
+		row.away_used = 0;
+	if (row.away_from > now)
+		row.away_from = row.away_until = 0;
+	else
+		row.away_until = now;
+	if (store_seat_update(st, &row) != STORE_OK ||
+	    queue_vacation(st, &gs, seat, from, until, 1, now) != 0)
 		es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 out:

@@ -1,7 +1,7 @@
 /*
  * mail_notice.c -- the notices of asynchronous play: an outbox row of
  * event game_started, reminder, deadline, late, seat_offered, auto_move,
- * skipped, resigned, seat_taken, call_off_vote, press or
+ * skipped, resigned, seat_taken, call_off_vote, press, vacation or
  * observer_* -> its mail (mail.h; docs/MAIL.md, docs/ASYNC.md).
  *
  * Each notice is templates/LANG/mail/EVENT.txt.mustache.  It is given
@@ -43,6 +43,7 @@ static int fill_deadline(struct notice *);
 static int fill_entry(struct notice *);
 static int fill_vote(struct notice *);
 static int fill_press(struct notice *);
+static int fill_vacation(struct notice *);
 static int fill_observer(struct notice *);
 static int fill_nothing(struct notice *);
 
@@ -66,6 +67,7 @@ static const struct notice_kind {
 	{ "seat_taken",			0, 1, fill_entry },
 	{ "call_off_vote",		0, 0, fill_vote },
 	{ "press",			0, 0, fill_press },
+	{ "vacation",			0, 0, fill_vacation },
 	{ "observer_update",		1, 1, fill_observer },
 	{ "observer_game_over",		1, 1, fill_observer },
 	{ "observer_seat_offered",	1, 1, fill_observer },
@@ -443,6 +445,35 @@ fill_press(struct notice *n)
 	set_time(n, "sent_text", f.found.created);
 	set_string(n->data, "text", f.body);
 	free(f.body);
+	if (store_seat_get(n->st, n->gs.game.id, n->viewer, &row) != STORE_OK)
+		return failed(n, "store: %s", store_errmsg(n->st));
+	json_object_set_new(n->data, "command_next", json_integer(
+	    row.command_seq + 1));
+	return 0;
+}
+
+/* vacation: whose, from when until when, or cancelled; for the seat
+ * away itself, how to cancel it (its next command number). */
+static int
+fill_vacation(struct notice *n)
+{
+	const json_t *away = json_object_get(n->pl, "away_seat");
+	const json_t *from = json_object_get(n->pl, "from");
+	const json_t *until = json_object_get(n->pl, "until");
+	struct store_seat row;
+
+	if (!json_is_integer(away) || !json_is_integer(from) ||
+	    !json_is_integer(until))
+		return failed(n, "a %s row names no seat and period", n->event);
+	json_object_set_new(n->data, "away_seat", json_integer(
+	    json_integer_value(away)));
+	set_player(n, "away_player", (int)json_integer_value(away));
+	json_object_set_new(n->data, "you", json_boolean(
+	    json_integer_value(away) == n->viewer));
+	json_object_set_new(n->data, "cancelled", json_boolean(json_is_true(
+	    json_object_get(n->pl, "cancelled"))));
+	set_time(n, "from_text", json_integer_value(from));
+	set_time(n, "until_text", json_integer_value(until));
 	if (store_seat_get(n->st, n->gs.game.id, n->viewer, &row) != STORE_OK)
 		return failed(n, "store: %s", store_errmsg(n->st));
 	json_object_set_new(n->data, "command_next", json_integer(

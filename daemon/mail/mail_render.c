@@ -89,6 +89,8 @@ static const struct subject_words subjects[] = {
 	    "proposition d'annuler la partie", 0, RENDER_NOTICE },
 	{ "press", "message from another player",
 	    "message d'un autre joueur", 0, RENDER_NOTICE },
+	{ "vacation", "a vacation in the game", "des vacances dans la partie",
+	    0, RENDER_NOTICE },
 	{ "observer_update", "move %lld played", "coup %lld joué", 0,
 	    RENDER_NOTICE },
 	{ "observer_game_over", "game over", "partie terminée", 0,
