@@ -9,6 +9,7 @@ daemon_libpbem_a_SOURCES = \
 	daemon/common/rng.h daemon/common/rng.c \
 	daemon/common/reqsig.h daemon/common/reqsig.c \
 	daemon/common/clock.h daemon/common/clock.c \
+	daemon/common/timetext.h daemon/common/timetext.c \
 	daemon/common/addrpolicy.h daemon/common/addrpolicy.c
 # engine/: everything that decides and records a move (engine.h).
 daemon_libpbem_a_SOURCES += \

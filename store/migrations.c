@@ -479,6 +479,15 @@ static const char migration_10[] =
 	") WITHOUT ROWID;\n"
 	"CREATE INDEX web_sessions_expires ON web_sessions(expires);\n";
 
+/*
+ * Migration 11 (issue 21): the time zone a player reads times in (an
+ * IANA name checked against the system's time zone database by the
+ * engine; '' for UTC).  Times are still stored as UTC.
+ */
+static const char migration_11[] =
+	"ALTER TABLE players ADD COLUMN tz TEXT NOT NULL DEFAULT ''\n"
+	"	CONSTRAINT tz_size CHECK (length(CAST(tz AS BLOB)) <= 63);\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -494,6 +503,7 @@ static const struct migration migrations[] = {
 	{ 9, "replies to play: hosted keys, tokens, sign-ups, "
 	    "players.email_pending", migration_9, NULL },
 	{ 10, "web sessions", migration_10, NULL },
+	{ 11, "players.tz", migration_11, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

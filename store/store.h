@@ -105,6 +105,9 @@ struct store_player {
 	/* 1 while the address waits for its owner to confirm it: no game
 	 * mail is sent to it (docs/PLAYING.md; migration 9). */
 	int		email_pending;
+	/* The IANA time zone the player reads times in ("Europe/Paris");
+	 * "" for UTC (migration 11). */
+	char		tz[64];
 };
 
 /* Insert p (p->id is set).  STORE_EXISTS if the name or key is taken. */
@@ -119,6 +122,9 @@ enum store_status store_player_set_key(struct store *st, int64_t id,
 /* The player whose name equals name but for ASCII case (names are unique
  * in that form since schema 6): for saying which name a new one clashes
  * with. */
+/* Set player id's time zone name ("" for UTC); the caller checked it. */
+enum store_status store_player_set_tz(struct store *st, int64_t id,
+    const char *tz);
 enum store_status store_player_find_folded(struct store *st, const char *name,
     struct store_player *p);
 /* The first registered player with this address (ASCII case ignored),

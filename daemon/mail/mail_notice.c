@@ -19,11 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine.h"
 #include "mail.h"
 #include "templates.h"
+#include "timetext.h"
 
 struct notice {
 	struct store			*st;
@@ -34,6 +34,8 @@ struct notice {
 	struct gamestate		 gs;
 	int				 viewer;  /* seat, or RULES_VIEW_PUBLIC */
 	const char			*lang;
+	char				 zone[TIMETEXT_ZONE_MAX]; /* the
+						   * reader's time zone */
 	json_t				*data;	  /* the template's fields */
 	char				*err;
 	size_t				 errlen;
@@ -87,32 +89,10 @@ failed(struct notice *n, const char *fmt, ...)
 
 /* ---- Readable times ----------------------------------------------------- */
 
-static const char *const days_en[] = { "Sunday", "Monday", "Tuesday",
-	"Wednesday", "Thursday", "Friday", "Saturday" };
-static const char *const days_fr[] = { "dimanche", "lundi", "mardi",
-	"mercredi", "jeudi", "vendredi", "samedi" };
-static const char *const months_en[] = { "January", "February", "March",
-	"April", "May", "June", "July", "August", "September", "October",
-	"November", "December" };
-static const char *const months_fr[] = { "janvier", "février", "mars",
-	"avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
-	"novembre", "décembre" };
-
 void
 mail_notice_time(int64_t t, const char *lang, char *buf, size_t len)
 {
-	time_t when = (time_t)t;
-	struct tm tm;
-	int fr = strcmp(lang, "fr") == 0;
-
-	if (gmtime_r(&when, &tm) == NULL) {
-		snprintf(buf, len, "%lld (unix time)", (long long)t);
-		return;
-	}
-	snprintf(buf, len, "%s %d %s %d, %02d:%02d UTC", fr ?
-	    days_fr[tm.tm_wday] : days_en[tm.tm_wday], tm.tm_mday, fr ?
-	    months_fr[tm.tm_mon] : months_en[tm.tm_mon], tm.tm_year + 1900,
-	    tm.tm_hour, tm.tm_min);
+	timetext_words(t, lang, NULL, buf, len);
 }
 
 void
@@ -154,7 +134,7 @@ set_time(struct notice *n, const char *key, int64_t t)
 {
 	char buf[128];
 
-	mail_notice_time(t, n->lang, buf, sizeof(buf));
+	timetext_words(t, n->lang, n->zone, buf, sizeof(buf));
 	set_string(n->data, key, buf);
 }
 
@@ -591,6 +571,7 @@ open_notice(struct notice *n, const struct notice_kind *k,
 		return MAIL_RENDER_OK;
 	}
 	n->lang = strcmp(p.lang, "fr") == 0 ? "fr" : "en";
+	snprintf(n->zone, sizeof(n->zone), "%s", p.tz);
 	json_object_set_new(n->data, "seat", json_integer(n->viewer));
 	set_string(n->data, "player", p.name);
 	return MAIL_RENDER_OK;
