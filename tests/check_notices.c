@@ -1105,6 +1105,56 @@ START_TEST(test_vacation_told)
 }
 END_TEST
 
+/* Item 2: every view in a mail shows the deadline of the seats to act in
+ * words and ISO 8601, in the reader's time zone once set, and who is
+ * late; a zone the tz database does not know is refused. */
+START_TEST(test_deadlines_shown)
+{
+	struct engine_reply reply;
+	char block[4096];
+	int64_t game, t0 = fake_now;
+	int seat;
+	struct want want[] = {
+		{ "your_turn", "Your deadline: Wednesday 3 January 2024, 09:00 "
+		    "UTC (2024-01-03T09:00:00Z)", "Votre délai : mercredi 3 "
+		    "janvier 2024, 09:00 UTC (2024-01-03T09:00:00Z)", -2, 1,
+		    0 },
+		{ "game_started", "(2024-01-03T09:00:00Z)",
+		    "(2024-01-03T09:00:00Z)", -2, 1, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+	struct want late[] = {
+		{ "late", "10:00 (Europe/Paris) (2024-01-03T10:00:00+01", "10:00 "
+		    "(Europe/Paris) (2024-01-03T10:00:00+01", -2, 1, 0 },
+		{ "late", " - late", " - en retard", -2, 1, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"48h\", \"reminders\": [], "
+	    "\"missed\": \"wait\"}");
+	seat = to_act(game, NULL);
+	render_new(check_want, want, 1);
+	all_seen(want);
+	testenv_block(&env, 0, game, 1, 0, "timezone Mars/Olympus_Mons", block,
+	    sizeof(block));
+	engine_handle(env.st, env.key, block, strlen(block), RULES_LANG_FR,
+	    fake_now, &reply);
+	ck_assert_int_eq(reply.status, ENGINE_BAD_REQUEST);
+	ck_assert_msg(strstr(reply.message, "n'est pas un fuseau horaire "
+	    "connu") != NULL, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(0, game, 1, 0, "timezone Europe/Paris");
+	command(1, game, 1, 1, "fuseau Europe/Paris");
+	tick(t0);
+	tick(t0 + 48 * HOUR);
+	ck_assert_int_eq(count_rows("late"), 2);
+	(void)seat;
+	render_new(check_want, late, 1);
+	all_seen(late);
+}
+END_TEST
+
 /* The move that ends a game gets its receipt like every other: the mover
  * has an "accepted" row (with the signed receipt, saying the game is
  * over) before the "game_over" every seat gets. */
@@ -1452,6 +1502,7 @@ notices_suite(void)
 	tcase_add_test(tc, test_skipped);
 	tcase_add_test(tc, test_resign_ends);
 	tcase_add_test(tc, test_resign_ends_with_winner);
+	tcase_add_test(tc, test_deadlines_shown);
 	tcase_add_test(tc, test_vacation_told);
 	tcase_add_test(tc, test_mail_in_addressee_language);
 	tcase_add_test(tc, test_replace_same_player_and_seat_lists);

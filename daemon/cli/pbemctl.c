@@ -25,6 +25,7 @@
 #include "reqsig.h"
 #include "schedule.h"
 #include "templates.h"
+#include "timetext.h"
 #include "webhook.h"
 
 struct ctl {
@@ -45,6 +46,8 @@ usage(void)
 "                                    a player whose key the server holds\n"
 "  player key NAME (--key KEY | --key-file FILE)   replace a player's key\n"
 "  player list\n"
+"  player tz NAME ZONE               the time zone NAME reads times in\n"
+"                                    (Europe/Paris, America/New_York, UTC)\n"
 "  game create RULESET PLAYER,PLAYER,... [--options JSON] [--policy JSON]\n"
 "              [--seats N]           '-' for an open seat; --seats N opens\n"
 "                                    the seats after the players named\n"
@@ -378,6 +381,24 @@ print_player(const struct store_player *p, void *arg)
 	return 0;
 }
 
+/* pbemctl player tz NAME ZONE */
+static int
+player_tz(struct ctl *c, const char *name, const char *zone)
+{
+	struct store_player p;
+	char err[512];
+
+	ctl_open(c, 0);
+	if (store_player_find(c->st, name, &p) != STORE_OK)
+		cli_fatal("there is no player %s", name);
+	if (engine_player_set_tz(c->st, p.id, zone, RULES_LANG_EN, err,
+	    sizeof(err)) != ENGINE_OK)
+		cli_fatal("%s", err);
+	printf("%s now reads times in %s\n", p.name, zone);
+	ctl_close(c);
+	return 0;
+}
+
 static int
 cmd_player(struct ctl *c, int argc, char **argv)
 {
@@ -387,6 +408,8 @@ cmd_player(struct ctl *c, int argc, char **argv)
 		return player_add(c, argc - 1, argv + 1);
 	if (strcmp(argv[1], "key") == 0)
 		return player_key(c, argc - 1, argv + 1);
+	if (strcmp(argv[1], "tz") == 0 && argc == 4)
+		return player_tz(c, argv[2], argv[3]);
 	if (strcmp(argv[1], "list") == 0 && argc == 2) {
 		ctl_open(c, 0);
 		if (store_player_foreach(c->st, print_player, NULL) != STORE_OK)
@@ -725,12 +748,13 @@ static int
 print_press(const struct store_press *p, void *arg)
 {
 	int *seat = arg, s;
+	char sent[32];
 
 	if (*seat >= 0 && p->from_seat != *seat &&
 	    !(p->recipients & (1u << *seat)))
 		return 0;
-	printf("%lld\t%lld\tfrom %d to", (long long)p->id,
-	    (long long)p->created, p->from_seat);
+	clock_format_iso(p->created, sent, sizeof(sent));
+	printf("%lld\t%s\tfrom %d to", (long long)p->id, sent, p->from_seat);
 	for (s = 0; s < STORE_MAX_SEATS; s++)
 		if (p->recipients & (1u << s))
 			printf(" %d", s);
@@ -801,14 +825,39 @@ cmd_observe(struct ctl *c, int argc, char **argv)
 	return rc;
 }
 
+/* The deadline of seat in deadlines (engine_view_deadlines()), as
+ * "deadline WORDS (ISO)[, late]", or "no deadline". */
+static void
+seat_deadline_text(const json_t *deadlines, int seat, char *buf, size_t len)
+{
+	const json_t *d;
+	char words[160];
+	int64_t t;
+	size_t i;
+
+	snprintf(buf, len, "no deadline");
+	json_array_foreach(deadlines, i, d) {
+		if (json_integer_value(json_object_get(d, "seat")) != seat ||
+		    (t = clock_parse_iso(json_string_value(json_object_get(d,
+		    "deadline")))) < 0)
+			continue;
+		timetext_words(t, "en", NULL, words, sizeof(words));
+		snprintf(buf, len, "deadline %s (%s)%s", words,
+		    json_string_value(json_object_get(d, "deadline")),
+		    json_is_true(json_object_get(d, "late")) ? ", late" : "");
+	}
+}
+
 static int
 cmd_seats(struct ctl *c, int argc, char **argv)
 {
 	static const char *const status[] = { "playing", "absent",
 	    "resigned" };
-	struct store_game g;
+	struct gamestate gs;
 	struct store_seat row;
 	struct store_player p;
+	json_t *view;
+	char err[1024], deadline[256], from[32], until[32], away[80];
 	int64_t game_id;
 	int s;
 
@@ -816,20 +865,33 @@ cmd_seats(struct ctl *c, int argc, char **argv)
 		usage();
 	game_id = game_arg(argv[1]);
 	ctl_open(c, 0);
-	if (store_game_get(c->st, game_id, &g) != STORE_OK)
-		cli_fatal("there is no game %lld", (long long)game_id);
-	for (s = 0; s < g.nseats; s++) {
+	if (gamestate_load(c->st, game_id, -1, &gs, err, sizeof(err)) !=
+	    ENGINE_OK)
+		cli_fatal("%s", err);
+	view = json_object();
+	engine_view_deadlines(c->st, &gs, clock_now(), view);
+	for (s = 0; s < gs.game.nseats; s++) {
 		if (store_seat_get(c->st, game_id, s, &row) != STORE_OK ||
-		    store_player_get(c->st, g.seat_player[s], &p) != STORE_OK)
+		    store_player_get(c->st, gs.game.seat_player[s], &p) !=
+		    STORE_OK)
 			cli_fatal("store: %s", store_errmsg(c->st));
-		printf("%d\t%s\t%s\tvacation %lld-%lld\tused %lld h\t"
-		    "next command > %lld%s\n", s, p.name,
-		    status[row.status], (long long)row.away_from,
-		    (long long)row.away_until, (long long)(row.away_used /
-		    3600), (long long)row.command_seq, row.call_off ?
+		seat_deadline_text(json_object_get(view, "deadlines"), s,
+		    deadline, sizeof(deadline));
+		clock_format_iso(row.away_from, from, sizeof(from));
+		clock_format_iso(row.away_until, until, sizeof(until));
+		if (row.away_until > row.away_from)
+			snprintf(away, sizeof(away), "vacation %s to %s", from,
+			    until);
+		else
+			snprintf(away, sizeof(away), "no vacation");
+		printf("%d\t%s\t%s\t%s\t%s\tused %lld h\tnext command > "
+		    "%lld%s\n", s, p.name, status[row.status], deadline, away,
+		    (long long)(row.away_used / 3600),
+		    (long long)row.command_seq, row.call_off ?
 		    "\tvotes to call off" : "");
 	}
-	store_game_clear(&g);
+	json_decref(view);
+	gamestate_clear(&gs);
 	ctl_close(c);
 	return 0;
 }
@@ -982,6 +1044,7 @@ cmd_view(struct ctl *c, int argc, char **argv)
 {
 	struct view_opts vo;
 	struct gamestate gs;
+	json_t *view;
 	int64_t game_id;
 	char err[1024];
 
@@ -997,7 +1060,9 @@ cmd_view(struct ctl *c, int argc, char **argv)
 		cli_fatal("game %lld has seats 0 to %d", (long long)game_id,
 		    gs.game.nseats - 1);
 	vo.nseats = gamestate_seat_names(c->st, &gs, vo.names);
-	show(&vo, gs.module, gs.state, &gs, gamestate_view(&gs, vo.viewer));
+	view = gamestate_view(&gs, vo.viewer);
+	engine_view_deadlines(c->st, &gs, clock_now(), view);
+	show(&vo, gs.module, gs.state, &gs, view);
 	templates_free(vo.templates);
 	gamestate_clear(&gs);
 	ctl_close(c);

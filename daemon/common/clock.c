@@ -58,3 +58,19 @@ clock_format_iso(int64_t t, char *buf, size_t len)
 	    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
 		snprintf(buf, len, "?");
 }
+
+int64_t
+clock_parse_iso(const char *text)
+{
+	struct tm tm;
+	char extra;
+
+	memset(&tm, 0, sizeof(tm));
+	if (text == NULL || sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2dZ%c",
+	    &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+	    &tm.tm_sec, &extra) != 6)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (int64_t)timegm(&tm);
+}

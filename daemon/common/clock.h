@@ -27,5 +27,7 @@ void	clock_set(clock_fn fn, void *arg);
 int64_t	clock_parse_date(const char *text);
 /* t as ISO 8601 in UTC, "2024-01-01T09:00:00Z", into buf (len >= 32). */
 void	clock_format_iso(int64_t t, char *buf, size_t len);
+/* What clock_format_iso() wrote, back to unix seconds; -1 if it is not. */
+int64_t	clock_parse_iso(const char *text);
 
 #endif /* PBEM_CLOCK_H */

@@ -11,6 +11,8 @@
  *     press all: text                   message tous : texte
  *     press 0,2: text                   message 0,2 : texte
  *     call off                          annuler la partie
+ *     keep playing                      continuer la partie
+ *     timezone Europe/Paris             fuseau Europe/Paris
  *
  * The block's Seq is not the game's move number but the seat's command
  * number: any number above the last command the seat sent (the view's
@@ -31,7 +33,8 @@ enum command {
 	CMD_VACATION,
 	CMD_PRESS,
 	CMD_CALL_OFF,
-	CMD_KEEP_PLAYING
+	CMD_KEEP_PLAYING,
+	CMD_TIMEZONE
 };
 
 static const struct {
@@ -48,6 +51,8 @@ static const struct {
 	{ "annuler la partie", CMD_CALL_OFF },
 	{ "keep playing", CMD_KEEP_PLAYING },
 	{ "continuer la partie", CMD_KEEP_PLAYING },
+	{ "timezone", CMD_TIMEZONE },
+	{ "fuseau", CMD_TIMEZONE },
 };
 
 /* The command text starts with, and the length of its keyword. */
@@ -124,13 +129,51 @@ signed_record(const struct proto_move *m)
 	    "text", m->text, "signature", hex);
 }
 
+/* "timezone ZONE": the zone of the seat's player, with the seat's
+ * command number claimed in the same transaction. */
+static enum engine_status
+set_zone(struct store *st, const struct proto_move *m, const char *zone,
+    enum rules_lang lang, char *err, size_t errlen)
+{
+	struct store_game g;
+	struct store_seat row;
+	enum engine_status es;
+
+	if (store_begin(st) != STORE_OK) {
+		snprintf(err, errlen, "the store is busy: %s; try again",
+		    store_errmsg(st));
+		return ENGINE_BUSY;
+	}
+	memset(&g, 0, sizeof(g));
+	if (store_game_get(st, m->game_id, &g) != STORE_OK ||
+	    store_seat_get(st, m->game_id, m->seat, &row) != STORE_OK) {
+		snprintf(err, errlen, "store: %s", store_errmsg(st));
+		es = ENGINE_INTERNAL;
+	} else if ((es = seats_claim_command(&row, m->seq, err, errlen)) ==
+	    ENGINE_OK && store_seat_update(st, &row) != STORE_OK) {
+		snprintf(err, errlen, "store: %s", store_errmsg(st));
+		es = ENGINE_INTERNAL;
+	}
+	if (es == ENGINE_OK)
+		es = engine_player_set_tz(st, g.seat_player[m->seat], zone, lang,
+		    err, errlen);
+	store_game_clear(&g);
+	if (es == ENGINE_OK && store_commit(st) != STORE_OK) {
+		snprintf(err, errlen, "store: %s", store_errmsg(st));
+		es = ENGINE_INTERNAL;
+	}
+	if (es != ENGINE_OK)
+		store_rollback(st);
+	return es;
+}
+
 static void
 run_command(struct store *st, const struct serverkey *key,
     const struct proto_move *m, enum command cmd, const char *args,
     enum rules_lang lang, int64_t now, struct engine_reply *reply)
 {
 	char err[1024], a[64], b[64], extra;
-	const char *colon, *body;
+	const char *colon, *body, *zone;
 	enum engine_status es = ENGINE_OK;
 	int64_t from, until, id;
 	struct call_off_tally tally;
@@ -236,6 +279,23 @@ run_command(struct store *st, const struct serverkey *key,
 			    "ask to call the game off)", tally.votes,
 			    tally.needed);
 		break;
+	case CMD_TIMEZONE:
+		/* The zone as written: its case matters ("Europe/Paris"). */
+		zone = m->text + strcspn(m->text, " ");
+		zone += strspn(zone, " ");
+		if (*args == '\0' || strchr(zone, ' ') != NULL) {
+			refuse(reply, ENGINE_SYNTAX, fr ? "écrivez « fuseau "
+			    "Europe/Paris » (un nom de la base des fuseaux "
+			    "horaires, ou UTC)" : "write \"timezone "
+			    "Europe/Paris\" (a name from the time zone database, "
+			    "or UTC)");
+			return;
+		}
+		es = set_zone(st, m, zone, lang, err, sizeof(err));
+		snprintf(reply->message, sizeof(reply->message), fr ?
+		    "les heures vous sont désormais données dans le fuseau %s" :
+		    "times are now given to you in the time zone %s", zone);
+		break;
 	case CMD_NONE:
 		break;
 	}
@@ -278,9 +338,9 @@ engine_command(struct store *st, const struct serverkey *key,
 	if ((cmd = command_of(folded, &kwlen)) == CMD_NONE) {
 		refuse(reply, ENGINE_NOT_COMMAND, lang == RULES_LANG_FR ?
 		    "ce bloc n'est pas une commande (abandonner, vacances, "
-		    "message, annuler la partie, continuer la partie)" :
-		    "this block is not a command (resign, vacation, press, "
-		    "call off, keep playing)");
+		    "message, annuler la partie, continuer la partie, "
+		    "fuseau)" : "this block is not a command (resign, "
+		    "vacation, press, call off, keep playing, timezone)");
 		return;
 	}
 	if (store_game_get(st, m.game_id, &g) != STORE_OK) {

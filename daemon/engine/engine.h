@@ -114,6 +114,12 @@ void	engine_committed(int64_t game_id, int64_t seq);
  */
 void	engine_player_exists_reason(struct store *st,
 	    const struct store_player *p, char *why, size_t len);
+/* Set the time zone player_id reads times in: an IANA name the system's
+ * time zone database knows ("Europe/Paris"), or "UTC".  A name it does
+ * not know is refused (ENGINE_BAD_REQUEST, err in lang) and nothing
+ * changes. */
+enum engine_status engine_player_set_tz(struct store *st, int64_t player_id,
+	    const char *zone, enum rules_lang lang, char *err, size_t errlen);
 
 /*
  * Form a game of ruleset with nseats seats: players[s] is the player of
@@ -261,6 +267,14 @@ json_t *gamestate_view(const struct gamestate *gs, int viewer);
  * seat that may not play them.
  */
 int	gamestate_seat_acts(const struct gamestate *gs, int seat, int *over);
+/*
+ * Add to view (additively) "deadlines": for each seat gs waits for whose
+ * turn has a deadline under the game's policy, {"seat", "deadline" (ISO
+ * 8601, UTC), "late" (the deadline has passed at now), "absent"}.
+ * Nothing when the game is over or has no deadlines (turnclock.c).
+ */
+void	engine_view_deadlines(struct store *st, const struct gamestate *gs,
+	    int64_t now, json_t *view);
 
 /* ---- outbox.c, for record.c and create.c ------------------------------- */
 

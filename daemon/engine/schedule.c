@@ -171,20 +171,6 @@ turn_duration(const struct policy *pol, const struct store_turn *turn)
 	return turn->window ? pol->response_time : pol->turn_time;
 }
 
-/* A seat's deadline in the turn (or window) `turn', under pol: 0 when
- * the policy gives no time (no deadline). */
-static int64_t
-seat_deadline(const struct policy *pol, const struct store_turn *turn,
-    const struct store_seat *row)
-{
-	int64_t duration = turn_duration(pol, turn);
-
-	if (duration == 0)
-		return 0;
-	return policy_deadline(pol, turn->started, duration, row->away_from,
-	    row->away_until);
-}
-
 /* When the reminder `before' seconds before the deadline is due: when
  * that much counted time is left (so a reminder never falls in a paused
  * weekend or a vacation the deadline skips); 0 if the turn is shorter. */
@@ -257,7 +243,7 @@ seat_timers(struct tick *t, int seat)
 		return play_default(t, seat);
 	if (row.status == STORE_SEAT_ABSENT)
 		return 0;	/* waits for a replacement */
-	if ((deadline = seat_deadline(&t->pol, &t->turn, &row)) == 0)
+	if ((deadline = turnclock_deadline(&t->pol, &t->turn, &row)) == 0)
 		return 0;
 	for (i = 0; i < t->pol.nreminders; i++) {
 		at = reminder_at(&t->pol, &t->turn, &row, t->pol.reminders[i]);
@@ -388,7 +374,7 @@ maybe_due(struct store *st, int64_t game_id, const struct rules_module *m,
 			return 1;
 		if (row.status == STORE_SEAT_ABSENT)
 			continue;
-		if ((deadline = seat_deadline(&pol, &turn, &row)) == 0)
+		if ((deadline = turnclock_deadline(&pol, &turn, &row)) == 0)
 			continue;
 		first = deadline;
 		for (i = 0; i < pol.nreminders; i++) {

@@ -16,14 +16,15 @@
 #include <string.h>
 
 #include "api.h"
+#include "clock.h"
 #include "engine.h"
 #include "present.h"
 #include "templates.h"
 
 static enum MHD_Result
 render_text(struct api_request *req, struct store *st, struct gamestate *gs,
-    int seat, int acting, enum rules_lang lang, json_t *view, json_t *forms,
-    json_t *legal)
+    int seat, int acting, enum rules_lang lang, const char *zone,
+    json_t *view, json_t *forms, json_t *legal)
 {
 	struct present_info info;
 	struct mustache_buf out;
@@ -43,6 +44,7 @@ render_text(struct api_request *req, struct store *st, struct gamestate *gs,
 	info.state = acting ? gs->state : NULL;
 	info.nseats = gamestate_seat_names(st, gs, names);
 	info.seat_names = names;
+	info.zone = zone;
 	shown = present_view(view, &info);
 	mustache_buf_init(&out);
 	if (templates_render(req->d->templates, present_lang_code(lang),
@@ -121,13 +123,14 @@ api_seat_view(struct api_request *req)
 	}
 	acting = gamestate_seat_acts(&gs, seat, NULL);
 	view = gamestate_view(&gs, seat);
+	engine_view_deadlines(st, &gs, clock_now(), view);
 	if (acting) {
 		forms = gs.module->move_forms(gs.state, seat, lang);
 		legal = gs.module->legal_moves(gs.state, seat);
 	}
 	if (format != NULL && strcmp(format, "text") == 0) {
-		rc = render_text(req, st, &gs, seat, acting, lang, view, forms,
-		    legal);
+		rc = render_text(req, st, &gs, seat, acting, lang, me.tz, view,
+		    forms, legal);
 		json_decref(view);
 	} else {
 		json_object_set_new(view, "your_turn", json_boolean(acting));

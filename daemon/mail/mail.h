@@ -481,11 +481,12 @@ char	*mail_picture(struct store *st, const struct tpl_set *tpl,
 const char *mail_view_name(const struct gamestate *gs, int viewer);
 /* Append template name of gs's game, rendered from viewer's view of gs
  * only (decorated by present_view(), with move forms when the seat acts
- * now, and the seats' player names read from st), in lang.  0, or -1
+ * now, the seats' player names read from st and the deadlines of the
+ * seats to act), in lang, times in zone ("" or NULL: UTC).  0, or -1
  * with err. */
 int	mail_view_body(struct store *st, const struct tpl_set *tpl,
 	    struct gamestate *gs, int viewer, const char *lang,
-	    const char *name, const char *move, const char *reason,
+	    const char *zone, const char *name, const char *move, const char *reason,
 	    struct mustache_buf *out, char *err, size_t errlen);
 
 /* ---- mail_notice.c ------------------------------------------------------- */

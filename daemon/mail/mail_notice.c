@@ -621,8 +621,8 @@ mail_notice_render(struct store *st, const struct tpl_set *tpl,
 		goto out;
 	if (k->with_view) {
 		if (mail_view_body(n.st, tpl, &n.gs, n.viewer, n.lang,
-		    mail_view_name(&n.gs, n.viewer), NULL, NULL, &view, err,
-		    errlen) != 0)
+		    n.zone, mail_view_name(&n.gs, n.viewer), NULL, NULL,
+		    &view, err, errlen) != 0)
 			goto out;
 		set_string(n.data, "view", view.data != NULL ? view.data : "");
 	}

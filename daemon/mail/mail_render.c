@@ -20,6 +20,7 @@
 
 #include <jansson.h>
 
+#include "clock.h"
 #include "engine.h"
 #include "mail.h"
 #include "present.h"
@@ -301,9 +302,9 @@ mail_view_name(const struct gamestate *gs, int viewer)
 
 int
 mail_view_body(struct store *st, const struct tpl_set *tpl,
-    struct gamestate *gs, int viewer, const char *lang, const char *name,
-    const char *move, const char *reason, struct mustache_buf *out,
-    char *err, size_t errlen)
+    struct gamestate *gs, int viewer, const char *lang, const char *zone,
+    const char *name, const char *move, const char *reason,
+    struct mustache_buf *out, char *err, size_t errlen)
 {
 	struct present_info info;
 	json_t *view, *shown, *forms = NULL, *legal = NULL;
@@ -327,7 +328,9 @@ mail_view_body(struct store *st, const struct tpl_set *tpl,
 	info.move = move;
 	info.move_is_command = move != NULL && engine_is_command(move);
 	info.reason = reason;
+	info.zone = zone;
 	view = gamestate_view(gs, viewer);
+	engine_view_deadlines(st, gs, clock_now(), view);
 	shown = present_view(view, &info);
 	json_decref(view);
 	rc = templates_render(tpl, lang, gs->module->name, name, TPL_TEXT,
@@ -431,8 +434,8 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	}
 	if (buf.len > 0)
 		mustache_buf_append(&buf, "\n", 1);
-	if (mail_view_body(st, tpl, &gs, seat, lang, name, shown_move, reason,
-	    &buf, err, errlen) != 0) {
+	if (mail_view_body(st, tpl, &gs, seat, lang, p.tz, name, shown_move,
+	    reason, &buf, err, errlen) != 0) {
 		mustache_buf_free(&buf);
 		gamestate_clear(&gs);
 		return MAIL_RENDER_FAIL;

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "present.h"
+#include "timetext.h"
 #include "xalloc.h"
 
 /* Room for one seat as text: a player's name and "(siège N)". */
@@ -407,6 +409,41 @@ add_standings(json_t *v, const struct present_info *info)
 	json_object_set_new(v, "standings", st);
 }
 
+/* Each of the view's deadlines (engine_view_deadlines()) in words and
+ * ISO 8601 in the reader's language and zone ("text", "iso"), "you" on
+ * the reader's own; "late_text": the late seats, if any. */
+static void
+add_deadlines(json_t *v, const struct present_info *info)
+{
+	json_t *list = json_object_get(v, "deadlines"), *d, *late;
+	const char *lang = present_lang_code(info->lang);
+	char words[160], iso[64];
+	int64_t t;
+	size_t i;
+
+	if (!json_is_array(list))
+		return;
+	late = json_array();
+	json_array_foreach(list, i, d) {
+		t = clock_parse_iso(json_string_value(json_object_get(d,
+		    "deadline")));
+		if (t < 0)
+			continue;
+		timetext_words(t, lang, info->zone, words, sizeof(words));
+		timetext_iso(t, info->zone, iso, sizeof(iso));
+		json_object_set_new(d, "text", json_string(words));
+		json_object_set_new(d, "iso", json_string(iso));
+		json_object_set_new(d, "you", json_boolean(
+		    json_integer_value(json_object_get(d, "seat")) ==
+		    info->viewer));
+		if (json_is_true(json_object_get(d, "late")))
+			json_array_append(late, json_object_get(d, "seat"));
+	}
+	if (json_array_size(late) > 0)
+		json_object_set_new(v, "late_text", seats_text(late, info));
+	json_decref(late);
+}
+
 json_t *
 present_view(const json_t *view, const struct present_info *info)
 {
@@ -449,5 +486,6 @@ present_view(const json_t *view, const struct present_info *info)
 	if (info->reason != NULL)
 		json_object_set_new(v, "reason", json_string(info->reason));
 	add_standings(v, info);
+	add_deadlines(v, info);
 	return v;
 }

@@ -88,6 +88,8 @@ struct present_info {
 	 * names at all.  Only read during present_view(). */
 	const char *const		*seat_names;
 	int				 nseats;
+	/* The reader's time zone for deadlines ("" or NULL: UTC). */
+	const char			*zone;
 };
 
 /* A new, decorated copy of view (which is not changed). */
