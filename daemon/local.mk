@@ -22,6 +22,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine/outbox.c daemon/engine/observe.c \
 	daemon/engine/webhook.h daemon/engine/webhook.c \
 	daemon/engine/turnclock.h daemon/engine/turnclock.c \
+	daemon/engine/gamemaster.c \
 	daemon/engine/create.c daemon/engine/players.c \
 	daemon/engine/gamestate.c \
 	daemon/engine/replay.h daemon/engine/replay.c \

@@ -482,11 +482,21 @@ static const char migration_10[] =
 /*
  * Migration 11 (issue 21): the time zone a player reads times in (an
  * IANA name checked against the system's time zone database by the
- * engine; '' for UTC).  Times are still stored as UTC.
+ * engine; '' for UTC; times are still stored as UTC), and each game's
+ * master and pause (docs/ASYNC.md, "The game master").
  */
 static const char migration_11[] =
 	"ALTER TABLE players ADD COLUMN tz TEXT NOT NULL DEFAULT ''\n"
-	"	CONSTRAINT tz_size CHECK (length(CAST(tz AS BLOB)) <= 63);\n";
+	"	CONSTRAINT tz_size CHECK (length(CAST(tz AS BLOB)) <= 63);\n"
+	/* A game's master (NULL: none named) with the number of their last
+	 * signed command, and when the game was paused (0: running). */
+	"CREATE TABLE game_masters (\n"
+	"	game_id	INTEGER PRIMARY KEY REFERENCES games(id),\n"
+	"	player_id INTEGER REFERENCES players(id),\n"
+	"	command_seq INTEGER NOT NULL DEFAULT 0\n"
+	"	    CONSTRAINT command_seq_range CHECK (command_seq >= 0),\n"
+	"	paused_at INTEGER NOT NULL DEFAULT 0\n"
+	");\n";
 
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
@@ -503,7 +513,7 @@ static const struct migration migrations[] = {
 	{ 9, "replies to play: hosted keys, tokens, sign-ups, "
 	    "players.email_pending", migration_9, NULL },
 	{ 10, "web sessions", migration_10, NULL },
-	{ 11, "players.tz", migration_11, NULL },
+	{ 11, "players.tz, game_masters", migration_11, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

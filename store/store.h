@@ -480,6 +480,20 @@ enum store_status store_turn_put(struct store *st, const struct store_turn *t);
  * it had already fired: the caller must then not repeat its effect. */
 enum store_status store_timer_fire(struct store *st, int64_t game_id,
     int64_t turn, int seat, const char *what, int64_t when);
+/* A game's master and pause (migration 11). */
+struct store_master {
+	int64_t		game_id;
+	int64_t		player_id;	/* 0: no master named */
+	int64_t		command_seq;	/* the master's last command number */
+	int64_t		paused_at;	/* 0: running; else paused since */
+};
+/* STORE_OK with the row, or STORE_OK with a zeroed row (but game_id)
+ * when the game has none. */
+enum store_status store_master_get(struct store *st, int64_t game_id,
+    struct store_master *m);
+enum store_status store_master_put(struct store *st,
+    const struct store_master *m);
+
 /* The latest time a timer fired, in any game (0 when none has). */
 enum store_status store_timer_latest(struct store *st, int64_t *when);
 

@@ -775,6 +775,78 @@ START_TEST(test_vacation_bounds_and_cancel)
 }
 END_TEST
 
+/* Item 5: a game's master, with signed commands: extend the turn, change
+ * the policy so it applies to the late turn, pause and resume the clock,
+ * force the missed-deadline outcome now; nobody else's key will do, and
+ * a command number serves once. */
+START_TEST(test_game_master)
+{
+	struct engine_reply reply;
+	struct schedule_stats s;
+	char err[512];
+	int64_t game, t0 = fake_now, t;
+	int seat;
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"wait\"}");
+	command(2, game, 1, 0, "gm force", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
+	ck_assert_msg(strstr(reply.message, "no game master") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(engine_master_name(env.st, game, env.player_id[2],
+	    err, sizeof(err)), ENGINE_OK);
+	command(0, game, 1, 0, "gm extend 24h", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_BAD_SIGNATURE);
+	engine_reply_clear(&reply);
+	(void)tick(t0);
+	command(2, game, 1, 0, "gm extend 24h", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(2, game, 1, 0, "gm extend 24h", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_STALE_SEQ);
+	engine_reply_clear(&reply);
+	s = tick(t0 + 24 * HOUR);
+	ck_assert_int_eq(s.late, 0);			/* extended */
+	s = tick(t0 + 48 * HOUR);
+	ck_assert_int_eq(s.late, 1);
+	seat = to_act(game, NULL);
+	command(2, game, 2, 0, "mj politique missed=default", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	s = tick(t0 + 49 * HOUR);
+	ck_assert_int_eq(s.auto_moves, 1);		/* the late turn */
+	ck_assert_int_ne(to_act(game, NULL), seat);
+
+	/* Paused: no clock runs; resumed: the turn gets the time back. */
+	t = t0 + 49 * HOUR;
+	command(2, game, 3, 0, "gm pause", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	s = tick(t + 10 * DAY);
+	ck_assert_int_eq(s.auto_moves, 0);
+	fake_now = t + 10 * DAY;
+	command(2, game, 4, 0, "gm resume", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	s = tick(t + 10 * DAY + 23 * HOUR);
+	ck_assert_int_eq(s.auto_moves, 0);
+	s = tick(t + 11 * DAY);
+	ck_assert_int_eq(s.auto_moves, 1);
+
+	/* Forced: the outcome now, once; the next turn has its own clock. */
+	seat = to_act(game, NULL);
+	fake_now = t + 11 * DAY + HOUR;
+	command(2, game, 5, 0, "gm force", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_ne(to_act(game, NULL), seat);
+	ck_assert_int_eq(rows("SELECT count(*) FROM log WHERE kind = 2"), 3);
+	audit_ok(game);
+}
+END_TEST
+
 START_TEST(test_press)
 {
 	struct engine_reply reply;
@@ -1110,6 +1182,7 @@ async_suite(void)
 	tcase_add_test(tc, test_resign_two_seats);
 	tcase_add_test(tc, test_resign_three_seats_plays_on);
 	tcase_add_test(tc, test_call_off);
+	tcase_add_test(tc, test_game_master);
 	tcase_add_test(tc, test_vacation_bounds_and_cancel);
 	tcase_add_test(tc, test_call_off_tally_and_withdraw);
 	tcase_add_test(tc, test_absent_seat_has_no_say);

@@ -46,6 +46,11 @@ usage(void)
 "                                    a player whose key the server holds\n"
 "  player key NAME (--key KEY | --key-file FILE)   replace a player's key\n"
 "  player list\n"
+"  gm GAME master PLAYER|nobody     name the game's master (signs \"gm ...\")\n"
+"  gm GAME extend DURATION          give the current turn more time (1h-30d)\n"
+"  gm GAME force | pause | resume   missed-deadline outcome now; stop/restart\n"
+"                                    the game's clock\n"
+"  gm GAME policy NAME=VALUE        change the policy, the late turn too\n"
 "  player tz NAME ZONE               the time zone NAME reads times in\n"
 "                                    (Europe/Paris, America/New_York, UTC)\n"
 "  game create RULESET PLAYER,PLAYER,... [--options JSON] [--policy JSON]\n"
@@ -896,6 +901,57 @@ cmd_seats(struct ctl *c, int argc, char **argv)
 	return 0;
 }
 
+/* pbemctl gm GAME (master PLAYER|nobody | extend DURATION | force |
+ * pause | resume | policy NAME=VALUE): the game master's powers, used by
+ * the administrator. */
+static int
+cmd_gm(struct ctl *c, int argc, char **argv)
+{
+	struct store_player p;
+	enum engine_status es;
+	char err[1024];
+	int64_t game_id, seconds;
+	const char *what;
+
+	if (argc < 3)
+		usage();
+	game_id = game_arg(argv[1]);
+	what = argv[2];
+	ctl_open(c, 0);
+	if (strcmp(what, "master") == 0 && argc == 4) {
+		p.id = 0;
+		if (strcmp(argv[3], "nobody") != 0 &&
+		    store_player_find(c->st, argv[3], &p) != STORE_OK)
+			cli_fatal("there is no player %s", argv[3]);
+		es = engine_master_name(c->st, game_id, p.id, err,
+		    sizeof(err));
+	} else if (strcmp(what, "extend") == 0 && argc == 4) {
+		if (policy_read_duration(argv[3], &seconds) != 0)
+			cli_fatal("\"%s\" is not a duration (90m, 12h, 3d)",
+			    argv[3]);
+		es = engine_master_extend(c->st, game_id, 0, seconds, err,
+		    sizeof(err));
+	} else if (strcmp(what, "force") == 0 && argc == 3)
+		es = engine_master_force(c->st, c->key, game_id, 0,
+		    clock_now(), err, sizeof(err));
+	else if ((strcmp(what, "pause") == 0 || strcmp(what, "resume") ==
+	    0) && argc == 3)
+		es = engine_master_pause(c->st, game_id, 0,
+		    strcmp(what, "pause") == 0, clock_now(), err, sizeof(err));
+	else if (strcmp(what, "policy") == 0 && argc == 4)
+		es = engine_master_policy(c->st, game_id, 0, argv[3], err,
+		    sizeof(err));
+	else {
+		usage();
+		return 2;
+	}
+	if (es != ENGINE_OK)
+		cli_fatal("refused (%s): %s", engine_status_code(es), err);
+	printf("game %lld: %s done\n", (long long)game_id, what);
+	ctl_close(c);
+	return 0;
+}
+
 static int
 cmd_game(struct ctl *c, int argc, char **argv)
 {
@@ -1640,6 +1696,7 @@ static const struct {
 	{ "press", cmd_press },
 	{ "observe", cmd_observe },
 	{ "seats", cmd_seats },
+	{ "gm", cmd_gm },
 	{ "outbox", cmd_outbox },
 };
 

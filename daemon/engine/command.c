@@ -14,6 +14,14 @@
  *     keep playing                      continuer la partie
  *     timezone Europe/Paris             fuseau Europe/Paris
  *
+ * and the game master's, signed with the master's key whatever the
+ * block's seat, numbered by the master's own command numbers:
+ *
+ *     gm extend 24h                     mj prolonger 24h
+ *     gm force                          mj forcer
+ *     gm pause / gm resume              mj pause / mj reprendre
+ *     gm policy missed=default          mj politique missed=default
+ *
  * The block's Seq is not the game's move number but the seat's command
  * number: any number above the last command the seat sent (the view's
  * next_command), so a signed command can never be played twice and a
@@ -34,7 +42,8 @@ enum command {
 	CMD_PRESS,
 	CMD_CALL_OFF,
 	CMD_KEEP_PLAYING,
-	CMD_TIMEZONE
+	CMD_TIMEZONE,
+	CMD_MASTER
 };
 
 static const struct {
@@ -53,6 +62,8 @@ static const struct {
 	{ "continuer la partie", CMD_KEEP_PLAYING },
 	{ "timezone", CMD_TIMEZONE },
 	{ "fuseau", CMD_TIMEZONE },
+	{ "gm", CMD_MASTER },
+	{ "mj", CMD_MASTER },
 };
 
 /* The command text starts with, and the length of its keyword. */
@@ -297,8 +308,85 @@ run_command(struct store *st, const struct serverkey *key,
 		    "times are now given to you in the time zone %s", zone);
 		break;
 	case CMD_NONE:
+	case CMD_MASTER:	/* master_command(), before the seat's key */
 		break;
 	}
+	reply->status = es;
+	if (es != ENGINE_OK)
+		snprintf(reply->message, sizeof(reply->message), "%s", err);
+}
+
+/* A signed command of the game's master: verified with the master's
+ * key, whatever seat the block names.  words: the folded text after
+ * "gm"/"mj"; the policy's assignment is read from the text as written. */
+static void
+master_command(struct store *st, const struct serverkey *key,
+    const struct proto_move *m, const char *words, enum rules_lang lang,
+    int64_t now, struct engine_reply *reply)
+{
+	struct store_master gm;
+	struct store_player p;
+	char err[1024], verb[32], arg[128], extra;
+	const char *raw;
+	enum engine_status es;
+	int64_t seconds;
+	int n, fr = lang == RULES_LANG_FR;
+
+	if (store_master_get(st, m->game_id, &gm) != STORE_OK ||
+	    gm.player_id == 0 || store_player_get(st, gm.player_id, &p) !=
+	    STORE_OK) {
+		reply->status = ENGINE_REFUSED;
+		snprintf(reply->message, sizeof(reply->message), fr ? "la "
+		    "partie %lld n'a pas de maître du jeu" : "game %lld has no "
+		    "game master", (long long)m->game_id);
+		return;
+	}
+	if (proto_move_verify(m, p.pubkey) != PROTO_OK) {
+		reply->status = ENGINE_BAD_SIGNATURE;
+		snprintf(reply->message, sizeof(reply->message), fr ? "la "
+		    "signature ne correspond pas à la clé du maître du jeu (%s)"
+		    : "the signature does not match the key of the game "
+		    "master (%s)", p.name);
+		return;
+	}
+	n = sscanf(words, "%31s %127s %c", verb, arg, &extra);
+	es = ENGINE_SYNTAX;
+	err[0] = '\0';
+	if (n == 2 && (strcmp(verb, "extend") == 0 || strcmp(verb,
+	    "prolonger") == 0) && policy_read_duration(arg, &seconds) == 0) {
+		es = engine_master_extend(st, m->game_id, m->seq, seconds, err,
+		    sizeof(err));
+		snprintf(reply->message, sizeof(reply->message), fr ?
+		    "tour prolongé de %s" : "turn extended by %s", arg);
+	} else if (n == 1 && (strcmp(verb, "force") == 0 || strcmp(verb,
+	    "forcer") == 0)) {
+		es = engine_master_force(st, key, m->game_id, m->seq, now, err,
+		    sizeof(err));
+		snprintf(reply->message, sizeof(reply->message), fr ? "la "
+		    "règle du délai manqué est appliquée" : "the missed-"
+		    "deadline outcome is applied");
+	} else if (n == 1 && (strcmp(verb, "pause") == 0 || strcmp(verb,
+	    "resume") == 0 || strcmp(verb, "reprendre") == 0)) {
+		es = engine_master_pause(st, m->game_id, m->seq,
+		    strcmp(verb, "pause") == 0, now, err, sizeof(err));
+		snprintf(reply->message, sizeof(reply->message), "%s",
+		    strcmp(verb, "pause") == 0 ? (fr ? "partie en pause" :
+		    "game paused") : (fr ? "partie reprise" : "game resumed"));
+	} else if (n == 2 && (strcmp(verb, "policy") == 0 || strcmp(verb,
+	    "politique") == 0) && (raw = strchr(m->text, '=')) != NULL) {
+		/* NAME=VALUE as written (the name is lower case anyway). */
+		while (raw > m->text && raw[-1] != ' ')
+			raw--;
+		es = engine_master_policy(st, m->game_id, m->seq, raw, err,
+		    sizeof(err));
+		snprintf(reply->message, sizeof(reply->message), fr ?
+		    "politique modifiée : %s" : "policy changed: %s", raw);
+	} else
+		snprintf(err, sizeof(err), fr ? "écrivez « mj prolonger 24h », "
+		    "« mj forcer », « mj pause », « mj reprendre » ou « mj "
+		    "politique CHAMP=VALEUR »" : "write \"gm extend 24h\", "
+		    "\"gm force\", \"gm pause\", \"gm resume\" or \"gm "
+		    "policy FIELD=VALUE\"");
 	reply->status = es;
 	if (es != ENGINE_OK)
 		snprintf(reply->message, sizeof(reply->message), "%s", err);
@@ -347,6 +435,12 @@ engine_command(struct store *st, const struct serverkey *key,
 		snprintf(perr, sizeof(perr), "there is no game %lld",
 		    (long long)m.game_id);
 		refuse(reply, ENGINE_UNKNOWN_GAME, perr);
+		return;
+	}
+	if (cmd == CMD_MASTER) {
+		store_game_clear(&g);
+		master_command(st, key, &m, folded + kwlen + strspn(folded +
+		    kwlen, " "), lang, now, reply);
 		return;
 	}
 	if (m.seat < 0 || m.seat >= g.nseats ||

@@ -73,6 +73,16 @@ read_duration(const json_t *v, int64_t *out)
 	return 0;
 }
 
+int
+policy_read_duration(const char *text, int64_t *out)
+{
+	json_t *v = json_string(text);
+	int rc = read_duration(v, out);
+
+	json_decref(v);
+	return rc;
+}
+
 static int
 range(const char *name, int64_t v, int64_t lo, int64_t hi, char *err,
     size_t errlen)

@@ -24,6 +24,7 @@ struct tick {
 	struct policy		 pol;
 	struct store_turn	 turn;
 	int			 window;
+	int			 force;		/* the deadline is now */
 	char			*err;
 	size_t			 errlen;
 };
@@ -243,8 +244,11 @@ seat_timers(struct tick *t, int seat)
 		return play_default(t, seat);
 	if (row.status == STORE_SEAT_ABSENT)
 		return 0;	/* waits for a replacement */
-	if ((deadline = turnclock_deadline(&t->pol, &t->turn, &row)) == 0)
+	if ((deadline = turnclock_deadline(&t->pol, &t->turn, &row)) == 0 &&
+	    !t->force)
 		return 0;
+	if (t->force)
+		deadline = t->now;	/* the game master's "now" */
 	for (i = 0; i < t->pol.nreminders; i++) {
 		at = reminder_at(&t->pol, &t->turn, &row, t->pol.reminders[i]);
 		if (at <= t->turn.started || t->now < at || t->now >= deadline ||
@@ -262,7 +266,7 @@ seat_timers(struct tick *t, int seat)
 	}
 	if (t->now < deadline)
 		return 0;
-	end = deadline + (t->window ? 0 : t->pol.grace);
+	end = deadline + (t->window || t->force ? 0 : t->pol.grace);
 	/* The grace notice only while the grace runs: after a gap between
 	 * passes it would promise time that is gone. */
 	if (end > deadline && t->now < end) {
@@ -427,6 +431,7 @@ schedule_tick(struct store *st, const struct serverkey *key, int64_t now,
     struct schedule_stats *stats, char *err, size_t errlen)
 {
 	struct tick t;
+	struct store_master master;
 	struct running_list games = { NULL, 0, 0, 0 };
 	size_t i;
 	int n, rc;
@@ -441,6 +446,11 @@ schedule_tick(struct store *st, const struct serverkey *key, int64_t now,
 	}
 	for (i = 0; i < games.n; i++) {
 		stats->games++;
+		if (store_master_get(st, games.v[i].id, &master) == STORE_OK &&
+		    master.paused_at != 0) {
+			stats->quiet++;		/* paused: no clock runs */
+			continue;
+		}
 		if (!maybe_due(st, games.v[i].id, games.v[i].module, now)) {
 			stats->quiet++;
 			continue;
@@ -490,4 +500,29 @@ schedule_check_time(struct store *st, int64_t at, int64_t now, char *err,
 		return -1;
 	}
 	return 0;
+}
+
+int
+schedule_force(struct store *st, const struct serverkey *key,
+    int64_t game_id, int64_t now, struct schedule_stats *stats, char *err,
+    size_t errlen)
+{
+	struct tick t;
+	int n, rc;
+
+	memset(stats, 0, sizeof(*stats));
+	memset(&t, 0, sizeof(t));
+	t.st = st;
+	t.key = key;
+	t.now = now;
+	t.stats = stats;
+	t.err = err;
+	t.errlen = errlen;
+	t.force = 1;
+	rc = tick_game(&t, game_id);
+	/* Only the turn late now is forced; what follows runs its clock. */
+	t.force = 0;
+	for (n = 1; rc > 0 && n < MAX_ENTRIES_PER_TICK; n++)
+		rc = tick_game(&t, game_id);
+	return rc < 0 ? -1 : 0;
 }
