@@ -783,6 +783,8 @@ START_TEST(test_game_master)
 {
 	struct engine_reply reply;
 	struct schedule_stats s;
+	struct gamestate gs;
+	json_t *view;
 	char err[512];
 	int64_t game, t0 = fake_now, t;
 	int seat;
@@ -826,10 +828,28 @@ START_TEST(test_game_master)
 	engine_reply_clear(&reply);
 	s = tick(t + 10 * DAY);
 	ck_assert_int_eq(s.auto_moves, 0);
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	view = json_object();
+	engine_view_deadlines(env.st, &gs, t + 10 * DAY, view);
+	ck_assert_ptr_null(json_object_get(view, "deadlines"));
+	ck_assert_str_eq(json_string_value(json_object_get(view,
+	    "paused_since")), "2024-01-03T10:00:00Z");
+	json_decref(view);
+	gamestate_clear(&gs);
 	fake_now = t + 10 * DAY;
 	command(2, game, 4, 0, "gm resume", &reply);
 	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
 	engine_reply_clear(&reply);
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	view = json_object();
+	engine_view_deadlines(env.st, &gs, t + 10 * DAY, view);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(
+	    json_object_get(view, "deadlines"), 0), "deadline")),
+	    "2024-01-14T10:00:00Z");		/* a day after resuming */
+	json_decref(view);
+	gamestate_clear(&gs);
 	s = tick(t + 10 * DAY + 23 * HOUR);
 	ck_assert_int_eq(s.auto_moves, 0);
 	s = tick(t + 11 * DAY);

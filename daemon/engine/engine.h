@@ -270,8 +270,9 @@ int	gamestate_seat_acts(const struct gamestate *gs, int seat, int *over);
 /*
  * Add to view (additively) "deadlines": for each seat gs waits for whose
  * turn has a deadline under the game's policy, {"seat", "deadline" (ISO
- * 8601, UTC), "late" (the deadline has passed at now), "absent"}.
- * Nothing when the game is over or has no deadlines (turnclock.c).
+ * 8601, UTC), "late" (the deadline has passed at now), "absent"}; or
+ * "paused_since" (ISO 8601) when its master paused the game.  Nothing
+ * when the game is over or has no deadlines (turnclock.c).
  */
 void	engine_view_deadlines(struct store *st, const struct gamestate *gs,
 	    int64_t now, json_t *view);

@@ -116,6 +116,7 @@ void
 engine_view_deadlines(struct store *st, const struct gamestate *gs,
     int64_t now, json_t *view)
 {
+	struct store_master master;
 	struct store_turn turn;
 	struct store_seat row;
 	struct policy pol;
@@ -125,7 +126,16 @@ engine_view_deadlines(struct store *st, const struct gamestate *gs,
 	int64_t deadline;
 
 	(void)gamestate_seat_acts(gs, -1, &over);
-	if (over || engine_policy_of(st, gs->game.id, gs->module, &pol, err,
+	if (over)
+		return;
+	/* A paused game's clock does not run: no deadline to show. */
+	if (store_master_get(st, gs->game.id, &master) == STORE_OK &&
+	    master.paused_at != 0) {
+		clock_format_iso(master.paused_at, iso, sizeof(iso));
+		json_object_set_new(view, "paused_since", json_string(iso));
+		return;
+	}
+	if (engine_policy_of(st, gs->game.id, gs->module, &pol, err,
 	    sizeof(err)) != ENGINE_OK || current_turn(st, gs, &turn) != 0)
 		return;
 	turnclock_shape(gs, seats, &nact, &turn.waiting);

@@ -411,7 +411,8 @@ add_standings(json_t *v, const struct present_info *info)
 
 /* Each of the view's deadlines (engine_view_deadlines()) in words and
  * ISO 8601 in the reader's language and zone ("text", "iso"), "you" on
- * the reader's own; "late_text": the late seats, if any. */
+ * the reader's own; "late_text": the late seats, if any; "paused_text":
+ * since when the game is paused, if it is. */
 static void
 add_deadlines(json_t *v, const struct present_info *info)
 {
@@ -421,6 +422,12 @@ add_deadlines(json_t *v, const struct present_info *info)
 	int64_t t;
 	size_t i;
 
+	t = clock_parse_iso(json_string_value(json_object_get(v,
+	    "paused_since")));
+	if (t >= 0) {
+		timetext_words(t, lang, info->zone, words, sizeof(words));
+		json_object_set_new(v, "paused_text", json_string(words));
+	}
 	if (!json_is_array(list))
 		return;
 	late = json_array();
