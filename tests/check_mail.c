@@ -804,6 +804,37 @@ START_TEST(test_signed_engine_command)
 }
 END_TEST
 
+/* Bug 2 of issue 21: a refused command is answered with the game as it
+ * stands (its last entry), not as it was at move 0. */
+START_TEST(test_refused_command_current_view)
+{
+	char block[PROTO_ARMOUR_MAX], raw[4096], payload[1024];
+	struct mail_result r;
+	int64_t next;
+	int seat = acting(&next), k;
+
+	testenv_block(&env, seat, game, next, seat,
+	    "draw galaxy, discard drawn", block, sizeof(block));
+	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <mv@x>\n\n%s",
+	    email(seat), block);
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	ck_assert_int_eq(r.outcome, MAIL_ACCEPTED);
+	for (k = 1; k <= 2; k++) {
+		testenv_block(&env, seat, game, k, seat, "call off", block,
+		    sizeof(block));
+		snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <co%d@x>\n"
+		    "\n%s", email(seat), k, block);
+		mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	}
+	ck_assert_int_eq(r.outcome, MAIL_REJECTED);
+	ck_assert_int_eq(outbox_count("rejected", email(seat), payload,
+	    sizeof(payload)), 1);
+	snprintf(raw, sizeof(raw), "\"seq\":%lld", (long long)next);
+	ck_assert_msg(strstr(payload, raw) != NULL, "%s", payload);
+	ck_assert_ptr_nonnull(strstr(payload, "already voted"));
+}
+END_TEST
+
 START_TEST(test_too_large)
 {
 	size_t n = 10 * 1024 * 1024, hdr;
@@ -1595,6 +1626,7 @@ mail_suite(void)
 	tcase_add_test(tc, test_rejected_to_seat);
 	tcase_add_test(tc, test_refusal_language);
 	tcase_add_test(tc, test_signed_engine_command);
+	tcase_add_test(tc, test_refused_command_current_view);
 	tcase_add_test(tc, test_too_large);
 	tcase_add_test(tc, test_rate_limit);
 	tcase_add_test(tc, test_maildir_scan);
