@@ -1641,11 +1641,13 @@ static int
 show_pending(const struct store_outbox *o, void *arg)
 {
 	int *n = arg;
+	char next[32];
 
-	printf("%lld %s %s %s attempts=%d next=%lld%s%s\n", (long long)o->id,
+	clock_format_iso(o->next_attempt, next, sizeof(next));
+	printf("%lld %s %s %s attempts=%d next=%s%s%s\n", (long long)o->id,
 	    o->channel, o->recipient[0] != '\0' ? o->recipient : "-",
-	    o->event, o->attempts, (long long)o->next_attempt,
-	    o->last_error[0] != '\0' ? " " : "", o->last_error);
+	    o->event, o->attempts, next, o->last_error[0] != '\0' ? " " : "",
+	    o->last_error);
 	(*n)++;
 	return 0;
 }
