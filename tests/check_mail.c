@@ -835,6 +835,36 @@ START_TEST(test_refused_command_current_view)
 }
 END_TEST
 
+/* A game master's refused command by mail is answered at the master's
+ * address with the reason only -- never a seat's view. */
+START_TEST(test_master_command_refused)
+{
+	char block[PROTO_ARMOUR_MAX], raw[4096], payload[1024], err[256];
+	struct mail_result r;
+	struct store_player p1;
+
+	ck_assert_int_eq(store_player_find(env.st, "p1", &p1), STORE_OK);
+	ck_assert_int_eq(engine_master_name(env.st, game, p1.id, err,
+	    sizeof(err)), ENGINE_OK);
+	testenv_block(&env, 1, game, 1, 0, "gm resume", block, sizeof(block));
+	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <gm@x>\n\n%s",
+	    email(1), block);
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	ck_assert_int_eq(r.outcome, MAIL_REJECTED);
+	ck_assert_ptr_nonnull(strstr(r.reason, "not paused"));
+	ck_assert_int_eq(outbox_count("rejected", NULL, NULL, 0), 0);
+	ck_assert_int_eq(outbox_count("mail_error", email(1), payload,
+	    sizeof(payload)), 1);
+	ck_assert_ptr_nonnull(strstr(payload, "not paused"));
+	testenv_block(&env, 1, game, 2, 0, "gm pause", block, sizeof(block));
+	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <gm2@x>\n\n%s",
+	    email(1), block);
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	ck_assert_msg(r.outcome == MAIL_COMMAND, "%s: %s",
+	    mail_outcome_name(r.outcome), r.reason);
+}
+END_TEST
+
 START_TEST(test_too_large)
 {
 	size_t n = 10 * 1024 * 1024, hdr;
@@ -1627,6 +1657,7 @@ mail_suite(void)
 	tcase_add_test(tc, test_refusal_language);
 	tcase_add_test(tc, test_signed_engine_command);
 	tcase_add_test(tc, test_refused_command_current_view);
+	tcase_add_test(tc, test_master_command_refused);
 	tcase_add_test(tc, test_too_large);
 	tcase_add_test(tc, test_rate_limit);
 	tcase_add_test(tc, test_maildir_scan);

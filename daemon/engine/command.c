@@ -96,6 +96,16 @@ engine_is_command(const char *text)
 	return command_of(folded, &n) != CMD_NONE;
 }
 
+int
+engine_is_master_command(const char *text)
+{
+	char folded[PROTO_MOVE_MAX * 2];
+	size_t n;
+
+	rules_fold(text, folded, sizeof(folded));
+	return command_of(folded, &n) == CMD_MASTER;
+}
+
 static void
 refuse(struct engine_reply *reply, enum engine_status status,
     const char *msg)

@@ -478,6 +478,9 @@ int	engine_queue_observers(struct store *st, int64_t game_id, int64_t seq,
  * HTTP and mail layers call with any signed block: commands go to
  * engine_command(), everything else to engine_submit(). */
 int	engine_is_command(const char *text);
+/* 1 if text is a game master's command ("gm ...", "mj ..."): signed with
+ * the master's key, never answered with a seat's view. */
+int	engine_is_master_command(const char *text);
 void	engine_command(struct store *st, const struct serverkey *key,
 	    const char *text, size_t len, enum rules_lang lang, int64_t now,
 	    struct engine_reply *reply);
