@@ -287,7 +287,8 @@ START_TEST(test_quiet_games_passed_over)
 	s = tick(t0 + 26 * HOUR);
 	ck_assert_int_eq(s.games, 2);
 	ck_assert_int_eq(engine_resign(env.st, env.key, resigned,
-	    to_act(resigned, NULL), 0, NULL, fake_now, err, sizeof(err)),
+	    to_act(resigned, NULL), 0, NULL, fake_now, RULES_LANG_EN, err,
+	    sizeof(err)),
 	    ENGINE_OK);
 	s = tick(t0 + 26 * HOUR + 1);
 	ck_assert_int_eq(s.quiet, 1);		/* only the other game */
@@ -455,16 +456,20 @@ START_TEST(test_vacation)
 	tick(t0);
 	/* Away from day 1 to day 4: the deadline moves from 2d to 5d. */
 	ck_assert_int_eq(engine_vacation(env.st, game, seat, 0, t0 + DAY,
-	    t0 + 4 * DAY, t0, err, sizeof(err)), ENGINE_OK);
+	    t0 + 4 * DAY, t0, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_OK);
 	before = testenv_rows(&env);
 	ck_assert_int_eq(engine_vacation(env.st, game, seat, 0, t0 + 5 * DAY,
-	    t0 + 6 * DAY, t0, err, sizeof(err)), ENGINE_REFUSED);
+	    t0 + 6 * DAY, t0, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_REFUSED);
 	ck_assert_ptr_nonnull(strstr(err, "one at a time"));
 	ck_assert_int_eq(engine_vacation(env.st, game, 1 - seat, 0, t0,
-	    t0 + 6 * DAY, t0, err, sizeof(err)), ENGINE_REFUSED);
+	    t0 + 6 * DAY, t0, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_REFUSED);
 	ck_assert_ptr_nonnull(strstr(err, "game allows 5 days"));
 	ck_assert_int_eq(engine_vacation(env.st, game, 1 - seat, 0, t0 + DAY,
-	    t0, t0, err, sizeof(err)), ENGINE_BAD_REQUEST);
+	    t0, t0, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_BAD_REQUEST);
 	ck_assert_int_eq(testenv_rows(&env), before);
 	s = tick(t0 + 2 * DAY);
 	ck_assert_int_eq(s.auto_moves + s.reminders, 0);
@@ -477,9 +482,11 @@ START_TEST(test_vacation)
 	/* 3 of the 5 days are used: 2 are left. */
 	fake_now = t0 + 6 * DAY;
 	ck_assert_int_eq(engine_vacation(env.st, game, seat, 0, fake_now,
-	    fake_now + 3 * DAY, fake_now, err, sizeof(err)), ENGINE_REFUSED);
+	    fake_now + 3 * DAY, fake_now, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_REFUSED);
 	ck_assert_int_eq(engine_vacation(env.st, game, seat, 0, fake_now,
-	    fake_now + 2 * DAY, fake_now, err, sizeof(err)), ENGINE_OK);
+	    fake_now + 2 * DAY, fake_now, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_OK);
 }
 END_TEST
 
@@ -526,7 +533,8 @@ START_TEST(test_resign_two_seats)
 	game = testenv_game(&env, "template", 2);
 	seat = to_act(game, &next);
 	ck_assert_int_eq(engine_resign(env.st, env.key, game, 5, 0, NULL,
-	    fake_now, err, sizeof(err)), ENGINE_BAD_SEAT);
+	    fake_now, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_BAD_SEAT);
 	command(seat, game, 1, seat, "resign", &reply);
 	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
 	engine_reply_clear(&reply);
@@ -549,7 +557,8 @@ START_TEST(test_resign_two_seats)
 	ck_assert_int_eq(reply.status, ENGINE_GAME_OVER);
 	engine_reply_clear(&reply);
 	ck_assert_int_eq(engine_resign(env.st, env.key, game, 1 - seat, 0,
-	    NULL, fake_now, err, sizeof(err)), ENGINE_GAME_OVER);
+	    NULL, fake_now, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_GAME_OVER);
 	audit_ok(game);
 }
 END_TEST
@@ -607,7 +616,8 @@ START_TEST(test_resign_three_seats_plays_on)
 
 	game = testenv_game(&env, "template", 3);
 	ck_assert_int_eq(engine_resign(env.st, env.key, game, 1, 0, NULL,
-	    fake_now, err, sizeof(err)), ENGINE_OK);
+	    fake_now, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_OK);
 	ck_assert_int_ge(to_act(game, NULL), 0);	/* the game goes on */
 	for (guard = 0; to_act(game, NULL) >= 0 && guard < 100; guard++) {
 		if (to_act(game, NULL) == 1)

@@ -703,7 +703,8 @@ cmd_resign(struct ctl *c, int argc, char **argv)
 	seat = seat_arg(argv[2]);
 	ctl_open(c, 0);
 	rc = seat_command_result(engine_resign(c->st, c->key, game_id, seat,
-	    0, NULL, clock_now(), err, sizeof(err)), err, "seat resigned");
+	    0, NULL, clock_now(), RULES_LANG_EN, err, sizeof(err)), err,
+	    "seat resigned");
 	ctl_close(c);
 	return rc;
 }
@@ -730,7 +731,7 @@ cmd_vacation(struct ctl *c, int argc, char **argv)
 		seat = seat_arg(argv[2]);
 		ctl_open(c, 0);
 		rc = seat_command_result(engine_vacation_cancel(c->st, game_id,
-		    seat, 0, clock_now(), err, sizeof(err)), err,
+		    seat, 0, clock_now(), RULES_LANG_EN, err, sizeof(err)), err,
 		    "vacation cancelled; every seat is told");
 		ctl_close(c);
 		return rc;
@@ -743,7 +744,7 @@ cmd_vacation(struct ctl *c, int argc, char **argv)
 	until = date_arg(argv[4]) + 86400;	/* the last day included */
 	ctl_open(c, 0);
 	rc = seat_command_result(engine_vacation(c->st, game_id, seat, 0,
-	    from, until, clock_now(), err, sizeof(err)), err,
+	    from, until, clock_now(), RULES_LANG_EN, err, sizeof(err)), err,
 	    "vacation recorded; every seat is told");
 	ctl_close(c);
 	return rc;

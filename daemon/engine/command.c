@@ -210,7 +210,7 @@ run_command(struct store *st, const struct serverkey *key,
 			return;
 		}
 		es = engine_resign(st, key, m->game_id, m->seat, m->seq,
-		    signed_record(m), now, err, sizeof(err));
+		    signed_record(m), now, lang, err, sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), fr ?
 		    "siège %d : abandon enregistré" : "seat %d resigned",
 		    m->seat);
@@ -219,7 +219,7 @@ run_command(struct store *st, const struct serverkey *key,
 		if (strcmp(args, "cancel") == 0 || strcmp(args, "annuler") ==
 		    0) {
 			es = engine_vacation_cancel(st, m->game_id, m->seat,
-			    m->seq, now, err, sizeof(err));
+			    m->seq, now, lang, err, sizeof(err));
 			snprintf(reply->message, sizeof(reply->message), fr ?
 			    "vacances annulées ; chaque siège en est informé" :
 			    "vacation cancelled; every seat is told");
@@ -242,7 +242,7 @@ run_command(struct store *st, const struct serverkey *key,
 			return;
 		}
 		es = engine_vacation(st, m->game_id, m->seat, m->seq, from,
-		    until + 86400, now, err, sizeof(err));
+		    until + 86400, now, lang, err, sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), fr ?
 		    "vacances enregistrées du %s au %s (inclus, UTC) ; chaque "
 		    "siège en est informé ; pour les annuler : « vacances "
@@ -279,7 +279,7 @@ run_command(struct store *st, const struct serverkey *key,
 			return;
 		}
 		es = engine_call_off(st, key, m->game_id, m->seat, m->seq,
-		    cmd == CMD_CALL_OFF, now, &tally, err, sizeof(err));
+		    cmd == CMD_CALL_OFF, now, &tally, lang, err, sizeof(err));
 		if (tally.ended)
 			snprintf(reply->message, sizeof(reply->message), fr ?
 			    "tous les joueurs sont d'accord : la partie est "

@@ -368,8 +368,8 @@ enum engine_status engine_policy_set(struct store *st, int64_t game_id,
  * when the administrator acts. */
 enum engine_status engine_resign(struct store *st,
 	    const struct serverkey *key, int64_t game_id, int seat,
-	    int64_t command_seq, json_t *signed_by, int64_t now, char *err,
-	    size_t errlen);
+	    int64_t command_seq, json_t *signed_by, int64_t now,
+	    enum rules_lang lang, char *err, size_t errlen);
 /* Give seat to player_id with that player's current key; the old key no
  * longer works for the seat.  Also brings an absent seat back. */
 enum engine_status engine_replace(struct store *st,
@@ -417,15 +417,16 @@ enum engine_status engine_master_policy(struct store *st, int64_t game_id,
 #define ENGINE_VACATION_AHEAD_MAX	(180LL * 86400)
 /* Declare seat away for [from, until), within the game's allowance and
  * starting within ENGINE_VACATION_AHEAD_MAX; every seat is told (outbox
- * "vacation": the seat's confirmation, the others' news). */
+ * "vacation": the seat's confirmation, the others' news).  These seat
+ * commands word their refusals in lang. */
 enum engine_status engine_vacation(struct store *st, int64_t game_id,
-	    int seat, int64_t command_seq, int64_t from, int64_t until, int64_t now, char *err,
-	    size_t errlen);
+	    int seat, int64_t command_seq, int64_t from, int64_t until,
+	    int64_t now, enum rules_lang lang, char *err, size_t errlen);
 /* Cancel seat's vacation now or ahead (what is not taken goes back to
  * the allowance); every seat is told.  ENGINE_REFUSED when none. */
 enum engine_status engine_vacation_cancel(struct store *st, int64_t game_id,
-	    int seat, int64_t command_seq, int64_t now, char *err,
-	    size_t errlen);
+	    int seat, int64_t command_seq, int64_t now, enum rules_lang lang,
+	    char *err, size_t errlen);
 /* What a call-off vote left: whether the game ended, and how many of the
  * seats still playing (neither resigned nor absent) have voted. */
 struct call_off_tally {
@@ -440,7 +441,8 @@ struct call_off_tally {
 enum engine_status engine_call_off(struct store *st,
 	    const struct serverkey *key, int64_t game_id, int seat,
 	    int64_t command_seq, int vote, int64_t now,
-	    struct call_off_tally *tally, char *err, size_t errlen);
+	    struct call_off_tally *tally, enum rules_lang lang, char *err,
+	    size_t errlen);
 /* Take a player's signed command number for row: ENGINE_STALE_SEQ if
  * it is not above the last one taken, else row->command_seq is set (the
  * caller writes row in its transaction).  0 takes nothing. */

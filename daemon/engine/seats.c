@@ -28,10 +28,29 @@ refuse(char *err, size_t errlen, enum engine_status status,
 	return status;
 }
 
+/* refuse() in the reader's language: fmt_en or fmt_fr, the same
+ * arguments in the same order. */
+static enum engine_status
+refuse_in(char *err, size_t errlen, enum engine_status status,
+    enum rules_lang lang, const char *fmt_en, const char *fmt_fr, ...)
+    __attribute__((format(printf, 5, 7), format(printf, 6, 7)));
+
+static enum engine_status
+refuse_in(char *err, size_t errlen, enum engine_status status,
+    enum rules_lang lang, const char *fmt_en, const char *fmt_fr, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt_fr);
+	vsnprintf(err, errlen, lang == RULES_LANG_FR ? fmt_fr : fmt_en, ap);
+	va_end(ap);
+	return status;
+}
+
 /* BEGIN, load the game and check it runs and has the seat. */
 static enum engine_status
 open_game(struct store *st, int64_t game_id, int seat, struct gamestate *gs,
-    char *err, size_t errlen)
+    enum rules_lang lang, char *err, size_t errlen)
 {
 	enum engine_status es;
 	int one;
@@ -46,12 +65,14 @@ open_game(struct store *st, int64_t game_id, int seat, struct gamestate *gs,
 	}
 	if (gs->game.status == STORE_GAME_OVER ||
 	    gs->module->to_act(gs->state, &one, 1) == 0)
-		es = refuse(err, errlen, ENGINE_GAME_OVER, "game %lld is over",
+		es = refuse_in(err, errlen, ENGINE_GAME_OVER, lang, "game %lld "
+		    "is over", "la partie %lld est terminée",
 		    (long long)game_id);
 	else if (seat < -1 || seat >= gs->game.nseats)
-		es = refuse(err, errlen, ENGINE_BAD_SEAT, "game %lld has seats "
-		    "0 to %d; there is no seat %d", (long long)game_id,
-		    gs->game.nseats - 1, seat);
+		es = refuse_in(err, errlen, ENGINE_BAD_SEAT, lang, "game %lld "
+		    "has seats 0 to %d; there is no seat %d", "la partie %lld "
+		    "a les sièges 0 à %d ; il n'y a pas de siège %d",
+		    (long long)game_id, gs->game.nseats - 1, seat);
 	if (es != ENGINE_OK) {
 		store_rollback(st);
 		gamestate_clear(gs);
@@ -105,13 +126,15 @@ seats_claim_command(struct store_seat *row, int64_t command_seq, char *err,
  * claim command_seq in it.  On failure the transaction is over. */
 static enum engine_status
 open_seat(struct store *st, int64_t game_id, int seat, int64_t command_seq,
-    struct gamestate *gs, struct store_seat *row, char *err, size_t errlen)
+    struct gamestate *gs, struct store_seat *row, enum rules_lang lang,
+    char *err, size_t errlen)
 {
 	enum engine_status es;
 
 	if (seat < 0)
 		seat = -2;	/* refused as no such seat by open_game */
-	if ((es = open_game(st, game_id, seat, gs, err, errlen)) != ENGINE_OK)
+	if ((es = open_game(st, game_id, seat, gs, lang, err, errlen)) !=
+	    ENGINE_OK)
 		return es;
 	if ((es = seat_row(st, game_id, seat, row, err, errlen)) !=
 	    ENGINE_OK || (es = seats_claim_command(row, command_seq, err,
@@ -120,11 +143,15 @@ open_seat(struct store *st, int64_t game_id, int seat, int64_t command_seq,
 	/* An absent seat is offered to another player: until it is given
 	 * back (pbemctl replace), its player has no say in the game. */
 	if (row->status == STORE_SEAT_ABSENT)
-		return finish(st, gs, refuse(err, errlen, ENGINE_REFUSED,
-		    "seat %d of game %lld is marked absent after a missed "
-		    "deadline and is offered to a replacement; ask the game's "
-		    "administrator to give it back (pbemctl replace)", seat,
-		    (long long)game_id), err, errlen);
+		return finish(st, gs, refuse_in(err, errlen, ENGINE_REFUSED,
+		    lang, "seat %d of game %lld is marked absent after a "
+		    "missed deadline and is offered to a replacement; ask the "
+		    "game's administrator to give it back (pbemctl replace)",
+		    "le siège %d de la partie %lld est marqué absent après un "
+		    "délai manqué et proposé à un remplaçant ; demandez à "
+		    "l'administrateur de la partie de vous le rendre "
+		    "(pbemctl replace)", seat, (long long)game_id), err,
+		    errlen);
 	return ENGINE_OK;
 }
 
@@ -158,8 +185,8 @@ engine_seat_may_move(struct store *st, int64_t game_id, int seat, char *err,
 
 enum engine_status
 engine_resign(struct store *st, const struct serverkey *key, int64_t game_id,
-    int seat, int64_t command_seq, json_t *signed_by, int64_t now, char *err,
-    size_t errlen)
+    int seat, int64_t command_seq, json_t *signed_by, int64_t now,
+    enum rules_lang lang, char *err, size_t errlen)
 {
 	struct gamestate gs;
 	struct store_seat row, other;
@@ -169,15 +196,16 @@ engine_resign(struct store *st, const struct serverkey *key, int64_t game_id,
 	char *text;
 	int s, nleft = 0;
 
-	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, err,
-	    errlen)) != ENGINE_OK) {
+	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, lang,
+	    err, errlen)) != ENGINE_OK) {
 		json_decref(remaining);
 		json_decref(signed_by);
 		return es;
 	}
 	if (row.status == STORE_SEAT_RESIGNED) {
-		es = refuse(err, errlen, ENGINE_REFUSED, "seat %d has already "
-		    "resigned from game %lld", seat, (long long)game_id);
+		es = refuse_in(err, errlen, ENGINE_REFUSED, lang, "seat %d has "
+		    "already resigned from game %lld", "le siège %d a déjà "
+		    "abandonné la partie %lld", seat, (long long)game_id);
 		goto out;
 	}
 	for (s = 0; s < gs.game.nseats; s++) {
@@ -231,8 +259,8 @@ engine_replace(struct store *st, const struct serverkey *key,
 
 	if (seat < 0)
 		seat = -2;
-	if ((es = open_game(st, game_id, seat, &gs, err, errlen)) !=
-	    ENGINE_OK)
+	if ((es = open_game(st, game_id, seat, &gs, RULES_LANG_EN, err,
+	    errlen)) != ENGINE_OK)
 		return es;
 	if (store_player_get(st, player_id, &newp) != STORE_OK) {
 		es = refuse(err, errlen, ENGINE_BAD_REQUEST, "there is no "
@@ -285,8 +313,8 @@ engine_rekey(struct store *st, const struct serverkey *key, int64_t game_id,
 	enum engine_status es;
 	char newkey[PROTO_KEY_TEXT_MAX], oldkey[PROTO_KEY_TEXT_MAX], *text;
 
-	if ((es = open_game(st, game_id, seat, &gs, err, errlen)) !=
-	    ENGINE_OK)
+	if ((es = open_game(st, game_id, seat, &gs, RULES_LANG_EN, err,
+	    errlen)) != ENGINE_OK)
 		return es;
 	if (seat < 0 || store_player_get(st, gs.game.seat_player[seat], &p) !=
 	    STORE_OK) {
@@ -333,8 +361,8 @@ queue_vacation(struct store *st, const struct gamestate *gs, int seat,
 
 enum engine_status
 engine_vacation(struct store *st, int64_t game_id, int seat,
-    int64_t command_seq, int64_t from, int64_t until, int64_t now, char *err,
-    size_t errlen)
+    int64_t command_seq, int64_t from, int64_t until, int64_t now,
+    enum rules_lang lang, char *err, size_t errlen)
 {
 	struct gamestate gs;
 	struct store_seat row;
@@ -343,8 +371,8 @@ engine_vacation(struct store *st, int64_t game_id, int seat,
 	int64_t left;
 	char latest[32];
 
-	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, err,
-	    errlen)) != ENGINE_OK)
+	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, lang,
+	    err, errlen)) != ENGINE_OK)
 		return es;
 	if ((es = engine_policy_of(st, game_id, gs.module, &pol, err,
 	    errlen)) != ENGINE_OK)
@@ -355,26 +383,36 @@ engine_vacation(struct store *st, int64_t game_id, int seat,
 	clock_format_iso(now + ENGINE_VACATION_AHEAD_MAX, latest,
 	    sizeof(latest));
 	if (row.status == STORE_SEAT_RESIGNED)
-		es = refuse(err, errlen, ENGINE_REFUSED, "seat %d resigned "
-		    "from game %lld", seat, (long long)game_id);
+		es = refuse_in(err, errlen, ENGINE_REFUSED, lang, "seat %d "
+		    "resigned from game %lld", "le siège %d a abandonné la "
+		    "partie %lld", seat, (long long)game_id);
 	else if (until <= from)
-		es = refuse(err, errlen, ENGINE_BAD_REQUEST, "a vacation must "
-		    "end after it starts (and after now)");
+		es = refuse_in(err, errlen, ENGINE_BAD_REQUEST, lang, "a "
+		    "vacation must end after it starts (and after now)", "des "
+		    "vacances doivent finir après leur début (et après "
+		    "maintenant)");
 	else if (from > now + ENGINE_VACATION_AHEAD_MAX)
-		es = refuse(err, errlen, ENGINE_BAD_REQUEST, "a vacation must "
-		    "start within %lld days from now (by %.10s); check the "
-		    "year", ENGINE_VACATION_AHEAD_MAX / 86400, latest);
+		es = refuse_in(err, errlen, ENGINE_BAD_REQUEST, lang, "a "
+		    "vacation must start within %lld days from now (by %.10s); "
+		    "check the year", "des vacances doivent commencer dans les "
+		    "%lld jours (au plus tard le %.10s) ; vérifiez l'année",
+		    ENGINE_VACATION_AHEAD_MAX / 86400, latest);
 	else if (row.away_until > now) {
 		clock_format_iso(row.away_until - 86400, latest,
 		    sizeof(latest));
-		es = refuse(err, errlen, ENGINE_REFUSED, "seat %d already "
-		    "declared a vacation until %.10s (last day); one at a "
-		    "time: cancel it first (\"vacation cancel\")", seat,
-		    latest);
+		es = refuse_in(err, errlen, ENGINE_REFUSED, lang, "seat %d "
+		    "already declared a vacation until %.10s (last day); one "
+		    "at a time: cancel it first (\"vacation cancel\")", "le "
+		    "siège %d a déjà déclaré des vacances jusqu'au %.10s "
+		    "(dernier jour) ; une seule à la fois : annulez-les "
+		    "d'abord (« vacances annuler »)", seat, latest);
 	} else if (until - from > left)
-		es = refuse(err, errlen, ENGINE_REFUSED, "a vacation of %lld "
-		    "hours is longer than the %lld hours seat %d has left in "
-		    "game %lld (the game allows %lld days)",
+		es = refuse_in(err, errlen, ENGINE_REFUSED, lang, "a vacation "
+		    "of %lld hours is longer than the %lld hours seat %d has "
+		    "left in game %lld (the game allows %lld days)", "des "
+		    "vacances de %lld heures dépassent les %lld heures qui "
+		    "restent au siège %d dans la partie %lld (la partie en "
+		    "permet %lld jours)",
 		    (long long)((until - from + 3599) / 3600),
 		    (long long)(left / 3600), seat, (long long)game_id,
 		    (long long)(pol.vacation_max / 86400));
@@ -393,20 +431,22 @@ out:
 
 enum engine_status
 engine_vacation_cancel(struct store *st, int64_t game_id, int seat,
-    int64_t command_seq, int64_t now, char *err, size_t errlen)
+    int64_t command_seq, int64_t now, enum rules_lang lang, char *err,
+    size_t errlen)
 {
 	struct gamestate gs;
 	struct store_seat row;
 	enum engine_status es;
 	int64_t from, until;
 
-	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, err,
-	    errlen)) != ENGINE_OK)
+	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, lang,
+	    err, errlen)) != ENGINE_OK)
 		return es;
 	if (row.away_until <= now) {
-		es = refuse(err, errlen, ENGINE_REFUSED, "seat %d has no "
-		    "vacation now or ahead in game %lld to cancel", seat,
-		    (long long)game_id);
+		es = refuse_in(err, errlen, ENGINE_REFUSED, lang, "seat %d has "
+		    "no vacation now or ahead in game %lld to cancel", "le "
+		    "siège %d n'a pas de vacances en cours ou à venir dans la "
+		    "partie %lld à annuler", seat, (long long)game_id);
 		goto out;
 	}
 	/* The days not taken go back to the seat's allowance. */
@@ -454,7 +494,8 @@ queue_vote(struct store *st, const struct gamestate *gs, int seat, int vote,
 enum engine_status
 engine_call_off(struct store *st, const struct serverkey *key,
     int64_t game_id, int seat, int64_t command_seq, int vote, int64_t now,
-    struct call_off_tally *tally, char *err, size_t errlen)
+    struct call_off_tally *tally, enum rules_lang lang, char *err,
+    size_t errlen)
 {
 	struct gamestate gs;
 	struct store_seat row, other;
@@ -464,22 +505,29 @@ engine_call_off(struct store *st, const struct serverkey *key,
 	int s, votes = 0, needed = 0;
 
 	memset(tally, 0, sizeof(*tally));
-	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, err,
-	    errlen)) != ENGINE_OK) {
+	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, lang,
+	    err, errlen)) != ENGINE_OK) {
 		json_decref(voters);
 		return es;
 	}
 	if (row.status == STORE_SEAT_RESIGNED) {
-		es = refuse(err, errlen, ENGINE_REFUSED, "seat %d resigned "
-		    "from game %lld and has no vote", seat, (long long)game_id);
+		es = refuse_in(err, errlen, ENGINE_REFUSED, lang, "seat %d "
+		    "resigned from game %lld and has no vote", "le siège %d a "
+		    "abandonné la partie %lld et ne vote pas", seat,
+		    (long long)game_id);
 		goto out;
 	}
 	if (row.call_off == vote) {
-		es = refuse(err, errlen, ENGINE_REFUSED, vote ? "seat %d has "
-		    "already voted to call game %lld off; to take the vote "
-		    "back, send \"keep playing\"" : "seat %d has not voted to "
-		    "call game %lld off; there is no vote to take back", seat,
-		    (long long)game_id);
+		es = vote ? refuse_in(err, errlen, ENGINE_REFUSED, lang,
+		    "seat %d has already voted to call game %lld off; to take "
+		    "the vote back, send \"keep playing\"", "le siège %d a "
+		    "déjà voté pour annuler la partie %lld ; pour retirer le "
+		    "vote, envoyez « continuer la partie »", seat,
+		    (long long)game_id) : refuse_in(err, errlen,
+		    ENGINE_REFUSED, lang, "seat %d has not voted to call game "
+		    "%lld off; there is no vote to take back", "le siège %d n'a "
+		    "pas voté pour annuler la partie %lld ; il n'y a pas de "
+		    "vote à retirer", seat, (long long)game_id);
 		goto out;
 	}
 	row.call_off = vote;
