@@ -930,18 +930,19 @@ cmd_gm(struct ctl *c, int argc, char **argv)
 		if (policy_read_duration(argv[3], &seconds) != 0)
 			cli_fatal("\"%s\" is not a duration (90m, 12h, 3d)",
 			    argv[3]);
-		es = engine_master_extend(c->st, game_id, 0, seconds, err,
-		    sizeof(err));
+		es = engine_master_extend(c->st, game_id, 0, seconds,
+		    RULES_LANG_EN, err, sizeof(err));
 	} else if (strcmp(what, "force") == 0 && argc == 3)
 		es = engine_master_force(c->st, c->key, game_id, 0,
-		    clock_now(), err, sizeof(err));
+		    clock_now(), RULES_LANG_EN, err, sizeof(err));
 	else if ((strcmp(what, "pause") == 0 || strcmp(what, "resume") ==
 	    0) && argc == 3)
 		es = engine_master_pause(c->st, game_id, 0,
-		    strcmp(what, "pause") == 0, clock_now(), err, sizeof(err));
-	else if (strcmp(what, "policy") == 0 && argc == 4)
-		es = engine_master_policy(c->st, game_id, 0, argv[3], err,
+		    strcmp(what, "pause") == 0, clock_now(), RULES_LANG_EN, err,
 		    sizeof(err));
+	else if (strcmp(what, "policy") == 0 && argc == 4)
+		es = engine_master_policy(c->st, game_id, 0, argv[3],
+		    RULES_LANG_EN, err, sizeof(err));
 	else {
 		usage();
 		return 2;

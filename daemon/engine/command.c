@@ -364,21 +364,21 @@ master_command(struct store *st, const struct serverkey *key,
 	err[0] = '\0';
 	if (n == 2 && (strcmp(verb, "extend") == 0 || strcmp(verb,
 	    "prolonger") == 0) && policy_read_duration(arg, &seconds) == 0) {
-		es = engine_master_extend(st, m->game_id, m->seq, seconds, err,
-		    sizeof(err));
+		es = engine_master_extend(st, m->game_id, m->seq, seconds, lang,
+		    err, sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), fr ?
 		    "tour prolongé de %s" : "turn extended by %s", arg);
 	} else if (n == 1 && (strcmp(verb, "force") == 0 || strcmp(verb,
 	    "forcer") == 0)) {
-		es = engine_master_force(st, key, m->game_id, m->seq, now, err,
-		    sizeof(err));
+		es = engine_master_force(st, key, m->game_id, m->seq, now, lang,
+		    err, sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), fr ? "la "
 		    "règle du délai manqué est appliquée" : "the missed-"
 		    "deadline outcome is applied");
 	} else if (n == 1 && (strcmp(verb, "pause") == 0 || strcmp(verb,
 	    "resume") == 0 || strcmp(verb, "reprendre") == 0)) {
 		es = engine_master_pause(st, m->game_id, m->seq,
-		    strcmp(verb, "pause") == 0, now, err, sizeof(err));
+		    strcmp(verb, "pause") == 0, now, lang, err, sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), "%s",
 		    strcmp(verb, "pause") == 0 ? (fr ? "partie en pause" :
 		    "game paused") : (fr ? "partie reprise" : "game resumed"));
@@ -387,8 +387,8 @@ master_command(struct store *st, const struct serverkey *key,
 		/* NAME=VALUE as written (the name is lower case anyway). */
 		while (raw > m->text && raw[-1] != ' ')
 			raw--;
-		es = engine_master_policy(st, m->game_id, m->seq, raw, err,
-		    sizeof(err));
+		es = engine_master_policy(st, m->game_id, m->seq, raw, lang,
+		    err, sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), fr ?
 		    "politique modifiée : %s" : "policy changed: %s", raw);
 	} else

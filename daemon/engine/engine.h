@@ -393,25 +393,27 @@ enum engine_status engine_master_name(struct store *st, int64_t game_id,
  * What a game's master (or the administrator) does to a running game.
  * command_seq: the master's signed command number, recorded with the
  * effect so a signed command never acts twice (0: the administrator).
+ * Refusals are worded in lang.
  */
 /* Give the current turn `seconds' more (1 h to 30 d). */
 enum engine_status engine_master_extend(struct store *st, int64_t game_id,
-	    int64_t command_seq, int64_t seconds, char *err, size_t errlen);
+	    int64_t command_seq, int64_t seconds, enum rules_lang lang,
+	    char *err, size_t errlen);
 /* Pause (pause 1) or resume (0) a running game's clock: no reminder,
  * deadline or outcome while paused; resuming gives the turn back the
  * time it stood paused.  Moves are still played while paused. */
 enum engine_status engine_master_pause(struct store *st, int64_t game_id,
-	    int64_t command_seq, int pause, int64_t now, char *err,
-	    size_t errlen);
+	    int64_t command_seq, int pause, int64_t now, enum rules_lang lang,
+	    char *err, size_t errlen);
 /* Apply the missed-deadline outcome of the current turn now. */
 enum engine_status engine_master_force(struct store *st,
 	    const struct serverkey *key, int64_t game_id, int64_t command_seq,
-	    int64_t now, char *err, size_t errlen);
+	    int64_t now, enum rules_lang lang, char *err, size_t errlen);
 /* Change one field of the policy ("missed=default"); it applies to the
  * turn already late at the next scheduler pass (docs/ASYNC.md). */
 enum engine_status engine_master_policy(struct store *st, int64_t game_id,
-	    int64_t command_seq, const char *assignment, char *err,
-	    size_t errlen);
+	    int64_t command_seq, const char *assignment, enum rules_lang lang,
+	    char *err, size_t errlen);
 
 /* How far ahead a vacation may start: a typed year cannot block a seat. */
 #define ENGINE_VACATION_AHEAD_MAX	(180LL * 86400)

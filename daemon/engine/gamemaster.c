@@ -33,10 +33,28 @@ say(char *err, size_t errlen, enum engine_status status, const char *fmt,
 	return status;
 }
 
+/* say() in the reader's language: fmt_en or fmt_fr, same arguments. */
+static enum engine_status
+say_in(char *err, size_t errlen, enum engine_status status,
+    enum rules_lang lang, const char *fmt_en, const char *fmt_fr, ...)
+    __attribute__((format(printf, 5, 7), format(printf, 6, 7)));
+
+static enum engine_status
+say_in(char *err, size_t errlen, enum engine_status status,
+    enum rules_lang lang, const char *fmt_en, const char *fmt_fr, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt_fr);
+	vsnprintf(err, errlen, lang == RULES_LANG_FR ? fmt_fr : fmt_en, ap);
+	va_end(ap);
+	return status;
+}
+
 /* BEGIN and load a running game; on failure the transaction is over. */
 static enum engine_status
 open_running(struct store *st, int64_t game_id, struct gamestate *gs,
-    char *err, size_t errlen)
+    enum rules_lang lang, char *err, size_t errlen)
 {
 	enum engine_status es;
 	int over;
@@ -53,8 +71,9 @@ open_running(struct store *st, int64_t game_id, struct gamestate *gs,
 	if (over || gs->game.status != STORE_GAME_RUNNING) {
 		store_rollback(st);
 		gamestate_clear(gs);
-		return say(err, errlen, ENGINE_GAME_OVER, "game %lld is not "
-		    "running", (long long)game_id);
+		return say_in(err, errlen, ENGINE_GAME_OVER, lang, "game %lld "
+		    "is not running", "la partie %lld n'est pas en cours",
+		    (long long)game_id);
 	}
 	return ENGINE_OK;
 }
@@ -141,25 +160,28 @@ engine_master_name(struct store *st, int64_t game_id, int64_t player_id,
 
 enum engine_status
 engine_master_extend(struct store *st, int64_t game_id,
-    int64_t command_seq, int64_t seconds, char *err, size_t errlen)
+    int64_t command_seq, int64_t seconds, enum rules_lang lang, char *err,
+    size_t errlen)
 {
 	struct gamestate gs;
 	struct store_master m;
 	enum engine_status es;
 
 	if (seconds < 3600 || seconds > EXTEND_MAX)
-		return say(err, errlen, ENGINE_BAD_REQUEST, "extend a turn by "
-		    "1 hour to %lld days, not %lld seconds", EXTEND_MAX /
-		    86400, (long long)seconds);
-	if ((es = open_running(st, game_id, &gs, err, errlen)) != ENGINE_OK)
+		return say_in(err, errlen, ENGINE_BAD_REQUEST, lang, "extend a "
+		    "turn by 1 hour to %lld days, not %lld seconds",
+		    "prolongez un tour d'une heure à %lld jours, pas de %lld "
+		    "secondes", EXTEND_MAX / 86400, (long long)seconds);
+	if ((es = open_running(st, game_id, &gs, lang, err, errlen)) != ENGINE_OK)
 		return es;
 	if (store_master_get(st, game_id, &m) != STORE_OK)
 		es = say(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	else if (m.paused_at != 0)
-		es = say(err, errlen, ENGINE_REFUSED, "game %lld is paused: "
-		    "its clock does not run; resume it first",
-		    (long long)game_id);
+		es = say_in(err, errlen, ENGINE_REFUSED, lang, "game %lld is "
+		    "paused: its clock does not run; resume it first", "la "
+		    "partie %lld est en pause : son horloge ne tourne pas ; "
+		    "reprenez-la d'abord", (long long)game_id);
 	else if ((es = claim(&m, command_seq, err, errlen)) == ENGINE_OK &&
 	    (es = shift_turn(st, &gs, seconds, err, errlen)) == ENGINE_OK &&
 	    store_master_put(st, &m) != STORE_OK)
@@ -170,13 +192,14 @@ engine_master_extend(struct store *st, int64_t game_id,
 
 enum engine_status
 engine_master_pause(struct store *st, int64_t game_id,
-    int64_t command_seq, int pause, int64_t now, char *err, size_t errlen)
+    int64_t command_seq, int pause, int64_t now, enum rules_lang lang,
+    char *err, size_t errlen)
 {
 	struct gamestate gs;
 	struct store_master m;
 	enum engine_status es;
 
-	if ((es = open_running(st, game_id, &gs, err, errlen)) != ENGINE_OK)
+	if ((es = open_running(st, game_id, &gs, lang, err, errlen)) != ENGINE_OK)
 		return es;
 	if (store_master_get(st, game_id, &m) != STORE_OK) {
 		es = say(err, errlen, ENGINE_INTERNAL, "store: %s",
@@ -186,11 +209,13 @@ engine_master_pause(struct store *st, int64_t game_id,
 	if ((es = claim(&m, command_seq, err, errlen)) != ENGINE_OK)
 		;
 	else if (pause && m.paused_at != 0)
-		es = say(err, errlen, ENGINE_REFUSED, "game %lld is already "
-		    "paused", (long long)game_id);
+		es = say_in(err, errlen, ENGINE_REFUSED, lang, "game %lld is "
+		    "already paused", "la partie %lld est déjà en pause",
+		    (long long)game_id);
 	else if (!pause && m.paused_at == 0)
-		es = say(err, errlen, ENGINE_REFUSED, "game %lld is not "
-		    "paused", (long long)game_id);
+		es = say_in(err, errlen, ENGINE_REFUSED, lang, "game %lld is "
+		    "not paused", "la partie %lld n'est pas en pause",
+		    (long long)game_id);
 	/* Resuming gives the turn back the time it stood paused. */
 	else if (!pause && now > m.paused_at)
 		es = shift_turn(st, &gs, now - m.paused_at, err, errlen);
@@ -206,22 +231,23 @@ out:
 
 enum engine_status
 engine_master_force(struct store *st, const struct serverkey *key,
-    int64_t game_id, int64_t command_seq, int64_t now, char *err,
-    size_t errlen)
+    int64_t game_id, int64_t command_seq, int64_t now, enum rules_lang lang,
+    char *err, size_t errlen)
 {
 	struct schedule_stats stats;
 	struct store_master m;
 	struct gamestate gs;
 	enum engine_status es;
 
-	if ((es = open_running(st, game_id, &gs, err, errlen)) != ENGINE_OK)
+	if ((es = open_running(st, game_id, &gs, lang, err, errlen)) != ENGINE_OK)
 		return es;
 	if (store_master_get(st, game_id, &m) != STORE_OK)
 		es = say(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	else if (m.paused_at != 0)
-		es = say(err, errlen, ENGINE_REFUSED, "game %lld is paused; "
-		    "resume it first", (long long)game_id);
+		es = say_in(err, errlen, ENGINE_REFUSED, lang, "game %lld is "
+		    "paused; resume it first", "la partie %lld est en pause ; "
+		    "reprenez-la d'abord", (long long)game_id);
 	else if ((es = claim(&m, command_seq, err, errlen)) == ENGINE_OK &&
 	    store_master_put(st, &m) != STORE_OK)
 		es = say(err, errlen, ENGINE_INTERNAL, "store: %s",
@@ -237,7 +263,7 @@ engine_master_force(struct store *st, const struct serverkey *key,
 
 enum engine_status
 engine_master_policy(struct store *st, int64_t game_id, int64_t command_seq,
-    const char *assignment, char *err, size_t errlen)
+    const char *assignment, enum rules_lang lang, char *err, size_t errlen)
 {
 	struct gamestate gs;
 	struct store_master m;
@@ -245,7 +271,7 @@ engine_master_policy(struct store *st, int64_t game_id, int64_t command_seq,
 	enum engine_status es;
 	char perr[512];
 
-	if ((es = open_running(st, game_id, &gs, err, errlen)) != ENGINE_OK)
+	if ((es = open_running(st, game_id, &gs, lang, err, errlen)) != ENGINE_OK)
 		return es;
 	if (store_master_get(st, game_id, &m) != STORE_OK)
 		es = say(err, errlen, ENGINE_INTERNAL, "store: %s",
