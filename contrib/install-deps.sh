@@ -9,12 +9,24 @@ apt-get install -y --no-install-recommends \
 	libsodium-dev libsqlite3-dev libjansson-dev libmicrohttpd-dev \
 	libsystemd-dev libcurl4-openssl-dev libgmime-3.0-dev libglib2.0-dev tzdata \
 	check sqlite3 curl valgrind
+# mandoc lints the manual pages (tests/man-test.sh; groff is the fallback).
+apt-get install -y --no-install-recommends mandoc
+# systemd-analyze verifies the generated unit (tests/unit-test.sh).  The
+# package installs programs only: in a container or chroot where systemd
+# is not PID 1 nothing is started.  Where it cannot be installed the test
+# skips that check and says so.
+command -v systemd-analyze >/dev/null ||
+	apt-get install -y --no-install-recommends systemd ||
+	echo "install-deps: systemd not installed; tests/unit-test.sh will skip systemd-analyze verify"
 # clang brings libFuzzer: `make fuzz` and tests/fuzz-run.sh (docs/MAIL.md).
 apt-get install -y --no-install-recommends clang
 # A real MTA, IMAP server and SMTP test client for the mail gateway's
 # end-to-end test (tests/mail-e2e.sh).
 apt-get install -y --no-install-recommends \
 	postfix dovecot-imapd swaks
+# docs/BOTS.md's example bot, run by tests/bots-test.sh: Python's
+# Ed25519 package, and Node.js (its standard library is the point).
+apt-get install -y --no-install-recommends python3 python3-cryptography nodejs
 # A real browser for the web page's end-to-end test (tests/web-e2e.sh):
 # headless Chromium driven by Selenium.
 apt-get install -y --no-install-recommends \

@@ -10,7 +10,8 @@ daemon_libpbem_a_SOURCES = \
 	daemon/common/reqsig.h daemon/common/reqsig.c \
 	daemon/common/clock.h daemon/common/clock.c \
 	daemon/common/timetext.h daemon/common/timetext.c \
-	daemon/common/addrpolicy.h daemon/common/addrpolicy.c
+	daemon/common/addrpolicy.h daemon/common/addrpolicy.c \
+	daemon/common/secretfile.h daemon/common/secretfile.c
 # engine/: everything that decides and records a move (engine.h).
 daemon_libpbem_a_SOURCES += \
 	daemon/engine/engine.h \
@@ -27,7 +28,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine/gamestate.c \
 	daemon/engine/replay.h daemon/engine/replay.c \
 	daemon/engine/receipts.h daemon/engine/receipts.c \
-	daemon/engine/committed.c \
+	daemon/engine/committed.c daemon/engine/summary.c \
 	daemon/engine/serverentry.c daemon/engine/seats.c \
 	daemon/engine/press.c daemon/engine/command.c \
 	daemon/engine/schedule.h daemon/engine/schedule.c \
@@ -50,20 +51,24 @@ bin_PROGRAMS += daemon/pbem daemon/pbemctl
 daemon_pbem_SOURCES = daemon/cli/pbem.c daemon/cli/cli.h daemon/cli/cli.c
 daemon_pbem_CPPFLAGS = $(CORE_CPPFLAGS) $(CURL_CFLAGS)
 daemon_pbem_LDADD = $(CORE_LIBS) $(CURL_LIBS)
-daemon_pbemctl_SOURCES = daemon/cli/pbemctl.c daemon/cli/cli.h daemon/cli/cli.c
+daemon_pbemctl_SOURCES = daemon/cli/pbemctl.c daemon/cli/pbemctl.h \
+	daemon/cli/ctl_backup.c daemon/cli/ctl_queue.c daemon/cli/cli.h \
+	daemon/cli/cli.c
 daemon_pbemctl_CPPFLAGS = $(CORE_CPPFLAGS)
 daemon_pbemctl_LDADD = $(CORE_LIBS)
 
 # pbemd: server/ (the process), runtime/ (the context its stages share),
 # http/, notify/ (mail/ is daemon/mail/local.mk's).
-bin_PROGRAMS += daemon/pbemd
+sbin_PROGRAMS += daemon/pbemd
 daemon_pbemd_SOURCES = \
 	daemon/server/server.h daemon/server/pbemd.c \
 	daemon/server/reload.c daemon/server/sdnotify.c \
+	daemon/server/checkfiles.c \
 	daemon/server/pidfile.h daemon/server/pidfile.c \
 	daemon/server/scheduler.h daemon/server/scheduler.c \
 	daemon/runtime/daemon.h daemon/runtime/context.c \
 	daemon/runtime/conf.h daemon/runtime/conf.c \
+	daemon/runtime/conf_secrets.h daemon/runtime/conf_secrets.c \
 	daemon/runtime/metrics.h daemon/runtime/metrics.c \
 	daemon/common/log.h daemon/common/log.c \
 	daemon/common/ratelimit.h daemon/common/ratelimit.c \
@@ -71,6 +76,7 @@ daemon_pbemd_SOURCES = \
 	daemon/http/http_conns.h daemon/http/http_conns.c \
 	daemon/http/http_limits.h daemon/http/http_limits.c \
 	daemon/http/events.h daemon/http/events.c \
+	daemon/http/sse.h daemon/http/sse.c \
 	daemon/http/replaycache.h daemon/http/replaycache.c \
 	daemon/http/api.h daemon/http/api_auth.c \
 	daemon/http/api_games.c daemon/http/api_moves.c \
@@ -78,7 +84,8 @@ daemon_pbemd_SOURCES = \
 	daemon/http/api_body.h daemon/http/api_body.c \
 	daemon/http/api_forming.c \
 	daemon/http/api_seats.c daemon/http/api_log.c \
-	daemon/http/api_events.c daemon/http/api_commands.c \
+	daemon/http/api_events.c daemon/http/api_events_all.c \
+	daemon/http/api_commands.c \
 	daemon/http/api_webhooks.c daemon/http/api_ops.c \
 	daemon/http/web.h daemon/http/web_page.c daemon/http/web_signin.c \
 	daemon/http/web_seat.c daemon/http/web_move.c \
@@ -93,10 +100,11 @@ daemon_pbemd_LDADD = $(CORE_LIBS) $(MHD_LIBS) $(CURL_LIBS) $(SYSTEMD_LIBS) \
 check_PROGRAMS += tests/check_config
 TESTS += tests/check_config
 tests_check_config_SOURCES = tests/check_config.c daemon/runtime/conf.h \
-	daemon/runtime/conf.c daemon/common/addrpolicy.c
+	daemon/runtime/conf.c daemon/common/addrpolicy.c \
+	daemon/runtime/conf_secrets.c daemon/common/secretfile.c
 tests_check_config_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS) \
 	-DSRCDIR=\"$(srcdir)\"
-tests_check_config_LDADD = $(CHECK_LIBS)
+tests_check_config_LDADD = $(SODIUM_LIBS) $(CHECK_LIBS)
 
 # The token buckets of the rate limits, with an injected clock.
 check_PROGRAMS += tests/check_ratelimit

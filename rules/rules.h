@@ -44,6 +44,8 @@
  *      response_window (optional).
  *   4  older rulesets kept playable: oldest_ruleset_version and
  *      setup_version (optional, together).
+ *   5  describe_last (optional): the last move, worded for the whole
+ *      table, for the one-line summaries of events and webhooks.
  */
 #ifndef PBEM_RULES_H
 #define PBEM_RULES_H
@@ -52,7 +54,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define RULES_API_VERSION 4
+#define RULES_API_VERSION 5
 
 /* Every error message a module writes fits in this many bytes. */
 #define RULES_ERRLEN 1024
@@ -331,6 +333,29 @@ struct rules_module {
 	int oldest_ruleset_version;
 	void *(*setup_version)(int version, int nseats, const json_t *options,
 	    struct rules_rng *rng, char *err, size_t errlen);
+
+	/* ---- api_version 5 and later ---- */
+
+	/*
+	 * describe_last -- optional (NULL: the core words a plain "bruno
+	 * played"); read only when api_version >= 5.  What seat's last move
+	 * did, as the whole table saw it, in one short phrase in lang with
+	 * no final stop: "bruno took Commander Tomalak from the discard
+	 * area, discarded Worf", "bruno a pioché une carte".  The core calls
+	 * it right after the move (or the default move played for seat) was
+	 * applied, with state the state after it, and puts the phrase in the
+	 * one-line summary every event and webhook carries (docs/API.md).
+	 * names[s] is what to call seat s's player (never NULL).  The phrase
+	 * is public: it may name only what the public view shows after the
+	 * move -- a card drawn face down is "a card", an answer in a
+	 * response window that the view hides is "answered".  Pure; must not
+	 * change the state.  Returns RULES_OK with the phrase, NUL-terminated,
+	 * in out, or any other status (nothing to describe, out too small)
+	 * and the core words the plain line instead.
+	 */
+	enum rules_status (*describe_last)(const void *state, int seat,
+	    const char *const *names, enum rules_lang lang, char *out,
+	    size_t outlen);
 };
 
 /*

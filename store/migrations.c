@@ -480,12 +480,49 @@ static const char migration_10[] =
 	"CREATE INDEX web_sessions_expires ON web_sessions(expires);\n";
 
 /*
- * Migration 11 (issue 21): the time zone a player reads times in (an
+ * 11: a global event id on every log row (docs/API.md, "Events"): one
+ * number, rising in commit order over all games, that GET /v1/events
+ * pages by and a Server-Sent Events client resumes from.  Rows already
+ * there are numbered in the order they were inserted (their rowid); a
+ * new row takes the largest id plus one (store_log.c), and SQLite's one
+ * writer at a time makes that the commit order.  The append-only
+ * trigger is dropped for the numbering and put back unchanged.
+ */
+static const char migration_11[] =
+	"ALTER TABLE log ADD COLUMN event_id INTEGER;\n"
+	"DROP TRIGGER log_no_update;\n"
+	"UPDATE log SET event_id = rowid;\n"
+	"CREATE TRIGGER log_no_update BEFORE UPDATE ON log BEGIN\n"
+	"	SELECT RAISE(ABORT, 'log is append-only: UPDATE refused');\n"
+	"END;\n"
+	"CREATE UNIQUE INDEX log_event_id ON log(event_id);\n";
+
+/*
+ * 12: the one-line summary of each log entry, in English and French
+ * (issue 13; docs/API.md "Summaries").  Written with the entry, in its
+ * transaction, from what is public at that moment, so a page of events
+ * reads it rather than replaying the game.  Not part of the hash chain:
+ * an audit does not read it.  Entries recorded before schema 12 have
+ * none, and the readers word a plain one.
+ */
+static const char migration_12[] =
+	"CREATE TABLE summaries (\n"
+	"	game_id	INTEGER NOT NULL REFERENCES games(id),\n"
+	"	seq	INTEGER NOT NULL,\n"
+	"	en	TEXT NOT NULL CONSTRAINT en_size\n"
+	"		    CHECK (length(CAST(en AS BLOB)) BETWEEN 1 AND 1023),\n"
+	"	fr	TEXT NOT NULL CONSTRAINT fr_size\n"
+	"		    CHECK (length(CAST(fr AS BLOB)) BETWEEN 1 AND 1023),\n"
+	"	PRIMARY KEY (game_id, seq)\n"
+	") WITHOUT ROWID;\n";
+
+/*
+ * 13 (issue 21): the time zone a player reads times in (an
  * IANA name checked against the system's time zone database by the
  * engine; '' for UTC; times are still stored as UTC), and each game's
  * master and pause (docs/ASYNC.md, "The game master").
  */
-static const char migration_11[] =
+static const char migration_13[] =
 	"ALTER TABLE players ADD COLUMN tz TEXT NOT NULL DEFAULT ''\n"
 	"	CONSTRAINT tz_size CHECK (length(CAST(tz AS BLOB)) <= 63);\n"
 	/* A game's master (NULL: none named) with the number of their last
@@ -513,7 +550,9 @@ static const struct migration migrations[] = {
 	{ 9, "replies to play: hosted keys, tokens, sign-ups, "
 	    "players.email_pending", migration_9, NULL },
 	{ 10, "web sessions", migration_10, NULL },
-	{ 11, "players.tz, game_masters", migration_11, NULL },
+	{ 11, "log.event_id, the global event cursor", migration_11, NULL },
+	{ 12, "one-line summaries of log entries", migration_12, NULL },
+	{ 13, "players.tz, game_masters", migration_13, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

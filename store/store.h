@@ -106,7 +106,7 @@ struct store_player {
 	 * mail is sent to it (docs/PLAYING.md; migration 9). */
 	int		email_pending;
 	/* The IANA time zone the player reads times in ("Europe/Paris");
-	 * "" for UTC (migration 11). */
+	 * "" for UTC (migration 13). */
 	char		tz[64];
 };
 
@@ -221,6 +221,9 @@ struct store_entry {
 	unsigned char	hash[STORE_HASH_BYTES];
 	unsigned char	receipt[STORE_SIG_BYTES];	/* the server's */
 	int64_t		time;			/* unix seconds */
+	/* Read back only: the global event id, rising in commit order over
+	 * all games (store_log_append() numbers the row; GET /v1/events). */
+	int64_t		event_id;
 };
 
 /* Append e.  STORE_EXISTS if (game_id, seq) is already in the log. */
@@ -246,6 +249,22 @@ enum store_status store_log_foreach(struct store *st, int64_t game_id,
 enum store_status store_log_range(struct store *st, int64_t game_id,
     int64_t after, int limit, store_entry_cb cb, void *arg);
 
+/* Entries of every game with event_id > after_event, in event id order
+ * (the order they were committed), at most limit of them; stops if cb
+ * returns non-zero. */
+enum store_status store_log_since(struct store *st, int64_t after_event,
+    int limit, store_entry_cb cb, void *arg);
+
+/* ---- One-line summaries ---------------------------------------------------- */
+
+/* The English and French one-line summaries of entry seq, written with the
+ * entry (in its transaction); STORE_EXISTS if it has them already.  get:
+ * both malloc'd, or STORE_NOTFOUND (an entry from before schema 12). */
+enum store_status store_summary_put(struct store *st, int64_t game_id,
+    int64_t seq, const char *en, const char *fr);
+enum store_status store_summary_get(struct store *st, int64_t game_id,
+    int64_t seq, char **en, char **fr);
+
 /* ---- State snapshots --------------------------------------------------- */
 
 /* The module's saved state (JSON text) after entry seq. */
@@ -264,6 +283,13 @@ enum store_status store_snapshot_before(struct store *st, int64_t game_id,
  * can rebuild from an older snapshot: docs/STORE.md, "Snapshots"). */
 enum store_status store_snapshot_drop(struct store *st, int64_t game_id,
     int64_t seq);
+
+/* Drop the snapshots of games that are over except each one's first and
+ * newest: a finished game is read, never played on, and replay rebuilds
+ * any state between from the first (docs/LOG.md, "Snapshots").  The
+ * log is untouched, so an audit passes as before.  *removed: how many. */
+enum store_status store_snapshot_prune_ended(struct store *st,
+    int64_t *removed);
 
 /* ---- The outbox (notifications delivered after commit) ----------------- */
 
@@ -312,12 +338,44 @@ enum store_status store_outbox_pending(struct store *st, int64_t *count);
  * `before'; *removed says how many went.  Pending and failed rows stay. */
 enum store_status store_outbox_prune(struct store *st, int64_t before,
     int limit, int *removed);
+/* The administrator's view of the queue (`pbemctl queue`, like mailq):
+ * rows pending or failed for good with an id above after, oldest first,
+ * at most limit; cb returning non-zero stops the walk (STORE_ERROR). */
+enum store_status store_outbox_queue(struct store *st, int64_t after,
+    int limit, store_outbox_cb cb, void *arg);
+/* Try row id again now (like postsuper -r): pending, no attempts, due at
+ * now, its last error cleared; a row failed for good comes back.
+ * STORE_NOTFOUND when no waiting row has that id (already sent). */
+enum store_status store_outbox_retry(struct store *st, int64_t id,
+    int64_t now);
+/* The same for every waiting row; *count: how many. */
+enum store_status store_outbox_retry_all(struct store *st, int64_t now,
+    int64_t *count);
+/* Remove waiting row id without sending it (like postsuper -d);
+ * STORE_NOTFOUND when no waiting row has that id. */
+enum store_status store_outbox_drop(struct store *st, int64_t id);
 /* Rows not yet delivered, by channel and status (STORE_OUTBOX_PENDING or
  * STORE_OUTBOX_FAILED): one call of cb per pair that has rows. */
 typedef int (*store_outbox_depth_cb)(const char *channel, int status,
     int64_t count, void *arg);
 enum store_status store_outbox_depth(struct store *st,
     store_outbox_depth_cb cb, void *arg);
+
+/* ---- Backup and restore (store_backup.c) --------------------------------- */
+
+/* Copy the database st is open on into a new file at dest with SQLite's
+ * online backup, in one read transaction: a consistent copy even while
+ * pbemd writes (WAL readers do not block writers).  The copy is written
+ * to dest + ".partial" and renamed, so dest is whole or absent; an
+ * existing dest is refused.  0600.  STORE_OK, or the reason in err. */
+enum store_status store_backup(struct store *st, const char *dest,
+    char *err, size_t errlen);
+/* Replace the database at dbpath with the backup at src: src must pass
+ * SQLite's integrity check and be a pbem database this build can open
+ * (not newer); then its pages are copied over dbpath with the backup API
+ * (WAL and all).  The caller makes sure no pbemd runs on dbpath. */
+enum store_status store_restore(const char *src, const char *dbpath,
+    char *err, size_t errlen);
 
 /* ---- Webhook registrations (daemon/engine/webhook.h, docs/WEBHOOKS.md) -------- */
 
@@ -480,7 +538,7 @@ enum store_status store_turn_put(struct store *st, const struct store_turn *t);
  * it had already fired: the caller must then not repeat its effect. */
 enum store_status store_timer_fire(struct store *st, int64_t game_id,
     int64_t turn, int seat, const char *what, int64_t when);
-/* A game's master and pause (migration 11). */
+/* A game's master and pause (migration 13). */
 struct store_master {
 	int64_t		game_id;
 	int64_t		player_id;	/* 0: no master named */

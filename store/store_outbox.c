@@ -371,3 +371,96 @@ store_outbox_prune(struct store *st, int64_t before, int limit, int *removed)
 		*removed = sq_changes(st);
 	return status;
 }
+
+/* ---- The administrator's queue (pbemctl queue) --------------------------- */
+
+enum store_status
+store_outbox_queue(struct store *st, int64_t after, int limit,
+    store_outbox_cb cb, void *arg)
+{
+	enum store_status	 status;
+	struct store_outbox	 o;
+	sqlite3_stmt		*s;
+
+	if ((s = store_sqlite_prepare(st, OUTBOX_SELECT " WHERE (status = 0 "
+	    "OR status = 2) AND id > ?1 ORDER BY id LIMIT ?2",
+	    "outbox queue")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, after);
+	sqlite3_bind_int(s, 2, limit);
+	while ((status = sq_step(st, s, "outbox queue")) == STORE_OK) {
+		if ((status = read_outbox(st, s, &o)) != STORE_OK) {
+			free(o.payload);
+			break;
+		}
+		status = cb(&o, arg) != 0 ? STORE_ERROR : STORE_OK;
+		free(o.payload);
+		if (status != STORE_OK) {
+			sq_err(st, "outbox queue: stopped by the caller");
+			break;
+		}
+	}
+	store_sqlite_done(st, s);
+	return status == STORE_NOTFOUND ? STORE_OK : status;
+}
+
+/* Run an UPDATE or DELETE of row id that must match exactly one row. */
+static enum store_status
+queue_change(struct store *st, const char *sql, int64_t id, int64_t now,
+    const char *what)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	if ((s = store_sqlite_prepare(st, sql, what)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, id);
+	if (sqlite3_bind_parameter_count(s) >= 2)
+		sqlite3_bind_int64(s, 2, now);
+	status = sq_step(st, s, what);
+	store_sqlite_done(st, s);
+	if (status == STORE_NOTFOUND)
+		status = STORE_OK;
+	if (status == STORE_OK && sq_changes(st) != 1) {
+		sq_err(st, "outbox row %lld is not waiting (no such row, or "
+		    "already delivered)", (long long)id);
+		return STORE_NOTFOUND;
+	}
+	return status;
+}
+
+enum store_status
+store_outbox_retry(struct store *st, int64_t id, int64_t now)
+{
+	return queue_change(st, "UPDATE outbox SET status = 0, attempts = 0, "
+	    "next_attempt = ?2, last_error = '' WHERE id = ?1 AND "
+	    "(status = 0 OR status = 2)", id, now, "outbox retry");
+}
+
+enum store_status
+store_outbox_retry_all(struct store *st, int64_t now, int64_t *count)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	*count = 0;
+	if ((s = store_sqlite_prepare(st, "UPDATE outbox SET status = 0, "
+	    "attempts = 0, next_attempt = ?1, last_error = '' WHERE "
+	    "status = 0 OR status = 2", "outbox retry all")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, now);
+	status = sq_step(st, s, "outbox retry all");
+	store_sqlite_done(st, s);
+	if (status == STORE_NOTFOUND)
+		status = STORE_OK;
+	if (status == STORE_OK)
+		*count = sq_changes(st);
+	return status;
+}
+
+enum store_status
+store_outbox_drop(struct store *st, int64_t id)
+{
+	return queue_change(st, "DELETE FROM outbox WHERE id = ?1 AND "
+	    "(status = 0 OR status = 2)", id, 0, "outbox drop");
+}

@@ -1,16 +1,21 @@
 /*
  * check_config.c -- the settings table and its file parser (conf.h):
  * defaults, files, command-line pairs, refusals with file:line that leave
- * the settings as they were, and the documentation naming every option.
+ * the settings as they were, and the documentation naming every option;
+ * secrets read from files (conf_secrets.h, secretfile.h): the first line
+ * only, modes, both ways refused, never written out.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <check.h>
 
 #include "conf.h"
+#include "conf_secrets.h"
+#include "secretfile.h"
 
 static char path[64];
 
@@ -187,6 +192,102 @@ START_TEST(example_is_valid)
 }
 END_TEST
 
+/* The secret file at path holds text, with mode. */
+static void
+write_secret(const char *text, size_t len, mode_t mode)
+{
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/check_config.%ld", (long)getpid());
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, mode), 0);
+}
+
+START_TEST(secret_files)
+{
+	char buf[64], err[512];
+
+	/* The first line, without CRLF; what follows it is ignored. */
+	write_secret("hunter2\r\nsecond line\n", 21, 0600);
+	ck_assert_int_eq(secretfile_read_line(path, buf, sizeof(buf), err,
+	    sizeof(err)), 0);
+	ck_assert_str_eq(buf, "hunter2");
+	write_secret("no line end", 11, 0440);
+	ck_assert_int_eq(secretfile_read_line(path, buf, sizeof(buf), err,
+	    sizeof(err)), 0);
+	ck_assert_str_eq(buf, "no line end");
+	/* 0640 is the usual root:pbem file; 0604, 0620, 0660 are not. */
+	write_secret("x\n", 2, 0640);
+	ck_assert_int_eq(secretfile_read_line(path, buf, sizeof(buf), err,
+	    sizeof(err)), 0);
+	write_secret("x\n", 2, 0604);
+	ck_assert_int_eq(secretfile_read_line(path, buf, sizeof(buf), err,
+	    sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "mode 0604"));
+	write_secret("x\n", 2, 0620);
+	ck_assert_int_eq(secretfile_read_line(path, buf, sizeof(buf), err,
+	    sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "mode 0620"));
+	/* Empty, an empty first line, too long, a NUL: refused, naming it. */
+	write_secret("", 0, 0600);
+	ck_assert_int_eq(secretfile_read_line(path, buf, sizeof(buf), err,
+	    sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "empty"));
+	write_secret("\nsecret on line 2\n", 18, 0600);
+	ck_assert_int_eq(secretfile_read_line(path, buf, sizeof(buf), err,
+	    sizeof(err)), -1);
+	write_secret("0123456789012345678901234567890123456789012345678901234"
+	    "567890123456789", 70, 0600);
+	ck_assert_int_eq(secretfile_read_line(path, buf, sizeof(buf), err,
+	    sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "longer than 62 bytes"));
+	ck_assert_str_eq(buf, "");		/* wiped */
+	write_secret("ab\0cd\n", 6, 0600);
+	ck_assert_int_eq(secretfile_read_line(path, buf, sizeof(buf), err,
+	    sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "NUL"));
+	/* A folder is no secret file. */
+	ck_assert_int_eq(secretfile_read_line("/tmp", buf, sizeof(buf), err,
+	    sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "/tmp: "));
+}
+END_TEST
+
+START_TEST(secrets_in_settings)
+{
+	struct config *cfg = config_new();
+	char err[512], set[128];
+	FILE *out;
+	char *text = NULL;
+	size_t len = 0;
+
+	write_secret("s3cret\n", 7, 0600);
+	snprintf(set, sizeof(set), "mail_smtp_password_file=%s", path);
+	ck_assert_int_eq(config_set_pair(cfg, set, err, sizeof(err)), 0);
+	ck_assert_int_eq(config_read_secret_files(cfg, err, sizeof(err)), 0);
+	ck_assert_str_eq(config_str(cfg, "mail_smtp_password"), "s3cret");
+	/* Written out, a secret is never shown. */
+	ck_assert_ptr_nonnull(out = open_memstream(&text, &len));
+	config_write(cfg, out);
+	fclose(out);
+	ck_assert_ptr_null(strstr(text, "s3cret"));
+	ck_assert_ptr_nonnull(strstr(text,
+	    "mail_smtp_password = \"" CONFIG_SECRET_SHOWN "\""));
+	free(text);
+	/* Inline and by file at once: refused. */
+	config_free(cfg);
+	cfg = config_new();
+	ck_assert_int_eq(config_set_pair(cfg, set, err, sizeof(err)), 0);
+	ck_assert_int_eq(config_set(cfg, "mail_smtp_password", "inline", err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(config_read_secret_files(cfg, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "both set"));
+	config_free(cfg);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -203,6 +304,8 @@ main(void)
 	tcase_add_test(tc, pairs);
 	tcase_add_test(tc, documented);
 	tcase_add_test(tc, example_is_valid);
+	tcase_add_test(tc, secret_files);
+	tcase_add_test(tc, secrets_in_settings);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -1398,6 +1398,28 @@ same_answer(struct eve *g1, struct eve *g2, int seat, const char *text,
 
 #define NOPEEK_POSITIONS	200
 
+/* describe_last is public: each seat's last turn reads the same,
+ * status and words, whatever the other seat cannot see. */
+static void
+same_descriptions(const struct eve *g1, const struct eve *g2, int pos)
+{
+	static const char *const names[] = { "alice", "bruno" };
+	char a[RULES_ERRLEN], b[RULES_ERRLEN];
+	enum rules_status r1, r2;
+	enum rules_lang lang;
+	int s;
+
+	for (s = 0; s < 2; s++)
+		for (lang = RULES_LANG_EN; lang <= RULES_LANG_FR; lang++) {
+			a[0] = b[0] = '\0';
+			r1 = M->describe_last(g1, s, names, lang, a, sizeof(a));
+			r2 = M->describe_last(g2, s, names, lang, b, sizeof(b));
+			ck_assert_msg(r1 == r2 && strcmp(a, b) == 0, "position "
+			    "%d: seat %d's last turn reads \"%s\" / \"%s\"",
+			    pos, s, a, b);
+		}
+}
+
 START_TEST(test_no_peek_differential)
 {
 	struct rules_rng rng;
@@ -1455,6 +1477,7 @@ START_TEST(test_no_peek_differential)
 			random_text(&g1, seat, &rng, text, sizeof(text));
 			same_answer(&g1, &g2, seat, text, pos);
 		}
+		same_descriptions(&g1, &g2, pos);
 		M->destroy(g);
 	}
 }

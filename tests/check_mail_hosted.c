@@ -716,9 +716,24 @@ new_by_mail_fr(const char *address)
 
 /* Sign up by mail (French, then English), confirm by reply, list, make
  * and join a game by mail, and play it by replies. */
+/* Sign up by mail from `from` (address addr) with the command text,
+ * confirm with the code mailed back, and read the new player into p. */
+static void
+sign_up(const char *from, const char *addr, const char *text,
+    struct store_player *p)
+{
+	char code[ENGINE_CODE_LEN + 1], line[64];
+
+	command(from, text);
+	signup_code(addr, code);
+	snprintf(line, sizeof(line), "confirm %s", code);
+	command(addr, line);
+	ck_assert_int_eq(store_player_by_email(env.st, addr, p), STORE_OK);
+}
+
 START_TEST(test_signup_join_new)
 {
-	struct store_player zoe, bob;
+	struct store_player zoe, bob, carl;
 	char code[ENGINE_CODE_LEN + 1], line[64], move[64], *turn, *m, *b;
 	int64_t game = 0, next;
 	int s;
@@ -747,13 +762,18 @@ START_TEST(test_signup_join_new)
 	/* A second confirmation is told it was done. */
 	command("zoe@example.net", line);
 
-	command("Bob <bob@example.net>", "register bobby en");
-	signup_code("bob@example.net", code);
-	snprintf(line, sizeof(line), "confirm %s", code);
-	command("bob@example.net", line);
-	ck_assert_int_eq(store_player_by_email(env.st, "bob@example.net",
-	    &bob), STORE_OK);
+	sign_up("Bob <bob@example.net>", "bob@example.net",
+	    "register bobby en", &bob);
 	ck_assert_str_eq(bob.name, "bobby");
+	/* A name taken regardless of case ("Carl", registered by the
+	 * administrator or over HTTP): the next free one. */
+	memset(&carl, 0, sizeof(carl));
+	snprintf(carl.name, sizeof(carl.name), "Carl");
+	crypto_sign_keypair(carl.pubkey, (unsigned char[64]){ 0 });
+	ck_assert_int_eq(store_player_add(env.st, &carl), STORE_OK);
+	sign_up("Carl <carl@example.net>", "carl@example.net",
+	    "register carl en", &carl);
+	ck_assert_str_eq(carl.name, "carl-2");
 
 	/* Not a player yet: told to register first. */
 	command("nobody@example.com", "join 1");

@@ -10,7 +10,9 @@
  * of the decks, other seats' sealed answers).  Both are loaded back, and
  * the seat must get byte-identical answers from both: its view, its move
  * forms in English and French, its legal moves, its default move and
- * skip check, and -- for every text tried (the legal moves of either
+ * skip check, the public description of every seat's last move
+ * (describe_last, the summaries of events and webhooks), and -- for
+ * every text tried (the legal moves of either
  * state, and random texts naming any card, hidden or not) -- the status
  * and the message of parse and check, and translate's answer, in both
  * languages.
@@ -573,6 +575,36 @@ same_seat(const struct rules_module *m, const void *g1, const void *g2,
 		}
 }
 
+/* describe_last is public: for every seat's last move, in both
+ * languages, the same status and words whatever the seat cannot see
+ * (and so whatever the public cannot see).  *described counts the
+ * phrases compared. */
+static void
+same_descriptions(const struct rules_module *m, const void *g1,
+    const void *g2, int nseats, const char *where, int *described)
+{
+	static const char *const names[] = { "alice", "bruno", "carol",
+	    "dora", "emil", "fanny", "gus", "hana" };
+	char		 a[RULES_ERRLEN], b[RULES_ERRLEN];
+	enum rules_lang	 lang;
+	enum rules_status r1, r2;
+	int		 s;
+
+	if (m->api_version < 5 || m->describe_last == NULL)
+		return;
+	for (s = 0; s < nseats; s++)
+		for (lang = RULES_LANG_EN; lang <= RULES_LANG_FR; lang++) {
+			a[0] = b[0] = '\0';
+			r1 = m->describe_last(g1, s, names, lang, a, sizeof(a));
+			r2 = m->describe_last(g2, s, names, lang, b, sizeof(b));
+			ck_assert_msg(r1 == r2 && strcmp(a, b) == 0, "%s: the "
+			    "description of seat %d's last move depends on "
+			    "hidden cards: %d \"%s\" / %d \"%s\"", where, s,
+			    r1, a, r2, b);
+			*described += r1 == RULES_OK;
+		}
+}
+
 static int
 same_to_act(const struct rules_module *m, const void *g1, const void *g2)
 {
@@ -666,7 +698,7 @@ no_peek(const struct hider *h)
 {
 	const struct rules_module *m = rules_find(h->ruleset);
 	struct rules_rng pick;
-	int		 pos, tested = 0, changed = 0;
+	int		 pos, tested = 0, changed = 0, described = 0;
 
 	ck_assert_msg(m != NULL, "no module %s", h->ruleset);
 	h_note = h->note;
@@ -702,6 +734,8 @@ no_peek(const struct hider *h)
 			tested++;
 			changed += !json_equal(s1, s2);
 			same_seat(m, g1, g2, seat, where);
+			same_descriptions(m, g1, g2, nseats, where,
+			    &described);
 			l1 = m->legal_moves(g1, seat);
 			l2 = m->legal_moves(g2, seat);
 			same_texts(m, g1, g2, seat, l1, where);
@@ -721,8 +755,10 @@ no_peek(const struct hider *h)
 	}
 	/* The test means something only if the states did differ. */
 	fprintf(stderr, "%s: %d positions compared, %d with hidden cards "
-	    "moved\n", m->name, tested, changed);
+	    "moved, %d last moves described\n", m->name, tested, changed,
+	    described);
 	ck_assert_int_ge(tested, POSITIONS * 3 / 4);
+	ck_assert_int_ge(described, tested);
 	ck_assert_int_ge(changed, tested / 2);
 }
 

@@ -152,8 +152,8 @@ static const struct expect expects[] = {
 	{ "seat_offered", "a seat is offered", "un siège est à prendre",
 	    "missed", "dépassé" },
 	{ "auto_move", "a move was played for you",
-	    "un coup a été joué pour vous", "played for seat",
-	    "joué pour le siège" },
+	    "un coup a été joué pour vous", ", seat ",
+	    ", siège " },
 	{ "skipped", "your turn was skipped", "votre tour a été passé",
 	    "passed your turn", "a passé\nvotre tour" },
 	{ "resigned", "you resigned", "vous avez abandonné", "resigned from",
@@ -704,6 +704,51 @@ START_TEST(test_opening_mail_recipient)
 }
 END_TEST
 
+/* Does some entry of game's log have summaries containing en and fr? */
+static int
+summary_says(int64_t game, int64_t last, const char *en, const char *fr)
+{
+	char *e, *f;
+	int64_t seq;
+	int found = 0;
+
+	for (seq = 0; seq <= last && !found; seq++) {
+		if (store_summary_get(env.st, game, seq, &e, &f) != STORE_OK)
+			ck_abort_msg("entry %lld has no summary",
+			    (long long)seq);
+		found = strstr(e, en) != NULL && strstr(f, fr) != NULL;
+		free(e);
+		free(f);
+	}
+	return found;
+}
+
+/* The summaries of the entries the server wrote say what happened, in
+ * both languages, with the players' names (docs/API.md, "Summaries"). */
+static void
+check_server_summaries(int64_t game)
+{
+	struct store_entry last;
+	static const char *const said[][2] = {
+		{ " (played by the server)", " (joué par le serveur)" },
+		{ "p2 resigned", "p2 a abandonné" },
+		{ "p4 replaces ", "p4 remplace " },
+		{ "the game was called off \xe2\x80\x94 game over",
+		    "la partie est annulée d'un commun accord \xe2\x80\x94 "
+		    "partie terminée" },
+		{ "Star Trek: Missions, game ", "Star Trek : Missions, "
+		    "partie " },
+	};
+	size_t i;
+
+	ck_assert_int_eq(store_log_last(env.st, game, &last), STORE_OK);
+	for (i = 0; i < sizeof(said) / sizeof(said[0]); i++)
+		ck_assert_msg(summary_says(game, last.seq, said[i][0],
+		    said[i][1]), "no summary says \"%s\" / \"%s\"",
+		    said[i][0], said[i][1]);
+	store_entry_clear(&last);
+}
+
 /*
  * One game of Star Trek: Missions for three seats through every notice:
  * reminder, deadline (grace), the default move, press, a call-off vote,
@@ -729,8 +774,8 @@ START_TEST(test_every_notice)
 		    "Meet me at Rigel VII, d'accord ?", -2, 1, 0 },
 		{ "press", "seat 0 (p0)", "siège 0 (p0)", -2, 1, 0 },
 		{ "call_off_vote", "Seat 1 (p1)", "Le siège 1 (p1)", -2, 0, 0 },
-		{ "resigned", "You (seat 2) resigned", "Vous (siège 2) avez "
-		    "abandonné", 2, 1, 0 },
+		{ "resigned", "You (p2, seat 2) resigned", "Vous (p2, siège 2) "
+		    "avez abandonné", 2, 1, 0 },
 		{ "update", "Seat 2 (p2) resigned", "Le siège 2 (p2) a "
 		    "abandonné", -2, 0, 0 },
 		{ "observer_update", "Seat 2 (p2) resigned", "Le siège 2 (p2) "
@@ -856,6 +901,7 @@ START_TEST(test_every_notice)
 	ck_assert_int_eq(count_rows("game_over") - before, 3);
 	render_new(check_want, want, 0);
 	all_seen(want);
+	check_server_summaries(game);
 }
 END_TEST
 

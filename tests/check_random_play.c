@@ -8,8 +8,15 @@
  *     in a seat's view is public (in the public view) or in its own hand,
  *     and the public view names no card of either deck;
  *   - every game ends;
+ *   - every log entry has its one-line summaries (docs/API.md,
+ *     "Summaries"), in English and French, one line each, naming the
+ *     player who moved and those to play next (or the end of the game),
+ *     and naming no card that was hidden from the public once the entry
+ *     was made -- neither by name, in either language, nor by id;
  * and after each game that the audit passes and its replay from the seed
  * reproduces the final state hash.
+ *
+ * Ladder and Parry are played through the store for their summaries.
  *
  * Enterprise vs Excelsior is played the same way in both modes, checking
  * from the views that each player's 33 cards and the 40 travel cards
@@ -27,6 +34,7 @@
 #include <check.h>
 
 #include "audit.h"
+#include "cards.h"
 #include "testlib.h"
 
 /* A game that runs longer does not end.  Enterprise vs Excelsior turns
@@ -36,6 +44,7 @@
 
 static struct testenv env;
 static long hand_checks;	/* positions where the hand rule was checked */
+static long summaries_checked;	/* log entries whose summaries were */
 
 
 static char *
@@ -143,6 +152,103 @@ check_invariants(const struct gamestate *gs)
 	json_decref(full);
 }
 
+/* Does text name card c, by id or by its name in either language? */
+static int
+names_card(const char *text, int c)
+{
+	return strstr(text, stm_cards[c].id) != NULL ||
+	    strstr(text, stm_cards[c].name_en) != NULL ||
+	    strstr(text, stm_cards[c].name_fr) != NULL;
+}
+
+/* Blank out in text the names of the cards the public view shows (pub),
+ * so that a hidden card whose name is part of a public card's name is
+ * not taken for named. */
+static void
+blank_public(char *text, const unsigned char pub[74])
+{
+	const char *word;
+	char *at;
+	int c, k;
+
+	for (c = 0; c < 74; c++)
+		for (k = 0; k < 2 && pub[c]; k++) {
+			word = k == 0 ? stm_cards[c].name_en :
+			    stm_cards[c].name_fr;
+			while ((at = strstr(text, word)) != NULL)
+				memset(at, '#', strlen(word));
+		}
+}
+
+/* The summaries of gs's newest entry (the state after it). */
+static void
+check_summary(struct gamestate *gs, const char *ruleset)
+{
+	const char *names[STORE_MAX_SEATS] = { NULL };
+	unsigned char pub[74];
+	struct store_entry e;
+	char *en, *fr, *text, *line[2];
+	json_t *view, *act;
+	size_t i;
+	int l, c, over;
+
+	ck_assert_int_eq(store_log_get(env.st, gs->game.id, gs->seq, &e),
+	    STORE_OK);
+	if (store_summary_get(env.st, gs->game.id, gs->seq, &en, &fr) !=
+	    STORE_OK)
+		ck_abort_msg("game %lld entry %lld has no summary",
+		    (long long)gs->game.id, (long long)gs->seq);
+	line[0] = en;
+	line[1] = fr;
+	gamestate_seat_names(env.st, gs, names);
+	view = gamestate_view(gs, RULES_VIEW_PUBLIC);
+	over = json_is_true(json_object_get(view, "over"));
+	for (l = 0; l < 2; l++) {
+		if (line[l][0] == '\0' || strchr(line[l], '\n') != NULL)
+			ck_abort_msg("entry %lld: summary \"%s\" is not one "
+			    "line", (long long)gs->seq, line[l]);
+		if (e.seat >= 0 && strstr(line[l], names[e.seat]) == NULL)
+			ck_abort_msg("entry %lld: summary \"%s\" does not name "
+			    "%s, who moved", (long long)gs->seq, line[l],
+			    names[e.seat]);
+		json_array_foreach(json_object_get(view, "to_act"), i, act)
+			if (!over && strstr(line[l], names[
+			    json_integer_value(act)]) == NULL)
+				ck_abort_msg("entry %lld: summary \"%s\" does "
+				    "not name %s, to play", (long long)gs->seq,
+				    line[l], names[json_integer_value(act)]);
+		if (over && strstr(line[l], l == 0 ? "game over" :
+		    "partie terminée") == NULL)
+			ck_abort_msg("entry %lld: summary \"%s\" of the last "
+			    "move does not say the game is over",
+			    (long long)gs->seq, line[l]);
+	}
+	if (strcmp(ruleset, "stmissions") == 0 && !over) {
+		text = view_text(gs, RULES_VIEW_PUBLIC);
+		testenv_stm_ids(text, pub);
+		free(text);
+		/* Meddlesome Q's holder is public once its final draw
+		 * begins (the view's q_seat). */
+		if (json_integer_value(json_object_get(view, "q_seat")) >= 0 &&
+		    json_is_integer(json_object_get(view, "q_seat")))
+			pub[50 + 17] = 1;
+		for (l = 0; l < 2; l++) {
+			blank_public(line[l], pub);
+			for (c = 0; c < 74; c++)
+				if (!pub[c] && names_card(line[l], c))
+					ck_abort_msg("entry %lld: summary "
+					    "\"%s\" names card %s, hidden",
+					    (long long)gs->seq, line[l],
+					    stm_cards[c].id);
+		}
+	}
+	summaries_checked++;
+	json_decref(view);
+	store_entry_clear(&e);
+	free(en);
+	free(fr);
+}
+
 /* Enterprise vs Excelsior: counts from the public view, secrets from
  * the key names that hold them. */
 static void
@@ -220,8 +326,9 @@ play_game_of(const char *ruleset, const char *options, int nseats,
 		    sizeof(err)) == ENGINE_OK, "%s", err);
 		if (strcmp(ruleset, "stmissions") == 0)
 			check_invariants(&gs);
-		else
+		else if (strcmp(ruleset, "eve") == 0)
 			check_eve(&gs);
+		check_summary(&gs, ruleset);
 		seq = gs.seq + 1;
 		if (gs.module->to_act(gs.state, &seat, 1) == 0) {
 			json_t *end = gamestate_view(&gs, RULES_VIEW_PUBLIC);
@@ -277,12 +384,18 @@ START_TEST(test_random_games)
 	int nseats = 2 + _i, g, n = games_per_count();
 	uint64_t seed = 0x9e3779b97f4a7c15ULL ^ (uint64_t)nseats;
 
+	/* The card numbers of testenv_stm_ids() are stm_cards[]'s. */
+	ck_assert_str_eq(stm_cards[0].id, "G01");
+	ck_assert_str_eq(stm_cards[50].id, "M01");
+	ck_assert_str_eq(stm_cards[50 + 17].name_en, "Meddlesome Q");
 	testenv_open(&env, 4);
 	for (g = 0; g < n; g++)
 		play_game(nseats, seed + (uint64_t)g * 2654435761ULL);
 	ck_assert_int_gt(hand_checks, n);
+	ck_assert_int_gt(summaries_checked, hand_checks);
 	printf("random play: %d complete %d-player games through the store, "
-	    "hands checked at %ld positions\n", n, nseats, hand_checks);
+	    "hands checked at %ld positions, %ld summaries\n", n, nseats,
+	    hand_checks, summaries_checked);
 	testenv_close(&env);
 }
 END_TEST
@@ -298,8 +411,32 @@ START_TEST(test_random_eve)
 	for (g = 0; g < n; g++)
 		play_game_of("eve", modes[_i], 2, seed + (uint64_t)g *
 		    2654435761ULL);
+	ck_assert_int_gt(summaries_checked, n);
 	printf("random play: %d complete Enterprise vs Excelsior games (%s) "
-	    "through the store\n", n, modes[_i]);
+	    "through the store, %ld summaries\n", n, modes[_i],
+	    summaries_checked);
+	testenv_close(&env);
+}
+END_TEST
+
+/* Ladder and Parry through the store: their summaries (the hidden
+ * cards of these two, numbers, are checked by the differential test of
+ * describe_last in check_nopeek.c). */
+START_TEST(test_random_small)
+{
+	static const char *const games[] = { "template", "respond" };
+	int g, n = games_per_count() / 10 + 1, nseats;
+	uint64_t seed = 0x51ed270b27a1c3f5ULL ^ (uint64_t)_i;
+
+	testenv_open(&env, 4);
+	for (g = 0; g < n; g++) {
+		nseats = 2 + g % 3;
+		play_game_of(games[_i], NULL, nseats, seed + (uint64_t)g *
+		    2654435761ULL);
+	}
+	ck_assert_int_gt(summaries_checked, n);
+	printf("random play: %d complete %s games through the store, %ld "
+	    "summaries\n", n, games[_i], summaries_checked);
 	testenv_close(&env);
 }
 END_TEST
@@ -310,6 +447,7 @@ main(void)
 	Suite *s = suite_create("random_play");
 	TCase *tc = tcase_create("stmissions");
 	TCase *tc_eve = tcase_create("eve");
+	TCase *tc_small = tcase_create("ladder_parry");
 	SRunner *sr;
 	int failed;
 
@@ -322,6 +460,9 @@ main(void)
 	tcase_set_timeout(tc_eve, 3000);
 	tcase_add_loop_test(tc_eve, test_random_eve, 0, 2);
 	suite_add_tcase(s, tc_eve);
+	tcase_set_timeout(tc_small, 3000);
+	tcase_add_loop_test(tc_small, test_random_small, 0, 2);
+	suite_add_tcase(s, tc_small);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

@@ -289,6 +289,32 @@ check_step(const struct rules_module *m, void *state, int seat)
 	free(after);
 }
 
+/* describe_last (api_version 5), right after seat moved: one line in
+ * each language, naming the seat's player.  What it must not say is
+ * check_nopeek.c's concern. */
+static void
+check_description(const struct rules_module *m, const void *state, int seat)
+{
+	static const char *const names[] = { "alice", "bruno", "carol",
+	    "dora", "emil", "fanny", "gus", "hana" };
+	char out[RULES_ERRLEN], tiny[4];
+	enum rules_lang lang;
+
+	if (m->api_version < 5 || m->describe_last == NULL)
+		return;
+	for (lang = RULES_LANG_EN; lang <= RULES_LANG_FR; lang++) {
+		ck_assert_msg(m->describe_last(state, seat, names, lang, out,
+		    sizeof(out)) == RULES_OK, "%s: no description of seat %d's "
+		    "move", m->name, seat);
+		ck_assert_msg(out[0] != '\0' && strchr(out, '\n') == NULL &&
+		    strstr(out, names[seat]) != NULL, "%s: description \"%s\" "
+		    "is not one line naming %s", m->name, out, names[seat]);
+		/* Too small a buffer is refused, not overrun. */
+		ck_assert_int_ne(m->describe_last(state, seat, names, lang,
+		    tiny, sizeof(tiny)), RULES_OK);
+	}
+}
+
 /* Play one game at random; returns the final saved state (malloc'd). */
 static char *
 play(const struct rules_module *m, int nseats, uint64_t game, int checks)
@@ -324,6 +350,8 @@ play(const struct rules_module *m, int nseats, uint64_t game, int checks)
 		    err, sizeof(err)), RULES_OK);
 		rng_init(&rng, seed, (uint64_t)n);
 		m->apply(state, seats[0], move, &rng);
+		if (checks)
+			check_description(m, state, seats[0]);
 		json_decref(move);
 		json_decref(moves);
 	}

@@ -363,6 +363,8 @@ START_TEST(test_migrate_from_v1)
 	store_game_clear(&g);
 	ck_assert_int_eq(store_log_last(st, 3, &e), STORE_OK);
 	ck_assert_str_eq(e.text, "genesis");
+	/* Migration 11 numbered the row already there. */
+	ck_assert_int_eq(e.event_id, 1);
 	store_entry_clear(&e);
 	ck_assert_int_eq(store_snapshot_get(st, 3, 0, &state), STORE_OK);
 	ck_assert_str_eq(state, "{\"turn\":0}");
@@ -902,8 +904,8 @@ START_TEST(test_log_triggers)
 	raw_exec(db, "PRAGMA recursive_triggers = ON");
 	ck_assert_ptr_nonnull(strstr(raw_fails(db,
 	    "INSERT OR REPLACE INTO log SELECT game_id, seq, kind, seat, "
-	    "'forged', signature, state_hash, prev_hash, hash, receipt, time "
-	    "FROM log WHERE seq = 1"), "append-only"));
+	    "'forged', signature, state_hash, prev_hash, hash, receipt, time, "
+	    "event_id FROM log WHERE seq = 1"), "append-only"));
 	sqlite3_close(db);
 
 	ck_assert_int_eq(store_log_get(st, game, 1, &e), STORE_OK);
@@ -954,6 +956,44 @@ START_TEST(test_log_foreach_reentry)
 END_TEST
 
 /* ---- Snapshots ---------------------------------------------------------- */
+
+/* The one-line summaries of entries (schema 12): one pair per entry,
+ * read back whole, refused when empty or over 1023 bytes. */
+START_TEST(test_summaries)
+{
+	struct store	*st = open_store("summaries");
+	int64_t		 game;
+	char		*en = (char *)&en, *fr = (char *)&fr, big[1100];
+
+	game = add_game(st);
+	ck_assert_int_eq(store_summary_get(st, game, 1, &en, &fr),
+	    STORE_NOTFOUND);
+	ck_assert_ptr_null(en);
+	ck_assert_ptr_null(fr);
+	ck_assert_int_eq(store_summary_put(st, game, 1, "bruno drew a card "
+	    "\xe2\x80\x94 alice to play, move 2", "bruno a pioch\xc3\xa9 "
+	    "une carte \xe2\x80\x94 \xc3\xa0 alice de jouer, coup 2"),
+	    STORE_OK);
+	ck_assert_int_eq(store_summary_put(st, game, 1, "again", "encore"),
+	    STORE_EXISTS);
+	ck_assert_int_eq(store_summary_get(st, game, 1, &en, &fr), STORE_OK);
+	ck_assert_str_eq(en, "bruno drew a card \xe2\x80\x94 alice to play, "
+	    "move 2");
+	ck_assert_str_eq(fr, "bruno a pioch\xc3\xa9 une carte \xe2\x80\x94 "
+	    "\xc3\xa0 alice de jouer, coup 2");
+	free(en);
+	free(fr);
+	ck_assert_int_ne(store_summary_put(st, game, 2, "", "vide"),
+	    STORE_OK);
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	ck_assert_int_ne(store_summary_put(st, game, 3, "long", big),
+	    STORE_OK);
+	big[1023] = '\0';
+	ck_assert_int_eq(store_summary_put(st, game, 3, big, big), STORE_OK);
+	store_close(st);
+}
+END_TEST
 
 START_TEST(test_snapshots)
 {
@@ -1753,6 +1793,7 @@ store_suite(void)
 	tcase_add_test(tc, test_log_triggers);
 	tcase_add_test(tc, test_log_foreach_reentry);
 	tcase_add_test(tc, test_snapshots);
+	tcase_add_test(tc, test_summaries);
 	tcase_add_test(tc, test_outbox);
 	tcase_add_test(tc, test_outbox_plan);
 	tcase_add_test(tc, test_names_folded);

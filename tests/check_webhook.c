@@ -664,6 +664,45 @@ rows_free(struct seen_rows *s)
 	free(s);
 }
 
+/* The summaries of a webhook's data (docs/WEBHOOKS.md): for "move" and
+ * "game_created" the entry's own (as the log's events show them), with
+ * the mover's name; for "game_over" the end of the game alone. */
+static void
+check_summary(const json_t *data, const char *event, int64_t game,
+    int64_t seq)
+{
+	const json_t *sum = json_object_get(data, "summary");
+	const char *en = json_string_value(json_object_get(sum, "en"));
+	const char *fr = json_string_value(json_object_get(sum, "fr"));
+	char *stored_en, *stored_fr, name[8];
+	int seat;
+
+	ck_assert_msg(en != NULL && fr != NULL, "%s %lld has no summary",
+	    event, (long long)seq);
+	if (strcmp(event, "game_over") == 0) {
+		ck_assert_msg(strncmp(en, "game over: ", 11) == 0, "%s", en);
+		ck_assert_msg(strncmp(fr, "partie terminée : ", 19) == 0, "%s",
+		    fr);
+		return;
+	}
+	ck_assert_int_eq(store_summary_get(env.st, game, seq, &stored_en,
+	    &stored_fr), STORE_OK);
+	ck_assert_str_eq(en, stored_en);
+	ck_assert_str_eq(fr, stored_fr);
+	free(stored_en);
+	free(stored_fr);
+	if (strcmp(event, "move") != 0)
+		return;
+	seat = (int)json_integer_value(json_object_get(data, "seat"));
+	snprintf(name, sizeof(name), "p%d", seat);
+	ck_assert_str_eq(json_string_value(json_object_get(data, "name")),
+	    name);
+	ck_assert_ptr_nonnull(strstr(en, name));
+	ck_assert_uint_eq(json_array_size(json_object_get(data,
+	    "to_act_names")), json_array_size(json_object_get(data,
+	    "to_act")));
+}
+
 START_TEST(test_game_events)
 {
 	struct store_webhook all, over_only, off, other_game;
@@ -735,6 +774,10 @@ START_TEST(test_game_events)
 	ck_assert_int_eq(rows->rows[1].game, game);
 	ck_assert_ptr_nonnull(strstr(rows->rows[1].payload,
 	    "\"player\":\"p0\""));
+	payload = json_loads(rows->rows[1].payload, 0, NULL);
+	check_summary(json_object_get(payload, "data"), "game_created", game,
+	    0);
+	json_decref(payload);
 	for (i = 2; i < rows->n; i++) {
 		struct seen_row *r = &rows->rows[i];
 
@@ -750,9 +793,11 @@ START_TEST(test_game_events)
 		ck_assert(gamestate_load(env.st, game, r->seq, &gs, err,
 		    sizeof(err)) == ENGINE_OK);
 		view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
+		gamestate_view_names(env.st, &gs, view);
 		ck_assert_msg(json_equal(view, json_object_get(data, "view")),
 		    "move %lld: the webhook's view is not the public view",
 		    (long long)r->seq);
+		check_summary(data, r->event, game, r->seq);
 		/* Not a card id that the public view does not name. */
 		text = json_dumps(view, JSON_COMPACT);
 		testenv_stm_ids(text, pub);

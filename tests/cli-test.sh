@@ -40,7 +40,8 @@ expect "duplicate player" 1 ctl player add alice --key-file bob.key.pub
 contains "duplicate player" err.txt "already exists"
 expect "keygen carol" 0 "$bin/pbem" keygen -o carol.key
 expect "a name equal but for case" 1 ctl player add ALICE --key-file carol.key.pub
-contains "a name equal but for case" err.txt "the name ALICE is taken: player alice exists, and names that differ only by case are the same name"
+contains "a name equal but for case" err.txt "the name ALICE is taken: player alice exists, and names that differ only by case are the same name; choose another name"
+contains "a name equal but for case, in French" err.txt "le nom ALICE est pris : le joueur alice existe, et deux noms qui ne diffèrent que par les majuscules sont le même nom"
 expect "a taken key" 1 ctl player add dave --key-file alice.key.pub
 contains "a taken key" err.txt "that key is already registered to another player"
 expect "bad key" 1 ctl player add carol --key ed25519:nonsense
@@ -107,7 +108,8 @@ contains "text view in French names the players" out.txt "bob (siège 1) : 7 car
 expect "moves" 0 ctl moves 1
 contains "moves: a header" out.txt "# game 1, move 1: seat "
 contains "moves: the columns" out.txt "# seat	seq	move"
-contains "moves: the forms on stdout" out.txt "# move forms for seat "
+contains "moves: the forms on stdout" out.txt "# move forms for "
+contains "moves: the forms name the player" out.txt " (seat "
 [ -s err.txt ] && bad "moves: standard error not empty" || ok
 grep -v '^#' out.txt >moves.txt
 seat=$(head -n 1 moves.txt | cut -f 1)
@@ -164,10 +166,14 @@ expect "game over text" 0 ctl view 1 --seat 1 --text --lang fr \
 contains "game over text" out.txt "la partie est finie"
 expect "view seat 1" 0 ctl view 1 --seat 1
 contains "result revealed" out.txt "\"seed\""
+contains "view: the players' names" out.txt "\"seat_names\""
+tr -d ' \n' <out.txt | grep -q '"seat_names":\["alice","bob"\]' && ok ||
+	bad "view: seat_names is not [alice, bob]"
 expect "audit" 0 ctl audit 1
 contains "audit" out.txt "every signature, hash and state checks out"
 expect "replay" 0 ctl replay 1 --seat 0
-contains "replay" out.txt "== 1: seat"
+grep -Eq '^== 1: (alice \(seat 0\)|bob \(seat 1\)): ' out.txt && ok ||
+	bad "replay: the header of move 1 does not name its player"
 expect "public text replay" 0 ctl replay 1 --public --text \
 	--templates "$top_srcdir/templates"
 contains "public text replay names the players" out.txt "alice (seat 0)"

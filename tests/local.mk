@@ -15,6 +15,14 @@ EXTRA_DIST += tests/cli-test.sh tests/check-layout.sh tests/readme-test.sh tests
 # health, metrics, signals.
 TESTS += tests/ops-test.sh
 EXTRA_DIST += tests/ops-test.sh tests/checks.sh
+# Backup under load, restore and audit, the outbox queue, prune.
+TESTS += tests/backup-test.sh
+EXTRA_DIST += tests/backup-test.sh
+
+# docs/BOTS.md's example bot (Python, and Node.js if installed) against
+# a real pbemd: signed requests, moves, the event streams, a webhook.
+TESTS += tests/bots-test.sh
+EXTRA_DIST += tests/bots-test.sh
 
 # The web page's sign-in links, sessions and CSRF tokens at the engine.
 check_PROGRAMS += tests/check_web
@@ -36,7 +44,8 @@ clean-web-e2e:
 check_PROGRAMS += tests/check_random_play
 TESTS += tests/check_random_play
 tests_check_random_play_SOURCES = tests/check_random_play.c $(TESTLIB)
-tests_check_random_play_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
+tests_check_random_play_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests \
+	-I$(srcdir)/rules/stmissions $(CHECK_CFLAGS)
 tests_check_random_play_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 
 check_PROGRAMS += tests/check_rules_api

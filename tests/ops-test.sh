@@ -81,14 +81,90 @@ contains "pbemd -n" out.txt "configuration good.conf is valid"
 expect "pbemd -n -v" 0 "$bin/pbemd" -n -v -c good.conf
 contains "pbemd -n -v prints every option" out.txt "rate_per_key_burst = \"20\""
 contains "pbemd -n -v prints the file's values" out.txt "http_max_body = \"4096\""
-expect "pbemd -n on a bad file" 1 "$bin/pbemd" -n -c bad.conf
+expect "pbemd -n on a bad file" 78 "$bin/pbemd" -n -c bad.conf
 contains "bad file names file:line" err.txt "bad.conf:3: http_max_body"
-expect "pbemd refuses to start on a bad file" 1 "$bin/pbemd" -c bad.conf
+expect "pbemd refuses to start on a bad file" 78 "$bin/pbemd" -c bad.conf
 contains "start refused with file:line" err.txt "bad.conf:3:"
-expect "a bad log level" 1 "$bin/pbemd" -n -c badlevel.conf
+expect "a bad log level" 78 "$bin/pbemd" -n -c badlevel.conf
 contains "log level choices" err.txt "badlevel.conf:1: log_level: \"loud\" is not one of warning, info, debug"
-expect "a bad -o" 2 "$bin/pbemd" -n -o http_port=seventy
+expect "a bad -o" 64 "$bin/pbemd" -n -o http_port=seventy
 contains "a bad -o" err.txt "http_port"
+
+# --help and --version on every program: exit 0, text on stdout; a usage
+# error is EX_USAGE (64), the usage on stderr.
+for prog in pbemd pbemctl pbem; do
+	expect "$prog --help" 0 "$bin/$prog" --help
+	contains "$prog --help on stdout" out.txt "usage: $prog"
+	contains "$prog --help: exit codes" out.txt "64 usage error"
+	expect "$prog --version" 0 "$bin/$prog" --version
+	contains "$prog --version" out.txt "$prog $(sed -n 's/^AC_INIT(\[pbem\], \[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")"
+	expect "$prog with a bad option" 64 "$bin/$prog" --no-such-option
+	contains "$prog usage on stderr" err.txt "usage: $prog"
+done
+
+# pbemd -n loads the templates and checks every file the settings name,
+# naming the path it tried.
+expect "pbemd -n: templates loaded" 0 "$bin/pbemd" -n -c good.conf
+contains "pbemd -n counts the templates" out.txt "templates: $(find "$top_srcdir/templates" -name "*.mustache" | wc -l) loaded from $top_srcdir/templates"
+expect "pbemd -n: templates missing" 78 "$bin/pbemd" -n -c good.conf -t "$work/no-templates"
+contains "the missing templates' path is named" err.txt "templates: $work/no-templates: No such file or directory"
+expect "pbemd: templates missing at start" 1 "$bin/pbemd" -c good.conf -t "$work/no-templates" -p 0 -o log=stderr
+contains "start names the path" err.txt "$work/no-templates: No such file or directory"
+expect "pbemd -n: a database folder that is missing" 78 "$bin/pbemd" -n -c good.conf -d "$work/nowhere/pbem.db"
+contains "the database path is named" err.txt "database: $work/nowhere/pbem.db: its folder does not exist"
+mkdir -p "$work/notadir"
+: >"$work/maildir-file"
+expect "pbemd -n: a Maildir that is a file" 78 "$bin/pbemd" -n -c good.conf -o mail_quarantine="$work/maildir-file"
+contains "the Maildir is named" err.txt "mail_quarantine: $work/maildir-file: not a folder"
+
+# Under systemd, stderr is the journal's stream ($JOURNAL_STREAM names its
+# device and inode): lines carry their priority for the journal.
+: >journal.err
+JOURNAL_STREAM=$(stat -c '%d:%i' journal.err) "$bin/pbemd" -c good.conf \
+    -t "$work/no-templates" -p 0 -o log=stderr 2>>journal.err
+contains "a fatal line with its priority" journal.err "<2>fatal: templates: $work/no-templates"
+JOURNAL_STREAM=1:1 "$bin/pbemd" -c good.conf -t "$work/no-templates" -p 0 \
+    -o log=stderr 2>plain.err
+lacks "no priority when stderr is not the journal" plain.err "<2>"
+contains "no priority when stderr is not the journal" plain.err "Z pbemd["
+
+# The syslog facility: mail, or a refusal naming the choices.
+expect "log to the mail facility" 0 "$bin/pbemd" -n -c good.conf -o log=syslog:mail
+expect "an unknown syslog facility" 78 "$bin/pbemd" -n -c good.conf -o log=syslog:mial
+contains "the facilities are named" err.txt "syslog facility \"mial\" is not one of daemon, mail, local0 to local7"
+
+# Secrets from files (docs/CONFIG.md, "Secrets"): loose modes refused,
+# never printed, not both inline and by file.
+printf 's3cret-token\n' >token
+chmod 0644 token
+expect "a world-readable token file" 78 "$bin/pbemd" -n -c good.conf -o webhook_admin_token_file=token
+contains "the mode is named with its fix" err.txt "token: mode 0644 lets other users read or change a secret; refused (run \`chmod 0640 token\`, or 0600)"
+chmod 0660 token
+expect "a group-writable token file" 78 "$bin/pbemd" -n -c good.conf -o webhook_admin_token_file=token
+chmod 0640 token
+expect "a 0640 token file" 0 "$bin/pbemd" -n -v -c good.conf -o webhook_admin_token_file=token
+contains "the token is not shown" out.txt 'webhook_admin_token = "(secret, not shown)"'
+lacks "the token is never printed" out.txt "s3cret-token"
+expect "token inline and by file" 78 "$bin/pbemd" -n -c good.conf -o webhook_admin_token_file=token -o webhook_admin_token=x
+contains "both ways refused" err.txt "webhook_admin_token and webhook_admin_token_file are both set"
+expect "a missing password file" 78 "$bin/pbemd" -n -c good.conf -o mail_smtp_password_file="$work/nope"
+contains "the missing file is named" err.txt "mail_smtp_password_file: $work/nope: No such file or directory"
+: >empty-secret
+chmod 0600 empty-secret
+expect "an empty password file" 78 "$bin/pbemd" -n -c good.conf -o mail_imap_password_file=empty-secret
+contains "empty refused" err.txt "empty-secret: empty"
+head -c 2000 /dev/zero | tr '\0' x >long-secret
+chmod 0600 long-secret
+expect "a password longer than 1024 bytes" 78 "$bin/pbemd" -n -c good.conf -o mail_smtp_password_file=long-secret
+contains "too long refused" err.txt "long-secret: longer than 1024 bytes"
+printf 'ab\0cd\n' >nul-secret
+chmod 0600 nul-secret
+expect "a password with a NUL byte" 78 "$bin/pbemd" -n -c good.conf -o mail_smtp_password_file=nul-secret
+contains "NUL refused" err.txt "nul-secret: holds a NUL byte"
+head -c 32 /dev/urandom >loose.kek
+chmod 0644 loose.kek
+expect "a world-readable hosted key" 78 "$bin/pbemd" -n -c good.conf -o hosted_key_file=loose.kek
+contains "the hosted key's mode is refused" err.txt "loose.kek: mode 0644"
 
 # --- start, and the lock -------------------------------------------------
 # start_pbemd ARGS...: start pbemd -c good.conf on $port and wait until it
@@ -111,7 +187,7 @@ start_pbemd() {
 	sed 's/^/  | /' daemon.err >&2
 	exit 1
 }
-start_pbemd --demo
+start_pbemd --demo -o webhook_admin_token_file=token
 ok
 [ "$(cat pbem.db.pid 2>/dev/null)" = "$pid" ] && ok ||
 	bad "pid file holds $(cat pbem.db.pid 2>/dev/null), expected $pid"
@@ -120,6 +196,19 @@ expect "a second pbemd on the same database" 1 timeout 20 "$bin/pbemd" \
 contains "second pbemd names the first" err.txt "another pbemd (pid $pid) is running on this database"
 [ "$(cat pbem.db.pid)" = "$pid" ] && ok || bad "the refused daemon changed the pid file"
 contains "timestamps in the log file" pbemd.log "Z pbemd[$pid]: http: listening"
+
+# The administrator token read from its file works, and only it.
+status "the token from its file" 200 -H "Authorization: Bearer s3cret-token" "$url/webhooks"
+status "another token" 401 -H "Authorization: Bearer s3cret-tokenX" "$url/webhooks"
+# Rotating it: a new file, a SIGHUP; the old token stops working.
+printf 'n3w-token\n' >token.new
+chmod 0640 token.new
+mv token.new token
+kill -HUP "$pid"
+wait_log "reload: done" 1 || bad "no reload after SIGHUP"
+status "the rotated token" 200 -H "Authorization: Bearer n3w-token" "$url/webhooks"
+status "the old token after rotation" 401 -H "Authorization: Bearer s3cret-token" "$url/webhooks"
+lacks "no token in the log" pbemd.log "n3w-token"
 
 # --- health --------------------------------------------------------------
 status "health" 200 "$url/health"
@@ -209,7 +298,7 @@ contains "metrics: wrong game" metrics.txt 'pbem_moves_rejected_total{code="wron
 contains "metrics: no block" metrics.txt 'pbem_moves_rejected_total{code="no_block"} 4'
 contains "metrics: key limit" metrics.txt 'pbem_rate_limited_key_total 1'
 contains "metrics: 413s" metrics.txt 'pbem_http_body_too_large_total 2'
-contains "metrics: reloads" metrics.txt 'pbem_reloads_total 2'
+contains "metrics: reloads" metrics.txt 'pbem_reloads_total 3'
 contains "metrics: refused reloads" metrics.txt 'pbem_reloads_refused_total 1'
 contains "metrics: requests by route" metrics.txt 'pbem_http_requests_total{route="/v1/games/{id}/moves",status="2xx"} 2'
 contains "metrics: 4xx by route" metrics.txt 'pbem_http_requests_total{route="/v1/games/{id}/moves",status="4xx"} 9'
@@ -305,9 +394,16 @@ fi
 expect "deliver: the HTML quote bomb" 0 timeout 60 "$bin/pbemd" deliver \
     -d deliver.db -m quarantine="$work/quarantine" <bomb.eml
 contains "deliver: the bomb quarantined" err.txt "once its HTML is converted"
+# pbemd deliver reads the same secret files, by the same rule.
+printf 'mail_smtp_password_file = %s/token\n' "$work" >deliver-secret.conf
+chmod 0644 token
+expect "deliver: a loose secret file" 78 "$bin/pbemd" deliver \
+    -c deliver-secret.conf -d deliver.db </dev/null
+contains "deliver: the secret file is named" err.txt "$work/token: mode 0644"
+chmod 0640 token
 
 # --- open files ----------------------------------------------------------
-# The shipped unit's LimitNOFILE holds what the default limits need
+# The generated unit's LimitNOFILE holds what the default limits need
 # (docs/CONFIG.md: http_max_connections + 64 + 128 + 5 x http_threads);
 # started by hand under a soft limit below that, pbemd raises it as far
 # as the hard limit goes, and warns when the hard limit is too low.
@@ -319,9 +415,9 @@ need() {
 	    5 * $(setting http_threads) ))
 }
 need=$(need /dev/null)
-unit=$(sed -n 's/^LimitNOFILE=//p' "$top_srcdir/contrib/pbemd.service")
+unit=$(sed -n 's/^LimitNOFILE=//p' "$(dirname "$bin")/contrib/pbemd.service")
 [ "$need" -gt 1024 ] && [ "${unit:-0}" -ge "$need" ] && ok ||
-	bad "contrib/pbemd.service: LimitNOFILE=$unit, the defaults need $need"
+	bad "contrib/pbemd.service (made by make): LimitNOFILE=$unit, the defaults need $need"
 need=$(need good.conf)
 # nofile PID: the soft "Max open files" of a process
 nofile() { awk '/^Max open files/ {print $4}' "/proc/$1/limits"; }

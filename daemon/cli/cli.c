@@ -1,15 +1,34 @@
 /*
  * cli.c -- helpers for the command-line programs (cli.h).
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 
 #include "cli.h"
 
 extern const char *program_invocation_short_name;
+
+void
+cli_help_or_version(const char *arg, void (*print_usage)(FILE *out))
+{
+	if (arg == NULL)
+		return;
+	if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+		print_usage(stdout);
+		exit(EX_OK);
+	}
+	if (strcmp(arg, "--version") == 0) {
+		printf("%s %s\n", program_invocation_short_name,
+		    PACKAGE_VERSION);
+		exit(EX_OK);
+	}
+}
 
 void
 cli_fatal(const char *fmt, ...)

@@ -7,6 +7,7 @@
 #define PBEM_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -14,6 +15,11 @@
 #include "rules.h"
 
 #define CLI_INPUT_MAX (16 * 1024 * 1024)	/* largest input file */
+
+/* When arg is "--help" (or "-h"), print_usage(stdout) and exit 0; when
+ * it is "--version", print "<program> <version>" and exit 0; otherwise
+ * return.  Every program calls it on its first argument. */
+void	cli_help_or_version(const char *arg, void (*print_usage)(FILE *out));
 
 /* Print "<program>: message" on stderr and exit 1. */
 void	cli_fatal(const char *fmt, ...)

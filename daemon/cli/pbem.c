@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,9 +25,9 @@
 #include "reqsig.h"
 
 static void
-usage(void)
+print_usage(FILE *out)
 {
-	fprintf(stderr,
+	fprintf(out,
 "usage: pbem keygen [-o KEYFILE]      make a key pair (KEYFILE, KEYFILE.pub)\n"
 "       pbem pubkey [-k KEYFILE]      print the public key to register\n"
 "       pbem sign [-k KEYFILE] -g GAME -n SEQ -s SEAT MOVE...\n"
@@ -36,8 +37,18 @@ usage(void)
 "                                     sign an HTTP request to pbemd and send it\n"
 "                                     (-H: only print the Authorization header)\n"
 "KEYFILE defaults to $PBEM_KEY or ./pbem.key, PLAYER to $PBEM_PLAYER,\n"
-"URL to $PBEM_URL or http://127.0.0.1:8080\n");
-	exit(2);
+"URL to $PBEM_URL or http://127.0.0.1:8080\n"
+"       pbem --help | --version\n"
+"Exit status: 0 done, 1 failed (a bad signature, a refused request),\n"
+"64 usage error (pbem(1)).\n");
+}
+
+/* A usage error: the usage on stderr, exit EX_USAGE. */
+static void
+usage(void)
+{
+	print_usage(stderr);
+	exit(EX_USAGE);
 }
 
 static const char *
@@ -261,9 +272,9 @@ cmd_request(int argc, char **argv)
 	randombytes_buf(nonce_bytes, sizeof(nonce_bytes));
 	proto_hex(nonce_bytes, sizeof(nonce_bytes), nonce);
 	load_secret(path, sk);
-	if (reqsig_sign(player, method, target, (int64_t)time(NULL), nonce,
-	    body != NULL ? body : "", body_len, sk, header,
-	    sizeof(header)) != 0)
+	if (reqsig_sign(REQSIG_V1_BLAKE2B, player, method, target,
+	    (int64_t)time(NULL), nonce, body != NULL ? body : "", body_len,
+	    sk, header, sizeof(header)) != 0)
 		cli_fatal("cannot sign this request: the method must be "
 		    "upper-case letters (GET, POST), the path must start with "
 		    "/ and be sent as written (no spaces: %%-encode them), and "
@@ -323,6 +334,7 @@ main(int argc, char **argv)
 {
 	if (argc < 2)
 		usage();
+	cli_help_or_version(argv[1], print_usage);
 	if (sodium_init() < 0)
 		cli_fatal("libsodium failed to initialise");
 	argc--;
@@ -339,5 +351,5 @@ main(int argc, char **argv)
 		return cmd_request(argc, argv);
 	fprintf(stderr, "pbem: unknown command \"%s\"\n", argv[0]);
 	usage();
-	return 2;
+	return EX_USAGE;
 }

@@ -3,7 +3,8 @@
  *
  * Every command opens the database (-d, $PBEM_DB, or ./pbem.db), does one
  * thing, and exits 0 on success, 1 when the thing asked for failed (a
- * refused move, an audit that found a fault), 2 on a usage error.
+ * refused move, an audit that found a fault), EX_USAGE (64) on a usage
+ * error (pbemctl(8) lists them).
  * Messages for people go to standard error; results to standard output.
  */
 #include <getopt.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 #include <time.h>
 
 #include <sodium.h>
@@ -18,6 +20,7 @@
 #include "audit.h"
 #include "bundle.h"
 #include "cli.h"
+#include "pbemctl.h"
 #include "clock.h"
 #include "engine.h"
 #include "present.h"
@@ -28,16 +31,10 @@
 #include "timetext.h"
 #include "webhook.h"
 
-struct ctl {
-	const char		*dbpath;
-	struct store		*st;
-	struct serverkey	*key;
-};
-
 static void
-usage(void)
+print_usage(FILE *out)
 {
-	fprintf(stderr,
+	fprintf(out,
 "usage: pbemctl [-d database] command [arguments]\n"
 "  init                              create the database and server key\n"
 "  rulesets                          list the games this server runs\n"
@@ -62,7 +59,9 @@ usage(void)
 "  game policy GAME [NAME=VALUE ...]  show or change the deadline policy\n"
 "  tick [--at UNIXTIME]              run the deadline scheduler once\n"
 "  prune [--days N]                  remove outbox rows delivered more than\n"
-"                                    N days ago (default 7)\n"
+"                                    N days ago (default 7), and the\n"
+"                                    snapshots of finished games but their\n"
+"                                    first and last\n"
 "  replace GAME SEAT PLAYER          give a seat to another player\n"
 "  resign GAME SEAT                  resign a seat for its player\n"
 "  vacation GAME SEAT FIRST LAST     a vacation, days as YYYY-MM-DD (UTC)\n"
@@ -86,12 +85,27 @@ usage(void)
 "  webhook list [--game ID]\n"
 "  webhook remove|enable|disable ID   enable re-arms a failing one\n"
 "  outbox [N]                        the first N (100) rows not yet sent,\n"
-"                                    with why each waits (deferred, failed)\n");
-	exit(2);
+"                                    with why each waits (deferred, failed)\n"
+"  queue [--all]                     the waiting outbox rows, like mailq\n"
+"  queue retry ID...|all             try rows again now (postsuper -r)\n"
+"  queue drop ID...                  remove rows unsent (postsuper -d)\n"
+"  backup FILE                       a consistent copy while pbemd runs,\n"
+"                                    with FILE.key (and FILE.kek)\n"
+"  restore FILE                      replace the database with a backup\n"
+"                                    (pbemd stopped), then audit every game\n"
+"  pbemctl --help | --version\n"
+"Exit status: 0 done, 1 failed, 64 usage error (pbemctl(8)).\n");
 }
 
-/* Open the store and (unless no_key) the server key. */
-static void
+/* A usage error: the usage on stderr, exit EX_USAGE. */
+void
+usage(void)
+{
+	print_usage(stderr);
+	exit(EX_USAGE);
+}
+
+void
 ctl_open(struct ctl *c, int create)
 {
 	char err[512], *keypath;
@@ -106,7 +120,7 @@ ctl_open(struct ctl *c, int create)
 		    " (run `pbemctl init` first)");
 }
 
-static void
+void
 ctl_close(struct ctl *c)
 {
 	serverkey_close(c->key);
@@ -234,7 +248,7 @@ player_add(struct ctl *c, int argc, char **argv)
 	    *kekfile = NULL;
 	struct store_player p;
 	enum store_status rc;
-	char why[512];
+	char why[512], why_fr[512];
 	int ch, hosted = 0;
 
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -270,8 +284,13 @@ player_add(struct ctl *c, int argc, char **argv)
 	ctl_open(c, 0);
 	rc = store_player_add(c->st, &p);
 	if (rc == STORE_EXISTS) {
-		engine_player_exists_reason(c->st, &p, why, sizeof(why));
-		cli_fatal("%s", why);
+		/* For the administrator and the player both: in English,
+		 * then in French. */
+		engine_player_exists_reason(c->st, &p, RULES_LANG_EN, why,
+		    sizeof(why));
+		engine_player_exists_reason(c->st, &p, RULES_LANG_FR, why_fr,
+		    sizeof(why_fr));
+		cli_fatal("%s\n%s", why, why_fr);
 	}
 	if (rc != STORE_OK)
 		cli_fatal("store: %s", store_errmsg(c->st));
@@ -423,7 +442,7 @@ cmd_player(struct ctl *c, int argc, char **argv)
 		return 0;
 	}
 	usage();
-	return 2;
+	return EX_USAGE;
 }
 
 static int
@@ -618,6 +637,13 @@ cmd_prune(struct ctl *c, int argc, char **argv)
 	}
 	printf("%lld delivered outbox rows removed (older than %lld days)\n",
 	    (long long)removed, (long long)days);
+	if (store_snapshot_prune_ended(c->st, &removed) != STORE_OK) {
+		fprintf(stderr, "pbemctl: prune: %s\n", store_errmsg(c->st));
+		ctl_close(c);
+		return 1;
+	}
+	printf("%lld snapshots of finished games removed (each keeps its "
+	    "first and last)\n", (long long)removed);
 	ctl_close(c);
 	return 0;
 }
@@ -1060,6 +1086,15 @@ show(const struct view_opts *vo, const struct rules_module *m,
 	int acting, over;
 
 	if (vo->templates == NULL) {
+		/* The players' names, as the HTTP API's views have them
+		 * (docs/API.md, "Names"). */
+		shown = json_array();
+		for (i = 0; i < vo->nseats; i++)
+			json_array_append_new(shown, vo->names[i] != NULL ?
+			    json_string(vo->names[i]) : json_null());
+		json_object_set_new(view, "seat_names", shown);
+		json_object_set_new(view, "to_act_names", gamestate_names_of(
+		    vo->names, vo->nseats, json_object_get(view, "to_act")));
 		cli_print_json(view);
 		return;
 	}
@@ -1179,7 +1214,8 @@ cmd_moves(struct ctl *c, int argc, char **argv)
 	}
 	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++) {
 		forms = gs.module->move_forms(gs.state, seats[i], vo.lang);
-		printf("# move forms for seat %d:\n", seats[i]);
+		printf("# move forms for %s (seat %d):\n", seat_name(c, &gs,
+		    seats[i]), seats[i]);
 		for (j = 0; j < json_array_size(forms); j++)
 			printf("#   %s\n", json_string_value(
 			    json_array_get(forms, j)));
@@ -1280,17 +1316,21 @@ replay_step(const struct store_entry *e, const struct rules_module *m,
 	const struct view_opts *vo = arg;
 	const struct store_game *g = vo->game;
 	json_t *view, *result;
-	char hex[2 * STORE_HASH_BYTES + 1];
+	char hex[2 * STORE_HASH_BYTES + 1], who[STORE_NAME_MAX + 16];
 
+	if (e->seat >= 0 && e->seat < vo->nseats && vo->names[e->seat] != NULL)
+		snprintf(who, sizeof(who), "%s (seat %d)", vo->names[e->seat],
+		    e->seat);
+	else
+		snprintf(who, sizeof(who), "seat %d", e->seat);
 	if (e->kind == STORE_ENTRY_GENESIS)
 		printf("== %lld: game created\n", (long long)e->seq);
 	else if (audit_hosted_auth(e->kind) != NULL)
-		printf("== %lld: seat %d: %s (hosted key, %s)\n",
-		    (long long)e->seq, e->seat, e->text,
+		printf("== %lld: %s: %s (hosted key, %s)\n",
+		    (long long)e->seq, who, e->text,
 		    audit_hosted_auth(e->kind));
 	else
-		printf("== %lld: seat %d: %s\n", (long long)e->seq, e->seat,
-		    e->text);
+		printf("== %lld: %s: %s\n", (long long)e->seq, who, e->text);
 	/* What gamestate_view() adds, as the game stood after e: the game
 	 * number and the seed commitment, and the seed once it is over. */
 	view = m->view(state, vo->viewer);
@@ -1394,25 +1434,33 @@ collect_game(const struct store_game *g, void *arg)
 	return 0;
 }
 
-static int
-cmd_audit(struct ctl *c, int argc, char **argv)
+int
+ctl_audit_all(struct ctl *c)
 {
 	struct { int64_t *ids; size_t n, cap; } list = { NULL, 0, 0 };
 	size_t i;
 	int failed = 0;
 
+	if (store_game_foreach(c->st, collect_game, &list) != STORE_OK)
+		cli_fatal("store: %s", store_errmsg(c->st));
+	for (i = 0; i < list.n; i++)
+		failed |= audit_one(c, list.ids[i], NULL, NULL) != 0;
+	free(list.ids);
+	return failed ? -1 : 0;
+}
+
+static int
+cmd_audit(struct ctl *c, int argc, char **argv)
+{
+	int failed = 0;
+
 	if (argc > 2)
 		usage();
 	ctl_open(c, 0);
-	if (argc == 2) {
+	if (argc == 2)
 		failed = audit_one(c, game_arg(argv[1]), NULL, NULL) != 0;
-	} else {
-		if (store_game_foreach(c->st, collect_game, &list) != STORE_OK)
-			cli_fatal("store: %s", store_errmsg(c->st));
-		for (i = 0; i < list.n; i++)
-			failed |= audit_one(c, list.ids[i], NULL, NULL) != 0;
-		free(list.ids);
-	}
+	else
+		failed = ctl_audit_all(c) != 0;
 	ctl_close(c);
 	return failed ? 1 : 0;
 }
@@ -1702,6 +1750,9 @@ static const struct {
 	{ "seats", cmd_seats },
 	{ "gm", cmd_gm },
 	{ "outbox", cmd_outbox },
+	{ "queue", ctl_cmd_queue },
+	{ "backup", ctl_cmd_backup },
+	{ "restore", ctl_cmd_restore },
 };
 
 int
@@ -1712,10 +1763,12 @@ main(int argc, char **argv)
 	int ch;
 
 	memset(&c, 0, sizeof(c));
+	cli_help_or_version(argc > 1 ? argv[1] : NULL, print_usage);
 	c.dbpath = getenv("PBEM_DB") ? getenv("PBEM_DB") : "pbem.db";
 	while ((ch = getopt(argc, argv, "+d:h")) != -1) {
 		switch (ch) {
 		case 'd': c.dbpath = optarg; break;
+		case 'h': print_usage(stdout); exit(EX_OK);
 		default: usage();
 		}
 	}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,18 +24,55 @@ enum log_target {
 
 static const char *const level_names[] = { "warning", "info", "debug" };
 
+/* The syslog facilities "syslog:NAME" may name. */
+static const struct {
+	const char	*name;
+	int		 facility;
+} facilities[] = {
+	{ "daemon", LOG_DAEMON }, { "mail", LOG_MAIL },
+	{ "local0", LOG_LOCAL0 }, { "local1", LOG_LOCAL1 },
+	{ "local2", LOG_LOCAL2 }, { "local3", LOG_LOCAL3 },
+	{ "local4", LOG_LOCAL4 }, { "local5", LOG_LOCAL5 },
+	{ "local6", LOG_LOCAL6 }, { "local7", LOG_LOCAL7 },
+};
+#define SYSLOG_PREFIX	"syslog:"
+
 /* The target is changed only under the mutex; the level is read without
  * it, so that a dropped debug line takes no lock. */
 static pthread_mutex_t log_mutex = PTHREAD_MUTEX_INITIALIZER;
 static const char *log_component = "pbem";
 static enum log_target log_target = TARGET_STDERR;
 static int log_fd = -1;			/* TARGET_FILE only */
+static int log_facility = LOG_DAEMON;		/* TARGET_SYSLOG only */
+static int stderr_is_journal;	/* systemd's journal reads our stderr */
+
 static atomic_int log_level = LOG_LEVEL_INFO;
+
+/*
+ * Is standard error the journal's stream?  systemd sets JOURNAL_STREAM to
+ * "DEVICE:INODE" of the stream it connected; a child whose stderr went
+ * elsewhere inherits the variable, hence the comparison
+ * (sd_journal_stream_fd(3), systemd.exec(5)).
+ */
+static int
+journal_on_stderr(void)
+{
+	const char *stream = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat sb;
+
+	if (stream == NULL || sscanf(stream, "%llu:%llu", &dev, &ino) != 2 ||
+	    fstat(STDERR_FILENO, &sb) != 0)
+		return 0;
+	return (unsigned long long)sb.st_dev == dev &&
+	    (unsigned long long)sb.st_ino == ino;
+}
 
 void
 log_init(const char *component, int use_syslog, int verbose)
 {
 	log_component = component;
+	stderr_is_journal = journal_on_stderr();
 	if (use_syslog) {
 		openlog(component, LOG_PID | LOG_NDELAY, LOG_DAEMON);
 		log_target = TARGET_SYSLOG;
@@ -54,20 +92,41 @@ log_level_parse(const char *name)
 }
 
 int
+log_syslog_facility(const char *target, char *err, size_t errlen)
+{
+	const char *name;
+	size_t i;
+
+	if (strcmp(target, "syslog") == 0)
+		return LOG_DAEMON;
+	if (strncmp(target, SYSLOG_PREFIX, strlen(SYSLOG_PREFIX)) != 0)
+		return 0;
+	name = target + strlen(SYSLOG_PREFIX);
+	for (i = 0; i < sizeof(facilities) / sizeof(facilities[0]); i++)
+		if (strcmp(name, facilities[i].name) == 0)
+			return facilities[i].facility;
+	snprintf(err, errlen, "log: syslog facility \"%s\" is not one of "
+	    "daemon, mail, local0 to local7", name);
+	return -1;
+}
+
+int
 log_configure(const char *target, const char *level, char *err,
     size_t errlen)
 {
 	enum log_target kind;
-	int fd = -1, old_fd, lvl;
+	int fd = -1, old_fd, lvl, facility;
 
 	if ((lvl = log_level_parse(level)) < 0) {
 		snprintf(err, errlen, "log_level \"%s\" is not warning, info "
 		    "or debug", level);
 		return -1;
 	}
+	if ((facility = log_syslog_facility(target, err, errlen)) < 0)
+		return -1;
 	if (strcmp(target, "stderr") == 0)
 		kind = TARGET_STDERR;
-	else if (strcmp(target, "syslog") == 0)
+	else if (facility != 0)
 		kind = TARGET_SYSLOG;
 	else {
 		kind = TARGET_FILE;
@@ -80,10 +139,14 @@ log_configure(const char *target, const char *level, char *err,
 	}
 	pthread_mutex_lock(&log_mutex);
 	old_fd = log_fd;
-	if (kind == TARGET_SYSLOG && log_target != TARGET_SYSLOG)
-		openlog(log_component, LOG_PID | LOG_NDELAY, LOG_DAEMON);
-	else if (kind != TARGET_SYSLOG && log_target == TARGET_SYSLOG)
+	if (log_target == TARGET_SYSLOG && (kind != TARGET_SYSLOG ||
+	    facility != log_facility))
 		closelog();
+	if (kind == TARGET_SYSLOG && (log_target != TARGET_SYSLOG ||
+	    facility != log_facility)) {
+		openlog(log_component, LOG_PID | LOG_NDELAY, facility);
+		log_facility = facility;
+	}
 	log_target = kind;
 	log_fd = fd;
 	atomic_store(&log_level, lvl);
@@ -112,7 +175,17 @@ vlog(int priority, int level, const char *fmt, va_list ap, int with_errno)
 	pthread_mutex_lock(&log_mutex);
 	if (log_target == TARGET_SYSLOG)
 		syslog(priority, "%s", msg);
-	else {
+	else if (log_target == TARGET_STDERR && stderr_is_journal) {
+		/* The journal stamps each line and reads its priority from
+		 * a "<N>" prefix (sd-daemon(3)): journalctl -p warning. */
+		len = (size_t)snprintf(line, sizeof(line), "<%d>%s%s\n",
+		    priority, priority == LOG_CRIT ? "fatal: " :
+		    prefix[level], msg);
+		if (len >= sizeof(line))
+			len = sizeof(line) - 1;
+		if (write(STDERR_FILENO, line, len) < 0)
+			(void)0;
+	} else {
 		clock_gettime(CLOCK_REALTIME, &now);
 		gmtime_r(&now.tv_sec, &tm);
 		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);

@@ -149,6 +149,7 @@ start_locked(struct store *st, const struct serverkey *key,
 	struct store_player seat_players[STORE_MAX_SEATS];
 	const struct rules_module *m = rules_find(g->ruleset);
 	struct store_entry e;
+	struct engine_summary sum;
 	struct gamestate opening;
 	struct rules_rng rng;
 	unsigned char server_pub[32];
@@ -204,7 +205,8 @@ start_locked(struct store *st, const struct serverkey *key,
 	    store_snapshot_put(st, g->id, 0, state_text) != STORE_OK ||
 	    store_game_set_status(st, g->id, STORE_GAME_RUNNING) != STORE_OK ||
 	    engine_queue_opening(st, &opening) != 0 ||
-	    webhook_game_created(st, g) != 0) {		/* webhook.h */
+	    engine_summary_put(st, &opening, &e, 0, &sum) != 0 ||
+	    webhook_game_created(st, g, &sum) != 0) {	/* webhook.h */
 		snprintf(err, errlen, "store: %s", store_errmsg(st));
 		rc = ENGINE_INTERNAL;
 	}

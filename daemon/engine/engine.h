@@ -30,7 +30,7 @@
  * outcomes), gamepolicy.c and policy.c (deadline policies), chain.c
  * (hashes), serverkey.c (the signing key), audit.c (re-checking a log),
  * bundle.c (export and offline verification), committed.c (the commit
- * hook).
+ * hook), summary.c (the one-line summaries of entries).
  */
 #ifndef PBEM_ENGINE_H
 #define PBEM_ENGINE_H
@@ -108,12 +108,13 @@ void	engine_committed(int64_t game_id, int64_t seq);
 
 /*
  * players.c: why store_player_add() answered STORE_EXISTS for p, as a
- * sentence for the person registering: the name is taken (also by a
- * name equal to it but for case, which the sentence names), or the key
- * is another player's.
+ * sentence in lang for the person registering: the name is taken (also
+ * by a name equal to it but for case, which the sentence names), or the
+ * key is another player's.
  */
 void	engine_player_exists_reason(struct store *st,
-	    const struct store_player *p, char *why, size_t len);
+	    const struct store_player *p, enum rules_lang lang, char *why,
+	    size_t len);
 /* Set the time zone player_id reads times in: an IANA name the system's
  * time zone database knows ("Europe/Paris"), or "UTC".  A name it does
  * not know is refused (ENGINE_BAD_REQUEST, err in lang) and nothing
@@ -253,6 +254,18 @@ const struct store_player *gamestate_seat_player(struct store *st,
  * they live as long as gs.  Returns the number of seats. */
 int	gamestate_seat_names(struct store *st, struct gamestate *gs,
 	    const char *names[STORE_MAX_SEATS]);
+/* The names of the seats listed in JSON array seats (a new array, in the
+ * same order; null for a seat with no name), from names as
+ * gamestate_seat_names() fills it for nseats seats. */
+json_t *gamestate_names_of(const char *const names[STORE_MAX_SEATS],
+	    int nseats, const json_t *seats);
+/* Name the seats of a view from gamestate_view(), for the JSON answers
+ * (docs/API.md, "Names"): "seat_names" (seat_names[s] is the name of seat
+ * s's player, null for an open seat) and "to_act_names" (the names of
+ * "to_act", in its order).  Every other seat number of the view is named
+ * by seat_names[number]. */
+void	gamestate_view_names(struct store *st, struct gamestate *gs,
+	    json_t *view);
 /* The view of viewer (seat, RULES_VIEW_PUBLIC, RULES_VIEW_FULL), with the
  * game's id, ruleset, next sequence number and, once over, the result
  * (in which a seat that resigned never wins: docs/ASYNC.md)
@@ -276,6 +289,41 @@ int	gamestate_seat_acts(const struct gamestate *gs, int seat, int *over);
  */
 void	engine_view_deadlines(struct store *st, const struct gamestate *gs,
 	    int64_t now, json_t *view);
+
+/* ---- summary.c: one-line summaries (docs/API.md, "Summaries") ---------- */
+
+/*
+ * What a chat room can post as is about one log entry, in English and in
+ * French: what it did, worded from what is public (the module's
+ * describe_last() for a move), then who is to play and the move number
+ * they sign, or the end of the game with scores and winners.  Players
+ * are called by name.  Each line is at most ENGINE_SUMMARY_MAX - 1 bytes.
+ */
+#define ENGINE_SUMMARY_MAX	1024
+
+struct engine_summary {
+	char	en[ENGINE_SUMMARY_MAX];
+	char	fr[ENGINE_SUMMARY_MAX];
+};
+
+/* The summaries of entry e just applied to gs (gs is the state after it;
+ * over: e ended the game).  Reads the seats' players through gs. */
+void	engine_summarize(struct store *st, struct gamestate *gs,
+	    const struct store_entry *e, int over, struct engine_summary *sum);
+/* The same, stored with the entry (inside the caller's transaction):
+ * 0, or -1 on a store failure (store_errmsg()). */
+int	engine_summary_put(struct store *st, struct gamestate *gs,
+	    const struct store_entry *e, int over, struct engine_summary *sum);
+/* The end of a game that is over, alone: "game over: alice 46, bruno
+ * 31 — alice wins". */
+void	engine_summary_game_over(struct store *st, struct gamestate *gs,
+	    struct engine_summary *sum);
+/* A plain line for an entry logged without summaries (before schema
+ * 11): "bruno played"; name NULL calls the seat by its number. */
+void	engine_summary_plain(const struct store_entry *e, const char *name,
+	    struct engine_summary *sum);
+/* {"en": ..., "fr": ...}, a new object. */
+json_t *engine_summary_json(const struct engine_summary *sum);
 
 /* ---- outbox.c, for record.c and create.c ------------------------------- */
 

@@ -90,6 +90,39 @@ gamestate_seat_names(struct store *st, struct gamestate *gs,
 	return s;
 }
 
+json_t *
+gamestate_names_of(const char *const names[STORE_MAX_SEATS], int nseats,
+    const json_t *seats)
+{
+	json_t *out = json_array(), *v;
+	json_int_t s;
+	size_t i;
+
+	json_array_foreach(seats, i, v) {
+		s = json_integer_value(v);
+		json_array_append_new(out, s >= 0 && s < nseats &&
+		    names[s] != NULL ? json_string(names[s]) : json_null());
+	}
+	return out;
+}
+
+void
+gamestate_view_names(struct store *st, struct gamestate *gs, json_t *view)
+{
+	const char *names[STORE_MAX_SEATS] = { NULL };
+	json_t *all;
+	int n, s;
+
+	n = gamestate_seat_names(st, gs, names);
+	all = json_array();
+	for (s = 0; s < n; s++)
+		json_array_append_new(all, names[s] != NULL ?
+		    json_string(names[s]) : json_null());
+	json_object_set_new(view, "seat_names", all);
+	json_object_set_new(view, "to_act_names", gamestate_names_of(names, n,
+	    json_object_get(view, "to_act")));
+}
+
 /* Seats that resigned (their default moves play on in games of three or
  * more, but they cannot win), from the seat statuses read with the game. */
 static unsigned

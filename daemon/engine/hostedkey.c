@@ -23,6 +23,7 @@
 #include <sodium.h>
 
 #include "engine.h"
+#include "secretfile.h"
 
 struct hosted_kek {
 	unsigned char	k[HOSTED_KEK_BYTES];
@@ -46,8 +47,12 @@ read_kek(const char *path, struct hosted_kek *kek, char *err, size_t errlen)
 	ssize_t n;
 	int fd;
 
-	if ((fd = open(path, O_RDONLY)) < 0) {
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (secretfile_check_mode(fd, path, err, errlen) != 0) {
+		close(fd);
 		return -1;
 	}
 	n = read(fd, buf, sizeof(buf));
@@ -164,8 +169,12 @@ engine_hosted_player_add(struct store *st, const struct hosted_kek *kek,
 	crypto_sign_keypair(p->pubkey, sk);
 	if ((rc = store_player_add(st, p)) != STORE_OK) {
 		sodium_free(sk);
-		snprintf(err, errlen, "%s", rc == STORE_EXISTS ? "a player of "
-		    "that name already exists" : store_errmsg(st));
+		if (rc == STORE_EXISTS)
+			engine_player_exists_reason(st, p, strcmp(p->lang,
+			    "fr") == 0 ? RULES_LANG_FR : RULES_LANG_EN, err,
+			    errlen);
+		else
+			snprintf(err, errlen, "%s", store_errmsg(st));
 		return rc == STORE_EXISTS ? ENGINE_BAD_REQUEST :
 		    rc == STORE_BUSY ? ENGINE_BUSY : ENGINE_INTERNAL;
 	}

@@ -59,7 +59,8 @@ engine_signup_start(struct store *st, const struct hosted_kek *kek,
 	return ENGINE_OK;
 }
 
-/* A free name from name: name, name-2, name-3, ... */
+/* A free name from name: name, name-2, name-3, ...  Free regardless of
+ * case: "Alice" is taken by "alice" (players.c). */
 static enum engine_status
 free_name(struct store *st, const char *name, char *out, size_t outlen)
 {
@@ -72,7 +73,7 @@ free_name(struct store *st, const char *name, char *out, size_t outlen)
 			snprintf(out, outlen, "%s", name);
 		else
 			snprintf(out, outlen, "%.56s-%d", name, i);
-		rc = store_player_find(st, out, &p);
+		rc = store_player_find_folded(st, out, &p);
 		if (rc == STORE_NOTFOUND)
 			return ENGINE_OK;
 		if (rc != STORE_OK)

@@ -418,11 +418,13 @@ public_view(const struct gamestate *gs, int64_t seq, int over)
 }
 
 int
-webhook_move(struct store *st, const struct gamestate *gs, int64_t seq,
-    int seat, int over)
+webhook_move(struct store *st, struct gamestate *gs, int64_t seq, int seat,
+    int over, const struct engine_summary *sum)
 {
 	int to_act[STORE_MAX_SEATS], nact, i, rc = -1;
 	char hex[2 * STORE_SEED_BYTES + 1];
+	const char *names[STORE_MAX_SEATS] = { NULL };
+	struct engine_summary end;
 	struct listeners ls, *l = &ls;
 	json_t *data = NULL, *seats, *view = NULL;
 
@@ -437,21 +439,28 @@ webhook_move(struct store *st, const struct gamestate *gs, int64_t seq,
 	 * raw one. */
 	if ((view = public_view(gs, seq, over)) == NULL)
 		goto out;
+	gamestate_view_names(st, gs, view);
+	gamestate_seat_names(st, gs, names);
 	nact = gs->module->to_act(gs->state, to_act, STORE_MAX_SEATS);
 	seats = json_array();
 	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
 		json_array_append_new(seats, json_integer(to_act[i]));
-	data = json_pack("{s:i, s:I, s:o, s:b, s:O}", "seat", seat,
-	    "next_seq", (json_int_t)(seq + 1), "to_act", seats, "game_over",
-	    over, "view", view);
+	data = json_pack("{s:i, s:s?, s:I, s:o, s:O, s:b, s:o, s:O}", "seat",
+	    seat, "name", seat >= 0 && seat < STORE_MAX_SEATS ? names[seat] :
+	    NULL, "next_seq", (json_int_t)(seq + 1), "to_act", seats,
+	    "to_act_names", json_object_get(view, "to_act_names"),
+	    "game_over", over, "summary", engine_summary_json(sum), "view",
+	    view);
 	if (data == NULL || queue(st, l, gs->game.id, seq, "move", data) != 0)
 		goto out;
 	json_decref(data);
 	data = NULL;
 	if (over) {
+		engine_summary_game_over(st, gs, &end);
 		proto_hex(gs->game.seed, STORE_SEED_BYTES, hex);
-		data = json_pack("{s:O*, s:s, s:O}", "result",
-		    json_object_get(view, "result"), "seed", hex, "view", view);
+		data = json_pack("{s:O*, s:s, s:o, s:O}", "result",
+		    json_object_get(view, "result"), "seed", hex, "summary",
+		    engine_summary_json(&end), "view", view);
 		sodium_memzero(hex, sizeof(hex));
 		if (data == NULL || queue(st, l, gs->game.id, seq,
 		    "game_over", data) != 0)
@@ -466,7 +475,8 @@ out:
 }
 
 int
-webhook_game_created(struct store *st, const struct store_game *g)
+webhook_game_created(struct store *st, const struct store_game *g,
+    const struct engine_summary *sum)
 {
 	char hex[2 * STORE_HASH_BYTES + 1];
 	struct store_player p;
@@ -489,10 +499,11 @@ webhook_game_created(struct store *st, const struct store_game *g)
 	}
 	proto_hex(g->commitment, STORE_HASH_BYTES, hex);
 	options = g->options != NULL ? json_loads(g->options, 0, NULL) : NULL;
-	data = json_pack("{s:s, s:i, s:i, s:o, s:s, s:o}", "ruleset",
+	data = json_pack("{s:s, s:i, s:i, s:o, s:s, s:o, s:o}", "ruleset",
 	    g->ruleset, "ruleset_version", g->ruleset_version, "nseats",
 	    g->nseats, "seats", seats, "seed_commitment", hex, "options",
-	    options != NULL ? options : json_object());
+	    options != NULL ? options : json_object(), "summary",
+	    engine_summary_json(sum));
 	if (data == NULL)
 		return -1;
 	rc = webhook_enqueue(st, g->id, 0, "game_created", data);

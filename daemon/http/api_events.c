@@ -2,12 +2,16 @@
  * api_events.c -- GET /v1/games/{id}/events?after=SEQ&wait=SECONDS: the
  * public events of a game after SEQ, at once if there are any, otherwise
  * after waiting up to `wait` seconds for the next commit (see api.h,
- * events.h; docs/API.md).
+ * events.h; docs/API.md); with "Accept: text/event-stream", a
+ * Server-Sent Events stream of them instead (sse.h).  Every game's
+ * events are api_events_all.c's.
  *
  * An event is a log entry in the public log's shape (api_log.c: move
  * texts redacted until the game is over), and every answer carries the
  * public view's summary of the game now: status, who is to act, the next
- * sequence number.  A waiting request holds no HTTP thread: its
+ * sequence number, with the players' names ("to_act_names",
+ * "seat_names"); each event carries its seat's "name" and its
+ * one-line "summary" (api_log.c).  A waiting request holds no HTTP thread: its
  * connection is suspended until the engine's commit hook or the timer
  * resumes it, and then this handler runs again and answers.
  */
@@ -18,8 +22,57 @@
 #include "api.h"
 #include "engine.h"
 #include "events.h"
+#include "sse.h"
 
 #define EVENTS_PAGE	100
+
+/* A stream of one game (sse_fetch_fn): its entries after the seq
+ * *cursor, each a frame whose id: is its seq. */
+struct game_frames {
+	struct store	*st;
+	struct sse_text	*frames;
+	int		 reveal;
+	int64_t		 last;
+	int		 failed;
+};
+
+static int
+add_game_frame(const struct store_entry *e, void *arg)
+{
+	struct game_frames *gf = arg;
+	json_t *event = api_event(gf->st, e, gf->reveal);
+
+	if (sse_append_event(gf->frames, e->seq, sse_event_type(e->kind),
+	    event) != 0)
+		gf->failed = 1;
+	json_decref(event);
+	gf->last = e->seq;
+	return gf->failed;
+}
+
+static int
+game_frames(struct store *st, int64_t game_id, int64_t *cursor,
+    struct sse_text *frames)
+{
+	struct store_game g;
+	struct game_frames gf;
+	enum store_status status;
+
+	if (store_game_get(st, game_id, &g) != STORE_OK)
+		return -1;
+	gf.st = st;
+	gf.frames = frames;
+	gf.reveal = g.status == STORE_GAME_OVER;
+	gf.last = *cursor;
+	gf.failed = 0;
+	store_game_clear(&g);
+	status = store_log_range(st, game_id, *cursor, EVENTS_PAGE,
+	    add_game_frame, &gf);
+	if (status != STORE_OK || gf.failed)
+		return -1;
+	*cursor = gf.last;
+	return 0;
+}
 
 /* The game's events after `after`, with the summary; NULL with an error
  * answered.  *count is the number of events. */
@@ -49,8 +102,13 @@ events_body(struct api_request *req, struct store *st, int64_t after,
 	if (g.status != STORE_GAME_FORMING && gamestate_load(st, g.id, -1,
 	    &gs, err, sizeof(err)) == ENGINE_OK) {
 		view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
+		gamestate_view_names(st, &gs, view);
 		json_object_set(body, "to_act", json_object_get(view,
 		    "to_act"));
+		json_object_set(body, "to_act_names", json_object_get(view,
+		    "to_act_names"));
+		json_object_set(body, "seat_names", json_object_get(view,
+		    "seat_names"));
 		json_object_set_new(body, "next_seq", json_integer(gs.seq +
 		    1));
 		if (json_object_get(view, "last") != NULL)
@@ -60,6 +118,7 @@ events_body(struct api_request *req, struct store *st, int64_t after,
 		gamestate_clear(&gs);
 	} else {
 		json_object_set_new(body, "to_act", json_array());
+		json_object_set_new(body, "to_act_names", json_array());
 		json_object_set_new(body, "next_seq", json_integer(
 		    g.status == STORE_GAME_FORMING ? 0 : last + 1));
 	}
@@ -87,6 +146,7 @@ api_game_events(struct api_request *req)
 {
 	enum MHD_Result rc = MHD_NO;
 	struct evwait *w = *req->state;
+	struct store_game g;
 	struct store *st;
 	int64_t after, wait, max_wait;
 	json_t *body;
@@ -99,6 +159,13 @@ api_game_events(struct api_request *req)
 		return rc;
 	if ((st = api_store(req, &rc)) == NULL)
 		return rc;
+	if (sse_wanted(req)) {
+		if (sse_last_event_id(req, -1, &after, &rc) != 0 ||
+		    api_game_get(req, st, req->params[0], &g, &rc) != 0)
+			return rc;
+		store_game_clear(&g);
+		return sse_start(req, req->params[0], after, game_frames);
+	}
 	if (w != NULL)		/* resumed: by a commit, the timer, a stop */
 		return answer(req, st, after, !evhub_was_woken(w));
 

@@ -302,6 +302,7 @@ api_game_view(struct api_request *req)
 	if (load_game(req, &gs, 1, lang, &rc) != 0)
 		return rc;
 	view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
+	gamestate_view_names(daemon_store(req->d), &gs, view);
 	engine_view_deadlines(daemon_store(req->d), &gs, clock_now(), view);
 	json_object_set_new(view, "status", json_string(
 	    api_game_status_name(gs.game.status)));

@@ -14,6 +14,13 @@
  * offline (`pbem verify`).  The genesis entry is public from the start:
  * it holds only the ruleset, options, seats, their public keys and the
  * seed commitment.
+ *
+ * Every entry also carries "name", the name of its seat's player now
+ * (null for the server's entries and open seats), and "summary", the
+ * one line in English and French written with the entry (summary.c;
+ * docs/API.md, "Summaries"), public from the start: it never names a
+ * hidden card.  An entry logged before summaries were kept gets a plain
+ * line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +41,7 @@ hex_string(const unsigned char *bytes, size_t n)
 	return json_string(hex);
 }
 
-static json_t *
+json_t *
 api_log_entry(const struct store_entry *e, int reveal)
 {
 	json_t *j;
@@ -60,10 +67,62 @@ api_log_entry(const struct store_entry *e, int reveal)
 	return j;
 }
 
+const char *
+api_seat_player(struct store *st, int64_t game_id, int seat,
+    char name[STORE_NAME_MAX])
+{
+	struct store_player p;
+	struct store_game g;
+	int64_t id;
+
+	if (seat < 0 || store_game_get(st, game_id, &g) != STORE_OK)
+		return NULL;
+	id = seat < g.nseats && seat < STORE_MAX_SEATS ? g.seat_player[seat] :
+	    0;
+	store_game_clear(&g);
+	if (id == 0 || store_player_get(st, id, &p) != STORE_OK)
+		return NULL;
+	snprintf(name, STORE_NAME_MAX, "%s", p.name);
+	return name;
+}
+
+/* The entry's stored summaries, or a plain line for an older entry. */
+static json_t *
+entry_summary(struct store *st, const struct store_entry *e,
+    const char *name)
+{
+	struct engine_summary sum;
+	char *en, *fr;
+	json_t *j;
+
+	if (store_summary_get(st, e->game_id, e->seq, &en, &fr) == STORE_OK) {
+		j = json_pack("{s:s, s:s}", "en", en, "fr", fr);
+		free(en);
+		free(fr);
+		return j;
+	}
+	engine_summary_plain(e, name, &sum);
+	return engine_summary_json(&sum);
+}
+
+json_t *
+api_event(struct store *st, const struct store_entry *e, int reveal)
+{
+	char buf[STORE_NAME_MAX];
+	const char *name = api_seat_player(st, e->game_id, e->seat, buf);
+	json_t *j = api_log_entry(e, reveal);
+
+	json_object_set_new(j, "name", name != NULL ? json_string(name) :
+	    json_null());
+	json_object_set_new(j, "summary", entry_summary(st, e, name));
+	return j;
+}
+
 struct page {
-	json_t	*entries;
-	int	 reveal;
-	int64_t	 last;
+	struct store	*st;
+	json_t		*entries;
+	int		 reveal;
+	int64_t		 last;
 };
 
 static int
@@ -71,7 +130,7 @@ add_entry(const struct store_entry *e, void *arg)
 {
 	struct page *pg = arg;
 
-	json_array_append_new(pg->entries, api_log_entry(e, pg->reveal));
+	json_array_append_new(pg->entries, api_event(pg->st, e, pg->reveal));
 	pg->last = e->seq;
 	return 0;
 }
@@ -82,6 +141,7 @@ api_log_entries(struct store *st, const struct store_game *g, int64_t after,
 {
 	struct page pg;
 
+	pg.st = st;
 	pg.entries = json_array();
 	pg.reveal = g->status == STORE_GAME_OVER;
 	pg.last = after;

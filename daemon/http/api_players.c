@@ -59,6 +59,7 @@ api_player_register(struct api_request *req)
 {
 	struct api_body_player body;
 	enum MHD_Result rc = MHD_NO;
+	enum rules_lang lang;
 	struct store_player p;
 	struct store *st;
 	enum store_status sr;
@@ -84,7 +85,12 @@ api_player_register(struct api_request *req)
 	p.email_pending = p.email[0] != '\0';
 	sr = register_player(req, st, &p, msg, sizeof(msg));
 	if (sr == STORE_EXISTS) {
-		engine_player_exists_reason(st, &p, msg, sizeof(msg));
+		/* In the language the player asked for (?lang= first). */
+		lang = strcmp(p.lang, "fr") == 0 ? RULES_LANG_FR :
+		    RULES_LANG_EN;
+		if (api_query_lang(req, &lang, &rc) < 0)
+			goto out;
+		engine_player_exists_reason(st, &p, lang, msg, sizeof(msg));
 		rc = api_send_error(req, MHD_HTTP_CONFLICT, "player_exists",
 		    msg, NULL);
 	} else if (sr != STORE_OK) {

@@ -133,6 +133,7 @@ api_seat_view(struct api_request *req)
 		    forms, legal);
 		json_decref(view);
 	} else {
+		gamestate_view_names(st, &gs, view);
 		json_object_set_new(view, "your_turn", json_boolean(acting));
 		json_object_set_new(view, "move_forms", forms != NULL ?
 		    json_incref(forms) : json_array());

@@ -35,6 +35,7 @@
 #include <sodium.h>
 
 #include "conf.h"
+#include "conf_secrets.h"
 #include "engine.h"
 #include "log.h"
 #include "mail.h"
@@ -109,7 +110,8 @@ mail_deliver_main(int argc, char **argv)
 	if ((cfg = config_new()) == NULL)
 		return EX_OSERR;
 	if ((file != NULL && config_load_file(cfg, file, err,
-	    sizeof(err)) != 0) || mail_settings_from_config(&set, cfg, err,
+	    sizeof(err)) != 0) || config_read_secret_files(cfg, err,
+	    sizeof(err)) != 0 || mail_settings_from_config(&set, cfg, err,
 	    sizeof(err)) != 0) {
 		fprintf(stderr, "pbemd deliver: %s\n", err);
 		config_free(cfg);

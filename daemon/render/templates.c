@@ -349,6 +349,12 @@ templates_render(const struct tpl_set *set, const char *lang,
 }
 
 const char *
+templates_installed_dir(void)
+{
+	return PBEM_TEMPLATE_DIR;
+}
+
+const char *
 templates_dir(const char *dir)
 {
 	struct stat sb;
@@ -359,5 +365,9 @@ templates_dir(const char *dir)
 		return dir;
 	if (stat(PBEM_TEMPLATE_DIR, &sb) == 0 && S_ISDIR(sb.st_mode))
 		return PBEM_TEMPLATE_DIR;
-	return "templates";
+	/* Run from the source tree, not installed. */
+	if (stat("templates", &sb) == 0 && S_ISDIR(sb.st_mode))
+		return "templates";
+	/* Neither: the installed path, which the error will name. */
+	return PBEM_TEMPLATE_DIR;
 }

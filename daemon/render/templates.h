@@ -44,9 +44,13 @@ struct tpl_set;
 /* Load and compile every template under dir.  Returns the set, or NULL
  * with the first problem in err ("FILE:LINE: reason" or "DIR: reason"). */
 /* The folder to load: dir if given, else $PBEM_TEMPLATES, else the
- * installed folder ($(pkgdatadir)/templates) if it exists, else
- * "templates" (running from the source tree). */
+ * installed folder ($(pkgdatadir)/templates, baked in by configure) if it
+ * exists, else "templates" if that exists (running from the source
+ * tree), else the installed folder again, so that the error of
+ * templates_load() names the path an installed pbemd looked at. */
 const char	*templates_dir(const char *dir);
+/* The installed folder, $(pkgdatadir)/templates. */
+const char	*templates_installed_dir(void);
 struct tpl_set	*templates_load(const char *dir, char *err, size_t errlen);
 void		 templates_free(struct tpl_set *set);
 

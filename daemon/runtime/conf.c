@@ -29,7 +29,8 @@ static const struct config_option options[] = {
 
 	/* Logging. */
 	{ "log", CONFIG_STRING, "stderr", 0, 0, 1,
-	    "where log lines go: stderr, syslog, or a file path" },
+	    "where log lines go: stderr, syslog (facility daemon), "
+	    "syslog:mail (or daemon, local0..local7), or a file path" },
 	{ "log_level", CONFIG_STRING, "info", 0, 0, 1,
 	    "the least important level logged: warning, info or debug" },
 
@@ -82,10 +83,16 @@ static const struct config_option options[] = {
 	    "forming games one player may have a seat in; 0: no limit" },
 	{ "http_events_max_wait", CONFIG_INT, "60", 1, 3600, 1,
 	    "the longest an event long-poll may wait, in seconds" },
+	{ "http_stream_max_seconds", CONFIG_INT, "3600", 1, 86400, 1,
+	    "the longest one Server-Sent Events stream lasts, in seconds "
+	    "(the client reconnects with Last-Event-ID)" },
 	/* Webhooks (docs/WEBHOOKS.md). */
 	{ "webhook_admin_token", CONFIG_STRING, "", 0, 0, 1,
 	    "the administrator's bearer token over HTTP (webhooks, seating "
 	    "other players); empty: off" },
+	{ "webhook_admin_token_file", CONFIG_STRING, "", 0, 0, 1,
+	    "a file whose first line is webhook_admin_token (mode 0600 or "
+	    "0640); empty: none" },
 	{ "webhook_timeout", CONFIG_INT, "10", 1, 300, 0,
 	    "seconds a webhook receiver has to answer one delivery" },
 	{ "webhook_retry_base", CONFIG_INT, "10", 1, 86400, 0,
@@ -127,6 +134,9 @@ static const struct config_option options[] = {
 	    "SMTP AUTH user; empty: no AUTH" },
 	{ "mail_smtp_password", CONFIG_STRING, "", 0, 0, 0,
 	    "SMTP AUTH password" },
+	{ "mail_smtp_password_file", CONFIG_STRING, "", 0, 0, 0,
+	    "a file whose first line is the SMTP AUTH password (mode 0600 or "
+	    "0640); empty: none" },
 	{ "mail_smtp_starttls", CONFIG_BOOL, "no", 0, 0, 0,
 	    "require STARTTLS on smtp://" },
 	{ "mail_imap_url", CONFIG_STRING, "", 0, 0, 0,
@@ -135,6 +145,9 @@ static const struct config_option options[] = {
 	    "IMAP login" },
 	{ "mail_imap_password", CONFIG_STRING, "", 0, 0, 0,
 	    "IMAP password" },
+	{ "mail_imap_password_file", CONFIG_STRING, "", 0, 0, 0,
+	    "a file whose first line is the IMAP password (mode 0600 or "
+	    "0640); empty: none" },
 	{ "mail_imap_starttls", CONFIG_BOOL, "no", 0, 0, 0,
 	    "require STARTTLS on imap://" },
 	{ "mail_imap_done_folder", CONFIG_STRING, "", 0, 0, 0,
@@ -510,6 +523,20 @@ config_bool(const struct config *cfg, const char *name)
 	return b;
 }
 
+int
+config_is_secret(const char *name)
+{
+	static const char *const endings[] = { "_password", "_token", NULL };
+	size_t len = strlen(name), elen, i;
+
+	for (i = 0; endings[i] != NULL; i++) {
+		elen = strlen(endings[i]);
+		if (len > elen && strcmp(name + len - elen, endings[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 void
 config_write(const struct config *cfg, FILE *out)
 {
@@ -519,6 +546,8 @@ config_write(const struct config *cfg, FILE *out)
 		fprintf(out, "# %s (default: \"%s\"%s)\n", options[i].doc,
 		    options[i].default_value, options[i].reloadable ?
 		    "; SIGHUP reloads it" : "");
-		fprintf(out, "%s = \"%s\"\n", options[i].name, cfg->value[i]);
+		fprintf(out, "%s = \"%s\"\n", options[i].name,
+		    config_is_secret(options[i].name) && *cfg->value[i] != '\0' ?
+		    CONFIG_SECRET_SHOWN : cfg->value[i]);
 	}
 }

@@ -63,8 +63,13 @@ const char	*config_str(const struct config *cfg, const char *name);
 long long	 config_int(const struct config *cfg, const char *name);
 int		 config_bool(const struct config *cfg, const char *name);
 
+/* Is the option a secret (a password or a token), whose value is never
+ * printed nor logged?  1 or 0. */
+int	config_is_secret(const char *name);
+#define CONFIG_SECRET_SHOWN	"(secret, not shown)"
+
 /* Write every option with its current value, as a configuration file
- * (what `pbemd -n -v` prints). */
+ * (what `pbemd -n -v` prints); a secret's value is CONFIG_SECRET_SHOWN. */
 void	config_write(const struct config *cfg, FILE *out);
 
 #endif /* PBEM_CONF_H */

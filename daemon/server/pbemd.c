@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -188,12 +189,30 @@ static const struct stage {
 };
 
 static void
+print_usage(FILE *out)
+{
+	fprintf(out,
+"usage: pbemd [-nv] [-c file] [-o name=value] [-d database] [-l address]\n"
+"             [-p port] [-t templates] [--demo]\n"
+"       pbemd deliver [-c file] [-d database] [-f sender] [-m name=value]\n"
+"       pbemd --help | --version\n"
+"  -c file        the configuration file (pbemd.conf(5))\n"
+"  -n             check the configuration and every file it names, then exit\n"
+"  -v             debug logging; with -n, print every setting\n"
+"  -o name=value  one setting, over the file's (also -d, -l, -p, -t)\n"
+"  --demo         make two players and a game to try, and print how\n"
+"Templates: %s unless set.\n"
+"Exit status: 0 stopped cleanly or configuration valid, 1 failed to run,\n"
+"64 usage error, 78 configuration refused (pbemd(8)).\n",
+	    templates_installed_dir());
+}
+
+/* A usage error: the usage on stderr, exit EX_USAGE. */
+static void
 usage(void)
 {
-	fprintf(stderr, "usage: pbemd [-nv] [-c file] [-o name=value] "
-	    "[-d database] [-l address]\n"
-	    "             [-p port] [-t templates] [--demo]\n");
-	exit(2);
+	print_usage(stderr);
+	exit(EX_USAGE);
 }
 
 /* Keep a command-line setting ("name=value") to apply after the file, at
@@ -208,7 +227,7 @@ add_pair(char **list, size_t *n, const char *pair)
 		fatalx("out of memory");
 	if (config_set_pair(scratch, pair, err, sizeof(err)) != 0) {
 		fprintf(stderr, "pbemd: %s\n", err);
-		exit(2);
+		exit(EX_USAGE);
 	}
 	config_free(scratch);
 	if ((list[(*n)++] = strdup(pair)) == NULL)
@@ -422,6 +441,8 @@ main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "demo", no_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct daemon d;
@@ -443,7 +464,7 @@ main(int argc, char **argv)
 		fatalx("out of memory");
 	/* Command-line settings are kept apart and applied after the file,
 	 * so they win over it, also at a reload. */
-	while ((ch = getopt_long(argc, argv, "c:d:l:no:p:t:v", opts,
+	while ((ch = getopt_long(argc, argv, "c:d:hl:no:p:t:v", opts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'c': d.config_file = optarg; break;
@@ -461,6 +482,12 @@ main(int argc, char **argv)
 			    optarg); break;
 		case 'v': verbose = 1; break;
 		case 'D': want_demo = 1; break;
+		case 'h':
+			print_usage(stdout);
+			exit(EX_OK);
+		case 'V':
+			printf("pbemd %s\n", PACKAGE_VERSION);
+			exit(EX_OK);
 		default: usage();
 		}
 	}
@@ -474,17 +501,26 @@ main(int argc, char **argv)
 	d.noverrides = noverrides;
 	if ((cfg = daemon_settings(&d, err, sizeof(err))) == NULL) {
 		fprintf(stderr, "pbemd: %s\n", err);
-		exit(1);
+		exit(EX_CONFIG);
 	}
 	d.cfg = cfg;
 	if (check_only) {
 		if (verbose)
 			config_write(cfg, stdout);
+		if (daemon_check_files(cfg, stdout) != 0) {
+			fprintf(stderr, "pbemd: configuration %s refused: a file "
+			    "it names is missing or unusable (above)\n",
+			    d.config_file ? d.config_file :
+			    "(built-in defaults)");
+			config_free(cfg);
+			free_overrides(overrides, noverrides);
+			return EX_CONFIG;
+		}
 		printf("pbemd: configuration %s is valid\n", d.config_file ?
 		    d.config_file : "(built-in defaults)");
 		config_free(cfg);
 		free_overrides(overrides, noverrides);
-		return 0;
+		return EX_OK;
 	}
 
 	/* Signals are taken synchronously by the main thread only; every
@@ -532,7 +568,8 @@ main(int argc, char **argv)
 	d.template_dir = templates_dir(d.template_dir);
 	if ((d.templates = templates_load(d.template_dir, err,
 	    sizeof(err))) == NULL)
-		fatalx("templates: %s", err);
+		fatalx("templates: %s (set templates = DIR in the "
+		    "configuration, or -t DIR)", err);
 	log_info("templates: %zu loaded from %s", templates_count(d.templates),
 	    d.template_dir);
 	if (store_open(d.dbpath, &d.st, err, sizeof(err)) != STORE_OK)

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf_secrets.h"
 #include "server.h"
 #include "metrics.h"
 
@@ -57,6 +58,10 @@ daemon_settings(struct daemon *d, char *err, size_t errlen)
 			config_free(cfg);
 			return NULL;
 		}
+	if (config_read_secret_files(cfg, err, errlen) != 0) {
+		config_free(cfg);
+		return NULL;
+	}
 	return cfg;
 }
 
@@ -85,9 +90,13 @@ keep_restart_options(struct config *next, const struct config *running)
 		now = config_str(next, o->name);
 		if (o->reloadable || strcmp(was, now) == 0)
 			continue;
-		log_warnx("reload: %s changed from \"%s\" to \"%s\"; that "
-		    "needs a restart, so \"%s\" stays until then", o->name,
-		    was, now, was);
+		if (config_is_secret(o->name))
+			log_warnx("reload: %s changed; that needs a restart, "
+			    "so the running value stays until then", o->name);
+		else
+			log_warnx("reload: %s changed from \"%s\" to \"%s\"; "
+			    "that needs a restart, so \"%s\" stays until "
+			    "then", o->name, was, now, was);
 		if (config_set(next, o->name, was, err, sizeof(err)) != 0)
 			fatalx("reload: %s", err);	/* it was valid */
 	}

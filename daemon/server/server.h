@@ -8,6 +8,7 @@
 #define PBEM_SERVER_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "daemon.h"
 
@@ -21,6 +22,15 @@ struct config	*daemon_settings(struct daemon *d, char *err, size_t errlen);
 int		 daemon_reload(struct daemon *d);
 /* Free the configs that reloads replaced (at exit, threads stopped). */
 void		 daemon_retired_free(struct daemon *d);
+
+/* ---- checkfiles.c -------------------------------------------------------- */
+
+/* `pbemd -n`: load the templates and check every file and folder cfg
+ * names (database, keys, pid file, log file, Maildirs) without creating
+ * or changing any.  Each problem goes to stderr as "pbemd: WHAT: PATH:
+ * why"; notes (templates loaded, a file pbemd will make) go to out.
+ * Returns the number of problems. */
+int	daemon_check_files(const struct config *cfg, FILE *out);
 
 /* ---- sdnotify.c ---------------------------------------------------------- */
 

@@ -256,4 +256,5 @@ const struct rules_module eve_module = {
 	.skip_check = NULL,
 	.skip_apply = NULL,
 	.response_window = NULL,
+	.describe_last = eve_describe_last,
 };

@@ -14,7 +14,8 @@
  * Files: cards.c (card data and names), parse.c (text -> steps), turn.c
  * (the steps), stage.c (row dealing, refill, stage end, scoring),
  * expert.c (ship tracks, dice, space effects), state.c (save/load),
- * view.c (views, legal moves, move forms), eve.c (the module table).
+ * view.c (views, legal moves, move forms, the last turn described),
+ * eve.c (the module table).
  */
 #ifndef PBEM_EVE_H
 #define PBEM_EVE_H
@@ -190,5 +191,8 @@ json_t		*eve_view(const void *state, int viewer);
 json_t		*eve_legal_moves(const void *state, int seat);
 json_t		*eve_move_forms(const void *state, int seat,
 		    enum rules_lang lang);
+enum rules_status eve_describe_last(const void *state, int seat,
+		    const char *const *names, enum rules_lang lang, char *out,
+		    size_t outlen);
 
 #endif /* PBEM_EVE_H */

@@ -108,6 +108,28 @@ last_turn(const struct eve *g, int s, json_t *o)
 		json_object_set_new(o, "last_turn_fr", json_string(buf));
 }
 
+/* describe_last (api_version 5): seat's turn as the table saw it, the
+ * same text as the view's last_turn_<lang>, after the player's name and
+ * ship.  Games of version 1 and 2 keep no last turn: the core words a
+ * plain line for them. */
+enum rules_status
+eve_describe_last(const void *state, int seat, const char *const *names,
+    enum rules_lang lang, char *out, size_t outlen)
+{
+	const struct eve *g = state;
+	char steps[2048];
+	int n;
+
+	if (seat < 0 || seat >= EVE_SEATS || g->version < 3 ||
+	    g->last[seat].nsteps < 0 || eve_steps_public_text(
+	    g->last[seat].steps, g->last[seat].nsteps, lang, steps,
+	    sizeof(steps)) != 0)
+		return RULES_ILLEGAL;
+	n = snprintf(out, outlen, lang == RULES_LANG_FR ? "%s (%s) : %s" :
+	    "%s (%s): %s", names[seat], eve_ship_name(seat), steps);
+	return n >= 0 && (size_t)n < outlen ? RULES_OK : RULES_ILLEGAL;
+}
+
 /* How the last stage to end was scored (version 3 on), or null: the
  * finisher's distance points and the Starfleet bonus (bonus_ship absent
  * on a tie). */

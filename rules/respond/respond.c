@@ -514,14 +514,16 @@ parry_view(const void *state, int viewer)
 	    "to_act", to_act, "over", game_over(g), "current", g->current,
 	    "pile", rules_json_ints(g->pile, g->npile), "seats", seats);
 	if (g->window != 0)
-		json_object_set_new(view, "window", json_pack("{s:i, s:i, s:o}",
-		    "striker", g->current, "card", g->window, "answered",
+		json_object_set_new(view, "window", json_pack(
+		    "{s:i, s:i, s:i, s:o}", "striker", g->current,
+		    "striker_seat", g->current, "card", g->window, "answered",
 		    answered));
 	else
 		json_decref(answered);
 	if (g->last_card != 0)
-		json_object_set_new(view, "last", json_pack("{s:i, s:i, s:o}",
-		    "striker", g->last_striker, "card", g->last_card,
+		json_object_set_new(view, "last", json_pack(
+		    "{s:i, s:i, s:i, s:o}", "striker", g->last_striker,
+		    "striker_seat", g->last_striker, "card", g->last_card,
 		    "parried_by", rules_json_ints(g->last_parried, g->nseats)));
 	if (full)
 		json_object_set_new(view, "deck",
@@ -595,6 +597,68 @@ parry_result(const void *state)
 	    rules_json_ints(g->score, g->nseats), "winners", winners);
 }
 
+/* The names of the seats that parried the last strike, joined with
+ * ", " into out. */
+static void
+parried_names(const struct parry *g, const char *const *names, char *out,
+    size_t outlen)
+{
+	size_t used = 0;
+	int s;
+
+	out[0] = '\0';
+	for (s = 0; s < g->nseats && used < outlen; s++)
+		if (g->last_parried[s])
+			used += (size_t)snprintf(out + used, outlen - used,
+			    "%s%s", used > 0 ? ", " : "", names[s]);
+}
+
+/*
+ * describe_last (api_version 5).  An answer stays hidden until the last
+ * one is in, so an answer that leaves the window open is only
+ * "answered"; the last one resolves the strike, and the line tells the
+ * outcome the view now shows.  A pass on a turn moves the turn to the
+ * next seat; a resolution moves it to the striker's next.
+ */
+static enum rules_status
+parry_describe_last(const void *state, int seat, const char *const *names,
+    enum rules_lang lang, char *out, size_t outlen)
+{
+	const struct parry *g = state;
+	const char *striker;
+	char who[PARRY_SEATS * 72];
+	int fr = lang == RULES_LANG_FR, n;
+
+	if (g->window != 0 && seat == g->current)
+		n = snprintf(out, outlen, fr ? "%s frappe avec %d ; les "
+		    "autres répondent" : "%s strikes with %d; the others "
+		    "answer", names[seat], g->window);
+	else if (g->window != 0)
+		n = snprintf(out, outlen, fr ? "%s a répondu" :
+		    "%s answered", names[seat]);
+	else if ((seat + 1) % g->nseats == g->current || g->last_card == 0)
+		n = snprintf(out, outlen, fr ? "%s passe" : "%s passed",
+		    names[seat]);
+	else {
+		striker = names[g->last_striker];
+		parried_names(g, names, who, sizeof(who));
+		if (who[0] != '\0' && fr)
+			n = snprintf(out, outlen, "%s a répondu ; la frappe "
+			    "de %s (%d) est parée par %s", names[seat],
+			    striker, g->last_card, who);
+		else if (who[0] != '\0')
+			n = snprintf(out, outlen, "%s answered; %s's strike "
+			    "(%d) was parried by %s", names[seat], striker,
+			    g->last_card, who);
+		else
+			n = snprintf(out, outlen, fr ? "%s a répondu ; "
+			    "personne ne pare, %s marque %d" : "%s answered; "
+			    "nobody parried, %s scores %d", names[seat],
+			    striker, g->last_card);
+	}
+	return n >= 0 && (size_t)n < outlen ? RULES_OK : RULES_ILLEGAL;
+}
+
 const struct rules_module respond_module = {
 	.api_version = RULES_API_VERSION,
 	.name = "respond",
@@ -625,4 +689,5 @@ const struct rules_module respond_module = {
 	.skip_check = NULL,
 	.skip_apply = NULL,
 	.response_window = parry_response_window,
+	.describe_last = parry_describe_last,
 };

@@ -384,4 +384,5 @@ const struct rules_module stmissions_module = {
 	.skip_check = NULL,
 	.skip_apply = NULL,
 	.response_window = NULL,
+	.describe_last = stm_describe_last,
 };

@@ -249,6 +249,10 @@ json_t	*stm_view(const void *state, int viewer);
 json_t	*stm_legal_moves(const void *state, int seat);
 void	 stm_move_text(const struct stm_move *, enum rules_lang, char *buf,
 	    size_t len);
+/* describe.c: describe_last (rules.h), the last move as the table saw it. */
+enum rules_status stm_describe_last(const void *state, int seat,
+	    const char *const *names, enum rules_lang lang, char *out,
+	    size_t outlen);
 enum rules_status stm_translate(const void *state, int seat,
 	    const char *text, enum rules_lang lang, char *out, size_t outlen);
 json_t	*stm_move_forms(const void *state, int seat, enum rules_lang lang);

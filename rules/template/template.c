@@ -30,6 +30,9 @@
  *     deadline; document it) and, if your rules let a turn pass,
  *     skip_check/skip_apply; response_window if the game has reactions
  *     (rules/respond/ shows one).
+ *  5c. Write describe_last (api_version 5): the move just applied, worded
+ *     for the whole table from what the public view shows -- it goes
+ *     into every event and webhook as the chat-sized summary.
  *  6. Add the module to rules/registry.c and its sources to
  *     rules/local.mk, then run `make check`: the conformance test
  *     (tests/check_rules_api.c) plays every registered module at random.
@@ -425,6 +428,30 @@ ladder_result(const void *state)
 	    rules_json_ints(g->score, g->nseats), "winners", winners);
 }
 
+/* describe_last (api_version 5): the card just played is the pile's top,
+ * face up for everyone; it scored when it beat the card under it. */
+static enum rules_status
+ladder_describe_last(const void *state, int seat, const char *const *names,
+    enum rules_lang lang, char *out, size_t outlen)
+{
+	const struct ladder *g = state;
+	int card, scored, n;
+
+	if (g->npile == 0)
+		return RULES_ILLEGAL;
+	card = g->pile[g->npile - 1];
+	scored = g->npile == 1 || card > g->pile[g->npile - 2];
+	if (lang == RULES_LANG_FR)
+		n = scored ? snprintf(out, outlen, "%s a joué le %d et marque "
+		    "%d", names[seat], card, card) : snprintf(out, outlen,
+		    "%s a joué le %d, sans marquer", names[seat], card);
+	else
+		n = scored ? snprintf(out, outlen, "%s played %d and scored "
+		    "%d", names[seat], card, card) : snprintf(out, outlen,
+		    "%s played %d, no score", names[seat], card);
+	return n >= 0 && (size_t)n < outlen ? RULES_OK : RULES_ILLEGAL;
+}
+
 const struct rules_module template_module = {
 	.api_version = RULES_API_VERSION,
 	.name = "template",
@@ -455,4 +482,5 @@ const struct rules_module template_module = {
 	.skip_check = ladder_skip_check,
 	.skip_apply = ladder_skip_apply,
 	.response_window = NULL,
+	.describe_last = ladder_describe_last,
 };

@@ -1,0 +1,76 @@
+# contrib/: what a server installs beside the programs (README.md,
+# "Installing on a server"): the systemd unit, its sysusers.d and
+# tmpfiles.d files, and the example configuration.
+#
+# The unit and the two files are made here, not by config.status, so that
+# every path is expanded in full (`@sbindir@` from configure alone reads
+# "${exec_prefix}/sbin") and follows a `make prefix=...`.
+CONTRIB_EDIT = sed \
+	-e 's|@bindir[@]|$(bindir)|g' \
+	-e 's|@sbindir[@]|$(sbindir)|g' \
+	-e 's|@sysconfdir[@]|$(sysconfdir)|g' \
+	-e 's|@localstatedir[@]|$(localstatedir)|g' \
+	-e 's|@systemdunitdir[@]|$(systemdunitdir)|g' \
+	-e 's|@PBEM_USER[@]|$(PBEM_USER)|g' \
+	-e 's|@PBEM_MAX_CONNECTIONS[@]|$(PBEM_MAX_CONNECTIONS)|g' \
+	-e 's|@PBEM_HTTP_THREADS[@]|$(PBEM_HTTP_THREADS)|g' \
+	-e 's|@PBEM_LIMIT_NOFILE[@]|$(PBEM_LIMIT_NOFILE)|g'
+contrib/pbemd.service: $(srcdir)/contrib/pbemd.service.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) contrib && \
+	    $(CONTRIB_EDIT) $(srcdir)/contrib/pbemd.service.in >$@.tmp && \
+	    mv $@.tmp $@
+contrib/pbem.sysusers: $(srcdir)/contrib/pbem.sysusers.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) contrib && \
+	    $(CONTRIB_EDIT) $(srcdir)/contrib/pbem.sysusers.in >$@.tmp && \
+	    mv $@.tmp $@
+contrib/pbem.tmpfiles: $(srcdir)/contrib/pbem.tmpfiles.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) contrib && \
+	    $(CONTRIB_EDIT) $(srcdir)/contrib/pbem.tmpfiles.in >$@.tmp && \
+	    mv $@.tmp $@
+CONTRIB_MADE = contrib/pbemd.service contrib/pbem.sysusers \
+	contrib/pbem.tmpfiles
+all-local: $(CONTRIB_MADE)
+CLEANFILES += $(CONTRIB_MADE)
+# EXTRA_DIST ships contrib/ whole: leave out what an in-tree build made,
+# so that a build from the tarball makes them with its own paths.
+dist-hook:
+	for f in $(CONTRIB_MADE); do rm -f "$(distdir)/$$f"; done
+
+# Installed under the names systemd looks for.
+install-data-local: $(CONTRIB_MADE) install-example-config
+	$(MKDIR_P) '$(DESTDIR)$(systemdunitdir)' '$(DESTDIR)$(sysusersdir)' \
+	    '$(DESTDIR)$(tmpfilesdir)'
+	$(INSTALL_DATA) contrib/pbemd.service '$(DESTDIR)$(systemdunitdir)/pbemd.service'
+	$(INSTALL_DATA) contrib/pbem.sysusers '$(DESTDIR)$(sysusersdir)/pbem.conf'
+	$(INSTALL_DATA) contrib/pbem.tmpfiles '$(DESTDIR)$(tmpfilesdir)/pbem.conf'
+uninstall-local: uninstall-example-config
+	rm -f '$(DESTDIR)$(systemdunitdir)/pbemd.service' \
+	    '$(DESTDIR)$(sysusersdir)/pbem.conf' \
+	    '$(DESTDIR)$(tmpfilesdir)/pbem.conf'
+
+# The example configuration, as $(sysconfdir)/pbem/pbemd.conf when there
+# is none yet (an administrator's file is never overwritten), and always
+# as pbemd.conf.example beside it.  Uninstalling removes the first only
+# if it is still the example, unchanged.
+pbemconfdir = $(sysconfdir)/pbem
+install-example-config:
+	$(MKDIR_P) '$(DESTDIR)$(pbemconfdir)'
+	$(INSTALL_DATA) $(srcdir)/contrib/pbemd.conf '$(DESTDIR)$(pbemconfdir)/pbemd.conf.example'
+	test -f '$(DESTDIR)$(pbemconfdir)/pbemd.conf' || \
+	    $(INSTALL_DATA) $(srcdir)/contrib/pbemd.conf '$(DESTDIR)$(pbemconfdir)/pbemd.conf'
+uninstall-example-config:
+	if cmp -s $(srcdir)/contrib/pbemd.conf '$(DESTDIR)$(pbemconfdir)/pbemd.conf'; then \
+	    rm -f '$(DESTDIR)$(pbemconfdir)/pbemd.conf'; fi
+	rm -f '$(DESTDIR)$(pbemconfdir)/pbemd.conf.example'
+.PHONY: install-example-config uninstall-example-config
+
+# The manual pages (mdoc), linted by tests/man-test.sh.
+dist_man_MANS = docs/man/pbem.1 docs/man/pbemd.conf.5 docs/man/pbemctl.8 \
+	docs/man/pbemd.8
+TESTS += tests/man-test.sh
+EXTRA_DIST += tests/man-test.sh
+
+# The unit as made here passes `systemd-analyze verify` (skipped, with a
+# message, where systemd-analyze is not installed).
+TESTS += tests/unit-test.sh
+EXTRA_DIST += tests/unit-test.sh
