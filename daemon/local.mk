@@ -9,6 +9,7 @@ daemon_libpbem_a_SOURCES = \
 	daemon/common/rng.h daemon/common/rng.c \
 	daemon/common/reqsig.h daemon/common/reqsig.c \
 	daemon/common/clock.h daemon/common/clock.c \
+	daemon/common/timetext.h daemon/common/timetext.c \
 	daemon/common/addrpolicy.h daemon/common/addrpolicy.c \
 	daemon/common/secretfile.h daemon/common/secretfile.c
 # engine/: everything that decides and records a move (engine.h).
@@ -22,6 +23,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine/outbox.c daemon/engine/observe.c \
 	daemon/engine/webhook.h daemon/engine/webhook.c \
 	daemon/engine/turnclock.h daemon/engine/turnclock.c \
+	daemon/engine/gamemaster.c \
 	daemon/engine/create.c daemon/engine/players.c \
 	daemon/engine/gamestate.c \
 	daemon/engine/replay.h daemon/engine/replay.c \

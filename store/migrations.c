@@ -516,6 +516,25 @@ static const char migration_12[] =
 	"	PRIMARY KEY (game_id, seq)\n"
 	") WITHOUT ROWID;\n";
 
+/*
+ * 13 (issue 21): the time zone a player reads times in (an
+ * IANA name checked against the system's time zone database by the
+ * engine; '' for UTC; times are still stored as UTC), and each game's
+ * master and pause (docs/ASYNC.md, "The game master").
+ */
+static const char migration_13[] =
+	"ALTER TABLE players ADD COLUMN tz TEXT NOT NULL DEFAULT ''\n"
+	"	CONSTRAINT tz_size CHECK (length(CAST(tz AS BLOB)) <= 63);\n"
+	/* A game's master (NULL: none named) with the number of their last
+	 * signed command, and when the game was paused (0: running). */
+	"CREATE TABLE game_masters (\n"
+	"	game_id	INTEGER PRIMARY KEY REFERENCES games(id),\n"
+	"	player_id INTEGER REFERENCES players(id),\n"
+	"	command_seq INTEGER NOT NULL DEFAULT 0\n"
+	"	    CONSTRAINT command_seq_range CHECK (command_seq >= 0),\n"
+	"	paused_at INTEGER NOT NULL DEFAULT 0\n"
+	");\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -533,6 +552,7 @@ static const struct migration migrations[] = {
 	{ 10, "web sessions", migration_10, NULL },
 	{ 11, "log.event_id, the global event cursor", migration_11, NULL },
 	{ 12, "one-line summaries of log entries", migration_12, NULL },
+	{ 13, "players.tz, game_masters", migration_13, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -105,6 +105,9 @@ struct store_player {
 	/* 1 while the address waits for its owner to confirm it: no game
 	 * mail is sent to it (docs/PLAYING.md; migration 9). */
 	int		email_pending;
+	/* The IANA time zone the player reads times in ("Europe/Paris");
+	 * "" for UTC (migration 13). */
+	char		tz[64];
 };
 
 /* Insert p (p->id is set).  STORE_EXISTS if the name or key is taken. */
@@ -119,6 +122,9 @@ enum store_status store_player_set_key(struct store *st, int64_t id,
 /* The player whose name equals name but for ASCII case (names are unique
  * in that form since schema 6): for saying which name a new one clashes
  * with. */
+/* Set player id's time zone name ("" for UTC); the caller checked it. */
+enum store_status store_player_set_tz(struct store *st, int64_t id,
+    const char *tz);
 enum store_status store_player_find_folded(struct store *st, const char *name,
     struct store_player *p);
 /* The first registered player with this address (ASCII case ignored),
@@ -532,6 +538,22 @@ enum store_status store_turn_put(struct store *st, const struct store_turn *t);
  * it had already fired: the caller must then not repeat its effect. */
 enum store_status store_timer_fire(struct store *st, int64_t game_id,
     int64_t turn, int seat, const char *what, int64_t when);
+/* A game's master and pause (migration 13). */
+struct store_master {
+	int64_t		game_id;
+	int64_t		player_id;	/* 0: no master named */
+	int64_t		command_seq;	/* the master's last command number */
+	int64_t		paused_at;	/* 0: running; else paused since */
+};
+/* STORE_OK with the row, or STORE_OK with a zeroed row (but game_id)
+ * when the game has none. */
+enum store_status store_master_get(struct store *st, int64_t game_id,
+    struct store_master *m);
+enum store_status store_master_put(struct store *st,
+    const struct store_master *m);
+
+/* The latest time a timer fired, in any game (0 when none has). */
+enum store_status store_timer_latest(struct store *st, int64_t *when);
 
 struct store_press {
 	int64_t		id;

@@ -198,6 +198,64 @@ store_timer_fire(struct store *st, int64_t game_id, int64_t turn, int seat,
 	return run_once(st, s, "timer fire");
 }
 
+enum store_status
+store_timer_latest(struct store *st, int64_t *when)
+{
+	sqlite3_stmt *s;
+	enum store_status status;
+
+	*when = 0;
+	if ((s = store_sqlite_prepare(st, "SELECT coalesce(max(fired), 0) "
+	    "FROM timers", "timer latest")) == NULL)
+		return STORE_ERROR;
+	if ((status = store_sqlite_step(st, s, "timer latest")) == STORE_OK)
+		*when = sqlite3_column_int64(s, 0);
+	store_sqlite_done(st, s);
+	return status;
+}
+
+/* ---- Game masters --------------------------------------------------------- */
+
+enum store_status
+store_master_get(struct store *st, int64_t game_id, struct store_master *m)
+{
+	sqlite3_stmt *s;
+	enum store_status status;
+
+	memset(m, 0, sizeof(*m));
+	m->game_id = game_id;
+	if ((s = store_sqlite_prepare(st, "SELECT coalesce(player_id, 0), "
+	    "command_seq, paused_at FROM game_masters WHERE game_id = ?1",
+	    "master get")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, game_id);
+	if ((status = store_sqlite_step(st, s, "master get")) == STORE_OK) {
+		m->player_id = sqlite3_column_int64(s, 0);
+		m->command_seq = sqlite3_column_int64(s, 1);
+		m->paused_at = sqlite3_column_int64(s, 2);
+	}
+	store_sqlite_done(st, s);
+	return status == STORE_NOTFOUND ? STORE_OK : status;
+}
+
+enum store_status
+store_master_put(struct store *st, const struct store_master *m)
+{
+	sqlite3_stmt *s;
+
+	if ((s = store_sqlite_prepare(st, "INSERT INTO game_masters (game_id, "
+	    "player_id, command_seq, paused_at) VALUES (?1, nullif(?2, 0), "
+	    "?3, ?4) ON CONFLICT (game_id) DO UPDATE SET player_id = "
+	    "excluded.player_id, command_seq = excluded.command_seq, "
+	    "paused_at = excluded.paused_at", "master put")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, m->game_id);
+	sqlite3_bind_int64(s, 2, m->player_id);
+	sqlite3_bind_int64(s, 3, m->command_seq);
+	sqlite3_bind_int64(s, 4, m->paused_at);
+	return run_once(st, s, "master put");
+}
+
 /* ---- Press -------------------------------------------------------------- */
 
 enum store_status

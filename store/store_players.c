@@ -14,7 +14,8 @@
 #include "store_sqlite.h"
 
 #define PLAYER_SELECT							\
-	"SELECT p.id, p.name, p.email, p.lang, k.pubkey, p.email_pending "	\
+	"SELECT p.id, p.name, p.email, p.lang, k.pubkey, p.email_pending, "	\
+	"p.tz "	\
 	"FROM players p "	\
 	"LEFT JOIN player_keys k ON k.player_id = p.id AND k.revoked IS NULL"
 
@@ -53,7 +54,7 @@ read_player(struct store *st, sqlite3_stmt *s, struct store_player *p)
 	    sizeof(p->pubkey))) != STORE_OK)
 		return status;
 	p->email_pending = sqlite3_column_int(s, 5) != 0;
-	return STORE_OK;
+	return sq_col_text(st, s, 6, "players", p->tz, sizeof(p->tz));
 }
 
 static enum store_status
@@ -239,4 +240,23 @@ store_player_foreach(struct store *st, store_player_cb cb, void *arg)
 	}
 	sq_finish(s);
 	return status == STORE_NOTFOUND ? STORE_OK : status;
+}
+
+enum store_status
+store_player_set_tz(struct store *st, int64_t id, const char *tz)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	if ((s = store_sqlite_prepare(st, "UPDATE players SET tz = ?2 WHERE "
+	    "id = ?1", "player time zone")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_text(s, 2, tz, -1, SQLITE_TRANSIENT);
+	status = store_sqlite_step(st, s, "player time zone");
+	store_sqlite_done(st, s);
+	if (status == STORE_NOTFOUND && sqlite3_changes(
+	    store_sqlite_db(st)) == 1)
+		status = STORE_OK;	/* done: no row to read, one changed */
+	return status;
 }

@@ -287,7 +287,8 @@ START_TEST(test_quiet_games_passed_over)
 	s = tick(t0 + 26 * HOUR);
 	ck_assert_int_eq(s.games, 2);
 	ck_assert_int_eq(engine_resign(env.st, env.key, resigned,
-	    to_act(resigned, NULL), 0, NULL, fake_now, err, sizeof(err)),
+	    to_act(resigned, NULL), 0, NULL, fake_now, RULES_LANG_EN, err,
+	    sizeof(err)),
 	    ENGINE_OK);
 	s = tick(t0 + 26 * HOUR + 1);
 	ck_assert_int_eq(s.quiet, 1);		/* only the other game */
@@ -455,16 +456,20 @@ START_TEST(test_vacation)
 	tick(t0);
 	/* Away from day 1 to day 4: the deadline moves from 2d to 5d. */
 	ck_assert_int_eq(engine_vacation(env.st, game, seat, 0, t0 + DAY,
-	    t0 + 4 * DAY, t0, err, sizeof(err)), ENGINE_OK);
+	    t0 + 4 * DAY, t0, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_OK);
 	before = testenv_rows(&env);
 	ck_assert_int_eq(engine_vacation(env.st, game, seat, 0, t0 + 5 * DAY,
-	    t0 + 6 * DAY, t0, err, sizeof(err)), ENGINE_REFUSED);
+	    t0 + 6 * DAY, t0, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_REFUSED);
 	ck_assert_ptr_nonnull(strstr(err, "one at a time"));
 	ck_assert_int_eq(engine_vacation(env.st, game, 1 - seat, 0, t0,
-	    t0 + 6 * DAY, t0, err, sizeof(err)), ENGINE_REFUSED);
+	    t0 + 6 * DAY, t0, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_REFUSED);
 	ck_assert_ptr_nonnull(strstr(err, "game allows 5 days"));
 	ck_assert_int_eq(engine_vacation(env.st, game, 1 - seat, 0, t0 + DAY,
-	    t0, t0, err, sizeof(err)), ENGINE_BAD_REQUEST);
+	    t0, t0, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_BAD_REQUEST);
 	ck_assert_int_eq(testenv_rows(&env), before);
 	s = tick(t0 + 2 * DAY);
 	ck_assert_int_eq(s.auto_moves + s.reminders, 0);
@@ -477,9 +482,11 @@ START_TEST(test_vacation)
 	/* 3 of the 5 days are used: 2 are left. */
 	fake_now = t0 + 6 * DAY;
 	ck_assert_int_eq(engine_vacation(env.st, game, seat, 0, fake_now,
-	    fake_now + 3 * DAY, fake_now, err, sizeof(err)), ENGINE_REFUSED);
+	    fake_now + 3 * DAY, fake_now, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_REFUSED);
 	ck_assert_int_eq(engine_vacation(env.st, game, seat, 0, fake_now,
-	    fake_now + 2 * DAY, fake_now, err, sizeof(err)), ENGINE_OK);
+	    fake_now + 2 * DAY, fake_now, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_OK);
 }
 END_TEST
 
@@ -526,7 +533,8 @@ START_TEST(test_resign_two_seats)
 	game = testenv_game(&env, "template", 2);
 	seat = to_act(game, &next);
 	ck_assert_int_eq(engine_resign(env.st, env.key, game, 5, 0, NULL,
-	    fake_now, err, sizeof(err)), ENGINE_BAD_SEAT);
+	    fake_now, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_BAD_SEAT);
 	command(seat, game, 1, seat, "resign", &reply);
 	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
 	engine_reply_clear(&reply);
@@ -549,7 +557,8 @@ START_TEST(test_resign_two_seats)
 	ck_assert_int_eq(reply.status, ENGINE_GAME_OVER);
 	engine_reply_clear(&reply);
 	ck_assert_int_eq(engine_resign(env.st, env.key, game, 1 - seat, 0,
-	    NULL, fake_now, err, sizeof(err)), ENGINE_GAME_OVER);
+	    NULL, fake_now, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_GAME_OVER);
 	audit_ok(game);
 }
 END_TEST
@@ -607,7 +616,8 @@ START_TEST(test_resign_three_seats_plays_on)
 
 	game = testenv_game(&env, "template", 3);
 	ck_assert_int_eq(engine_resign(env.st, env.key, game, 1, 0, NULL,
-	    fake_now, err, sizeof(err)), ENGINE_OK);
+	    fake_now, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_OK);
 	ck_assert_int_ge(to_act(game, NULL), 0);	/* the game goes on */
 	for (guard = 0; to_act(game, NULL) >= 0 && guard < 100; guard++) {
 		if (to_act(game, NULL) == 1)
@@ -646,6 +656,223 @@ START_TEST(test_call_off)
 	engine_reply_clear(&reply);
 	ck_assert_int_eq(to_act(game, NULL), -1);
 	ck_assert_int_eq(entry_kind(game, 1), STORE_ENTRY_CALL_OFF);
+	audit_ok(game);
+}
+END_TEST
+
+/* Bug 13: a second vote is refused and announces nothing; a vote can be
+ * taken back; the answer and the announcement give the tally. */
+START_TEST(test_call_off_tally_and_withdraw)
+{
+	struct engine_reply reply;
+	int64_t game;
+
+	game = testenv_game(&env, "template", 3);
+	command(0, game, 1, 0, "call off", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	ck_assert_msg(strstr(reply.message, "1 of 3 seats") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(outbox("call_off_vote"), 2);
+	command(0, game, 2, 0, "call off", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
+	ck_assert_msg(strstr(reply.message, "already voted") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(outbox("call_off_vote"), 2);	/* no second notice */
+	command(1, game, 1, 1, "call off", &reply);
+	ck_assert_msg(strstr(reply.message, "2 of 3 seats") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	command(0, game, 3, 0, "keep playing", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	ck_assert_msg(strstr(reply.message, "1 of 3 seats") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(rows("SELECT count(*) FROM outbox WHERE event = "
+	    "'call_off_vote' AND payload LIKE '%\"withdrawn\":true%'"), 2);
+	command(2, game, 1, 2, "call off", &reply);	/* 2 of 3: goes on */
+	engine_reply_clear(&reply);
+	ck_assert_int_ge(to_act(game, NULL), 0);
+	command(0, game, 4, 0, "continuer la partie", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_REFUSED);	/* no vote to take */
+	engine_reply_clear(&reply);
+	command(0, game, 4, 0, "call off", &reply);
+	ck_assert_msg(strstr(reply.message, "called off") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(to_act(game, NULL), -1);
+}
+END_TEST
+
+/* Bug 12: an absent seat has no say -- no vote, press, vacation or
+ * resignation -- and does not win when its only opponent resigns. */
+START_TEST(test_absent_seat_has_no_say)
+{
+	struct engine_reply reply;
+	struct gamestate gs;
+	char err[512];
+	int64_t game, t0 = fake_now;
+	json_t *view, *winners;
+	int seat;
+	static const char *const texts[] = { "call off", "press all: hi",
+	    "vacation 2024-02-01 2024-02-03", "resign" };
+	size_t i;
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"2h\", \"reminders\": [], "
+	    "\"missed\": \"absent\"}");
+	seat = to_act(game, NULL);
+	(void)tick(t0);
+	(void)tick(t0 + 2 * HOUR);
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		command(seat, game, (int64_t)i + 1, seat, texts[i], &reply);
+		ck_assert_msg(reply.status == ENGINE_REFUSED, "%s: %s",
+		    texts[i], reply.message);
+		ck_assert_msg(strstr(reply.message, "absent") != NULL, "%s",
+		    reply.message);
+		engine_reply_clear(&reply);
+	}
+	command(1 - seat, game, 1, 1 - seat, "resign", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
+	winners = json_object_get(json_object_get(view, "result"), "winners");
+	ck_assert(json_is_array(winners));
+	ck_assert_int_eq(json_array_size(winners), 0);
+	json_decref(view);
+	gamestate_clear(&gs);
+}
+END_TEST
+
+/* Item 4: a vacation starting absurdly far ahead is refused with the
+ * bound; one can be cancelled, and its days go back to the allowance. */
+START_TEST(test_vacation_bounds_and_cancel)
+{
+	struct engine_reply reply;
+	int64_t game;
+
+	game = testenv_game(&env, "template", 2);
+	command(0, game, 1, 0, "vacation 2031-01-10 2031-01-12", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_BAD_REQUEST);
+	ck_assert_msg(strstr(reply.message, "within 180 days") != NULL &&
+	    strstr(reply.message, "2024-06-29") != NULL, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(rows("SELECT away_until FROM seats WHERE seat = 0"),
+	    0);
+	command(0, game, 1, 0, "vacation 2024-01-10 2024-01-20", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(0, game, 2, 0, "vacation 2024-01-22 2024-01-23", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
+	ck_assert_msg(strstr(reply.message, "until 2024-01-20") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	command(0, game, 2, 0, "vacances annuler", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(rows("SELECT away_used FROM seats WHERE seat = 0"),
+	    0);
+	command(0, game, 3, 0, "vacation cancel", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
+	engine_reply_clear(&reply);
+	/* The whole allowance (14 days) is free again. */
+	command(0, game, 3, 0, "vacation 2024-01-22 2024-02-04", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+}
+END_TEST
+
+/* Item 5: a game's master, with signed commands: extend the turn, change
+ * the policy so it applies to the late turn, pause and resume the clock,
+ * force the missed-deadline outcome now; nobody else's key will do, and
+ * a command number serves once. */
+START_TEST(test_game_master)
+{
+	struct engine_reply reply;
+	struct schedule_stats s;
+	struct gamestate gs;
+	json_t *view;
+	char err[512];
+	int64_t game, t0 = fake_now, t;
+	int seat;
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"wait\"}");
+	command(2, game, 1, 0, "gm force", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
+	ck_assert_msg(strstr(reply.message, "no game master") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(engine_master_name(env.st, game, env.player_id[2],
+	    err, sizeof(err)), ENGINE_OK);
+	command(0, game, 1, 0, "gm extend 24h", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_BAD_SIGNATURE);
+	engine_reply_clear(&reply);
+	(void)tick(t0);
+	command(2, game, 1, 0, "gm extend 24h", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(2, game, 1, 0, "gm extend 24h", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_STALE_SEQ);
+	engine_reply_clear(&reply);
+	s = tick(t0 + 24 * HOUR);
+	ck_assert_int_eq(s.late, 0);			/* extended */
+	s = tick(t0 + 48 * HOUR);
+	ck_assert_int_eq(s.late, 1);
+	seat = to_act(game, NULL);
+	command(2, game, 2, 0, "mj politique missed=default", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	s = tick(t0 + 49 * HOUR);
+	ck_assert_int_eq(s.auto_moves, 1);		/* the late turn */
+	ck_assert_int_ne(to_act(game, NULL), seat);
+
+	/* Paused: no clock runs; resumed: the turn gets the time back. */
+	t = t0 + 49 * HOUR;
+	command(2, game, 3, 0, "gm pause", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	s = tick(t + 10 * DAY);
+	ck_assert_int_eq(s.auto_moves, 0);
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	view = json_object();
+	engine_view_deadlines(env.st, &gs, t + 10 * DAY, view);
+	ck_assert_ptr_null(json_object_get(view, "deadlines"));
+	ck_assert_str_eq(json_string_value(json_object_get(view,
+	    "paused_since")), "2024-01-03T10:00:00Z");
+	json_decref(view);
+	gamestate_clear(&gs);
+	fake_now = t + 10 * DAY;
+	command(2, game, 4, 0, "gm resume", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	view = json_object();
+	engine_view_deadlines(env.st, &gs, t + 10 * DAY, view);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(
+	    json_object_get(view, "deadlines"), 0), "deadline")),
+	    "2024-01-14T10:00:00Z");		/* a day after resuming */
+	json_decref(view);
+	gamestate_clear(&gs);
+	s = tick(t + 10 * DAY + 23 * HOUR);
+	ck_assert_int_eq(s.auto_moves, 0);
+	s = tick(t + 11 * DAY);
+	ck_assert_int_eq(s.auto_moves, 1);
+
+	/* Forced: the outcome now, once; the next turn has its own clock. */
+	seat = to_act(game, NULL);
+	fake_now = t + 11 * DAY + HOUR;
+	command(2, game, 5, 0, "gm force", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_ne(to_act(game, NULL), seat);
+	ck_assert_int_eq(rows("SELECT count(*) FROM log WHERE kind = 2"), 3);
 	audit_ok(game);
 }
 END_TEST
@@ -722,6 +949,155 @@ START_TEST(test_commands)
 	/* engine_handle sends a move to the move path. */
 	play_first(game);
 	audit_ok(game);
+}
+END_TEST
+
+/* Bugs 6, 7, 8: an unknown policy field is named as unknown whatever its
+ * value; "Resign." and "call off!" are commands; a day that does not
+ * exist is named in the answer. */
+START_TEST(test_command_and_policy_words)
+{
+	const struct rules_module *tpl = rules_find("template");
+	struct engine_reply reply;
+	struct policy p;
+	char err[512];
+	int64_t game;
+
+	policy_default(&p);
+	ck_assert_int_eq(policy_set_field("tempo=fast", tpl, &p, err,
+	    sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "unknown policy field \"tempo\"") != NULL,
+	    "%s", err);
+	ck_assert_int_eq(policy_set_field("late_every=12h", tpl, &p, err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(p.late_every, 12 * HOUR);
+	ck_assert_int_eq(policy_set_field("late_every=10m", tpl, &p, err,
+	    sizeof(err)), -1);
+	ck_assert_int_eq(engine_is_command("Resign."), 1);
+	ck_assert_int_eq(engine_is_command("call off!"), 1);
+	ck_assert_int_eq(engine_is_command("resigned"), 0);
+	game = testenv_game(&env, "template", 3);
+	command(0, game, 1, 0, "vacation 2027-02-30 2027-03-02", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_SYNTAX);
+	ck_assert_msg(strstr(reply.message, "\"2027-02-30\" is not a date") !=
+	    NULL, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(0, game, 1, 0, "Call off.", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(1, game, 1, 1, "Resign.", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(rows("SELECT count(*) FROM log WHERE kind = 4"), 1);
+	ck_assert_int_eq(rows("SELECT count(*) FROM log WHERE kind = 1"), 0);
+}
+END_TEST
+
+/* Bug 9: a pass by hand may not go back before the last one that fired
+ * a timer, nor years ahead. */
+START_TEST(test_tick_time_bounds)
+{
+	int64_t game, t0 = fake_now;
+	char err[512];
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"48h\", \"reminders\": [\"24h\"]}");
+	ck_assert_int_eq(schedule_check_time(env.st, t0, t0, err,
+	    sizeof(err)), 0);
+	(void)tick(t0 + 24 * HOUR);
+	ck_assert_int_eq(outbox("reminder"), 1);
+	ck_assert_int_eq(schedule_check_time(env.st, t0 + HOUR, t0, err,
+	    sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "before the last pass") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "2024-01-02T09:00:00Z") != NULL, "%s", err);
+	ck_assert_int_eq(schedule_check_time(env.st, t0 + 1000LL * DAY, t0,
+	    err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "days ahead") != NULL, "%s", err);
+	ck_assert_int_eq(schedule_check_time(env.st, t0 + 30 * HOUR, t0, err,
+	    sizeof(err)), 0);
+}
+END_TEST
+
+/* Bug 10: after a gap between passes, no notice promises time that is
+ * gone: only the newest reminder, and no grace notice once the grace
+ * is over. */
+START_TEST(test_gap_drops_stale_notices)
+{
+	int64_t game, t0 = fake_now;
+	struct schedule_stats s;
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"48h\", \"reminders\": [\"24h\", "
+	    "\"1h\"], \"grace\": \"6h\", \"missed\": \"default\"}");
+	(void)tick(t0);
+	s = tick(t0 + 47 * HOUR + 30 * 60);	/* past both reminders */
+	ck_assert_int_eq(s.reminders, 1);
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"48h\", \"reminders\": [], "
+	    "\"grace\": \"6h\", \"missed\": \"default\"}");
+	(void)tick(t0);
+	s = tick(t0 + 60 * HOUR);		/* past the grace too */
+	ck_assert_int_eq(s.deadlines, 0);
+	ck_assert_int_eq(s.auto_moves, 1);
+}
+END_TEST
+
+/* Bug 11 and late_every: a late turn under wait gets a late notice again
+ * every late_every, and switching the policy to default then plays the
+ * default move for the turn already late. */
+START_TEST(test_wait_then_default)
+{
+	int64_t game, t0 = fake_now, next;
+	struct schedule_stats s;
+	int seat;
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"wait\", \"late_every\": \"12h\"}");
+	seat = to_act(game, &next);
+	(void)tick(t0);
+	s = tick(t0 + 24 * HOUR);
+	ck_assert_int_eq(s.late, 1);
+	ck_assert_int_eq(outbox("late"), 2);
+	s = tick(t0 + 30 * HOUR);
+	ck_assert_int_eq(s.late, 0);
+	s = tick(t0 + 36 * HOUR);
+	ck_assert_int_eq(s.late, 1);			/* again, to the seat */
+	ck_assert_int_eq(outbox("late"), 3);
+	s = tick(t0 + 37 * HOUR);
+	ck_assert_int_eq(s.late, 0);
+	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"default\"}");
+	s = tick(t0 + 38 * HOUR);
+	ck_assert_int_eq(s.auto_moves, 1);
+	ck_assert_int_ne(to_act(game, NULL), seat);
+	audit_ok(game);
+}
+END_TEST
+
+/* Bug 17: a reminder 24 hours before the deadline counts the same
+ * playing time as the deadline: with weekends paused, a turn from
+ * Thursday 09:00 with 48 hours ends on Monday 09:00, and the reminder
+ * goes when 24 counted hours are left, on Friday 09:00 -- not on Sunday
+ * 09:00, in the paused weekend. */
+START_TEST(test_reminder_in_playing_time)
+{
+	int64_t game, thursday = MONDAY + 3 * DAY + 9 * HOUR;
+	struct schedule_stats s;
+
+	fake_now = thursday;
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"48h\", \"reminders\": [\"24h\"], "
+	    "\"weekends\": \"pause\", \"missed\": \"wait\"}");
+	(void)tick(thursday);
+	s = tick(thursday + DAY - 1);
+	ck_assert_int_eq(s.reminders, 0);
+	s = tick(thursday + DAY);		/* Friday 09:00 */
+	ck_assert_int_eq(s.reminders, 1);
+	s = tick(thursday + 3 * DAY);		/* Sunday 09:00 */
+	ck_assert_int_eq(s.reminders, 0);
+	s = tick(thursday + 4 * DAY);		/* Monday 09:00: late */
+	ck_assert_int_eq(s.late, 1);
 }
 END_TEST
 
@@ -836,8 +1212,17 @@ async_suite(void)
 	tcase_add_test(tc, test_resign_two_seats);
 	tcase_add_test(tc, test_resign_three_seats_plays_on);
 	tcase_add_test(tc, test_call_off);
+	tcase_add_test(tc, test_game_master);
+	tcase_add_test(tc, test_vacation_bounds_and_cancel);
+	tcase_add_test(tc, test_call_off_tally_and_withdraw);
+	tcase_add_test(tc, test_absent_seat_has_no_say);
 	tcase_add_test(tc, test_press);
 	tcase_add_test(tc, test_commands);
+	tcase_add_test(tc, test_command_and_policy_words);
+	tcase_add_test(tc, test_tick_time_bounds);
+	tcase_add_test(tc, test_gap_drops_stale_notices);
+	tcase_add_test(tc, test_wait_then_default);
+	tcase_add_test(tc, test_reminder_in_playing_time);
 	tcase_add_test(tc, test_response_window);
 	tcase_add_test(tc, test_observers);
 	suite_add_tcase(s, tc);

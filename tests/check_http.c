@@ -630,6 +630,8 @@ check_signing_refusals(void)
 static int64_t
 form_game(void)
 {
+	struct store_master gm;
+	struct store_player creator;
 	char path[128];
 	int64_t game;
 	long status;
@@ -645,6 +647,11 @@ form_game(void)
 	ck_assert(json_is_null(json_array_get(json_object_get(j, "players"),
 	    1)));
 	json_decref(j);
+	/* Its creator is the game's master (issue 21). */
+	ck_assert_int_eq(store_master_get(env.st, game, &gm), STORE_OK);
+	ck_assert_int_eq(store_player_find(env.st, "alice", &creator),
+	    STORE_OK);
+	ck_assert_int_eq(gm.player_id, creator.id);
 
 	j = http_json(NULL, "GET", "/v1/games?status=forming", NULL, &status);
 	ck_assert_int_eq(json_array_size(json_object_get(j, "games")), 1);

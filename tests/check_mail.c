@@ -837,6 +837,71 @@ START_TEST(test_signed_engine_command)
 }
 END_TEST
 
+/* Bug 2 of issue 21: a refused command is answered with the game as it
+ * stands (its last entry), not as it was at move 0. */
+START_TEST(test_refused_command_current_view)
+{
+	char block[PROTO_ARMOUR_MAX], raw[4096], payload[1024];
+	struct mail_result r;
+	int64_t next;
+	int seat = acting(&next), k;
+
+	testenv_block(&env, seat, game, next, seat,
+	    "draw galaxy, discard drawn", block, sizeof(block));
+	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <mv@x>\n\n%s",
+	    email(seat), block);
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	ck_assert_int_eq(r.outcome, MAIL_ACCEPTED);
+	for (k = 1; k <= 2; k++) {
+		testenv_block(&env, seat, game, k, seat, "call off", block,
+		    sizeof(block));
+		snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <co%d@x>\n"
+		    "\n%s", email(seat), k, block);
+		mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	}
+	ck_assert_int_eq(r.outcome, MAIL_REJECTED);
+	ck_assert_int_eq(outbox_count("rejected", email(seat), payload,
+	    sizeof(payload)), 1);
+	snprintf(raw, sizeof(raw), "\"seq\":%lld", (long long)next);
+	ck_assert_msg(strstr(payload, raw) != NULL, "%s", payload);
+	/* In the seat's player's language. */
+	ck_assert_msg(strstr(payload, seat == 1 ? "déjà voté" :
+	    "already voted") != NULL, "%s", payload);
+}
+END_TEST
+
+/* A game master's refused command by mail is answered at the master's
+ * address with the reason only -- never a seat's view. */
+START_TEST(test_master_command_refused)
+{
+	char block[PROTO_ARMOUR_MAX], raw[4096], payload[1024], err[256];
+	struct mail_result r;
+	struct store_player p1;
+
+	ck_assert_int_eq(store_player_find(env.st, "p1", &p1), STORE_OK);
+	ck_assert_int_eq(engine_master_name(env.st, game, p1.id, err,
+	    sizeof(err)), ENGINE_OK);
+	testenv_block(&env, 1, game, 1, 0, "gm resume", block, sizeof(block));
+	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <gm@x>\n\n%s",
+	    email(1), block);
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	ck_assert_int_eq(r.outcome, MAIL_REJECTED);
+	/* In the master's language (p1 reads French). */
+	ck_assert_msg(strstr(r.reason, "n'est pas en pause") != NULL, "%s",
+	    r.reason);
+	ck_assert_int_eq(outbox_count("rejected", NULL, NULL, 0), 0);
+	ck_assert_int_eq(outbox_count("mail_error", email(1), payload,
+	    sizeof(payload)), 1);
+	ck_assert_ptr_nonnull(strstr(payload, "n'est pas en pause"));
+	testenv_block(&env, 1, game, 2, 0, "gm pause", block, sizeof(block));
+	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <gm2@x>\n\n%s",
+	    email(1), block);
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	ck_assert_msg(r.outcome == MAIL_COMMAND, "%s: %s",
+	    mail_outcome_name(r.outcome), r.reason);
+}
+END_TEST
+
 START_TEST(test_too_large)
 {
 	size_t n = 10 * 1024 * 1024, hdr;
@@ -1628,6 +1693,8 @@ mail_suite(void)
 	tcase_add_test(tc, test_rejected_to_seat);
 	tcase_add_test(tc, test_refusal_language);
 	tcase_add_test(tc, test_signed_engine_command);
+	tcase_add_test(tc, test_refused_command_current_view);
+	tcase_add_test(tc, test_master_command_refused);
 	tcase_add_test(tc, test_too_large);
 	tcase_add_test(tc, test_rate_limit);
 	tcase_add_test(tc, test_maildir_scan);

@@ -165,6 +165,8 @@ static const struct expect expects[] = {
 	    "\"call off\"", "\"annuler la partie\"" },
 	{ "press", "message from another player", "message d'un autre joueur",
 	    "Message from seat", "Message du siège" },
+	{ "vacation", "a vacation in the game", "des vacances dans la partie",
+	    "vacation", "vacances" },
 	{ "observer_update", "played", "joué", "public view",
 	    "vue publique" },
 	{ "observer_game_over", "game over", "partie terminée", "is over",
@@ -539,10 +541,12 @@ render_in(struct store_outbox *o, int fr)
 		    "fr" : "en", fr ? x->body_fr : x->body_en, out.body);
 	/* Nothing left unrendered, no template syntax. */
 	ck_assert_msg(strstr(out.body, "{{") == NULL, "%s", out.body);
-	/* Your-turn and game-over mails to a seat, and only they, come
-	 * with a picture. */
+	/* Your-turn mails that offer moves (not to a seat that has
+	 * resigned since) and game-over mails to a seat, and only they,
+	 * come with a picture. */
 	ck_assert_msg((out.html != NULL) == (!observer &&
-	    (strcmp(o->event, "your_turn") == 0 ||
+	    ((strcmp(o->event, "your_turn") == 0 &&
+	    strstr(out.body, "pbem sign -g") != NULL) ||
 	    strcmp(o->event, "game_over") == 0)), "%s mail: %s picture",
 	    o->event, out.html != NULL ? "a" : "no");
 	if (out.html != NULL) {
@@ -963,6 +967,256 @@ START_TEST(test_resign_ends)
 }
 END_TEST
 
+/* A row_check: the mails of events arg[0..] to seat *(int *)arg offer no
+ * move to sign (the seat resigned or is absent). */
+struct no_moves {
+	int64_t		 game;
+	int		 seat;
+	const char	*events[4];
+	int		 checked;
+};
+
+static void
+check_no_moves(struct store_outbox *o, int seat, int fr, const char *body,
+    void *arg)
+{
+	struct no_moves *nm = arg;
+	int i;
+
+	(void)fr;
+	for (i = 0; i < 4 && nm->events[i] != NULL; i++) {
+		if (o->game_id != nm->game || seat != nm->seat ||
+		    strcmp(o->event, nm->events[i]) != 0)
+			continue;
+		ck_assert_msg(strstr(body, "pbem sign") == NULL, "%s to seat %d "
+		    "offers moves:\n%s", o->event, seat, body);
+		nm->checked++;
+	}
+}
+
+/* Bugs 1 and 3: a game ended by a resignation names its winner in the
+ * game-over mail (not "No winner.") and every seat's view of it is the
+ * game-over one, never "your turn" or "waiting for seat ". */
+START_TEST(test_resign_ends_with_winner)
+{
+	struct gamestate gs;
+	char err[512];
+	int64_t game;
+	struct want want[] = {
+		{ "game_over", "Winner(s): p1 (seat 1).", "Gagnant(s) : p1 "
+		    "(siège 1).", -2, 1, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+
+	game = testenv_game(&env, "stmissions", 2);
+	command(0, game, 1, 0, "resign");
+	render_new(check_want, want, 0);
+	ck_assert_int_eq(want[0].seen, 4);
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	ck_assert_str_eq(mail_view_name(&gs, 0), "game_over");
+	ck_assert_str_eq(mail_view_name(&gs, 1), "game_over");
+	ck_assert_int_eq(gamestate_seat_acts(&gs, 1, NULL), 0);
+	gamestate_clear(&gs);
+}
+END_TEST
+
+/* Bug 4: the mails to a seat that resigned, or was marked absent, in a
+ * game that goes on never show "your turn" with moves to sign. */
+START_TEST(test_resigned_and_absent_offer_no_moves)
+{
+	struct gamestate gs;
+	char err[512];
+	int64_t game, t0 = fake_now;
+	int seat;
+	struct no_moves resigned = { 0, 0, { "resigned", "update", "your_turn",
+	    NULL }, 0 };
+	struct no_moves absent = { 0, 0, { "seat_offered", "update",
+	    "your_turn", NULL }, 0 };
+
+	game = testenv_game(&env, "template", 3);
+	render_new(NULL, NULL, 1);
+	seat = to_act(game, NULL);
+	resigned.game = game;
+	resigned.seat = seat;
+	command(seat, game, 1, seat, "resign");
+	ck_assert_int_eq(count_rows("resigned"), 1);
+	render_new(check_no_moves, &resigned, 1);
+	ck_assert_int_ge(resigned.checked, 2);
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(gamestate_seat_acts(&gs, seat, NULL), 0);
+	gamestate_clear(&gs);
+
+	game = testenv_game(&env, "template", 3);
+	set_policy(game, "{\"turn_time\": \"2h\", \"reminders\": [], "
+	    "\"missed\": \"absent\"}");
+	render_new(NULL, NULL, 1);
+	absent.game = game;
+	absent.seat = to_act(game, NULL);
+	tick(t0);
+	tick(t0 + 2 * HOUR);
+	ck_assert_int_eq(count_rows("seat_offered"), 3);
+	render_new(check_no_moves, &absent, 1);
+	ck_assert_int_ge(absent.checked, 2);
+}
+END_TEST
+
+/* Bug 14: a seat given back to its own player does not name the
+ * player twice; a message to two seats says "seats 0 and 2". */
+START_TEST(test_replace_same_player_and_seat_lists)
+{
+	char err[512];
+	int64_t game, t0 = fake_now;
+	int seat;
+	struct want want[] = {
+		{ "seat_taken", " again.", " de nouveau.", -2, 1, 0 },
+		{ "press", "to seats 0 and 2", "aux sièges 0 et 2", -2, 1, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+
+	game = testenv_game(&env, "template", 4);
+	set_policy(game, "{\"turn_time\": \"2h\", \"reminders\": [], "
+	    "\"missed\": \"absent\"}");
+	seat = to_act(game, NULL);
+	tick(t0);
+	tick(t0 + 2 * HOUR);
+	render_new(NULL, NULL, 1);
+	ck_assert_int_eq(engine_replace(env.st, env.key, game, seat,
+	    env.player_id[seat], fake_now, err, sizeof(err)), ENGINE_OK);
+	command(1, game, 1, 1, "press 0,2: hello");
+	render_new(check_want, want, 1);
+	all_seen(want);
+}
+END_TEST
+
+/* Bug 16: a mail queued for a seat's player and delivered after the
+ * seat changed hands is written in the language of the player it was
+ * addressed to, and names that player. */
+START_TEST(test_mail_in_addressee_language)
+{
+	sqlite3_stmt *q;
+	struct store_outbox o;
+	struct mail_out out;
+	char err[1024];
+	int64_t game;
+	int seat;
+
+	game = testenv_game(&env, "template", 3);
+	seat = (to_act(game, NULL) + 1) % 3;
+	sql("UPDATE players SET lang = '%s'", "en");
+	sql("UPDATE players SET lang = 'fr' WHERE email = '%s'",
+	    seat == 0 ? "p0@example.org" : seat == 1 ? "p1@example.org" :
+	    "p2@example.org");
+	ck_assert_int_eq(engine_replace(env.st, env.key, game, seat,
+	    env.player_id[3], fake_now, err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(store_test_db(env.st), "SELECT "
+	    "id, game_id, seq, recipient, event, payload FROM outbox WHERE "
+	    "event = 'game_started' AND payload LIKE ?", -1, &q, NULL),
+	    SQLITE_OK);
+	snprintf(err, sizeof(err), "%%\"seat\":%d%%", seat);
+	sqlite3_bind_text(q, 1, err, -1, SQLITE_TRANSIENT);
+	ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+	memset(&o, 0, sizeof(o));
+	o.id = sqlite3_column_int64(q, 0);
+	o.game_id = sqlite3_column_int64(q, 1);
+	o.seq = sqlite3_column_int64(q, 2);
+	snprintf(o.channel, sizeof(o.channel), "mail");
+	snprintf(o.recipient, sizeof(o.recipient), "%s",
+	    (const char *)sqlite3_column_text(q, 3));
+	snprintf(o.event, sizeof(o.event), "%s",
+	    (const char *)sqlite3_column_text(q, 4));
+	o.payload = strdup((const char *)sqlite3_column_text(q, 5));
+	sqlite3_finalize(q);
+	ck_assert_int_eq(mail_render(env.st, tpl, &set, &o, &out, err,
+	    sizeof(err)), MAIL_RENDER_OK);
+	ck_assert_msg(strstr(out.subject, "la partie commence") != NULL,
+	    "%s", out.subject);
+	ck_assert_msg(strstr(out.body, "p3") == NULL, "%s", out.body);
+	mail_out_clear(&out);
+	free(o.payload);
+}
+END_TEST
+
+/* Bug 5: a vacation is confirmed to its seat (with how to cancel it) and
+ * announced to the others; a cancellation too. */
+START_TEST(test_vacation_told)
+{
+	int64_t game;
+	struct want want[] = {
+		{ "vacation", "Your vacation in", "Vos vacances dans", 0, 1, 0 },
+		{ "vacation", "\"vacation cancel\"", "\"vacances annuler\"", 0,
+		    0, 0 },
+		{ "vacation", "Seat 0 (p0) is on vacation", "Le siège 0 (p0) est "
+		    "en vacances", 1, 0, 0 },
+		{ "vacation", "Wednesday 10 January 2024, 00:00 UTC",
+		    "mercredi 10 janvier 2024, 00:00 UTC", -2, 0, 0 },
+		{ "vacation", "Seat 0 (p0) cancelled its vacation", "Le siège 0 "
+		    "(p0) a annulé ses vacances", 2, 0, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+
+	game = testenv_game(&env, "template", 3);
+	render_new(NULL, NULL, 1);
+	command(0, game, 1, 0, "vacation 2024-01-10 2024-01-12");
+	ck_assert_int_eq(count_rows("vacation"), 3);
+	command(0, game, 2, 0, "Vacation cancel.");
+	ck_assert_int_eq(count_rows("vacation"), 6);
+	render_new(check_want, want, 1);
+	all_seen(want);
+}
+END_TEST
+
+/* Item 2: every view in a mail shows the deadline of the seats to act in
+ * words and ISO 8601, in the reader's time zone once set, and who is
+ * late; a zone the tz database does not know is refused. */
+START_TEST(test_deadlines_shown)
+{
+	struct engine_reply reply;
+	char block[4096];
+	int64_t game, t0 = fake_now;
+	int seat;
+	struct want want[] = {
+		{ "your_turn", "Your deadline: Wednesday 3 January 2024, 09:00 "
+		    "UTC (2024-01-03T09:00:00Z)", "Votre délai : mercredi 3 "
+		    "janvier 2024, 09:00 UTC (2024-01-03T09:00:00Z)", -2, 1,
+		    0 },
+		{ "game_started", "(2024-01-03T09:00:00Z)",
+		    "(2024-01-03T09:00:00Z)", -2, 1, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+	struct want late[] = {
+		{ "late", "10:00 (Europe/Paris) (2024-01-03T10:00:00+01", "10:00 "
+		    "(Europe/Paris) (2024-01-03T10:00:00+01", -2, 1, 0 },
+		{ "late", " - late", " - en retard", -2, 1, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"48h\", \"reminders\": [], "
+	    "\"missed\": \"wait\"}");
+	seat = to_act(game, NULL);
+	render_new(check_want, want, 1);
+	all_seen(want);
+	testenv_block(&env, 0, game, 1, 0, "timezone Mars/Olympus_Mons", block,
+	    sizeof(block));
+	engine_handle(env.st, env.key, block, strlen(block), RULES_LANG_FR,
+	    fake_now, &reply);
+	ck_assert_int_eq(reply.status, ENGINE_BAD_REQUEST);
+	ck_assert_msg(strstr(reply.message, "n'est pas un fuseau horaire "
+	    "connu") != NULL, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(0, game, 1, 0, "timezone Europe/Paris");
+	command(1, game, 1, 1, "fuseau Europe/Paris");
+	tick(t0);
+	tick(t0 + 48 * HOUR);
+	ck_assert_int_eq(count_rows("late"), 2);
+	(void)seat;
+	render_new(check_want, late, 1);
+	all_seen(late);
+}
+END_TEST
+
 /* The move that ends a game gets its receipt like every other: the mover
  * has an "accepted" row (with the signed receipt, saying the game is
  * over) before the "game_over" every seat gets. */
@@ -1309,6 +1563,12 @@ notices_suite(void)
 	tcase_add_test(tc, test_every_notice);
 	tcase_add_test(tc, test_skipped);
 	tcase_add_test(tc, test_resign_ends);
+	tcase_add_test(tc, test_resign_ends_with_winner);
+	tcase_add_test(tc, test_deadlines_shown);
+	tcase_add_test(tc, test_vacation_told);
+	tcase_add_test(tc, test_mail_in_addressee_language);
+	tcase_add_test(tc, test_replace_same_player_and_seat_lists);
+	tcase_add_test(tc, test_resigned_and_absent_offer_no_moves);
 	tcase_add_test(tc, test_last_move_receipt);
 	tcase_add_test(tc, test_draw_receipt_names_card);
 	tcase_add_test(tc, test_window_reminder);

@@ -75,6 +75,26 @@ contains "create" out.txt "game 1 created"
 contains "create" out.txt "seed commitment"
 expect "outbox" 0 ctl outbox
 contains "outbox" out.txt "mail alice@example.org"
+lacks "outbox: no unix time" out.txt "next=1"
+# deadlines, time zones and the game master (issue 21)
+expect "policy" 0 ctl game policy 1 turn_time=3d
+expect "seats" 0 ctl seats 1
+contains "seats: a deadline in words and ISO 8601" out.txt " UTC (20"
+contains "seats: no vacation" out.txt "no vacation"
+expect "text view: the deadline" 0 ctl view 1 --seat 0 --text \
+    --templates "$top_srcdir/templates"
+contains "text view: the deadline" out.txt "eadline"
+expect "time zone" 0 ctl player tz bob Europe/Paris
+expect "unknown time zone" 1 ctl player tz bob Mars/Olympus
+contains "unknown time zone" err.txt "is not a known time zone"
+expect "tick too far ahead" 1 ctl tick --at 99999999999
+contains "tick too far ahead" err.txt "days ahead of now"
+expect "gm extend" 0 ctl gm 1 extend 2h
+expect "gm pause" 0 ctl gm 1 pause
+expect "gm pause twice" 1 ctl gm 1 pause
+contains "gm pause twice" err.txt "already paused"
+expect "gm resume" 0 ctl gm 1 resume
+expect "gm master" 0 ctl gm 1 master bob
 expect "text view" 0 ctl view 1 --seat 0 --text --templates "$top_srcdir/templates"
 contains "text view" out.txt "Your hand:"
 contains "text view names the players" out.txt "alice (seat 0): 7 cards (you)"

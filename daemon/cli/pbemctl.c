@@ -28,6 +28,7 @@
 #include "reqsig.h"
 #include "schedule.h"
 #include "templates.h"
+#include "timetext.h"
 #include "webhook.h"
 
 static void
@@ -42,6 +43,13 @@ print_usage(FILE *out)
 "                                    a player whose key the server holds\n"
 "  player key NAME (--key KEY | --key-file FILE)   replace a player's key\n"
 "  player list\n"
+"  gm GAME master PLAYER|nobody     name the game's master (signs \"gm ...\")\n"
+"  gm GAME extend DURATION          give the current turn more time (1h-30d)\n"
+"  gm GAME force | pause | resume   missed-deadline outcome now; stop/restart\n"
+"                                    the game's clock\n"
+"  gm GAME policy NAME=VALUE        change the policy, the late turn too\n"
+"  player tz NAME ZONE               the time zone NAME reads times in\n"
+"                                    (Europe/Paris, America/New_York, UTC)\n"
 "  game create RULESET PLAYER,PLAYER,... [--options JSON] [--policy JSON]\n"
 "              [--seats N]           '-' for an open seat; --seats N opens\n"
 "                                    the seats after the players named\n"
@@ -57,6 +65,7 @@ print_usage(FILE *out)
 "  replace GAME SEAT PLAYER          give a seat to another player\n"
 "  resign GAME SEAT                  resign a seat for its player\n"
 "  vacation GAME SEAT FIRST LAST     a vacation, days as YYYY-MM-DD (UTC)\n"
+"  vacation GAME SEAT cancel         cancel the seat's vacation now or ahead\n"
 "  press GAME [--seat N]             the messages between players\n"
 "  observe GAME EMAIL [--lang en|fr] [--remove]   observers by mail\n"
 "  seats GAME                        each seat's player and status\n"
@@ -396,6 +405,24 @@ print_player(const struct store_player *p, void *arg)
 	return 0;
 }
 
+/* pbemctl player tz NAME ZONE */
+static int
+player_tz(struct ctl *c, const char *name, const char *zone)
+{
+	struct store_player p;
+	char err[512];
+
+	ctl_open(c, 0);
+	if (store_player_find(c->st, name, &p) != STORE_OK)
+		cli_fatal("there is no player %s", name);
+	if (engine_player_set_tz(c->st, p.id, zone, RULES_LANG_EN, err,
+	    sizeof(err)) != ENGINE_OK)
+		cli_fatal("%s", err);
+	printf("%s now reads times in %s\n", p.name, zone);
+	ctl_close(c);
+	return 0;
+}
+
 static int
 cmd_player(struct ctl *c, int argc, char **argv)
 {
@@ -405,6 +432,8 @@ cmd_player(struct ctl *c, int argc, char **argv)
 		return player_add(c, argc - 1, argv + 1);
 	if (strcmp(argv[1], "key") == 0)
 		return player_key(c, argc - 1, argv + 1);
+	if (strcmp(argv[1], "tz") == 0 && argc == 4)
+		return player_tz(c, argv[2], argv[3]);
 	if (strcmp(argv[1], "list") == 0 && argc == 2) {
 		ctl_open(c, 0);
 		if (store_player_foreach(c->st, print_player, NULL) != STORE_OK)
@@ -629,16 +658,20 @@ cmd_tick(struct ctl *c, int argc, char **argv)
 	struct schedule_stats s;
 	int64_t now = clock_now();
 	char err[1024];
-	int ch, rc;
+	int ch, rc, at = 0;
 
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (ch != 'a')
 			usage();
 		now = cli_number(optarg, 0, INT64_MAX / 2, "--at");
+		at = 1;
 	}
 	if (optind != argc)
 		usage();
 	ctl_open(c, 0);
+	if (at && schedule_check_time(c->st, now, clock_now(), err,
+	    sizeof(err)) != 0)
+		cli_fatal("tick --at refused: %s", err);
 	rc = schedule_tick(c->st, c->key, now, &s, err, sizeof(err));
 	printf("%d games: %d reminders, %d deadline notices, %d late "
 	    "notices, %d automatic moves, %d skipped turns, %d seats absent"
@@ -696,7 +729,8 @@ cmd_resign(struct ctl *c, int argc, char **argv)
 	seat = seat_arg(argv[2]);
 	ctl_open(c, 0);
 	rc = seat_command_result(engine_resign(c->st, c->key, game_id, seat,
-	    0, NULL, clock_now(), err, sizeof(err)), err, "seat resigned");
+	    0, NULL, clock_now(), RULES_LANG_EN, err, sizeof(err)), err,
+	    "seat resigned");
 	ctl_close(c);
 	return rc;
 }
@@ -718,6 +752,16 @@ cmd_vacation(struct ctl *c, int argc, char **argv)
 	int64_t game_id, from, until;
 	int seat, rc;
 
+	if (argc == 4 && strcmp(argv[3], "cancel") == 0) {
+		game_id = game_arg(argv[1]);
+		seat = seat_arg(argv[2]);
+		ctl_open(c, 0);
+		rc = seat_command_result(engine_vacation_cancel(c->st, game_id,
+		    seat, 0, clock_now(), RULES_LANG_EN, err, sizeof(err)), err,
+		    "vacation cancelled; every seat is told");
+		ctl_close(c);
+		return rc;
+	}
 	if (argc != 5)
 		usage();
 	game_id = game_arg(argv[1]);
@@ -726,8 +770,8 @@ cmd_vacation(struct ctl *c, int argc, char **argv)
 	until = date_arg(argv[4]) + 86400;	/* the last day included */
 	ctl_open(c, 0);
 	rc = seat_command_result(engine_vacation(c->st, game_id, seat, 0,
-	    from, until, clock_now(), err, sizeof(err)), err,
-	    "vacation recorded");
+	    from, until, clock_now(), RULES_LANG_EN, err, sizeof(err)), err,
+	    "vacation recorded; every seat is told");
 	ctl_close(c);
 	return rc;
 }
@@ -736,12 +780,13 @@ static int
 print_press(const struct store_press *p, void *arg)
 {
 	int *seat = arg, s;
+	char sent[32];
 
 	if (*seat >= 0 && p->from_seat != *seat &&
 	    !(p->recipients & (1u << *seat)))
 		return 0;
-	printf("%lld\t%lld\tfrom %d to", (long long)p->id,
-	    (long long)p->created, p->from_seat);
+	clock_format_iso(p->created, sent, sizeof(sent));
+	printf("%lld\t%s\tfrom %d to", (long long)p->id, sent, p->from_seat);
 	for (s = 0; s < STORE_MAX_SEATS; s++)
 		if (p->recipients & (1u << s))
 			printf(" %d", s);
@@ -812,14 +857,39 @@ cmd_observe(struct ctl *c, int argc, char **argv)
 	return rc;
 }
 
+/* The deadline of seat in deadlines (engine_view_deadlines()), as
+ * "deadline WORDS (ISO)[, late]", or "no deadline". */
+static void
+seat_deadline_text(const json_t *deadlines, int seat, char *buf, size_t len)
+{
+	const json_t *d;
+	char words[160];
+	int64_t t;
+	size_t i;
+
+	snprintf(buf, len, "no deadline");
+	json_array_foreach(deadlines, i, d) {
+		if (json_integer_value(json_object_get(d, "seat")) != seat ||
+		    (t = clock_parse_iso(json_string_value(json_object_get(d,
+		    "deadline")))) < 0)
+			continue;
+		timetext_words(t, "en", NULL, words, sizeof(words));
+		snprintf(buf, len, "deadline %s (%s)%s", words,
+		    json_string_value(json_object_get(d, "deadline")),
+		    json_is_true(json_object_get(d, "late")) ? ", late" : "");
+	}
+}
+
 static int
 cmd_seats(struct ctl *c, int argc, char **argv)
 {
 	static const char *const status[] = { "playing", "absent",
 	    "resigned" };
-	struct store_game g;
+	struct gamestate gs;
 	struct store_seat row;
 	struct store_player p;
+	json_t *view;
+	char err[1024], deadline[256], from[32], until[32], away[80];
 	int64_t game_id;
 	int s;
 
@@ -827,20 +897,85 @@ cmd_seats(struct ctl *c, int argc, char **argv)
 		usage();
 	game_id = game_arg(argv[1]);
 	ctl_open(c, 0);
-	if (store_game_get(c->st, game_id, &g) != STORE_OK)
-		cli_fatal("there is no game %lld", (long long)game_id);
-	for (s = 0; s < g.nseats; s++) {
+	if (gamestate_load(c->st, game_id, -1, &gs, err, sizeof(err)) !=
+	    ENGINE_OK)
+		cli_fatal("%s", err);
+	view = json_object();
+	engine_view_deadlines(c->st, &gs, clock_now(), view);
+	for (s = 0; s < gs.game.nseats; s++) {
 		if (store_seat_get(c->st, game_id, s, &row) != STORE_OK ||
-		    store_player_get(c->st, g.seat_player[s], &p) != STORE_OK)
+		    store_player_get(c->st, gs.game.seat_player[s], &p) !=
+		    STORE_OK)
 			cli_fatal("store: %s", store_errmsg(c->st));
-		printf("%d\t%s\t%s\tvacation %lld-%lld\tused %lld h\t"
-		    "next command > %lld%s\n", s, p.name,
-		    status[row.status], (long long)row.away_from,
-		    (long long)row.away_until, (long long)(row.away_used /
-		    3600), (long long)row.command_seq, row.call_off ?
+		seat_deadline_text(json_object_get(view, "deadlines"), s,
+		    deadline, sizeof(deadline));
+		clock_format_iso(row.away_from, from, sizeof(from));
+		clock_format_iso(row.away_until, until, sizeof(until));
+		if (row.away_until > row.away_from)
+			snprintf(away, sizeof(away), "vacation %s to %s", from,
+			    until);
+		else
+			snprintf(away, sizeof(away), "no vacation");
+		printf("%d\t%s\t%s\t%s\t%s\tused %lld h\tnext command > "
+		    "%lld%s\n", s, p.name, status[row.status], deadline, away,
+		    (long long)(row.away_used / 3600),
+		    (long long)row.command_seq, row.call_off ?
 		    "\tvotes to call off" : "");
 	}
-	store_game_clear(&g);
+	json_decref(view);
+	gamestate_clear(&gs);
+	ctl_close(c);
+	return 0;
+}
+
+/* pbemctl gm GAME (master PLAYER|nobody | extend DURATION | force |
+ * pause | resume | policy NAME=VALUE): the game master's powers, used by
+ * the administrator. */
+static int
+cmd_gm(struct ctl *c, int argc, char **argv)
+{
+	struct store_player p;
+	enum engine_status es;
+	char err[1024];
+	int64_t game_id, seconds;
+	const char *what;
+
+	if (argc < 3)
+		usage();
+	game_id = game_arg(argv[1]);
+	what = argv[2];
+	ctl_open(c, 0);
+	if (strcmp(what, "master") == 0 && argc == 4) {
+		p.id = 0;
+		if (strcmp(argv[3], "nobody") != 0 &&
+		    store_player_find(c->st, argv[3], &p) != STORE_OK)
+			cli_fatal("there is no player %s", argv[3]);
+		es = engine_master_name(c->st, game_id, p.id, err,
+		    sizeof(err));
+	} else if (strcmp(what, "extend") == 0 && argc == 4) {
+		if (policy_read_duration(argv[3], &seconds) != 0)
+			cli_fatal("\"%s\" is not a duration (90m, 12h, 3d)",
+			    argv[3]);
+		es = engine_master_extend(c->st, game_id, 0, seconds,
+		    RULES_LANG_EN, err, sizeof(err));
+	} else if (strcmp(what, "force") == 0 && argc == 3)
+		es = engine_master_force(c->st, c->key, game_id, 0,
+		    clock_now(), RULES_LANG_EN, err, sizeof(err));
+	else if ((strcmp(what, "pause") == 0 || strcmp(what, "resume") ==
+	    0) && argc == 3)
+		es = engine_master_pause(c->st, game_id, 0,
+		    strcmp(what, "pause") == 0, clock_now(), RULES_LANG_EN, err,
+		    sizeof(err));
+	else if (strcmp(what, "policy") == 0 && argc == 4)
+		es = engine_master_policy(c->st, game_id, 0, argv[3],
+		    RULES_LANG_EN, err, sizeof(err));
+	else {
+		usage();
+		return 2;
+	}
+	if (es != ENGINE_OK)
+		cli_fatal("refused (%s): %s", engine_status_code(es), err);
+	printf("game %lld: %s done\n", (long long)game_id, what);
 	ctl_close(c);
 	return 0;
 }
@@ -935,17 +1070,20 @@ viewer_options(int argc, char **argv, struct view_opts *vo)
 }
 
 /* Print what vo->viewer sees of a game: the view as JSON, or rendered
- * with the viewer's template (your_turn, waiting, spectator, game_over). */
+ * with the viewer's template (your_turn, waiting, spectator, game_over).
+ * gs: the game as it stands now (whose seats may have resigned or the
+ * game ended outside its rules), or NULL for a state being replayed. */
 static void
 show(const struct view_opts *vo, const struct rules_module *m,
-    const void *state, json_t *view)
+    const void *state, const struct gamestate *gs, json_t *view)
 {
+	int seats[STORE_MAX_SEATS], nact, i;
 	struct present_info info;
 	struct mustache_buf out;
 	const char *name;
 	json_t *shown;
 	char err[1024];
-	int seats[STORE_MAX_SEATS], nact, i, acting = 0;
+	int acting, over;
 
 	if (vo->templates == NULL) {
 		/* The players' names, as the HTTP API's views have them
@@ -960,10 +1098,15 @@ show(const struct view_opts *vo, const struct rules_module *m,
 		cli_print_json(view);
 		return;
 	}
-	nact = m->to_act(state, seats, STORE_MAX_SEATS);
-	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
-		acting |= seats[i] == vo->viewer;
-	name = nact == 0 ? "game_over" : vo->viewer < 0 ? "spectator" :
+	if (gs != NULL)
+		acting = gamestate_seat_acts(gs, vo->viewer, &over);
+	else {
+		nact = m->to_act(state, seats, STORE_MAX_SEATS);
+		for (i = 0, acting = 0; i < nact && i < STORE_MAX_SEATS; i++)
+			acting |= seats[i] == vo->viewer;
+		over = nact == 0;
+	}
+	name = over ? "game_over" : vo->viewer < 0 ? "spectator" :
 	    acting ? "your_turn" : "waiting";
 	memset(&info, 0, sizeof(info));
 	info.lang = vo->lang;
@@ -994,6 +1137,7 @@ cmd_view(struct ctl *c, int argc, char **argv)
 {
 	struct view_opts vo;
 	struct gamestate gs;
+	json_t *view;
 	int64_t game_id;
 	char err[1024];
 
@@ -1009,7 +1153,9 @@ cmd_view(struct ctl *c, int argc, char **argv)
 		cli_fatal("game %lld has seats 0 to %d", (long long)game_id,
 		    gs.game.nseats - 1);
 	vo.nseats = gamestate_seat_names(c->st, &gs, vo.names);
-	show(&vo, gs.module, gs.state, gamestate_view(&gs, vo.viewer));
+	view = gamestate_view(&gs, vo.viewer);
+	engine_view_deadlines(c->st, &gs, clock_now(), view);
+	show(&vo, gs.module, gs.state, &gs, view);
 	templates_free(vo.templates);
 	gamestate_clear(&gs);
 	ctl_close(c);
@@ -1200,7 +1346,7 @@ replay_step(const struct store_entry *e, const struct rules_module *m,
 		proto_hex(g->seed, STORE_SEED_BYTES, hex);
 		json_object_set_new(view, "seed", json_string(hex));
 	}
-	show(vo, m, state, view);
+	show(vo, m, state, NULL, view);
 }
 
 /* Audit one game; prints a line; 0 if it checks out. */
@@ -1545,11 +1691,13 @@ static int
 show_pending(const struct store_outbox *o, void *arg)
 {
 	int *n = arg;
+	char next[32];
 
-	printf("%lld %s %s %s attempts=%d next=%lld%s%s\n", (long long)o->id,
+	clock_format_iso(o->next_attempt, next, sizeof(next));
+	printf("%lld %s %s %s attempts=%d next=%s%s%s\n", (long long)o->id,
 	    o->channel, o->recipient[0] != '\0' ? o->recipient : "-",
-	    o->event, o->attempts, (long long)o->next_attempt,
-	    o->last_error[0] != '\0' ? " " : "", o->last_error);
+	    o->event, o->attempts, next, o->last_error[0] != '\0' ? " " : "",
+	    o->last_error);
 	(*n)++;
 	return 0;
 }
@@ -1600,6 +1748,7 @@ static const struct {
 	{ "press", cmd_press },
 	{ "observe", cmd_observe },
 	{ "seats", cmd_seats },
+	{ "gm", cmd_gm },
 	{ "outbox", cmd_outbox },
 	{ "queue", ctl_cmd_queue },
 	{ "backup", ctl_cmd_backup },

@@ -47,3 +47,30 @@ clock_parse_date(const char *text)
 		return -1;
 	return (int64_t)t;
 }
+
+void
+clock_format_iso(int64_t t, char *buf, size_t len)
+{
+	time_t when = (time_t)t;
+	struct tm tm;
+
+	if (gmtime_r(&when, &tm) == NULL ||
+	    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, len, "?");
+}
+
+int64_t
+clock_parse_iso(const char *text)
+{
+	struct tm tm;
+	char extra;
+
+	memset(&tm, 0, sizeof(tm));
+	if (text == NULL || sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2dZ%c",
+	    &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+	    &tm.tm_sec, &extra) != 6)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (int64_t)timegm(&tm);
+}

@@ -11,6 +11,16 @@
  *     press all: text                   message tous : texte
  *     press 0,2: text                   message 0,2 : texte
  *     call off                          annuler la partie
+ *     keep playing                      continuer la partie
+ *     timezone Europe/Paris             fuseau Europe/Paris
+ *
+ * and the game master's, signed with the master's key whatever the
+ * block's seat, numbered by the master's own command numbers:
+ *
+ *     gm extend 24h                     mj prolonger 24h
+ *     gm force                          mj forcer
+ *     gm pause / gm resume              mj pause / mj reprendre
+ *     gm policy missed=default          mj politique missed=default
  *
  * The block's Seq is not the game's move number but the seat's command
  * number: any number above the last command the seat sent (the view's
@@ -30,7 +40,10 @@ enum command {
 	CMD_RESIGN,
 	CMD_VACATION,
 	CMD_PRESS,
-	CMD_CALL_OFF
+	CMD_CALL_OFF,
+	CMD_KEEP_PLAYING,
+	CMD_TIMEZONE,
+	CMD_MASTER
 };
 
 static const struct {
@@ -45,6 +58,12 @@ static const struct {
 	{ "message", CMD_PRESS },
 	{ "call off", CMD_CALL_OFF },
 	{ "annuler la partie", CMD_CALL_OFF },
+	{ "keep playing", CMD_KEEP_PLAYING },
+	{ "continuer la partie", CMD_KEEP_PLAYING },
+	{ "timezone", CMD_TIMEZONE },
+	{ "fuseau", CMD_TIMEZONE },
+	{ "gm", CMD_MASTER },
+	{ "mj", CMD_MASTER },
 };
 
 /* The command text starts with, and the length of its keyword. */
@@ -55,9 +74,11 @@ command_of(const char *folded, size_t *kwlen)
 
 	for (i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
 		n = strlen(keywords[i].word);
+		/* "Resign." and "call off!" are still commands. */
 		if (strncmp(folded, keywords[i].word, n) == 0 &&
 		    (folded[n] == '\0' || folded[n] == ' ' ||
-		    folded[n] == ':')) {
+		    folded[n] == ':' || strspn(folded + n, ".!") ==
+		    strlen(folded + n))) {
 			*kwlen = n;
 			return keywords[i].cmd;
 		}
@@ -73,6 +94,16 @@ engine_is_command(const char *text)
 
 	rules_fold(text, folded, sizeof(folded));
 	return command_of(folded, &n) != CMD_NONE;
+}
+
+int
+engine_is_master_command(const char *text)
+{
+	char folded[PROTO_MOVE_MAX * 2];
+	size_t n;
+
+	rules_fold(text, folded, sizeof(folded));
+	return command_of(folded, &n) == CMD_MASTER;
 }
 
 static void
@@ -119,17 +150,56 @@ signed_record(const struct proto_move *m)
 	    "text", m->text, "signature", hex);
 }
 
+/* "timezone ZONE": the zone of the seat's player, with the seat's
+ * command number claimed in the same transaction. */
+static enum engine_status
+set_zone(struct store *st, const struct proto_move *m, const char *zone,
+    enum rules_lang lang, char *err, size_t errlen)
+{
+	struct store_game g;
+	struct store_seat row;
+	enum engine_status es;
+
+	if (store_begin(st) != STORE_OK) {
+		snprintf(err, errlen, "the store is busy: %s; try again",
+		    store_errmsg(st));
+		return ENGINE_BUSY;
+	}
+	memset(&g, 0, sizeof(g));
+	if (store_game_get(st, m->game_id, &g) != STORE_OK ||
+	    store_seat_get(st, m->game_id, m->seat, &row) != STORE_OK) {
+		snprintf(err, errlen, "store: %s", store_errmsg(st));
+		es = ENGINE_INTERNAL;
+	} else if ((es = seats_claim_command(&row, m->seq, err, errlen)) ==
+	    ENGINE_OK && store_seat_update(st, &row) != STORE_OK) {
+		snprintf(err, errlen, "store: %s", store_errmsg(st));
+		es = ENGINE_INTERNAL;
+	}
+	if (es == ENGINE_OK)
+		es = engine_player_set_tz(st, g.seat_player[m->seat], zone, lang,
+		    err, errlen);
+	store_game_clear(&g);
+	if (es == ENGINE_OK && store_commit(st) != STORE_OK) {
+		snprintf(err, errlen, "store: %s", store_errmsg(st));
+		es = ENGINE_INTERNAL;
+	}
+	if (es != ENGINE_OK)
+		store_rollback(st);
+	return es;
+}
+
 static void
 run_command(struct store *st, const struct serverkey *key,
     const struct proto_move *m, enum command cmd, const char *args,
     enum rules_lang lang, int64_t now, struct engine_reply *reply)
 {
 	char err[1024], a[64], b[64], extra;
-	const char *colon, *body;
+	const char *colon, *body, *zone;
 	enum engine_status es = ENGINE_OK;
 	int64_t from, until, id;
+	struct call_off_tally tally;
 	unsigned mask;
-	int ended, fr = lang == RULES_LANG_FR;
+	int fr = lang == RULES_LANG_FR;
 
 	err[0] = '\0';
 	switch (cmd) {
@@ -140,26 +210,45 @@ run_command(struct store *st, const struct serverkey *key,
 			return;
 		}
 		es = engine_resign(st, key, m->game_id, m->seat, m->seq,
-		    signed_record(m), now, err, sizeof(err));
+		    signed_record(m), now, lang, err, sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), fr ?
 		    "siège %d : abandon enregistré" : "seat %d resigned",
 		    m->seat);
 		break;
 	case CMD_VACATION:
-		if (sscanf(args, "%63s %63s %c", a, b, &extra) != 2 ||
-		    (from = clock_parse_date(a)) < 0 ||
-		    (until = clock_parse_date(b)) < 0) {
+		if (strcmp(args, "cancel") == 0 || strcmp(args, "annuler") ==
+		    0) {
+			es = engine_vacation_cancel(st, m->game_id, m->seat,
+			    m->seq, now, lang, err, sizeof(err));
+			snprintf(reply->message, sizeof(reply->message), fr ?
+			    "vacances annulées ; chaque siège en est informé" :
+			    "vacation cancelled; every seat is told");
+			break;
+		}
+		if (sscanf(args, "%63s %63s %c", a, b, &extra) != 2) {
 			refuse(reply, ENGINE_SYNTAX, fr ? "écrivez « vacances "
 			    "AAAA-MM-JJ AAAA-MM-JJ » (premier et dernier jour, "
-			    "UTC)" : "write \"vacation YYYY-MM-DD YYYY-MM-DD\" "
-			    "(first and last day, UTC)");
+			    "UTC) ou « vacances annuler »" : "write \"vacation "
+			    "YYYY-MM-DD YYYY-MM-DD\" (first and last day, UTC) "
+			    "or \"vacation cancel\"");
+			return;
+		}
+		if ((from = clock_parse_date(a)) < 0 ||
+		    (until = clock_parse_date(b)) < 0) {
+			reply->status = ENGINE_SYNTAX;
+			snprintf(reply->message, sizeof(reply->message), fr ?
+			    "« %s » n'est pas une date AAAA-MM-JJ" :
+			    "\"%s\" is not a date YYYY-MM-DD", from < 0 ? a : b);
 			return;
 		}
 		es = engine_vacation(st, m->game_id, m->seat, m->seq, from,
-		    until + 86400, now, err, sizeof(err));
+		    until + 86400, now, lang, err, sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), fr ?
-		    "vacances enregistrées du %s au %s" :
-		    "vacation recorded from %s to %s", a, b);
+		    "vacances enregistrées du %s au %s (inclus, UTC) ; chaque "
+		    "siège en est informé ; pour les annuler : « vacances "
+		    "annuler »" : "vacation recorded from %s to %s (both "
+		    "included, UTC); every seat is told; to cancel it: "
+		    "\"vacation cancel\"", a, b);
 		break;
 	case CMD_PRESS:
 		colon = strchr(m->text, ':');
@@ -180,23 +269,134 @@ run_command(struct store *st, const struct serverkey *key,
 		    es == ENGINE_OK ? (long long)id : 0LL);
 		break;
 	case CMD_CALL_OFF:
+	case CMD_KEEP_PLAYING:
 		if (*args != '\0') {
-			refuse(reply, ENGINE_SYNTAX, fr ? "écrivez seulement "
-			    "« annuler la partie »" : "write just \"call off\"");
+			refuse(reply, ENGINE_SYNTAX, cmd == CMD_CALL_OFF ? (fr ?
+			    "écrivez seulement « annuler la partie »" :
+			    "write just \"call off\"") : (fr ? "écrivez "
+			    "seulement « continuer la partie »" : "write just "
+			    "\"keep playing\""));
 			return;
 		}
-		es = engine_call_off(st, key, m->game_id, m->seat, m->seq, now,
-		    &ended, err, sizeof(err));
-		snprintf(reply->message, sizeof(reply->message), ended ? (fr ?
-		    "tous les joueurs sont d'accord : la partie est annulée" :
-		    "every player agreed: the game is called off") : (fr ?
-		    "vote enregistré ; la partie s'arrête quand tous les "
-		    "joueurs l'auront demandé" : "vote recorded; the game "
-		    "ends when every player has asked for it"));
+		es = engine_call_off(st, key, m->game_id, m->seat, m->seq,
+		    cmd == CMD_CALL_OFF, now, &tally, lang, err, sizeof(err));
+		if (tally.ended)
+			snprintf(reply->message, sizeof(reply->message), fr ?
+			    "tous les joueurs sont d'accord : la partie est "
+			    "annulée" : "every player agreed: the game is "
+			    "called off");
+		else if (cmd == CMD_CALL_OFF)
+			snprintf(reply->message, sizeof(reply->message), fr ?
+			    "vote enregistré (%d sièges sur %d) ; la partie "
+			    "s'arrête quand tous les joueurs l'auront demandé ; "
+			    "pour retirer votre vote : « continuer la partie »" :
+			    "vote recorded (%d of %d seats); the game ends when "
+			    "every player has asked for it; to take your vote "
+			    "back: \"keep playing\"", tally.votes, tally.needed);
+		else
+			snprintf(reply->message, sizeof(reply->message), fr ?
+			    "vote retiré (%d sièges sur %d demandent "
+			    "l'annulation)" : "vote taken back (%d of %d seats "
+			    "ask to call the game off)", tally.votes,
+			    tally.needed);
+		break;
+	case CMD_TIMEZONE:
+		/* The zone as written: its case matters ("Europe/Paris"). */
+		zone = m->text + strcspn(m->text, " ");
+		zone += strspn(zone, " ");
+		if (*args == '\0' || strchr(zone, ' ') != NULL) {
+			refuse(reply, ENGINE_SYNTAX, fr ? "écrivez « fuseau "
+			    "Europe/Paris » (un nom de la base des fuseaux "
+			    "horaires, ou UTC)" : "write \"timezone "
+			    "Europe/Paris\" (a name from the time zone database, "
+			    "or UTC)");
+			return;
+		}
+		es = set_zone(st, m, zone, lang, err, sizeof(err));
+		snprintf(reply->message, sizeof(reply->message), fr ?
+		    "les heures vous sont désormais données dans le fuseau %s" :
+		    "times are now given to you in the time zone %s", zone);
 		break;
 	case CMD_NONE:
+	case CMD_MASTER:	/* master_command(), before the seat's key */
 		break;
 	}
+	reply->status = es;
+	if (es != ENGINE_OK)
+		snprintf(reply->message, sizeof(reply->message), "%s", err);
+}
+
+/* A signed command of the game's master: verified with the master's
+ * key, whatever seat the block names.  words: the folded text after
+ * "gm"/"mj"; the policy's assignment is read from the text as written. */
+static void
+master_command(struct store *st, const struct serverkey *key,
+    const struct proto_move *m, const char *words, enum rules_lang lang,
+    int64_t now, struct engine_reply *reply)
+{
+	struct store_master gm;
+	struct store_player p;
+	char err[1024], verb[32], arg[128], extra;
+	const char *raw;
+	enum engine_status es;
+	int64_t seconds;
+	int n, fr = lang == RULES_LANG_FR;
+
+	if (store_master_get(st, m->game_id, &gm) != STORE_OK ||
+	    gm.player_id == 0 || store_player_get(st, gm.player_id, &p) !=
+	    STORE_OK) {
+		reply->status = ENGINE_REFUSED;
+		snprintf(reply->message, sizeof(reply->message), fr ? "la "
+		    "partie %lld n'a pas de maître du jeu" : "game %lld has no "
+		    "game master", (long long)m->game_id);
+		return;
+	}
+	if (proto_move_verify(m, p.pubkey) != PROTO_OK) {
+		reply->status = ENGINE_BAD_SIGNATURE;
+		snprintf(reply->message, sizeof(reply->message), fr ? "la "
+		    "signature ne correspond pas à la clé du maître du jeu (%s)"
+		    : "the signature does not match the key of the game "
+		    "master (%s)", p.name);
+		return;
+	}
+	n = sscanf(words, "%31s %127s %c", verb, arg, &extra);
+	es = ENGINE_SYNTAX;
+	err[0] = '\0';
+	if (n == 2 && (strcmp(verb, "extend") == 0 || strcmp(verb,
+	    "prolonger") == 0) && policy_read_duration(arg, &seconds) == 0) {
+		es = engine_master_extend(st, m->game_id, m->seq, seconds, lang,
+		    err, sizeof(err));
+		snprintf(reply->message, sizeof(reply->message), fr ?
+		    "tour prolongé de %s" : "turn extended by %s", arg);
+	} else if (n == 1 && (strcmp(verb, "force") == 0 || strcmp(verb,
+	    "forcer") == 0)) {
+		es = engine_master_force(st, key, m->game_id, m->seq, now, lang,
+		    err, sizeof(err));
+		snprintf(reply->message, sizeof(reply->message), fr ? "la "
+		    "règle du délai manqué est appliquée" : "the missed-"
+		    "deadline outcome is applied");
+	} else if (n == 1 && (strcmp(verb, "pause") == 0 || strcmp(verb,
+	    "resume") == 0 || strcmp(verb, "reprendre") == 0)) {
+		es = engine_master_pause(st, m->game_id, m->seq,
+		    strcmp(verb, "pause") == 0, now, lang, err, sizeof(err));
+		snprintf(reply->message, sizeof(reply->message), "%s",
+		    strcmp(verb, "pause") == 0 ? (fr ? "partie en pause" :
+		    "game paused") : (fr ? "partie reprise" : "game resumed"));
+	} else if (n == 2 && (strcmp(verb, "policy") == 0 || strcmp(verb,
+	    "politique") == 0) && (raw = strchr(m->text, '=')) != NULL) {
+		/* NAME=VALUE as written (the name is lower case anyway). */
+		while (raw > m->text && raw[-1] != ' ')
+			raw--;
+		es = engine_master_policy(st, m->game_id, m->seq, raw, lang,
+		    err, sizeof(err));
+		snprintf(reply->message, sizeof(reply->message), fr ?
+		    "politique modifiée : %s" : "policy changed: %s", raw);
+	} else
+		snprintf(err, sizeof(err), fr ? "écrivez « mj prolonger 24h », "
+		    "« mj forcer », « mj pause », « mj reprendre » ou « mj "
+		    "politique CHAMP=VALEUR »" : "write \"gm extend 24h\", "
+		    "\"gm force\", \"gm pause\", \"gm resume\" or \"gm "
+		    "policy FIELD=VALUE\"");
 	reply->status = es;
 	if (es != ENGINE_OK)
 		snprintf(reply->message, sizeof(reply->message), "%s", err);
@@ -210,6 +410,7 @@ engine_command(struct store *st, const struct serverkey *key,
 	struct proto_move m;
 	struct store_game g;
 	struct store_player p;
+	struct store_entry last;
 	char perr[512], folded[PROTO_MOVE_MAX * 2], args[PROTO_MOVE_MAX * 2];
 	const char *colon;
 	enum command cmd;
@@ -235,14 +436,21 @@ engine_command(struct store *st, const struct serverkey *key,
 	if ((cmd = command_of(folded, &kwlen)) == CMD_NONE) {
 		refuse(reply, ENGINE_NOT_COMMAND, lang == RULES_LANG_FR ?
 		    "ce bloc n'est pas une commande (abandonner, vacances, "
-		    "message, annuler la partie)" : "this block is not a "
-		    "command (resign, vacation, press, call off)");
+		    "message, annuler la partie, continuer la partie, "
+		    "fuseau)" : "this block is not a command (resign, "
+		    "vacation, press, call off, keep playing, timezone)");
 		return;
 	}
 	if (store_game_get(st, m.game_id, &g) != STORE_OK) {
 		snprintf(perr, sizeof(perr), "there is no game %lld",
 		    (long long)m.game_id);
 		refuse(reply, ENGINE_UNKNOWN_GAME, perr);
+		return;
+	}
+	if (cmd == CMD_MASTER) {
+		store_game_clear(&g);
+		master_command(st, key, &m, folded + kwlen + strspn(folded +
+		    kwlen, " "), lang, now, reply);
 		return;
 	}
 	if (m.seat < 0 || m.seat >= g.nseats ||
@@ -255,6 +463,11 @@ engine_command(struct store *st, const struct serverkey *key,
 		return;
 	}
 	store_game_clear(&g);
+	/* A refused command is answered with the game as it stands now. */
+	memset(&last, 0, sizeof(last));
+	if (store_log_last(st, m.game_id, &last) == STORE_OK)
+		reply->next_seq = last.seq + 1;
+	store_entry_clear(&last);
 	if (proto_move_verify(&m, p.pubkey) != PROTO_OK) {
 		snprintf(perr, sizeof(perr), "the signature does not match the "
 		    "key of seat %d (%s) for this game, command number and "
@@ -268,7 +481,8 @@ engine_command(struct store *st, const struct serverkey *key,
 		args[colon - args] = '\0';
 	memmove(args, args + strspn(args, " "), strlen(args + strspn(args,
 	    " ")) + 1);
-	while (strlen(args) > 0 && args[strlen(args) - 1] == ' ')
+	while (strlen(args) > 0 && strchr(" .!", args[strlen(args) - 1]) !=
+	    NULL)
 		args[strlen(args) - 1] = '\0';
 	run_command(st, key, &m, cmd, args, lang, now, reply);
 }

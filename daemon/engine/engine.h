@@ -115,6 +115,12 @@ void	engine_committed(int64_t game_id, int64_t seq);
 void	engine_player_exists_reason(struct store *st,
 	    const struct store_player *p, enum rules_lang lang, char *why,
 	    size_t len);
+/* Set the time zone player_id reads times in: an IANA name the system's
+ * time zone database knows ("Europe/Paris"), or "UTC".  A name it does
+ * not know is refused (ENGINE_BAD_REQUEST, err in lang) and nothing
+ * changes. */
+enum engine_status engine_player_set_tz(struct store *st, int64_t player_id,
+	    const char *zone, enum rules_lang lang, char *err, size_t errlen);
 
 /*
  * Form a game of ruleset with nseats seats: players[s] is the player of
@@ -265,6 +271,24 @@ void	gamestate_view_names(struct store *st, struct gamestate *gs,
  * (in which a seat that resigned never wins: docs/ASYNC.md)
  * and the revealed seed. */
 json_t *gamestate_view(const struct gamestate *gs, int viewer);
+/*
+ * Whether the player at seat may play a move now in gs: the module waits
+ * for the seat, the game has not ended (by its rules, a resignation or a
+ * call-off) and the seat has neither resigned nor been marked absent.
+ * *over (if not NULL) is set when the game waits for nobody.  Every view
+ * for people (mail, HTTP, pbemctl) asks this, so none offers moves to a
+ * seat that may not play them.
+ */
+int	gamestate_seat_acts(const struct gamestate *gs, int seat, int *over);
+/*
+ * Add to view (additively) "deadlines": for each seat gs waits for whose
+ * turn has a deadline under the game's policy, {"seat", "deadline" (ISO
+ * 8601, UTC), "late" (the deadline has passed at now), "absent"}; or
+ * "paused_since" (ISO 8601) when its master paused the game.  Nothing
+ * when the game is over or has no deadlines (turnclock.c).
+ */
+void	engine_view_deadlines(struct store *st, const struct gamestate *gs,
+	    int64_t now, json_t *view);
 
 /* ---- summary.c: one-line summaries (docs/API.md, "Summaries") ---------- */
 
@@ -392,8 +416,8 @@ enum engine_status engine_policy_set(struct store *st, int64_t game_id,
  * when the administrator acts. */
 enum engine_status engine_resign(struct store *st,
 	    const struct serverkey *key, int64_t game_id, int seat,
-	    int64_t command_seq, json_t *signed_by, int64_t now, char *err,
-	    size_t errlen);
+	    int64_t command_seq, json_t *signed_by, int64_t now,
+	    enum rules_lang lang, char *err, size_t errlen);
 /* Give seat to player_id with that player's current key; the old key no
  * longer works for the seat.  Also brings an absent seat back. */
 enum engine_status engine_replace(struct store *st,
@@ -408,16 +432,66 @@ enum engine_status engine_rekey(struct store *st,
 	    const struct serverkey *key, int64_t game_id, int seat,
 	    const unsigned char old_pubkey[STORE_KEY_BYTES], int64_t now,
 	    char *err, size_t errlen);
-/* Declare seat away for [from, until), within the game's allowance. */
+/* ---- gamemaster.c: a game's master and its clock (docs/ASYNC.md) ----- */
+
+/* Name player_id (0: nobody) the master of game_id. */
+enum engine_status engine_master_name(struct store *st, int64_t game_id,
+	    int64_t player_id, char *err, size_t errlen);
+/*
+ * What a game's master (or the administrator) does to a running game.
+ * command_seq: the master's signed command number, recorded with the
+ * effect so a signed command never acts twice (0: the administrator).
+ * Refusals are worded in lang.
+ */
+/* Give the current turn `seconds' more (1 h to 30 d). */
+enum engine_status engine_master_extend(struct store *st, int64_t game_id,
+	    int64_t command_seq, int64_t seconds, enum rules_lang lang,
+	    char *err, size_t errlen);
+/* Pause (pause 1) or resume (0) a running game's clock: no reminder,
+ * deadline or outcome while paused; resuming gives the turn back the
+ * time it stood paused.  Moves are still played while paused. */
+enum engine_status engine_master_pause(struct store *st, int64_t game_id,
+	    int64_t command_seq, int pause, int64_t now, enum rules_lang lang,
+	    char *err, size_t errlen);
+/* Apply the missed-deadline outcome of the current turn now. */
+enum engine_status engine_master_force(struct store *st,
+	    const struct serverkey *key, int64_t game_id, int64_t command_seq,
+	    int64_t now, enum rules_lang lang, char *err, size_t errlen);
+/* Change one field of the policy ("missed=default"); it applies to the
+ * turn already late at the next scheduler pass (docs/ASYNC.md). */
+enum engine_status engine_master_policy(struct store *st, int64_t game_id,
+	    int64_t command_seq, const char *assignment, enum rules_lang lang,
+	    char *err, size_t errlen);
+
+/* How far ahead a vacation may start: a typed year cannot block a seat. */
+#define ENGINE_VACATION_AHEAD_MAX	(180LL * 86400)
+/* Declare seat away for [from, until), within the game's allowance and
+ * starting within ENGINE_VACATION_AHEAD_MAX; every seat is told (outbox
+ * "vacation": the seat's confirmation, the others' news).  These seat
+ * commands word their refusals in lang. */
 enum engine_status engine_vacation(struct store *st, int64_t game_id,
-	    int seat, int64_t command_seq, int64_t from, int64_t until, int64_t now, char *err,
-	    size_t errlen);
-/* seat votes to call the game off; when every seat still playing has
- * voted, the game ends with no winner (a CALL_OFF entry). *ended says
- * whether this vote ended it. */
+	    int seat, int64_t command_seq, int64_t from, int64_t until,
+	    int64_t now, enum rules_lang lang, char *err, size_t errlen);
+/* Cancel seat's vacation now or ahead (what is not taken goes back to
+ * the allowance); every seat is told.  ENGINE_REFUSED when none. */
+enum engine_status engine_vacation_cancel(struct store *st, int64_t game_id,
+	    int seat, int64_t command_seq, int64_t now, enum rules_lang lang,
+	    char *err, size_t errlen);
+/* What a call-off vote left: whether the game ended, and how many of the
+ * seats still playing (neither resigned nor absent) have voted. */
+struct call_off_tally {
+	int	ended;
+	int	votes;
+	int	needed;
+};
+/* seat votes to call the game off (vote 1) or takes its vote back (vote
+ * 0); the other seats are told, with the tally.  When every seat still
+ * playing has voted, the game ends with no winner (a CALL_OFF entry).  A
+ * second vote, or taking back a vote never given, is refused. */
 enum engine_status engine_call_off(struct store *st,
 	    const struct serverkey *key, int64_t game_id, int seat,
-	    int64_t command_seq, int64_t now, int *ended, char *err,
+	    int64_t command_seq, int vote, int64_t now,
+	    struct call_off_tally *tally, enum rules_lang lang, char *err,
 	    size_t errlen);
 /* Take a player's signed command number for row: ENGINE_STALE_SEQ if
  * it is not above the last one taken, else row->command_seq is set (the
@@ -456,6 +530,9 @@ int	engine_queue_observers(struct store *st, int64_t game_id, int64_t seq,
  * HTTP and mail layers call with any signed block: commands go to
  * engine_command(), everything else to engine_submit(). */
 int	engine_is_command(const char *text);
+/* 1 if text is a game master's command ("gm ...", "mj ..."): signed with
+ * the master's key, never answered with a seat's view. */
+int	engine_is_master_command(const char *text);
 void	engine_command(struct store *st, const struct serverkey *key,
 	    const char *text, size_t len, enum rules_lang lang, int64_t now,
 	    struct engine_reply *reply);

@@ -383,6 +383,37 @@ drop_resigned_winners(json_t *result, unsigned resigned)
 	json_object_set_new(result, "winners", kept);
 }
 
+int
+gamestate_seat_acts(const struct gamestate *gs, int seat, int *over)
+{
+	int seats[STORE_MAX_SEATS], nact, i, acting = 0;
+
+	nact = gs->ended != NULL ? 0 : gs->module->to_act(gs->state, seats,
+	    STORE_MAX_SEATS);
+	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
+		acting |= seats[i] == seat;
+	if (over != NULL)
+		*over = nact == 0;
+	if (seat < 0 || seat >= gs->game.nseats || seat >= STORE_MAX_SEATS)
+		return 0;
+	return acting && gs->game.seat_status[seat] == STORE_SEAT_PLAYING;
+}
+
+/* The seat's status for its own view, when it is not simply playing. */
+static void
+add_seat_status(json_t *view, const struct gamestate *gs, int viewer)
+{
+	if (viewer < 0 || viewer >= gs->game.nseats ||
+	    viewer >= STORE_MAX_SEATS)
+		return;
+	if (gs->game.seat_status[viewer] == STORE_SEAT_RESIGNED)
+		json_object_set_new(view, "seat_status",
+		    json_string("resigned"));
+	else if (gs->game.seat_status[viewer] == STORE_SEAT_ABSENT)
+		json_object_set_new(view, "seat_status",
+		    json_string("absent"));
+}
+
 json_t *
 gamestate_view(const struct gamestate *gs, int viewer)
 {
@@ -397,6 +428,7 @@ gamestate_view(const struct gamestate *gs, int viewer)
 	json_object_set_new(view, "seed_commitment", json_string(hex));
 	if (viewer >= 0)
 		json_object_set_new(view, "seat", json_integer(viewer));
+	add_seat_status(view, gs, viewer);
 	result = gs->module->result(gs->state);
 	if (result != NULL && gs->resigned != 0)
 		drop_resigned_winners(result, gs->resigned);

@@ -29,7 +29,7 @@ const char *const engine_mail_events[] = {
 	/* signup.c: the code confirming an address */
 	"signup",
 	/* seats.c, press.c */
-	"call_off_vote", "press",
+	"call_off_vote", "press", "vacation",
 	/* observers (observe.c: "observer_" + the event) */
 	"observer_update", "observer_game_over", "observer_seat_offered",
 	NULL

@@ -7,11 +7,15 @@
  * register beside "eve0" and pass for her in a game's list of players.
  * The store enforces it (index players_name_folded, docs/STORE.md); this
  * file only words the refusal.
+ *
+ * It also sets the time zone a player reads times in, once the system's
+ * time zone database knows the name (timetext.h).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "engine.h"
+#include "timetext.h"
 
 void
 engine_player_exists_reason(struct store *st, const struct store_player *p,
@@ -38,4 +42,27 @@ engine_player_exists_reason(struct store *st, const struct store_player *p,
 		    "the name %s is taken: player %s exists, and names that "
 		    "differ only by case are the same name; choose another "
 		    "name", p->name, other.name);
+}
+
+enum engine_status
+engine_player_set_tz(struct store *st, int64_t player_id, const char *zone,
+    enum rules_lang lang, char *err, size_t errlen)
+{
+	int fr = lang == RULES_LANG_FR;
+
+	if (zone == NULL || !timetext_zone_known(zone)) {
+		snprintf(err, errlen, fr ? "« %.63s » n'est pas un fuseau "
+		    "horaire connu ; donnez un nom de la base des fuseaux, "
+		    "comme Europe/Paris, America/Montreal ou UTC" : "\"%.63s\" "
+		    "is not a known time zone; give a name from the time zone "
+		    "database, such as Europe/Paris, America/New_York or UTC",
+		    zone != NULL ? zone : "");
+		return ENGINE_BAD_REQUEST;
+	}
+	if (store_player_set_tz(st, player_id, strcmp(zone, "UTC") == 0 ?
+	    "" : zone) != STORE_OK) {
+		snprintf(err, errlen, "store: %s", store_errmsg(st));
+		return ENGINE_INTERNAL;
+	}
+	return ENGINE_OK;
 }

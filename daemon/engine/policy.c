@@ -73,6 +73,16 @@ read_duration(const json_t *v, int64_t *out)
 	return 0;
 }
 
+int
+policy_read_duration(const char *text, int64_t *out)
+{
+	json_t *v = json_string(text);
+	int rc = read_duration(v, out);
+
+	json_decref(v);
+	return rc;
+}
+
 static int
 range(const char *name, int64_t v, int64_t lo, int64_t hi, char *err,
     size_t errlen)
@@ -144,6 +154,15 @@ read_field(const char *name, const json_t *v, const struct rules_module *m,
 		q->press = json_is_true(v);
 		return 0;
 	}
+	if (strcmp(name, "turn_time") != 0 && strcmp(name, "grace") != 0 &&
+	    strcmp(name, "vacation_max") != 0 &&
+	    strcmp(name, "response_time") != 0 &&
+	    strcmp(name, "late_every") != 0) {
+		snprintf(err, errlen, "unknown policy field \"%s\"; the fields "
+		    "are turn_time, reminders, grace, weekends, missed, "
+		    "vacation_max, response_time, press and late_every", name);
+		return -1;
+	}
 	if (read_duration(v, &d) != 0)
 		goto bad;
 	if (strcmp(name, "turn_time") == 0) {
@@ -163,10 +182,9 @@ read_field(const char *name, const json_t *v, const struct rules_module *m,
 			return -1;
 		q->response_time = d;
 	} else {
-		snprintf(err, errlen, "unknown policy field \"%s\"; the fields "
-		    "are turn_time, reminders, grace, weekends, missed, "
-		    "vacation_max, response_time and press", name);
-		return -1;
+		if (d != 0 && range(name, d, HOUR, 30LL * DAY, err, errlen))
+			return -1;
+		q->late_every = d;
 	}
 	return 0;
 bad:
@@ -295,7 +313,7 @@ policy_text(const struct policy *p)
 
 	for (i = 0; i < p->nreminders; i++)
 		json_array_append_new(rem, json_integer(p->reminders[i]));
-	obj = json_pack("{s:I, s:o, s:I, s:s, s:s, s:I, s:I, s:b}",
+	obj = json_pack("{s:I, s:o, s:I, s:s, s:s, s:I, s:I, s:b, s:I}",
 	    "turn_time", (json_int_t)p->turn_time,
 	    "reminders", rem,
 	    "grace", (json_int_t)p->grace,
@@ -303,7 +321,8 @@ policy_text(const struct policy *p)
 	    "missed", policy_missed_word(p->missed),
 	    "vacation_max", (json_int_t)p->vacation_max,
 	    "response_time", (json_int_t)p->response_time,
-	    "press", p->press);
+	    "press", p->press,
+	    "late_every", (json_int_t)p->late_every);
 	text = json_dumps(obj, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(obj);
 	return text;

@@ -43,6 +43,8 @@ struct policy {
 	int64_t			vacation_max;	/* seconds per seat per game */
 	int64_t			response_time;	/* a response window */
 	int			press;		/* players may send messages */
+	int64_t			late_every;	/* under wait: repeat the late
+						 * notice this often; 0: once */
 };
 
 /* The policy of a game that never had one set: no deadlines. */
@@ -56,6 +58,9 @@ void	policy_default(struct policy *p);
  */
 int	policy_parse(const char *text, const struct rules_module *m,
 	    struct policy *p, char *err, size_t errlen);
+/* A duration as text ("90s", "30m", "12h", "3d" or seconds) into *out;
+ * 0, or -1 if it is not one. */
+int	policy_read_duration(const char *text, int64_t *out);
 /* Set one field from "name=value" text (pbemctl game policy). */
 int	policy_set_field(const char *assignment, const struct rules_module *m,
 	    struct policy *p, char *err, size_t errlen);

@@ -98,13 +98,19 @@ engine_press(struct store *st, int64_t game_id, int from_seat,
 			es = ENGINE_BAD_REQUEST;
 		}
 	}
-	if (es == ENGINE_OK && command_seq > 0) {
+	if (es == ENGINE_OK) {
 		if (store_seat_get(st, game_id, from_seat, &row) != STORE_OK) {
 			snprintf(err, errlen, "store: %s", store_errmsg(st));
 			es = ENGINE_INTERNAL;
-		} else if ((es = seats_claim_command(&row, command_seq, err,
-		    errlen)) == ENGINE_OK && store_seat_update(st, &row) !=
-		    STORE_OK) {
+		} else if (row.status == STORE_SEAT_ABSENT) {
+			snprintf(err, errlen, "seat %d of game %lld is marked "
+			    "absent after a missed deadline and sends no "
+			    "messages until it is given back", from_seat,
+			    (long long)game_id);
+			es = ENGINE_REFUSED;
+		} else if (command_seq > 0 && (es = seats_claim_command(&row,
+		    command_seq, err, errlen)) == ENGINE_OK &&
+		    store_seat_update(st, &row) != STORE_OK) {
 			snprintf(err, errlen, "store: %s", store_errmsg(st));
 			es = ENGINE_INTERNAL;
 		}

@@ -24,6 +24,7 @@ struct tick {
 	struct policy		 pol;
 	struct store_turn	 turn;
 	int			 window;
+	int			 force;		/* the deadline is now */
 	char			*err;
 	size_t			 errlen;
 };
@@ -163,18 +164,69 @@ outcome(struct tick *t, struct store_seat *row, int64_t deadline)
 	return 0;
 }
 
-/* A seat's deadline in the turn (or window) `turn', under pol: 0 when
- * the policy gives no time (no deadline). */
+/* The time a seat has for the turn (or window) `turn' under pol; 0: no
+ * deadline. */
 static int64_t
-seat_deadline(const struct policy *pol, const struct store_turn *turn,
-    const struct store_seat *row)
+turn_duration(const struct policy *pol, const struct store_turn *turn)
 {
-	int64_t duration = turn->window ? pol->response_time : pol->turn_time;
+	return turn->window ? pol->response_time : pol->turn_time;
+}
 
-	if (duration == 0)
+/* When the reminder `before' seconds before the deadline is due: when
+ * that much counted time is left (so a reminder never falls in a paused
+ * weekend or a vacation the deadline skips); 0 if the turn is shorter. */
+static int64_t
+reminder_at(const struct policy *pol, const struct store_turn *turn,
+    const struct store_seat *row, int64_t before)
+{
+	int64_t duration = turn_duration(pol, turn);
+
+	if (duration <= before)
 		return 0;
-	return policy_deadline(pol, turn->started, duration, row->away_from,
-	    row->away_until);
+	return policy_deadline(pol, turn->started, duration - before,
+	    row->away_from, row->away_until);
+}
+
+/* Whether reminder i is the latest of those due at now: after a gap
+ * between passes only the newest goes out (an older one would tell of
+ * more time than is left). */
+static int
+newest_reminder(const struct tick *t, const struct store_seat *row, int i,
+    int64_t at)
+{
+	int64_t other;
+	int j;
+
+	for (j = 0; j < t->pol.nreminders; j++) {
+		if (j == i)
+			continue;
+		other = reminder_at(&t->pol, &t->turn, row,
+		    t->pol.reminders[j]);
+		if (other > at && other <= t->now)
+			return 0;
+	}
+	return 1;
+}
+
+/* Under wait, once the late notice went out: tell the late seat again
+ * every late_every (only the newest repeat after a gap). */
+static int
+late_again(struct tick *t, int seat, int64_t deadline, int64_t end)
+{
+	char what[48];
+	int64_t n;
+	int rc;
+
+	if (t->window || t->pol.missed != POLICY_MISSED_WAIT ||
+	    t->pol.late_every <= 0 || t->now < end + t->pol.late_every)
+		return 0;
+	n = (t->now - end) / t->pol.late_every;
+	snprintf(what, sizeof(what), "late:%lld:%lld",
+	    (long long)t->pol.late_every, (long long)n);
+	if ((rc = fire(t, seat, what)) <= 0)
+		return rc;
+	t->stats->late++;
+	return notify_seat(t, seat, "late", deadline, seat);
 }
 
 /* The timers of one seat that must act.  1 if a log entry was written. */
@@ -192,11 +244,15 @@ seat_timers(struct tick *t, int seat)
 		return play_default(t, seat);
 	if (row.status == STORE_SEAT_ABSENT)
 		return 0;	/* waits for a replacement */
-	if ((deadline = seat_deadline(&t->pol, &t->turn, &row)) == 0)
+	if ((deadline = turnclock_deadline(&t->pol, &t->turn, &row)) == 0 &&
+	    !t->force)
 		return 0;
+	if (t->force)
+		deadline = t->now;	/* the game master's "now" */
 	for (i = 0; i < t->pol.nreminders; i++) {
-		at = deadline - t->pol.reminders[i];
-		if (at <= t->turn.started || t->now < at || t->now >= deadline)
+		at = reminder_at(&t->pol, &t->turn, &row, t->pol.reminders[i]);
+		if (at <= t->turn.started || t->now < at || t->now >= deadline ||
+		    !newest_reminder(t, &row, i, at))
 			continue;
 		snprintf(what, sizeof(what), "reminder:%lld",
 		    (long long)t->pol.reminders[i]);
@@ -210,8 +266,10 @@ seat_timers(struct tick *t, int seat)
 	}
 	if (t->now < deadline)
 		return 0;
-	end = deadline + (t->window ? 0 : t->pol.grace);
-	if (end > deadline) {
+	end = deadline + (t->window || t->force ? 0 : t->pol.grace);
+	/* The grace notice only while the grace runs: after a gap between
+	 * passes it would promise time that is gone. */
+	if (end > deadline && t->now < end) {
 		if ((rc = fire(t, seat, "deadline")) < 0)
 			return -1;
 		if (rc == 1) {
@@ -222,8 +280,13 @@ seat_timers(struct tick *t, int seat)
 	}
 	if (t->now < end)
 		return 0;
-	if ((rc = fire(t, seat, "outcome")) <= 0)
+	/* Waiting has its own timer, so that a policy changed from wait to
+	 * another outcome applies to the turn already late. */
+	if ((rc = fire(t, seat, !t->window && t->pol.missed ==
+	    POLICY_MISSED_WAIT ? "late" : "outcome")) < 0)
 		return rc;
+	if (rc == 0)
+		return late_again(t, seat, deadline, end) < 0 ? -1 : 0;
 	return outcome(t, &row, deadline);
 }
 
@@ -291,7 +354,7 @@ maybe_due(struct store *st, int64_t game_id, const struct rules_module *m,
 	struct store_seat row;
 	struct policy pol;
 	enum store_status rc;
-	int64_t deadline, first, last_seq;
+	int64_t deadline, first, last_seq, at;
 	char err[512];
 	int seat, i;
 
@@ -315,13 +378,14 @@ maybe_due(struct store *st, int64_t game_id, const struct rules_module *m,
 			return 1;
 		if (row.status == STORE_SEAT_ABSENT)
 			continue;
-		if ((deadline = seat_deadline(&pol, &turn, &row)) == 0)
+		if ((deadline = turnclock_deadline(&pol, &turn, &row)) == 0)
 			continue;
 		first = deadline;
-		for (i = 0; i < pol.nreminders; i++)
-			if (deadline - pol.reminders[i] > turn.started &&
-			    deadline - pol.reminders[i] < first)
-				first = deadline - pol.reminders[i];
+		for (i = 0; i < pol.nreminders; i++) {
+			at = reminder_at(&pol, &turn, &row, pol.reminders[i]);
+			if (at > turn.started && at < first)
+				first = at;
+		}
 		if (now >= first)
 			return 1;
 	}
@@ -367,6 +431,7 @@ schedule_tick(struct store *st, const struct serverkey *key, int64_t now,
     struct schedule_stats *stats, char *err, size_t errlen)
 {
 	struct tick t;
+	struct store_master master;
 	struct running_list games = { NULL, 0, 0, 0 };
 	size_t i;
 	int n, rc;
@@ -381,6 +446,11 @@ schedule_tick(struct store *st, const struct serverkey *key, int64_t now,
 	}
 	for (i = 0; i < games.n; i++) {
 		stats->games++;
+		if (store_master_get(st, games.v[i].id, &master) == STORE_OK &&
+		    master.paused_at != 0) {
+			stats->quiet++;		/* paused: no clock runs */
+			continue;
+		}
 		if (!maybe_due(st, games.v[i].id, games.v[i].module, now)) {
 			stats->quiet++;
 			continue;
@@ -400,4 +470,59 @@ schedule_tick(struct store *st, const struct serverkey *key, int64_t now,
 	}
 	free(games.v);
 	return stats->failures > 0 ? -1 : 0;
+}
+
+int
+schedule_check_time(struct store *st, int64_t at, int64_t now, char *err,
+    size_t errlen)
+{
+	int64_t latest;
+	char when[32], last[32];
+
+	if (store_timer_latest(st, &latest) != STORE_OK) {
+		snprintf(err, errlen, "store: %s", store_errmsg(st));
+		return -1;
+	}
+	clock_format_iso(at, when, sizeof(when));
+	clock_format_iso(latest, last, sizeof(last));
+	if (at < latest) {
+		snprintf(err, errlen, "%s is before the last pass that fired "
+		    "a timer (%s): time only goes forward / %s est avant le "
+		    "dernier passage qui a déclenché une échéance (%s)", when,
+		    last, when, last);
+		return -1;
+	}
+	if (at > now + SCHEDULE_AHEAD_MAX) {
+		snprintf(err, errlen, "%s is more than %lld days ahead of now "
+		    "/ %s est à plus de %lld jours dans le futur", when,
+		    SCHEDULE_AHEAD_MAX / 86400, when,
+		    SCHEDULE_AHEAD_MAX / 86400);
+		return -1;
+	}
+	return 0;
+}
+
+int
+schedule_force(struct store *st, const struct serverkey *key,
+    int64_t game_id, int64_t now, struct schedule_stats *stats, char *err,
+    size_t errlen)
+{
+	struct tick t;
+	int n, rc;
+
+	memset(stats, 0, sizeof(*stats));
+	memset(&t, 0, sizeof(t));
+	t.st = st;
+	t.key = key;
+	t.now = now;
+	t.stats = stats;
+	t.err = err;
+	t.errlen = errlen;
+	t.force = 1;
+	rc = tick_game(&t, game_id);
+	/* Only the turn late now is forced; what follows runs its clock. */
+	t.force = 0;
+	for (n = 1; rc > 0 && n < MAX_ENTRIES_PER_TICK; n++)
+		rc = tick_game(&t, game_id);
+	return rc < 0 ? -1 : 0;
 }

@@ -13,7 +13,8 @@
  *     outbox row, a log entry, a seat row), and a timer already recorded
  *     is never acted on again.
  *   - A game with nothing due is passed over from its rows (turn clock,
- *     last log seq, policy, seats) without loading its state.
+ *     last log seq, policy, seats) without loading its state; a paused
+ *     game (its master's pause) is passed over entirely.
  *   - It reads no clock: `now' is an argument, so tests drive it with
  *     any time they like and never sleep.  One tick is one pass; a tick
  *     at an earlier time than a previous one does nothing harmful (what
@@ -49,5 +50,22 @@ struct schedule_stats {
 int	schedule_tick(struct store *st, const struct serverkey *key,
 	    int64_t now, struct schedule_stats *stats, char *err,
 	    size_t errlen);
+
+/* The game master's "now": apply the missed-deadline outcome of game's
+ * turn at once, to every seat it waits for, as if the deadline and any
+ * grace had passed (under wait: the late notices).  0, or -1 with err. */
+int	schedule_force(struct store *st, const struct serverkey *key,
+	    int64_t game_id, int64_t now, struct schedule_stats *stats,
+	    char *err, size_t errlen);
+
+/* How far ahead of the real clock a pass may be run by hand. */
+#define SCHEDULE_AHEAD_MAX	(400LL * 86400)
+
+/* Whether a pass by hand (pbemctl tick --at) may run at `at', given the
+ * real time now: not before the latest timer any pass fired (time only
+ * goes forward) and not more than SCHEDULE_AHEAD_MAX ahead of now.  0,
+ * or -1 with the reason in err (English and French). */
+int	schedule_check_time(struct store *st, int64_t at, int64_t now,
+	    char *err, size_t errlen);
 
 #endif /* PBEM_SCHEDULE_H */

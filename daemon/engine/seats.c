@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "engine.h"
 
 static enum engine_status
@@ -27,10 +28,29 @@ refuse(char *err, size_t errlen, enum engine_status status,
 	return status;
 }
 
+/* refuse() in the reader's language: fmt_en or fmt_fr, the same
+ * arguments in the same order. */
+static enum engine_status
+refuse_in(char *err, size_t errlen, enum engine_status status,
+    enum rules_lang lang, const char *fmt_en, const char *fmt_fr, ...)
+    __attribute__((format(printf, 5, 7), format(printf, 6, 7)));
+
+static enum engine_status
+refuse_in(char *err, size_t errlen, enum engine_status status,
+    enum rules_lang lang, const char *fmt_en, const char *fmt_fr, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt_fr);
+	vsnprintf(err, errlen, lang == RULES_LANG_FR ? fmt_fr : fmt_en, ap);
+	va_end(ap);
+	return status;
+}
+
 /* BEGIN, load the game and check it runs and has the seat. */
 static enum engine_status
 open_game(struct store *st, int64_t game_id, int seat, struct gamestate *gs,
-    char *err, size_t errlen)
+    enum rules_lang lang, char *err, size_t errlen)
 {
 	enum engine_status es;
 	int one;
@@ -45,12 +65,14 @@ open_game(struct store *st, int64_t game_id, int seat, struct gamestate *gs,
 	}
 	if (gs->game.status == STORE_GAME_OVER ||
 	    gs->module->to_act(gs->state, &one, 1) == 0)
-		es = refuse(err, errlen, ENGINE_GAME_OVER, "game %lld is over",
+		es = refuse_in(err, errlen, ENGINE_GAME_OVER, lang, "game %lld "
+		    "is over", "la partie %lld est terminée",
 		    (long long)game_id);
 	else if (seat < -1 || seat >= gs->game.nseats)
-		es = refuse(err, errlen, ENGINE_BAD_SEAT, "game %lld has seats "
-		    "0 to %d; there is no seat %d", (long long)game_id,
-		    gs->game.nseats - 1, seat);
+		es = refuse_in(err, errlen, ENGINE_BAD_SEAT, lang, "game %lld "
+		    "has seats 0 to %d; there is no seat %d", "la partie %lld "
+		    "a les sièges 0 à %d ; il n'y a pas de siège %d",
+		    (long long)game_id, gs->game.nseats - 1, seat);
 	if (es != ENGINE_OK) {
 		store_rollback(st);
 		gamestate_clear(gs);
@@ -104,18 +126,32 @@ seats_claim_command(struct store_seat *row, int64_t command_seq, char *err,
  * claim command_seq in it.  On failure the transaction is over. */
 static enum engine_status
 open_seat(struct store *st, int64_t game_id, int seat, int64_t command_seq,
-    struct gamestate *gs, struct store_seat *row, char *err, size_t errlen)
+    struct gamestate *gs, struct store_seat *row, enum rules_lang lang,
+    char *err, size_t errlen)
 {
 	enum engine_status es;
 
 	if (seat < 0)
 		seat = -2;	/* refused as no such seat by open_game */
-	if ((es = open_game(st, game_id, seat, gs, err, errlen)) != ENGINE_OK)
+	if ((es = open_game(st, game_id, seat, gs, lang, err, errlen)) !=
+	    ENGINE_OK)
 		return es;
 	if ((es = seat_row(st, game_id, seat, row, err, errlen)) !=
 	    ENGINE_OK || (es = seats_claim_command(row, command_seq, err,
 	    errlen)) != ENGINE_OK)
 		return finish(st, gs, es, err, errlen);
+	/* An absent seat is offered to another player: until it is given
+	 * back (pbemctl replace), its player has no say in the game. */
+	if (row->status == STORE_SEAT_ABSENT)
+		return finish(st, gs, refuse_in(err, errlen, ENGINE_REFUSED,
+		    lang, "seat %d of game %lld is marked absent after a "
+		    "missed deadline and is offered to a replacement; ask the "
+		    "game's administrator to give it back (pbemctl replace)",
+		    "le siège %d de la partie %lld est marqué absent après un "
+		    "délai manqué et proposé à un remplaçant ; demandez à "
+		    "l'administrateur de la partie de vous le rendre "
+		    "(pbemctl replace)", seat, (long long)game_id), err,
+		    errlen);
 	return ENGINE_OK;
 }
 
@@ -149,8 +185,8 @@ engine_seat_may_move(struct store *st, int64_t game_id, int seat, char *err,
 
 enum engine_status
 engine_resign(struct store *st, const struct serverkey *key, int64_t game_id,
-    int seat, int64_t command_seq, json_t *signed_by, int64_t now, char *err,
-    size_t errlen)
+    int seat, int64_t command_seq, json_t *signed_by, int64_t now,
+    enum rules_lang lang, char *err, size_t errlen)
 {
 	struct gamestate gs;
 	struct store_seat row, other;
@@ -160,15 +196,16 @@ engine_resign(struct store *st, const struct serverkey *key, int64_t game_id,
 	char *text;
 	int s, nleft = 0;
 
-	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, err,
-	    errlen)) != ENGINE_OK) {
+	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, lang,
+	    err, errlen)) != ENGINE_OK) {
 		json_decref(remaining);
 		json_decref(signed_by);
 		return es;
 	}
 	if (row.status == STORE_SEAT_RESIGNED) {
-		es = refuse(err, errlen, ENGINE_REFUSED, "seat %d has already "
-		    "resigned from game %lld", seat, (long long)game_id);
+		es = refuse_in(err, errlen, ENGINE_REFUSED, lang, "seat %d has "
+		    "already resigned from game %lld", "le siège %d a déjà "
+		    "abandonné la partie %lld", seat, (long long)game_id);
 		goto out;
 	}
 	for (s = 0; s < gs.game.nseats; s++) {
@@ -177,10 +214,12 @@ engine_resign(struct store *st, const struct serverkey *key, int64_t game_id,
 		if ((es = seat_row(st, game_id, s, &other, err, errlen)) !=
 		    ENGINE_OK)
 			goto out;
-		if (other.status != STORE_SEAT_RESIGNED) {
+		if (other.status == STORE_SEAT_RESIGNED)
+			continue;
+		nleft++;
+		/* An absent seat does not win by its opponents leaving. */
+		if (other.status == STORE_SEAT_PLAYING)
 			json_array_append_new(remaining, json_integer(s));
-			nleft++;
-		}
 	}
 	row.status = STORE_SEAT_RESIGNED;
 	row.call_off = 0;
@@ -220,8 +259,8 @@ engine_replace(struct store *st, const struct serverkey *key,
 
 	if (seat < 0)
 		seat = -2;
-	if ((es = open_game(st, game_id, seat, &gs, err, errlen)) !=
-	    ENGINE_OK)
+	if ((es = open_game(st, game_id, seat, &gs, RULES_LANG_EN, err,
+	    errlen)) != ENGINE_OK)
 		return es;
 	if (store_player_get(st, player_id, &newp) != STORE_OK) {
 		es = refuse(err, errlen, ENGINE_BAD_REQUEST, "there is no "
@@ -274,8 +313,8 @@ engine_rekey(struct store *st, const struct serverkey *key, int64_t game_id,
 	enum engine_status es;
 	char newkey[PROTO_KEY_TEXT_MAX], oldkey[PROTO_KEY_TEXT_MAX], *text;
 
-	if ((es = open_game(st, game_id, seat, &gs, err, errlen)) !=
-	    ENGINE_OK)
+	if ((es = open_game(st, game_id, seat, &gs, RULES_LANG_EN, err,
+	    errlen)) != ENGINE_OK)
 		return es;
 	if (seat < 0 || store_player_get(st, gs.game.seat_player[seat], &p) !=
 	    STORE_OK) {
@@ -296,19 +335,44 @@ out:
 	return finish(st, &gs, es, err, errlen);
 }
 
+/* Tell every seat (the one away too: its confirmation) about seat's
+ * vacation [from, until), or that it was cancelled. */
+static int
+queue_vacation(struct store *st, const struct gamestate *gs, int seat,
+    int64_t from, int64_t until, int cancelled, int64_t now)
+{
+	struct store_player p;
+	int s;
+
+	for (s = 0; s < gs->game.nseats; s++) {
+		if (store_player_get(st, gs->game.seat_player[s], &p) !=
+		    STORE_OK)
+			continue;
+		if (engine_outbox_mail(st, gs->game.id, gs->seq, p.email,
+		    "vacation", json_pack("{s:I, s:I, s:i, s:s, s:i, s:I, "
+		    "s:I, s:b}", "game", (json_int_t)gs->game.id, "seq",
+		    (json_int_t)gs->seq, "seat", s, "event", "vacation",
+		    "away_seat", seat, "from", (json_int_t)from, "until",
+		    (json_int_t)until, "cancelled", cancelled), now) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 enum engine_status
 engine_vacation(struct store *st, int64_t game_id, int seat,
-    int64_t command_seq, int64_t from, int64_t until, int64_t now, char *err,
-    size_t errlen)
+    int64_t command_seq, int64_t from, int64_t until, int64_t now,
+    enum rules_lang lang, char *err, size_t errlen)
 {
 	struct gamestate gs;
 	struct store_seat row;
 	struct policy pol;
 	enum engine_status es;
 	int64_t left;
+	char latest[32];
 
-	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, err,
-	    errlen)) != ENGINE_OK)
+	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, lang,
+	    err, errlen)) != ENGINE_OK)
 		return es;
 	if ((es = engine_policy_of(st, game_id, gs.module, &pol, err,
 	    errlen)) != ENGINE_OK)
@@ -316,20 +380,39 @@ engine_vacation(struct store *st, int64_t game_id, int seat,
 	if (from < now)
 		from = now;	/* a vacation cannot start in the past */
 	left = pol.vacation_max - row.away_used;
+	clock_format_iso(now + ENGINE_VACATION_AHEAD_MAX, latest,
+	    sizeof(latest));
 	if (row.status == STORE_SEAT_RESIGNED)
-		es = refuse(err, errlen, ENGINE_REFUSED, "seat %d resigned "
-		    "from game %lld", seat, (long long)game_id);
+		es = refuse_in(err, errlen, ENGINE_REFUSED, lang, "seat %d "
+		    "resigned from game %lld", "le siège %d a abandonné la "
+		    "partie %lld", seat, (long long)game_id);
 	else if (until <= from)
-		es = refuse(err, errlen, ENGINE_BAD_REQUEST, "a vacation must "
-		    "end after it starts (and after now)");
-	else if (row.away_until > now)
-		es = refuse(err, errlen, ENGINE_REFUSED, "seat %d already "
-		    "declared a vacation until %lld (unix time); one at a "
-		    "time", seat, (long long)row.away_until);
-	else if (until - from > left)
-		es = refuse(err, errlen, ENGINE_REFUSED, "a vacation of %lld "
-		    "hours is longer than the %lld hours seat %d has left in "
-		    "game %lld (the game allows %lld days)",
+		es = refuse_in(err, errlen, ENGINE_BAD_REQUEST, lang, "a "
+		    "vacation must end after it starts (and after now)", "des "
+		    "vacances doivent finir après leur début (et après "
+		    "maintenant)");
+	else if (from > now + ENGINE_VACATION_AHEAD_MAX)
+		es = refuse_in(err, errlen, ENGINE_BAD_REQUEST, lang, "a "
+		    "vacation must start within %lld days from now (by %.10s); "
+		    "check the year", "des vacances doivent commencer dans les "
+		    "%lld jours (au plus tard le %.10s) ; vérifiez l'année",
+		    ENGINE_VACATION_AHEAD_MAX / 86400, latest);
+	else if (row.away_until > now) {
+		clock_format_iso(row.away_until - 86400, latest,
+		    sizeof(latest));
+		es = refuse_in(err, errlen, ENGINE_REFUSED, lang, "seat %d "
+		    "already declared a vacation until %.10s (last day); one "
+		    "at a time: cancel it first (\"vacation cancel\")", "le "
+		    "siège %d a déjà déclaré des vacances jusqu'au %.10s "
+		    "(dernier jour) ; une seule à la fois : annulez-les "
+		    "d'abord (« vacances annuler »)", seat, latest);
+	} else if (until - from > left)
+		es = refuse_in(err, errlen, ENGINE_REFUSED, lang, "a vacation "
+		    "of %lld hours is longer than the %lld hours seat %d has "
+		    "left in game %lld (the game allows %lld days)", "des "
+		    "vacances de %lld heures dépassent les %lld heures qui "
+		    "restent au siège %d dans la partie %lld (la partie en "
+		    "permet %lld jours)",
 		    (long long)((until - from + 3599) / 3600),
 		    (long long)(left / 3600), seat, (long long)game_id,
 		    (long long)(pol.vacation_max / 86400));
@@ -338,17 +421,57 @@ engine_vacation(struct store *st, int64_t game_id, int seat,
 	row.away_from = from;
 	row.away_until = until;
 	row.away_used += until - from;
-	if (store_seat_update(st, &row) != STORE_OK)
+	if (store_seat_update(st, &row) != STORE_OK ||
+	    queue_vacation(st, &gs, seat, from, until, 0, now) != 0)
 		es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 out:
 	return finish(st, &gs, es, err, errlen);
 }
 
-/* Tell every other seat that seat proposes to call the game off. */
+enum engine_status
+engine_vacation_cancel(struct store *st, int64_t game_id, int seat,
+    int64_t command_seq, int64_t now, enum rules_lang lang, char *err,
+    size_t errlen)
+{
+	struct gamestate gs;
+	struct store_seat row;
+	enum engine_status es;
+	int64_t from, until;
+
+	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, lang,
+	    err, errlen)) != ENGINE_OK)
+		return es;
+	if (row.away_until <= now) {
+		es = refuse_in(err, errlen, ENGINE_REFUSED, lang, "seat %d has "
+		    "no vacation now or ahead in game %lld to cancel", "le "
+		    "siège %d n'a pas de vacances en cours ou à venir dans la "
+		    "partie %lld à annuler", seat, (long long)game_id);
+		goto out;
+	}
+	/* The days not taken go back to the seat's allowance. */
+	from = row.away_from > now ? row.away_from : now;
+	until = row.away_until;
+	row.away_used -= until - from;
+	if (row.away_used < 0)
+		row.away_used = 0;
+	if (row.away_from > now)
+		row.away_from = row.away_until = 0;
+	else
+		row.away_until = now;
+	if (store_seat_update(st, &row) != STORE_OK ||
+	    queue_vacation(st, &gs, seat, from, until, 1, now) != 0)
+		es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
+		    store_errmsg(st));
+out:
+	return finish(st, &gs, es, err, errlen);
+}
+
+/* Tell every other seat that seat proposes to call the game off (or
+ * withdraws its vote), with the tally: votes of needed. */
 static int
-queue_vote(struct store *st, const struct gamestate *gs, int seat,
-    int64_t now)
+queue_vote(struct store *st, const struct gamestate *gs, int seat, int vote,
+    int votes, int needed, int64_t now)
 {
 	struct store_player p;
 	int s;
@@ -358,10 +481,11 @@ queue_vote(struct store *st, const struct gamestate *gs, int seat,
 		    &p) != STORE_OK)
 			continue;
 		if (engine_outbox_mail(st, gs->game.id, gs->seq, p.email,
-		    "call_off_vote", json_pack("{s:I, s:I, s:i, s:i, s:s}",
-		    "game", (json_int_t)gs->game.id, "seq",
+		    "call_off_vote", json_pack("{s:I, s:I, s:i, s:i, s:s, "
+		    "s:b, s:i, s:i}", "game", (json_int_t)gs->game.id, "seq",
 		    (json_int_t)gs->seq, "seat", s, "voter", seat, "event",
-		    "call_off_vote"), now) != 0)
+		    "call_off_vote", "withdrawn", !vote, "votes", votes,
+		    "needed", needed), now) != 0)
 			return -1;
 	}
 	return 0;
@@ -369,46 +493,67 @@ queue_vote(struct store *st, const struct gamestate *gs, int seat,
 
 enum engine_status
 engine_call_off(struct store *st, const struct serverkey *key,
-    int64_t game_id, int seat, int64_t command_seq, int64_t now, int *ended,
-    char *err, size_t errlen)
+    int64_t game_id, int seat, int64_t command_seq, int vote, int64_t now,
+    struct call_off_tally *tally, enum rules_lang lang, char *err,
+    size_t errlen)
 {
 	struct gamestate gs;
 	struct store_seat row, other;
 	enum engine_status es;
 	json_t *voters = json_array();
 	char *text;
-	int s, all = 1;
+	int s, votes = 0, needed = 0;
 
-	*ended = 0;
-	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, err,
-	    errlen)) != ENGINE_OK) {
+	memset(tally, 0, sizeof(*tally));
+	if ((es = open_seat(st, game_id, seat, command_seq, &gs, &row, lang,
+	    err, errlen)) != ENGINE_OK) {
 		json_decref(voters);
 		return es;
 	}
 	if (row.status == STORE_SEAT_RESIGNED) {
-		es = refuse(err, errlen, ENGINE_REFUSED, "seat %d resigned "
-		    "from game %lld and has no vote", seat, (long long)game_id);
+		es = refuse_in(err, errlen, ENGINE_REFUSED, lang, "seat %d "
+		    "resigned from game %lld and has no vote", "le siège %d a "
+		    "abandonné la partie %lld et ne vote pas", seat,
+		    (long long)game_id);
 		goto out;
 	}
-	row.call_off = 1;
+	if (row.call_off == vote) {
+		es = vote ? refuse_in(err, errlen, ENGINE_REFUSED, lang,
+		    "seat %d has already voted to call game %lld off; to take "
+		    "the vote back, send \"keep playing\"", "le siège %d a "
+		    "déjà voté pour annuler la partie %lld ; pour retirer le "
+		    "vote, envoyez « continuer la partie »", seat,
+		    (long long)game_id) : refuse_in(err, errlen,
+		    ENGINE_REFUSED, lang, "seat %d has not voted to call game "
+		    "%lld off; there is no vote to take back", "le siège %d n'a "
+		    "pas voté pour annuler la partie %lld ; il n'y a pas de "
+		    "vote à retirer", seat, (long long)game_id);
+		goto out;
+	}
+	row.call_off = vote;
 	if (store_seat_update(st, &row) != STORE_OK) {
 		es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 		goto out;
 	}
+	/* The seats still playing decide; resigned and absent ones have
+	 * no vote. */
 	for (s = 0; s < gs.game.nseats; s++) {
 		if ((es = seat_row(st, game_id, s, &other, err, errlen)) !=
 		    ENGINE_OK)
 			goto out;
-		if (other.status == STORE_SEAT_RESIGNED)
+		if (other.status != STORE_SEAT_PLAYING)
 			continue;
-		if (other.call_off)
+		needed++;
+		if (other.call_off) {
 			json_array_append_new(voters, json_integer(s));
-		else
-			all = 0;
+			votes++;
+		}
 	}
-	if (!all) {
-		if (queue_vote(st, &gs, seat, now) != 0)
+	tally->votes = votes;
+	tally->needed = needed;
+	if (votes < needed) {
+		if (queue_vote(st, &gs, seat, vote, votes, needed, now) != 0)
 			es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
 			    store_errmsg(st));
 		goto out;
@@ -419,7 +564,7 @@ engine_call_off(struct store *st, const struct serverkey *key,
 	es = engine_server_entry(st, key, &gs, STORE_ENTRY_CALL_OFF, -1, text,
 	    NULL, 1, now, err, errlen);
 	free(text);
-	*ended = es == ENGINE_OK;
+	tally->ended = es == ENGINE_OK;
 out:
 	json_decref(voters);
 	return finish(st, &gs, es, err, errlen);

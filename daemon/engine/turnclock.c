@@ -3,6 +3,7 @@
  */
 #include <string.h>
 
+#include "clock.h"
 #include "turnclock.h"
 
 int
@@ -69,4 +70,88 @@ turnclock_note(struct store *st, const struct gamestate *gs,
 	window = turnclock_shape(gs, seats, &nact, &waiting);
 	return turnclock_update(st, gs, window, waiting, when, &turn) ==
 	    STORE_OK ? 0 : -1;
+}
+
+int64_t
+turnclock_deadline(const struct policy *pol, const struct store_turn *turn,
+    const struct store_seat *row)
+{
+	int64_t duration = turn->window ? pol->response_time : pol->turn_time;
+
+	if (duration == 0)
+		return 0;
+	return policy_deadline(pol, turn->started, duration, row->away_from,
+	    row->away_until);
+}
+
+/* The clock of gs's turn as it stands: the recorded one if it has seen
+ * gs's entry, else a turn starting at that entry's time.  0 or -1. */
+static int
+current_turn(struct store *st, const struct gamestate *gs,
+    struct store_turn *turn)
+{
+	struct store_entry e;
+	int seats[STORE_MAX_SEATS], nact;
+	unsigned waiting;
+
+	if (store_turn_get(st, gs->game.id, turn) == STORE_OK &&
+	    turn->last_seq == gs->seq)
+		return 0;
+	memset(turn, 0, sizeof(*turn));
+	memset(&e, 0, sizeof(e));
+	if (store_log_get(st, gs->game.id, gs->seq, &e) != STORE_OK) {
+		store_entry_clear(&e);
+		return -1;
+	}
+	turn->game_id = gs->game.id;
+	turn->turn = turn->last_seq = gs->seq;
+	turn->started = e.time;
+	turn->window = turnclock_shape(gs, seats, &nact, &waiting);
+	turn->waiting = waiting;
+	store_entry_clear(&e);
+	return 0;
+}
+
+void
+engine_view_deadlines(struct store *st, const struct gamestate *gs,
+    int64_t now, json_t *view)
+{
+	struct store_master master;
+	struct store_turn turn;
+	struct store_seat row;
+	struct policy pol;
+	json_t *list;
+	char err[256], iso[32];
+	int seats[STORE_MAX_SEATS], nact, i, over;
+	int64_t deadline;
+
+	(void)gamestate_seat_acts(gs, -1, &over);
+	if (over)
+		return;
+	/* A paused game's clock does not run: no deadline to show. */
+	if (store_master_get(st, gs->game.id, &master) == STORE_OK &&
+	    master.paused_at != 0) {
+		clock_format_iso(master.paused_at, iso, sizeof(iso));
+		json_object_set_new(view, "paused_since", json_string(iso));
+		return;
+	}
+	if (engine_policy_of(st, gs->game.id, gs->module, &pol, err,
+	    sizeof(err)) != ENGINE_OK || current_turn(st, gs, &turn) != 0)
+		return;
+	turnclock_shape(gs, seats, &nact, &turn.waiting);
+	list = json_array();
+	for (i = 0; i < nact; i++) {
+		if (store_seat_get(st, gs->game.id, seats[i], &row) != STORE_OK ||
+		    row.status == STORE_SEAT_RESIGNED ||
+		    (deadline = turnclock_deadline(&pol, &turn, &row)) == 0)
+			continue;
+		clock_format_iso(deadline, iso, sizeof(iso));
+		json_array_append_new(list, json_pack("{s:i, s:s, s:b, s:b}",
+		    "seat", seats[i], "deadline", iso, "late", now >= deadline,
+		    "absent", row.status == STORE_SEAT_ABSENT));
+	}
+	if (json_array_size(list) > 0)
+		json_object_set_new(view, "deadlines", list);
+	else
+		json_decref(list);
 }

@@ -32,5 +32,9 @@ enum store_status turnclock_update(struct store *st,
  * window.  0, or -1 on a store error. */
 int	turnclock_note(struct store *st, const struct gamestate *gs,
 	    int64_t when);
+/* A seat's deadline in the turn (or window) `turn', under pol: 0 when
+ * the policy gives no time (no deadline). */
+int64_t	turnclock_deadline(const struct policy *pol,
+	    const struct store_turn *turn, const struct store_seat *row);
 
 #endif /* PBEM_TURNCLOCK_H */

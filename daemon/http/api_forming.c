@@ -243,6 +243,11 @@ api_game_create(struct api_request *req)
 	}
 	log_info("http: %s created game %lld (%s, %d seats)", me.name,
 	    (long long)game_id, body.ruleset, nseats);
+	/* A player who creates a game is its master (docs/ASYNC.md). */
+	if (!admin && engine_master_name(st, game_id, me.id, msg,
+	    sizeof(msg)) != ENGINE_OK)
+		log_warnx("http: game %lld has no master: %s",
+		    (long long)game_id, msg);
 	rc = send_game(req, st, game_id, MHD_HTTP_CREATED, json_pack("{s:b}",
 	    "started", started));
 out:

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "clock.h"
 #include "engine.h"
 #include "present.h"
 #include "templates.h"
@@ -302,6 +303,7 @@ api_game_view(struct api_request *req)
 		return rc;
 	view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
 	gamestate_view_names(daemon_store(req->d), &gs, view);
+	engine_view_deadlines(daemon_store(req->d), &gs, clock_now(), view);
 	json_object_set_new(view, "status", json_string(
 	    api_game_status_name(gs.game.status)));
 	gamestate_clear(&gs);
@@ -344,7 +346,7 @@ api_game_text(struct api_request *req)
 	json_t *view, *shown;
 	const char *names[STORE_MAX_SEATS];
 	char err[1024];
-	int seat, over, rendered;
+	int over, rendered;
 
 	if (api_query_lang(req, &lang, &rc) < 0)
 		return rc;
@@ -357,9 +359,10 @@ api_game_text(struct api_request *req)
 	info.nseats = gamestate_seat_names(daemon_store(req->d), &gs, names);
 	info.seat_names = names;
 	view = gamestate_view(&gs, RULES_VIEW_PUBLIC);
+	engine_view_deadlines(daemon_store(req->d), &gs, clock_now(), view);
 	shown = present_view(view, &info);
 	json_decref(view);
-	over = gs.module->to_act(gs.state, &seat, 1) == 0;
+	(void)gamestate_seat_acts(&gs, RULES_VIEW_PUBLIC, &over);
 	mustache_buf_init(&out);
 	rendered = templates_render(daemon_templates_hold(req->d),
 	    present_lang_code(info.lang), gs.module->name, over ?

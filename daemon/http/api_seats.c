@@ -16,14 +16,15 @@
 #include <string.h>
 
 #include "api.h"
+#include "clock.h"
 #include "engine.h"
 #include "present.h"
 #include "templates.h"
 
 static enum MHD_Result
 render_text(struct api_request *req, struct store *st, struct gamestate *gs,
-    int seat, int acting, enum rules_lang lang, json_t *view, json_t *forms,
-    json_t *legal)
+    int seat, int acting, enum rules_lang lang, const char *zone,
+    json_t *view, json_t *forms, json_t *legal)
 {
 	struct present_info info;
 	struct mustache_buf out;
@@ -43,6 +44,7 @@ render_text(struct api_request *req, struct store *st, struct gamestate *gs,
 	info.state = acting ? gs->state : NULL;
 	info.nseats = gamestate_seat_names(st, gs, names);
 	info.seat_names = names;
+	info.zone = zone;
 	shown = present_view(view, &info);
 	mustache_buf_init(&out);
 	if (templates_render(req->d->templates, present_lang_code(lang),
@@ -63,7 +65,7 @@ enum MHD_Result
 api_seat_view(struct api_request *req)
 {
 	const char *format = api_query(req, "format");
-	int seats[STORE_MAX_SEATS], nact, i, acting = 0;
+	int acting;
 	int seat = (int)req->params[1];
 	enum MHD_Result rc = MHD_NO;
 	struct store_player me;
@@ -119,17 +121,16 @@ api_seat_view(struct api_request *req)
 		return api_send_error(req, MHD_HTTP_FORBIDDEN, "not_your_seat",
 		    err, NULL);
 	}
-	nact = gs.module->to_act(gs.state, seats, STORE_MAX_SEATS);
-	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
-		acting |= seats[i] == seat;
+	acting = gamestate_seat_acts(&gs, seat, NULL);
 	view = gamestate_view(&gs, seat);
+	engine_view_deadlines(st, &gs, clock_now(), view);
 	if (acting) {
 		forms = gs.module->move_forms(gs.state, seat, lang);
 		legal = gs.module->legal_moves(gs.state, seat);
 	}
 	if (format != NULL && strcmp(format, "text") == 0) {
-		rc = render_text(req, st, &gs, seat, acting, lang, view, forms,
-		    legal);
+		rc = render_text(req, st, &gs, seat, acting, lang, me.tz, view,
+		    forms, legal);
 		json_decref(view);
 	} else {
 		gamestate_view_names(st, &gs, view);

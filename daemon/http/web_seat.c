@@ -167,18 +167,12 @@ game_over(const struct gamestate *gs)
 	    gs->module->to_act(gs->state, seats, STORE_MAX_SEATS) == 0;
 }
 
+/* A seat that resigned or is absent has no move to play either. */
 static int
 seat_acts(const struct gamestate *gs, int seat)
 {
-	int seats[STORE_MAX_SEATS], n, i;
-
-	if (gs->game.status == STORE_GAME_OVER || gs->ended != NULL)
-		return 0;
-	n = gs->module->to_act(gs->state, seats, STORE_MAX_SEATS);
-	for (i = 0; i < n && i < STORE_MAX_SEATS; i++)
-		if (seats[i] == seat)
-			return 1;
-	return 0;
+	return gs->game.status != STORE_GAME_OVER &&
+	    gamestate_seat_acts(gs, seat, NULL);
 }
 
 /*

@@ -60,6 +60,7 @@ nobase_dist_template_DATA += \
 	templates/en/mail/seat_offered.txt.mustache \
 	templates/en/mail/seat_taken.txt.mustache \
 	templates/en/mail/skipped.txt.mustache \
+	templates/en/mail/vacation.txt.mustache \
 	templates/fr/mail/auto_move.txt.mustache \
 	templates/fr/mail/call_off_vote.txt.mustache \
 	templates/fr/mail/deadline.txt.mustache \
@@ -75,7 +76,8 @@ nobase_dist_template_DATA += \
 	templates/fr/mail/resigned.txt.mustache \
 	templates/fr/mail/seat_offered.txt.mustache \
 	templates/fr/mail/seat_taken.txt.mustache \
-	templates/fr/mail/skipped.txt.mustache
+	templates/fr/mail/skipped.txt.mustache \
+	templates/fr/mail/vacation.txt.mustache
 
 # Parser, inbound path, rendering and the Maildir transports, with the
 # corpus of tests/mail/.

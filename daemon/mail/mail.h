@@ -452,7 +452,9 @@ int	mail_render_knows(const char *event);
 
 /* Shared with mail_notice.c.  Open the row's game after entry seq (the
  * payload's "game" and "seq") into gs; for a seat's row (seat_row), also
- * the payload's "seat" into *seat and that seat's player into p.  On
+ * the payload's "seat" into *seat and into p the player the row is
+ * addressed to (the seat's player, or the one who held it when the row
+ * was queued, if the seat has changed hands since).  On
  * MAIL_RENDER_OK the caller clears gs; on anything else err says why
  * and there is nothing to clear. */
 enum mail_render_status mail_row_open(struct store *st,
@@ -479,11 +481,12 @@ char	*mail_picture(struct store *st, const struct tpl_set *tpl,
 const char *mail_view_name(const struct gamestate *gs, int viewer);
 /* Append template name of gs's game, rendered from viewer's view of gs
  * only (decorated by present_view(), with move forms when the seat acts
- * now, and the seats' player names read from st), in lang.  0, or -1
+ * now, the seats' player names read from st and the deadlines of the
+ * seats to act), in lang, times in zone ("" or NULL: UTC).  0, or -1
  * with err. */
 int	mail_view_body(struct store *st, const struct tpl_set *tpl,
 	    struct gamestate *gs, int viewer, const char *lang,
-	    const char *name, const char *move, const char *reason,
+	    const char *zone, const char *name, const char *move, const char *reason,
 	    struct mustache_buf *out, char *err, size_t errlen);
 
 /* ---- mail_notice.c ------------------------------------------------------- */

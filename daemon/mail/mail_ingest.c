@@ -272,6 +272,18 @@ seat_player(struct store *st, int64_t game_id, int seat,
 	return ok ? 0 : -1;
 }
 
+/* The master of a game, for a block that is a master's command. */
+static int
+master_player(struct store *st, int64_t game_id, struct store_player *p)
+{
+	struct store_master gm;
+
+	if (store_master_get(st, game_id, &gm) != STORE_OK ||
+	    gm.player_id == 0)
+		return -1;
+	return store_player_get(st, gm.player_id, p) == STORE_OK ? 0 : -1;
+}
+
 /* A signed command (STATUS, HELP): the block must verify like a move,
  * and its Seq may be any number up to the next move's. */
 static void
@@ -352,7 +364,7 @@ signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
 	enum proto_status ps;
 	enum mail_command cmd;
 	char perr[512];
-	int fr = 0, dup, is_command, keyed = 0;
+	int fr = 0, dup, is_command, keyed = 0, master;
 
 	ps = proto_move_find(text, len, &pm, perr, sizeof(perr));
 	if (ps != PROTO_OK) {
@@ -371,9 +383,11 @@ signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
 	}
 
 	/* A move.  Messages in the seat's language when the block names
-	 * a seat we know. */
+	 * a seat we know; a game master's command in the master's. */
 	memset(&p, 0, sizeof(p));
-	if (seat_player(ctx->st, pm.game_id, pm.seat, &p) != 0)
+	master = engine_is_master_command(pm.text);
+	if (master ? master_player(ctx->st, pm.game_id, &p) != 0 :
+	    seat_player(ctx->st, pm.game_id, pm.seat, &p) != 0)
 		snprintf(p.lang, sizeof(p.lang), "%s", lang);
 	else if (key_limited(ctx, &pm, p.pubkey, r) != 0)
 		return;
@@ -433,9 +447,16 @@ signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
 		}
 		/* FALLTHROUGH */
 	default:
+		set_reason(r, MAIL_REJECTED, "%s", er.message);
+		/* The master need not hold a seat: no seat's view for them,
+		 * the reason only, at the master's registered address. */
+		if (master) {
+			error_reply(rep, p.email[0] != '\0' ? p.email :
+			    reply_to, p.lang, r, pm.game_id);
+			break;
+		}
 		/* Verified, then refused: the seat hears why, with its view
 		 * and the legal forms, at its registered address. */
-		set_reason(r, MAIL_REJECTED, "%s", er.message);
 		mail_answer_seat(rep, p.email, "rejected", pm.game_id,
 		    er.next_seq > 0 ? er.next_seq - 1 : 0, pm.seat,
 		    r->message_id);

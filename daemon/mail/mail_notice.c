@@ -1,7 +1,7 @@
 /*
  * mail_notice.c -- the notices of asynchronous play: an outbox row of
  * event game_started, reminder, deadline, late, seat_offered, auto_move,
- * skipped, resigned, seat_taken, call_off_vote, press or
+ * skipped, resigned, seat_taken, call_off_vote, press, vacation or
  * observer_* -> its mail (mail.h; docs/MAIL.md, docs/ASYNC.md).
  *
  * Each notice is templates/LANG/mail/EVENT.txt.mustache.  It is given
@@ -19,11 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine.h"
 #include "mail.h"
 #include "templates.h"
+#include "timetext.h"
 
 struct notice {
 	struct store			*st;
@@ -34,6 +34,8 @@ struct notice {
 	struct gamestate		 gs;
 	int				 viewer;  /* seat, or RULES_VIEW_PUBLIC */
 	const char			*lang;
+	char				 zone[TIMETEXT_ZONE_MAX]; /* the
+						   * reader's time zone */
 	json_t				*data;	  /* the template's fields */
 	char				*err;
 	size_t				 errlen;
@@ -43,6 +45,7 @@ static int fill_deadline(struct notice *);
 static int fill_entry(struct notice *);
 static int fill_vote(struct notice *);
 static int fill_press(struct notice *);
+static int fill_vacation(struct notice *);
 static int fill_observer(struct notice *);
 static int fill_nothing(struct notice *);
 
@@ -66,6 +69,7 @@ static const struct notice_kind {
 	{ "seat_taken",			0, 1, fill_entry },
 	{ "call_off_vote",		0, 0, fill_vote },
 	{ "press",			0, 0, fill_press },
+	{ "vacation",			0, 0, fill_vacation },
 	{ "observer_update",		1, 1, fill_observer },
 	{ "observer_game_over",		1, 1, fill_observer },
 	{ "observer_seat_offered",	1, 1, fill_observer },
@@ -85,32 +89,10 @@ failed(struct notice *n, const char *fmt, ...)
 
 /* ---- Readable times ----------------------------------------------------- */
 
-static const char *const days_en[] = { "Sunday", "Monday", "Tuesday",
-	"Wednesday", "Thursday", "Friday", "Saturday" };
-static const char *const days_fr[] = { "dimanche", "lundi", "mardi",
-	"mercredi", "jeudi", "vendredi", "samedi" };
-static const char *const months_en[] = { "January", "February", "March",
-	"April", "May", "June", "July", "August", "September", "October",
-	"November", "December" };
-static const char *const months_fr[] = { "janvier", "février", "mars",
-	"avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
-	"novembre", "décembre" };
-
 void
 mail_notice_time(int64_t t, const char *lang, char *buf, size_t len)
 {
-	time_t when = (time_t)t;
-	struct tm tm;
-	int fr = strcmp(lang, "fr") == 0;
-
-	if (gmtime_r(&when, &tm) == NULL) {
-		snprintf(buf, len, "%lld (unix time)", (long long)t);
-		return;
-	}
-	snprintf(buf, len, "%s %d %s %d, %02d:%02d UTC", fr ?
-	    days_fr[tm.tm_wday] : days_en[tm.tm_wday], tm.tm_mday, fr ?
-	    months_fr[tm.tm_mon] : months_en[tm.tm_mon], tm.tm_year + 1900,
-	    tm.tm_hour, tm.tm_min);
+	timetext_words(t, lang, NULL, buf, len);
 }
 
 void
@@ -152,7 +134,7 @@ set_time(struct notice *n, const char *key, int64_t t)
 {
 	char buf[128];
 
-	mail_notice_time(t, n->lang, buf, sizeof(buf));
+	timetext_words(t, n->lang, n->zone, buf, sizeof(buf));
 	set_string(n->data, key, buf);
 }
 
@@ -237,19 +219,27 @@ entry_record(const struct store_entry *e)
 	return r;
 }
 
-/* Seat numbers of a JSON array, as "0, 2". */
+/* Seats of a JSON array in words, in lang: "seat 1", "seats 0 and 2",
+ * "seats 0, 1 and 3" ("siège 1", "sièges 0 et 2"); and KEY_one. */
 static void
-set_seats_text(json_t *data, const char *key, const json_t *seats)
+set_seats_text(json_t *data, const char *key, const json_t *seats,
+    const char *lang)
 {
-	char buf[128];
-	size_t used = 0, i;
+	char buf[160];
+	size_t used, i, n = json_array_size(seats);
+	int fr = strcmp(lang, "fr") == 0;
 
-	buf[0] = '\0';
-	for (i = 0; i < json_array_size(seats) && used < sizeof(buf); i++)
+	used = (size_t)snprintf(buf, sizeof(buf), "%s", n > 1 ? (fr ?
+	    "sièges " : "seats ") : (fr ? "siège " : "seat "));
+	for (i = 0; i < n && used < sizeof(buf); i++)
 		used += (size_t)snprintf(buf + used, sizeof(buf) - used,
-		    "%s%lld", i > 0 ? ", " : "", (long long)json_integer_value(
+		    "%s%lld", i == 0 ? "" : i + 1 < n ? ", " : fr ? " et " :
+		    " and ", (long long)json_integer_value(
 		    json_array_get(seats, i)));
 	set_string(data, key, buf);
+	/* key_one: a single seat (French: "au siège 1", "aux sièges"). */
+	snprintf(buf, sizeof(buf), "%s_one", key);
+	json_object_set_new(data, buf, json_boolean(n == 1));
 }
 
 /*
@@ -264,6 +254,7 @@ describe_entry(struct notice *n, const struct store_entry *e, json_t *data)
 	json_t *rec = entry_record(e);
 	struct store_seat row;
 	const char *s;
+	int same_player;
 
 	json_object_set_new(data, e->kind == STORE_ENTRY_AUTO ? "kind_auto" :
 	    e->kind == STORE_ENTRY_SKIP ? "kind_skip" :
@@ -290,15 +281,24 @@ describe_entry(struct notice *n, const struct store_entry *e, json_t *data)
 		n->data = saved;
 	}
 	if (rec != NULL) {
-		if ((s = json_string_value(json_object_get(rec,
-		    "previous_player"))) != NULL)
+		same_player = (s = json_string_value(json_object_get(rec,
+		    "previous_player"))) != NULL && json_string_value(
+		    json_object_get(rec, "player")) != NULL && strcmp(s,
+		    json_string_value(json_object_get(rec, "player"))) == 0;
+		/* The same player again: a new key, or the seat given back. */
+		if (same_player && json_equal(json_object_get(rec, "key"),
+		    json_object_get(rec, "previous_key")))
+			json_object_set_new(data, "same_player", json_true());
+		else if (same_player)
+			json_object_set_new(data, "new_key", json_true());
+		else if (s != NULL)
 			set_string(data, "previous_player", s);
 		if ((s = json_string_value(json_object_get(rec, "by"))) !=
 		    NULL && strcmp(s, "administrator") == 0)
 			json_object_set_new(data, "by_admin", json_true());
 		if (json_is_array(json_object_get(rec, "seats")))
 			set_seats_text(data, "voters_text",
-			    json_object_get(rec, "seats"));
+			    json_object_get(rec, "seats"), n->lang);
 	}
 	json_decref(rec);
 }
@@ -345,6 +345,7 @@ static int
 fill_vote(struct notice *n)
 {
 	const json_t *voter = json_object_get(n->pl, "voter");
+	json_t *tally;
 	struct store_seat row;
 
 	if (!json_is_integer(voter))
@@ -352,6 +353,15 @@ fill_vote(struct notice *n)
 	json_object_set_new(n->data, "voter", json_integer(
 	    json_integer_value(voter)));
 	set_player(n, "voter_player", (int)json_integer_value(voter));
+	json_object_set_new(n->data, "withdrawn", json_boolean(json_is_true(
+	    json_object_get(n->pl, "withdrawn"))));
+	/* Rows queued before the tally was recorded have none: "?". */
+	tally = json_object_get(n->pl, "votes");
+	json_object_set_new(n->data, "votes", json_is_integer(tally) ?
+	    json_incref(tally) : json_string("?"));
+	tally = json_object_get(n->pl, "needed");
+	json_object_set_new(n->data, "needed", json_is_integer(tally) ?
+	    json_incref(tally) : json_string("?"));
 	if (store_seat_get(n->st, n->gs.game.id, n->viewer, &row) != STORE_OK)
 		return failed(n, "store: %s", store_errmsg(n->st));
 	json_object_set_new(n->data, "command_next", json_integer(
@@ -409,12 +419,41 @@ fill_press(struct notice *n)
 	json_object_set_new(n->data, "from_seat", json_integer(
 	    f.found.from_seat));
 	set_player(n, "from_player", f.found.from_seat);
-	set_seats_text(n->data, "to_text", to);
+	set_seats_text(n->data, "to_text", to, n->lang);
 	json_decref(to);
 	json_object_set_new(n->data, "to_all", json_boolean(all));
 	set_time(n, "sent_text", f.found.created);
 	set_string(n->data, "text", f.body);
 	free(f.body);
+	if (store_seat_get(n->st, n->gs.game.id, n->viewer, &row) != STORE_OK)
+		return failed(n, "store: %s", store_errmsg(n->st));
+	json_object_set_new(n->data, "command_next", json_integer(
+	    row.command_seq + 1));
+	return 0;
+}
+
+/* vacation: whose, from when until when, or cancelled; for the seat
+ * away itself, how to cancel it (its next command number). */
+static int
+fill_vacation(struct notice *n)
+{
+	const json_t *away = json_object_get(n->pl, "away_seat");
+	const json_t *from = json_object_get(n->pl, "from");
+	const json_t *until = json_object_get(n->pl, "until");
+	struct store_seat row;
+
+	if (!json_is_integer(away) || !json_is_integer(from) ||
+	    !json_is_integer(until))
+		return failed(n, "a %s row names no seat and period", n->event);
+	json_object_set_new(n->data, "away_seat", json_integer(
+	    json_integer_value(away)));
+	set_player(n, "away_player", (int)json_integer_value(away));
+	json_object_set_new(n->data, "you", json_boolean(
+	    json_integer_value(away) == n->viewer));
+	json_object_set_new(n->data, "cancelled", json_boolean(json_is_true(
+	    json_object_get(n->pl, "cancelled"))));
+	set_time(n, "from_text", json_integer_value(from));
+	set_time(n, "until_text", json_integer_value(until));
 	if (store_seat_get(n->st, n->gs.game.id, n->viewer, &row) != STORE_OK)
 		return failed(n, "store: %s", store_errmsg(n->st));
 	json_object_set_new(n->data, "command_next", json_integer(
@@ -449,7 +488,7 @@ fill_observer(struct notice *n)
 			continue;
 		json_array_append_new(offered, json_integer(s));
 	}
-	set_seats_text(n->data, "offered_text", offered);
+	set_seats_text(n->data, "offered_text", offered, n->lang);
 	json_decref(offered);
 	if (n->set->admin[0] != '\0')
 		set_string(n->data, "admin", n->set->admin);
@@ -532,6 +571,7 @@ open_notice(struct notice *n, const struct notice_kind *k,
 		return MAIL_RENDER_OK;
 	}
 	n->lang = strcmp(p.lang, "fr") == 0 ? "fr" : "en";
+	snprintf(n->zone, sizeof(n->zone), "%s", p.tz);
 	json_object_set_new(n->data, "seat", json_integer(n->viewer));
 	set_string(n->data, "player", p.name);
 	return MAIL_RENDER_OK;
@@ -581,8 +621,8 @@ mail_notice_render(struct store *st, const struct tpl_set *tpl,
 		goto out;
 	if (k->with_view) {
 		if (mail_view_body(n.st, tpl, &n.gs, n.viewer, n.lang,
-		    mail_view_name(&n.gs, n.viewer), NULL, NULL, &view, err,
-		    errlen) != 0)
+		    n.zone, mail_view_name(&n.gs, n.viewer), NULL, NULL,
+		    &view, err, errlen) != 0)
 			goto out;
 		set_string(n.data, "view", view.data != NULL ? view.data : "");
 	}

@@ -20,6 +20,7 @@
 
 #include <jansson.h>
 
+#include "clock.h"
 #include "engine.h"
 #include "mail.h"
 #include "present.h"
@@ -49,6 +50,8 @@ static const struct subject_words subjects[] = {
 	{ "update", "move %lld played", "coup %lld joué", 0, RENDER_SEAT },
 	{ "game_over", "game over", "partie terminée", 0, RENDER_SEAT },
 	{ "rejected", "move refused", "coup refusé", 1, RENDER_SEAT },
+	{ "command_refused", "command refused", "commande refusée", 1,
+	    RENDER_SEAT },
 	{ "status", "status after move %lld", "état après le coup %lld", 1,
 	    RENDER_SEAT },
 	{ "help", "how to play", "comment jouer", 1, RENDER_SEAT },
@@ -87,6 +90,8 @@ static const struct subject_words subjects[] = {
 	    "proposition d'annuler la partie", 0, RENDER_NOTICE },
 	{ "press", "message from another player",
 	    "message d'un autre joueur", 0, RENDER_NOTICE },
+	{ "vacation", "a vacation in the game", "des vacances dans la partie",
+	    0, RENDER_NOTICE },
 	{ "observer_update", "move %lld played", "coup %lld joué", 0,
 	    RENDER_NOTICE },
 	{ "observer_game_over", "game over", "partie terminée", 0,
@@ -281,26 +286,9 @@ seat_template(const char *event, int over, int acting)
 		return event;
 	if (over || strcmp(event, "game_over") == 0)
 		return "game_over";
-	if (strcmp(event, "your_turn") == 0 || acting)
+	if (acting)
 		return "your_turn";
 	return "waiting";
-}
-
-/* 1 if seat is among the seats gs waits for; *over set when none. */
-static int
-seat_acts(const struct gamestate *gs, int seat, int *over)
-{
-	int seats[STORE_MAX_SEATS], nact, i, acting = 0;
-
-	/* A game ended outside its rules (resigned, called off) waits for
-	 * nobody, whatever the module's state says. */
-	nact = gs->ended != NULL ? 0 : gs->module->to_act(gs->state, seats,
-	    STORE_MAX_SEATS);
-	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
-		acting |= seats[i] == seat;
-	if (over != NULL)
-		*over = nact == 0;
-	return acting;
 }
 
 const char *
@@ -310,15 +298,15 @@ mail_view_name(const struct gamestate *gs, int viewer)
 
 	if (viewer < 0)
 		return "spectator";
-	acting = seat_acts(gs, viewer, &over);
+	acting = gamestate_seat_acts(gs, viewer, &over);
 	return seat_template("update", over, acting);
 }
 
 int
 mail_view_body(struct store *st, const struct tpl_set *tpl,
-    struct gamestate *gs, int viewer, const char *lang, const char *name,
-    const char *move, const char *reason, struct mustache_buf *out,
-    char *err, size_t errlen)
+    struct gamestate *gs, int viewer, const char *lang, const char *zone,
+    const char *name, const char *move, const char *reason,
+    struct mustache_buf *out, char *err, size_t errlen)
 {
 	struct present_info info;
 	json_t *view, *shown, *forms = NULL, *legal = NULL;
@@ -332,7 +320,7 @@ mail_view_body(struct store *st, const struct tpl_set *tpl,
 	info.nseats = gamestate_seat_names(st, gs, names);
 	info.seat_names = names;
 	/* Move forms and examples only for a seat that acts now. */
-	if (viewer >= 0 && seat_acts(gs, viewer, NULL)) {
+	if (viewer >= 0 && gamestate_seat_acts(gs, viewer, NULL)) {
 		forms = gs->module->move_forms(gs->state, viewer, info.lang);
 		legal = gs->module->legal_moves(gs->state, viewer);
 		info.forms = forms;
@@ -340,8 +328,11 @@ mail_view_body(struct store *st, const struct tpl_set *tpl,
 		info.state = gs->state;
 	}
 	info.move = move;
+	info.move_is_command = move != NULL && engine_is_command(move);
 	info.reason = reason;
+	info.zone = zone;
 	view = gamestate_view(gs, viewer);
+	engine_view_deadlines(st, gs, clock_now(), view);
 	shown = present_view(view, &info);
 	json_decref(view);
 	rc = templates_render(tpl, lang, gs->module->name, name, TPL_TEXT,
@@ -357,6 +348,7 @@ mail_row_open(struct store *st, const struct store_outbox *o,
     const json_t *pl, int seat_row, struct gamestate *gs, int *seat,
     struct store_player *p, char *err, size_t errlen)
 {
+	struct store_player addressee;
 	enum engine_status es;
 	int64_t game, seq;
 
@@ -384,6 +376,14 @@ mail_row_open(struct store *st, const struct store_outbox *o,
 		gamestate_clear(gs);
 		return MAIL_RENDER_FAIL;
 	}
+	/* A row queued before the seat changed hands is still read by the
+	 * player it was addressed to, in that player's language. */
+	if (strcasecmp(p->email, o->recipient) != 0 &&
+	    store_player_find_email(st, o->recipient, &addressee) ==
+	    STORE_OK) {
+		*p = addressee;
+		gs->game.seat_player[*seat] = addressee.id;	/* its name */
+	}
 	return MAIL_RENDER_OK;
 }
 
@@ -410,7 +410,7 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	game = gs.game.id;
 	seq = gs.seq;
 	lang = strcmp(p.lang, "fr") == 0 ? "fr" : "en";
-	acting = seat_acts(&gs, seat, &over);
+	acting = gamestate_seat_acts(&gs, seat, &over);
 	name = seat_template(event, over, acting);
 
 	move[0] = '\0';
@@ -436,8 +436,8 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	}
 	if (buf.len > 0)
 		mustache_buf_append(&buf, "\n", 1);
-	if (mail_view_body(st, tpl, &gs, seat, lang, name, shown_move, reason,
-	    &buf, err, errlen) != 0) {
+	if (mail_view_body(st, tpl, &gs, seat, lang, p.tz, name, shown_move,
+	    reason, &buf, err, errlen) != 0) {
 		mustache_buf_free(&buf);
 		gamestate_clear(&gs);
 		return MAIL_RENDER_FAIL;
@@ -472,7 +472,9 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	    STORE_OK)
 		name = move;
 	mail_set_headers(s, o, strcmp(event, "status") == 0 && over ?
-	    "game_over" : event, lang, lang[0] == 'f' ? gs.module->title_fr :
+	    "game_over" : shown_move != NULL && strcmp(event, "rejected") ==
+	    0 && engine_is_command(shown_move) ? "command_refused" : event,
+	    lang, lang[0] == 'f' ? gs.module->title_fr :
 	    gs.module->title_en, game, seq, name, out);
 	/* A plain Reply brings the token back in In-Reply-To. */
 	if (token[0] != '\0')
@@ -496,9 +498,9 @@ seat_of_address(struct store *st, struct gamestate *gs, const char *addr)
 		    (p = gamestate_seat_player(st, gs, s)) == NULL ||
 		    strcasecmp(p->email, addr) != 0)
 			continue;
-		if (found < 0 || seat_acts(gs, s, NULL))
+		if (found < 0 || gamestate_seat_acts(gs, s, NULL))
 			found = s;
-		if (seat_acts(gs, s, NULL))
+		if (gamestate_seat_acts(gs, s, NULL))
 			break;
 	}
 	return found;
@@ -528,7 +530,7 @@ help_body(struct store *st, const struct tpl_set *tpl, struct gamestate *gs,
 	info.nseats = gamestate_seat_names(st, gs, names);
 	info.seat_names = names;
 	info.viewer = seat >= 0 ? seat : RULES_VIEW_PUBLIC;
-	if (seat >= 0 && seat_acts(gs, seat, NULL))
+	if (seat >= 0 && gamestate_seat_acts(gs, seat, NULL))
 		info.forms = forms = gs->module->move_forms(gs->state, seat,
 		    info.lang);
 	view = gamestate_view(gs, RULES_VIEW_PUBLIC);

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "present.h"
+#include "timetext.h"
 #include "xalloc.h"
 
 /* Room for one seat as text: a player's name and "(siège N)". */
@@ -365,28 +367,37 @@ add_players(json_t *v, const struct present_info *info)
 	json_object_set_new(v, "players", players);
 }
 
-/* standings and winners_text, from the (already localised) result. */
+/* standings and winners_text, from the (already localised) result.  A
+ * game ended outside its rules (a resignation, a call-off) has winners
+ * but no scores: one row per seat then, with "scored" false. */
 static void
 add_standings(json_t *v, const struct present_info *info)
 {
 	const char	*name;
 	int		 viewer = info->viewer;
 	json_t		*result, *scores, *winners, *hands, *bd, *st, *row;
-	size_t		 i;
+	size_t		 i, nrows;
 
 	result = json_object_get(v, "result");
-	scores = json_object_get(result, "scores");
-	if (!json_is_array(scores))
+	if (!json_is_object(result))
 		return;
+	scores = json_object_get(result, "scores");
 	winners = json_object_get(result, "winners");
+	if (json_is_array(winners))
+		json_object_set_new(v, "winners_text",
+		    seats_text(winners, info));
+	nrows = json_is_array(scores) ? json_array_size(scores) :
+	    (size_t)(info->nseats > 0 ? info->nseats : 0);
 	hands = json_object_get(v, "hands");
 	bd = json_object_get(result, "breakdown");
 	st = json_array();
-	for (i = 0; i < json_array_size(scores); i++) {
-		row = json_pack("{s:i, s:O, s:b, s:b}", "seat", (int)i,
-		    "score", json_array_get(scores, i),
+	for (i = 0; i < nrows; i++) {
+		row = json_pack("{s:i, s:b, s:b, s:b}", "seat", (int)i,
+		    "scored", json_is_array(scores),
 		    "winner", in_array(winners, (json_int_t)i),
 		    "you", (int)i == viewer);
+		if (json_is_array(scores))
+			json_object_set(row, "score", json_array_get(scores, i));
 		if (json_array_get(hands, i) != NULL)
 			json_object_set(row, "hand", json_array_get(hands, i));
 		if (json_array_get(bd, i) != NULL)
@@ -396,9 +407,48 @@ add_standings(json_t *v, const struct present_info *info)
 		json_array_append_new(st, row);
 	}
 	json_object_set_new(v, "standings", st);
-	if (json_is_array(winners))
-		json_object_set_new(v, "winners_text",
-		    seats_text(winners, info));
+}
+
+/* Each of the view's deadlines (engine_view_deadlines()) in words and
+ * ISO 8601 in the reader's language and zone ("text", "iso"), "you" on
+ * the reader's own; "late_text": the late seats, if any; "paused_text":
+ * since when the game is paused, if it is. */
+static void
+add_deadlines(json_t *v, const struct present_info *info)
+{
+	json_t *list = json_object_get(v, "deadlines"), *d, *late;
+	const char *lang = present_lang_code(info->lang);
+	char words[160], iso[64];
+	int64_t t;
+	size_t i;
+
+	t = clock_parse_iso(json_string_value(json_object_get(v,
+	    "paused_since")));
+	if (t >= 0) {
+		timetext_words(t, lang, info->zone, words, sizeof(words));
+		json_object_set_new(v, "paused_text", json_string(words));
+	}
+	if (!json_is_array(list))
+		return;
+	late = json_array();
+	json_array_foreach(list, i, d) {
+		t = clock_parse_iso(json_string_value(json_object_get(d,
+		    "deadline")));
+		if (t < 0)
+			continue;
+		timetext_words(t, lang, info->zone, words, sizeof(words));
+		timetext_iso(t, info->zone, iso, sizeof(iso));
+		json_object_set_new(d, "text", json_string(words));
+		json_object_set_new(d, "iso", json_string(iso));
+		json_object_set_new(d, "you", json_boolean(
+		    json_integer_value(json_object_get(d, "seat")) ==
+		    info->viewer));
+		if (json_is_true(json_object_get(d, "late")))
+			json_array_append(late, json_object_get(d, "seat"));
+	}
+	if (json_array_size(late) > 0)
+		json_object_set_new(v, "late_text", seats_text(late, info));
+	json_decref(late);
 }
 
 json_t *
@@ -423,8 +473,10 @@ present_view(const json_t *view, const struct present_info *info)
 	}
 	to_act = json_object_get(v, "to_act");
 	json_object_set_new(v, "spectator", json_boolean(info->viewer < 0));
+	/* A resigned or absent seat plays no more (gamestate_seat_acts()). */
 	json_object_set_new(v, "your_turn", json_boolean(info->viewer >= 0 &&
-	    in_array(to_act, info->viewer)));
+	    in_array(to_act, info->viewer) &&
+	    json_object_get(v, "seat_status") == NULL));
 	json_object_set_new(v, "waiting_for", seats_text(to_act, info));
 	mark_seats(v, info);
 	add_players(v, info);
@@ -436,8 +488,11 @@ present_view(const json_t *view, const struct present_info *info)
 	json_decref(empty);
 	if (info->move != NULL)
 		json_object_set_new(v, "move", json_string(info->move));
+	if (info->move != NULL && info->move_is_command)
+		json_object_set_new(v, "command", json_true());
 	if (info->reason != NULL)
 		json_object_set_new(v, "reason", json_string(info->reason));
 	add_standings(v, info);
+	add_deadlines(v, info);
 	return v;
 }

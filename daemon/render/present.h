@@ -80,11 +80,16 @@ struct present_info {
 							 * NULL */
 	const char			*move;		/* or NULL */
 	const char			*reason;	/* or NULL */
+	int				 move_is_command; /* move is a
+							 * signed command
+							 * (resign, ...) */
 	/* The players' names by seat (seat_names[s], NULL for an open
 	 * seat or a name not known), for nseats seats; or NULL for no
 	 * names at all.  Only read during present_view(). */
 	const char *const		*seat_names;
 	int				 nseats;
+	/* The reader's time zone for deadlines ("" or NULL: UTC). */
+	const char			*zone;
 };
 
 /* A new, decorated copy of view (which is not changed). */
