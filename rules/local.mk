@@ -1,10 +1,18 @@
 # rules/: the rule-module contract, the registry and every game module.
+# Each game's files come from rules/games.mk, which rules/gen-games.sh
+# makes from the folders rules/*/ and templates/*/GAME/ (docs/ARCHITECTURE.md,
+# "Adding a game"): adding a game edits nothing here.
 noinst_LIBRARIES += rules/librules.a
 rules_librules_a_CPPFLAGS = $(RULES_CPPFLAGS)
-rules_librules_a_SOURCES = rules/rules.h rules/registry.c rules/text.c rules/json.c \
-	rules/template/template.c rules/respond/respond.c \
-	$(STM_SCORE_SOURCES) $(STM_GAME_SOURCES) $(EVE_SOURCES)
+rules_librules_a_SOURCES = rules/rules.h rules/registry.c \
+	rules/registry_list.h rules/text.c rules/json.c
+# Every game's no-peek hider (tests/check_nopeek.c), from games.mk.
+NOPEEK_HIDERS =
 
-include $(srcdir)/rules/stmissions/score.mk
-include $(srcdir)/rules/stmissions/game.mk
-include $(srcdir)/rules/eve/eve.mk
+include $(srcdir)/rules/games.mk
+
+# Remake the generated lists after adding a game or one of its files.
+games-lists:
+	$(SHELL) $(srcdir)/rules/gen-games.sh $(srcdir)
+.PHONY: games-lists
+EXTRA_DIST += rules/gen-games.sh

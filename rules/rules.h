@@ -44,6 +44,8 @@
  *      response_window (optional).
  *   4  older rulesets kept playable: oldest_ruleset_version and
  *      setup_version (optional, together).
+ *   5  sample_illegal_move (required from version 5): a refused move,
+ *      so the generic tests need nothing written for a game by hand.
  */
 #ifndef PBEM_RULES_H
 #define PBEM_RULES_H
@@ -52,7 +54,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define RULES_API_VERSION 4
+#define RULES_API_VERSION 5
 
 /* Every error message a module writes fits in this many bytes. */
 #define RULES_ERRLEN 1024
@@ -331,6 +333,26 @@ struct rules_module {
 	int oldest_ruleset_version;
 	void *(*setup_version)(int version, int nseats, const json_t *options,
 	    struct rules_rng *rng, char *err, size_t errlen);
+
+	/* ---- api_version 5 and later ---- */
+
+	/*
+	 * sample_illegal_move -- required when api_version >= 5.  A move
+	 * text, in English, that seat could send now and that the module
+	 * refuses (parse() or check() does not answer RULES_OK): the
+	 * generic tests use it, for every registered game, as the refused
+	 * move of the golden "rejected" mail and of the leak checks
+	 * (tests/check_templates.c).  Prefer a well-formed move that the
+	 * rules forbid now (a card the seat does not hold) to gibberish.
+	 * Choose it from what seat may see only (its own cards, public
+	 * ones, keywords), never from where a hidden card lies, so that
+	 * neither the text nor its refusal leaks anything.  Pure, and the
+	 * same text every time for the same state.  Returns RULES_OK, or
+	 * another status when there is none (the seat may not act now, the
+	 * game is over, out is too small).
+	 */
+	enum rules_status (*sample_illegal_move)(const void *state, int seat,
+	    char *out, size_t outlen);
 };
 
 /*

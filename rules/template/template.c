@@ -314,6 +314,29 @@ ladder_default_move(const void *state, int seat, char *out, size_t outlen)
 	return n < 0 || (size_t)n >= outlen ? RULES_ILLEGAL : RULES_OK;
 }
 
+/* sample_illegal_move (api_version 5): play the lowest card the seat does
+ * not hold -- chosen from its own hand only, so it tells nothing of where
+ * the other cards lie. */
+static enum rules_status
+ladder_sample_illegal_move(const void *state, int seat, char *out,
+    size_t outlen)
+{
+	const struct ladder *g = state;
+	int card, i, held, n;
+
+	if (game_over(g) || seat != g->current)
+		return RULES_NOT_YOUR_TURN;
+	for (card = 1; card <= LADDER_DECK; card++) {
+		held = 0;
+		for (i = 0; i < LADDER_HAND; i++)
+			held |= g->hand[seat][i] == card;
+		if (!held)
+			break;
+	}
+	n = snprintf(out, outlen, "play %d", card);
+	return n < 0 || (size_t)n >= outlen ? RULES_ILLEGAL : RULES_OK;
+}
+
 /* skip_check, skip_apply (api_version 3): the seat to play may let its
  * turn pass; it keeps its cards. */
 static enum rules_status
@@ -455,4 +478,5 @@ const struct rules_module template_module = {
 	.skip_check = ladder_skip_check,
 	.skip_apply = ladder_skip_apply,
 	.response_window = NULL,
+	.sample_illegal_move = ladder_sample_illegal_move,
 };
