@@ -13,6 +13,8 @@ rules_librules_a_SOURCES += \
 	rules/eve/state.c \
 	rules/eve/turn.c \
 	rules/eve/view.c
+NOPEEK_HIDERS += \
+	rules/eve/nopeek.c
 nobase_dist_template_DATA += \
 	templates/en/eve/accepted.txt.mustache \
 	templates/en/eve/board.txt.mustache \
@@ -39,6 +41,8 @@ include $(srcdir)/rules/eve/game.mk
 # rules/respond/
 rules_librules_a_SOURCES += \
 	rules/respond/respond.c
+NOPEEK_HIDERS += \
+	rules/respond/nopeek.c
 nobase_dist_template_DATA += \
 	templates/en/respond/accepted.txt.mustache \
 	templates/en/respond/board.txt.mustache \
@@ -79,6 +83,8 @@ rules_librules_a_SOURCES += \
 	rules/stmissions/turn.c \
 	rules/stmissions/view.c \
 	rules/stmissions/words.c
+NOPEEK_HIDERS += \
+	rules/stmissions/nopeek.c
 nobase_dist_template_DATA += \
 	templates/en/stmissions/accepted.txt.mustache \
 	templates/en/stmissions/game_over.txt.mustache \
@@ -105,6 +111,8 @@ include $(srcdir)/rules/stmissions/game.mk
 # rules/template/
 rules_librules_a_SOURCES += \
 	rules/template/template.c
+NOPEEK_HIDERS += \
+	rules/template/nopeek.c
 nobase_dist_template_DATA += \
 	templates/en/template/accepted.txt.mustache \
 	templates/en/template/board.txt.mustache \

@@ -6,8 +6,10 @@ noinst_LIBRARIES += rules/librules.a
 rules_librules_a_CPPFLAGS = $(RULES_CPPFLAGS)
 rules_librules_a_SOURCES = rules/rules.h rules/registry.c \
 	rules/registry_list.h rules/text.c rules/json.c
-# Every game's no-peek hider (tests/check_nopeek.c), from games.mk.
-NOPEEK_HIDERS =
+# What tests/check_nopeek.c needs of each game (its hider, test code,
+# not in the library): the contract, its helpers, and from games.mk every
+# game's rules/GAME/nopeek.c.
+NOPEEK_HIDERS = rules/nopeek.h rules/nopeek.c rules/nopeek_list.h
 
 include $(srcdir)/rules/games.mk
 
