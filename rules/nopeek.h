@@ -38,7 +38,9 @@ struct nopeek_hider {
 	 * of the game, and on the position tested). */
 	void (*note)(const json_t *saved, struct nopeek_known *k);
 	/* Rearrange, in saved, what seat cannot see, and nothing else; the
-	 * result must load.  k: the cards that showed on the way. */
+	 * result must load.  seat may be RULES_VIEW_PUBLIC: then what
+	 * spectators cannot see (tests/check_templates.c renders each template
+	 * for both states too).  k: the cards that showed on the way. */
 	void (*hide)(json_t *saved, int seat, const struct nopeek_known *k,
 	    struct rules_rng *rng);
 	/* A random move text for seat (any card, any shape, either

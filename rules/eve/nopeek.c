@@ -49,11 +49,16 @@ eve_hide(json_t *saved, int seat, const struct nopeek_known *k,
 {
 	json_t	*players = json_object_get(saved, "players");
 
+	int	 s;
+
 	(void)k;
 	nopeek_shuffle(json_object_get(saved, "travel_deck"), rng);
-	nopeek_shuffle(json_object_get(json_array_get(players, (size_t)seat),
-	    "deck"), rng);
-	redeal_player(json_array_get(players, (size_t)(1 - seat)), rng);
+	for (s = 0; s < 2; s++)
+		if (s == seat)	/* its own deck's order only */
+			nopeek_shuffle(json_object_get(json_array_get(players,
+			    (size_t)s), "deck"), rng);
+		else		/* the opponent's, or both for spectators */
+			redeal_player(json_array_get(players, (size_t)s), rng);
 }
 
 /* A turn of one to four steps from the step words, aimed at the row. */
