@@ -15,10 +15,11 @@
 #                          for tests/check_nopeek), each game's own
 #                          rules/GAME/game.mk if it has one (its tests),
 #                          and every templates/LANG/GAME/ file to install.
-# configure.ac runs it (so `autoreconf -fi` picks up a new game), `make
-# games-lists` runs it, and tests/games-lists-test.sh fails when the
-# checked-in lists are not what it makes.  A file is rewritten only when
-# its text changes.
+# configure.ac runs it, so `autoreconf -fi` picks up a new game; `make
+# games-lists` runs it in a configured tree (after adding a file to a
+# game).  The lists are not kept in git; they ship in the tarball.
+# tests/games-lists-test.sh fails when they are not what the folders
+# make.  A file is rewritten only when its text changes.
 #
 # Usage: gen-games.sh [SRCDIR [OUTDIR]]   (default: the tree it is in,
 # written in place).  Messages go to standard error only: configure.ac

@@ -45,6 +45,12 @@ tests_check_rules_api_SOURCES = tests/check_rules_api.c
 tests_check_rules_api_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS)
 tests_check_rules_api_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 
+# Adding a game touches only its folders: the generated lists are
+# current, a copy of rules/template/ under a new name builds, registers
+# and plays; and rules/ calls nothing non-re-entrant.
+TESTS += tests/games-lists-test.sh
+EXTRA_DIST += tests/games-lists-test.sh
+
 # The differential no-peek test of every registered module: the rules
 # library only, through the module table and saved states, with each
 # game's hider (rules/nopeek.h, rules/GAME/nopeek.c).
