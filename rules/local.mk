@@ -6,9 +6,9 @@ noinst_LIBRARIES += rules/librules.a
 rules_librules_a_CPPFLAGS = $(RULES_CPPFLAGS)
 rules_librules_a_SOURCES = rules/rules.h rules/registry.c \
 	rules/registry_list.h rules/text.c rules/json.c
-# What tests/check_nopeek.c needs of each game (its hider, test code,
-# not in the library): the contract, its helpers, and from games.mk every
-# game's rules/GAME/nopeek.c.
+# What tests/check_nopeek.c and check_templates.c need of each game (its
+# hider: test code, not in the library): the contract, the list and its
+# helpers, and from games.mk every game's rules/GAME/nopeek.c.
 NOPEEK_HIDERS = rules/nopeek.h rules/nopeek.c rules/nopeek_list.h
 
 include $(srcdir)/rules/games.mk

@@ -1,11 +1,30 @@
 /*
- * nopeek.c -- helpers for the games' no-peek hiders (nopeek.h).  Built
- * into tests/check_nopeek only.
+ * nopeek.c -- the list of the games' no-peek hiders, and helpers for
+ * them (nopeek.h).  Built into tests/check_nopeek and
+ * tests/check_templates only.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "nopeek.h"
+#include "nopeek_list.h"
+
+const struct nopeek_hider *const *
+nopeek_all(void)
+{
+	return hiders;
+}
+
+const struct nopeek_hider *
+nopeek_find(const char *ruleset)
+{
+	int i;
+
+	for (i = 0; hiders[i] != NULL; i++)
+		if (strcmp(hiders[i]->ruleset, ruleset) == 0)
+			return hiders[i];
+	return NULL;
+}
 
 int
 nopeek_is_known(const struct nopeek_known *k, const char *card)

@@ -1,6 +1,6 @@
 /*
- * nopeek.h -- what the hidden-information test (tests/check_nopeek.c)
- * needs to know of a game: its "hider".
+ * nopeek.h -- what the hidden-information tests (tests/check_nopeek.c,
+ * tests/check_templates.c) need to know of a game: its "hider".
  *
  * Test support, not part of the module contract: nothing here is built
  * into pbemd.  Each game folder holds a rules/GAME/nopeek.c that defines
@@ -13,7 +13,8 @@
  * see, loads both, and requires that seat to get byte-identical answers
  * from both: view, move forms, legal moves, default move, skip check,
  * and parse/check/translate of every text tried (the legal moves, and
- * text()'s random ones).  rules/template/nopeek.c is the one to copy.
+ * text()'s random ones); check_templates renders every template from
+ * both.  rules/template/nopeek.c is the one to copy.
  */
 #ifndef PBEM_NOPEEK_H
 #define PBEM_NOPEEK_H
@@ -48,6 +49,11 @@ struct nopeek_hider {
 	void (*text)(const json_t *saved, int seat, struct rules_rng *rng,
 	    char *buf, size_t len);
 };
+
+/* Every game's hider (rules/nopeek_list.h, generated), NULL-terminated,
+ * in name order; the one for ruleset, or NULL. */
+const struct nopeek_hider *const *nopeek_all(void);
+const struct nopeek_hider *nopeek_find(const char *ruleset);
 
 /* Helpers for hiders (rules/nopeek.c). */
 /* Is card (its saved text) in k? */

@@ -34,7 +34,6 @@
 #include "rules.h"
 #include "rng.h"
 #include "nopeek.h"
-#include "nopeek_list.h"
 
 #define POSITIONS	150	/* random positions per module */
 #define MAX_PLIES	5000	/* longer than any game */
@@ -258,22 +257,10 @@ random_position(const struct rules_module *m, uint64_t seed,
 	    (uint32_t)length), k, &length);
 }
 
-/* The hider of the module called name, or NULL. */
-static const struct nopeek_hider *
-hider_of(const char *name)
-{
-	int i;
-
-	for (i = 0; hiders[i] != NULL; i++)
-		if (strcmp(hiders[i]->ruleset, name) == 0)
-			return hiders[i];
-	return NULL;
-}
-
 static void
 no_peek(const struct rules_module *m)
 {
-	const struct nopeek_hider *h = hider_of(m->name);
+	const struct nopeek_hider *h = nopeek_find(m->name);
 	struct rules_rng pick;
 	int		 pos, tested = 0, changed = 0;
 
@@ -349,12 +336,12 @@ END_TEST
 /* A hider names a registered module (its folder's name). */
 START_TEST(test_hiders_registered)
 {
-	int i;
+	const struct nopeek_hider *const *h;
 
-	for (i = 0; hiders[i] != NULL; i++)
-		ck_assert_msg(rules_find(hiders[i]->ruleset) != NULL, "the "
+	for (h = nopeek_all(); *h != NULL; h++)
+		ck_assert_msg(rules_find((*h)->ruleset) != NULL, "the "
 		    "hider for \"%s\" names no registered module",
-		    hiders[i]->ruleset);
+		    (*h)->ruleset);
 }
 END_TEST
 
@@ -382,7 +369,7 @@ START_TEST(test_hide_keeps_what_shows)
 	    "discard", "G09", "hands", "G04", "M03", "G05", "G06", "M04",
 	    "pending", "drawn", "G06");
 	json_t		*before = json_deep_copy(s), *theirs, *g05;
-	const struct nopeek_hider *stm = hider_of("stmissions");
+	const struct nopeek_hider *stm = nopeek_find("stmissions");
 	const char	*drawn;
 	int		 moved = 0, i;
 

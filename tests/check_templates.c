@@ -1,14 +1,22 @@
 /*
- * check_templates.c -- the shipped templates ($top_srcdir/templates):
+ * check_templates.c -- the shipped templates ($top_srcdir/templates), for
+ * every registered game (rules_all(): a new game is covered with no line
+ * written here):
  *   - the set loads, and every (language, game, template) exists;
  *   - a broken template is refused at load time with its file and line,
  *     and so is a {{>partial}} naming nothing;
  *   - golden files: each template in each language is rendered from a
  *     fixed view (tests/golden/views/GAME/NAME.json, made once by playing
- *     the real module from a fixed seed) and compared with
+ *     the real module from a fixed seed, with the seats, length and
+ *     refused move the module gives) and compared with
  *     tests/golden/LANG/GAME/NAME.txt, so a wording change shows as a diff.
  *     PBEM_GOLDEN_UPDATE=1 rewrites the golden files (and writes any
- *     missing fixed view); review the diff, then commit;
+ *     missing fixed view, making the folders); review the diff, then
+ *     commit;
+ *   - non-interference, every game: 20 random games, at three positions
+ *     each, every template in both languages for each seat and the public
+ *     view is rendered again after the game's hider (rules/nopeek.h)
+ *     rearranged what that viewer may not know: byte-identical;
  *   - hidden cards: 200 random games of stmissions per seat count; at
  *     three positions per game (two varied, and the end) every template in both languages is rendered for
  *     every seat (and the public view) and must not contain the id of a
@@ -38,7 +46,6 @@
 #include "rules.h"
 #include "templates.h"
 #include "nopeek.h"
-#include "nopeek_list.h"
 
 #define LEAK_GAMES	200	/* per seat count */
 #define LEAK_SPREAD	40	/* render at one move in [0, 40), one in
@@ -930,62 +937,23 @@ static const char *const eve_bad_moves[] = {
 	"starfleet black hole", "discard mirror universe", NULL
 };
 
-/* Shuffle a JSON array of integers in place. */
-static void
-shuffle_ints(json_t *a, struct rules_rng *rng)
-{
-	size_t		 i, j, n = json_array_size(a);
-	json_t		*x, *y;
-
-	for (i = n; i > 1; i--) {
-		j = rules_rng_below(rng, (uint32_t)i);
-		x = json_incref(json_array_get(a, i - 1));
-		y = json_incref(json_array_get(a, j));
-		json_array_set_new(a, i - 1, y);
-		json_array_set_new(a, j, x);
-	}
-}
-
-/* Deal the cards of a saved eve player's hand, reserve and deck anew
- * among those three places, keeping each one's size. */
-static void
-redeal_player(json_t *pl, struct rules_rng *rng)
-{
-	static const char *const keys[] = { "hand", "reserve", "deck" };
-	json_t		*pool = json_array(), *a;
-	size_t		 k, i, at = 0;
-
-	for (k = 0; k < 3; k++)
-		json_array_extend(pool, json_object_get(pl, keys[k]));
-	shuffle_ints(pool, rng);
-	for (k = 0; k < 3; k++) {
-		a = json_object_get(pl, keys[k]);
-		for (i = 0; i < json_array_size(a); i++)
-			json_array_set(a, i, json_array_get(pool, at++));
-	}
-	json_decref(pool);
-}
-
-/* A saved state differing from saved only in what viewer may not know,
- * and different from it (unless nothing is hidden from viewer at all:
- * then NULL). */
+/* A saved state differing from saved only in what viewer may not know
+ * (the eve hider: the other seat's hand, reserve and deck dealt anew
+ * among themselves, the viewer's own deck order, the travel deck order;
+ * for the public view both seats'), and different from it (unless
+ * nothing is hidden from viewer at all: then NULL). */
 static json_t *
 eve_unknowable(const json_t *saved, int viewer, struct rules_rng *rng)
 {
-	json_t	*alt, *players;
-	int	 s, tries;
+	const struct nopeek_hider *h = nopeek_find("eve");
+	struct nopeek_known	 none = { 0 };
+	json_t			*alt;
+	int			 tries;
 
+	ck_assert_ptr_nonnull(h);
 	for (tries = 0; tries < 20; tries++) {
 		alt = json_deep_copy(saved);
-		players = json_object_get(alt, "players");
-		for (s = 0; s < 2; s++)
-			if (s == viewer)
-				shuffle_ints(json_object_get(json_array_get(
-				    players, (size_t)s), "deck"), rng);
-			else
-				redeal_player(json_array_get(players,
-				    (size_t)s), rng);
-		shuffle_ints(json_object_get(alt, "travel_deck"), rng);
+		h->hide(alt, viewer, &none, rng);
 		if (!json_equal(alt, saved))
 			return alt;
 		json_decref(alt);
@@ -1147,17 +1115,6 @@ END_TEST
  */
 #define LEAK_GAMES_EACH	20
 
-static const struct nopeek_hider *
-hider_of(const char *name)
-{
-	int i;
-
-	for (i = 0; hiders[i] != NULL; i++)
-		if (strcmp(hiders[i]->ruleset, name) == 0)
-			return hiders[i];
-	return NULL;
-}
-
 static int
 same_to_act(const struct game *a, const struct game *b)
 {
@@ -1262,7 +1219,7 @@ check_interference(const struct tpl_set *set, const struct game *g,
 START_TEST(test_no_interference)
 {
 	const struct rules_module *m = rules_all()[_i];
-	const struct nopeek_hider *h = hider_of(m->name);
+	const struct nopeek_hider *h = nopeek_find(m->name);
 	struct tpl_set		*set = load_shipped();
 	struct nopeek_known	 k;
 	struct game		 g;

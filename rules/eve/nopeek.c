@@ -1,6 +1,6 @@
 /*
  * nopeek.c -- Enterprise vs Excelsior's hider for the hidden-information
- * test (rules/nopeek.h, tests/check_nopeek.c): built into that test only.
+ * test (rules/nopeek.h): built into the tests only.
  * (check_eve.c has a differential test of its own on the module's
  * structures, with Briefing and Mirror Universe dealt on purpose.)
  *

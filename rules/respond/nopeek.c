@@ -1,6 +1,6 @@
 /*
  * nopeek.c -- Parry's hider for the hidden-information test
- * (rules/nopeek.h, tests/check_nopeek.c): built into that test only.
+ * (rules/nopeek.h): built into the tests only.
  */
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
 /*
  * nopeek.c -- Ladder's hider for the hidden-information test
- * (rules/nopeek.h, tests/check_nopeek.c): built into that test only.
+ * (rules/nopeek.h): built into the tests only.
  *
  * Copy it with the game (step 5 of template.c): say in note() which
  * cards every seat has seen, in hide() what one seat cannot see (move
