@@ -109,6 +109,21 @@ nopeek_permute(json_t **slot, int nslot, const struct nopeek_known *k,
 	}
 }
 
+int
+nopeek_deck_and_hands(json_t *saved, const char *deck, const char *hands,
+    int seat, json_t **slot, int max)
+{
+	json_t	*all = json_object_get(saved, hands);
+	int	 n = 0, s;
+
+	if (max > 0)
+		slot[n++] = json_object_get(saved, deck);
+	for (s = 0; s < (int)json_array_size(all) && n < max; s++)
+		if (s != seat)
+			slot[n++] = json_array_get(all, (size_t)s);
+	return n;
+}
+
 void
 nopeek_shuffle(json_t *a, struct rules_rng *rng)
 {

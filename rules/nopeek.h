@@ -71,6 +71,12 @@ void	nopeek_add_known_all(struct nopeek_known *k, const json_t *cards);
  */
 void	nopeek_permute(json_t **slot, int nslot, const struct nopeek_known *k,
 	    int (*kind_of)(const json_t *), struct rules_rng *rng);
+/* Into slot (at most max): saved's array deck, then each array of the
+ * array hands but the one of seat (all of them for RULES_VIEW_PUBLIC) --
+ * the places of the cards hidden from seat in a game of one deck and
+ * hidden hands.  Returns how many. */
+int	nopeek_deck_and_hands(json_t *saved, const char *deck,
+	    const char *hands, int seat, json_t **slot, int max);
 /* Shuffle the items of a JSON array in place. */
 void	nopeek_shuffle(json_t *a, struct rules_rng *rng);
 

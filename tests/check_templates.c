@@ -979,22 +979,57 @@ first_diff(const char *a, const char *b, char *msg, size_t len)
 	    line, (int)strcspn(la, "\n"), la, (int)strcspn(lb, "\n"), lb);
 }
 
-/* A case as check_no_leak() makes it, with the refusal of the first
- * eve_bad_moves text viewer may not play. */
+/* A case as check_no_leak() makes it, with the refusal of the first of
+ * texts (NULL: none) viewer may not play. */
 static json_t *
-eve_case(const struct game *g, int viewer, const char *move)
+refused_case(const struct game *g, int viewer, const char *move,
+    const char *const *texts)
 {
 	json_t		*c;
 	const char	*bad;
 	char		 en[RULES_ERRLEN], fr[RULES_ERRLEN];
 
 	c = make_case(g, viewer, move, NULL, NULL);
-	if (viewer >= 0 && refusal(g, viewer, eve_bad_moves, &bad, en, fr,
-	    sizeof(en))) {
+	if (viewer >= 0 && texts != NULL && refusal(g, viewer, texts, &bad,
+	    en, fr, sizeof(en))) {
 		json_object_set_new(c, "reason_en", json_string(en));
 		json_object_set_new(c, "reason_fr", json_string(fr));
 	}
 	return c;
+}
+
+/* Every template of g's game in both languages, rendered from the two
+ * cases c[0] (the real state) and c[1] (what viewer may not know
+ * rearranged), must be byte-identical. */
+static void
+same_renders(const struct tpl_set *set, const struct game *g, int viewer,
+    json_t *const c[2])
+{
+	json_t	*pv[2];
+	char	*out[2], diff[1024];
+	size_t	 l, n;
+	int	 k;
+
+	for (l = 0; l < NLANGS; l++) {
+		for (k = 0; k < 2; k++)
+			pv[k] = present_case(g->m->name, l, c[k]);
+		for (n = 0; n < NNAMES; n++) {
+			for (k = 0; k < 2; k++)
+				out[k] = render_pv(set, g->m->name, names[n],
+				    l, pv[k]);
+			if (strcmp(out[0], out[1]) != 0) {
+				first_diff(out[0], out[1], diff, sizeof(diff));
+				ck_abort_msg("leak: %s/%s/%s for %s %d "
+				    "changes with what it may not know, %s",
+				    langs[l], g->m->name, names[n], viewer < 0 ?
+				    "the public view" : "seat", viewer, diff);
+			}
+			free(out[0]);
+			free(out[1]);
+		}
+		json_decref(pv[0]);
+		json_decref(pv[1]);
+	}
 }
 
 /* Returns 0 if nothing is hidden from viewer (no permuted state), 2 if
@@ -1004,10 +1039,9 @@ check_eve_interference(const struct tpl_set *set, const struct game *g,
     int viewer, const char *move, struct rules_rng *rng)
 {
 	struct game	 alt = *g;
-	json_t		*saved, *altsaved, *c[2], *pv[2], *full[2];
-	char		*out[2], err[RULES_ERRLEN], diff[1024];
-	size_t		 l, n;
-	int		 k, changed;
+	json_t		*saved, *altsaved, *c[2], *full[2];
+	char		 err[RULES_ERRLEN];
+	int		 changed;
 
 	saved = g->m->save(g->state);
 	altsaved = eve_unknowable(saved, viewer, rng);
@@ -1023,29 +1057,9 @@ check_eve_interference(const struct tpl_set *set, const struct game *g,
 	changed = json_equal(full[0], full[1]) ? 1 : 2;
 	json_decref(full[0]);
 	json_decref(full[1]);
-	c[0] = eve_case(g, viewer, move);
-	c[1] = eve_case(&alt, viewer, move);
-	for (l = 0; l < NLANGS; l++) {
-		for (k = 0; k < 2; k++)
-			pv[k] = present_case("eve", l, c[k]);
-		for (n = 0; n < NNAMES; n++) {
-			for (k = 0; k < 2; k++)
-				out[k] = render_pv(set, "eve", names[n], l,
-				    pv[k]);
-			if (strcmp(out[0], out[1]) != 0) {
-				first_diff(out[0], out[1], diff, sizeof(diff));
-				ck_abort_msg("eve leak: %s/eve/%s for %s "
-				    "changes with what it may not know, %s",
-				    langs[l], names[n], viewer < 0 ?
-				    "the public view" : viewer == 0 ?
-				    "seat 0" : "seat 1", diff);
-			}
-			free(out[0]);
-			free(out[1]);
-		}
-		json_decref(pv[0]);
-		json_decref(pv[1]);
-	}
+	c[0] = refused_case(g, viewer, move, eve_bad_moves);
+	c[1] = refused_case(&alt, viewer, move, eve_bad_moves);
+	same_renders(set, g, viewer, c);
 	json_decref(c[0]);
 	json_decref(c[1]);
 	g->m->destroy(alt.state);
@@ -1126,24 +1140,6 @@ same_to_act(const struct game *a, const struct game *b)
 	    8)) == 0;
 }
 
-/* A case as check_no_leak() makes it, refusing the game's sample. */
-static json_t *
-sample_case(const struct game *g, int viewer, const char *move,
-    const char *sample)
-{
-	const char	*texts[2] = { sample, NULL }, *bad;
-	char		 en[RULES_ERRLEN], fr[RULES_ERRLEN];
-	json_t		*c;
-
-	c = make_case(g, viewer, move, NULL, NULL);
-	if (sample[0] != '\0' && refusal(g, viewer, texts, &bad, en, fr,
-	    sizeof(en))) {
-		json_object_set_new(c, "reason_en", json_string(en));
-		json_object_set_new(c, "reason_fr", json_string(fr));
-	}
-	return c;
-}
-
 /* Returns 0 if the game is over or the hider found nothing hidden from
  * viewer, else 1. */
 static int
@@ -1152,11 +1148,10 @@ check_interference(const struct tpl_set *set, const struct game *g,
     int viewer, const char *move, struct rules_rng *rng)
 {
 	struct game	 alt = *g;
-	json_t		*saved, *altsaved = NULL, *c[2], *pv[2];
-	char		*out[2], err[RULES_ERRLEN], diff[1024];
-	char		 sample[PROTO_MOVE_MAX + 1] = "";
-	size_t		 l, n;
-	int		 tries, kk;
+	json_t		*saved, *altsaved = NULL, *c[2];
+	char		 err[RULES_ERRLEN], sample[PROTO_MOVE_MAX + 1] = "";
+	const char	*texts[2] = { sample, NULL };
+	int		 tries;
 
 	/* Over, every game shows what was hidden (tests/check_nopeek.c
 	 * skips it too). */
@@ -1188,28 +1183,9 @@ check_interference(const struct tpl_set *set, const struct game *g,
 	    g->m->sample_illegal_move(g->state, viewer, sample,
 	    sizeof(sample)) != RULES_OK)
 		sample[0] = '\0';
-	c[0] = sample_case(g, viewer, move, sample);
-	c[1] = sample_case(&alt, viewer, move, sample);
-	for (l = 0; l < NLANGS; l++) {
-		for (kk = 0; kk < 2; kk++)
-			pv[kk] = present_case(g->m->name, l, c[kk]);
-		for (n = 0; n < NNAMES; n++) {
-			for (kk = 0; kk < 2; kk++)
-				out[kk] = render_pv(set, g->m->name, names[n],
-				    l, pv[kk]);
-			if (strcmp(out[0], out[1]) != 0) {
-				first_diff(out[0], out[1], diff, sizeof(diff));
-				ck_abort_msg("leak: %s/%s/%s for viewer %d "
-				    "changes with what it may not know, %s",
-				    langs[l], g->m->name, names[n], viewer,
-				    diff);
-			}
-			free(out[0]);
-			free(out[1]);
-		}
-		json_decref(pv[0]);
-		json_decref(pv[1]);
-	}
+	c[0] = refused_case(g, viewer, move, sample[0] ? texts : NULL);
+	c[1] = refused_case(&alt, viewer, move, sample[0] ? texts : NULL);
+	same_renders(set, g, viewer, c);
 	json_decref(c[0]);
 	json_decref(c[1]);
 	g->m->destroy(alt.state);

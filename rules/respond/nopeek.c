@@ -36,13 +36,10 @@ parry_hide(json_t *saved, int seat, const struct nopeek_known *k,
 {
 	json_t	*slot[8], *hands = json_object_get(saved, "hands");
 	json_t	*answers = json_object_get(saved, "answers");
-	int	 nslot = 0, s;
+	int	 s;
 
-	slot[nslot++] = json_object_get(saved, "deck");
-	for (s = 0; s < (int)json_array_size(hands) && nslot < 8; s++)
-		if (s != seat)
-			slot[nslot++] = json_array_get(hands, (size_t)s);
-	nopeek_permute(slot, nslot, k, NULL, rng);
+	nopeek_permute(slot, nopeek_deck_and_hands(saved, "deck", "hands",
+	    seat, slot, 8), k, NULL, rng);
 	for (s = 0; s < (int)json_array_size(answers); s++) {
 		if (s == seat || json_integer_value(json_array_get(answers,
 		    (size_t)s)) == 0)

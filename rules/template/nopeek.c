@@ -24,14 +24,10 @@ static void
 ladder_hide(json_t *saved, int seat, const struct nopeek_known *k,
     struct rules_rng *rng)
 {
-	json_t	*slot[8], *hands = json_object_get(saved, "hands");
-	int	 nslot = 0, s;
+	json_t	*slot[8];
 
-	slot[nslot++] = json_object_get(saved, "deck");
-	for (s = 0; s < (int)json_array_size(hands) && nslot < 8; s++)
-		if (s != seat)
-			slot[nslot++] = json_array_get(hands, (size_t)s);
-	nopeek_permute(slot, nslot, k, NULL, rng);
+	nopeek_permute(slot, nopeek_deck_and_hands(saved, "deck", "hands",
+	    seat, slot, 8), k, NULL, rng);
 }
 
 /* "play N" or "jouer N", N from -1 to 13: cards held, played, unknown. */
