@@ -1006,10 +1006,14 @@ same_renders(const struct tpl_set *set, const struct game *g, int viewer,
     json_t *const c[2])
 {
 	json_t	*pv[2];
-	char	*out[2], diff[1024];
+	char	*out[2], diff[1024], who[32];
 	size_t	 l, n;
 	int	 k;
 
+	if (viewer < 0)
+		snprintf(who, sizeof(who), "the public view");
+	else
+		snprintf(who, sizeof(who), "seat %d", viewer);
 	for (l = 0; l < NLANGS; l++) {
 		for (k = 0; k < 2; k++)
 			pv[k] = present_case(g->m->name, l, c[k]);
@@ -1019,10 +1023,9 @@ same_renders(const struct tpl_set *set, const struct game *g, int viewer,
 				    l, pv[k]);
 			if (strcmp(out[0], out[1]) != 0) {
 				first_diff(out[0], out[1], diff, sizeof(diff));
-				ck_abort_msg("leak: %s/%s/%s for %s %d "
-				    "changes with what it may not know, %s",
-				    langs[l], g->m->name, names[n], viewer < 0 ?
-				    "the public view" : "seat", viewer, diff);
+				ck_abort_msg("leak: %s/%s/%s for %s changes "
+				    "with what it may not know, %s", langs[l],
+				    g->m->name, names[n], who, diff);
 			}
 			free(out[0]);
 			free(out[1]);
