@@ -15,6 +15,9 @@ apt-get install -y --no-install-recommends clang
 # end-to-end test (tests/mail-e2e.sh).
 apt-get install -y --no-install-recommends \
 	postfix dovecot-imapd swaks
+# docs/BOTS.md's example bot, run by tests/bots-test.sh: Python's
+# Ed25519 package, and Node.js (its standard library is the point).
+apt-get install -y --no-install-recommends python3 python3-cryptography nodejs
 # A real browser for the web page's end-to-end test (tests/web-e2e.sh):
 # headless Chromium driven by Selenium.
 apt-get install -y --no-install-recommends \

@@ -69,6 +69,7 @@ daemon_pbemd_SOURCES = \
 	daemon/http/http_conns.h daemon/http/http_conns.c \
 	daemon/http/http_limits.h daemon/http/http_limits.c \
 	daemon/http/events.h daemon/http/events.c \
+	daemon/http/sse.h daemon/http/sse.c \
 	daemon/http/replaycache.h daemon/http/replaycache.c \
 	daemon/http/api.h daemon/http/api_auth.c \
 	daemon/http/api_games.c daemon/http/api_moves.c \
@@ -76,7 +77,8 @@ daemon_pbemd_SOURCES = \
 	daemon/http/api_body.h daemon/http/api_body.c \
 	daemon/http/api_forming.c \
 	daemon/http/api_seats.c daemon/http/api_log.c \
-	daemon/http/api_events.c daemon/http/api_commands.c \
+	daemon/http/api_events.c daemon/http/api_events_all.c \
+	daemon/http/api_commands.c \
 	daemon/http/api_webhooks.c daemon/http/api_ops.c \
 	daemon/http/web.h daemon/http/web_page.c daemon/http/web_signin.c \
 	daemon/http/web_seat.c daemon/http/web_move.c \

@@ -479,6 +479,24 @@ static const char migration_10[] =
 	") WITHOUT ROWID;\n"
 	"CREATE INDEX web_sessions_expires ON web_sessions(expires);\n";
 
+/*
+ * 11: a global event id on every log row (docs/API.md, "Events"): one
+ * number, rising in commit order over all games, that GET /v1/events
+ * pages by and a Server-Sent Events client resumes from.  Rows already
+ * there are numbered in the order they were inserted (their rowid); a
+ * new row takes the largest id plus one (store_log.c), and SQLite's one
+ * writer at a time makes that the commit order.  The append-only
+ * trigger is dropped for the numbering and put back unchanged.
+ */
+static const char migration_11[] =
+	"ALTER TABLE log ADD COLUMN event_id INTEGER;\n"
+	"DROP TRIGGER log_no_update;\n"
+	"UPDATE log SET event_id = rowid;\n"
+	"CREATE TRIGGER log_no_update BEFORE UPDATE ON log BEGIN\n"
+	"	SELECT RAISE(ABORT, 'log is append-only: UPDATE refused');\n"
+	"END;\n"
+	"CREATE UNIQUE INDEX log_event_id ON log(event_id);\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -494,6 +512,7 @@ static const struct migration migrations[] = {
 	{ 9, "replies to play: hosted keys, tokens, sign-ups, "
 	    "players.email_pending", migration_9, NULL },
 	{ 10, "web sessions", migration_10, NULL },
+	{ 11, "log.event_id, the global event cursor", migration_11, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -215,6 +215,9 @@ struct store_entry {
 	unsigned char	hash[STORE_HASH_BYTES];
 	unsigned char	receipt[STORE_SIG_BYTES];	/* the server's */
 	int64_t		time;			/* unix seconds */
+	/* Read back only: the global event id, rising in commit order over
+	 * all games (store_log_append() numbers the row; GET /v1/events). */
+	int64_t		event_id;
 };
 
 /* Append e.  STORE_EXISTS if (game_id, seq) is already in the log. */
@@ -239,6 +242,12 @@ enum store_status store_log_foreach(struct store *st, int64_t game_id,
  * stops if cb returns non-zero. */
 enum store_status store_log_range(struct store *st, int64_t game_id,
     int64_t after, int limit, store_entry_cb cb, void *arg);
+
+/* Entries of every game with event_id > after_event, in event id order
+ * (the order they were committed), at most limit of them; stops if cb
+ * returns non-zero. */
+enum store_status store_log_since(struct store *st, int64_t after_event,
+    int limit, store_entry_cb cb, void *arg);
 
 /* ---- State snapshots --------------------------------------------------- */
 

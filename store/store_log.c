@@ -18,12 +18,13 @@
 
 #define LOG_SELECT							\
 	"SELECT seq, game_id, kind, seat, text, signature, state_hash, "	\
-	"prev_hash, hash, receipt, time FROM log"
+	"prev_hash, hash, receipt, time, event_id FROM log"
 
 const char *const sq_log_sql[ST_COUNT] = {
 	[ST_LOG_APPEND] = "INSERT INTO log (game_id, seq, kind, seat, text, "
-	    "signature, state_hash, prev_hash, hash, receipt, time) "
-	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+	    "signature, state_hash, prev_hash, hash, receipt, time, event_id) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+	    "(SELECT coalesce(max(event_id), 0) + 1 FROM log))",
 	[ST_LOG_GET] = LOG_SELECT " WHERE game_id = ?1 AND seq = ?2",
 	[ST_LOG_LAST] = LOG_SELECT " WHERE game_id = ?1 "
 	    "ORDER BY seq DESC LIMIT 1",
@@ -32,6 +33,8 @@ const char *const sq_log_sql[ST_COUNT] = {
 	[ST_LOG_ALL] = LOG_SELECT " WHERE game_id = ?1 ORDER BY seq",
 	[ST_LOG_RANGE] = LOG_SELECT " WHERE game_id = ?1 AND seq > ?2 "
 	    "ORDER BY seq LIMIT ?3",
+	[ST_LOG_SINCE] = LOG_SELECT " WHERE event_id > ?1 "
+	    "ORDER BY event_id LIMIT ?2",
 
 	[ST_SNAP_PUT] = "INSERT INTO snapshots (game_id, seq, state) "
 	    "VALUES (?1, ?2, ?3)",
@@ -83,6 +86,7 @@ read_entry(struct store *st, sqlite3_stmt *s, struct store_entry *e)
 	e->kind = sqlite3_column_int(s, 2);
 	e->seat = sqlite3_column_int(s, 3);
 	e->time = sqlite3_column_int64(s, 10);
+	e->event_id = sqlite3_column_int64(s, 11);
 	if ((status = sq_col_blob(st, s, 5, "log", e->signature,
 	    sizeof(e->signature))) != STORE_OK ||
 	    (status = sq_col_blob(st, s, 6, "log", e->state_hash,
@@ -207,6 +211,19 @@ store_log_range(struct store *st, int64_t game_id, int64_t after, int limit,
 	sq_bind_int64(st, s, 1, game_id);
 	sq_bind_int64(st, s, 2, after);
 	sq_bind_int64(st, s, 3, limit);
+	return log_walk(st, s, cb, arg);
+}
+
+enum store_status
+store_log_since(struct store *st, int64_t after_event, int limit,
+    store_entry_cb cb, void *arg)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = sq_stmt(st, ST_LOG_SINCE)) == NULL)
+		return STORE_ERROR;
+	sq_bind_int64(st, s, 1, after_event);
+	sq_bind_int64(st, s, 2, limit);
 	return log_walk(st, s, cb, arg);
 }
 

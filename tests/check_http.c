@@ -15,7 +15,10 @@
  * the long-poll woken by a move and timing out, waiting polls that do not
  * hold the only HTTP thread, the log's pages, and at the end the seed
  * revealed, matching its commitment, and the whole log checked offline
- * from its pages (the same audit as `pbem verify`).
+ * from its pages (the same audit as `pbem verify`).  A third server (one
+ * HTTP thread) checks the stream of every game, GET /v1/events, and the
+ * Server-Sent Events streams of both event routes, on raw sockets, and
+ * requests signed with version 2 (SHA-256 body hash).
  *
  * Deterministic: moves are picked by a fixed rule; the only waits are the
  * long-poll's own (checked with a lower bound, never an upper one).
@@ -140,9 +143,9 @@ sign_as(const struct player *p, const char *method, const char *target,
 
 	randombytes_buf(nb, sizeof(nb));
 	proto_hex(nb, sizeof(nb), nonce);
-	ck_assert_int_eq(reqsig_sign(p->name, method, target, t, nonce,
-	    body != NULL ? body : "", body != NULL ? strlen(body) : 0, p->sk,
-	    auth, authlen), 0);
+	ck_assert_int_eq(reqsig_sign(REQSIG_V1_BLAKE2B, p->name, method,
+	    target, t, nonce, body != NULL ? body : "",
+	    body != NULL ? strlen(body) : 0, p->sk, auth, authlen), 0);
 }
 
 /* A request signed by p (NULL: unsigned) whose answer is JSON. */
@@ -1673,12 +1676,358 @@ START_TEST(test_http_limits)
 }
 END_TEST
 
+/* ---- One stream for all games; Server-Sent Events (issue 13) ------------ */
+
+static const char *const stream_options[] = {
+	/* One HTTP thread: open streams must not hold it.  A 4-second idle
+	 * timeout makes the keep-alive period 2 s; streams end after 6 s;
+	 * 4 connections per address. */
+	"http_threads=1", "http_timeout=4", "http_stream_max_seconds=6",
+	"http_max_connections_per_address=4", "rate_per_key=0",
+	"rate_per_address=0", "http_auth_window=120", NULL
+};
+
+/* A Server-Sent Events request for target from the address from
+ * (127.0.0.x), HTTP/1.0 so that the body comes unchunked: the socket. */
+static int
+sse_open(const char *from, const char *target, const char *last_event_id)
+{
+	struct sockaddr_in sin;
+	char request[512];
+	int fd = socket(AF_INET, SOCK_STREAM, 0), n;
+
+	ck_assert_int_ge(fd, 0);
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	ck_assert_int_eq(inet_pton(AF_INET, from, &sin.sin_addr), 1);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	sin.sin_port = htons((uint16_t)pbemd_port);
+	ck_assert_int_eq(inet_pton(AF_INET, "127.0.0.1", &sin.sin_addr), 1);
+	ck_assert_int_eq(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	n = snprintf(request, sizeof(request), "GET %s HTTP/1.0\r\n"
+	    "Host: x\r\nAccept: text/html, text/event-stream\r\n%s%s%s\r\n",
+	    target, last_event_id != NULL ? "Last-Event-ID: " : "",
+	    last_event_id != NULL ? last_event_id : "",
+	    last_event_id != NULL ? "\r\n" : "");
+	ck_assert_int_eq(write(fd, request, (size_t)n), n);
+	return fd;
+}
+
+/* What a stream has sent so far. */
+struct sse_read {
+	char	text[65536];
+	size_t	len;
+	int	closed;
+};
+
+/* Read from fd into r until want appears after offset `from` (NULL:
+ * until the server closes), for at most `seconds`.  1 if seen. */
+static int
+sse_until(int fd, struct sse_read *r, size_t from, const char *want,
+    double seconds)
+{
+	struct pollfd pfd;
+	double until = now_mono() + seconds;
+	ssize_t n;
+
+	for (;;) {
+		r->text[r->len] = '\0';
+		if (want != NULL && r->len >= from &&
+		    strstr(r->text + from, want) != NULL)
+			return 1;
+		if (r->closed || now_mono() > until)
+			return want == NULL && r->closed;
+		pfd.fd = fd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		n = read(fd, r->text + r->len, sizeof(r->text) - 1 - r->len);
+		if (n <= 0)
+			r->closed = 1;
+		else
+			r->len += (size_t)n;
+	}
+}
+
+/* The frame with id `id` in r (ck_assert'ed there): its event type and
+ * its data, parsed. */
+static json_t *
+sse_frame(const struct sse_read *r, int64_t id, const char *type)
+{
+	char head[128];
+	const char *at, *data, *end;
+	json_t *j;
+
+	snprintf(head, sizeof(head), "\n\nid: %lld\nevent: %s\ndata: {",
+	    (long long)id, type);
+	at = strstr(r->text, head);
+	ck_assert_msg(at != NULL, "no frame \"%s\" in:\n%s", head + 2,
+	    r->text);
+	data = at + strlen(head) - 1;
+	end = strstr(data, "\n\n");
+	ck_assert_ptr_nonnull(end);
+	/* One data line, then the blank line that ends the frame. */
+	ck_assert_ptr_eq(memchr(data, '\n', (size_t)(end - data)), NULL);
+	j = json_loadb(data, (size_t)(end - data), 0, NULL);
+	ck_assert_ptr_nonnull(j);
+	return j;
+}
+
+/* The first legal move of the seat to act in game, played. */
+static void
+play_one(int64_t game)
+{
+	struct secrets sec;
+	json_t *legal;
+
+	load_secrets(game, &sec);
+	legal = check_views(game, &sec);
+	json_decref(sec.public_view);
+	post_move(game, sec.to_act, sec.next_seq,
+	    json_string_value(json_array_get(legal, 0)), sec.to_act, 200,
+	    NULL);
+	json_decref(legal);
+}
+
+/* Version 2 of the request signature (SHA-256 body hash) is accepted,
+ * and a version 2 signature read as version 1 is not. */
+static void
+check_request_v2(void)
+{
+	char auth[REQSIG_HEADER_MAX], *version;
+	const char *body = "{\"ruleset\": \"nosuchgame\", \"seats\": 2}";
+	struct reply r;
+	json_t *j;
+
+	ck_assert_int_eq(reqsig_sign(REQSIG_V2_SHA256, alice.name, "POST",
+	    "/v1/games", time(NULL), "v2a", body, strlen(body), alice.sk, auth,
+	    sizeof(auth)), 0);
+	ck_assert_ptr_nonnull(strstr(auth, ", version=2, "));
+	http_raw("POST", "/v1/games", body, auth, &r);
+	/* Past the signature: the ruleset is what is refused. */
+	ck_assert_msg(r.status == 400 && strstr(r.body, "unknown ruleset") !=
+	    NULL, "%ld %s", r.status, r.body);
+	free(r.body);
+	ck_assert_int_eq(reqsig_sign(REQSIG_V2_SHA256, alice.name, "POST",
+	    "/v1/games", time(NULL), "v2b", body, strlen(body), alice.sk, auth,
+	    sizeof(auth)), 0);
+	version = strstr(auth, "version=2, ");
+	memmove(version, version + 11, strlen(version + 11) + 1);
+	http_raw("POST", "/v1/games", body, auth, &r);
+	ck_assert_int_eq(r.status, 401);
+	j = json_loads(r.body, 0, NULL);
+	ck_assert_str_eq(error_code(j), "bad_signature");
+	json_decref(j);
+	free(r.body);
+}
+
+START_TEST(test_http_stream)
+{
+	struct sse_read r, per_game, extra[4];
+	struct poll waiter;
+	int64_t game1, game2, first_id, second_id, id;
+	json_t *j, *events, *e;
+	char path[128], last[32];
+	struct reply hr;
+	size_t i, body;
+	long status;
+	int fd, fds[4], k;
+	double start;
+
+	register_player(&alice, "en");
+	register_player(&bob, "fr");
+	register_player(&carol, "fr");
+	check_request_v2();
+	game1 = form_game();
+	game2 = form_game();
+	play_one(game1);
+
+	/* The long-poll over every game: genesis 1, genesis 2, the move in
+	 * game 1, in commit order, with rising ids; no move text before the
+	 * end. */
+	j = http_json(NULL, "GET", "/v1/events?after=0", NULL, &status);
+	ck_assert_int_eq(status, 200);
+	events = json_object_get(j, "events");
+	ck_assert_uint_eq(json_array_size(events), 3);
+	json_array_foreach(events, i, e) {
+		ck_assert_int_eq(json_integer_value(json_object_get(e,
+		    "game")), (i == 1 ? game2 : game1));
+		ck_assert_int_eq(json_integer_value(json_object_get(e,
+		    "seq")), (i == 2 ? 1 : 0));
+		if (i > 0)
+			ck_assert_int_gt(json_integer_value(json_object_get(e,
+			    "event_id")), json_integer_value(json_object_get(
+			    json_array_get(events, i - 1), "event_id")));
+		if (i == 2) {
+			ck_assert(json_is_null(json_object_get(e, "text")));
+			ck_assert(json_is_true(json_object_get(e,
+			    "redacted")));
+			ck_assert_ptr_null(json_object_get(e, "signature"));
+		}
+	}
+	first_id = json_integer_value(json_object_get(json_array_get(events,
+	    0), "event_id"));
+	second_id = json_integer_value(json_object_get(json_array_get(events,
+	    1), "event_id"));
+	id = json_integer_value(json_object_get(j, "next_after"));
+	ck_assert_int_eq(id, json_integer_value(json_object_get(
+	    json_array_get(events, 2), "event_id")));
+	ck_assert(json_is_false(json_object_get(j, "timed_out")));
+	json_decref(j);
+	j = http_json(NULL, "GET", "/v1/events?after=-1", NULL, &status);
+	ck_assert_int_eq(status, 400);
+	json_decref(j);
+
+	/* The stream, resumed after the first event: the framing exactly. */
+	snprintf(last, sizeof(last), "%lld", (long long)first_id);
+	memset(&r, 0, sizeof(r));
+	fd = sse_open("127.0.0.1", "/v1/events", last);
+	ck_assert(sse_until(fd, &r, 0, "\r\n\r\n", 10));
+	ck_assert_msg(strncmp(r.text, "HTTP/1.0 200", 12) == 0 ||
+	    strncmp(r.text, "HTTP/1.1 200", 12) == 0, "%s", r.text);
+	ck_assert_ptr_nonnull(strstr(r.text,
+	    "\r\nContent-Type: text/event-stream; charset=utf-8\r\n"));
+	ck_assert_ptr_nonnull(strstr(r.text,
+	    "\r\nCache-Control: no-cache\r\n"));
+	body = (size_t)(strstr(r.text, "\r\n\r\n") - r.text) + 4;
+	snprintf(path, sizeof(path), "\nid: %lld\n", (long long)id);
+	ck_assert(sse_until(fd, &r, body, path, 10));
+	ck_assert(sse_until(fd, &r, strstr(r.text + body, path) - r.text,
+	    "}\n\n", 10));
+	snprintf(path, sizeof(path), "retry: 3000\n\nid: %lld\n"
+	    "event: genesis\ndata: {", (long long)second_id);
+	ck_assert_msg(strncmp(r.text + body, path, strlen(path)) == 0,
+	    "the stream begins:\n%s", r.text + body);
+	e = sse_frame(&r, second_id, "genesis");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")),
+	    game2);
+	json_decref(e);
+	e = sse_frame(&r, id, "move");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")),
+	    game1);
+	ck_assert(json_is_null(json_object_get(e, "text")));
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "event_id")),
+	    id);
+	json_decref(e);
+
+	/* Open streams hold no thread: pbemd has one, and answers. */
+	http_raw("GET", "/v1/health", NULL, NULL, &hr);
+	ck_assert_int_eq(hr.status, 200);
+	free(hr.body);
+
+	/* The long-poll of every game waits, and a move in either game
+	 * wakes it; with nothing new it times out, saying so. */
+	memset(&waiter, 0, sizeof(waiter));
+	snprintf(waiter.target, sizeof(waiter.target),
+	    "/v1/events?after=%lld&wait=1", (long long)id);
+	poll_main(&waiter);
+	ck_assert(json_is_true(json_object_get(waiter.answer, "timed_out")));
+	ck_assert_uint_eq(json_array_size(json_object_get(waiter.answer,
+	    "events")), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(waiter.answer,
+	    "next_after")), id);
+	ck_assert_msg(waiter.elapsed >= 0.9, "a 1-second poll came back after "
+	    "%.2f s", waiter.elapsed);
+	json_decref(waiter.answer);
+	memset(&waiter, 0, sizeof(waiter));
+	snprintf(waiter.target, sizeof(waiter.target),
+	    "/v1/events?after=%lld&wait=15", (long long)id);
+	ck_assert_int_eq(pthread_create(&waiter.thread, NULL, poll_main,
+	    &waiter), 0);
+	usleep(300000);
+	ck_assert(!waiter.done);
+	play_one(game1);
+	poll_join(&waiter);
+	ck_assert(json_is_false(json_object_get(waiter.answer, "timed_out")));
+	e = json_array_get(json_object_get(waiter.answer, "events"), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "event_id")),
+	    id + 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")),
+	    game1);
+	ck_assert(json_is_null(json_object_get(e, "text")));
+	json_decref(waiter.answer);
+	id++;		/* the stream sees that move next */
+	snprintf(path, sizeof(path), "\nid: %lld\nevent: move\n",
+	    (long long)id);
+	ck_assert(sse_until(fd, &r, body, path, 10));
+
+	/* A move in game 2 arrives on the open stream at once; the game's
+	 * own stream, resumed after its seq 0, has it with its seq as id. */
+	snprintf(path, sizeof(path), "/v1/games/%lld/events",
+	    (long long)game2);
+	memset(&per_game, 0, sizeof(per_game));
+	fds[0] = sse_open("127.0.0.1", path, "0");
+	ck_assert(sse_until(fds[0], &per_game, 0, "retry: 3000\n\n", 10));
+	play_one(game2);
+	snprintf(path, sizeof(path), "\nid: %lld\nevent: move\n",
+	    (long long)id + 1);
+	ck_assert(sse_until(fd, &r, body, path, 10));
+	ck_assert(sse_until(fd, &r, strstr(r.text + body, path) - r.text,
+	    "}\n\n", 10));
+	e = sse_frame(&r, id + 1, "move");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")),
+	    game2);
+	ck_assert(json_is_true(json_object_get(e, "redacted")));
+	json_decref(e);
+	ck_assert(sse_until(fds[0], &per_game, 0, "\nid: 1\nevent: move\n",
+	    10));
+	ck_assert(sse_until(fds[0], &per_game, 0, "}\n\n", 10));
+	e = sse_frame(&per_game, 1, "move");
+	ck_assert(json_is_null(json_object_get(e, "text")));
+	json_decref(e);
+	close(fds[0]);
+
+	/* Nothing more: a keep-alive comment within the 2 s period (with
+	 * room for a loaded machine), then the end after 6 s. */
+	start = now_mono();
+	ck_assert(sse_until(fd, &r, body, "\n: keep-alive\n\n", 10));
+	ck_assert(sse_until(fd, &r, body, NULL, 20));
+	ck_assert_msg(now_mono() - start > 1, "the stream ended at once");
+	close(fd);
+
+	/* A bad Last-Event-ID is refused, saying so. */
+	memset(&r, 0, sizeof(r));
+	fd = sse_open("127.0.0.1", "/v1/events", "seven");
+	ck_assert(sse_until(fd, &r, 0, NULL, 10));
+	ck_assert_msg(strncmp(r.text + 9, "400", 3) == 0, "%s", r.text);
+	ck_assert_ptr_nonnull(strstr(r.text, "Last-Event-ID: seven"));
+	close(fd);
+
+	/* Bounded per client: four streams from one address, the fifth
+	 * connection is closed unanswered; others are still served. */
+	for (k = 0; k < 4; k++) {
+		memset(&extra[k], 0, sizeof(extra[k]));
+		fds[k] = sse_open("127.0.0.9", "/v1/events", NULL);
+		ck_assert(sse_until(fds[k], &extra[k], 0, "retry: 3000\n\n",
+		    10));
+	}
+	memset(&r, 0, sizeof(r));
+	fd = sse_open("127.0.0.9", "/v1/events", NULL);
+	ck_assert(sse_until(fd, &r, 0, NULL, 10));
+	ck_assert_msg(r.len == 0, "a fifth stream from one address got:\n%s",
+	    r.text);
+	close(fd);
+	http_raw("GET", "/v1/health", NULL, NULL, &hr);
+	ck_assert_int_eq(hr.status, 200);
+	free(hr.body);
+	for (k = 0; k < 4; k++)
+		close(fds[k]);
+}
+END_TEST
+
 static void setup(void);
 
 static void
 setup_limits(void)
 {
 	pbemd_options = limit_options;
+	setup();
+}
+
+static void
+setup_stream(void)
+{
+	pbemd_options = stream_options;
 	setup();
 }
 
@@ -1716,6 +2065,11 @@ http_suite(void)
 	tcase_add_checked_fixture(tc, setup_limits, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_http_limits);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("stream");
+	tcase_add_checked_fixture(tc, setup_stream, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_http_stream);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -299,12 +299,12 @@ START_TEST(test_vector_request)
 	size_t		len;
 
 	player_keys(pk, sk);
-	len = reqsig_canonical("alice", "POST", "/v1/games/17/join?lang=fr",
-	    1700000000, "0123456789abcdef", VEC_REQ_BODY,
-	    strlen(VEC_REQ_BODY), buf, sizeof(buf));
+	len = reqsig_canonical(REQSIG_V1_BLAKE2B, "alice", "POST",
+	    "/v1/games/17/join?lang=fr", 1700000000, "0123456789abcdef",
+	    VEC_REQ_BODY, strlen(VEC_REQ_BODY), buf, sizeof(buf));
 	ck_assert_uint_eq(len, strlen(VEC_REQ_CANON));
 	ck_assert_mem_eq(buf, VEC_REQ_CANON, len);
-	ck_assert_int_eq(reqsig_sign("alice", "POST",
+	ck_assert_int_eq(reqsig_sign(REQSIG_V1_BLAKE2B, "alice", "POST",
 	    "/v1/games/17/join?lang=fr", 1700000000, "0123456789abcdef",
 	    VEC_REQ_BODY, strlen(VEC_REQ_BODY), sk, header, sizeof(header)),
 	    0);
@@ -334,6 +334,61 @@ START_TEST(test_vector_request)
 }
 END_TEST
 
+/* Version 2 of the same request: the body hashed with SHA-256 (what
+ * Node's and Python's standard libraries make), cross-checked with
+ * Python's hashlib.sha256 and the cryptography package's Ed25519. */
+#define VEC_REQ2_CANON \
+	"pbem-request-v2\nplayer: alice\nmethod: POST\n" \
+	"target: /v1/games/17/join?lang=fr\ntime: 1700000000\n" \
+	"nonce: 0123456789abcdef\n" \
+	"body: 50645007682688e666ed85db43d0fea95f1e72f033be243b17eebe8559cadfef\n"
+#define VEC_REQ2_HEADER "PBEM-Ed25519 player=alice, time=1700000000, " \
+	"nonce=0123456789abcdef, version=2, signature=wUoT86n0l8t2MmHsTvruAxR4" \
+	"KZsaT6F+axtqoo4vC7swRZNQGFJao5Pt3ZSnIWMF5KqQl1Sgn+d3KtjbdiyRDg=="
+
+START_TEST(test_vector_request_v2)
+{
+	unsigned char	pk[32], sk[64], buf[REQSIG_CANONICAL_MAX];
+	char		header[REQSIG_HEADER_MAX], err[512];
+	struct reqsig	rs;
+	size_t		len;
+
+	player_keys(pk, sk);
+	len = reqsig_canonical(REQSIG_V2_SHA256, "alice", "POST",
+	    "/v1/games/17/join?lang=fr", 1700000000, "0123456789abcdef",
+	    VEC_REQ_BODY, strlen(VEC_REQ_BODY), buf, sizeof(buf));
+	ck_assert_uint_eq(len, strlen(VEC_REQ2_CANON));
+	ck_assert_mem_eq(buf, VEC_REQ2_CANON, len);
+	ck_assert_int_eq(reqsig_sign(REQSIG_V2_SHA256, "alice", "POST",
+	    "/v1/games/17/join?lang=fr", 1700000000, "0123456789abcdef",
+	    VEC_REQ_BODY, strlen(VEC_REQ_BODY), sk, header, sizeof(header)),
+	    0);
+	ck_assert_str_eq(header, VEC_REQ2_HEADER);
+	ck_assert_int_eq(reqsig_parse_header(VEC_REQ2_HEADER, &rs, err,
+	    sizeof(err)), PROTO_OK);
+	ck_assert_int_eq(rs.version, REQSIG_V2_SHA256);
+	ck_assert_int_eq(reqsig_verify(&rs, "POST",
+	    "/v1/games/17/join?lang=fr", VEC_REQ_BODY, strlen(VEC_REQ_BODY),
+	    pk), PROTO_OK);
+	ck_assert_int_eq(reqsig_verify(&rs, "POST",
+	    "/v1/games/17/join?lang=fr", "{\"seat\": 2}", 11, pk),
+	    PROTO_BAD_SIGNATURE);
+	/* The version is signed: the same signature read as version 1 (no
+	 * version= in the header) does not verify, nor v1's as version 2. */
+	rs.version = REQSIG_V1_BLAKE2B;
+	ck_assert_int_eq(reqsig_verify(&rs, "POST",
+	    "/v1/games/17/join?lang=fr", VEC_REQ_BODY, strlen(VEC_REQ_BODY),
+	    pk), PROTO_BAD_SIGNATURE);
+	ck_assert_int_eq(reqsig_parse_header(VEC_REQ_HEADER, &rs, err,
+	    sizeof(err)), PROTO_OK);
+	ck_assert_int_eq(rs.version, REQSIG_V1_BLAKE2B);
+	rs.version = REQSIG_V2_SHA256;
+	ck_assert_int_eq(reqsig_verify(&rs, "POST",
+	    "/v1/games/17/join?lang=fr", VEC_REQ_BODY, strlen(VEC_REQ_BODY),
+	    pk), PROTO_BAD_SIGNATURE);
+}
+END_TEST
+
 /* The header reader: every malformed form gets a specific sentence. */
 START_TEST(test_request_header_refusals)
 {
@@ -353,6 +408,8 @@ START_TEST(test_request_header_refusals)
 		{ "PBEM-Ed25519 player=a, colour=red", "unknown parameter" },
 		{ "PBEM-Ed25519 player=a, nonce=a.b", "not a nonce" },
 		{ "PBEM-Ed25519 player", "not name=value" },
+		{ "PBEM-Ed25519 player=a, version=3", "1 (body hash BLAKE2b" },
+		{ "PBEM-Ed25519 version=2, version=2", "appears twice" },
 	};
 	struct reqsig rs;
 	char err[512];
@@ -372,12 +429,14 @@ START_TEST(test_request_header_refusals)
 	    sizeof(err)), PROTO_OK);
 	ck_assert_str_eq(rs.nonce, "");
 	/* What cannot be encoded is refused, not signed. */
-	ck_assert_uint_eq(reqsig_canonical("alice", "get", "/v1", 1, "", "", 0,
-	    (unsigned char *)err, sizeof(err)), 0);
-	ck_assert_uint_eq(reqsig_canonical("alice", "GET", "/v1 x", 1, "", "",
+	ck_assert_uint_eq(reqsig_canonical(REQSIG_V1_BLAKE2B, "alice", "get",
+	    "/v1", 1, "", "", 0, (unsigned char *)err, sizeof(err)), 0);
+	ck_assert_uint_eq(reqsig_canonical(REQSIG_V1_BLAKE2B, "alice", "GET",
+	    "/v1 x", 1, "", "", 0, (unsigned char *)err, sizeof(err)), 0);
+	ck_assert_uint_eq(reqsig_canonical(REQSIG_V1_BLAKE2B, "alice", "GET",
+	    "v1", 1, "", "", 0, (unsigned char *)err, sizeof(err)), 0);
+	ck_assert_uint_eq(reqsig_canonical(3, "alice", "GET", "/v1", 1, "", "",
 	    0, (unsigned char *)err, sizeof(err)), 0);
-	ck_assert_uint_eq(reqsig_canonical("alice", "GET", "v1", 1, "", "", 0,
-	    (unsigned char *)err, sizeof(err)), 0);
 }
 END_TEST
 
@@ -1460,6 +1519,7 @@ protocol_suite(void)
 	tcase_add_test(tc, test_vector_receipt);
 	tcase_add_test(tc, test_vector_rng);
 	tcase_add_test(tc, test_vector_request);
+	tcase_add_test(tc, test_vector_request_v2);
 	tcase_add_test(tc, test_request_header_refusals);
 	suite_add_tcase(s, tc);
 

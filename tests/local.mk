@@ -16,6 +16,11 @@ EXTRA_DIST += tests/cli-test.sh tests/check-layout.sh tests/readme-test.sh tests
 TESTS += tests/ops-test.sh
 EXTRA_DIST += tests/ops-test.sh tests/checks.sh
 
+# docs/BOTS.md's example bot (Python, and Node.js if installed) against
+# a real pbemd: signed requests, moves, the event streams, a webhook.
+TESTS += tests/bots-test.sh
+EXTRA_DIST += tests/bots-test.sh
+
 # The web page's sign-in links, sessions and CSRF tokens at the engine.
 check_PROGRAMS += tests/check_web
 TESTS += tests/check_web

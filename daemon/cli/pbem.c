@@ -261,9 +261,9 @@ cmd_request(int argc, char **argv)
 	randombytes_buf(nonce_bytes, sizeof(nonce_bytes));
 	proto_hex(nonce_bytes, sizeof(nonce_bytes), nonce);
 	load_secret(path, sk);
-	if (reqsig_sign(player, method, target, (int64_t)time(NULL), nonce,
-	    body != NULL ? body : "", body_len, sk, header,
-	    sizeof(header)) != 0)
+	if (reqsig_sign(REQSIG_V1_BLAKE2B, player, method, target,
+	    (int64_t)time(NULL), nonce, body != NULL ? body : "", body_len,
+	    sk, header, sizeof(header)) != 0)
 		cli_fatal("cannot sign this request: the method must be "
 		    "upper-case letters (GET, POST), the path must start with "
 		    "/ and be sent as written (no spaces: %%-encode them), and "

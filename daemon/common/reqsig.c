@@ -61,9 +61,9 @@ valid_target(const char *target)
 }
 
 size_t
-reqsig_canonical(const char *player, const char *method, const char *target,
-    int64_t time, const char *nonce, const void *body, size_t body_len,
-    unsigned char *buf, size_t buflen)
+reqsig_canonical(int version, const char *player, const char *method,
+    const char *target, int64_t time, const char *nonce, const void *body,
+    size_t body_len, unsigned char *buf, size_t buflen)
 {
 	unsigned char hash[32];
 	char hex[65];
@@ -72,21 +72,26 @@ reqsig_canonical(const char *player, const char *method, const char *target,
 	if (!reqsig_valid_player(player) || !valid_method(method) ||
 	    !valid_target(target) || !valid_nonce(nonce) || time < 0)
 		return 0;
-	crypto_generichash(hash, sizeof(hash), body, body_len, NULL, 0);
+	if (version == REQSIG_V1_BLAKE2B)
+		crypto_generichash(hash, sizeof(hash), body, body_len, NULL, 0);
+	else if (version == REQSIG_V2_SHA256)
+		crypto_hash_sha256(hash, body, body_len);
+	else
+		return 0;
 	proto_hex(hash, sizeof(hash), hex);
-	n = snprintf((char *)buf, buflen, "pbem-request-v1\nplayer: %s\n"
+	n = snprintf((char *)buf, buflen, "pbem-request-v%d\nplayer: %s\n"
 	    "method: %s\ntarget: %s\ntime: %lld\nnonce: %s\nbody: %s\n",
-	    player, method, target, (long long)time, nonce, hex);
+	    version, player, method, target, (long long)time, nonce, hex);
 	if (n < 0 || (size_t)n >= buflen)
 		return 0;
 	return (size_t)n;
 }
 
 int
-reqsig_sign(const char *player, const char *method, const char *target,
-    int64_t time, const char *nonce, const void *body, size_t body_len,
-    const unsigned char seckey[PROTO_SECKEY_BYTES], char *header,
-    size_t headerlen)
+reqsig_sign(int version, const char *player, const char *method,
+    const char *target, int64_t time, const char *nonce, const void *body,
+    size_t body_len, const unsigned char seckey[PROTO_SECKEY_BYTES],
+    char *header, size_t headerlen)
 {
 	unsigned char buf[REQSIG_CANONICAL_MAX], sig[PROTO_SIG_BYTES];
 	char b64[sodium_base64_ENCODED_LEN(PROTO_SIG_BYTES,
@@ -94,23 +99,23 @@ reqsig_sign(const char *player, const char *method, const char *target,
 	size_t len;
 	int n;
 
-	len = reqsig_canonical(player, method, target, time, nonce, body,
-	    body_len, buf, sizeof(buf));
+	len = reqsig_canonical(version, player, method, target, time, nonce,
+	    body, body_len, buf, sizeof(buf));
 	if (len == 0)
 		return -1;
 	crypto_sign_detached(sig, NULL, buf, len, seckey);
 	sodium_bin2base64(b64, sizeof(b64), sig, sizeof(sig),
 	    sodium_base64_VARIANT_ORIGINAL);
 	n = snprintf(header, headerlen, "%s player=%s, time=%lld, %s%s%s"
-	    "signature=%s", REQSIG_SCHEME, player, (long long)time,
+	    "%ssignature=%s", REQSIG_SCHEME, player, (long long)time,
 	    *nonce != '\0' ? "nonce=" : "", nonce, *nonce != '\0' ? ", " : "",
-	    b64);
+	    version == REQSIG_V2_SHA256 ? "version=2, " : "", b64);
 	return n < 0 || (size_t)n >= headerlen ? -1 : 0;
 }
 
 #define HEADER_FORM "expected: Authorization: PBEM-Ed25519 player=NAME, " \
-	"time=UNIX-SECONDS, nonce=RANDOM (optional), signature=BASE64 " \
-	"(docs/API.md)"
+	"time=UNIX-SECONDS, nonce=RANDOM (optional), version=2 (optional), " \
+	"signature=BASE64 (docs/API.md)"
 
 /* Copy at most 40 bytes of s, anything but printable ASCII as '?'. */
 static void
@@ -149,10 +154,12 @@ reqsig_parse_header(const char *value, struct reqsig *rs, char *err,
 	const char *p = value, *name, *v;
 	size_t namelen, vlen, slen = strlen(REQSIG_SCHEME), bin_len;
 	int seen_player = 0, seen_time = 0, seen_sig = 0, seen_nonce = 0;
+	int seen_version = 0;
 	char shown[48];
 	const char *end;
 
 	memset(rs, 0, sizeof(*rs));
+	rs->version = REQSIG_V1_BLAKE2B;
 	while (*p == ' ' || *p == '\t')
 		p++;
 	if (strncasecmp(p, REQSIG_SCHEME, slen) != 0 ||
@@ -212,6 +219,19 @@ reqsig_parse_header(const char *value, struct reqsig *rs, char *err,
 			memcpy(rs->nonce, v, vlen);
 			if (!valid_nonce(rs->nonce))
 				goto bad_nonce;
+		} else if (namelen == 7 &&
+		    strncasecmp(name, "version", 7) == 0) {
+			if (seen_version++)
+				goto twice;
+			if (vlen != 1 || (v[0] != '1' && v[0] != '2')) {
+				quote(v, vlen, shown, sizeof(shown));
+				snprintf(err, errlen, "version=\"%s\" is not a "
+				    "version of the signed request: 1 (body "
+				    "hash BLAKE2b-256, the default) or 2 (body "
+				    "hash SHA-256)", shown);
+				return PROTO_MALFORMED;
+			}
+			rs->version = v[0] - '0';
 		} else if (namelen == 9 &&
 		    strncasecmp(name, "signature", 9) == 0) {
 			if (seen_sig++)
@@ -266,8 +286,8 @@ reqsig_verify(const struct reqsig *rs, const char *method,
 	unsigned char buf[REQSIG_CANONICAL_MAX];
 	size_t len;
 
-	len = reqsig_canonical(rs->player, method, target, rs->time,
-	    rs->nonce, body, body_len, buf, sizeof(buf));
+	len = reqsig_canonical(rs->version, rs->player, method, target,
+	    rs->time, rs->nonce, body, body_len, buf, sizeof(buf));
 	if (len == 0)
 		return PROTO_MALFORMED;
 	if (crypto_sign_verify_detached(rs->signature, buf, len, pubkey) != 0)

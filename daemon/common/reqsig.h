@@ -5,18 +5,24 @@
  * A request is authenticated by the header
  *
  *   Authorization: PBEM-Ed25519 player=<name>, time=<unix seconds>,
- *       nonce=<1-64 letters, digits, '-' or '_'>, signature=<base64>
+ *       nonce=<1-64 letters, digits, '-' or '_'>, [version=2,]
+ *       signature=<base64>
  *
  * whose signature is Ed25519 by the player's key over the canonical
- * bytes (version 1; docs/PROTOCOL.md section "Signed HTTP requests"):
+ * bytes (docs/PROTOCOL.md section "Signed HTTP requests"):
  *
- *   pbem-request-v1 LF
+ *   pbem-request-v1 LF			(version 2: pbem-request-v2)
  *   player: <name> LF
  *   method: <METHOD> LF
  *   target: <path and query exactly as in the request line> LF
  *   time: <decimal unix seconds> LF
  *   nonce: <the nonce, or nothing if the header has none> LF
  *   body: <64 lower-case hex digits: BLAKE2b-256 of the body> LF
+ *					(version 2: SHA-256 of the body)
+ *
+ * Version 2 differs only in the body hash, SHA-256, which the standard
+ * libraries of Node.js and Python make without an extra package; a
+ * header without version= is version 1.
  *
  * Pure functions over bytes, like protocol.h: they never touch the store,
  * the clock or the network.  The daemon's side (window, replay cache,
@@ -37,6 +43,8 @@
 #define REQSIG_CANONICAL_MAX	(REQSIG_TARGET_MAX + 256)
 #define REQSIG_NONCE_MAX	65	/* a nonce with its NUL */
 #define REQSIG_HEADER_MAX	320	/* the header's value, with NUL */
+#define REQSIG_V1_BLAKE2B	1	/* body hash BLAKE2b-256 */
+#define REQSIG_V2_SHA256	2	/* body hash SHA-256 */
 
 /*
  * The nonce is optional.  Ed25519 signatures are deterministic, so two
@@ -48,6 +56,7 @@ struct reqsig {
 	char		player[REQSIG_PLAYER_MAX];
 	int64_t		time;			/* unix seconds */
 	char		nonce[REQSIG_NONCE_MAX];	/* "" if none */
+	int		version;		/* REQSIG_V1_... or V2_... */
 	unsigned char	signature[PROTO_SIG_BYTES];
 };
 
@@ -56,22 +65,24 @@ struct reqsig {
  * HTTP (api_players.c). */
 int	reqsig_valid_player(const char *name);
 
-/* The canonical bytes for a request into buf.  Returns the length, or 0
+/* The canonical bytes of version `version` (REQSIG_V1_BLAKE2B or
+ * REQSIG_V2_SHA256) for a request into buf.  Returns the length, or 0
  * if buf is too small or a part cannot be encoded (a method that is not
  * 1-15 upper-case letters, a target that does not start with '/' or holds
  * a byte outside 0x21-0x7e, a player name that is not 1-63 letters,
  * digits, '.', '-' or '_', a negative time, a nonce that is not 0-64
  * letters, digits, '-' or '_'). */
-size_t	reqsig_canonical(const char *player, const char *method,
-	    const char *target, int64_t time, const char *nonce,
-	    const void *body,
-	    size_t body_len, unsigned char *buf, size_t buflen);
+size_t	reqsig_canonical(int version, const char *player,
+	    const char *method, const char *target, int64_t time,
+	    const char *nonce, const void *body, size_t body_len,
+	    unsigned char *buf, size_t buflen);
 
-/* Sign a request and write the header's value ("PBEM-Ed25519 player=...,
- * time=..., nonce=..., signature=...") into header; nonce may be "" (no
- * nonce= then).  0, or -1 if the request cannot be encoded or header is
- * too small. */
-int	reqsig_sign(const char *player, const char *method,
+/* Sign a request with version `version` of the canonical bytes and write
+ * the header's value ("PBEM-Ed25519 player=..., time=..., nonce=...,
+ * [version=2, ]signature=...") into header; nonce may be "" (no nonce=
+ * then).  0, or -1 if the request cannot be encoded or header is too
+ * small. */
+int	reqsig_sign(int version, const char *player, const char *method,
 	    const char *target, int64_t time, const char *nonce,
 	    const void *body,
 	    size_t body_len, const unsigned char seckey[PROTO_SECKEY_BYTES],
@@ -81,7 +92,8 @@ int	reqsig_sign(const char *player, const char *method,
  * PROTO_MALFORMED with a sentence in err saying what is wrong and what
  * the header must look like.  The parameters may come in any order,
  * separated by commas, with blanks around them; player, time and
- * signature exactly once, nonce at most once; the scheme and the
+ * signature exactly once, nonce and version (1 or 2; 1 if absent) at most
+ * once; the scheme and the
  * parameter names are case-insensitive. */
 enum proto_status reqsig_parse_header(const char *value, struct reqsig *rs,
 	    char *err, size_t errlen);

@@ -19,6 +19,8 @@
  *   api_seats.c	a seat's private view (signed)
  *   api_log.c		the public log, paged, redacted until the end
  *   api_events.c	long-poll of a game's events (suspend/resume)
+ *   api_events_all.c	the same over every game, by global event id
+ *   sse.c		the same as Server-Sent Events streams (sse.h)
  *   api_webhooks.c	webhook registrations (admin token)
  *   api_body.c		the JSON bodies, read and checked (api_body.h)
  * The players' HTML page under /play/ is routed here too; its handlers
@@ -73,6 +75,12 @@ enum MHD_Result	api_send_json(struct api_request *req, unsigned int status,
 		    json_t *body);
 enum MHD_Result	api_send_text(struct api_request *req, unsigned int status,
 		    const char *content_type, char *text);
+/* A 200 answer whose body read(cls, ...) writes as it comes, for as long
+ * as it returns bytes (libmicrohttpd's content reader; sse.c); release
+ * (cls) is called when it is done, also if it could not be queued. */
+enum MHD_Result	api_send_stream(struct api_request *req,
+		    const char *content_type, MHD_ContentReaderCallback read,
+		    void *cls, MHD_ContentReaderFreeCallback release);
 /* {"error": {"code", "message"}}; forms, when not NULL, becomes
  * "move_forms" (borrowed).  Every JSON answer ends with a newline. */
 enum MHD_Result	api_send_error(struct api_request *req, unsigned int status,
@@ -156,9 +164,13 @@ enum MHD_Result	api_seat_view(struct api_request *req);
 enum MHD_Result	api_game_log(struct api_request *req);
 json_t	*api_log_entries(struct store *st, const struct store_game *g,
 	    int64_t after, int limit, int64_t *last);
+/* One entry in that shape; reveal: the game is over. */
+json_t	*api_log_entry(const struct store_entry *e, int reveal);
 
 /* api_events.c */
 enum MHD_Result	api_game_events(struct api_request *req);
+/* api_events_all.c */
+enum MHD_Result	api_all_events(struct api_request *req);
 
 /* api_ops.c */
 enum MHD_Result	api_health(struct api_request *req);

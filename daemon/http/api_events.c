@@ -2,7 +2,9 @@
  * api_events.c -- GET /v1/games/{id}/events?after=SEQ&wait=SECONDS: the
  * public events of a game after SEQ, at once if there are any, otherwise
  * after waiting up to `wait` seconds for the next commit (see api.h,
- * events.h; docs/API.md).
+ * events.h; docs/API.md); with "Accept: text/event-stream", a
+ * Server-Sent Events stream of them instead (sse.h).  Every game's
+ * events are api_events_all.c's.
  *
  * An event is a log entry in the public log's shape (api_log.c: move
  * texts redacted until the game is over), and every answer carries the
@@ -18,8 +20,55 @@
 #include "api.h"
 #include "engine.h"
 #include "events.h"
+#include "sse.h"
 
 #define EVENTS_PAGE	100
+
+/* A stream of one game (sse_fetch_fn): its entries after the seq
+ * *cursor, each a frame whose id: is its seq. */
+struct game_frames {
+	struct sse_text	*frames;
+	int		 reveal;
+	int64_t		 last;
+	int		 failed;
+};
+
+static int
+add_game_frame(const struct store_entry *e, void *arg)
+{
+	struct game_frames *gf = arg;
+	json_t *event = api_log_entry(e, gf->reveal);
+
+	if (sse_append_event(gf->frames, e->seq, sse_event_type(e->kind),
+	    event) != 0)
+		gf->failed = 1;
+	json_decref(event);
+	gf->last = e->seq;
+	return gf->failed;
+}
+
+static int
+game_frames(struct store *st, int64_t game_id, int64_t *cursor,
+    struct sse_text *frames)
+{
+	struct store_game g;
+	struct game_frames gf;
+	enum store_status status;
+
+	if (store_game_get(st, game_id, &g) != STORE_OK)
+		return -1;
+	gf.frames = frames;
+	gf.reveal = g.status == STORE_GAME_OVER;
+	gf.last = *cursor;
+	gf.failed = 0;
+	store_game_clear(&g);
+	status = store_log_range(st, game_id, *cursor, EVENTS_PAGE,
+	    add_game_frame, &gf);
+	if (status != STORE_OK || gf.failed)
+		return -1;
+	*cursor = gf.last;
+	return 0;
+}
 
 /* The game's events after `after`, with the summary; NULL with an error
  * answered.  *count is the number of events. */
@@ -87,6 +136,7 @@ api_game_events(struct api_request *req)
 {
 	enum MHD_Result rc = MHD_NO;
 	struct evwait *w = *req->state;
+	struct store_game g;
 	struct store *st;
 	int64_t after, wait, max_wait;
 	json_t *body;
@@ -99,6 +149,13 @@ api_game_events(struct api_request *req)
 		return rc;
 	if ((st = api_store(req, &rc)) == NULL)
 		return rc;
+	if (sse_wanted(req)) {
+		if (sse_last_event_id(req, -1, &after, &rc) != 0 ||
+		    api_game_get(req, st, req->params[0], &g, &rc) != 0)
+			return rc;
+		store_game_clear(&g);
+		return sse_start(req, req->params[0], after, game_frames);
+	}
 	if (w != NULL)		/* resumed: by a commit, the timer, a stop */
 		return answer(req, st, after, !evhub_was_woken(w));
 

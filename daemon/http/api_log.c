@@ -34,7 +34,7 @@ hex_string(const unsigned char *bytes, size_t n)
 	return json_string(hex);
 }
 
-static json_t *
+json_t *
 api_log_entry(const struct store_entry *e, int reveal)
 {
 	json_t *j;

@@ -155,12 +155,25 @@ evhub_committed(int64_t game_id, int64_t seq, void *arg)
 	pthread_mutex_lock(&hub->lock);
 	for (w = hub->waiters; w != NULL; w = next) {
 		next = w->next;
-		if (w->game_id == game_id) {
+		if (w->game_id == game_id ||
+		    w->game_id == EVHUB_ALL_GAMES) {
 			w->woken = 1;
 			resume(hub, w);
 		}
 	}
 	pthread_mutex_unlock(&hub->lock);
+}
+
+/* Under the lock: put w at the head of the list. */
+static void
+link_waiter(struct evhub *hub, struct evwait *w)
+{
+	w->prev = NULL;
+	w->next = hub->waiters;
+	if (w->next != NULL)
+		w->next->prev = w;
+	hub->waiters = w;
+	w->listed = 1;
 }
 
 struct evwait *
@@ -176,13 +189,31 @@ evhub_register(struct evhub *hub, struct MHD_Connection *conn,
 	w->game_id = game_id;
 	w->deadline_ms = now_ms() + wait_seconds * 1000;
 	pthread_mutex_lock(&hub->lock);
-	w->next = hub->waiters;
-	if (w->next != NULL)
-		w->next->prev = w;
-	hub->waiters = w;
-	w->listed = 1;
+	link_waiter(hub, w);
 	pthread_mutex_unlock(&hub->lock);
 	return w;
+}
+
+void
+evhub_rearm(struct evhub *hub, struct evwait *w, int64_t wait_seconds)
+{
+	pthread_mutex_lock(&hub->lock);
+	w->woken = 0;
+	w->deadline_ms = now_ms() + wait_seconds * 1000;
+	if (!w->listed)
+		link_waiter(hub, w);
+	pthread_mutex_unlock(&hub->lock);
+}
+
+int
+evhub_stopping(struct evhub *hub)
+{
+	int stopping;
+
+	pthread_mutex_lock(&hub->lock);
+	stopping = hub->stopping;
+	pthread_mutex_unlock(&hub->lock);
+	return stopping;
 }
 
 int

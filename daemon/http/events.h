@@ -11,7 +11,12 @@
  * No wake-up is lost: a waiter is registered before the handler reads the
  * log, and a commit between that read and the suspension marks the
  * waiter woken, so evhub_suspend() refuses to suspend it and the handler
- * answers at once.  A connection is resumed at most once.
+ * answers at once.  A long-poll's connection is resumed at most once.
+ *
+ * A waiter registered for EVHUB_ALL_GAMES is woken by a commit in any
+ * game (GET /v1/events).  A Server-Sent Events stream (sse.h) keeps one
+ * waiter for its whole life and re-arms it with evhub_rearm() before each
+ * read of the log, so it is suspended and resumed many times.
  *
  * Thread-safe; one mutex.  Lock order: the hub's mutex, then
  * libmicrohttpd's (MHD_suspend/resume_connection are called under the
@@ -21,6 +26,10 @@
 #define PBEM_EVENTS_H
 
 #include <stdint.h>
+
+/* The game id a waiter of every game's commits registers for (game ids
+ * start at 1). */
+#define EVHUB_ALL_GAMES	0
 
 struct MHD_Connection;
 struct evhub;
@@ -50,6 +59,12 @@ int		 evhub_suspend(struct evhub *hub, struct evwait *w);
 /* The waiter's connection is finished: forget it (the connection's
  * state-free function; never while it is suspended). */
 void		 evhub_forget(void *w);
+/* Put a waiter that was resumed back on the list, not woken, to wait
+ * wait_seconds from now (a stream's next wait; call before reading). */
+void		 evhub_rearm(struct evhub *hub, struct evwait *w,
+		    int64_t wait_seconds);
+/* Is the hub shutting down (a stream must end)? */
+int		 evhub_stopping(struct evhub *hub);
 /* Was the waiter woken by a commit (1) or not (0: time up, shutdown)? */
 int		 evhub_was_woken(struct evwait *w);
 

@@ -78,6 +78,7 @@ static const struct api_route routes[] = {
 	{ "GET",  "/v1/games/{id}/seats/{n}",	api_seat_view },
 	{ "GET",  "/v1/games/{id}/log",		api_game_log },
 	{ "GET",  "/v1/games/{id}/events",	api_game_events },
+	{ "GET",  "/v1/events",			api_all_events },
 	/* webhook registrations (api_webhooks.c) */
 	{ "GET",    "/v1/webhooks",			api_webhooks_list },
 	{ "POST",   "/v1/webhooks",			api_webhooks_add },
@@ -139,25 +140,18 @@ api_add_header(struct api_request *req, const char *name, const char *value)
 	p->nheaders++;
 }
 
-/* Queue text (taken) as the answer, with a Retry-After header if
- * retry_after is not 0. */
+/* Queue resp (released here) with the request's extra headers, a
+ * Retry-After header if retry_after is not 0, and Connection: close when
+ * the server is stopping or the request asked for it. */
 static enum MHD_Result
-queue_answer(struct api_request *req, unsigned int status,
-    const char *content_type, char *text, unsigned int retry_after)
+queue_response(struct api_request *req, unsigned int status,
+    struct MHD_Response *resp, const char *content_type,
+    unsigned int retry_after)
 {
-	struct MHD_Response *resp;
 	enum MHD_Result rc;
 	char seconds[16];
 	int i;
 
-	if (text == NULL)
-		return MHD_NO;
-	resp = MHD_create_response_from_buffer(strlen(text), text,
-	    MHD_RESPMEM_MUST_FREE);
-	if (resp == NULL) {
-		free(text);
-		return MHD_NO;
-	}
 	MHD_add_response_header(resp, "Content-Type", content_type);
 	for (i = 0; i < req->pending->nheaders; i++)
 		MHD_add_response_header(resp, req->pending->header_name[i],
@@ -173,6 +167,41 @@ queue_answer(struct api_request *req, unsigned int status,
 	if (rc == MHD_YES)
 		req->status = status;
 	return rc;
+}
+
+/* Queue text (taken) as the answer, with a Retry-After header if
+ * retry_after is not 0. */
+static enum MHD_Result
+queue_answer(struct api_request *req, unsigned int status,
+    const char *content_type, char *text, unsigned int retry_after)
+{
+	struct MHD_Response *resp;
+
+	if (text == NULL)
+		return MHD_NO;
+	resp = MHD_create_response_from_buffer(strlen(text), text,
+	    MHD_RESPMEM_MUST_FREE);
+	if (resp == NULL) {
+		free(text);
+		return MHD_NO;
+	}
+	return queue_response(req, status, resp, content_type, retry_after);
+}
+
+enum MHD_Result
+api_send_stream(struct api_request *req, const char *content_type,
+    MHD_ContentReaderCallback read, void *cls,
+    MHD_ContentReaderFreeCallback release)
+{
+	struct MHD_Response *resp;
+
+	resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384,
+	    read, cls, release);
+	if (resp == NULL) {
+		release(cls);
+		return MHD_NO;
+	}
+	return queue_response(req, MHD_HTTP_OK, resp, content_type, 0);
 }
 
 /* body as indented JSON text ending in a newline (malloc'd; body is

@@ -82,6 +82,9 @@ static const struct config_option options[] = {
 	    "forming games one player may have a seat in; 0: no limit" },
 	{ "http_events_max_wait", CONFIG_INT, "60", 1, 3600, 1,
 	    "the longest an event long-poll may wait, in seconds" },
+	{ "http_stream_max_seconds", CONFIG_INT, "3600", 1, 86400, 1,
+	    "the longest one Server-Sent Events stream lasts, in seconds "
+	    "(the client reconnects with Last-Event-ID)" },
 	/* Webhooks (docs/WEBHOOKS.md). */
 	{ "webhook_admin_token", CONFIG_STRING, "", 0, 0, 1,
 	    "the administrator's bearer token over HTTP (webhooks, seating "
