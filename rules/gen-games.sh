@@ -27,8 +27,8 @@
 set -eu
 LC_ALL=C
 export LC_ALL
-src=${1:-$(cd "$(dirname "$0")/.." && pwd)}
-out=${2:-$src}
+src=$(cd "${1:-$(dirname "$0")/..}" && pwd)
+out=$(cd "${2:-$src}" && pwd)
 cd "$src"
 
 games=
@@ -38,6 +38,12 @@ for d in rules/*/; do
 	[a-z]*) ;;
 	*) continue ;;
 	esac
+	if [ -z "$(find "rules/$g" -maxdepth 1 -name '*.c' ! -name nopeek.c)" ]
+	then
+		echo "gen-games.sh: rules/$g: no module source (.c) in it," \
+		    "left out" >&2
+		continue
+	fi
 	case $g in
 	*[!a-z0-9]*)
 		echo "gen-games.sh: rules/$g: a game folder's name is a" \

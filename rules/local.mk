@@ -13,6 +13,14 @@ NOPEEK_HIDERS = rules/nopeek.h rules/nopeek.c rules/nopeek_list.h
 
 include $(srcdir)/rules/games.mk
 
+# A change to the script itself remakes the lists (automake then reruns
+# by itself, as games.mk is part of this Makefile).
+GAMES_LISTS = $(srcdir)/rules/games.mk $(srcdir)/rules/registry_list.h \
+	$(srcdir)/rules/nopeek_list.h
+$(GAMES_LISTS): $(srcdir)/rules/gen-games.sh
+	$(SHELL) $(srcdir)/rules/gen-games.sh $(srcdir)
+	touch $(GAMES_LISTS)
+
 # Remake the generated lists after adding a game or one of its files.
 games-lists:
 	$(SHELL) $(srcdir)/rules/gen-games.sh $(srcdir)
