@@ -44,7 +44,8 @@ card_text(const json_t *card, char *text, size_t len)
 	if (json_is_string(card))
 		snprintf(text, len, "%s", json_string_value(card));
 	else if (json_is_integer(card) && json_integer_value(card) != 0)
-		snprintf(text, len, "%lld", (long long)json_integer_value(card));
+		snprintf(text, len, "%lld",
+		    (long long)json_integer_value(card));
 	else
 		return -1;
 	return 0;

@@ -405,8 +405,9 @@ make_fixed_views(const char *game)
 {
 	const struct rules_module *m = rules_find(game);
 	struct game	 g;
-	char		 path[4096], played[PROTO_MOVE_MAX + 1], en[RULES_ERRLEN];
-	char		 fr[RULES_ERRLEN], bad[PROTO_MOVE_MAX + 1];
+	char		 path[4096], played[PROTO_MOVE_MAX + 1];
+	char		 en[RULES_ERRLEN], fr[RULES_ERRLEN];
+	char		 bad[PROTO_MOVE_MAX + 1];
 	int		 i, seat, nseats, length, before;
 
 	ck_assert_ptr_nonnull(m);
@@ -1231,7 +1232,8 @@ START_TEST(test_no_interference)
 			if (step == (n * 7) % (length + 1) ||
 			    step == (length / 2 + n * 13) % (length + 1) ||
 			    step == length) {
-				rng_init(&rng, g.seed, 3000000 + (uint64_t)g.seq);
+				rng_init(&rng, g.seed,
+				    3000000 + (uint64_t)g.seq);
 				for (seat = RULES_VIEW_PUBLIC; seat < nseats;
 				    seat++)
 					compared += check_interference(set, &g,
