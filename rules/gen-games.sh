@@ -15,9 +15,10 @@
 #                          for tests/check_nopeek), each game's own
 #                          rules/GAME/game.mk if it has one (its tests),
 #                          and every templates/LANG/GAME/ file to install.
-# configure.ac runs it, so `autoreconf -fi` picks up a new game; `make
-# games-lists` runs it in a configured tree (after adding a file to a
-# game).  The lists are not kept in git; they ship in the tarball.
+# configure.ac runs it, so `autoreconf -fi` picks up a new game; in a
+# configured tree `make` runs it when a folder is added to rules/ or
+# templates/LANG/ (rules/local.mk), and `make games-lists` after adding a
+# file to a game.  The lists are not kept in git; they ship in the tarball.
 # tests/games-lists-test.sh fails when they are not what the folders
 # make.  A file is rewritten only when its text changes.
 #

@@ -13,13 +13,16 @@ NOPEEK_HIDERS = rules/nopeek.h rules/nopeek.c rules/nopeek_list.h
 
 include $(srcdir)/rules/games.mk
 
-# A change to the script itself remakes the lists (automake then reruns
-# by itself, as games.mk is part of this Makefile).
+# The lists are remade when the script changes or a folder is added to
+# rules/ or templates/LANG/ (a new game): `make` after creating a game's
+# folders picks it up, automake rerunning by itself as games.mk is part of
+# this Makefile.  The script rewrites a list only when its text changes,
+# so nothing is rebuilt when nothing changed.
 GAMES_LISTS = $(srcdir)/rules/games.mk $(srcdir)/rules/registry_list.h \
 	$(srcdir)/rules/nopeek_list.h
-$(GAMES_LISTS): $(srcdir)/rules/gen-games.sh
+$(GAMES_LISTS): $(srcdir)/rules/gen-games.sh $(srcdir)/rules \
+    $(srcdir)/templates/en $(srcdir)/templates/fr
 	$(SHELL) $(srcdir)/rules/gen-games.sh $(srcdir)
-	touch $(GAMES_LISTS)
 
 # Remake the generated lists after adding a game or one of its files.
 games-lists:

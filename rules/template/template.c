@@ -57,9 +57,10 @@
  *     with {{>seat_name}}; never write a card's id or name as fixed text.
  *  8. Write docs/<game>.md: the rules as played, what is hidden from
  *     whom, the move texts in both languages, the default move.
- *  9. Build: `autoreconf -fi` (rules/gen-games.sh registers the module
- *     and lists its sources, hider and templates; `make games-lists` in
- *     a configured tree after adding a file), ./configure, make.  Then
+ *  9. Build: `autoreconf -fi`, ./configure, make (or just make in a
+ *     configured tree): rules/gen-games.sh registers the module and
+ *     lists its sources, hider and templates (`make games-lists` after
+ *     adding a file to the game's folders later).  Then
  *     `PBEM_GOLDEN_UPDATE=1 tests/check_templates` writes the game's
  *     golden files (tests/golden/views/<game>/, tests/golden/LANG/<game>/;
  *     the game's seats, length and refused move come from the module):
