@@ -1,10 +1,31 @@
 # rules/: the rule-module contract, the registry and every game module.
+# Each game's files come from rules/games.mk, which rules/gen-games.sh
+# makes from the folders rules/*/ and templates/*/GAME/ (docs/ARCHITECTURE.md,
+# "Adding a game"): adding a game edits nothing here.
 noinst_LIBRARIES += rules/librules.a
 rules_librules_a_CPPFLAGS = $(RULES_CPPFLAGS)
-rules_librules_a_SOURCES = rules/rules.h rules/registry.c rules/text.c rules/json.c \
-	rules/template/template.c rules/respond/respond.c \
-	$(STM_SCORE_SOURCES) $(STM_GAME_SOURCES) $(EVE_SOURCES)
+rules_librules_a_SOURCES = rules/rules.h rules/registry.c \
+	rules/registry_list.h rules/text.c rules/json.c
+# What tests/check_nopeek.c and check_templates.c need of each game (its
+# hider: test code, not in the library): the contract, the list and its
+# helpers, and from games.mk every game's rules/GAME/nopeek.c.
+NOPEEK_HIDERS = rules/nopeek.h rules/nopeek.c rules/nopeek_list.h
 
-include $(srcdir)/rules/stmissions/score.mk
-include $(srcdir)/rules/stmissions/game.mk
-include $(srcdir)/rules/eve/eve.mk
+include $(srcdir)/rules/games.mk
+
+# The lists are remade when the script changes or a folder is added to
+# rules/ or templates/LANG/ (a new game): `make` after creating a game's
+# folders picks it up, automake rerunning by itself as games.mk is part of
+# this Makefile.  The script rewrites a list only when its text changes,
+# so nothing is rebuilt when nothing changed.
+GAMES_LISTS = $(srcdir)/rules/games.mk $(srcdir)/rules/registry_list.h \
+	$(srcdir)/rules/nopeek_list.h
+$(GAMES_LISTS): $(srcdir)/rules/gen-games.sh $(srcdir)/rules \
+    $(srcdir)/templates/en $(srcdir)/templates/fr
+	$(SHELL) $(srcdir)/rules/gen-games.sh $(srcdir)
+
+# Remake the generated lists after adding a game or one of its files.
+games-lists:
+	$(SHELL) $(srcdir)/rules/gen-games.sh $(srcdir)
+.PHONY: games-lists
+EXTRA_DIST += rules/gen-games.sh

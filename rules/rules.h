@@ -46,6 +46,8 @@
  *      setup_version (optional, together).
  *   5  describe_last (optional): the last move, worded for the whole
  *      table, for the one-line summaries of events and webhooks.
+ *   6  sample_illegal_move (required from version 6): a refused move,
+ *      so the generic tests need nothing written for a game by hand.
  */
 #ifndef PBEM_RULES_H
 #define PBEM_RULES_H
@@ -54,7 +56,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define RULES_API_VERSION 5
+#define RULES_API_VERSION 6
 
 /* Every error message a module writes fits in this many bytes. */
 #define RULES_ERRLEN 1024
@@ -356,6 +358,26 @@ struct rules_module {
 	enum rules_status (*describe_last)(const void *state, int seat,
 	    const char *const *names, enum rules_lang lang, char *out,
 	    size_t outlen);
+
+	/* ---- api_version 6 and later ---- */
+
+	/*
+	 * sample_illegal_move -- required when api_version >= 6.  A move
+	 * text, in English, that seat could send now and that the module
+	 * refuses (parse() or check() does not answer RULES_OK): the
+	 * generic tests use it, for every registered game, as the refused
+	 * move of the golden "rejected" mail and of the leak checks
+	 * (tests/check_templates.c).  Prefer a well-formed move that the
+	 * rules forbid now (a card the seat does not hold) to gibberish.
+	 * Choose it from what seat may see only (its own cards, public
+	 * ones, keywords), never from where a hidden card lies, so that
+	 * neither the text nor its refusal leaks anything.  Pure, and the
+	 * same text every time for the same state.  Returns RULES_OK, or
+	 * another status when there is none (the seat may not act now, the
+	 * game is over, out is too small).
+	 */
+	enum rules_status (*sample_illegal_move)(const void *state, int seat,
+	    char *out, size_t outlen);
 };
 
 /*

@@ -1,21 +1,24 @@
 /*
- * check_nopeek.c -- the differential no-peek test (issue 14, item 3) for
- * Star Trek: Missions, the template game (Ladder) and the response-window
- * game (Parry).  Enterprise vs Excelsior has its own, on its structures,
- * in check_eve.c ("nopeek").
+ * check_nopeek.c -- the differential no-peek test (issue 14, item 3) of
+ * every registered rule module: the list is rules_all(), and each game's
+ * knowledge of its own hidden information is its hider,
+ * rules/GAME/nopeek.c (rules/nopeek.h), listed by rules/gen-games.sh.  A
+ * registered module without a hider fails here.  (Enterprise vs
+ * Excelsior also has a test of its own, on its structures, in
+ * check_eve.c.)
  *
  * For random positions of random legal play, and a random seat: the
  * state is saved, and a copy of the saved JSON is changed in what that
- * seat cannot see only (hide_*: which hidden card lies where, the order
- * of the decks, other seats' sealed answers).  Both are loaded back, and
- * the seat must get byte-identical answers from both: its view, its move
- * forms in English and French, its legal moves, its default move and
- * skip check, the public description of every seat's last move
- * (describe_last, the summaries of events and webhooks), and -- for
- * every text tried (the legal moves of either
- * state, and random texts naming any card, hidden or not) -- the status
- * and the message of parse and check, and translate's answer, in both
- * languages.
+ * seat cannot see only (the hider's hide(): which hidden card lies where,
+ * the order of the decks, other seats' sealed answers).  Both are loaded
+ * back, and the seat must get byte-identical answers from both: its
+ * view, its move forms in English and French, its legal moves, its
+ * default move, its sample illegal move and skip check, the public
+ * description of every seat's last move (describe_last, the summaries of
+ * events and webhooks), and -- for every text tried (the legal moves of
+ * either state, the sample illegal move, and the hider's random texts)
+ * -- the status and the message of parse and check, and translate's
+ * answer, in both languages.
  *
  * Cards become known to everyone when they show (the discard area, a
  * played pile): those stay where they are, so the pair differs only in
@@ -32,33 +35,12 @@
 
 #include "rules.h"
 #include "rng.h"
-#include "cards.h"
+#include "nopeek.h"
 
 #define POSITIONS	150	/* random positions per module */
 #define MAX_PLIES	5000	/* longer than any game */
 #define RANDOM_TEXTS	40	/* random texts tried per position */
 #define HIDE_TRIES	20	/* rearrangements drawn before giving up */
-#define KNOWN_MAX	128
-
-/* Cards every seat knows the place of (they were shown), by their text
- * in the saved state: "G05", or "7". */
-struct known {
-	int	n;
-	char	card[KNOWN_MAX][8];
-};
-
-/* What the test needs to know of one module's saved state. */
-struct hider {
-	const char	*ruleset;
-	/* Mark the cards that show in saved as known. */
-	void		(*note)(const json_t *saved, struct known *k);
-	/* Rearrange, in saved, what seat cannot see, and nothing else. */
-	void		(*hide)(json_t *saved, int seat, const struct known *k,
-	    struct rules_rng *rng);
-	/* A random move text for seat (any card, any shape). */
-	void		(*text)(const json_t *saved, int seat,
-	    struct rules_rng *rng, char *buf, size_t len);
-};
 
 static void
 seeded(struct rules_rng *rng, uint64_t seed, uint64_t step)
@@ -72,403 +54,8 @@ seeded(struct rules_rng *rng, uint64_t seed, uint64_t step)
 	rng_init(rng, key, step);
 }
 
-static int
-is_known(const struct known *k, const char *card)
-{
-	int i;
-
-	for (i = 0; i < k->n; i++)
-		if (strcmp(k->card[i], card) == 0)
-			return 1;
-	return 0;
-}
-
-static void
-add_known(struct known *k, const json_t *card)
-{
-	char text[8];
-
-	if (json_is_string(card))
-		snprintf(text, sizeof(text), "%s", json_string_value(card));
-	else if (json_is_integer(card) && json_integer_value(card) != 0)
-		snprintf(text, sizeof(text), "%lld",
-		    (long long)json_integer_value(card));
-	else
-		return;
-	if (!is_known(k, text) && k->n < KNOWN_MAX)
-		snprintf(k->card[k->n++], sizeof(k->card[0]), "%s", text);
-}
-
-static void
-add_known_all(struct known *k, const json_t *cards)
-{
-	size_t i;
-
-	for (i = 0; i < json_array_size(cards); i++)
-		add_known(k, json_array_get(cards, i));
-}
-
-/* ---- Rearranging hidden cards ------------------------------------------- */
-
-/*
- * The cards of the arrays in slot[] (JSON strings or non-zero integers)
- * that are not known, of the kind kind_of() gives, are given a random
- * permutation among themselves: where each lies changes, the size of
- * every pile and the kinds in it do not.  kind_of NULL: one kind.
- */
-#define SLOTS_MAX	16
-
-static void
-permute_cards(json_t **slot, int nslot, const struct known *k,
-    int (*kind_of)(const json_t *), struct rules_rng *rng)
-{
-	json_t	*card[256];
-	size_t	 where_i[256];
-	int	 where_s[256], n, kind, i, s;
-	size_t	 j;
-
-	for (kind = 0; kind < 2; kind++) {
-		n = 0;
-		for (s = 0; s < nslot; s++)
-			for (j = 0; j < json_array_size(slot[s]); j++) {
-				json_t *c = json_array_get(slot[s], j);
-				char text[8];
-
-				if (json_is_integer(c) &&
-				    json_integer_value(c) == 0)
-					continue;	/* an empty place */
-				if ((kind_of ? kind_of(c) : 0) != kind)
-					continue;
-				if (json_is_string(c))
-					snprintf(text, sizeof(text), "%s",
-					    json_string_value(c));
-				else
-					snprintf(text, sizeof(text), "%lld",
-					    (long long)json_integer_value(c));
-				if (is_known(k, text))
-					continue;
-				ck_assert_int_lt(n, 256);
-				card[n] = json_incref(c);
-				where_s[n] = s;
-				where_i[n] = j;
-				n++;
-			}
-		/* Fisher-Yates on the cards, then put them back in place. */
-		for (i = n - 1; i > 0; i--) {
-			int r = (int)rules_rng_below(rng, (uint32_t)i + 1);
-			json_t *t = card[i];
-
-			card[i] = card[r];
-			card[r] = t;
-		}
-		for (i = 0; i < n; i++)
-			json_array_set_new(slot[where_s[i]], where_i[i],
-			    card[i]);
-	}
-}
-
-/* Sort a hand of card ids ("G05" < "G12" < "M01", as the module keeps
- * them). */
-static int
-cmp_ids(const void *a, const void *b)
-{
-	return strcmp(json_string_value(*(json_t *const *)a),
-	    json_string_value(*(json_t *const *)b));
-}
-
-static void
-sort_ids(json_t *hand)
-{
-	json_t	*c[STM_NCARDS];
-	size_t	 n = json_array_size(hand), i;
-
-	ck_assert_uint_le(n, STM_NCARDS);
-	for (i = 0; i < n; i++)
-		c[i] = json_incref(json_array_get(hand, i));
-	qsort(c, n, sizeof(c[0]), cmp_ids);
-	for (i = 0; i < n; i++)
-		json_array_set_new(hand, i, c[i]);
-}
-
-/* The card v stands for after old -> new (two arrays of n ids), or NULL
- * when v is not one of them. */
-static json_t *
-mapped(const json_t *v, json_t *const *from, json_t *const *to, int n)
-{
-	int c;
-
-	if (!json_is_string(v))
-		return NULL;
-	for (c = 0; c < n; c++)
-		if (strcmp(json_string_value(v), json_string_value(from[c])) ==
-		    0)
-			return to[c];
-	return NULL;
-}
-
-/* Apply old -> new to every string in j, each once. */
-static void
-relabel(json_t *j, json_t *const *from, json_t *const *to, int n)
-{
-	const char	*key;
-	json_t		*v, *now;
-	size_t		 i;
-
-	if (json_is_array(j))
-		json_array_foreach(j, i, v) {
-			if ((now = mapped(v, from, to, n)) != NULL)
-				json_array_set(j, i, now);
-			else
-				relabel(v, from, to, n);
-		}
-	else if (json_is_object(j))
-		json_object_foreach(j, key, v) {
-			if ((now = mapped(v, from, to, n)) != NULL)
-				json_object_set(j, key, now);
-			else
-				relabel(v, from, to, n);
-		}
-}
-
-/* ---- Star Trek: Missions ------------------------------------------------- */
-
-/* What shows: the discard area, what the last turn took and discarded,
- * what a turn sent in two halves took, Meddlesome Q (M18) once its
- * holder makes the final draw. */
-static void
-stm_note(const json_t *saved, struct known *k)
-{
-	const json_t *last = json_object_get(saved, "last");
-	const json_t *pending = json_object_get(saved, "pending");
-
-	add_known_all(k, json_object_get(saved, "discard"));
-	add_known(k, json_object_get(last, "taken"));
-	add_known_all(k, json_object_get(last, "discarded"));
-	add_known(k, json_object_get(pending, "taken"));
-	/* Meddlesome Q's final draw shows who holds it. */
-	if (json_is_integer(json_object_get(saved, "q_seat"))) {
-		json_t *q = json_string("M18");
-
-		add_known(k, q);
-		json_decref(q);
-	}
-}
-
-static int
-stm_kind(const json_t *card)
-{
-	return json_string_value(card)[0] == 'M';
-}
-
-/*
- * Hidden from seat: the order of both decks, and which of the cards
- * never shown lie in another seat's hand or in a deck.  The cards are
- * relabelled (a permutation of the hidden Galaxy cards among themselves,
- * the same for Mission cards) everywhere in the state, so a card another
- * seat drew in the first half of its turn stays in that seat's hand.
- */
-static void
-stm_hide(json_t *saved, int seat, const struct known *k,
-    struct rules_rng *rng)
-{
-	json_t		*slot[SLOTS_MAX], *hands = json_object_get(saved, "hands");
-	json_t		*copy[SLOTS_MAX], *from[STM_NCARDS], *to[STM_NCARDS];
-	int		 nslot = 0, n = 0, s, i;
-	size_t		 j;
-
-	slot[nslot++] = json_object_get(saved, "galaxy_deck");
-	slot[nslot++] = json_object_get(saved, "mission_deck");
-	for (s = 0; s < (int)json_array_size(hands); s++)
-		if (s != seat)
-			slot[nslot++] = json_array_get(hands, (size_t)s);
-	for (i = 0; i < nslot; i++)
-		copy[i] = json_deep_copy(slot[i]);
-	permute_cards(slot, nslot, k, stm_kind, rng);
-	/* The permutation as a relabelling old -> new. */
-	for (i = 0; i < nslot; i++)
-		for (j = 0; j < json_array_size(slot[i]); j++) {
-			ck_assert_int_lt(n, STM_NCARDS);
-			from[n] = json_array_get(copy[i], j);
-			to[n] = json_incref(json_array_get(slot[i], j));
-			n++;
-		}
-	/* Undo the in-place change, then relabel the whole state at once. */
-	for (i = 0; i < nslot; i++)
-		for (j = 0; j < json_array_size(slot[i]); j++)
-			json_array_set(slot[i], j, json_array_get(copy[i], j));
-	relabel(saved, from, to, n);
-	for (i = 0; i < n; i++)
-		json_decref(to[i]);
-	for (i = 0; i < nslot; i++)
-		json_decref(copy[i]);
-	for (s = 0; s < (int)json_array_size(hands); s++)
-		sort_ids(json_array_get(hands, (size_t)s));
-}
-
-static const char *
-any_card(struct rules_rng *rng)
-{
-	return stm_cards[rules_rng_below(rng, STM_NCARDS)].id;
-}
-
-/* A word of a card's name, English or French ("Sarek", "Bat'leth"). */
-static void
-name_word(struct rules_rng *rng, char *out, size_t len)
-{
-	const struct stm_card *c = &stm_cards[rules_rng_below(rng,
-	    STM_NCARDS)];
-	const char *name = rules_rng_below(rng, 2) ? c->name_en : c->name_fr;
-	const char *sp = strchr(name, ' ');
-
-	if (sp == NULL || rules_rng_below(rng, 2))
-		snprintf(out, len, "%s", sp ? sp + 1 : name);
-	else
-		snprintf(out, len, "%.*s", (int)(sp - name), name);
-}
-
-static void
-stm_text(const json_t *saved, int seat, struct rules_rng *rng, char *buf,
-    size_t len)
-{
-	static const char *const forms[] = {
-		"take %s, discard %s", "draw galaxy, discard %s, %s",
-		"draw missions, discard %s, %s", "discard %s, %s",
-		"q take %s, discard %s", "draw galaxy, discard %s",
-		"draw galaxy, discard drawn, %s", "prendre %s, défausser %s",
-		"piocher galaxie, défausser %s, %s",
-		"piocher missions, défausser piochée, %s", "take %s",
-		"draw galaxy then discard %s and %s"
-	};
-	const char	*f = forms[rules_rng_below(rng, sizeof(forms) /
-	    sizeof(forms[0]))];
-	char		 a[64], b[64];
-
-	(void)saved;
-	(void)seat;
-	if (rules_rng_below(rng, 3) == 0)
-		name_word(rng, a, sizeof(a));
-	else
-		snprintf(a, sizeof(a), "%s", any_card(rng));
-	if (rules_rng_below(rng, 3) == 0)
-		name_word(rng, b, sizeof(b));
-	else
-		snprintf(b, sizeof(b), "%s", any_card(rng));
-	snprintf(buf, len, f, a, b);
-}
-
-/* ---- Ladder (rules/template) -------------------------------------------- */
-
-/* The "deck" of saved and every hand but seat's, into slot; how many. */
-static int
-deck_and_others(json_t *saved, int seat, json_t **slot)
-{
-	json_t	*hands = json_object_get(saved, "hands");
-	int	 nslot = 0, s;
-
-	slot[nslot++] = json_object_get(saved, "deck");
-	for (s = 0; s < (int)json_array_size(hands); s++)
-		if (s != seat && nslot < SLOTS_MAX)
-			slot[nslot++] = json_array_get(hands, (size_t)s);
-	return nslot;
-}
-
-/* Played cards lie in the pile: they never return to a hand. */
-static void
-ladder_note(const json_t *saved, struct known *k)
-{
-	add_known_all(k, json_object_get(saved, "pile"));
-}
-
-/* Hidden from seat: the deck's order, and which cards lie in the other
- * hands or the deck (their played places, 0, stay). */
-static void
-ladder_hide(json_t *saved, int seat, const struct known *k,
-    struct rules_rng *rng)
-{
-	json_t *slot[SLOTS_MAX];
-
-	permute_cards(slot, deck_and_others(saved, seat, slot), k, NULL, rng);
-}
-
-static void
-ladder_text(const json_t *saved, int seat, struct rules_rng *rng, char *buf,
-    size_t len)
-{
-	(void)saved;
-	(void)seat;
-	snprintf(buf, len, "%s %d", rules_rng_below(rng, 2) ? "play" :
-	    "jouer", (int)rules_rng_below(rng, 15) - 1);
-}
-
-/* ---- Parry (rules/respond) ----------------------------------------------- */
-
-static void
-parry_note(const json_t *saved, struct known *k)
-{
-	add_known_all(k, json_object_get(saved, "pile"));
-	add_known(k, json_object_get(saved, "window"));
-	add_known(k, json_object_get(saved, "last_card"));
-}
-
-/* A parry card (9..12) in hand? */
-static int
-holds_parry(const json_t *hand)
-{
-	size_t i;
-
-	for (i = 0; i < json_array_size(hand); i++)
-		if (json_integer_value(json_array_get(hand, i)) > 8)
-			return 1;
-	return 0;
-}
-
-/* Hidden from seat: the deck's order, which cards lie in the other hands
- * or the deck, and, in a window, what each other seat answered (that it
- * answered shows; "parry" only from a seat that holds a parry). */
-static void
-parry_hide(json_t *saved, int seat, const struct known *k,
-    struct rules_rng *rng)
-{
-	json_t	*slot[SLOTS_MAX], *hands = json_object_get(saved, "hands");
-	json_t	*answers = json_object_get(saved, "answers");
-	int	 s;
-
-	permute_cards(slot, deck_and_others(saved, seat, slot), k, NULL, rng);
-	for (s = 0; s < (int)json_array_size(answers); s++) {
-		if (s == seat || json_integer_value(json_array_get(answers,
-		    (size_t)s)) == 0)
-			continue;
-		json_array_set_new(answers, (size_t)s, json_integer(
-		    holds_parry(json_array_get(hands, (size_t)s)) &&
-		    rules_rng_below(rng, 2) ? 2 : 1));
-	}
-}
-
-static void
-parry_text(const json_t *saved, int seat, struct rules_rng *rng, char *buf,
-    size_t len)
-{
-	static const char *const words[] = { "strike", "frapper", "parry",
-	    "parer", "pass", "passer" };
-	int w = (int)rules_rng_below(rng, 6);
-
-	(void)saved;
-	(void)seat;
-	if (w < 2)
-		snprintf(buf, len, "%s %d", words[w],
-		    1 + (int)rules_rng_below(rng, 12));
-	else
-		snprintf(buf, len, "%s", words[w]);
-}
-
 /* The note() of the module under test (for play()). */
-static void (*h_note)(const json_t *, struct known *);
-
-static const struct hider hiders[] = {
-	{ "stmissions", stm_note, stm_hide, stm_text },
-	{ "template", ladder_note, ladder_hide, ladder_text },
-	{ "respond", parry_note, parry_hide, parry_text },
-};
+static void (*h_note)(const json_t *, struct nopeek_known *);
 
 /* ---- The comparison ------------------------------------------------------ */
 
@@ -564,6 +151,14 @@ same_seat(const struct rules_module *m, const void *g1, const void *g2,
 		    "move depends on hidden cards: %d %s / %d %s", where, r1, a,
 		    r2, b);
 	}
+	if (m->api_version >= 6) {
+		a[0] = b[0] = '\0';
+		r1 = m->sample_illegal_move(g1, seat, a, sizeof(a));
+		r2 = m->sample_illegal_move(g2, seat, b, sizeof(b));
+		ck_assert_msg(r1 == r2 && strcmp(a, b) == 0, "%s: the sample "
+		    "illegal move depends on hidden cards: %d %s / %d %s",
+		    where, r1, a, r2, b);
+	}
 	if (m->skip_check != NULL)
 		for (lang = RULES_LANG_EN; lang <= RULES_LANG_FR; lang++) {
 			a[0] = b[0] = '\0';
@@ -638,7 +233,7 @@ load_or_fail(const struct rules_module *m, const json_t *saved,
  * number of moves played is left in *played. */
 static void *
 play(const struct rules_module *m, uint64_t seed, int nseats, int plies,
-    struct known *k, int *played)
+    struct nopeek_known *k, int *played)
 {
 	struct rules_rng rng, choose;
 	char		 err[RULES_ERRLEN];
@@ -679,7 +274,7 @@ play(const struct rules_module *m, uint64_t seed, int nseats, int plies,
  * learn its length, then again up to a random point before its end. */
 static void *
 random_position(const struct rules_module *m, uint64_t seed,
-    struct rules_rng *pick, struct known *k)
+    struct rules_rng *pick, struct nopeek_known *k, int *nseats_out)
 {
 	void	*st;
 	int	 nseats, length;
@@ -689,33 +284,35 @@ random_position(const struct rules_module *m, uint64_t seed,
 	st = play(m, seed, nseats, MAX_PLIES, NULL, &length);
 	m->destroy(st);
 	ck_assert_int_gt(length, 0);
+	*nseats_out = nseats;
 	return play(m, seed, nseats, (int)rules_rng_below(pick,
 	    (uint32_t)length), k, &length);
 }
 
 static void
-no_peek(const struct hider *h)
+no_peek(const struct rules_module *m)
 {
-	const struct rules_module *m = rules_find(h->ruleset);
+	const struct nopeek_hider *h = nopeek_find(m->name);
 	struct rules_rng pick;
 	int		 pos, tested = 0, changed = 0, described = 0;
 
-	ck_assert_msg(m != NULL, "no module %s", h->ruleset);
+	ck_assert_msg(h != NULL, "ruleset %s has no no-peek hider: write "
+	    "rules/%s/nopeek.c (rules/nopeek.h; copy rules/template/nopeek.c)",
+	    m->name, m->name);
 	h_note = h->note;
 	seeded(&pick, 14, 3);
 	for (pos = 0; pos < POSITIONS; pos++) {
-		struct known	 k = { 0 };
+		struct nopeek_known	 k = { 0 };
 		void		*st, *g1, *g2 = NULL;
 		json_t		*s1, *s2 = NULL, *l1, *l2;
 		char		 where[64], text[256];
 		int		 seat, nseats, tries, n;
 
 		snprintf(where, sizeof(where), "%s position %d", m->name, pos);
-		st = random_position(m, 1400 + (uint64_t)pos, &pick, &k);
+		st = random_position(m, 1400 + (uint64_t)pos, &pick, &k,
+		    &nseats);
 		s1 = m->save(st);
 		h->note(s1, &k);
-		nseats = (int)json_integer_value(json_object_get(s1,
-		    "nseats"));
 		seat = (int)rules_rng_below(&pick, (uint32_t)nseats);
 		g1 = load_or_fail(m, s1, where);
 		/* Over, nothing is hidden any more. */
@@ -742,6 +339,9 @@ no_peek(const struct hider *h)
 			same_texts(m, g1, g2, seat, l2, where);
 			json_decref(l1);
 			json_decref(l2);
+			if (m->api_version >= 6 && m->sample_illegal_move(g1,
+			    seat, text, sizeof(text)) == RULES_OK)
+				same_answers(m, g1, g2, seat, text, where);
 			for (n = 0; n < RANDOM_TEXTS; n++) {
 				h->text(s1, seat, &pick, text, sizeof(text));
 				same_answers(m, g1, g2, seat, text, where);
@@ -762,9 +362,22 @@ no_peek(const struct hider *h)
 	ck_assert_int_ge(changed, tested / 2);
 }
 
+/* Every registered module, by its place in rules_all(). */
 START_TEST(test_no_peek)
 {
-	no_peek(&hiders[_i]);
+	no_peek(rules_all()[_i]);
+}
+END_TEST
+
+/* A hider names a registered module (its folder's name). */
+START_TEST(test_hiders_registered)
+{
+	const struct nopeek_hider *const *h;
+
+	for (h = nopeek_all(); *h != NULL; h++)
+		ck_assert_msg(rules_find((*h)->ruleset) != NULL, "the "
+		    "hider for \"%s\" names no registered module",
+		    (*h)->ruleset);
 }
 END_TEST
 
@@ -784,7 +397,7 @@ holds(const json_t *hand, const char *id)
  * another seat drew in the first half of its turn stays in its hand. */
 START_TEST(test_hide_keeps_what_shows)
 {
-	struct known	 k = { 0 };
+	struct nopeek_known	 k = { 0 };
 	struct rules_rng rng;
 	json_t		*s = json_pack("{s:[s,s,s], s:[s,s], s:[s], "
 	    "s:[[s,s],[s,s,s]], s:{s:[s]}}",
@@ -792,15 +405,17 @@ START_TEST(test_hide_keeps_what_shows)
 	    "discard", "G09", "hands", "G04", "M03", "G05", "G06", "M04",
 	    "pending", "drawn", "G06");
 	json_t		*before = json_deep_copy(s), *theirs, *g05;
+	const struct nopeek_hider *stm = nopeek_find("stmissions");
 	const char	*drawn;
 	int		 moved = 0, i;
 
+	ck_assert_ptr_nonnull(stm);
 	g05 = json_string("G05");
-	add_known(&k, g05);
+	nopeek_add_known(&k, g05);
 	json_decref(g05);
 	seeded(&rng, 1, 1);
 	for (i = 0; i < 20; i++) {
-		stm_hide(s, 0, &k, &rng);
+		stm->hide(s, 0, &k, &rng);
 		ck_assert(json_equal(json_object_get(s, "discard"),
 		    json_object_get(before, "discard")));
 		ck_assert(json_equal(json_array_get(json_object_get(s,
@@ -830,12 +445,14 @@ main(void)
 	Suite	*s = suite_create("nopeek");
 	TCase	*tc = tcase_create("nopeek");
 	SRunner	*sr;
-	int	 failed;
+	int	 failed, nmodules;
 
+	for (nmodules = 0; rules_all()[nmodules] != NULL; nmodules++)
+		;
 	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_hiders_registered);
 	tcase_add_test(tc, test_hide_keeps_what_shows);
-	tcase_add_loop_test(tc, test_no_peek, 0,
-	    (int)(sizeof(hiders) / sizeof(hiders[0])));
+	tcase_add_loop_test(tc, test_no_peek, 0, nmodules);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -1,31 +1,34 @@
 /*
- * check_random_play.c -- thousands of complete Star Trek: Missions games
- * for 2, 3 and 4 players, played through the real engine and store with
- * signed moves, checking after every move:
- *   - the 74 cards are conserved (hands + discard area + both decks);
- *   - every hand is valid (7 cards, 1 or 2 Missions) between turns;
- *   - no seat's view names a card that seat may not know: every card id
- *     in a seat's view is public (in the public view) or in its own hand,
- *     and the public view names no card of either deck;
- *   - every game ends;
+ * check_random_play.c -- complete games of every registered rule module
+ * (rules_all(): a new game is played here without a line written), for
+ * every seat count it takes, played through the real engine and store
+ * with signed moves, each move a random one of legal_moves(); for every
+ * game:
+ *   - every move the module lists as legal is accepted by the engine;
+ *   - the game ends (within MAX_MOVES);
+ *   - the end is public (result and seed in the view), the audit passes
+ *     and its replay from the seed reproduces the final state hash;
  *   - every log entry has its one-line summaries (docs/API.md,
  *     "Summaries"), in English and French, one line each, naming the
- *     player who moved and those to play next (or the end of the game),
- *     and naming no card that was hidden from the public once the entry
- *     was made -- neither by name, in either language, nor by id;
- * and after each game that the audit passes and its replay from the seed
- * reproduces the final state hash.
+ *     player who moved and those to play next (or the end of the game).
  *
- * Ladder and Parry are played through the store for their summaries.
+ * Some games add checks of their own after every move (extras[]):
+ *   - Star Trek: Missions: the 74 cards are conserved (hands + discard
+ *     area + both decks); every hand is valid (7 cards, 1 or 2 Missions)
+ *     between turns; no seat's view names a card that seat may not know:
+ *     every card id in a seat's view is public (in the public view) or in
+ *     its own hand, and the public view names no card of either deck;
+ *     and no summary names a card hidden from the public once the entry
+ *     was made, by name in either language or by id;
+ *   - Enterprise vs Excelsior (also played in expert mode, variants[]):
+ *     each player's 33 cards and the 40 travel cards are all accounted
+ *     for, and no seat or spectator view holds the other seat's hand,
+ *     reserve or deck, nor the travel deck's order.
+ * (Hidden information in general, for every game: tests/check_nopeek.c.)
  *
- * Enterprise vs Excelsior is played the same way in both modes, checking
- * from the views that each player's 33 cards and the 40 travel cards
- * are all accounted for and that no seat or spectator view holds the
- * other seat's hand, reserve or deck, nor the travel deck's order.
- *
- * PBEM_RANDOM_GAMES sets the number of games per player count or mode
- * (default 1000).  The choices come from a seeded generator: the run is the same
- * every time.
+ * PBEM_RANDOM_GAMES sets the number of games per module, seat count and
+ * variant (default 1000).  The choices come from a seeded generator: the
+ * run is the same every time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,10 +40,9 @@
 #include "cards.h"
 #include "testlib.h"
 
-/* A game that runs longer does not end.  Enterprise vs Excelsior turns
- * may pass or only shuffle cards, so a random game is long. */
-#define MAX_MOVES 500
-#define MAX_EVE_MOVES 5000
+/* A game that runs longer does not end.  (Enterprise vs Excelsior turns
+ * may pass or only shuffle cards, so a random game of it is long.) */
+#define MAX_MOVES 5000
 
 static struct testenv env;
 static long hand_checks;	/* positions where the hand rule was checked */
@@ -303,10 +305,33 @@ check_eve(const struct gamestate *gs)
 	}
 }
 
+/* The checks a game adds after every move. */
+struct extra {
+	const char	*ruleset;
+	void		(*check)(const struct gamestate *gs);
+};
+
+static const struct extra extras[] = {
+	{ "stmissions", check_invariants },
+	{ "eve", check_eve },
+};
+
+/* Options other than the default a game is also played with. */
+struct variant {
+	const char	*ruleset;
+	const char	*options;
+};
+
+static const struct variant variants[] = {
+	{ "eve", "{\"mode\": \"expert\"}" },
+};
+
 static void
 play_game_of(const char *ruleset, const char *options, int nseats,
     uint64_t seed)
 {
+	void (*extra)(const struct gamestate *) = NULL;
+	size_t e;
 	struct audit_report report;
 	struct engine_reply reply;
 	struct store_entry last;
@@ -318,16 +343,16 @@ play_game_of(const char *ruleset, const char *options, int nseats,
 	json_t *moves;
 	int seat, n;
 
+	for (e = 0; e < sizeof(extras) / sizeof(extras[0]); e++)
+		if (strcmp(extras[e].ruleset, ruleset) == 0)
+			extra = extras[e].check;
 	for (n = 0; ; n++) {
-		ck_assert_msg(n < (strcmp(ruleset, "eve") == 0 ? MAX_EVE_MOVES :
-		    MAX_MOVES), "game %lld does not end",
-		    (long long)game);
+		ck_assert_msg(n < MAX_MOVES, "%s game %lld does not end",
+		    ruleset, (long long)game);
 		ck_assert_msg(gamestate_load(env.st, game, -1, &gs, err,
 		    sizeof(err)) == ENGINE_OK, "%s", err);
-		if (strcmp(ruleset, "stmissions") == 0)
-			check_invariants(&gs);
-		else if (strcmp(ruleset, "eve") == 0)
-			check_eve(&gs);
+		if (extra != NULL)
+			extra(&gs);
 		check_summary(&gs, ruleset);
 		seq = gs.seq + 1;
 		if (gs.module->to_act(gs.state, &seat, 1) == 0) {
@@ -365,12 +390,6 @@ play_game_of(const char *ruleset, const char *options, int nseats,
 	store_game_clear(&row);
 }
 
-static void
-play_game(int nseats, uint64_t seed)
-{
-	play_game_of("stmissions", NULL, nseats, seed);
-}
-
 static int
 games_per_count(void)
 {
@@ -379,64 +398,57 @@ games_per_count(void)
 	return env_games != NULL ? atoi(env_games) : 1000;
 }
 
+/* What one loop test plays: a module, a seat count, options. */
+struct run {
+	const struct rules_module	*m;
+	int				 nseats;
+	const char			*options;	/* NULL: default */
+};
+
+#define MAX_RUNS 256
+static struct run runs[MAX_RUNS];
+
+/* Every registered module at every seat count, then the variants. */
+static int
+list_runs(void)
+{
+	const struct rules_module *const *m;
+	int n = 0, nseats;
+	size_t v;
+
+	for (m = rules_all(); *m != NULL; m++) {
+		for (nseats = (*m)->min_seats; nseats <= (*m)->max_seats &&
+		    n < MAX_RUNS; nseats++)
+			runs[n++] = (struct run){ *m, nseats, NULL };
+		for (v = 0; v < sizeof(variants) / sizeof(variants[0]); v++)
+			if (strcmp(variants[v].ruleset, (*m)->name) == 0 &&
+			    n < MAX_RUNS)
+				runs[n++] = (struct run){ *m, (*m)->min_seats,
+				    variants[v].options };
+	}
+	return n;
+}
+
 START_TEST(test_random_games)
 {
-	int nseats = 2 + _i, g, n = games_per_count();
-	uint64_t seed = 0x9e3779b97f4a7c15ULL ^ (uint64_t)nseats;
-
-	/* The card numbers of testenv_stm_ids() are stm_cards[]'s. */
-	ck_assert_str_eq(stm_cards[0].id, "G01");
-	ck_assert_str_eq(stm_cards[50].id, "M01");
-	ck_assert_str_eq(stm_cards[50 + 17].name_en, "Meddlesome Q");
-	testenv_open(&env, 4);
-	for (g = 0; g < n; g++)
-		play_game(nseats, seed + (uint64_t)g * 2654435761ULL);
-	ck_assert_int_gt(hand_checks, n);
-	ck_assert_int_gt(summaries_checked, hand_checks);
-	printf("random play: %d complete %d-player games through the store, "
-	    "hands checked at %ld positions, %ld summaries\n", n, nseats,
-	    hand_checks, summaries_checked);
-	testenv_close(&env);
-}
-END_TEST
-
-START_TEST(test_random_eve)
-{
-	static const char *const modes[] = { "{\"mode\": \"base\"}",
-	    "{\"mode\": \"expert\"}" };
+	const struct run *r = &runs[_i];
 	int g, n = games_per_count();
-	uint64_t seed = 0x2545f4914f6cdd1dULL ^ (uint64_t)_i;
+	uint64_t seed = 0x9e3779b97f4a7c15ULL ^ (uint64_t)r->nseats ^
+	    ((uint64_t)_i << 32);
 
-	testenv_open(&env, 2);
+	testenv_open(&env, r->m->max_seats);
+	hand_checks = 0;
+	summaries_checked = 0;
 	for (g = 0; g < n; g++)
-		play_game_of("eve", modes[_i], 2, seed + (uint64_t)g *
-		    2654435761ULL);
+		play_game_of(r->m->name, r->options, r->nseats,
+		    seed + (uint64_t)g * 2654435761ULL);
+	if (strcmp(r->m->name, "stmissions") == 0)
+		ck_assert_int_gt(hand_checks, n);
 	ck_assert_int_gt(summaries_checked, n);
-	printf("random play: %d complete Enterprise vs Excelsior games (%s) "
-	    "through the store, %ld summaries\n", n, modes[_i],
+	printf("random play: %d complete %d-seat games of %s%s%s through "
+	    "the store, %ld summaries\n", n, r->nseats, r->m->name,
+	    r->options ? " " : "", r->options ? r->options : "",
 	    summaries_checked);
-	testenv_close(&env);
-}
-END_TEST
-
-/* Ladder and Parry through the store: their summaries (the hidden
- * cards of these two, numbers, are checked by the differential test of
- * describe_last in check_nopeek.c). */
-START_TEST(test_random_small)
-{
-	static const char *const games[] = { "template", "respond" };
-	int g, n = games_per_count() / 10 + 1, nseats;
-	uint64_t seed = 0x51ed270b27a1c3f5ULL ^ (uint64_t)_i;
-
-	testenv_open(&env, 4);
-	for (g = 0; g < n; g++) {
-		nseats = 2 + g % 3;
-		play_game_of(games[_i], NULL, nseats, seed + (uint64_t)g *
-		    2654435761ULL);
-	}
-	ck_assert_int_gt(summaries_checked, n);
-	printf("random play: %d complete %s games through the store, %ld "
-	    "summaries\n", n, games[_i], summaries_checked);
 	testenv_close(&env);
 }
 END_TEST
@@ -445,9 +457,7 @@ int
 main(void)
 {
 	Suite *s = suite_create("random_play");
-	TCase *tc = tcase_create("stmissions");
-	TCase *tc_eve = tcase_create("eve");
-	TCase *tc_small = tcase_create("ladder_parry");
+	TCase *tc = tcase_create("random_play");
 	SRunner *sr;
 	int failed;
 
@@ -455,14 +465,8 @@ main(void)
 	 * store's own tests' concern, not this one's. */
 	setenv("PBEM_STORE_SYNC", "off", 0);
 	tcase_set_timeout(tc, 3000);
-	tcase_add_loop_test(tc, test_random_games, 0, 3);
+	tcase_add_loop_test(tc, test_random_games, 0, list_runs());
 	suite_add_tcase(s, tc);
-	tcase_set_timeout(tc_eve, 3000);
-	tcase_add_loop_test(tc_eve, test_random_eve, 0, 2);
-	suite_add_tcase(s, tc_eve);
-	tcase_set_timeout(tc_small, 3000);
-	tcase_add_loop_test(tc_small, test_random_small, 0, 2);
-	suite_add_tcase(s, tc_small);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

@@ -82,6 +82,12 @@ START_TEST(test_registration_rules)
 	bad.api_version = 2;	/* a version 2 table has no such field */
 	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), 0);
 	bad = *rules_find("template");
+	bad.sample_illegal_move = NULL;
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "sample_illegal_move"));
+	bad.api_version = 5;	/* a version 5 table has no such field */
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), 0);
+	bad = *rules_find("template");
 	bad.skip_apply = NULL;
 	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "skip_check/skip_apply"));
@@ -235,6 +241,36 @@ check_default_move(const struct rules_module *m, const void *state, int seat)
 		    sizeof(err)), RULES_OK);
 }
 
+/* sample_illegal_move (api_version 5): for a seat that must act, a text
+ * that parse() or check() refuses, in both languages, the same every
+ * time; a buffer too small is an error, not a cut text. */
+static void
+check_sample_illegal_move(const struct rules_module *m, const void *state,
+    int seat)
+{
+	char out[1024], again[1024], err[RULES_ERRLEN];
+	enum rules_lang lang;
+	json_t *move;
+
+	ck_assert_msg(m->sample_illegal_move(state, seat, out, sizeof(out)) ==
+	    RULES_OK, "%s: no sample illegal move for seat %d", m->name, seat);
+	ck_assert_int_eq(m->sample_illegal_move(state, seat, again,
+	    sizeof(again)), RULES_OK);
+	ck_assert_str_eq(out, again);
+	for (lang = RULES_LANG_EN; lang <= RULES_LANG_FR; lang++) {
+		move = NULL;
+		ck_assert_msg(m->parse(state, seat, out, lang, &move, err,
+		    sizeof(err)) != RULES_OK || m->check(state, seat, move,
+		    lang, err, sizeof(err)) != RULES_OK, "%s: the sample "
+		    "illegal move \"%s\" is accepted", m->name, out);
+		ck_assert_msg(err[0] != '\0', "%s: \"%s\" refused without a "
+		    "message", m->name, out);
+		json_decref(move);
+	}
+	ck_assert_int_ne(m->sample_illegal_move(state, seat, out, 2),
+	    RULES_OK);
+}
+
 /* One move's worth of contract checks on state, for seat. */
 static void
 check_step(const struct rules_module *m, void *state, int seat)
@@ -278,6 +314,8 @@ check_step(const struct rules_module *m, void *state, int seat)
 	json_decref(moves);
 	if (m->api_version >= 3)
 		check_default_move(m, state, seat);
+	if (m->api_version >= 6)
+		check_sample_illegal_move(m, state, seat);
 	view = m->view(state, seat);
 	ck_assert_ptr_nonnull(json_object_get(view, "to_act"));
 	ck_assert_ptr_nonnull(json_object_get(view, "over"));

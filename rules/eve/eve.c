@@ -221,6 +221,44 @@ eve_default_move(const void *state, int seat, char *out, size_t outlen)
 	return n < 0 || (size_t)n >= outlen ? RULES_ILLEGAL : RULES_OK;
 }
 
+/*
+ * sample_illegal_move (api_version 5): the first of these texts that
+ * parse() or check() refuses: four flights to nebulas in one turn (which
+ * the rules and a hand of cards do not allow), else the discard of a
+ * card that does not exist.  Both are the same for every state of the
+ * seat's knowledge, so the choice reveals nothing.
+ */
+static enum rules_status
+eve_sample_illegal_move(const void *state, int seat, char *out,
+    size_t outlen)
+{
+	static const char *const tries[] = {
+		"fly nebula; fly nebula; fly nebula; fly nebula",
+		"discard Z99"
+	};
+	const struct eve *g = state;
+	char err[RULES_ERRLEN];
+	json_t *move;
+	size_t i;
+	int n, legal;
+
+	if (g->over || seat != g->current)
+		return RULES_NOT_YOUR_TURN;
+	for (i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		move = NULL;
+		legal = eve_parse(state, seat, tries[i], RULES_LANG_EN, &move,
+		    err, sizeof(err)) == RULES_OK && eve_check(state, seat,
+		    move, RULES_LANG_EN, err, sizeof(err)) == RULES_OK;
+		json_decref(move);
+		if (!legal)
+			break;
+	}
+	if (i == sizeof(tries) / sizeof(tries[0]))
+		return RULES_ILLEGAL;
+	n = snprintf(out, outlen, "%s", tries[i]);
+	return n < 0 || (size_t)n >= outlen ? RULES_ILLEGAL : RULES_OK;
+}
+
 const struct rules_module eve_module = {
 	.api_version = RULES_API_VERSION,
 	.name = "eve",
@@ -257,4 +295,5 @@ const struct rules_module eve_module = {
 	.skip_apply = NULL,
 	.response_window = NULL,
 	.describe_last = eve_describe_last,
+	.sample_illegal_move = eve_sample_illegal_move,
 };

@@ -479,6 +479,28 @@ parry_default_move(const void *state, int seat, char *out, size_t outlen)
 	return n < 0 || (size_t)n >= outlen ? RULES_ILLEGAL : RULES_OK;
 }
 
+/* sample_illegal_move (api_version 5): in a window, a strike (only
+ * "parry" or "pass" answer one); on a turn, a strike with the lowest
+ * strike card the seat does not hold.  From its own hand only. */
+static enum rules_status
+parry_sample_illegal_move(const void *state, int seat, char *out,
+    size_t outlen)
+{
+	const struct parry *g = state;
+	int seats[PARRY_SEATS], nact, s, asked = 0, card, n;
+
+	nact = parry_to_act(g, seats, PARRY_SEATS);
+	for (s = 0; s < nact && s < PARRY_SEATS; s++)
+		asked |= seats[s] == seat;
+	if (game_over(g) || !asked)
+		return RULES_NOT_YOUR_TURN;
+	for (card = 1; card < PARRY_STRIKES && g->window == 0 &&
+	    holds(g, seat, card); card++)
+		;
+	n = snprintf(out, outlen, "strike %d", card);
+	return n < 0 || (size_t)n >= outlen ? RULES_ILLEGAL : RULES_OK;
+}
+
 static json_t *
 parry_view(const void *state, int viewer)
 {
@@ -690,4 +712,5 @@ const struct rules_module respond_module = {
 	.skip_apply = NULL,
 	.response_window = parry_response_window,
 	.describe_last = parry_describe_last,
+	.sample_illegal_move = parry_sample_illegal_move,
 };

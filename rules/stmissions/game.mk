@@ -1,9 +1,5 @@
-# Star Trek: Missions -- the rule module (flow, moves, views).
-STM_GAME_SOURCES = rules/stmissions/stmissions.h \
-	rules/stmissions/stmissions.c rules/stmissions/state.c \
-	rules/stmissions/words.c rules/stmissions/parse.c \
-	rules/stmissions/turn.c rules/stmissions/view.c \
-	rules/stmissions/msg.c rules/stmissions/describe.c
+# Star Trek: Missions: its tests (its sources are listed by rules/games.mk).
+include $(srcdir)/rules/stmissions/score.mk
 
 # Conformance, rule and random-play tests of the module.  The test builds
 # its random stream with daemon/common/rng.h; the module itself sees only rules/.

@@ -345,6 +345,35 @@ stm_default_move(const void *state, int seat, char *out, size_t outlen)
 	return n < 0 || (size_t)n >= outlen ? RULES_ILLEGAL : RULES_OK;
 }
 
+/*
+ * sample_illegal_move (api_version 5): "take C, discard C" for the first
+ * card C (in the cards' order) for which check() refuses it -- a card
+ * that is not in the discard area, or one the seat cannot discard; in a
+ * phase that takes no such move, the first card already.  Which texts
+ * are refused depends only on what the seat may see (check() is held to
+ * that by tests/check_nopeek.c), so the choice reveals nothing.
+ */
+static enum rules_status
+stm_sample_illegal_move(const void *state, int seat, char *out,
+    size_t outlen)
+{
+	char text[64];
+	int c, n;
+
+	if (!stm_seat_must_act(state, seat))
+		return RULES_NOT_YOUR_TURN;
+	for (c = 0; c < STM_NCARDS; c++) {
+		snprintf(text, sizeof(text), "take %s, discard %s",
+		    stm_cards[c].id, stm_cards[c].id);
+		if (!stm_text_legal(state, seat, text))
+			break;
+	}
+	if (c == STM_NCARDS)	/* every one legal: not in these rules */
+		return RULES_ILLEGAL;
+	n = snprintf(out, outlen, "%s", text);
+	return n < 0 || (size_t)n >= outlen ? RULES_ILLEGAL : RULES_OK;
+}
+
 const struct rules_module stmissions_module = {
 	.api_version = RULES_API_VERSION,
 	.name = "stmissions",
@@ -385,4 +414,5 @@ const struct rules_module stmissions_module = {
 	.skip_apply = NULL,
 	.response_window = NULL,
 	.describe_last = stm_describe_last,
+	.sample_illegal_move = stm_sample_illegal_move,
 };

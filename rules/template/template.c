@@ -13,29 +13,66 @@
  * always scores).  When every hand is empty the highest score wins; ties
  * share the victory.
  *
- * To start a new game module from this file:
- *  1. Copy rules/template/ to rules/<game>/ and rename template.c.
- *  2. Rename template_module and set name, titles and summaries; start
- *     ruleset_version at 1.
+ * To start a new game module from this file (docs/ARCHITECTURE.md,
+ * "Adding a game"; nothing outside the game's folders is edited):
+ *  1. Copy rules/template/ to rules/<game>/ and templates/en/template/,
+ *     templates/fr/template/ to templates/en/<game>/, templates/fr/<game>/.
+ *     <game> is a lower-case letter, then letters and digits: it is the
+ *     module's name (stored with each game, in URLs), its C prefix and
+ *     its templates' folder.  Rename template.c; every .c and .h of the
+ *     folder is built into the rules library, except nopeek.c (step 5).
+ *  2. Rename template_module to <game>_module (the generated registry
+ *     looks for that name) and set name to "<game>", the titles and the
+ *     summaries in English and French; start ruleset_version at 1.
  *  3. Replace struct ladder with your game's state; keep it free of
- *     pointers into shared data so save/load stay simple.
- *  4. Rewrite setup, the move reader (parse), check and apply; keep
- *     check pure and make apply assume check passed.
- *  5. Rewrite view so that a seat sees only what it may know; list your
- *     hidden fields in the conformance test's leak check, and teach
- *     tests/check_nopeek.c to rearrange them (a hider: what shows, what
- *     to move, random move texts): no view, legal move, refusal or
- *     default may depend on what the seat cannot see.
- *  5b. Write default_move (the move played for a seat that misses its
- *     deadline; document it) and, if your rules let a turn pass,
- *     skip_check/skip_apply; response_window if the game has reactions
- *     (rules/respond/ shows one).
- *  5c. Write describe_last (api_version 5): the move just applied, worded
- *     for the whole table from what the public view shows -- it goes
- *     into every event and webhook as the chat-sized summary.
- *  6. Add the module to rules/registry.c and its sources to
- *     rules/local.mk, then run `make check`: the conformance test
- *     (tests/check_rules_api.c) plays every registered module at random.
+ *     pointers into shared data so save/load stay simple, and make
+ *     load() refuse anything save() could not have written.
+ *  4. Rewrite setup, the move reader (parse, English and French
+ *     keywords), check and apply; keep check pure and make apply assume
+ *     check passed.  No strtok, rand or other call that keeps state
+ *     between calls: games run on several threads (strtok_r, the rng).
+ *  5. Rewrite view so that a seat sees only what it may know.  Name its
+ *     fields for the templates' decorator (daemon/render/present.h,
+ *     docs/TEMPLATES.md "The view each template receives"): text in both
+ *     languages as K_en/K_fr pairs, seat numbers as "seat" or K_seat,
+ *     keyword values in lower case ("phase": "draw" gives phase_draw),
+ *     "seats" as an array of objects with "seat", and "to_act", "over".
+ *     Then rewrite nopeek.c, the game's hider (rules/nopeek.h): which
+ *     cards show, what a seat cannot see (moved about in the saved
+ *     state), random move texts; rename template_nopeek to
+ *     <game>_nopeek.  tests/check_nopeek.c and tests/check_templates.c
+ *     use it to prove that no view, move form, legal move, refusal,
+ *     default move, sample illegal move or rendered template depends on
+ *     what the seat cannot see.
+ *  6. Write default_move (the move played for a seat that misses its
+ *     deadline) and document it in docs/<game>.md under "Missed
+ *     deadlines", as docs/stmissions.md and docs/eve.md do: players rely
+ *     on it.  If your rules let a turn pass, skip_check/skip_apply;
+ *     response_window if the game has reactions (rules/respond/ shows
+ *     one).  sample_illegal_move: a refused move the generic tests use.
+ *     describe_last: the move just applied, worded for the whole table
+ *     from what the public view shows -- it goes into every event and
+ *     webhook as the chat-sized summary (tests/check_nopeek.c checks it
+ *     does not depend on hidden cards).
+ *  7. Write the templates, in templates/en/<game>/ and templates/fr/<game>/:
+ *     the seven every game needs -- your_turn, accepted, rejected,
+ *     game_over, help, spectator, waiting (.txt.mustache) -- and any
+ *     partials of the game beside them (docs/TEMPLATES.md).  Print seats
+ *     with {{>seat_name}}; never write a card's id or name as fixed text.
+ *  8. Write docs/<game>.md: the rules as played, what is hidden from
+ *     whom, the move texts in both languages, the default move.
+ *  9. Build: `autoreconf -fi`, ./configure, make (or just make in a
+ *     configured tree): rules/gen-games.sh registers the module and
+ *     lists its sources, hider and templates (`make games-lists` after
+ *     adding a file to the game's folders later).  Then
+ *     `PBEM_GOLDEN_UPDATE=1 tests/check_templates` writes the game's
+ *     golden files (tests/golden/views/<game>/, tests/golden/LANG/<game>/;
+ *     the game's seats, length and refused move come from the module):
+ *     review and commit them.  `make check` then covers the game with
+ *     no test edited, each walking the registry: check_rules_api (the
+ *     contract, at random), check_nopeek (hidden information),
+ *     check_templates (templates present, golden, no leak),
+ *     check_random_play (whole games through the store, audit, replay).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,6 +354,29 @@ ladder_default_move(const void *state, int seat, char *out, size_t outlen)
 	return n < 0 || (size_t)n >= outlen ? RULES_ILLEGAL : RULES_OK;
 }
 
+/* sample_illegal_move (api_version 5): play the lowest card the seat does
+ * not hold -- chosen from its own hand only, so it tells nothing of where
+ * the other cards lie. */
+static enum rules_status
+ladder_sample_illegal_move(const void *state, int seat, char *out,
+    size_t outlen)
+{
+	const struct ladder *g = state;
+	int card, i, held, n;
+
+	if (game_over(g) || seat != g->current)
+		return RULES_NOT_YOUR_TURN;
+	for (card = 1; card <= LADDER_DECK; card++) {
+		held = 0;
+		for (i = 0; i < LADDER_HAND; i++)
+			held |= g->hand[seat][i] == card;
+		if (!held)
+			break;
+	}
+	n = snprintf(out, outlen, "play %d", card);
+	return n < 0 || (size_t)n >= outlen ? RULES_ILLEGAL : RULES_OK;
+}
+
 /* skip_check, skip_apply (api_version 3): the seat to play may let its
  * turn pass; it keeps its cards. */
 static enum rules_status
@@ -483,4 +543,5 @@ const struct rules_module template_module = {
 	.skip_apply = ladder_skip_apply,
 	.response_window = NULL,
 	.describe_last = ladder_describe_last,
+	.sample_illegal_move = ladder_sample_illegal_move,
 };

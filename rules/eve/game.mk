@@ -1,7 +1,5 @@
-# Enterprise vs Excelsior -- the rule module (base and expert modes).
-EVE_SOURCES = rules/eve/eve.h rules/eve/eve.c rules/eve/cards.c \
-	rules/eve/parse.c rules/eve/turn.c rules/eve/stage.c \
-	rules/eve/expert.c rules/eve/state.c rules/eve/view.c
+# Enterprise vs Excelsior: its tests (its sources are listed by
+# rules/games.mk).
 
 # Rule, refusal, save/load and random-play tests of the module.  The test
 # builds its random stream with daemon/common/rng.h; the module sees only rules/.
