@@ -1644,6 +1644,8 @@ print_webhook(const struct store_webhook *w, void *arg)
 	    w->events[0] != '\0' ? w->events : "*", w->url);
 	if (w->player_id != 0)
 		printf("\tby player %lld", (long long)w->player_id);
+	if (strcmp(w->format, "pbem") != 0)
+		printf("\tformat %s (%s)", w->format, w->lang);
 	if (w->last_error[0] != '\0')
 		printf("\tlast error: %s", w->last_error);
 	printf("\n");
