@@ -101,8 +101,9 @@ escape_char(enum chat_format fmt, const char *c, size_t n, char *out)
 	return n;
 }
 
-/* text escaped for fmt, in at most max bytes: cut at a character and
- * ended with "…" if longer.  Malloc'd, or NULL. */
+/* text escaped for fmt, in at most max bytes (callers give at least 64):
+ * cut at a whole escaped character and ended with "…" if longer.
+ * Malloc'd, or NULL. */
 static char *
 escape_bounded(enum chat_format fmt, const char *text, size_t max)
 {
@@ -110,6 +111,8 @@ escape_bounded(enum chat_format fmt, const char *text, size_t max)
 	char piece[8], *out;
 	size_t n, k, total = 0, len = 0, limit;
 
+	if (max < strlen(ELLIPSIS))
+		max = strlen(ELLIPSIS);
 	for (p = (const unsigned char *)text; *p != '\0'; p += n) {
 		n = char_len(p);
 		total += escape_char(fmt, (const char *)p, n, piece);
