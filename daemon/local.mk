@@ -22,6 +22,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine/record.h daemon/engine/record.c \
 	daemon/engine/outbox.c daemon/engine/observe.c \
 	daemon/engine/webhook.h daemon/engine/webhook.c \
+	daemon/engine/webhook_chat.h daemon/engine/webhook_chat.c \
 	daemon/engine/turnclock.h daemon/engine/turnclock.c \
 	daemon/engine/gamemaster.c \
 	daemon/engine/create.c daemon/engine/players.c \

@@ -535,6 +535,19 @@ static const char migration_13[] =
 	"	paused_at INTEGER NOT NULL DEFAULT 0\n"
 	");\n";
 
+/*
+ * 14: the body shape of a webhook's deliveries (issue 13, item 3;
+ * docs/WEBHOOKS.md "Chat formats"): format is "pbem" (the signed JSON
+ * event) or the incoming-webhook shape of a chat platform, and lang the
+ * language of the summary a chat format posts.
+ */
+static const char migration_14[] =
+	"ALTER TABLE webhooks ADD COLUMN format TEXT NOT NULL DEFAULT 'pbem'\n"
+	"	CONSTRAINT format_name CHECK (format IN ('pbem', 'slack',\n"
+	"	    'discord', 'mattermost'));\n"
+	"ALTER TABLE webhooks ADD COLUMN lang TEXT NOT NULL DEFAULT 'en'\n"
+	"	CONSTRAINT lang_name CHECK (lang IN ('en', 'fr'));\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -553,6 +566,7 @@ static const struct migration migrations[] = {
 	{ 11, "log.event_id, the global event cursor", migration_11, NULL },
 	{ 12, "one-line summaries of log entries", migration_12, NULL },
 	{ 13, "players.tz, game_masters", migration_13, NULL },
+	{ 14, "webhooks.format and webhooks.lang", migration_14, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -409,6 +409,9 @@ struct store_webhook {
 						   administrator */
 	int64_t		retry_at;		/* read only: not tried before
 						   (unix seconds); 0: now */
+	char		format[16];		/* "pbem", "slack", "discord",
+						   "mattermost" */
+	char		lang[4];		/* "en", "fr": a chat format's */
 };
 
 /* Insert w (w->id and w->created are set; state and counters start at

@@ -19,14 +19,15 @@
 #define WEBHOOK_SELECT						\
 	"SELECT w.id, w.game_id, w.url, w.secret, w.events, w.state, "	\
 	"w.failures, w.last_error, w.last_success, w.created, "	\
-	"w.player_id, w.retry_at"
+	"w.player_id, w.retry_at, w.format, w.lang"
 #define WEBHOOK_PENDING							\
 	"(SELECT count(*) FROM outbox q WHERE q.status = 0 "		\
 	"AND q.channel = 'webhook' AND q.recipient = CAST(w.id AS TEXT))"
 
 const char *const sq_webhooks_sql[ST_COUNT] = {
 	[ST_WEBHOOK_ADD] = "INSERT INTO webhooks (game_id, url, secret, "
-	    "events, created, player_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	    "events, created, player_id, format, lang) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
 	[ST_WEBHOOK_GET] = WEBHOOK_SELECT ", " WEBHOOK_PENDING
 	    " FROM webhooks w WHERE w.id = ?1",
 	[ST_WEBHOOK_ALL] = WEBHOOK_SELECT ", " WEBHOOK_PENDING
@@ -73,6 +74,12 @@ store_webhook_add(struct store *st, struct store_webhook *w)
 	sq_bind_field(st, s, 4, w->events, sizeof(w->events));
 	sq_bind_int64(st, s, 5, w->created);
 	sq_bind_id(st, s, 6, w->player_id);
+	if (w->format[0] == '\0')
+		snprintf(w->format, sizeof(w->format), "pbem");
+	if (w->lang[0] == '\0')
+		snprintf(w->lang, sizeof(w->lang), "en");
+	sq_bind_field(st, s, 7, w->format, sizeof(w->format));
+	sq_bind_field(st, s, 8, w->lang, sizeof(w->lang));
 	if ((status = sq_run(st, s, "webhook add")) != STORE_OK)
 		return status;
 	w->id = sq_last_id(st);
@@ -97,8 +104,8 @@ read_webhook(struct store *st, sqlite3_stmt *s, struct store_webhook *w)
 	w->last_success = sqlite3_column_int64(s, 8);
 	w->created = sqlite3_column_int64(s, 9);
 	w->retry_at = sqlite3_column_int64(s, 11);
-	w->pending = sqlite3_column_count(s) > 12 ?
-	    sqlite3_column_int64(s, 12) : -1;
+	w->pending = sqlite3_column_count(s) > 14 ?
+	    sqlite3_column_int64(s, 14) : -1;
 	if ((status = sq_col_id(st, s, 1, "webhooks", &w->game_id)) !=
 	    STORE_OK ||
 	    (status = sq_col_id(st, s, 10, "webhooks", &w->player_id)) !=
@@ -110,7 +117,11 @@ read_webhook(struct store *st, sqlite3_stmt *s, struct store_webhook *w)
 	    (status = sq_col_text(st, s, 4, "webhooks", w->events,
 	    sizeof(w->events))) != STORE_OK ||
 	    (status = sq_col_text(st, s, 7, "webhooks", w->last_error,
-	    sizeof(w->last_error))) != STORE_OK)
+	    sizeof(w->last_error))) != STORE_OK ||
+	    (status = sq_col_text(st, s, 12, "webhooks", w->format,
+	    sizeof(w->format))) != STORE_OK ||
+	    (status = sq_col_text(st, s, 13, "webhooks", w->lang,
+	    sizeof(w->lang))) != STORE_OK)
 		return status;
 	return STORE_OK;
 }

@@ -20,6 +20,7 @@
 #include "addrpolicy.h"
 #include "testlib.h"
 #include "webhook.h"
+#include "webhook_chat.h"
 
 static struct testenv env;
 /* The made-up hosts of these tests are allowed by name, so that nothing
@@ -442,6 +443,133 @@ START_TEST(test_body)
 	ck_assert_ptr_null(webhook_body(&o));
 	o.payload = "not json";
 	ck_assert_ptr_null(webhook_body(&o));
+}
+END_TEST
+
+/* ---- Chat formats --------------------------------------------------------- */
+
+/* A pbem body whose summaries hold every platform's markup. */
+static const char chat_pbem[] = "{\"data\":{\"summary\":{"
+    "\"en\":\"<b>&amp @everyone *bold* _it_ [x](y)\","
+    "\"fr\":\"é @here `code` > cité\"}},\"delivery\":5,\"event\":\"move\","
+    "\"game\":7,\"seq\":3,\"time\":1}";
+
+START_TEST(test_chat_bodies)
+{
+	char *b;
+
+	b = webhook_chat_body("slack", "en", chat_pbem, "https://p.example");
+	ck_assert_str_eq(b, "{\"blocks\":[{\"text\":{\"text\":\"&lt;b&gt;"
+	    "&amp;amp @everyone *bold* _it_ [x](y) <https://p.example/play/"
+	    "games/7/public|Game 7>\",\"type\":\"mrkdwn\"},\"type\":"
+	    "\"section\"}],\"text\":\"&lt;b&gt;&amp;amp @everyone *bold* _it_ "
+	    "[x](y) <https://p.example/play/games/7/public|Game 7>\"}");
+	free(b);
+	b = webhook_chat_body("discord", "en", chat_pbem, "https://p.example");
+	ck_assert_str_eq(b, "{\"allowed_mentions\":{\"parse\":[]},\"content\":"
+	    "\"\\\\<b\\\\>&amp @\u200beveryone \\\\*bold\\\\* \\\\_it\\\\_ "
+	    "\\\\[x\\\\]\\\\(y\\\\)\",\"embeds\":[{\"title\":\"Game 7\","
+	    "\"url\":\"https://p.example/play/games/7/public\"}]}");
+	free(b);
+	b = webhook_chat_body("discord", "fr", chat_pbem, NULL);
+	ck_assert_str_eq(b, "{\"allowed_mentions\":{\"parse\":[]},\"content\":"
+	    "\"\u00e9 @\u200bhere \\\\`code\\\\` \\\\> cit\u00e9\"}");
+	free(b);
+	b = webhook_chat_body("mattermost", "fr", chat_pbem,
+	    "https://p.example");
+	ck_assert_str_eq(b, "{\"text\":\"\u00e9 @\u200bhere \\\\`code\\\\` "
+	    "\\\\> cit\u00e9 [Partie 7](https://p.example/play/games/7/"
+	    "public)\",\"username\":\"pbem\"}");
+	free(b);
+	/* Without a summary: a plain line, still in the language. */
+	b = webhook_chat_body("mattermost", "fr", "{\"event\":\"move\","
+	    "\"game\":2,\"data\":{}}", NULL);
+	ck_assert_str_eq(b, "{\"text\":\"partie 2 : move\",\"username\":"
+	    "\"pbem\"}");
+	free(b);
+	ck_assert_ptr_null(webhook_chat_body("pbem", "en", chat_pbem, NULL));
+	ck_assert_ptr_null(webhook_chat_body("irc", "en", chat_pbem, NULL));
+	ck_assert_ptr_null(webhook_chat_body("slack", "en", "not json",
+	    NULL));
+}
+END_TEST
+
+/* A long summary is cut at a character, ends with "…", and the post
+ * stays within each platform's limit, link included. */
+START_TEST(test_chat_bounds)
+{
+	static const char *const formats[] = { "slack", "discord",
+	    "mattermost" };
+	static const char *const keys[] = { "text", "content", "text" };
+	static const size_t max[] = { WEBHOOK_SLACK_MAX, WEBHOOK_DISCORD_MAX,
+	    WEBHOOK_MATTERMOST_MAX };
+	char *summary, *pbem, *b;
+	const char *text;
+	size_t i, n = 9000;
+	json_t *j;
+
+	summary = malloc(n + 1);
+	for (i = 0; i < n; i += 3)
+		memcpy(summary + i, i % 2 ? "\xc3\xa9<" : "*\xc3\xa9", 3);
+	summary[n] = '\0';
+	j = json_pack("{s:s, s:i, s:{s:{s:s, s:s}}}", "event", "move",
+	    "game", 1, "data", "summary", "en", summary, "fr", "x");
+	pbem = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	for (i = 0; i < 3; i++) {
+		b = webhook_chat_body(formats[i], "en", pbem, "http://h");
+		ck_assert_ptr_nonnull(b);
+		j = json_loads(b, 0, NULL);	/* valid UTF-8 after the cut */
+		ck_assert_ptr_nonnull(j);
+		text = json_string_value(json_object_get(j, keys[i]));
+		ck_assert_ptr_nonnull(text);
+		ck_assert_uint_le(strlen(text), max[i]);
+		ck_assert_uint_gt(strlen(text), max[i] - 40);
+		ck_assert_ptr_nonnull(strstr(text, "\xe2\x80\xa6"));
+		json_decref(j);
+		free(b);
+	}
+	free(pbem);
+	free(summary);
+}
+END_TEST
+
+START_TEST(test_chat_registration)
+{
+	struct store_webhook w, back;
+	char err[512];
+	json_t *j;
+
+	ck_assert_int_eq(webhook_register_as(env.st, &rules, 0, 0,
+	    "https://x.example/h", "", "discord", "fr", &w, err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(store_webhook_get(env.st, w.id, &back), STORE_OK);
+	ck_assert_str_eq(back.format, "discord");
+	ck_assert_str_eq(back.lang, "fr");
+	j = webhook_json(&back, NULL);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "format")),
+	    "discord");
+	ck_assert_str_eq(json_string_value(json_object_get(j, "lang")), "fr");
+	json_decref(j);
+	/* The default: pbem, en. */
+	ck_assert_int_eq(webhook_register(env.st, &rules, 0, 0,
+	    "https://x.example/h", "", &w, err, sizeof(err)), 0);
+	ck_assert_int_eq(store_webhook_get(env.st, w.id, &back), STORE_OK);
+	ck_assert_str_eq(back.format, "pbem");
+	ck_assert_str_eq(back.lang, "en");
+	/* Refused in both languages, nothing stored. */
+	ck_assert_int_ne(webhook_register_as(env.st, &rules, 0, 0,
+	    "https://x.example/h", "", "teams", NULL, &w, err, sizeof(err)),
+	    0);
+	ck_assert_ptr_nonnull(strstr(err, "unknown webhook format \"teams\""));
+	ck_assert_ptr_nonnull(strstr(err, "format de webhook « teams » "
+	    "inconnu"));
+	ck_assert_int_ne(webhook_register_as(env.st, &rules, 0, 0,
+	    "https://x.example/h", "", "slack", "de", &w, err, sizeof(err)),
+	    0);
+	ck_assert_ptr_nonnull(strstr(err, "langue de webhook"));
+	ck_assert_int_eq(store_webhook_get(env.st, back.id + 1, &w),
+	    STORE_NOTFOUND);
 }
 END_TEST
 
@@ -912,6 +1040,9 @@ webhook_suite(void)
 	tcase_add_test(tc, test_backoff);
 	tcase_add_test(tc, test_signature_vector);
 	tcase_add_test(tc, test_body);
+	tcase_add_test(tc, test_chat_bodies);
+	tcase_add_test(tc, test_chat_bounds);
+	tcase_add_test(tc, test_chat_registration);
 	tcase_add_test(tc, test_queue_order);
 	tcase_add_test(tc, test_game_events);
 	tcase_add_test(tc, test_no_listener_no_row);

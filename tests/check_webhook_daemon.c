@@ -38,6 +38,7 @@
 #include "store_test.h"
 #include "testlib.h"
 #include "webhook.h"
+#include "webhook_chat.h"
 
 #define MAX_DELIVERIES	4096
 #define RX_OK		0
@@ -732,6 +733,157 @@ START_TEST(test_webhooks_end_to_end)
 END_TEST
 
 
+/* ---- Chat formats ------------------------------------------------------------ */
+
+/* Register a webhook over HTTP with the administrator's token; its id. */
+static int64_t
+register_hook(const char *json)
+{
+	char *answer;
+	json_t *j;
+	int64_t id;
+
+	ck_assert_int_eq(http("POST", "/v1/webhooks", json, "s3cret-token",
+	    &answer), 201);
+	j = json_loads(answer, 0, NULL);
+	free(answer);
+	id = json_integer_value(json_object_get(j, "id"));
+	json_decref(j);
+	return id;
+}
+
+/* The keys of object j, sorted and comma-separated, in out. */
+static void
+keys_of(json_t *j, char *out, size_t len)
+{
+	json_t *copy = json_deep_copy(j);
+	char *text;
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(copy, key, v)
+		json_object_set_new(copy, key, json_null());
+	text = json_dumps(copy, JSON_COMPACT | JSON_SORT_KEYS);
+	snprintf(out, len, "%s", text);
+	free(text);
+	json_decref(copy);
+}
+
+/*
+ * Slack, Discord and Mattermost registrations next to a pbem one, all
+ * games: each chat delivery has exactly the keys its platform documents,
+ * and is exactly the chat body of the signed pbem delivery of the same
+ * event (so it carries nothing but that event's public summary, in the
+ * registration's language, with the link to the public page).
+ */
+START_TEST(test_chat_formats)
+{
+	static const char *const paths[] = { "/slack", "/discord",
+	    "/mattermost" };
+	static const char *const formats[] = { "slack", "discord",
+	    "mattermost" };
+	static const char *const langs[] = { "fr", "en", "en" };
+	static const char *const shapes[] = {
+	    "{\"blocks\":null,\"text\":null}",
+	    "{\"allowed_mentions\":null,\"content\":null,\"embeds\":null}",
+	    "{\"text\":null,\"username\":null}" };
+	char body[512], keys[256], *answer, *want;
+	int64_t hooks[3], pbem, game, missions;
+	int i, k, n, matched[3] = { 0 };
+	struct MHD_Daemon *receiver;
+	json_t *j;
+
+	rx_port = 20000 + (getpid() + 11) % 20000;
+	if (rx_port > 65000)
+		rx_port -= 30000;
+	pbemd_port = rx_port + 1;
+	pbemd_extra[0] = "public_base_url=https://pbem.example/";
+	ck_assert_ptr_nonnull(receiver = rx_start());
+	pbemd_start();
+
+	/* A bad format or language: refused in both languages. */
+	snprintf(body, sizeof(body), "{\"url\": \"http://127.0.0.1:%d/x\", "
+	    "\"format\": \"teams\"}", rx_port);
+	ck_assert_int_eq(http("POST", "/v1/webhooks", body, "s3cret-token",
+	    &answer), 400);
+	ck_assert_ptr_nonnull(strstr(answer, "unknown webhook format"));
+	ck_assert_ptr_nonnull(strstr(answer, "format de webhook"));
+	free(answer);
+	snprintf(body, sizeof(body), "{\"url\": \"http://127.0.0.1:%d/x\", "
+	    "\"format\": \"slack\", \"lang\": 7}", rx_port);
+	ck_assert_int_eq(http("POST", "/v1/webhooks", body, "s3cret-token",
+	    &answer), 400);
+	ck_assert_ptr_nonnull(strstr(answer, "sont des cha"));
+	free(answer);
+
+	snprintf(body, sizeof(body), "{\"url\": \"http://127.0.0.1:%d/hook\"}",
+	    rx_port);
+	pbem = register_hook(body);
+	for (i = 0; i < 3; i++) {
+		snprintf(body, sizeof(body), "{\"url\": \"http://127.0.0.1:%d"
+		    "%s\", \"format\": \"%s\", \"lang\": \"%s\"}", rx_port,
+		    paths[i], formats[i], langs[i]);
+		hooks[i] = register_hook(body);
+	}
+	ck_assert_int_eq(http("GET", "/v1/webhooks", NULL, "s3cret-token",
+	    &answer), 200);
+	ck_assert_ptr_nonnull(strstr(answer, "\"format\": \"mattermost\""));
+	ck_assert_ptr_nonnull(strstr(answer, "\"format\": \"pbem\""));
+	free(answer);
+
+	game = testenv_game(&env, "template", 2);
+	missions = testenv_game(&env, "stmissions", 2);
+	while (post_move(game))
+		;
+	for (i = 0; i < 6; i++)
+		ck_assert(post_move(missions));
+	wait_until_delivered(pbem);
+	for (i = 0; i < 3; i++)
+		wait_until_delivered(hooks[i]);
+
+	pthread_mutex_lock(&rx.lock);
+	for (n = 0; n < rx.n; n++) {
+		struct delivery *d = &rx.d[n], *p = NULL;
+
+		for (i = 0; i < 3 && strcmp(d->path, paths[i]) != 0; i++)
+			;
+		if (i == 3)
+			continue;
+		j = json_loads(d->body, 0, NULL);
+		ck_assert_msg(j != NULL, "%s: not JSON: %s", d->path, d->body);
+		keys_of(j, keys, sizeof(keys));
+		ck_assert_str_eq(keys, shapes[i]);
+		json_decref(j);
+		/* The pbem delivery of the same event (its delivery id is
+		 * its own row's, so match on the event, game and seq). */
+		for (k = 0; k < rx.n && p == NULL; k++) {
+			if (strcmp(rx.d[k].path, "/hook") != 0 ||
+			    strcmp(rx.d[k].event, d->event) != 0)
+				continue;
+			want = webhook_chat_body(formats[i], langs[i],
+			    rx.d[k].body, "https://pbem.example");
+			if (want != NULL && strcmp(want, d->body) == 0)
+				p = &rx.d[k];
+			free(want);
+		}
+		ck_assert_msg(p != NULL, "%s: no pbem delivery gives %s",
+		    d->path, d->body);
+		ck_assert_ptr_nonnull(strstr(d->body, "https://pbem.example/"
+		    "play/games/"));
+		/* Nothing of the pbem body but its summary and game. */
+		ck_assert_ptr_null(strstr(d->body, "\"view\""));
+		ck_assert_ptr_null(strstr(d->body, "seed"));
+		matched[i]++;
+	}
+	pthread_mutex_unlock(&rx.lock);
+	/* game_created twice, the moves, one game_over, for each. */
+	for (i = 0; i < 3; i++)
+		ck_assert_int_ge(matched[i], 2 + 6 + 2);
+	pbemd_signal(SIGTERM);
+	MHD_stop_daemon(receiver);
+}
+END_TEST
+
 /* ---- A receiver that never answers ---------------------------------------- */
 
 /* A TCP listener on 127.0.0.1 that takes connections, reads what comes
@@ -962,6 +1114,7 @@ main(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_webhooks_end_to_end);
 	tcase_add_test(tc, test_slow_receiver_and_rebinding);
+	tcase_add_test(tc, test_chat_formats);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -78,7 +78,8 @@ print_usage(FILE *out)
 "  audit [GAME]                      check every signature, hash and state\n"
 "  export GAME [-o FILE]             write a bundle `pbem verify` checks\n"
 "  score RULESET CARD,CARD,... [--explain] [--lang en|fr]\n"
-"  webhook add [--game ID] [--events EVENT,...] [--internal] URL\n"
+"  webhook add [--game ID] [--events EVENT,...] [--internal]\n"
+"              [--format pbem|slack|discord|mattermost] [--lang en|fr] URL\n"
 "                 prints the secret once; --internal: the host may be an\n"
 "                 internal address (pbemd delivers only if webhook_allow_hosts\n"
 "                 names it)\n"
@@ -1578,11 +1579,13 @@ webhook_add(struct ctl *c, int argc, char **argv)
 		{ "game", required_argument, NULL, 'g' },
 		{ "events", required_argument, NULL, 'e' },
 		{ "internal", no_argument, NULL, 'i' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "lang", required_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct webhook_rules rules = { .check_address = 1 };
 	struct store_webhook w;
-	const char *events = "";
+	const char *events = "", *format = NULL, *lang = NULL;
 	int64_t game_id = 0;
 	char err[512];
 	int ch;
@@ -1598,6 +1601,12 @@ webhook_add(struct ctl *c, int argc, char **argv)
 		case 'i':
 			rules.check_address = 0;
 			break;
+		case 'f':
+			format = optarg;
+			break;
+		case 'l':
+			lang = optarg;
+			break;
 		default:
 			usage();
 		}
@@ -1605,13 +1614,13 @@ webhook_add(struct ctl *c, int argc, char **argv)
 	if (optind + 1 != argc)
 		usage();
 	ctl_open(c, 0);
-	if (webhook_register(c->st, &rules, game_id, 0, argv[optind], events,
-	    &w, err, sizeof(err)) != 0)
+	if (webhook_register_as(c->st, &rules, game_id, 0, argv[optind],
+	    events, format, lang, &w, err, sizeof(err)) != 0)
 		cli_fatal("%s", err);
-	fprintf(stderr, "webhook %lld added for %s, events %s; the secret "
-	    "is shown this once: give it to the receiver\n", (long long)w.id,
-	    game_id != 0 ? "one game" : "every game",
-	    w.events[0] != '\0' ? w.events : "*");
+	fprintf(stderr, "webhook %lld added for %s, events %s, format %s; "
+	    "the secret is shown this once: give it to the receiver\n",
+	    (long long)w.id, game_id != 0 ? "one game" : "every game",
+	    w.events[0] != '\0' ? w.events : "*", w.format);
 	printf("id %lld\nsecret %s\n", (long long)w.id, w.secret);
 	sodium_memzero(w.secret, sizeof(w.secret));
 	ctl_close(c);
@@ -1635,6 +1644,8 @@ print_webhook(const struct store_webhook *w, void *arg)
 	    w->events[0] != '\0' ? w->events : "*", w->url);
 	if (w->player_id != 0)
 		printf("\tby player %lld", (long long)w->player_id);
+	if (strcmp(w->format, "pbem") != 0)
+		printf("\tformat %s (%s)", w->format, w->lang);
 	if (w->last_error[0] != '\0')
 		printf("\tlast error: %s", w->last_error);
 	printf("\n");

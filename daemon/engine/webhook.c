@@ -14,6 +14,7 @@
 #include "addrpolicy.h"
 #include "protocol.h"
 #include "webhook.h"
+#include "webhook_chat.h"
 
 /* Set when this thread queued a row; webhook_take_queued() clears it. */
 static _Thread_local int queued_rows;
@@ -191,6 +192,16 @@ webhook_register(struct store *st, const struct webhook_rules *r,
     int64_t game_id, int64_t player_id, const char *url, const char *events,
     struct store_webhook *w, char *err, size_t errlen)
 {
+	return webhook_register_as(st, r, game_id, player_id, url, events,
+	    NULL, NULL, w, err, errlen);
+}
+
+int
+webhook_register_as(struct store *st, const struct webhook_rules *r,
+    int64_t game_id, int64_t player_id, const char *url, const char *events,
+    const char *format, const char *lang, struct store_webhook *w,
+    char *err, size_t errlen)
+{
 	unsigned char raw[32];
 	char hex[2 * sizeof(raw) + 1];
 	struct store_game g;
@@ -200,7 +211,9 @@ webhook_register(struct store *st, const struct webhook_rules *r,
 	memset(w, 0, sizeof(*w));
 	if (webhook_url_check(url, err, errlen) != 0 ||
 	    webhook_events_parse(events != NULL ? events : "", w->events,
-	    sizeof(w->events), err, errlen) != 0)
+	    sizeof(w->events), err, errlen) != 0 ||
+	    webhook_chat_choice(format, lang, w->format, w->lang, err,
+	    errlen) != 0)
 		return -1;
 	if (game_id != 0) {
 		rc = store_game_get(st, game_id, &g);
@@ -286,6 +299,10 @@ webhook_json(const struct store_webhook *w, const char *lang)
 	    json_integer(w->last_success) : json_null());
 	if (w->pending >= 0)
 		json_object_set_new(j, "pending", json_integer(w->pending));
+	json_object_set_new(j, "format", json_string(w->format[0] != '\0' ?
+	    w->format : "pbem"));
+	json_object_set_new(j, "lang", json_string(w->lang[0] != '\0' ?
+	    w->lang : "en"));
 	return j;
 }
 

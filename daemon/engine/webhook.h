@@ -78,6 +78,13 @@ int	webhook_register(struct store *st, const struct webhook_rules *r,
 	    int64_t game_id, int64_t player_id, const char *url,
 	    const char *events, struct store_webhook *w, char *err,
 	    size_t errlen);
+/* The same with a delivery format (webhook_chat.h; NULL: "pbem") and the
+ * language of a chat format's summary (NULL: "en"), refused in English
+ * and French if unknown. */
+int	webhook_register_as(struct store *st, const struct webhook_rules *r,
+	    int64_t game_id, int64_t player_id, const char *url,
+	    const char *events, const char *format, const char *lang,
+	    struct store_webhook *w, char *err, size_t errlen);
 /* "active", "failing" or "disabled". */
 const char *webhook_state_name(int state);
 /* The registration as JSON for people and the API; never the secret.

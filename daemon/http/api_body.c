@@ -220,9 +220,11 @@ api_body_webhook(const char *body, size_t len, struct api_body_webhook *out,
 		return drop(&out->root);
 	}
 	json_object_foreach(out->root, key, value) {
-		if (strcmp(key, "url") != 0 && strcmp(key, "events") != 0) {
+		if (strcmp(key, "url") != 0 && strcmp(key, "events") != 0 &&
+		    strcmp(key, "format") != 0 && strcmp(key, "lang") != 0) {
 			snprintf(err, errlen, "unknown field \"%.40s\"; a "
-			    "registration has \"url\" and \"events\"", key);
+			    "registration has \"url\", \"events\", "
+			    "\"format\" and \"lang\"", key);
 			return drop(&out->root);
 		}
 	}
@@ -231,6 +233,14 @@ api_body_webhook(const char *body, size_t len, struct api_body_webhook *out,
 		return refuse(&out->root, err, errlen, "\"url\" (a string) is "
 		    "missing");
 	}
+	out->format = json_string_value(json_object_get(out->root, "format"));
+	out->lang = json_string_value(json_object_get(out->root, "lang"));
+	if ((json_object_get(out->root, "format") != NULL &&
+	    out->format == NULL) ||
+	    (json_object_get(out->root, "lang") != NULL && out->lang == NULL))
+		return refuse(&out->root, err, errlen, "\"format\" and "
+		    "\"lang\" are strings / \"format\" et \"lang\" sont "
+		    "des chaînes");
 	if (webhook_events(json_object_get(out->root, "events"), events,
 	    eventslen, err, errlen) != 0) {
 		events[0] = '\0';

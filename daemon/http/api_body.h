@@ -67,6 +67,8 @@ int	api_body_join(const char *body, size_t len, int *seat, char *err,
 struct api_body_webhook {
 	json_t		*root;
 	const char	*url;
+	const char	*format;	/* NULL: "pbem" */
+	const char	*lang;		/* NULL: "en" */
 };
 
 int	api_body_webhook(const char *body, size_t len,

@@ -177,17 +177,17 @@ add(struct api_request *req, int64_t game_id)
 	    "webhook_max_per_player");
 	if (api_body_webhook(req->body, req->body_len, &body, events,
 	    sizeof(events), err, sizeof(err)) != 0 ||
-	    webhook_register(st, &rules, game_id, p.id, body.url, events, &w,
-	    err, sizeof(err)) != 0) {
+	    webhook_register_as(st, &rules, game_id, p.id, body.url, events,
+	    body.format, body.lang, &w, err, sizeof(err)) != 0) {
 		api_body_free(&body.root, NULL);
 		return api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
 		    err, NULL);
 	}
 	api_body_free(&body.root, NULL);
 	log_info("webhook %lld registered over HTTP by %s: %s (game %lld, "
-	    "events %s)", (long long)w.id, p.id != 0 ? p.name :
+	    "events %s, format %s)", (long long)w.id, p.id != 0 ? p.name :
 	    "the administrator", w.url, (long long)w.game_id,
-	    w.events[0] != '\0' ? w.events : "*");
+	    w.events[0] != '\0' ? w.events : "*", w.format);
 	out = webhook_json(&w, p.id != 0 ? p.lang : NULL);
 	json_object_set_new(out, "secret", json_string(w.secret));
 	sodium_memzero(w.secret, sizeof(w.secret));

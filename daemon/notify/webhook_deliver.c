@@ -58,6 +58,7 @@
 #include "config.h"
 #include "notify.h"
 #include "webhook.h"
+#include "webhook_chat.h"
 
 #define PER_HOOK_MAX	2	/* deliveries of one registration at once */
 
@@ -90,6 +91,7 @@ struct webhook_worker {
 	int64_t		 retry_base, retry_max, poll;
 	int		 failing_after, concurrency, per_host;
 	char		*allow_hosts;
+	char		*public_base_url;	/* links in chat formats */
 	/* The deliveries in flight: the thread's own. */
 	struct job	**jobs;
 	int		 njobs;
@@ -200,6 +202,33 @@ url_host(const char *url, char *host, size_t hostlen, int *port)
 	curl_free(p);
 	curl_url_cleanup(u);
 	return rc;
+}
+
+/* Drop the '/'s that end a base URL, so that links join it with one. */
+static void
+strip_slashes(char *url)
+{
+	size_t n = strlen(url);
+
+	while (n > 0 && url[n - 1] == '/')
+		url[--n] = '\0';
+}
+
+/* For a chat format, replace j's body by the platform's (the signature
+ * headers stay: they are harmless there).  0, or -1. */
+static int
+chat_body(const struct webhook_worker *w, struct job *j)
+{
+	char *chat;
+
+	if (j->hook.format[0] == '\0' || strcmp(j->hook.format, "pbem") == 0)
+		return 0;
+	if ((chat = webhook_chat_body(j->hook.format, j->hook.lang, j->body,
+	    w->public_base_url)) == NULL)
+		return -1;
+	free(j->body);
+	j->body = chat;
+	return 0;
 }
 
 /* Set up j's request; -1 if libcurl cannot (out of memory). */
@@ -357,7 +386,8 @@ take_row(const struct store_outbox *o, void *arg)
 	snprintf(j->host, sizeof(j->host), "%s", host);
 	j->check = !addrpolicy_allowed(w->allow_hosts, host, port);
 	if ((j->row.payload = strdup(o->payload)) == NULL ||
-	    (j->body = webhook_body(o)) == NULL) {
+	    (j->body = webhook_body(o)) == NULL ||
+	    chat_body(w, j) != 0) {
 		job_free(j);
 		give_up(r->st, o, "the queued payload is not readable");
 		return 0;
@@ -542,11 +572,15 @@ webhook_start(struct daemon *d)
 	w->concurrency = (int)config_int(d->cfg, "webhook_concurrency");
 	w->per_host = (int)config_int(d->cfg, "webhook_per_host");
 	w->allow_hosts = strdup(config_str(d->cfg, "webhook_allow_hosts"));
+	w->public_base_url = strdup(config_str(d->cfg, "public_base_url"));
+	if (w->public_base_url != NULL)
+		strip_slashes(w->public_base_url);
 	w->jobs = calloc((size_t)w->concurrency, sizeof(*w->jobs));
 	w->multi = curl_multi_init();
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->wake, NULL);
-	if (w->allow_hosts == NULL || w->jobs == NULL || w->multi == NULL ||
+	if (w->allow_hosts == NULL || w->public_base_url == NULL ||
+	    w->jobs == NULL || w->multi == NULL ||
 	    pthread_create(&w->thread, NULL, run, w) != 0) {
 		log_warnx("webhook: cannot start the delivery thread");
 		pthread_cond_destroy(&w->wake);
@@ -555,6 +589,7 @@ webhook_start(struct daemon *d)
 			curl_multi_cleanup(w->multi);
 		free(w->jobs);
 		free(w->allow_hosts);
+		free(w->public_base_url);
 		free(w);
 		return -1;
 	}
@@ -588,6 +623,7 @@ webhook_stop(struct daemon *d)
 	curl_multi_cleanup(w->multi);
 	free(w->jobs);
 	free(w->allow_hosts);
+	free(w->public_base_url);
 	free(w);
 	d->webhooks = NULL;
 	curl_global_cleanup();
