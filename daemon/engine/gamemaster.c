@@ -10,46 +10,16 @@
  * moves it later by the time the game stood paused.  Nothing here writes
  * the log: the game's position does not change.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "engine.h"
+#include "refusal.h"
 #include "schedule.h"
 #include "turnclock.h"
 
 /* The longest a master may extend one turn at a time. */
 #define EXTEND_MAX	(30LL * 86400)
-
-static enum engine_status
-say(char *err, size_t errlen, enum engine_status status, const char *fmt,
-    ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return status;
-}
-
-/* say() in the reader's language: fmt_en or fmt_fr, same arguments. */
-static enum engine_status
-say_in(char *err, size_t errlen, enum engine_status status,
-    enum rules_lang lang, const char *fmt_en, const char *fmt_fr, ...)
-    __attribute__((format(printf, 5, 7), format(printf, 6, 7)));
-
-static enum engine_status
-say_in(char *err, size_t errlen, enum engine_status status,
-    enum rules_lang lang, const char *fmt_en, const char *fmt_fr, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt_fr);
-	vsnprintf(err, errlen, lang == RULES_LANG_FR ? fmt_fr : fmt_en, ap);
-	va_end(ap);
-	return status;
-}
 
 /* BEGIN and load a running game; on failure the transaction is over. */
 static enum engine_status
@@ -60,8 +30,8 @@ open_running(struct store *st, int64_t game_id, struct gamestate *gs,
 	int over;
 
 	if (store_begin(st) != STORE_OK)
-		return say(err, errlen, ENGINE_BUSY, "the store is busy: %s; "
-		    "try again", store_errmsg(st));
+		return engine_refusal(err, errlen, ENGINE_BUSY,
+		    "the store is busy: %s; try again", store_errmsg(st));
 	if ((es = gamestate_load(st, game_id, -1, gs, err, errlen)) !=
 	    ENGINE_OK) {
 		store_rollback(st);
@@ -71,7 +41,8 @@ open_running(struct store *st, int64_t game_id, struct gamestate *gs,
 	if (over || gs->game.status != STORE_GAME_RUNNING) {
 		store_rollback(st);
 		gamestate_clear(gs);
-		return say_in(err, errlen, ENGINE_GAME_OVER, lang, "game %lld "
+		return engine_refusal_in(err, errlen, ENGINE_GAME_OVER, lang,
+		    "game %lld "
 		    "is not running", "la partie %lld n'est pas en cours",
 		    (long long)game_id);
 	}
@@ -83,7 +54,7 @@ close_game(struct store *st, struct gamestate *gs, enum engine_status es,
     char *err, size_t errlen)
 {
 	if (es == ENGINE_OK && store_commit(st) != STORE_OK)
-		es = say(err, errlen, ENGINE_INTERNAL, "store: %s",
+		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	if (es != ENGINE_OK)
 		store_rollback(st);
@@ -101,7 +72,8 @@ claim(struct store_master *m, int64_t command_seq, char *err, size_t errlen)
 	if (command_seq == 0)
 		return ENGINE_OK;
 	if (command_seq <= m->command_seq)
-		return say(err, errlen, ENGINE_STALE_SEQ, "command number %lld "
+		return engine_refusal(err, errlen, ENGINE_STALE_SEQ,
+		    "command number %lld "
 		    "of game %lld's master has already been used; sign the "
 		    "command again with a number above %lld",
 		    (long long)command_seq, (long long)m->game_id,
@@ -121,11 +93,11 @@ shift_turn(struct store *st, const struct gamestate *gs, int64_t delta,
 
 	window = turnclock_shape(gs, seats, &nact, &waiting);
 	if (turnclock_update(st, gs, window, waiting, -1, &turn) != STORE_OK)
-		return say(err, errlen, ENGINE_INTERNAL, "store: %s",
+		return engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	turn.started += delta;
 	if (store_turn_put(st, &turn) != STORE_OK)
-		return say(err, errlen, ENGINE_INTERNAL, "store: %s",
+		return engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	return ENGINE_OK;
 }
@@ -141,20 +113,21 @@ engine_master_name(struct store *st, int64_t game_id, int64_t player_id,
 
 	memset(&g, 0, sizeof(g));
 	if (store_game_get(st, game_id, &g) != STORE_OK)
-		return say(err, errlen, ENGINE_UNKNOWN_GAME, "there is no game "
-		    "%lld", (long long)game_id);
+		return engine_refusal(err, errlen, ENGINE_UNKNOWN_GAME,
+		    "there is no game %lld", (long long)game_id);
 	store_game_clear(&g);
 	if (player_id != 0 && store_player_get(st, player_id, &p) != STORE_OK)
-		return say(err, errlen, ENGINE_BAD_REQUEST, "there is no "
-		    "player with id %lld", (long long)player_id);
+		return engine_refusal(err, errlen, ENGINE_BAD_REQUEST,
+		    "there is no player with id %lld", (long long)player_id);
 	if (store_master_get(st, game_id, &m) != STORE_OK)
-		return say(err, errlen, ENGINE_INTERNAL, "store: %s",
+		return engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	if (m.player_id != player_id)
 		m.command_seq = 0;	/* a new master numbers from 1 */
 	m.player_id = player_id;
 	rc = store_master_put(st, &m);
-	return rc == STORE_OK ? ENGINE_OK : say(err, errlen, ENGINE_INTERNAL,
+	return rc == STORE_OK ? ENGINE_OK : engine_refusal(err, errlen,
+	    ENGINE_INTERNAL,
 	    "store: %s", store_errmsg(st));
 }
 
@@ -168,24 +141,26 @@ engine_master_extend(struct store *st, int64_t game_id,
 	enum engine_status es;
 
 	if (seconds < 3600 || seconds > EXTEND_MAX)
-		return say_in(err, errlen, ENGINE_BAD_REQUEST, lang, "extend a "
-		    "turn by 1 hour to %lld days, not %lld seconds",
+		return engine_refusal_in(err, errlen, ENGINE_BAD_REQUEST, lang,
+		    "extend a turn by 1 hour to %lld days, not %lld seconds",
 		    "prolongez un tour d'une heure à %lld jours, pas de %lld "
 		    "secondes", EXTEND_MAX / 86400, (long long)seconds);
-	if ((es = open_running(st, game_id, &gs, lang, err, errlen)) != ENGINE_OK)
+	es = open_running(st, game_id, &gs, lang, err, errlen);
+	if (es != ENGINE_OK)
 		return es;
 	if (store_master_get(st, game_id, &m) != STORE_OK)
-		es = say(err, errlen, ENGINE_INTERNAL, "store: %s",
+		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	else if (m.paused_at != 0)
-		es = say_in(err, errlen, ENGINE_REFUSED, lang, "game %lld is "
+		es = engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
+		    "game %lld is "
 		    "paused: its clock does not run; resume it first", "la "
 		    "partie %lld est en pause : son horloge ne tourne pas ; "
 		    "reprenez-la d'abord", (long long)game_id);
 	else if ((es = claim(&m, command_seq, err, errlen)) == ENGINE_OK &&
 	    (es = shift_turn(st, &gs, seconds, err, errlen)) == ENGINE_OK &&
 	    store_master_put(st, &m) != STORE_OK)
-		es = say(err, errlen, ENGINE_INTERNAL, "store: %s",
+		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	return close_game(st, &gs, es, err, errlen);
 }
@@ -199,21 +174,24 @@ engine_master_pause(struct store *st, int64_t game_id,
 	struct store_master m;
 	enum engine_status es;
 
-	if ((es = open_running(st, game_id, &gs, lang, err, errlen)) != ENGINE_OK)
+	es = open_running(st, game_id, &gs, lang, err, errlen);
+	if (es != ENGINE_OK)
 		return es;
 	if (store_master_get(st, game_id, &m) != STORE_OK) {
-		es = say(err, errlen, ENGINE_INTERNAL, "store: %s",
+		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 		goto out;
 	}
 	if ((es = claim(&m, command_seq, err, errlen)) != ENGINE_OK)
 		;
 	else if (pause && m.paused_at != 0)
-		es = say_in(err, errlen, ENGINE_REFUSED, lang, "game %lld is "
+		es = engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
+		    "game %lld is "
 		    "already paused", "la partie %lld est déjà en pause",
 		    (long long)game_id);
 	else if (!pause && m.paused_at == 0)
-		es = say_in(err, errlen, ENGINE_REFUSED, lang, "game %lld is "
+		es = engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
+		    "game %lld is "
 		    "not paused", "la partie %lld n'est pas en pause",
 		    (long long)game_id);
 	/* Resuming gives the turn back the time it stood paused. */
@@ -223,7 +201,7 @@ engine_master_pause(struct store *st, int64_t game_id,
 		goto out;
 	m.paused_at = pause ? now : 0;
 	if (store_master_put(st, &m) != STORE_OK)
-		es = say(err, errlen, ENGINE_INTERNAL, "store: %s",
+		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 out:
 	return close_game(st, &gs, es, err, errlen);
@@ -239,18 +217,20 @@ engine_master_force(struct store *st, const struct serverkey *key,
 	struct gamestate gs;
 	enum engine_status es;
 
-	if ((es = open_running(st, game_id, &gs, lang, err, errlen)) != ENGINE_OK)
+	es = open_running(st, game_id, &gs, lang, err, errlen);
+	if (es != ENGINE_OK)
 		return es;
 	if (store_master_get(st, game_id, &m) != STORE_OK)
-		es = say(err, errlen, ENGINE_INTERNAL, "store: %s",
+		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	else if (m.paused_at != 0)
-		es = say_in(err, errlen, ENGINE_REFUSED, lang, "game %lld is "
+		es = engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
+		    "game %lld is "
 		    "paused; resume it first", "la partie %lld est en pause ; "
 		    "reprenez-la d'abord", (long long)game_id);
 	else if ((es = claim(&m, command_seq, err, errlen)) == ENGINE_OK &&
 	    store_master_put(st, &m) != STORE_OK)
-		es = say(err, errlen, ENGINE_INTERNAL, "store: %s",
+		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	/* The command number first: schedule_force() has its own
 	 * transactions, one per entry it writes. */
@@ -271,10 +251,11 @@ engine_master_policy(struct store *st, int64_t game_id, int64_t command_seq,
 	enum engine_status es;
 	char perr[512];
 
-	if ((es = open_running(st, game_id, &gs, lang, err, errlen)) != ENGINE_OK)
+	es = open_running(st, game_id, &gs, lang, err, errlen);
+	if (es != ENGINE_OK)
 		return es;
 	if (store_master_get(st, game_id, &m) != STORE_OK)
-		es = say(err, errlen, ENGINE_INTERNAL, "store: %s",
+		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	else if ((es = claim(&m, command_seq, err, errlen)) != ENGINE_OK ||
 	    (es = engine_policy_of(st, game_id, gs.module, &pol, err,
@@ -282,10 +263,11 @@ engine_master_policy(struct store *st, int64_t game_id, int64_t command_seq,
 		;
 	else if (policy_set_field(assignment, gs.module, &pol, perr,
 	    sizeof(perr)) != 0)
-		es = say(err, errlen, ENGINE_BAD_REQUEST, "%s", perr);
+		es = engine_refusal(err, errlen, ENGINE_BAD_REQUEST, "%s",
+		    perr);
 	else if ((es = engine_policy_set(st, game_id, &pol, err, errlen)) ==
 	    ENGINE_OK && store_master_put(st, &m) != STORE_OK)
-		es = say(err, errlen, ENGINE_INTERNAL, "store: %s",
+		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	return close_game(st, &gs, es, err, errlen);
 }

@@ -8,44 +8,13 @@
  * replacement's record, which key signs the seat's moves after it.  A
  * vacation only moves deadlines, so it lives in the seat's row.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
 #include "engine.h"
-
-static enum engine_status
-refuse(char *err, size_t errlen, enum engine_status status,
-    const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return status;
-}
-
-/* refuse() in the reader's language: fmt_en or fmt_fr, the same
- * arguments in the same order. */
-static enum engine_status
-refuse_in(char *err, size_t errlen, enum engine_status status,
-    enum rules_lang lang, const char *fmt_en, const char *fmt_fr, ...)
-    __attribute__((format(printf, 5, 7), format(printf, 6, 7)));
-
-static enum engine_status
-refuse_in(char *err, size_t errlen, enum engine_status status,
-    enum rules_lang lang, const char *fmt_en, const char *fmt_fr, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt_fr);
-	vsnprintf(err, errlen, lang == RULES_LANG_FR ? fmt_fr : fmt_en, ap);
-	va_end(ap);
-	return status;
-}
+#include "refusal.h"
 
 /* BEGIN, load the game and check it runs and has the seat. */
 static enum engine_status
@@ -56,8 +25,8 @@ open_game(struct store *st, int64_t game_id, int seat, struct gamestate *gs,
 	int one;
 
 	if (store_begin(st) != STORE_OK)
-		return refuse(err, errlen, ENGINE_BUSY, "the store is busy: "
-		    "%s; try again", store_errmsg(st));
+		return engine_refusal(err, errlen, ENGINE_BUSY,
+		    "the store is busy: %s; try again", store_errmsg(st));
 	es = gamestate_load(st, game_id, -1, gs, err, errlen);
 	if (es != ENGINE_OK) {
 		store_rollback(st);
@@ -65,11 +34,12 @@ open_game(struct store *st, int64_t game_id, int seat, struct gamestate *gs,
 	}
 	if (gs->game.status == STORE_GAME_OVER ||
 	    gs->module->to_act(gs->state, &one, 1) == 0)
-		es = refuse_in(err, errlen, ENGINE_GAME_OVER, lang, "game %lld "
-		    "is over", "la partie %lld est terminée",
+		es = engine_refusal_in(err, errlen, ENGINE_GAME_OVER, lang,
+		    "game %lld is over", "la partie %lld est terminée",
 		    (long long)game_id);
 	else if (seat < -1 || seat >= gs->game.nseats)
-		es = refuse_in(err, errlen, ENGINE_BAD_SEAT, lang, "game %lld "
+		es = engine_refusal_in(err, errlen, ENGINE_BAD_SEAT, lang,
+		    "game %lld "
 		    "has seats 0 to %d; there is no seat %d", "la partie %lld "
 		    "a les sièges 0 à %d ; il n'y a pas de siège %d",
 		    (long long)game_id, gs->game.nseats - 1, seat);
@@ -85,7 +55,7 @@ finish(struct store *st, struct gamestate *gs, enum engine_status es,
     char *err, size_t errlen)
 {
 	if (es == ENGINE_OK && store_commit(st) != STORE_OK)
-		es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
+		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	if (es != ENGINE_OK)
 		store_rollback(st);
@@ -100,7 +70,7 @@ seat_row(struct store *st, int64_t game_id, int seat, struct store_seat *s,
     char *err, size_t errlen)
 {
 	if (store_seat_get(st, game_id, seat, s) != STORE_OK)
-		return refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
+		return engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	return ENGINE_OK;
 }
@@ -114,7 +84,8 @@ seats_claim_command(struct store_seat *row, int64_t command_seq, char *err,
 	if (command_seq == 0)
 		return ENGINE_OK;
 	if (command_seq <= row->command_seq)
-		return refuse(err, errlen, ENGINE_STALE_SEQ, "command number "
+		return engine_refusal(err, errlen, ENGINE_STALE_SEQ,
+		    "command number "
 		    "%lld of seat %d has already been used; sign the command "
 		    "again with a number above %lld", (long long)command_seq,
 		    row->seat, (long long)row->command_seq);
@@ -143,7 +114,8 @@ open_seat(struct store *st, int64_t game_id, int seat, int64_t command_seq,
 	/* An absent seat is offered to another player: until it is given
 	 * back (pbemctl replace), its player has no say in the game. */
 	if (row->status == STORE_SEAT_ABSENT)
-		return finish(st, gs, refuse_in(err, errlen, ENGINE_REFUSED,
+		return finish(st, gs, engine_refusal_in(err, errlen,
+		    ENGINE_REFUSED,
 		    lang, "seat %d of game %lld is marked absent after a "
 		    "missed deadline and is offered to a replacement; ask the "
 		    "game's administrator to give it back (pbemctl replace)",
@@ -172,11 +144,13 @@ engine_seat_may_move(struct store *st, int64_t game_id, int seat, char *err,
 	if (store_seat_get(st, game_id, seat, &s) != STORE_OK)
 		return ENGINE_OK;	/* the move path reports the seat */
 	if (s.status == STORE_SEAT_RESIGNED)
-		return refuse(err, errlen, ENGINE_REFUSED, "seat %d resigned "
+		return engine_refusal(err, errlen, ENGINE_REFUSED,
+		    "seat %d resigned "
 		    "from game %lld and plays no more moves", seat,
 		    (long long)game_id);
 	if (s.status == STORE_SEAT_ABSENT)
-		return refuse(err, errlen, ENGINE_REFUSED, "seat %d of game "
+		return engine_refusal(err, errlen, ENGINE_REFUSED,
+		    "seat %d of game "
 		    "%lld is marked absent after a missed deadline and is "
 		    "offered to a replacement; ask the game's administrator to "
 		    "give it back (pbemctl replace)", seat, (long long)game_id);
@@ -203,7 +177,8 @@ engine_resign(struct store *st, const struct serverkey *key, int64_t game_id,
 		return es;
 	}
 	if (row.status == STORE_SEAT_RESIGNED) {
-		es = refuse_in(err, errlen, ENGINE_REFUSED, lang, "seat %d has "
+		es = engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
+		    "seat %d has "
 		    "already resigned from game %lld", "le siège %d a déjà "
 		    "abandonné la partie %lld", seat, (long long)game_id);
 		goto out;
@@ -233,7 +208,7 @@ engine_resign(struct store *st, const struct serverkey *key, int64_t game_id,
 		json_object_set(fields, "winners", remaining);
 	text = engine_record_text(game_id, gs.seq + 1, "resign", fields);
 	if (store_seat_update(st, &row) != STORE_OK)
-		es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
+		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	else
 		es = engine_server_entry(st, key, &gs, STORE_ENTRY_RESIGN, seat,
@@ -263,13 +238,14 @@ engine_replace(struct store *st, const struct serverkey *key,
 	    errlen)) != ENGINE_OK)
 		return es;
 	if (store_player_get(st, player_id, &newp) != STORE_OK) {
-		es = refuse(err, errlen, ENGINE_BAD_REQUEST, "there is no "
-		    "player with id %lld", (long long)player_id);
+		es = engine_refusal(err, errlen, ENGINE_BAD_REQUEST,
+		    "there is no player with id %lld", (long long)player_id);
 		goto out;
 	}
 	for (s = 0; s < gs.game.nseats; s++)
 		if (s != seat && gs.game.seat_player[s] == player_id) {
-			es = refuse(err, errlen, ENGINE_BAD_REQUEST, "player "
+			es = engine_refusal(err, errlen, ENGINE_BAD_REQUEST,
+			    "player "
 			    "%s already holds seat %d of game %lld; one seat "
 			    "each", newp.name, s, (long long)game_id);
 			goto out;
@@ -291,7 +267,7 @@ engine_replace(struct store *st, const struct serverkey *key,
 	row.call_off = 0;
 	if (store_game_set_seat(st, game_id, seat, player_id) != STORE_OK ||
 	    store_seat_update(st, &row) != STORE_OK)
-		es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
+		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	else {
 		gs.game.seat_player[seat] = player_id;
@@ -318,7 +294,8 @@ engine_rekey(struct store *st, const struct serverkey *key, int64_t game_id,
 		return es;
 	if (seat < 0 || store_player_get(st, gs.game.seat_player[seat], &p) !=
 	    STORE_OK) {
-		es = refuse(err, errlen, ENGINE_BAD_SEAT, "seat %d of game "
+		es = engine_refusal(err, errlen, ENGINE_BAD_SEAT,
+		    "seat %d of game "
 		    "%lld has no player", seat, (long long)game_id);
 		goto out;
 	}
@@ -383,16 +360,19 @@ engine_vacation(struct store *st, int64_t game_id, int seat,
 	clock_format_iso(now + ENGINE_VACATION_AHEAD_MAX, latest,
 	    sizeof(latest));
 	if (row.status == STORE_SEAT_RESIGNED)
-		es = refuse_in(err, errlen, ENGINE_REFUSED, lang, "seat %d "
+		es = engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
+		    "seat %d "
 		    "resigned from game %lld", "le siège %d a abandonné la "
 		    "partie %lld", seat, (long long)game_id);
 	else if (until <= from)
-		es = refuse_in(err, errlen, ENGINE_BAD_REQUEST, lang, "a "
+		es = engine_refusal_in(err, errlen, ENGINE_BAD_REQUEST, lang,
+		    "a "
 		    "vacation must end after it starts (and after now)", "des "
 		    "vacances doivent finir après leur début (et après "
 		    "maintenant)");
 	else if (from > now + ENGINE_VACATION_AHEAD_MAX)
-		es = refuse_in(err, errlen, ENGINE_BAD_REQUEST, lang, "a "
+		es = engine_refusal_in(err, errlen, ENGINE_BAD_REQUEST, lang,
+		    "a "
 		    "vacation must start within %lld days from now (by %.10s); "
 		    "check the year", "des vacances doivent commencer dans les "
 		    "%lld jours (au plus tard le %.10s) ; vérifiez l'année",
@@ -400,14 +380,16 @@ engine_vacation(struct store *st, int64_t game_id, int seat,
 	else if (row.away_until > now) {
 		clock_format_iso(row.away_until - 86400, latest,
 		    sizeof(latest));
-		es = refuse_in(err, errlen, ENGINE_REFUSED, lang, "seat %d "
+		es = engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
+		    "seat %d "
 		    "already declared a vacation until %.10s (last day); one "
 		    "at a time: cancel it first (\"vacation cancel\")", "le "
 		    "siège %d a déjà déclaré des vacances jusqu'au %.10s "
 		    "(dernier jour) ; une seule à la fois : annulez-les "
 		    "d'abord (« vacances annuler »)", seat, latest);
 	} else if (until - from > left)
-		es = refuse_in(err, errlen, ENGINE_REFUSED, lang, "a vacation "
+		es = engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
+		    "a vacation "
 		    "of %lld hours is longer than the %lld hours seat %d has "
 		    "left in game %lld (the game allows %lld days)", "des "
 		    "vacances de %lld heures dépassent les %lld heures qui "
@@ -423,7 +405,7 @@ engine_vacation(struct store *st, int64_t game_id, int seat,
 	row.away_used += until - from;
 	if (store_seat_update(st, &row) != STORE_OK ||
 	    queue_vacation(st, &gs, seat, from, until, 0, now) != 0)
-		es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
+		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 out:
 	return finish(st, &gs, es, err, errlen);
@@ -443,7 +425,8 @@ engine_vacation_cancel(struct store *st, int64_t game_id, int seat,
 	    err, errlen)) != ENGINE_OK)
 		return es;
 	if (row.away_until <= now) {
-		es = refuse_in(err, errlen, ENGINE_REFUSED, lang, "seat %d has "
+		es = engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
+		    "seat %d has "
 		    "no vacation now or ahead in game %lld to cancel", "le "
 		    "siège %d n'a pas de vacances en cours ou à venir dans la "
 		    "partie %lld à annuler", seat, (long long)game_id);
@@ -461,7 +444,7 @@ engine_vacation_cancel(struct store *st, int64_t game_id, int seat,
 		row.away_until = now;
 	if (store_seat_update(st, &row) != STORE_OK ||
 	    queue_vacation(st, &gs, seat, from, until, 1, now) != 0)
-		es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
+		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 out:
 	return finish(st, &gs, es, err, errlen);
@@ -511,28 +494,30 @@ engine_call_off(struct store *st, const struct serverkey *key,
 		return es;
 	}
 	if (row.status == STORE_SEAT_RESIGNED) {
-		es = refuse_in(err, errlen, ENGINE_REFUSED, lang, "seat %d "
+		es = engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
+		    "seat %d "
 		    "resigned from game %lld and has no vote", "le siège %d a "
 		    "abandonné la partie %lld et ne vote pas", seat,
 		    (long long)game_id);
 		goto out;
 	}
 	if (row.call_off == vote) {
-		es = vote ? refuse_in(err, errlen, ENGINE_REFUSED, lang,
+		es = vote ? engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
 		    "seat %d has already voted to call game %lld off; to take "
 		    "the vote back, send \"keep playing\"", "le siège %d a "
 		    "déjà voté pour annuler la partie %lld ; pour retirer le "
 		    "vote, envoyez « continuer la partie »", seat,
-		    (long long)game_id) : refuse_in(err, errlen,
-		    ENGINE_REFUSED, lang, "seat %d has not voted to call game "
-		    "%lld off; there is no vote to take back", "le siège %d n'a "
+		    (long long)game_id) : engine_refusal_in(err, errlen,
+		    ENGINE_REFUSED, lang, "seat %d has not voted to call "
+		    "game %lld off; there is no vote to take back", "le siège "
+		    "%d n'a "
 		    "pas voté pour annuler la partie %lld ; il n'y a pas de "
 		    "vote à retirer", seat, (long long)game_id);
 		goto out;
 	}
 	row.call_off = vote;
 	if (store_seat_update(st, &row) != STORE_OK) {
-		es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
+		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 		goto out;
 	}
@@ -554,7 +539,8 @@ engine_call_off(struct store *st, const struct serverkey *key,
 	tally->needed = needed;
 	if (votes < needed) {
 		if (queue_vote(st, &gs, seat, vote, votes, needed, now) != 0)
-			es = refuse(err, errlen, ENGINE_INTERNAL, "store: %s",
+			es = engine_refusal(err, errlen, ENGINE_INTERNAL,
+			    "store: %s",
 			    store_errmsg(st));
 		goto out;
 	}
