@@ -234,13 +234,30 @@ def hidden_names(full, own, seat):
     return {n for n in secret if len(n) >= 6 and n not in visible}
 
 
+# game -> the card names its public view has ever shown (the discard
+# area): a card taken from there into a hand was seen by the whole
+# table, and the one-line summaries say so ("bruno took Distress Call
+# from the discard area"), as issue 13 asks.
+SEEN_PUBLIC = {}
+
+
 def check_secrets(srv, game, seat, texts, where, views=None):
     """views: (full, own) already read for this state, or None."""
     full, own = views if views else (srv.view(game), srv.view(game, seat))
-    for name in hidden_names(full, own, seat):
+    seen = SEEN_PUBLIC.setdefault(game, set())
+    names_in(srv.public(game), seen)
+    for name in hidden_names(full, own, seat) - seen:
+        # A public name that contains this one ("Computer Virus" holds
+        # "Computer") does not name it.
+        longer = sorted((n for n in seen if name in n and n != name),
+                        key=len, reverse=True)
         for t in texts:
-            ok(name not in t, "%s: hidden card %r of game %d shown to seat "
-               "%d" % (where, name, game, seat))
+            for n in longer:
+                t = t.replace(n, "#")
+            at = t.find(name)
+            ok(at < 0, "%s: hidden card %r of game %d shown to seat %d: "
+               "...%s..." % (where, name, game, seat,
+                             t[max(0, at - 60):at + 60]))
     return full, own
 
 
