@@ -67,6 +67,7 @@ struct reply {
 	char	*body;
 	size_t	 len;
 	char	 www_auth[128];
+	char	 allow[64];
 };
 
 static size_t
@@ -88,11 +89,52 @@ static size_t
 header_seen(char *data, size_t size, size_t n, void *arg)
 {
 	struct reply *r = arg;
+	size_t len = size * n, start, end;
 
 	if (size * n > 18 && strncasecmp(data, "WWW-Authenticate:", 17) == 0)
 		snprintf(r->www_auth, sizeof(r->www_auth), "%.*s",
 		    (int)(size * n - 17), data + 17);
+	/* The header's bytes end without a NUL. */
+	if (len > 7 && strncasecmp(data, "Allow:", 6) == 0) {
+		start = 6;
+		while (start < len && data[start] == ' ')
+			start++;
+		end = start;
+		while (end < len && data[end] != '\r' && data[end] != '\n')
+			end++;
+		snprintf(r->allow, sizeof(r->allow), "%.*s",
+		    (int)(end - start), data + start);
+	}
 	return size * n;
+}
+
+/* With PBEM_API_RECORD=FILE, one JSON line per answer appended to FILE:
+ * {"method", "path" (the target without its query), "status",
+ * "content_type", "allow", "body"}, for tests/openapi-check.py to check
+ * against docs/openapi.yaml. */
+static void
+record_answer(const char *method, const char *target, CURL *c,
+    const struct reply *r)
+{
+	const char *file = getenv("PBEM_API_RECORD");
+	const char *type = NULL;
+	json_t *line;
+	FILE *out;
+
+	if (file == NULL || file[0] == '\0' || r->status == 0)
+		return;
+	curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &type);
+	line = json_pack("{s:s, s:s%, s:i, s:s, s:s, s:s}", "method", method,
+	    "path", target, strcspn(target, "?"), "status", (int)r->status,
+	    "content_type", type != NULL ? type : "", "allow", r->allow,
+	    "body", r->body != NULL ? r->body : "");
+	ck_assert_ptr_nonnull(line);
+	out = fopen(file, "a");
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(json_dumpf(line, out, JSON_COMPACT), 0);
+	fputc('\n', out);
+	ck_assert_int_eq(fclose(out), 0);
+	json_decref(line);
 }
 
 /* One request; auth is the whole Authorization header value or NULL. */
@@ -127,6 +169,7 @@ http_raw(const char *method, const char *target, const char *body,
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, 60L);
 	if (curl_easy_perform(c) == CURLE_OK)
 		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+	record_answer(method, target, c, r);
 	curl_easy_cleanup(c);
 	curl_slist_free_all(headers);
 	if (r->body == NULL)
@@ -1120,10 +1163,18 @@ check_refusal_lang(int64_t game, int seat, int64_t next_seq, const char *text,
 		    NULL, &r);
 		ck_assert_msg(r.status == 400, "%s: %ld", path, r.status);
 		ck_assert_msg(strstr(r.body, "lang=de: unknown language; lang "
-		    "is en (English) or fr (français)") != NULL, "%s: %s",
+		    "is en (English) or fr (French) / langue inconnue ; lang "
+		    "vaut en (anglais) ou fr (français)") != NULL, "%s: %s",
 		    path, r.body);
 		free(r.body);
 	}
+	/* A method the path does not take: 405 naming the ones it does. */
+	snprintf(path, sizeof(path), "/v1/games/%lld/webhooks",
+	    (long long)game);
+	http_raw("PUT", path, NULL, NULL, &r);
+	ck_assert_int_eq(r.status, 405);
+	ck_assert_str_eq(r.allow, "GET, POST");
+	free(r.body);
 }
 
 /* Play the game to its end through the API; returns the moves played. */

@@ -362,7 +362,7 @@ START_TEST(test_json_has_no_secret)
 	j = webhook_json(&w, NULL);
 	text = json_dumps(j, 0);
 	ck_assert_ptr_null(strstr(text, w.secret + 6));
-	ck_assert_ptr_nonnull(strstr(text, "\"events\": \"*\""));
+	ck_assert_ptr_nonnull(strstr(text, "\"events\": [\"*\"]"));
 	free(text);
 	json_decref(j);
 }
