@@ -1421,6 +1421,10 @@ check_game_webhooks(int64_t game)
 	ck_assert_int_eq(status, 201);
 	ck_assert_ptr_nonnull(json_string_value(json_object_get(j,
 	    "secret")));
+	/* events come back as a list, whichever form was sent. */
+	ck_assert_int_eq(json_array_size(json_object_get(j, "events")), 1);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(j,
+	    "events"), 0)), "game_over");
 	id = json_integer_value(json_object_get(j, "id"));
 	ck_assert_int_gt(id, 0);
 	json_decref(j);
@@ -1442,6 +1446,8 @@ check_game_webhooks(int64_t game)
 	j = http_json(&carol, "POST", path, "{\"url\": "
 	    "\"http://127.0.0.1:9/c\"}", &status);
 	ck_assert_int_eq(status, 201);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(j,
+	    "events"), 0)), "*");		/* every event */
 	json_decref(j);
 	refused_webhook(&carol, path, "http://127.0.0.1:9/c2",
 	    "webhook_max_per_game");
