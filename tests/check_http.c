@@ -1509,7 +1509,7 @@ static const char *const limit_options[] = {
 	"http_threads=4", "rate_per_address=0", "rate_per_key=1",
 	"rate_per_key_burst=6", "forming_games_per_player=2",
 	"webhook_admin_token=sekrit", "http_request_timeout=2",
-	"http_max_connections=16", NULL
+	"http_max_connections=16", "webhook_allow_hosts=127.0.0.1:9", NULL
 };
 
 /* An Authorization: Bearer request. */
@@ -1807,6 +1807,53 @@ check_slow_loris(void)
 	free(r.body);
 }
 
+/* The routes the other checks do not call, so that docs/openapi.yaml's
+ * check (tests/openapi-test.sh) sees their answers too: the rulesets,
+ * the metrics, and the administrator's global webhooks, whose "events"
+ * sent as a comma string are listed as a list. */
+static void
+check_admin_routes(void)
+{
+	char path[64];
+	struct reply r;
+	long status;
+	int64_t id;
+	json_t *j, *events;
+
+	j = http_json(NULL, "GET", "/v1/rulesets", NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_int_gt(json_array_size(json_object_get(j, "rulesets")), 0);
+	json_decref(j);
+	http_raw("GET", "/v1/metrics", NULL, NULL, &r);
+	ck_assert_int_eq(r.status, 200);
+	ck_assert_ptr_nonnull(strstr(r.body, "pbem_"));
+	free(r.body);
+	j = http_bearer("sekrit", "POST", "/v1/webhooks", "{\"url\": "
+	    "\"http://127.0.0.1:9/all\", \"events\": \"move,game_over\"}",
+	    &status);
+	ck_assert_msg(status == 201, "%ld %s", status, error_message(j));
+	events = json_object_get(j, "events");
+	ck_assert_int_eq(json_array_size(events), 2);
+	ck_assert_str_eq(json_string_value(json_array_get(events, 0)), "move");
+	ck_assert_str_eq(json_string_value(json_array_get(events, 1)),
+	    "game_over");
+	ck_assert(json_is_null(json_object_get(j, "game")));
+	id = json_integer_value(json_object_get(j, "id"));
+	json_decref(j);
+	j = http_bearer("sekrit", "GET", "/v1/webhooks", NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_int_ge(json_array_size(json_object_get(j, "webhooks")), 1);
+	json_decref(j);
+	snprintf(path, sizeof(path), "/v1/webhooks/%lld", (long long)id);
+	j = http_bearer("sekrit", "DELETE", path, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "deleted")), id);
+	json_decref(j);
+	j = http_bearer("sekrit", "DELETE", path, NULL, &status);
+	ck_assert_int_eq(status, 404);
+	json_decref(j);
+}
+
 START_TEST(test_http_limits)
 {
 	int64_t game;
@@ -1816,6 +1863,7 @@ START_TEST(test_http_limits)
 	check_names_by_case();
 	game = check_consent_and_cap();
 	check_paging();
+	check_admin_routes();
 	check_key_limit_on_commands(game);
 	check_slow_loris();
 }

@@ -287,6 +287,11 @@ def main():
         seen = check_answers(doc, args.answers, problems)
         print("openapi-check: %d operations answered in the recording"
               % len(seen))
+        for path, item in doc["paths"].items():
+            for method in METHODS:
+                if method in item and (method, path) not in seen:
+                    print("openapi-check: not in the recording: %s %s"
+                          % (method.upper(), path))
     for problem in problems:
         print(problem)
     if not problems:
