@@ -27,6 +27,9 @@ apt-get install -y --no-install-recommends \
 # docs/BOTS.md's example bot, run by tests/bots-test.sh: Python's
 # Ed25519 package, and Node.js (its standard library is the point).
 apt-get install -y --no-install-recommends python3 python3-cryptography nodejs
+# tests/openapi-check.py reads docs/openapi.yaml and checks the answers of
+# tests/check_http against it (docs/API.md, "The OpenAPI file").
+apt-get install -y --no-install-recommends python3-yaml python3-jsonschema
 # A real browser for the web page's end-to-end test (tests/web-e2e.sh):
 # headless Chromium driven by Selenium.
 apt-get install -y --no-install-recommends \

@@ -67,6 +67,7 @@ struct reply {
 	char	*body;
 	size_t	 len;
 	char	 www_auth[128];
+	char	 allow[64];
 };
 
 static size_t
@@ -88,11 +89,52 @@ static size_t
 header_seen(char *data, size_t size, size_t n, void *arg)
 {
 	struct reply *r = arg;
+	size_t len = size * n, start, end;
 
 	if (size * n > 18 && strncasecmp(data, "WWW-Authenticate:", 17) == 0)
 		snprintf(r->www_auth, sizeof(r->www_auth), "%.*s",
 		    (int)(size * n - 17), data + 17);
+	/* The header's bytes end without a NUL. */
+	if (len > 7 && strncasecmp(data, "Allow:", 6) == 0) {
+		start = 6;
+		while (start < len && data[start] == ' ')
+			start++;
+		end = start;
+		while (end < len && data[end] != '\r' && data[end] != '\n')
+			end++;
+		snprintf(r->allow, sizeof(r->allow), "%.*s",
+		    (int)(end - start), data + start);
+	}
 	return size * n;
+}
+
+/* With PBEM_API_RECORD=FILE, one JSON line per answer appended to FILE:
+ * {"method", "path" (the target without its query), "status",
+ * "content_type", "allow", "body"}, for tests/openapi-check.py to check
+ * against docs/openapi.yaml. */
+static void
+record_answer(const char *method, const char *target, CURL *c,
+    const struct reply *r)
+{
+	const char *file = getenv("PBEM_API_RECORD");
+	const char *type = NULL;
+	json_t *line;
+	FILE *out;
+
+	if (file == NULL || file[0] == '\0' || r->status == 0)
+		return;
+	curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &type);
+	line = json_pack("{s:s, s:s%, s:i, s:s, s:s, s:s}", "method", method,
+	    "path", target, strcspn(target, "?"), "status", (int)r->status,
+	    "content_type", type != NULL ? type : "", "allow", r->allow,
+	    "body", r->body != NULL ? r->body : "");
+	ck_assert_ptr_nonnull(line);
+	out = fopen(file, "a");
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(json_dumpf(line, out, JSON_COMPACT), 0);
+	fputc('\n', out);
+	ck_assert_int_eq(fclose(out), 0);
+	json_decref(line);
 }
 
 /* One request; auth is the whole Authorization header value or NULL. */
@@ -127,6 +169,7 @@ http_raw(const char *method, const char *target, const char *body,
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, 60L);
 	if (curl_easy_perform(c) == CURLE_OK)
 		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+	record_answer(method, target, c, r);
 	curl_easy_cleanup(c);
 	curl_slist_free_all(headers);
 	if (r->body == NULL)
@@ -1120,10 +1163,18 @@ check_refusal_lang(int64_t game, int seat, int64_t next_seq, const char *text,
 		    NULL, &r);
 		ck_assert_msg(r.status == 400, "%s: %ld", path, r.status);
 		ck_assert_msg(strstr(r.body, "lang=de: unknown language; lang "
-		    "is en (English) or fr (français)") != NULL, "%s: %s",
+		    "is en (English) or fr (French) / langue inconnue ; lang "
+		    "vaut en (anglais) ou fr (français)") != NULL, "%s: %s",
 		    path, r.body);
 		free(r.body);
 	}
+	/* A method the path does not take: 405 naming the ones it does. */
+	snprintf(path, sizeof(path), "/v1/games/%lld/webhooks",
+	    (long long)game);
+	http_raw("PUT", path, NULL, NULL, &r);
+	ck_assert_int_eq(r.status, 405);
+	ck_assert_str_eq(r.allow, "GET, POST");
+	free(r.body);
 }
 
 /* Play the game to its end through the API; returns the moves played. */
@@ -1370,6 +1421,10 @@ check_game_webhooks(int64_t game)
 	ck_assert_int_eq(status, 201);
 	ck_assert_ptr_nonnull(json_string_value(json_object_get(j,
 	    "secret")));
+	/* events come back as a list, whichever form was sent. */
+	ck_assert_int_eq(json_array_size(json_object_get(j, "events")), 1);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(j,
+	    "events"), 0)), "game_over");
 	id = json_integer_value(json_object_get(j, "id"));
 	ck_assert_int_gt(id, 0);
 	json_decref(j);
@@ -1391,6 +1446,8 @@ check_game_webhooks(int64_t game)
 	j = http_json(&carol, "POST", path, "{\"url\": "
 	    "\"http://127.0.0.1:9/c\"}", &status);
 	ck_assert_int_eq(status, 201);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(j,
+	    "events"), 0)), "*");		/* every event */
 	json_decref(j);
 	refused_webhook(&carol, path, "http://127.0.0.1:9/c2",
 	    "webhook_max_per_game");
@@ -1452,7 +1509,7 @@ static const char *const limit_options[] = {
 	"http_threads=4", "rate_per_address=0", "rate_per_key=1",
 	"rate_per_key_burst=6", "forming_games_per_player=2",
 	"webhook_admin_token=sekrit", "http_request_timeout=2",
-	"http_max_connections=16", NULL
+	"http_max_connections=16", "webhook_allow_hosts=127.0.0.1:9", NULL
 };
 
 /* An Authorization: Bearer request. */
@@ -1750,6 +1807,53 @@ check_slow_loris(void)
 	free(r.body);
 }
 
+/* The routes the other checks do not call, so that docs/openapi.yaml's
+ * check (tests/openapi-test.sh) sees their answers too: the rulesets,
+ * the metrics, and the administrator's global webhooks, whose "events"
+ * sent as a comma string are listed as a list. */
+static void
+check_admin_routes(void)
+{
+	char path[64];
+	struct reply r;
+	long status;
+	int64_t id;
+	json_t *j, *events;
+
+	j = http_json(NULL, "GET", "/v1/rulesets", NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_int_gt(json_array_size(json_object_get(j, "rulesets")), 0);
+	json_decref(j);
+	http_raw("GET", "/v1/metrics", NULL, NULL, &r);
+	ck_assert_int_eq(r.status, 200);
+	ck_assert_ptr_nonnull(strstr(r.body, "pbem_"));
+	free(r.body);
+	j = http_bearer("sekrit", "POST", "/v1/webhooks", "{\"url\": "
+	    "\"http://127.0.0.1:9/all\", \"events\": \"move,game_over\"}",
+	    &status);
+	ck_assert_msg(status == 201, "%ld %s", status, error_message(j));
+	events = json_object_get(j, "events");
+	ck_assert_int_eq(json_array_size(events), 2);
+	ck_assert_str_eq(json_string_value(json_array_get(events, 0)), "move");
+	ck_assert_str_eq(json_string_value(json_array_get(events, 1)),
+	    "game_over");
+	ck_assert(json_is_null(json_object_get(j, "game")));
+	id = json_integer_value(json_object_get(j, "id"));
+	json_decref(j);
+	j = http_bearer("sekrit", "GET", "/v1/webhooks", NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_int_ge(json_array_size(json_object_get(j, "webhooks")), 1);
+	json_decref(j);
+	snprintf(path, sizeof(path), "/v1/webhooks/%lld", (long long)id);
+	j = http_bearer("sekrit", "DELETE", path, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "deleted")), id);
+	json_decref(j);
+	j = http_bearer("sekrit", "DELETE", path, NULL, &status);
+	ck_assert_int_eq(status, 404);
+	json_decref(j);
+}
+
 START_TEST(test_http_limits)
 {
 	int64_t game;
@@ -1759,6 +1863,7 @@ START_TEST(test_http_limits)
 	check_names_by_case();
 	game = check_consent_and_cap();
 	check_paging();
+	check_admin_routes();
 	check_key_limit_on_commands(game);
 	check_slow_loris();
 }

@@ -362,7 +362,16 @@ START_TEST(test_json_has_no_secret)
 	j = webhook_json(&w, NULL);
 	text = json_dumps(j, 0);
 	ck_assert_ptr_null(strstr(text, w.secret + 6));
-	ck_assert_ptr_nonnull(strstr(text, "\"events\": \"*\""));
+	ck_assert_ptr_nonnull(strstr(text, "\"events\": [\"*\"]"));
+	free(text);
+	json_decref(j);
+	/* Registered as a comma string, listed as a list. */
+	ck_assert_int_eq(webhook_register(env.st, &rules, 0, 0, "https://x.example/i",
+	    "move,game_over", &w, err, sizeof(err)), 0);
+	j = webhook_json(&w, NULL);
+	text = json_dumps(j, 0);
+	ck_assert_ptr_nonnull(strstr(text,
+	    "\"events\": [\"move\", \"game_over\"]"));
 	free(text);
 	json_decref(j);
 }

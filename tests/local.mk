@@ -186,7 +186,10 @@ tests_check_async_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(SQLITE_LIBS) -lpthread
 
 # The HTTP API end to end: the real pbemd driven with libcurl.
 check_PROGRAMS += tests/check_http
-TESTS += tests/check_http
+# tests/openapi-test.sh runs tests/check_http, recording every answer, and
+# checks docs/openapi.yaml and those answers against it.
+TESTS += tests/openapi-test.sh
+EXTRA_DIST += tests/openapi-test.sh tests/openapi-check.py
 tests_check_http_SOURCES = tests/check_http.c $(TESTLIB)
 tests_check_http_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests \
 	$(CHECK_CFLAGS) $(CURL_CFLAGS)

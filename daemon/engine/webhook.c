@@ -273,6 +273,25 @@ webhook_state_name(int state)
 	return "unknown";
 }
 
+/* A registration's comma-separated events as a list of names; every
+ * event ("" or "*") is ["*"]. */
+static json_t *
+events_json(const char *events)
+{
+	json_t *list = json_array();
+	const char *start = events[0] != '\0' ? events : "*", *comma;
+
+	while (list != NULL) {
+		comma = strchr(start, ',');
+		json_array_append_new(list, json_stringn(start, comma != NULL ?
+		    (size_t)(comma - start) : strlen(start)));
+		if (comma == NULL)
+			break;
+		start = comma + 1;
+	}
+	return list;
+}
+
 json_t *
 webhook_json(const struct store_webhook *w, const char *lang)
 {
@@ -280,9 +299,9 @@ webhook_json(const struct store_webhook *w, const char *lang)
 
 	json_t *j;
 
-	j = json_pack("{s:I, s:s, s:s, s:s, s:i, s:I}", "id",
+	j = json_pack("{s:I, s:s, s:o, s:s, s:i, s:I}", "id",
 	    (json_int_t)w->id, "url", w->url, "events",
-	    w->events[0] != '\0' ? w->events : "*", "state",
+	    events_json(w->events), "state",
 	    webhook_state_name(w->state), "failures", w->failures,
 	    "created", (json_int_t)w->created);
 	if (j == NULL)

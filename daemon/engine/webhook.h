@@ -87,7 +87,8 @@ int	webhook_register_as(struct store *st, const struct webhook_rules *r,
 	    struct store_webhook *w, char *err, size_t errlen);
 /* "active", "failing" or "disabled". */
 const char *webhook_state_name(int state);
-/* The registration as JSON for people and the API; never the secret.
+/* The registration as JSON for people and the API; never the secret;
+ * "events" is a list of names, ["*"] for every event.
  * For the administrator (lang NULL) last_error is the full reason; for a
  * player (lang "en", "fr") it only says that delivery failed, in that
  * language, without the network's detail. */

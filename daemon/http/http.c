@@ -122,6 +122,7 @@ struct pending {
 	const struct api_route	*route, *path_route;
 	int64_t		 params[API_MAX_PARAMS];
 	const char	*route_class;	/* for the metrics */
+	char		 allow[32];	/* a 405's Allow header */
 	struct timespec	 arrived;
 };
 
@@ -296,7 +297,8 @@ api_query_lang(struct api_request *req, enum rules_lang *lang,
 		return 1;
 	}
 	snprintf(msg, sizeof(msg), "lang=%.40s: unknown language; lang is "
-	    "en (English) or fr (français)", text);
+	    "en (English) or fr (French) / langue inconnue ; lang vaut en "
+	    "(anglais) ou fr (français)", text);
 	*answered = api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
 	    msg, NULL);
 	return -1;
@@ -404,6 +406,27 @@ find_route(const char *method, const char *path, int64_t *params,
 	return NULL;
 }
 
+/* The methods the routes of path take, "GET, POST", into allow (the
+ * Allow header of a 405). */
+static void
+allowed_methods(const char *path, char *allow, size_t len)
+{
+	const struct api_route *r;
+	int64_t params[API_MAX_PARAMS];
+	size_t used = 0;
+
+	allow[0] = '\0';
+	for (r = routes; r->pattern != NULL; r++) {
+		if (!path_matches(r->pattern, path, params) ||
+		    strstr(allow, r->method) != NULL)
+			continue;
+		used += (size_t)snprintf(allow + used, len - used, "%s%s",
+		    used == 0 ? "" : ", ", r->method);
+		if (used >= len)
+			return;
+	}
+}
+
 static enum MHD_Result
 answer_too_large(struct api_request *req)
 {
@@ -420,7 +443,7 @@ answer_too_large(struct api_request *req)
  * size, and ?lang= (an unknown language is the same 400 everywhere,
  * whether or not the route's answer depends on the language). */
 static enum MHD_Result
-route(struct api_request *req, const struct pending *p)
+route(struct api_request *req, struct pending *p)
 {
 	enum rules_lang lang;
 	enum MHD_Result rc = MHD_NO;
@@ -432,10 +455,13 @@ route(struct api_request *req, const struct pending *p)
 			return rc;
 		return p->route->handler(req);
 	}
-	if (p->path_route != NULL)
+	if (p->path_route != NULL) {
+		allowed_methods(req->path, p->allow, sizeof(p->allow));
+		api_add_header(req, "Allow", p->allow);
 		return api_send_error(req, MHD_HTTP_METHOD_NOT_ALLOWED,
 		    "method_not_allowed", "this path does not take that "
 		    "method; see docs/API.md", NULL);
+	}
 	return api_send_error(req, MHD_HTTP_NOT_FOUND, "not_found",
 	    "no such resource; see docs/API.md", NULL);
 }

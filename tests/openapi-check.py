@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""openapi-check.py -- check docs/openapi.yaml, and answers against it.
+
+  --spec FILE      the OpenAPI 3.1 document (always read and checked):
+                   the openapi version, info, every operation has responses
+                   with three-digit statuses, every local $ref resolves,
+                   every schema is valid for jsonschema's validator class of
+                   its dialect (JSON Schema 2020-12);
+  --routes FILE    daemon/http/http.c: every route of its table is an
+                   operation of the spec, and every operation a route;
+  --answers FILE   JSON lines recorded by tests/check_http with
+                   PBEM_API_RECORD (method, path, status, content_type,
+                   allow, body): each status is declared for its route, each
+                   media type too, and each JSON body is valid for the
+                   schema of that route, status and media type.  An answer
+                   to a path or method the API does not serve must be the
+                   404 or 405 error object, a 405 with an Allow header.
+
+Exit 0 when everything holds, 1 with one line per problem otherwise.
+Uses python3-yaml and python3-jsonschema (Debian 12 packages).
+"""
+
+import argparse
+import json
+import re
+import sys
+
+import jsonschema
+import yaml
+
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch",
+           "trace")
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def resolve_pointer(doc, ref):
+    """The node a local reference "#/a/b" names, or None."""
+    if not ref.startswith("#/"):
+        return None
+    node = doc
+    for part in ref[2:].split("/"):
+        part = part.replace("~1", "/").replace("~0", "~")
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def walk(node, where):
+    """Every (where, dict) of a YAML tree, depth first."""
+    if isinstance(node, dict):
+        yield where, node
+        for key, value in node.items():
+            yield from walk(value, where + "/" + str(key))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from walk(value, where + "/" + str(i))
+
+
+def deref(doc, node):
+    """node, or what its $ref names (followed to the end)."""
+    seen = 0
+    while isinstance(node, dict) and "$ref" in node and seen < 20:
+        node = resolve_pointer(doc, node["$ref"])
+        seen += 1
+    return node
+
+
+def standalone(doc, schema):
+    """schema as a document jsonschema can use alone: references to
+    #/components/schemas/X become #/$defs/X, with every component schema
+    under $defs."""
+    def rewrite(node):
+        if isinstance(node, dict):
+            out = {}
+            for key, value in node.items():
+                if key == "$ref" and isinstance(value, str):
+                    out[key] = value.replace("#/components/schemas/",
+                                             "#/$defs/")
+                else:
+                    out[key] = rewrite(value)
+            return out
+        if isinstance(node, list):
+            return [rewrite(v) for v in node]
+        return node
+    whole = rewrite(schema)
+    if not isinstance(whole, dict):
+        return whole
+    whole = dict(whole)
+    whole["$schema"] = DIALECT
+    whole["$defs"] = rewrite(doc.get("components", {}).get("schemas", {}))
+    return whole
+
+
+def validator_class():
+    return jsonschema.validators.validator_for({"$schema": DIALECT})
+
+
+def check_structure(doc, problems):
+    version = str(doc.get("openapi", ""))
+    if not re.fullmatch(r"3\.1\.\d+", version):
+        problems.append("openapi: %r is not 3.1.x" % version)
+    info = doc.get("info")
+    if not isinstance(info, dict) or "title" not in info or \
+            "version" not in info:
+        problems.append("info: needs title and version")
+    if not isinstance(doc.get("paths"), dict) or not doc["paths"]:
+        problems.append("paths: missing or empty")
+        return
+    for where, node in walk(doc, "#"):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and resolve_pointer(doc, ref) is None:
+            problems.append("%s: $ref %s does not resolve" % (where, ref))
+    for path, item in doc["paths"].items():
+        if not path.startswith("/"):
+            problems.append("paths: %r does not start with /" % path)
+        if not isinstance(item, dict):
+            problems.append("%s: not an object" % path)
+            continue
+        templated = set(re.findall(r"\{([^}]+)\}", path))
+        for method in METHODS:
+            op = item.get(method)
+            if op is None:
+                continue
+            where = "%s %s" % (method.upper(), path)
+            named = set()
+            for param in item.get("parameters", []) + \
+                    op.get("parameters", []):
+                param = deref(doc, param)
+                if isinstance(param, dict) and param.get("in") == "path":
+                    named.add(param.get("name"))
+            if named != templated:
+                problems.append("%s: path parameters %s, template names %s"
+                                % (where, sorted(named), sorted(templated)))
+            responses = op.get("responses")
+            if not isinstance(responses, dict) or not responses:
+                problems.append("%s: no responses" % where)
+                continue
+            for status, response in responses.items():
+                if not re.fullmatch(r"[1-5][0-9][0-9]", str(status)):
+                    problems.append("%s: response %r is not a status"
+                                    % (where, status))
+                response = deref(doc, response)
+                if not isinstance(response, dict) or \
+                        "description" not in response:
+                    problems.append("%s %s: a response needs a description"
+                                    % (where, status))
+    schemas = []
+    for where, node in walk(doc, "#"):
+        if "schema" in node and isinstance(node["schema"], dict):
+            schemas.append((where + "/schema", node["schema"]))
+    for name, schema in doc.get("components", {}).get("schemas",
+                                                       {}).items():
+        schemas.append(("#/components/schemas/" + name, schema))
+    cls = validator_class()
+    for where, schema in schemas:
+        try:
+            cls.check_schema(standalone(doc, schema))
+        except jsonschema.exceptions.SchemaError as e:
+            problems.append("%s: not a valid JSON Schema: %s"
+                            % (where, e.message))
+
+
+def template_key(path):
+    """A path with every {name} as {}: /v1/games/{} ."""
+    return re.sub(r"\{[^}]*\}", "{}", path)
+
+
+def check_routes(doc, c_file, problems):
+    text = open(c_file, encoding="utf-8").read()
+    table = re.search(r"routes\[\]\s*=\s*\{(.*?)\n\};", text, re.S)
+    if table is None:
+        problems.append("%s: no routes[] table" % c_file)
+        return
+    served = set()
+    for method, pattern in re.findall(
+            r'\{\s*"([A-Z]+)"\s*,\s*"([^"]+)"', table.group(1)):
+        served.add((method.lower(), template_key(pattern)))
+    if not served:
+        problems.append("%s: the routes[] table has no route" % c_file)
+    declared = set()
+    for path, item in doc.get("paths", {}).items():
+        for method in METHODS:
+            if isinstance(item, dict) and method in item:
+                declared.add((method, template_key(path)))
+    for method, path in sorted(served - declared):
+        problems.append("route %s %s is served but not in the spec"
+                        % (method.upper(), path))
+    for method, path in sorted(declared - served):
+        problems.append("%s %s is in the spec but not served"
+                        % (method.upper(), path))
+
+
+def find_path(doc, concrete):
+    """The spec's path template that concrete matches, or None; a
+    literal path wins over a template."""
+    best = None
+    for path in doc.get("paths", {}):
+        pattern = "^" + re.sub(r"\\\{[^}]*\\\}", "[^/]+",
+                               re.escape(path)) + "$"
+        if re.match(pattern, concrete):
+            if best is None or path.count("{") < best.count("{"):
+                best = path
+    return best
+
+
+def check_error_body(doc, body, where, problems):
+    schema = doc["components"]["schemas"].get("Error")
+    validate(doc, schema, body, where, problems)
+
+
+def validate(doc, schema, body, where, problems):
+    try:
+        value = json.loads(body)
+    except ValueError:
+        problems.append("%s: the body is not JSON" % where)
+        return
+    cls = validator_class()
+    validator = cls(standalone(doc, schema))
+    for error in sorted(validator.iter_errors(value), key=str)[:3]:
+        problems.append("%s: at /%s: %s" % (
+            where, "/".join(str(p) for p in error.absolute_path),
+            error.message[:300]))
+
+
+def check_answers(doc, answers_file, problems):
+    seen = set()
+    for number, line in enumerate(open(answers_file, encoding="utf-8"), 1):
+        answer = json.loads(line)
+        method = answer["method"].lower()
+        status = str(answer["status"])
+        media = answer["content_type"].split(";")[0].strip().lower()
+        where = "answer %d, %s %s %s" % (number, answer["method"],
+                                         answer["path"], status)
+        path = find_path(doc, answer["path"])
+        item = doc["paths"].get(path) if path is not None else None
+        op = item.get(method) if item is not None else None
+        if op is None or status == "405":
+            if status not in ("404", "405"):
+                problems.append("%s: no such operation in the spec" % where)
+                continue
+            if status == "405" and not answer.get("allow"):
+                problems.append("%s: a 405 without Allow" % where)
+            check_error_body(doc, answer["body"], where, problems)
+            continue
+        seen.add((method, path))
+        response = deref(doc, op["responses"].get(status))
+        if response is None:
+            problems.append("%s: status %s is not declared" % (where,
+                                                                status))
+            continue
+        content = response.get("content")
+        if content is None:
+            if answer["body"] != "":
+                problems.append("%s: a body, but no content is declared"
+                                % where)
+            continue
+        if media not in content:
+            problems.append("%s: media type %r is not declared (%s)"
+                            % (where, media, ", ".join(content)))
+            continue
+        schema = content[media].get("schema")
+        if media == "application/json" and schema is not None:
+            validate(doc, schema, answer["body"], where, problems)
+    return seen
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--spec", required=True)
+    parser.add_argument("--routes")
+    parser.add_argument("--answers")
+    args = parser.parse_args()
+    problems = []
+    try:
+        doc = yaml.safe_load(open(args.spec, encoding="utf-8"))
+    except yaml.YAMLError as e:
+        print("%s: not YAML: %s" % (args.spec, e))
+        return 1
+    if not isinstance(doc, dict):
+        print("%s: not a YAML mapping" % args.spec)
+        return 1
+    check_structure(doc, problems)
+    if args.routes:
+        check_routes(doc, args.routes, problems)
+    if args.answers and not problems:
+        seen = check_answers(doc, args.answers, problems)
+        print("openapi-check: %d operations answered in the recording"
+              % len(seen))
+        for path, item in doc["paths"].items():
+            for method in METHODS:
+                if method in item and (method, path) not in seen:
+                    print("openapi-check: not in the recording: %s %s"
+                          % (method.upper(), path))
+    for problem in problems:
+        print(problem)
+    if not problems:
+        print("openapi-check: %s holds" % args.spec)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

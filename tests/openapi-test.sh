@@ -1,0 +1,67 @@
+#!/bin/sh
+# openapi-test.sh -- the API contract (docs/API.md, "The OpenAPI file"):
+#   1. docs/openapi.yaml is a well-formed OpenAPI 3.1 document whose routes
+#      are exactly those of daemon/http/http.c's table;
+#   2. tests/check_http runs with PBEM_API_RECORD set, recording every
+#      answer it receives, and each recorded answer has a status the spec
+#      declares for its route, and a JSON body its schema accepts.
+# One script, so that the check of the answers always follows the run.
+set -eu
+top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+build=${top_builddir:-.}
+fail() { echo "openapi-test: $*" >&2; exit 1; }
+
+python3 -c 'import yaml, jsonschema' 2>/dev/null ||
+	fail "python3-yaml and python3-jsonschema are needed" \
+	    "(contrib/install-deps.sh)"
+
+python3 "$top/tests/openapi-check.py" --spec "$top/docs/openapi.yaml" \
+    --routes "$top/daemon/http/http.c" || fail "docs/openapi.yaml is not valid"
+
+record=$(mktemp)
+trap 'rm -f "$record"' EXIT
+PBEM_API_RECORD=$record "$build/tests/check_http" ||
+	fail "tests/check_http failed"
+[ -s "$record" ] || fail "tests/check_http recorded no answer"
+python3 "$top/tests/openapi-check.py" --spec "$top/docs/openapi.yaml" \
+    --answers "$record" || fail "an answer does not match docs/openapi.yaml"
+
+# 3. The check can fail: an undeclared field, an undeclared status, a 405
+#    without Allow, a wrong type, a field added to an extended schema (the
+#    created game) and a hand in an event are each refused.
+bad=$(mktemp)
+trap 'rm -f "$record" "$bad"' EXIT
+for line in \
+    '{"method":"POST","path":"/v1/players","status":201,"content_type":"application/json","allow":"","body":"{\"id\":1,\"name\":\"a\",\"email\":\"\",\"lang\":\"en\",\"key\":\"k\",\"email_confirmed\":true,\"secret\":\"x\"}"}' \
+    '{"method":"GET","path":"/v1/games/1/seed","status":418,"content_type":"application/json","allow":"","body":"{}"}' \
+    '{"method":"PUT","path":"/v1/games/1","status":405,"content_type":"application/json","allow":"","body":"{\"error\":{\"code\":\"method_not_allowed\",\"message\":\"m\"}}"}' \
+    '{"method":"GET","path":"/v1/webhooks","status":200,"content_type":"application/json","allow":"","body":"{\"webhooks\":[],\"next\":\"3\"}"}' \
+    '{"method":"POST","path":"/v1/games","status":201,"content_type":"application/json","allow":"","body":"{\"id\":1,\"ruleset\":\"x\",\"status\":\"forming\",\"seats\":2,\"players\":[\"a\",null],\"open_seats\":1,\"options\":{},\"seed_commitment\":\"ab\",\"created\":1,\"started\":false,\"bogus\":1}"}' \
+    '{"method":"GET","path":"/v1/events","status":200,"content_type":"application/json","allow":"","body":"{\"events\":[{\"seq\":0,\"kind\":0,\"seat\":-1,\"time\":1,\"prev_hash\":\"00\",\"hash\":\"00\",\"receipt\":\"00\",\"text\":null,\"redacted\":true,\"name\":null,\"summary\":{\"en\":\"a\",\"fr\":\"b\"},\"game\":1,\"event_id\":1,\"hand\":[3]}],\"next_after\":1,\"timed_out\":false}"}'
+do
+	printf '%s\n' "$line" >"$bad"
+	if python3 "$top/tests/openapi-check.py" --spec "$top/docs/openapi.yaml" \
+	    --answers "$bad" >/dev/null; then
+		fail "openapi-check.py accepted a wrong answer: $line"
+	fi
+done
+echo "openapi-test: the spec, the routes and every recorded answer agree"
+
+# 4. The spec check can fail: a route left out of the spec, and a $ref to
+#    nothing.
+spec=$(mktemp)
+trap 'rm -f "$record" "$bad" "$spec"' EXIT
+sed 's|^  /v1/games/{id}/commands:|  /v1/games/{id}/command:|' \
+    "$top/docs/openapi.yaml" >"$spec"
+python3 "$top/tests/openapi-check.py" --spec "$spec" \
+    --routes "$top/daemon/http/http.c" >"$bad" &&
+	fail "openapi-check.py missed a route left out of the spec"
+grep -q 'POST /v1/games/{}/commands is served but not in the spec' "$bad" ||
+	fail "openapi-check.py did not name the missing route"
+sed 's|#/components/schemas/MoveResult|#/components/schemas/NoSuch|' \
+    "$top/docs/openapi.yaml" >"$spec"
+python3 "$top/tests/openapi-check.py" --spec "$spec" >"$bad" &&
+	fail "openapi-check.py missed a \$ref to nothing"
+grep -q 'does not resolve' "$bad" ||
+	fail "openapi-check.py did not name the \$ref to nothing"
+echo "openapi-test: the checker refuses a spec missing a route or a \$ref"
