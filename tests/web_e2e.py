@@ -855,6 +855,10 @@ def main():
         ok("Enterprise" in br.driver.page_source and
            br.driver.find_elements(By.CSS_SELECTOR, "svg.route"),
            "the public page of game 3 has no route")
+        words = br.driver.find_element(By.TAG_NAME, "body").text
+        ok("erin (seat" in words and "frank (seat" in words,
+           "the public page's game in words does not name erin and frank: "
+           "%r" % words[-600:])
         br.shot("eve-public")
         audit = srv.ctl("audit", "1")
         ok("web" in audit, "the audit of game 1 names no move by a web "

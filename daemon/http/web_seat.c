@@ -67,16 +67,20 @@ load(struct api_request *req, struct store *st, int64_t game_id,
 	return -1;
 }
 
-/* The players' names, for draw_view_fill(). */
-static void
-names_of(struct store *st, struct gamestate *gs, const char **names)
+/* The players' names: names[] as present_view() takes them (the
+ * engine's gamestate_seat_names(), NULL for a seat with no player), and
+ * shown[] for the drawing and the last moves, "?" for such a seat.
+ * Returns the number of seats. */
+static int
+names_of(struct store *st, struct gamestate *gs, const char **names,
+    const char **shown)
 {
-	const struct store_player *p;
-	int s;
+	int s, nseats;
 
-	for (s = 0; s < gs->game.nseats; s++)
-		names[s] = (p = gamestate_seat_player(st, gs, s)) != NULL ?
-		    p->name : "?";
+	nseats = gamestate_seat_names(st, gs, names);
+	for (s = 0; s < nseats; s++)
+		shown[s] = names[s] != NULL ? names[s] : "?";
+	return nseats;
 }
 
 /* Entries of the log looked at for the last moves, and moves shown. */
@@ -205,7 +209,7 @@ enum MHD_Result
 web_seat_answer(struct api_request *req, const struct store_web_session *ws,
     const char *session, unsigned int status, const char *refusal)
 {
-	const char *names[STORE_MAX_SEATS];
+	const char *names[STORE_MAX_SEATS], *seat_names[STORE_MAX_SEATS];
 	const struct store_player *me;
 	struct store_player full;
 	struct present_info info;
@@ -245,6 +249,8 @@ web_seat_answer(struct api_request *req, const struct store_web_session *ws,
 	info.forms = forms;
 	info.legal = legal;
 	info.state = acting ? gs.state : NULL;
+	info.nseats = names_of(st, &gs, seat_names, names);
+	info.seat_names = seat_names;
 	shown = present_view(view, &info);
 	json_decref(view);
 	engine_web_csrf(session, csrf);
@@ -259,7 +265,6 @@ web_seat_answer(struct api_request *req, const struct store_web_session *ws,
 		json_object_set_new(data, "refusal", json_string(refusal));
 	json_object_set_new(data, "view_text", view_text(req, &gs, shown,
 	    lang, over ? "game_over" : acting ? "your_turn" : "waiting"));
-	names_of(st, &gs, names);
 	draw_view_fill(data, shown, gs.game.nseats, names, ws->seat);
 	web_pick_mark(data);
 	add_last_moves(data, last_moves(st, &gs, ws->seat, names, over,
@@ -322,7 +327,7 @@ web_seat_page(struct api_request *req)
 enum MHD_Result
 web_public_page(struct api_request *req)
 {
-	const char *names[STORE_MAX_SEATS];
+	const char *names[STORE_MAX_SEATS], *seat_names[STORE_MAX_SEATS];
 	struct present_info info;
 	struct gamestate gs;
 	enum rules_lang lang = web_request_lang(req);
@@ -343,6 +348,8 @@ web_public_page(struct api_request *req)
 	info.lang = lang;
 	info.module = gs.module;
 	info.viewer = RULES_VIEW_PUBLIC;
+	info.nseats = names_of(st, &gs, seat_names, names);
+	info.seat_names = seat_names;
 	shown = present_view(view, &info);
 	json_decref(view);
 	data = json_pack("{s:I, s:O?, s:b, s:I}", "game_id",
@@ -350,7 +357,6 @@ web_public_page(struct api_request *req)
 	    "over", over, "next_seq", (json_int_t)(gs.seq + 1));
 	json_object_set_new(data, "view_text", view_text(req, &gs, shown,
 	    lang, over ? "game_over" : "spectator"));
-	names_of(st, &gs, names);
 	draw_view_fill(data, shown, gs.game.nseats, names, RULES_VIEW_PUBLIC);
 	add_last_moves(data, last_moves(st, &gs, RULES_VIEW_PUBLIC, names,
 	    over, lang));
