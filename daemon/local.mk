@@ -26,6 +26,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine/turnclock.h daemon/engine/turnclock.c \
 	daemon/engine/gamemaster.c \
 	daemon/engine/refusal.h daemon/engine/refusal.c \
+	daemon/engine/gametx.h daemon/engine/gametx.c \
 	daemon/engine/create.c daemon/engine/players.c \
 	daemon/engine/gamestate.c \
 	daemon/engine/replay.h daemon/engine/replay.c \

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "gametx.h"
 #include "refusal.h"
 #include "schedule.h"
 #include "turnclock.h"
@@ -22,48 +23,6 @@
 #define EXTEND_MAX	(30LL * 86400)
 
 /* BEGIN and load a running game; on failure the transaction is over. */
-static enum engine_status
-open_running(struct store *st, int64_t game_id, struct gamestate *gs,
-    enum rules_lang lang, char *err, size_t errlen)
-{
-	enum engine_status es;
-	int over;
-
-	if (store_begin(st) != STORE_OK)
-		return engine_refusal(err, errlen, ENGINE_BUSY,
-		    "the store is busy: %s; try again", store_errmsg(st));
-	if ((es = gamestate_load(st, game_id, -1, gs, err, errlen)) !=
-	    ENGINE_OK) {
-		store_rollback(st);
-		return es;
-	}
-	(void)gamestate_seat_acts(gs, -1, &over);
-	if (over || gs->game.status != STORE_GAME_RUNNING) {
-		store_rollback(st);
-		gamestate_clear(gs);
-		return engine_refusal_in(err, errlen, ENGINE_GAME_OVER, lang,
-		    "game %lld "
-		    "is not running", "la partie %lld n'est pas en cours",
-		    (long long)game_id);
-	}
-	return ENGINE_OK;
-}
-
-static enum engine_status
-close_game(struct store *st, struct gamestate *gs, enum engine_status es,
-    char *err, size_t errlen)
-{
-	if (es == ENGINE_OK && store_commit(st) != STORE_OK)
-		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
-		    store_errmsg(st));
-	if (es != ENGINE_OK)
-		store_rollback(st);
-	else
-		engine_committed(gs->game.id, gs->seq);	/* views changed */
-	gamestate_clear(gs);
-	return es;
-}
-
 /* The master's signed command number must be new (0: the administrator,
  * no number); it is recorded in m, which the caller writes. */
 static enum engine_status
@@ -145,7 +104,7 @@ engine_master_extend(struct store *st, int64_t game_id,
 		    "extend a turn by 1 hour to %lld days, not %lld seconds",
 		    "prolongez un tour d'une heure à %lld jours, pas de %lld "
 		    "secondes", EXTEND_MAX / 86400, (long long)seconds);
-	es = open_running(st, game_id, &gs, lang, err, errlen);
+	es = engine_game_open(st, game_id, -1, &gs, lang, err, errlen);
 	if (es != ENGINE_OK)
 		return es;
 	if (store_master_get(st, game_id, &m) != STORE_OK)
@@ -162,7 +121,7 @@ engine_master_extend(struct store *st, int64_t game_id,
 	    store_master_put(st, &m) != STORE_OK)
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
-	return close_game(st, &gs, es, err, errlen);
+	return engine_game_finish(st, &gs, es, err, errlen);
 }
 
 enum engine_status
@@ -174,7 +133,7 @@ engine_master_pause(struct store *st, int64_t game_id,
 	struct store_master m;
 	enum engine_status es;
 
-	es = open_running(st, game_id, &gs, lang, err, errlen);
+	es = engine_game_open(st, game_id, -1, &gs, lang, err, errlen);
 	if (es != ENGINE_OK)
 		return es;
 	if (store_master_get(st, game_id, &m) != STORE_OK) {
@@ -204,7 +163,7 @@ engine_master_pause(struct store *st, int64_t game_id,
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 out:
-	return close_game(st, &gs, es, err, errlen);
+	return engine_game_finish(st, &gs, es, err, errlen);
 }
 
 enum engine_status
@@ -217,7 +176,7 @@ engine_master_force(struct store *st, const struct serverkey *key,
 	struct gamestate gs;
 	enum engine_status es;
 
-	es = open_running(st, game_id, &gs, lang, err, errlen);
+	es = engine_game_open(st, game_id, -1, &gs, lang, err, errlen);
 	if (es != ENGINE_OK)
 		return es;
 	if (store_master_get(st, game_id, &m) != STORE_OK)
@@ -234,7 +193,7 @@ engine_master_force(struct store *st, const struct serverkey *key,
 		    store_errmsg(st));
 	/* The command number first: schedule_force() has its own
 	 * transactions, one per entry it writes. */
-	if ((es = close_game(st, &gs, es, err, errlen)) != ENGINE_OK)
+	if ((es = engine_game_finish(st, &gs, es, err, errlen)) != ENGINE_OK)
 		return es;
 	if (schedule_force(st, key, game_id, now, &stats, err, errlen) != 0)
 		return ENGINE_INTERNAL;
@@ -251,7 +210,7 @@ engine_master_policy(struct store *st, int64_t game_id, int64_t command_seq,
 	enum engine_status es;
 	char perr[512];
 
-	es = open_running(st, game_id, &gs, lang, err, errlen);
+	es = engine_game_open(st, game_id, -1, &gs, lang, err, errlen);
 	if (es != ENGINE_OK)
 		return es;
 	if (store_master_get(st, game_id, &m) != STORE_OK)
@@ -269,5 +228,5 @@ engine_master_policy(struct store *st, int64_t game_id, int64_t command_seq,
 	    ENGINE_OK && store_master_put(st, &m) != STORE_OK)
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
-	return close_game(st, &gs, es, err, errlen);
+	return engine_game_finish(st, &gs, es, err, errlen);
 }

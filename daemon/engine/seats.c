@@ -14,56 +14,8 @@
 
 #include "clock.h"
 #include "engine.h"
+#include "gametx.h"
 #include "refusal.h"
-
-/* BEGIN, load the game and check it runs and has the seat. */
-static enum engine_status
-open_game(struct store *st, int64_t game_id, int seat, struct gamestate *gs,
-    enum rules_lang lang, char *err, size_t errlen)
-{
-	enum engine_status es;
-	int one;
-
-	if (store_begin(st) != STORE_OK)
-		return engine_refusal(err, errlen, ENGINE_BUSY,
-		    "the store is busy: %s; try again", store_errmsg(st));
-	es = gamestate_load(st, game_id, -1, gs, err, errlen);
-	if (es != ENGINE_OK) {
-		store_rollback(st);
-		return es;
-	}
-	if (gs->game.status == STORE_GAME_OVER ||
-	    gs->module->to_act(gs->state, &one, 1) == 0)
-		es = engine_refusal_in(err, errlen, ENGINE_GAME_OVER, lang,
-		    "game %lld is over", "la partie %lld est terminée",
-		    (long long)game_id);
-	else if (seat < -1 || seat >= gs->game.nseats)
-		es = engine_refusal_in(err, errlen, ENGINE_BAD_SEAT, lang,
-		    "game %lld "
-		    "has seats 0 to %d; there is no seat %d", "la partie %lld "
-		    "a les sièges 0 à %d ; il n'y a pas de siège %d",
-		    (long long)game_id, gs->game.nseats - 1, seat);
-	if (es != ENGINE_OK) {
-		store_rollback(st);
-		gamestate_clear(gs);
-	}
-	return es;
-}
-
-static enum engine_status
-finish(struct store *st, struct gamestate *gs, enum engine_status es,
-    char *err, size_t errlen)
-{
-	if (es == ENGINE_OK && store_commit(st) != STORE_OK)
-		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
-		    store_errmsg(st));
-	if (es != ENGINE_OK)
-		store_rollback(st);
-	else
-		engine_committed(gs->game.id, gs->seq);	/* engine.h */
-	gamestate_clear(gs);
-	return es;
-}
 
 static enum engine_status
 seat_row(struct store *st, int64_t game_id, int seat, struct store_seat *s,
@@ -93,7 +45,7 @@ seats_claim_command(struct store_seat *row, int64_t command_seq, char *err,
 	return ENGINE_OK;
 }
 
-/* open_game() for a seat's own command: also read the seat's row and
+/* engine_game_open() for a seat's own command: also read the seat's row and
  * claim command_seq in it.  On failure the transaction is over. */
 static enum engine_status
 open_seat(struct store *st, int64_t game_id, int seat, int64_t command_seq,
@@ -103,18 +55,18 @@ open_seat(struct store *st, int64_t game_id, int seat, int64_t command_seq,
 	enum engine_status es;
 
 	if (seat < 0)
-		seat = -2;	/* refused as no such seat by open_game */
-	if ((es = open_game(st, game_id, seat, gs, lang, err, errlen)) !=
+		seat = -2;	/* refused as no such seat (gametx.h) */
+	if ((es = engine_game_open(st, game_id, seat, gs, lang, err, errlen)) !=
 	    ENGINE_OK)
 		return es;
 	if ((es = seat_row(st, game_id, seat, row, err, errlen)) !=
 	    ENGINE_OK || (es = seats_claim_command(row, command_seq, err,
 	    errlen)) != ENGINE_OK)
-		return finish(st, gs, es, err, errlen);
+		return engine_game_finish(st, gs, es, err, errlen);
 	/* An absent seat is offered to another player: until it is given
 	 * back (pbemctl replace), its player has no say in the game. */
 	if (row->status == STORE_SEAT_ABSENT)
-		return finish(st, gs, engine_refusal_in(err, errlen,
+		return engine_game_finish(st, gs, engine_refusal_in(err, errlen,
 		    ENGINE_REFUSED,
 		    lang, "seat %d of game %lld is marked absent after a "
 		    "missed deadline and is offered to a replacement; ask the "
@@ -217,7 +169,7 @@ engine_resign(struct store *st, const struct serverkey *key, int64_t game_id,
 out:
 	json_decref(remaining);
 	json_decref(signed_by);
-	return finish(st, &gs, es, err, errlen);
+	return engine_game_finish(st, &gs, es, err, errlen);
 }
 
 enum engine_status
@@ -234,7 +186,7 @@ engine_replace(struct store *st, const struct serverkey *key,
 
 	if (seat < 0)
 		seat = -2;
-	if ((es = open_game(st, game_id, seat, &gs, RULES_LANG_EN, err,
+	if ((es = engine_game_open(st, game_id, seat, &gs, RULES_LANG_EN, err,
 	    errlen)) != ENGINE_OK)
 		return es;
 	if (store_player_get(st, player_id, &newp) != STORE_OK) {
@@ -276,7 +228,7 @@ engine_replace(struct store *st, const struct serverkey *key,
 	}
 	free(text);
 out:
-	return finish(st, &gs, es, err, errlen);
+	return engine_game_finish(st, &gs, es, err, errlen);
 }
 
 enum engine_status
@@ -289,7 +241,7 @@ engine_rekey(struct store *st, const struct serverkey *key, int64_t game_id,
 	enum engine_status es;
 	char newkey[PROTO_KEY_TEXT_MAX], oldkey[PROTO_KEY_TEXT_MAX], *text;
 
-	if ((es = open_game(st, game_id, seat, &gs, RULES_LANG_EN, err,
+	if ((es = engine_game_open(st, game_id, seat, &gs, RULES_LANG_EN, err,
 	    errlen)) != ENGINE_OK)
 		return es;
 	if (seat < 0 || store_player_get(st, gs.game.seat_player[seat], &p) !=
@@ -309,7 +261,7 @@ engine_rekey(struct store *st, const struct serverkey *key, int64_t game_id,
 	    text, NULL, 0, now, err, errlen);
 	free(text);
 out:
-	return finish(st, &gs, es, err, errlen);
+	return engine_game_finish(st, &gs, es, err, errlen);
 }
 
 /* Tell every seat (the one away too: its confirmation) about seat's
@@ -408,7 +360,7 @@ engine_vacation(struct store *st, int64_t game_id, int seat,
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 out:
-	return finish(st, &gs, es, err, errlen);
+	return engine_game_finish(st, &gs, es, err, errlen);
 }
 
 enum engine_status
@@ -447,7 +399,7 @@ engine_vacation_cancel(struct store *st, int64_t game_id, int seat,
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 out:
-	return finish(st, &gs, es, err, errlen);
+	return engine_game_finish(st, &gs, es, err, errlen);
 }
 
 /* Tell every other seat that seat proposes to call the game off (or
@@ -553,5 +505,5 @@ engine_call_off(struct store *st, const struct serverkey *key,
 	tally->ended = es == ENGINE_OK;
 out:
 	json_decref(voters);
-	return finish(st, &gs, es, err, errlen);
+	return engine_game_finish(st, &gs, es, err, errlen);
 }
