@@ -266,7 +266,8 @@ def hand_drawn(driver):
         return Array.from(document.querySelectorAll(
             "section.hand svg.card")).map(function (svg) {
             return Array.from(svg.querySelectorAll("text.card-name"))
-                .map(function (t) { return t.textContent; }).join(" ");
+                .map(function (t) { return t.textContent; }).join(" ")
+                .replace(/- /g, "-");
         });""")
 
 

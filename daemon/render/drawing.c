@@ -29,50 +29,89 @@
 
 #include "drawing.h"
 
-/* Characters of one line of a card's name or kind, and of its note in
- * smaller type; lines of each at most. */
+/* Characters of one line of a card's name, of its kind (smaller type)
+ * and of its note (smaller still), and the lines each may take: the
+ * name at the top, the kind below it down to KIND_BOTTOM, the note at
+ * the bottom.  What does not fit ends its last line with "…"; the
+ * card's <title> holds the whole text. */
 #define CARD_LINE	16
+#define CARD_KIND_LINE	21
 #define CARD_NOTE_LINE	24
-#define CARD_LINES	4
+#define CARD_NAME_LINES	3
+#define CARD_NOTE_LINES	4
+#define KIND_BOTTOM	118
+#define KIND_STEP	12
 
-/* Append text to lines, wrapped at spaces to width characters (a UTF-8
- * sequence counts once), at most CARD_LINES lines. */
-static void
-wrap(json_t *lines, const char *text, size_t width)
+/* The bytes of the next piece of w to place on a line, and its width in
+ * characters (a UTF-8 sequence counts once): up to a space, or up to
+ * and with a hyphen, so that "Lieutenant-Commander" may break after
+ * "Lieutenant-".  A piece wider than width is cut at width. */
+static size_t
+piece(const char *w, size_t width, size_t *chars)
 {
-	char line[128];
-	size_t len = 0, chars = 0, wlen, wchars, i;
+	size_t len = 0;
+
+	*chars = 0;
+	while (w[len] != '\0' && w[len] != ' ') {
+		if (((unsigned char)w[len] & 0xc0) != 0x80) {
+			if (*chars == width)
+				break;
+			(*chars)++;
+		}
+		if (w[len++] == '-' && w[len] != ' ' && w[len] != '\0')
+			break;
+	}
+	/* Whole UTF-8 sequences only. */
+	while (((unsigned char)w[len] & 0xc0) == 0x80)
+		len++;
+	return len;
+}
+
+/* Append text to lines, wrapped to width characters, in at most
+ * max_lines lines; the last line ends with "…" when text goes on. */
+static void
+wrap(json_t *lines, const char *text, size_t width, size_t max_lines)
+{
+	char line[160];
+	size_t len = 0, chars = 0, plen, pchars, i;
 	const char *w = text;
+	int glue = 0;	/* the piece follows a hyphen: no space before it */
 
 	line[0] = '\0';
-	while (*w != '\0' && json_array_size(lines) < CARD_LINES) {
-		while (*w == ' ')
-			w++;
-		for (wlen = 0, wchars = 0; w[wlen] != '\0' && w[wlen] != ' ';
-		    wlen++)
-			if (((unsigned char)w[wlen] & 0xc0) != 0x80)
-				wchars++;
-		if (wlen == 0)
+	for (;;) {
+		if (!glue)
+			while (*w == ' ')
+				w++;
+		if (*w == '\0')
 			break;
-		if (len > 0 && chars + 1 + wchars > width) {
+		plen = piece(w, width, &pchars);
+		if (len > 0 && chars + (glue ? 0 : 1) + pchars > width) {
+			if (json_array_size(lines) + 1 == max_lines)
+				break;
 			json_array_append_new(lines, json_string(line));
 			len = chars = 0;
 			line[0] = '\0';
+			glue = 0;
 			continue;
 		}
-		if (len + wlen + 2 >= sizeof(line))
-			wlen = sizeof(line) - len - 2;
-		if (len > 0) {
+		if (len + plen + 2 >= sizeof(line))
+			break;
+		if (len > 0 && !glue) {
 			line[len++] = ' ';
 			chars++;
 		}
-		for (i = 0; i < wlen; i++)
+		for (i = 0; i < plen; i++)
 			line[len++] = w[i];
 		line[len] = '\0';
-		chars += wchars;
-		w += wlen;
+		chars += pchars;
+		glue = plen > 0 && w[plen - 1] == '-';
+		w += plen;
 	}
-	if (len > 0 && json_array_size(lines) < CARD_LINES)
+	while (*w == ' ')
+		w++;
+	if (*w != '\0' && len + sizeof("…") < sizeof(line))
+		strcat(line, "…");
+	if (len > 0)
 		json_array_append_new(lines, json_string(line));
 }
 
@@ -113,21 +152,22 @@ card_of(const json_t *c)
 		if (json_is_true(json_object_get(c, "spock")))
 			note = "Spock";
 	}
-	wrap(lines, name != NULL ? name : "?", CARD_LINE);
+	wrap(lines, name != NULL ? name : "?", CARD_LINE, CARD_NAME_LINES);
 	y = 34 + 16 * (int)json_array_size(lines);
 	card = json_pack("{s:o, s:s}", "lines", placed(lines, 30, 16),
 	    "name", name != NULL ? name : "?");
 	if (kind != NULL) {
 		json_t *k = json_array();
 
-		wrap(k, kind, CARD_LINE);
-		json_object_set_new(card, "kind", placed(k, y, 13));
+		wrap(k, kind, CARD_KIND_LINE, y > KIND_BOTTOM ? 1 :
+		    (size_t)(KIND_BOTTOM - y) / KIND_STEP + 1);
+		json_object_set_new(card, "kind", placed(k, y, KIND_STEP));
 		json_object_set_new(card, "kind_text", json_string(kind));
 	}
 	if (note != NULL) {
 		json_t *n = json_array();
 
-		wrap(n, note, CARD_NOTE_LINE);
+		wrap(n, note, CARD_NOTE_LINE, CARD_NOTE_LINES);
 		json_object_set_new(card, "note", placed(n, 128, 11));
 		json_object_set_new(card, "note_text", json_string(note));
 	}
