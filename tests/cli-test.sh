@@ -103,6 +103,10 @@ expect "text view in French" 0 ctl view 1 --seat 1 --text --lang fr \
 	--templates "$top_srcdir/templates"
 contains "text view in French" out.txt "Votre main"
 contains "text view in French names the players" out.txt "bob (siège 1) : 7 cartes (vous)"
+# Without --lang, a seat's view is in its player's language (bob: fr).
+expect "text view in the seat's language" 0 ctl view 1 --seat 1 --text \
+	--templates "$top_srcdir/templates"
+contains "text view in the seat's language" out.txt "Votre main"
 
 # --- refusals, each with its own code, and nothing stored --------------------
 expect "moves" 0 ctl moves 1

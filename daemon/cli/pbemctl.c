@@ -1009,6 +1009,7 @@ cmd_game(struct ctl *c, int argc, char **argv)
 struct view_opts {
 	int		 viewer;	/* seat, RULES_VIEW_PUBLIC or _FULL */
 	enum rules_lang	 lang;
+	int		 lang_given;	/* --lang: else a seat's player's */
 	struct tpl_set	*templates;	/* --text: render, else JSON */
 	const struct store_game *game;	/* replay: the game's row */
 	/* The players' names by seat, for --text (NULL: open seat). */
@@ -1057,7 +1058,10 @@ viewer_options(int argc, char **argv, struct view_opts *vo)
 			break;
 		case 'p': vo->viewer = RULES_VIEW_PUBLIC; break;
 		case 'f': vo->viewer = RULES_VIEW_FULL; break;
-		case 'l': vo->lang = cli_lang(optarg); break;
+		case 'l':
+			vo->lang = cli_lang(optarg);
+			vo->lang_given = 1;
+			break;
 		case 't': text = 1; break;
 		case 'T': dir = optarg; text = 1; break;
 		default: usage();
@@ -1133,6 +1137,20 @@ show(const struct view_opts *vo, const struct rules_module *m,
 	json_decref(view);
 }
 
+/* A seat's view is written, unless --lang says otherwise, in the
+ * language of the player at that seat, as their mail reads. */
+static void
+seat_lang(struct ctl *c, struct gamestate *gs, struct view_opts *vo)
+{
+	const struct store_player *p;
+
+	if (vo->lang_given || vo->viewer < 0 ||
+	    (p = gamestate_seat_player(c->st, gs, vo->viewer)) == NULL)
+		return;
+	vo->lang = strcmp(p->lang, "fr") == 0 ? RULES_LANG_FR :
+	    RULES_LANG_EN;
+}
+
 static int
 cmd_view(struct ctl *c, int argc, char **argv)
 {
@@ -1154,6 +1172,7 @@ cmd_view(struct ctl *c, int argc, char **argv)
 		cli_fatal("game %lld has seats 0 to %d", (long long)game_id,
 		    gs.game.nseats - 1);
 	vo.nseats = gamestate_seat_names(c->st, &gs, vo.names);
+	seat_lang(c, &gs, &vo);
 	view = gamestate_view(&gs, vo.viewer);
 	engine_view_deadlines(c->st, &gs, clock_now(), view);
 	show(&vo, gs.module, gs.state, &gs, view);
