@@ -61,6 +61,48 @@ rules_setup_version(const struct rules_module *m, int version, int nseats,
 	return m->setup_version(version, nseats, options, rng, err, errlen);
 }
 
+int
+rules_has_cards(const struct rules_module *m)
+{
+	return m->api_version >= 7 && m->cards_parse != NULL;
+}
+
+void *
+rules_setup_game(const struct rules_module *m, const void *cards,
+    int version, int nseats, const json_t *options, struct rules_rng *rng,
+    char *err, size_t errlen)
+{
+	if (!rules_has_cards(m))
+		return rules_setup_version(m, version, nseats, options, rng,
+		    err, errlen);
+	if (version != m->ruleset_version) {
+		snprintf(err, errlen, "%s ruleset version %d is not kept by "
+		    "this build (it plays version %d)", m->name, version,
+		    m->ruleset_version);
+		return NULL;
+	}
+	if (cards == NULL) {
+		snprintf(err, errlen, "%s is played with a card set, and none "
+		    "was given", m->name);
+		return NULL;
+	}
+	return m->setup_cards(cards, nseats, options, rng, err, errlen);
+}
+
+void *
+rules_load_game(const struct rules_module *m, const void *cards,
+    const json_t *saved, char *err, size_t errlen)
+{
+	if (!rules_has_cards(m))
+		return m->load(saved, err, errlen);
+	if (cards == NULL) {
+		snprintf(err, errlen, "%s is played with a card set, and none "
+		    "was given", m->name);
+		return NULL;
+	}
+	return m->load_cards(cards, saved, err, errlen);
+}
+
 /* A module name is what the store and URLs carry: short, lower-case. */
 static int
 valid_name(const char *name)
@@ -113,13 +155,17 @@ rules_validate_module(const struct rules_module *m, char *err, size_t errlen)
 		missing = "title_en/title_fr";
 	else if (m->summary_en == NULL || m->summary_fr == NULL)
 		missing = "summary_en/summary_fr";
-	else if (m->setup == NULL)
+	else if (rules_has_cards(m) && (m->cards_free == NULL ||
+	    m->setup_cards == NULL || m->load_cards == NULL))
+		missing = "cards_free/setup_cards/load_cards (a card module "
+		    "gives all four with cards_parse)";
+	else if (!rules_has_cards(m) && m->setup == NULL)
 		missing = "setup";
 	else if (m->destroy == NULL)
 		missing = "destroy";
 	else if (m->save == NULL)
 		missing = "save";
-	else if (m->load == NULL)
+	else if (!rules_has_cards(m) && m->load == NULL)
 		missing = "load";
 	else if (m->to_act == NULL)
 		missing = "to_act";
@@ -155,6 +201,11 @@ rules_validate_module(const struct rules_module *m, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: oldest_ruleset_version %d must be "
 		    "from 1 to ruleset_version - 1 (%d)", m->name,
 		    m->oldest_ruleset_version, m->ruleset_version - 1);
+		return -1;
+	}
+	if (missing == NULL && rules_has_cards(m) && m->setup_version != NULL) {
+		snprintf(err, errlen, "%s: a card module keeps no older "
+		    "ruleset versions yet (setup_version must be NULL)", m->name);
 		return -1;
 	}
 	if (missing != NULL) {

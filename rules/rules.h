@@ -48,6 +48,8 @@
  *      table, for the one-line summaries of events and webhooks.
  *   6  sample_illegal_move (required from version 6): a refused move,
  *      so the generic tests need nothing written for a game by hand.
+ *   7  cards as data (optional): cards_parse, cards_free, setup_cards
+ *      and load_cards, for games whose cards come from a card file.
  */
 #ifndef PBEM_RULES_H
 #define PBEM_RULES_H
@@ -56,7 +58,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define RULES_API_VERSION 6
+#define RULES_API_VERSION 7
 
 /* Every error message a module writes fits in this many bytes. */
 #define RULES_ERRLEN 1024
@@ -378,6 +380,50 @@ struct rules_module {
 	 */
 	enum rules_status (*sample_illegal_move)(const void *state, int seat,
 	    char *out, size_t outlen);
+
+	/* ---- api_version 7 and later ---- */
+
+	/*
+	 * Cards as data -- optional: cards_parse, cards_free, setup_cards
+	 * and load_cards together, or none of them.  A game whose cards are
+	 * data (docs/CARDFILES.md) is played with a card set read from a
+	 * card file: the project's own set (rules/GAME/cards.json, installed
+	 * as $(pkgdatadir)/cards/GAME.json) unless the game was created with
+	 * another one (pbemctl game create GAME ... --cards FILE).  The core
+	 * keeps each card file once, by the SHA-256 of its bytes; the game's
+	 * genesis record carries that hash and the exported bundle carries
+	 * the file, so a replay plays with exactly the game's cards.
+	 *
+	 * cards_parse -- read and validate a card file: len bytes (not
+	 * NUL-terminated) read from the file called filename (used in
+	 * messages only).  Returns a new card set, immutable from then on
+	 * and shared read-only by every state and thread that plays with
+	 * it; or NULL with one message in err saying where and what is
+	 * wrong, as "FILE:LINE: card ID, field FIELD: what is wrong"
+	 * (English: card files are written by administrators).  Pure like
+	 * the rest of the module.  Must refuse, never crash on, any bytes,
+	 * and bound what it builds by what it read.
+	 *
+	 * cards_free -- free a card set (NULL is fine).  The core calls it
+	 * only after every state made with the set is destroyed.
+	 *
+	 * setup_cards, load_cards -- setup() and load() given the game's
+	 * card set; the core calls them instead of setup() and load(),
+	 * which a card module leaves NULL.  A state may keep a pointer to
+	 * the set, but save() writes the position only, never the cards
+	 * themselves (the set is known by the game's hash), and load_cards
+	 * refuses a saved state that names a card the set does not have.
+	 * A card module keeps no older ruleset versions yet
+	 * (oldest_ruleset_version 0, setup_version NULL).
+	 */
+	void *(*cards_parse)(const char *bytes, size_t len,
+	    const char *filename, char *err, size_t errlen);
+	void (*cards_free)(void *cards);
+	void *(*setup_cards)(const void *cards, int nseats,
+	    const json_t *options, struct rules_rng *rng, char *err,
+	    size_t errlen);
+	void *(*load_cards)(const void *cards, const json_t *saved, char *err,
+	    size_t errlen);
 };
 
 /*
@@ -395,6 +441,16 @@ int rules_version_supported(const struct rules_module *m, int version);
 void *rules_setup_version(const struct rules_module *m, int version,
     int nseats, const json_t *options, struct rules_rng *rng, char *err,
     size_t errlen);
+/* Does m play with a card set read from a card file (api_version 7)? */
+int rules_has_cards(const struct rules_module *m);
+/* setup_version()/setup() or load() for any module: cards is the game's
+ * card set (from m->cards_parse) for a card module, and ignored (pass
+ * NULL) for any other.  The core calls the module through these only. */
+void *rules_setup_game(const struct rules_module *m, const void *cards,
+    int version, int nseats, const json_t *options, struct rules_rng *rng,
+    char *err, size_t errlen);
+void *rules_load_game(const struct rules_module *m, const void *cards,
+    const json_t *saved, char *err, size_t errlen);
 /* 0 if the table is well formed, else -1 with the reason in err.  The core
  * checks each module once at start-up and refuses to run a bad one. */
 int rules_validate_module(const struct rules_module *m, char *err,
