@@ -2,7 +2,8 @@
 # and the programs built on it.
 noinst_LIBRARIES += daemon/libpbem.a
 daemon_libpbem_a_CPPFLAGS = $(CORE_CPPFLAGS) \
-	-DPBEM_TEMPLATE_DIR=\"$(pkgdatadir)/templates\"
+	-DPBEM_TEMPLATE_DIR=\"$(pkgdatadir)/templates\" \
+	-DPBEM_CARDS_DIR=\"$(pkgdatadir)/cards\"
 # common/: utilities (the renderer's files are listed by templates/local.mk).
 daemon_libpbem_a_SOURCES = \
 	daemon/common/protocol.h daemon/common/protocol.c \
@@ -28,6 +29,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine/refusal.h daemon/engine/refusal.c \
 	daemon/engine/gametx.h daemon/engine/gametx.c \
 	daemon/engine/create.c daemon/engine/players.c \
+	daemon/engine/cardsets.h daemon/engine/cardsets.c \
 	daemon/engine/gamestate.c \
 	daemon/engine/replay.h daemon/engine/replay.c \
 	daemon/engine/receipts.h daemon/engine/receipts.c \

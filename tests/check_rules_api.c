@@ -22,6 +22,7 @@
 
 #include "rng.h"
 #include "rules.h"
+#include "testcards.h"
 
 #define GAMES_PER_COUNT	200
 #define MAX_MOVES	1000
@@ -128,7 +129,7 @@ START_TEST(test_ruleset_versions)
 	ck_assert(rules_version_supported(m, m->oldest_ruleset_version));
 	ck_assert(!rules_version_supported(m, m->oldest_ruleset_version - 1));
 	ck_assert(!rules_version_supported(m, m->ruleset_version + 1));
-	ck_assert_ptr_null(rules_setup_version(m, m->ruleset_version + 1, 2,
+	ck_assert_ptr_null(rules_setup_game(m, NULL, m->ruleset_version + 1, 2,
 	    opts, &rng, err, sizeof(err)));
 	ck_assert_ptr_nonnull(strstr(err, "not kept"));
 
@@ -137,12 +138,12 @@ START_TEST(test_ruleset_versions)
 	memset(&rng, 0, sizeof(rng));
 	rng_init(&rng, (const unsigned char *)
 	    "0123456789abcdef0123456789abcdef", 0);
-	old = rules_setup_version(m, m->oldest_ruleset_version, 3, opts, &rng,
-	    err, sizeof(err));
+	old = rules_setup_game(m, NULL, m->oldest_ruleset_version, 3, opts,
+	    &rng, err, sizeof(err));
 	ck_assert_msg(old != NULL, "%s", err);
 	rng_init(&rng, (const unsigned char *)
 	    "0123456789abcdef0123456789abcdef", 0);
-	now = rules_setup_version(m, m->ruleset_version, 3, opts, &rng, err,
+	now = rules_setup_game(m, NULL, m->ruleset_version, 3, opts, &rng, err,
 	    sizeof(err));
 	ck_assert_msg(now != NULL, "%s", err);
 	a = m->save(old);
@@ -173,12 +174,12 @@ START_TEST(test_setup_seat_range)
 
 	for (m = rules_all(); *m != NULL; m++) {
 		rng_init(&rng, seed, 0);
-		ck_assert_ptr_null((*m)->setup((*m)->min_seats - 1, none, &rng,
-		    err, sizeof(err)));
+		ck_assert_ptr_null(testcards_setup(*m, (*m)->min_seats - 1,
+		    none, &rng, err, sizeof(err)));
 		ck_assert_uint_gt(strlen(err), 0);
-		ck_assert_ptr_null((*m)->setup((*m)->max_seats + 1, none, &rng,
-		    err, sizeof(err)));
-		state = (*m)->setup((*m)->min_seats, none, &rng, err,
+		ck_assert_ptr_null(testcards_setup(*m, (*m)->max_seats + 1,
+		    none, &rng, err, sizeof(err)));
+		state = testcards_setup(*m, (*m)->min_seats, none, &rng, err,
 		    sizeof(err));
 		ck_assert_msg(state != NULL, "%s: %s", (*m)->name, err);
 		(*m)->destroy(state);
@@ -282,7 +283,7 @@ check_step(const struct rules_module *m, void *state, int seat)
 
 	before = saved_text(m, state);
 	saved = json_loads(before, 0, NULL);
-	copy = m->load(saved, err, sizeof(err));
+	copy = testcards_load(m, saved, err, sizeof(err));
 	ck_assert_msg(copy != NULL, "%s: load refused its own save: %s",
 	    m->name, err);
 	reloaded = saved_text(m, copy);
@@ -368,7 +369,7 @@ play(const struct rules_module *m, int nseats, uint64_t game, int checks)
 	memset(seed, 0, sizeof(seed));
 	memcpy(seed, &game, sizeof(game));
 	rng_init(&rng, seed, 0);
-	state = m->setup(nseats, opts, &rng, err, sizeof(err));
+	state = testcards_setup(m, nseats, opts, &rng, err, sizeof(err));
 	ck_assert_msg(state != NULL, "%s: %s", m->name, err);
 	json_decref(opts);
 	for (n = 1; (nact = m->to_act(state, seats, 8)) > 0; n++) {

@@ -79,7 +79,8 @@ main(void)
 		return 1;
 	}
 	rng_init(&rng, seed, 0);
-	st = m->setup(m->min_seats, opts, &rng, err, sizeof(err));
+	st = rules_setup_game(m, NULL, m->ruleset_version, m->min_seats,
+	    opts, &rng, err, sizeof(err));
 	for (n = 0; st != NULL && m->to_act(st, &seat, 1) > 0 && n < 1000;
 	    n++) {
 		legal = m->legal_moves(st, seat);
