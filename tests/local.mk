@@ -12,6 +12,11 @@ tests_check_engine_SOURCES = tests/check_engine.c $(TESTLIB)
 tests_check_engine_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
 tests_check_engine_LDADD = $(CORE_LIBS) $(CHECK_LIBS) -lpthread
 
+# Card files end to end with Parry: own set and --cards, audit, export and
+# pbem verify, altered bundles, bad files (docs/CARDFILES.md).
+TESTS += tests/cards-test.sh
+EXTRA_DIST += tests/cards-test.sh
+
 # The command-line tools and pbemd end to end.
 TESTS += tests/cli-test.sh tests/check-layout.sh tests/readme-test.sh
 EXTRA_DIST += tests/cli-test.sh tests/check-layout.sh tests/readme-test.sh tests/run-all.sh contrib/install-deps.sh
