@@ -28,9 +28,11 @@ store_card_file_put(struct store *st, const char *hash, const char *game,
 		    len, STORE_CARDS_MAX);
 		return STORE_ERROR;
 	}
-	if ((s = store_sqlite_prepare(st, "INSERT OR IGNORE INTO card_files "
-	    "(hash, game, size, bytes, created) VALUES (?1, ?2, ?3, ?4, ?5)",
-	    "card file add")) == NULL)
+	/* ON CONFLICT, not OR IGNORE: that would also pass over a row the
+	 * CHECK constraints refuse. */
+	if ((s = store_sqlite_prepare(st, "INSERT INTO card_files "
+	    "(hash, game, size, bytes, created) VALUES (?1, ?2, ?3, ?4, ?5) "
+	    "ON CONFLICT (hash) DO NOTHING", "card file add")) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_text(s, 1, hash, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(s, 2, game, -1, SQLITE_TRANSIENT);
