@@ -548,6 +548,15 @@ static const char migration_14[] =
 	"ALTER TABLE webhooks ADD COLUMN lang TEXT NOT NULL DEFAULT 'en'\n"
 	"	CONSTRAINT lang_name CHECK (lang IN ('en', 'fr'));\n";
 
+/*
+ * 15: who paused a game (issue 21: a move sent to a paused game is
+ * refused naming who paused it and since when): the master's player id,
+ * or 0 when the administrator paused it (pbemctl gm GAME pause).
+ */
+static const char migration_15[] =
+	"ALTER TABLE game_masters ADD COLUMN paused_by INTEGER NOT NULL "
+	"DEFAULT 0;\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -567,6 +576,7 @@ static const struct migration migrations[] = {
 	{ 12, "one-line summaries of log entries", migration_12, NULL },
 	{ 13, "players.tz, game_masters", migration_13, NULL },
 	{ 14, "webhooks.format and webhooks.lang", migration_14, NULL },
+	{ 15, "game_masters.paused_by", migration_15, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

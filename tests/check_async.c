@@ -796,7 +796,7 @@ START_TEST(test_game_master)
 	struct gamestate gs;
 	json_t *view;
 	char err[512];
-	int64_t game, t0 = fake_now, t;
+	int64_t game, t0 = fake_now, t, before;
 	int seat;
 
 	game = testenv_game(&env, "template", 2);
@@ -838,6 +838,20 @@ START_TEST(test_game_master)
 	engine_reply_clear(&reply);
 	s = tick(t + 10 * DAY);
 	ck_assert_int_eq(s.auto_moves, 0);
+	ck_assert_int_eq(s.reminders + s.deadlines + s.late, 0);
+	/* A paused game takes no move, and says who paused it and when. */
+	before = testenv_rows(&env);
+	ck_assert_int_eq(play_as(game, -1), ENGINE_REFUSED);
+	ck_assert_int_eq(testenv_rows(&env), before);
+	ck_assert_int_eq(engine_master_paused(env.st, game, RULES_LANG_FR,
+	    "Europe/Paris", err, sizeof(err)), ENGINE_REFUSED);
+	ck_assert_msg(strstr(err, "son maître du jeu, ") != NULL &&
+	    strstr(err, "mercredi 3 janvier 2024, 11:00 (Europe/Paris)") !=
+	    NULL && strstr(err, "mj reprendre") != NULL, "%s", err);
+	ck_assert_int_eq(engine_master_paused(env.st, game, RULES_LANG_EN,
+	    "", err, sizeof(err)), ENGINE_REFUSED);
+	ck_assert_msg(strstr(err, "paused it on Wednesday 3 January 2024, "
+	    "10:00") != NULL && strstr(err, "resumes it") != NULL, "%s", err);
 	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
 	    sizeof(err)), ENGINE_OK);
 	view = json_object();
@@ -874,6 +888,40 @@ START_TEST(test_game_master)
 	ck_assert_int_ne(to_act(game, NULL), seat);
 	ck_assert_int_eq(rows("SELECT count(*) FROM log WHERE kind = 2"), 3);
 	audit_ok(game);
+}
+END_TEST
+
+/* A turn late under wait that the master extends is announced late
+ * again when its new deadline passes, once, with its repeats counted
+ * from there. */
+START_TEST(test_extend_late_again)
+{
+	struct engine_reply reply;
+	struct schedule_stats s;
+	char err[512];
+	int64_t game, t0 = fake_now;
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"wait\"}");
+	ck_assert_int_eq(engine_master_name(env.st, game, env.player_id[2],
+	    err, sizeof(err)), ENGINE_OK);
+	(void)tick(t0);
+	s = tick(t0 + 24 * HOUR);
+	ck_assert_int_eq(s.late, 1);
+	ck_assert_int_eq(outbox("late"), 2);
+	fake_now = t0 + 30 * HOUR;
+	command(2, game, 1, 0, "gm extend 24h", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	s = tick(t0 + 47 * HOUR);
+	ck_assert_int_eq(s.late, 0);
+	s = tick(t0 + 48 * HOUR);
+	ck_assert_int_eq(s.late, 1);			/* late again */
+	ck_assert_int_eq(outbox("late"), 4);
+	s = tick(t0 + 49 * HOUR);
+	ck_assert_int_eq(s.late, 0);			/* once */
+	ck_assert_int_eq(outbox("late"), 4);
 }
 END_TEST
 
@@ -1213,6 +1261,7 @@ async_suite(void)
 	tcase_add_test(tc, test_resign_three_seats_plays_on);
 	tcase_add_test(tc, test_call_off);
 	tcase_add_test(tc, test_game_master);
+	tcase_add_test(tc, test_extend_late_again);
 	tcase_add_test(tc, test_vacation_bounds_and_cancel);
 	tcase_add_test(tc, test_call_off_tally_and_withdraw);
 	tcase_add_test(tc, test_absent_seat_has_no_say);

@@ -77,6 +77,21 @@ refuse_seq(struct engine_reply *reply, const struct proto_move *m,
 		    (long long)next);
 }
 
+/* ENGINE_OK if gs's game is running; else the refusal, with times in
+ * the zone of seat's player. */
+static enum engine_status
+paused(struct store *st, const struct gamestate *gs, int seat,
+    enum rules_lang lang, struct engine_reply *reply)
+{
+	struct store_player p;
+
+	memset(&p, 0, sizeof(p));
+	if (seat >= 0 && seat < gs->game.nseats)
+		(void)store_player_get(st, gs->game.seat_player[seat], &p);
+	return engine_master_paused(st, gs->game.id, lang, p.tz,
+	    reply->message, sizeof(reply->message));
+}
+
 /* Parse, check and apply to gs; NULL json on refusal (gs unchanged). */
 static json_t *
 play(struct gamestate *gs, const struct proto_move *m, enum rules_lang lang,
@@ -127,6 +142,10 @@ apply_move(struct store *st, const struct serverkey *key,
 		reply->status = ENGINE_REFUSED;
 		return reply->status;
 	}
+	/* A paused game takes no move: its master resumes it first. */
+	if ((reply->status = paused(st, gs, m->seat, lang, reply)) !=
+	    ENGINE_OK)
+		return reply->status;
 	if (m->seq != gs->seq + 1) {
 		refuse_seq(reply, m, gs->seq + 1, lang);
 		return reply->status;

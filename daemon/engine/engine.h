@@ -449,10 +449,16 @@ enum engine_status engine_master_extend(struct store *st, int64_t game_id,
 	    char *err, size_t errlen);
 /* Pause (pause 1) or resume (0) a running game's clock: no reminder,
  * deadline or outcome while paused; resuming gives the turn back the
- * time it stood paused.  Moves are still played while paused. */
+ * time it stood paused.  No move is accepted while paused
+ * (engine_master_paused()). */
 enum engine_status engine_master_pause(struct store *st, int64_t game_id,
 	    int64_t command_seq, int pause, int64_t now, enum rules_lang lang,
 	    char *err, size_t errlen);
+/* ENGINE_OK if game_id is not paused; else ENGINE_REFUSED with, in err,
+ * who paused it and since when (in lang, times in zone: "" for UTC) and
+ * that the master resumes it.  A paused game accepts no move. */
+enum engine_status engine_master_paused(struct store *st, int64_t game_id,
+	    enum rules_lang lang, const char *zone, char *err, size_t errlen);
 /* Apply the missed-deadline outcome of the current turn now. */
 enum engine_status engine_master_force(struct store *st,
 	    const struct serverkey *key, int64_t game_id, int64_t command_seq,

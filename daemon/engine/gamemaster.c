@@ -15,6 +15,7 @@
 
 #include "engine.h"
 #include "gametx.h"
+#include "timetext.h"
 #include "refusal.h"
 #include "schedule.h"
 #include "turnclock.h"
@@ -159,6 +160,8 @@ engine_master_pause(struct store *st, int64_t game_id,
 	if (es != ENGINE_OK)
 		goto out;
 	m.paused_at = pause ? now : 0;
+	/* Who paused it: the master who signed, or the administrator. */
+	m.paused_by = pause && command_seq != 0 ? m.player_id : 0;
 	if (store_master_put(st, &m) != STORE_OK)
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
@@ -229,4 +232,37 @@ engine_master_policy(struct store *st, int64_t game_id, int64_t command_seq,
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	return engine_game_finish(st, &gs, es, err, errlen);
+}
+
+enum engine_status
+engine_master_paused(struct store *st, int64_t game_id, enum rules_lang lang,
+    const char *zone, char *err, size_t errlen)
+{
+	struct store_master m;
+	struct store_player p;
+	char when[128], iso[64], who[STORE_NAME_MAX + 64];
+	int fr = lang == RULES_LANG_FR;
+
+	if (store_master_get(st, game_id, &m) != STORE_OK)
+		return engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
+		    store_errmsg(st));
+	if (m.paused_at == 0)
+		return ENGINE_OK;
+	timetext_words(m.paused_at, fr ? "fr" : "en", zone, when,
+	    sizeof(when));
+	timetext_iso(m.paused_at, zone, iso, sizeof(iso));
+	if (m.paused_by != 0 && store_player_get(st, m.paused_by, &p) ==
+	    STORE_OK)
+		snprintf(who, sizeof(who), fr ? "son maître du jeu, %s" :
+		    "its game master, %s", p.name);
+	else
+		snprintf(who, sizeof(who), fr ? "l'administrateur" :
+		    "the administrator");
+	return engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
+	    "game %lld is paused: %s paused it on %s (%s); no move is "
+	    "accepted until the game master resumes it (gm resume); nothing "
+	    "was changed", "la partie %lld est en pause : %s l'a mise en "
+	    "pause le %s (%s) ; aucun coup n'est accepté tant que le maître "
+	    "du jeu ne l'a pas reprise (mj reprendre) ; rien n'a été "
+	    "modifié", (long long)game_id, who, when, iso);
 }

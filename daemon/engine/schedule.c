@@ -220,9 +220,12 @@ late_again(struct tick *t, int seat, int64_t deadline, int64_t end)
 	if (t->window || t->pol.missed != POLICY_MISSED_WAIT ||
 	    t->pol.late_every <= 0 || t->now < end + t->pol.late_every)
 		return 0;
+	/* Named by its moment: a turn extended after it was late counts
+	 * its repeats from its new deadline. */
 	n = (t->now - end) / t->pol.late_every;
 	snprintf(what, sizeof(what), "late:%lld:%lld",
-	    (long long)t->pol.late_every, (long long)n);
+	    (long long)t->pol.late_every,
+	    (long long)(end + n * t->pol.late_every));
 	if ((rc = fire(t, seat, what)) <= 0)
 		return rc;
 	t->stats->late++;
@@ -247,8 +250,10 @@ seat_timers(struct tick *t, int seat)
 	if ((deadline = turnclock_deadline(&t->pol, &t->turn, &row)) == 0 &&
 	    !t->force)
 		return 0;
-	if (t->force)
-		deadline = t->now;	/* the game master's "now" */
+	/* The game master's "now", unless the deadline has passed already
+	 * (its late notice, named by it, then goes out once). */
+	if (t->force && (deadline == 0 || deadline > t->now))
+		deadline = t->now;
 	for (i = 0; i < t->pol.nreminders; i++) {
 		at = reminder_at(&t->pol, &t->turn, &row, t->pol.reminders[i]);
 		if (at <= t->turn.started || t->now < at || t->now >= deadline ||
@@ -270,7 +275,9 @@ seat_timers(struct tick *t, int seat)
 	/* The grace notice only while the grace runs: after a gap between
 	 * passes it would promise time that is gone. */
 	if (end > deadline && t->now < end) {
-		if ((rc = fire(t, seat, "deadline")) < 0)
+		snprintf(what, sizeof(what), "deadline:%lld",
+		    (long long)deadline);
+		if ((rc = fire(t, seat, what)) < 0)
 			return -1;
 		if (rc == 1) {
 			if (notify_seat(t, seat, "deadline", end, seat) != 0)
@@ -281,9 +288,14 @@ seat_timers(struct tick *t, int seat)
 	if (t->now < end)
 		return 0;
 	/* Waiting has its own timer, so that a policy changed from wait to
-	 * another outcome applies to the turn already late. */
-	if ((rc = fire(t, seat, !t->window && t->pol.missed ==
-	    POLICY_MISSED_WAIT ? "late" : "outcome")) < 0)
+	 * another outcome applies to the turn already late; it is named by
+	 * its deadline, so that a turn the master extended after it was
+	 * late is announced late again when the new deadline passes. */
+	if (!t->window && t->pol.missed == POLICY_MISSED_WAIT)
+		snprintf(what, sizeof(what), "late:%lld", (long long)deadline);
+	else
+		snprintf(what, sizeof(what), "outcome");
+	if ((rc = fire(t, seat, what)) < 0)
 		return rc;
 	if (rc == 0)
 		return late_again(t, seat, deadline, end) < 0 ? -1 : 0;
