@@ -1041,6 +1041,82 @@ START_TEST(test_command_and_policy_words)
 }
 END_TEST
 
+/* A signed command answered in French. */
+static void
+command_fr(int signer, int64_t game, int64_t n, int seat, const char *text,
+    struct engine_reply *reply)
+{
+	char block[4096];
+
+	testenv_block(&env, signer, game, n, seat, text, block, sizeof(block));
+	engine_handle(env.st, env.key, block, strlen(block), RULES_LANG_FR,
+	    fake_now, reply);
+}
+
+/* Every refusal a player or master reads exists in French: the policy's,
+ * a used command number, press. */
+START_TEST(test_refusals_in_french)
+{
+	const struct rules_module *tpl = rules_find("template");
+	struct engine_reply reply;
+	struct policy p;
+	char err[512];
+	int64_t game;
+
+	policy_default(&p);
+	ck_assert_int_eq(policy_set_field_in("tempo=fast", tpl, &p,
+	    RULES_LANG_FR, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "champ de politique « tempo » inconnu") !=
+	    NULL, "%s", err);
+	ck_assert_int_eq(policy_set_field_in("grace=1y", tpl, &p,
+	    RULES_LANG_FR, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "valeur incorrecte") != NULL, "%s", err);
+	ck_assert_int_eq(policy_parse_in("[1]", tpl, &p, RULES_LANG_FR, err,
+	    sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "une politique est un objet JSON") != NULL,
+	    "%s", err);
+	ck_assert_int_eq(policy_set_field_in("grace", tpl, &p, RULES_LANG_FR,
+	    err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "écrivez CHAMP=VALEUR") != NULL, "%s", err);
+
+	game = testenv_game(&env, "template", 3);
+	command_fr(0, game, 1, 0, "message 1 : bonjour", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command_fr(0, game, 1, 0, "message 2 : encore", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_STALE_SEQ);
+	ck_assert_msg(strstr(reply.message, "le numéro de commande 1 du "
+	    "siège 0 a déjà servi") != NULL, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command_fr(0, game, 2, 0, "message 0 : à moi", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_BAD_REQUEST);
+	ck_assert_msg(strstr(reply.message, "nommez au moins un autre siège")
+	    != NULL, "%s", reply.message);
+	engine_reply_clear(&reply);
+	set_policy(game, "{\"press\": false}");
+	command_fr(0, game, 2, 0, "message tous : coucou", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
+	ck_assert_msg(strstr(reply.message, "les messages entre joueurs sont "
+	    "désactivés") != NULL, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(engine_master_name(env.st, game, env.player_id[3],
+	    err, sizeof(err)), ENGINE_OK);
+	command_fr(3, game, 1, 0, "mj politique tempo=vite", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_BAD_REQUEST);
+	ck_assert_msg(strstr(reply.message, "inconnu") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	command_fr(3, game, 1, 0, "mj pause", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command_fr(3, game, 1, 0, "mj reprendre", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_STALE_SEQ);
+	ck_assert_msg(strstr(reply.message, "du maître du jeu de la partie") !=
+	    NULL, "%s", reply.message);
+	engine_reply_clear(&reply);
+}
+END_TEST
+
 /* Bug 9: a pass by hand may not go back before the last one that fired
  * a timer, nor years ahead. */
 START_TEST(test_tick_time_bounds)
@@ -1268,6 +1344,7 @@ async_suite(void)
 	tcase_add_test(tc, test_press);
 	tcase_add_test(tc, test_commands);
 	tcase_add_test(tc, test_command_and_policy_words);
+	tcase_add_test(tc, test_refusals_in_french);
 	tcase_add_test(tc, test_tick_time_bounds);
 	tcase_add_test(tc, test_gap_drops_stale_notices);
 	tcase_add_test(tc, test_wait_then_default);

@@ -137,8 +137,8 @@ apply_move(struct store *st, const struct serverkey *key,
 	 * seat that resigned or was marked absent after the move was
 	 * verified is refused too; engine_seat_may_move() says why. */
 	if (gs->game.seat_status[m->seat] != STORE_SEAT_PLAYING &&
-	    engine_seat_may_move(st, m->game_id, m->seat, reply->message,
-	    sizeof(reply->message)) != ENGINE_OK) {
+	    engine_seat_may_move(st, m->game_id, m->seat, lang,
+	    reply->message, sizeof(reply->message)) != ENGINE_OK) {
 		reply->status = ENGINE_REFUSED;
 		return reply->status;
 	}

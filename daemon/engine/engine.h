@@ -503,17 +503,23 @@ enum engine_status engine_call_off(struct store *st,
  * it is not above the last one taken, else row->command_seq is set (the
  * caller writes row in its transaction).  0 takes nothing. */
 enum engine_status seats_claim_command(struct store_seat *row,
-	    int64_t command_seq, char *err, size_t errlen);
+	    int64_t command_seq, enum rules_lang lang, char *err,
+	    size_t errlen);
 /* Whether seat may send a move now: not resigned, not absent.  Read
  * only; ENGINE_OK or ENGINE_REFUSED with the reason. */
 enum engine_status engine_seat_may_move(struct store *st, int64_t game_id,
-	    int seat, char *err, size_t errlen);
+	    int seat, enum rules_lang lang, char *err, size_t errlen);
 
 /* press.c -- a message from seat to the seats in the recipients mask
  * (bit s: seat s); refused when the game's policy disables press.
  * *press_id is the recorded message's id. */
 enum engine_status engine_press(struct store *st, int64_t game_id,
 	    int from_seat, int64_t command_seq, unsigned recipients, const char *body, int64_t now,
+	    int64_t *press_id, char *err, size_t errlen);
+/* engine_press() with its refusals in lang (a player's own command). */
+enum engine_status engine_press_in(struct store *st, int64_t game_id,
+	    int from_seat, int64_t command_seq, unsigned recipients,
+	    const char *body, int64_t now, enum rules_lang lang,
 	    int64_t *press_id, char *err, size_t errlen);
 /* The messages seat may read (sent by it or to it), as a JSON array of
  * {id, from, to: [seats], text, time}. */

@@ -27,17 +27,19 @@
 /* The master's signed command number must be new (0: the administrator,
  * no number); it is recorded in m, which the caller writes. */
 static enum engine_status
-claim(struct store_master *m, int64_t command_seq, char *err, size_t errlen)
+claim(struct store_master *m, int64_t command_seq, enum rules_lang lang,
+    char *err, size_t errlen)
 {
 	if (command_seq == 0)
 		return ENGINE_OK;
 	if (command_seq <= m->command_seq)
-		return engine_refusal(err, errlen, ENGINE_STALE_SEQ,
-		    "command number %lld "
-		    "of game %lld's master has already been used; sign the "
-		    "command again with a number above %lld",
-		    (long long)command_seq, (long long)m->game_id,
-		    (long long)m->command_seq);
+		return engine_refusal_in(err, errlen, ENGINE_STALE_SEQ, lang,
+		    "command number %lld of game %lld's master has already "
+		    "been used; sign the command again with a number above "
+		    "%lld", "le numéro de commande %lld du maître du jeu de la "
+		    "partie %lld a déjà servi ; signez à nouveau la commande "
+		    "avec un numéro supérieur à %lld", (long long)command_seq,
+		    (long long)m->game_id, (long long)m->command_seq);
 	m->command_seq = command_seq;
 	return ENGINE_OK;
 }
@@ -117,7 +119,7 @@ engine_master_extend(struct store *st, int64_t game_id,
 		    "paused: its clock does not run; resume it first", "la "
 		    "partie %lld est en pause : son horloge ne tourne pas ; "
 		    "reprenez-la d'abord", (long long)game_id);
-	else if ((es = claim(&m, command_seq, err, errlen)) == ENGINE_OK &&
+	else if ((es = claim(&m, command_seq, lang, err, errlen)) == ENGINE_OK &&
 	    (es = shift_turn(st, &gs, seconds, err, errlen)) == ENGINE_OK &&
 	    store_master_put(st, &m) != STORE_OK)
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
@@ -142,7 +144,7 @@ engine_master_pause(struct store *st, int64_t game_id,
 		    store_errmsg(st));
 		goto out;
 	}
-	if ((es = claim(&m, command_seq, err, errlen)) != ENGINE_OK)
+	if ((es = claim(&m, command_seq, lang, err, errlen)) != ENGINE_OK)
 		;
 	else if (pause && m.paused_at != 0)
 		es = engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
@@ -190,7 +192,7 @@ engine_master_force(struct store *st, const struct serverkey *key,
 		    "game %lld is "
 		    "paused; resume it first", "la partie %lld est en pause ; "
 		    "reprenez-la d'abord", (long long)game_id);
-	else if ((es = claim(&m, command_seq, err, errlen)) == ENGINE_OK &&
+	else if ((es = claim(&m, command_seq, lang, err, errlen)) == ENGINE_OK &&
 	    store_master_put(st, &m) != STORE_OK)
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
@@ -219,11 +221,11 @@ engine_master_policy(struct store *st, int64_t game_id, int64_t command_seq,
 	if (store_master_get(st, game_id, &m) != STORE_OK)
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
-	else if ((es = claim(&m, command_seq, err, errlen)) != ENGINE_OK ||
+	else if ((es = claim(&m, command_seq, lang, err, errlen)) != ENGINE_OK ||
 	    (es = engine_policy_of(st, game_id, gs.module, &pol, err,
 	    errlen)) != ENGINE_OK)
 		;
-	else if (policy_set_field(assignment, gs.module, &pol, perr,
+	else if (policy_set_field_in(assignment, gs.module, &pol, lang, perr,
 	    sizeof(perr)) != 0)
 		es = engine_refusal(err, errlen, ENGINE_BAD_REQUEST, "%s",
 		    perr);
