@@ -56,7 +56,7 @@ daemon_pbem_CPPFLAGS = $(CORE_CPPFLAGS) $(CURL_CFLAGS)
 daemon_pbem_LDADD = $(CORE_LIBS) $(CURL_LIBS)
 daemon_pbemctl_SOURCES = daemon/cli/pbemctl.c daemon/cli/pbemctl.h \
 	daemon/cli/ctl_backup.c daemon/cli/ctl_queue.c daemon/cli/cli.h \
-	daemon/cli/cli.c
+	daemon/cli/cli.c daemon/runtime/conf.h daemon/runtime/conf.c
 daemon_pbemctl_CPPFLAGS = $(CORE_CPPFLAGS)
 daemon_pbemctl_LDADD = $(CORE_LIBS)
 
