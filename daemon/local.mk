@@ -95,6 +95,7 @@ daemon_pbemd_SOURCES = \
 	daemon/http/web_static.c \
 	daemon/http/web_origin.h daemon/http/web_origin.c \
 	daemon/http/web_pick.h daemon/http/web_pick.c \
+	daemon/http/web_last.h daemon/http/web_last.c \
 	daemon/notify/notify.h daemon/notify/webhook_deliver.c
 daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS) $(CURL_CFLAGS) \
 	$(SYSTEMD_CFLAGS)
