@@ -24,7 +24,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine/webhook.h daemon/engine/webhook.c \
 	daemon/engine/webhook_chat.h daemon/engine/webhook_chat.c \
 	daemon/engine/turnclock.h daemon/engine/turnclock.c \
-	daemon/engine/gamemaster.c \
+	daemon/engine/gamemaster.c daemon/engine/mastermail.c \
 	daemon/engine/refusal.h daemon/engine/refusal.c \
 	daemon/engine/gametx.h daemon/engine/gametx.c \
 	daemon/engine/create.c daemon/engine/players.c \

@@ -327,6 +327,24 @@ run_command(struct store *st, const struct serverkey *key,
 		snprintf(reply->message, sizeof(reply->message), "%s", err);
 }
 
+/* The master's own record of a command done: a master_notice "answer"
+ * (mastermail.c), whatever way the command came.  The effect is
+ * committed already: if the mail cannot be queued, the game stays as
+ * the command made it and the command's own answer still says so. */
+static void
+answer_master(struct store *st, const struct proto_move *m,
+    const char *answer, int64_t now)
+{
+	struct store_entry last;
+
+	memset(&last, 0, sizeof(last));
+	if (store_log_last(st, m->game_id, &last) == STORE_OK)
+		(void)engine_queue_master(st, m->game_id, last.seq, "answer",
+		    json_pack("{s:s, s:s}", "command", m->text, "answer",
+		    answer), now);
+	store_entry_clear(&last);
+}
+
 /* A signed command of the game's master: verified with the master's
  * key, whatever seat the block names.  words: the folded text after
  * "gm"/"mj"; the policy's assignment is read from the text as written. */
@@ -401,6 +419,8 @@ master_command(struct store *st, const struct serverkey *key,
 	reply->status = es;
 	if (es != ENGINE_OK)
 		snprintf(reply->message, sizeof(reply->message), "%s", err);
+	else
+		answer_master(st, m, reply->message, now);
 }
 
 void

@@ -454,6 +454,13 @@ enum engine_status engine_master_extend(struct store *st, int64_t game_id,
 enum engine_status engine_master_pause(struct store *st, int64_t game_id,
 	    int64_t command_seq, int pause, int64_t now, enum rules_lang lang,
 	    char *err, size_t errlen);
+/* mastermail.c: one "master_notice" row to game_id's master, if it has
+ * one with an address: what ("named", "game_started", "late",
+ * "auto_move", "seat_offered", "game_over", "answer") about entry seq,
+ * with the fields of extra (taken; may be NULL).  0, or -1 on a store
+ * failure. */
+int	engine_queue_master(struct store *st, int64_t game_id, int64_t seq,
+	    const char *what, json_t *extra, int64_t now);
 /* ENGINE_OK if game_id is not paused; else ENGINE_REFUSED with, in err,
  * who paused it and since when (in lang, times in zone: "" for UTC) and
  * that the master resumes it.  A paused game accepts no move. */

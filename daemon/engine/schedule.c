@@ -136,20 +136,41 @@ skip_turn(struct tick *t, int seat)
 	return 1;
 }
 
+/* The game's master hears of a missed deadline too (mastermail.c). */
+static int
+tell_master(struct tick *t, const char *what, int seat, int64_t deadline)
+{
+	if (engine_queue_master(t->st, t->gs.game.id, t->gs.seq, what,
+	    json_pack("{s:i, s:I}", "late_seat", seat, "deadline",
+	    (json_int_t)deadline), t->now) != 0)
+		return fail(t, "queueing the master's %s notice: %s", what,
+		    store_errmsg(t->st));
+	return 0;
+}
+
 /* The missed-deadline outcome for seat (its "outcome" timer is new). */
 static int
 outcome(struct tick *t, struct store_seat *row, int64_t deadline)
 {
+	int rc;
+
 	if (t->window)
 		return play_default(t, row->seat);	/* the window closes */
 	switch (t->pol.missed) {
 	case POLICY_MISSED_WAIT:
 		t->stats->late++;
-		return notify_all(t, "late", deadline, row->seat);
+		if (notify_all(t, "late", deadline, row->seat) != 0)
+			return -1;
+		return tell_master(t, "late", row->seat, deadline);
 	case POLICY_MISSED_SKIP:
-		return skip_turn(t, row->seat);
 	case POLICY_MISSED_DEFAULT:
-		return play_default(t, row->seat);
+		rc = t->pol.missed == POLICY_MISSED_SKIP ?
+		    skip_turn(t, row->seat) : play_default(t, row->seat);
+		/* The entry written is the server's move for the seat. */
+		if (rc == 1 && tell_master(t, "auto_move", row->seat,
+		    deadline) != 0)
+			return -1;
+		return rc;
 	case POLICY_MISSED_ABSENT:
 		row->status = STORE_SEAT_ABSENT;
 		if (store_seat_update(t->st, row) != STORE_OK)
@@ -157,7 +178,8 @@ outcome(struct tick *t, struct store_seat *row, int64_t deadline)
 		t->stats->absent++;
 		if (notify_all(t, "seat_offered", deadline, row->seat) != 0 ||
 		    engine_queue_observers(t->st, t->gs.game.id, t->gs.seq,
-		    "seat_offered", t->now) != 0)
+		    "seat_offered", t->now) != 0 ||
+		    tell_master(t, "seat_offered", row->seat, deadline) != 0)
 			return -1;
 		return 0;
 	}
