@@ -548,6 +548,15 @@ static const char migration_14[] =
 	"ALTER TABLE webhooks ADD COLUMN lang TEXT NOT NULL DEFAULT 'en'\n"
 	"	CONSTRAINT lang_name CHECK (lang IN ('en', 'fr'));\n";
 
+/*
+ * 15: players the server plays (docs/SERVER-BOTS.md): bot is the level
+ * of a bot's player row, NULL for a person.
+ */
+static const char migration_15[] =
+	"ALTER TABLE players ADD COLUMN bot TEXT\n"
+	"	CONSTRAINT bot_level CHECK (bot IS NULL OR\n"
+	"	    length(CAST(bot AS BLOB)) BETWEEN 1 AND 15);\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -567,6 +576,7 @@ static const struct migration migrations[] = {
 	{ 12, "one-line summaries of log entries", migration_12, NULL },
 	{ 13, "players.tz, game_masters", migration_13, NULL },
 	{ 14, "webhooks.format and webhooks.lang", migration_14, NULL },
+	{ 15, "players.bot, seats the server plays", migration_15, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -15,13 +15,13 @@
 
 #define PLAYER_SELECT							\
 	"SELECT p.id, p.name, p.email, p.lang, k.pubkey, p.email_pending, "	\
-	"p.tz "	\
+	"p.tz, p.bot "	\
 	"FROM players p "	\
 	"LEFT JOIN player_keys k ON k.player_id = p.id AND k.revoked IS NULL"
 
 const char *const sq_players_sql[ST_COUNT] = {
 	[ST_PLAYER_ADD] = "INSERT INTO players (name, email, lang, created, "
-	    "email_pending) VALUES (?1, ?2, ?3, ?4, ?5)",
+	    "email_pending, bot) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[ST_PLAYER_EXISTS] = "SELECT id FROM players WHERE id = ?1",
 	[ST_PLAYER_GET] = PLAYER_SELECT " WHERE p.id = ?1",
 	[ST_PLAYER_FIND] = PLAYER_SELECT " WHERE p.name = ?1",
@@ -54,6 +54,10 @@ read_player(struct store *st, sqlite3_stmt *s, struct store_player *p)
 	    sizeof(p->pubkey))) != STORE_OK)
 		return status;
 	p->email_pending = sqlite3_column_int(s, 5) != 0;
+	if (sqlite3_column_type(s, 7) != SQLITE_NULL &&
+	    (status = sq_col_text(st, s, 7, "players", p->bot,
+	    sizeof(p->bot))) != STORE_OK)
+		return status;
 	return sq_col_text(st, s, 6, "players", p->tz, sizeof(p->tz));
 }
 
@@ -88,6 +92,8 @@ player_insert(struct store *st, struct store_player *p)
 		sq_bind_field(st, s, 3, p->lang, sizeof(p->lang));
 	sq_bind_int64(st, s, 4, sq_now());
 	sq_bind_int64(st, s, 5, p->email_pending ? 1 : 0);
+	if (p->bot[0] != '\0')		/* NULL for a person */
+		sq_bind_field(st, s, 6, p->bot, sizeof(p->bot));
 	if ((status = sq_run(st, s, "player add")) == STORE_OK)
 		p->id = sq_last_id(st);
 	return status;

@@ -73,6 +73,15 @@ tests_check_nopeek_CPPFLAGS = $(RULES_CPPFLAGS) -I$(srcdir)/daemon/common \
 tests_check_nopeek_LDADD = daemon/libpbem.a rules/librules.a \
 	$(SODIUM_LIBS) $(JANSSON_LIBS) $(CHECK_LIBS)
 
+# The server-played seats' bots against the random one (docs/SERVER-BOTS.md).
+EXTRA_PROGRAMS += tests/bench_bots
+BENCHES += tests/bench_bots
+tests_bench_bots_SOURCES = tests/bench_bots.c
+tests_bench_bots_CPPFLAGS = $(RULES_CPPFLAGS) -I$(srcdir)/daemon/common \
+	$(SODIUM_CFLAGS) $(JANSSON_CFLAGS)
+tests_bench_bots_LDADD = daemon/libpbem.a rules/librules.a \
+	$(SODIUM_LIBS) $(JANSSON_LIBS)
+
 EXTRA_PROGRAMS += tests/bench_engine
 BENCHES += tests/bench_engine
 tests_bench_engine_SOURCES = tests/bench_engine.c

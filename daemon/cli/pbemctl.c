@@ -52,7 +52,9 @@ print_usage(FILE *out)
 "                                    (Europe/Paris, America/New_York, UTC)\n"
 "  game create RULESET PLAYER,PLAYER,... [--options JSON] [--policy JSON]\n"
 "              [--seats N]           '-' for an open seat; --seats N opens\n"
-"                                    the seats after the players named\n"
+"                                    the seats after the players named;\n"
+"                                    @bot[:LEVEL][=NAME] a seat the server\n"
+"                                    plays (levels random, normal)\n"
 "  game join GAME PLAYER [--seat N]  take an open seat (the last starts it)\n"
 "  game leave GAME PLAYER            give up a seat of a forming game\n"
 "  game list\n"
@@ -456,6 +458,7 @@ game_create(struct ctl *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	int64_t players[STORE_MAX_SEATS], game_id;
+	const char *bots[STORE_MAX_SEATS] = { NULL };
 	const char *options = NULL, *policy_json = NULL;
 	struct policy pol;
 	char err[1024], *names, *name, *save = NULL, hex[65];
@@ -488,17 +491,23 @@ game_create(struct ctl *c, int argc, char **argv)
 			players[nseats++] = 0;
 			continue;
 		}
+		if (engine_is_bot_spec(name)) {	/* a seat the server plays */
+			bots[nseats] = name;
+			players[nseats++] = 0;
+			continue;
+		}
 		players[nseats++] = player_arg(c, name);
 	}
-	free(names);
 	if (want_seats > 0 && want_seats < nseats)
 		cli_fatal("--seats %d, but %d seats are named", want_seats,
 		    nseats);
 	while (nseats < want_seats)
 		players[nseats++] = 0;
-	if (engine_form_game(c->st, c->key, argv[optind], options, players,
-	    nseats, &game_id, &started, err, sizeof(err)) != ENGINE_OK)
+	if (engine_form_game_bots(c->st, c->key, argv[optind], options,
+	    players, bots, nseats, &game_id, &started, err, sizeof(err)) !=
+	    ENGINE_OK)
 		cli_fatal("%s", err);
+	free(names);		/* bots[] pointed into it */
 	if (policy_json != NULL && engine_policy_set(c->st, game_id, &pol,
 	    err, sizeof(err)) != ENGINE_OK)
 		cli_fatal("game %lld created, but its policy was not set: %s",

@@ -19,6 +19,7 @@ static const char *const missed_words[] = {
 	[POLICY_MISSED_SKIP] = "skip",
 	[POLICY_MISSED_DEFAULT] = "default",
 	[POLICY_MISSED_ABSENT] = "absent",
+	[POLICY_MISSED_BOT] = "bot",
 };
 
 void
@@ -142,7 +143,7 @@ read_field(const char *name, const json_t *v, const struct rules_module *m,
 		if (i == POLICY_MISSED_SKIP && !can_skip(m)) {
 			snprintf(err, errlen, "policy field \"missed\": %s does "
 			    "not allow a turn to be skipped; choose wait, "
-			    "default or absent", m ? m->name : "this game");
+			    "default, absent or bot", m ? m->name : "this game");
 			return -1;
 		}
 		q->missed = (enum policy_missed)i;
@@ -192,7 +193,7 @@ bad:
 	    strcmp(name, "reminders") == 0 ? "give a list of at most 4 "
 	    "durations (\"24h\", \"1h\")" : strcmp(name, "weekends") == 0 ?
 	    "give \"count\" or \"pause\"" : strcmp(name, "missed") == 0 ?
-	    "give \"wait\", \"skip\", \"default\" or \"absent\"" :
+	    "give \"wait\", \"skip\", \"default\", \"absent\" or \"bot\"" :
 	    strcmp(name, "press") == 0 ? "give true or false" :
 	    "give seconds or a duration such as \"90s\", \"30m\", \"12h\", "
 	    "\"3d\"");

@@ -207,8 +207,8 @@ entry_record(const struct store_entry *e)
 {
 	json_t *r;
 
-	if (e->kind == STORE_ENTRY_AUTO || e->kind == STORE_ENTRY_MOVE ||
-	    e->kind == STORE_ENTRY_HOSTED_MAIL ||
+	if (e->kind == STORE_ENTRY_AUTO || e->kind == STORE_ENTRY_BOT ||
+	    e->kind == STORE_ENTRY_MOVE || e->kind == STORE_ENTRY_HOSTED_MAIL ||
 	    e->kind == STORE_ENTRY_HOSTED_WEB)
 		return NULL;
 	r = json_loads(e->text, 0, NULL);
@@ -256,7 +256,8 @@ describe_entry(struct notice *n, const struct store_entry *e, json_t *data)
 	const char *s;
 	int same_player;
 
-	json_object_set_new(data, e->kind == STORE_ENTRY_AUTO ? "kind_auto" :
+	json_object_set_new(data, e->kind == STORE_ENTRY_AUTO ||
+	    e->kind == STORE_ENTRY_BOT ? "kind_auto" :
 	    e->kind == STORE_ENTRY_SKIP ? "kind_skip" :
 	    e->kind == STORE_ENTRY_RESIGN ? "kind_resign" :
 	    e->kind == STORE_ENTRY_REPLACE ? "kind_replace" : "kind_call_off",
@@ -264,7 +265,8 @@ describe_entry(struct notice *n, const struct store_entry *e, json_t *data)
 	json_object_set_new(data, "entry_seat", json_integer(e->seat));
 	json_object_set_new(data, "you", json_boolean(e->seat >= 0 &&
 	    e->seat == n->viewer));
-	if (e->kind == STORE_ENTRY_AUTO && e->seat == n->viewer)
+	if ((e->kind == STORE_ENTRY_AUTO || e->kind == STORE_ENTRY_BOT) &&
+	    e->seat == n->viewer)
 		set_string(data, "move", e->text);
 	if (e->kind == STORE_ENTRY_AUTO && store_seat_get(n->st,
 	    n->gs.game.id, e->seat, &row) == STORE_OK &&
@@ -316,8 +318,8 @@ server_entry(struct store *st, const struct gamestate *gs,
 		store_entry_clear(e);
 		return -1;
 	}
-	if (e->kind == STORE_ENTRY_AUTO || e->kind == STORE_ENTRY_SKIP ||
-	    e->kind == STORE_ENTRY_RESIGN || e->kind == STORE_ENTRY_REPLACE ||
+	if (e->kind == STORE_ENTRY_AUTO || e->kind == STORE_ENTRY_BOT ||
+	    e->kind == STORE_ENTRY_SKIP || e->kind == STORE_ENTRY_RESIGN || e->kind == STORE_ENTRY_REPLACE ||
 	    e->kind == STORE_ENTRY_CALL_OFF)
 		return 1;
 	store_entry_clear(e);

@@ -28,6 +28,10 @@
 
 #include "rules.h"
 
+/* bot.c: the "normal" bot (rules.h, bot_move). */
+enum rules_status parry_bot_move(const void *state, int seat, int level,
+    struct rules_rng *rng, char *out, size_t outlen);
+
 #define PARRY_DECK	12
 #define PARRY_HAND	3
 #define PARRY_SEATS	4
@@ -713,4 +717,5 @@ const struct rules_module respond_module = {
 	.response_window = parry_response_window,
 	.describe_last = parry_describe_last,
 	.sample_illegal_move = parry_sample_illegal_move,
+	.bot_move = parry_bot_move,	/* bot.c */
 };

@@ -335,6 +335,35 @@ ladder_apply(void *state, int seat, const json_t *move,
 	g->current = (g->current + 1) % g->nseats;
 }
 
+/* bot_move (api_version 8; docs/template.md, "Bots"): the "normal" bot
+ * plays its highest card that beats the pile's top (it scores, and
+ * leaves the next seat a high card to beat), else its lowest card (the
+ * high ones are kept for later). */
+static enum rules_status
+ladder_bot_move(const void *state, int seat, int level,
+    struct rules_rng *rng, char *out, size_t outlen)
+{
+	const struct ladder *g = state;
+	int top = g->npile > 0 ? g->pile[g->npile - 1] : 0;
+	int i, c, beat = 0, low = 0, n;
+
+	(void)rng;	/* the choice needs no chance */
+	if (level != RULES_BOT_NORMAL)
+		return RULES_BAD_OPTIONS;
+	if (game_over(g) || seat != g->current)
+		return RULES_NOT_YOUR_TURN;
+	for (i = 0; i < LADDER_HAND; i++) {
+		if ((c = g->hand[seat][i]) == 0)
+			continue;
+		if (c > top && c > beat)
+			beat = c;
+		if (low == 0 || c < low)
+			low = c;
+	}
+	n = snprintf(out, outlen, "play %d", beat != 0 ? beat : low);
+	return n < 0 || (size_t)n >= outlen ? RULES_ILLEGAL : RULES_OK;
+}
+
 /* default_move (api_version 3): play the lowest card in the hand. */
 static enum rules_status
 ladder_default_move(const void *state, int seat, char *out, size_t outlen)
@@ -543,5 +572,6 @@ const struct rules_module template_module = {
 	.skip_apply = ladder_skip_apply,
 	.response_window = NULL,
 	.describe_last = ladder_describe_last,
+	.bot_move = ladder_bot_move,
 	.sample_illegal_move = ladder_sample_illegal_move,
 };
