@@ -109,7 +109,9 @@ struct store_player {
 	 * "" for UTC (migration 13). */
 	char		tz[64];
 	/* The bot level ("random", "normal") of a player the server plays
-	 * (docs/SERVER-BOTS.md); "" for a person (migration 15). */
+	 * (docs/SERVER-BOTS.md); "" for a person (migration 15).  Read
+	 * only: store_player_add() ignores it, store_player_set_bot() sets
+	 * it. */
 	char		bot[16];
 };
 
@@ -125,6 +127,9 @@ enum store_status store_player_set_key(struct store *st, int64_t id,
 /* The player whose name equals name but for ASCII case (names are unique
  * in that form since schema 6): for saying which name a new one clashes
  * with. */
+/* Make player id a bot of level ("random", "normal"; docs/SERVER-BOTS.md). */
+enum store_status store_player_set_bot(struct store *st, int64_t id,
+    const char *level);
 /* Set player id's time zone name ("" for UTC); the caller checked it. */
 enum store_status store_player_set_tz(struct store *st, int64_t id,
     const char *tz);

@@ -21,7 +21,7 @@
 
 const char *const sq_players_sql[ST_COUNT] = {
 	[ST_PLAYER_ADD] = "INSERT INTO players (name, email, lang, created, "
-	    "email_pending, bot) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	    "email_pending) VALUES (?1, ?2, ?3, ?4, ?5)",
 	[ST_PLAYER_EXISTS] = "SELECT id FROM players WHERE id = ?1",
 	[ST_PLAYER_GET] = PLAYER_SELECT " WHERE p.id = ?1",
 	[ST_PLAYER_FIND] = PLAYER_SELECT " WHERE p.name = ?1",
@@ -31,6 +31,7 @@ const char *const sq_players_sql[ST_COUNT] = {
 	/* Through players_email; the oldest registration of the address. */
 	[ST_PLAYER_EMAIL] = PLAYER_SELECT " WHERE p.email = ?1 COLLATE NOCASE "
 	    "AND ?1 <> '' ORDER BY p.id LIMIT 1",
+	[ST_PLAYER_SET_BOT] = "UPDATE players SET bot = ?2 WHERE id = ?1",
 	[ST_KEY_ADD] = "INSERT INTO player_keys (player_id, pubkey, created) "
 	    "VALUES (?1, ?2, ?3)",
 	[ST_KEY_REVOKE] = "UPDATE player_keys SET revoked = ?2 "
@@ -92,8 +93,6 @@ player_insert(struct store *st, struct store_player *p)
 		sq_bind_field(st, s, 3, p->lang, sizeof(p->lang));
 	sq_bind_int64(st, s, 4, sq_now());
 	sq_bind_int64(st, s, 5, p->email_pending ? 1 : 0);
-	if (p->bot[0] != '\0')		/* NULL for a person */
-		sq_bind_field(st, s, 6, p->bot, sizeof(p->bot));
 	if ((status = sq_run(st, s, "player add")) == STORE_OK)
 		p->id = sq_last_id(st);
 	return status;
@@ -265,4 +264,16 @@ store_player_set_tz(struct store *st, int64_t id, const char *tz)
 	    store_sqlite_db(st)) == 1)
 		status = STORE_OK;	/* done: no row to read, one changed */
 	return status;
+}
+
+enum store_status
+store_player_set_bot(struct store *st, int64_t id, const char *level)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = sq_stmt(st, ST_PLAYER_SET_BOT)) == NULL)
+		return STORE_ERROR;
+	sq_bind_int64(st, s, 1, id);
+	sq_bind_text(st, s, 2, level);
+	return sq_run(st, s, "player bot");
 }

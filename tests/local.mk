@@ -187,6 +187,14 @@ tests_check_webhook_daemon_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests \
 	$(CHECK_CFLAGS) $(MHD_CFLAGS) $(CURL_CFLAGS)
 tests_check_webhook_daemon_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(MHD_LIBS) \
 	$(CURL_LIBS) -lpthread
+check_PROGRAMS += tests/check_bots
+TESTS += tests/check_bots
+tests_check_bots_SOURCES = tests/check_bots.c $(TESTLIB)
+tests_check_bots_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
+tests_check_bots_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(SQLITE_LIBS) -lpthread
+TESTS += tests/server-bots-test.sh
+EXTRA_DIST += tests/server-bots-test.sh
+
 check_PROGRAMS += tests/check_async
 TESTS += tests/check_async
 tests_check_async_SOURCES = tests/check_async.c $(TESTLIB)

@@ -685,9 +685,9 @@ cmd_tick(struct ctl *c, int argc, char **argv)
 	rc = schedule_tick(c->st, c->key, now, &s, err, sizeof(err));
 	printf("%d games: %d reminders, %d deadline notices, %d late "
 	    "notices, %d automatic moves, %d skipped turns, %d seats absent"
-	    "%s\n", s.games, s.reminders, s.deadlines, s.late, s.auto_moves,
-	    s.skips, s.absent, s.stalled ? ", some seats without a default "
-	    "move" : "");
+	    ", %d bot moves%s\n", s.games, s.reminders, s.deadlines, s.late,
+	    s.auto_moves, s.skips, s.absent, s.bot_moves, s.stalled ?
+	    ", some seats without a default move" : "");
 	if (rc != 0)
 		fprintf(stderr, "pbemctl: %d games failed: %s\n", s.failures,
 		    err);

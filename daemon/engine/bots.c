@@ -113,6 +113,10 @@ engine_bot_player_add(struct store *st, const struct engine_bot_spec *spec,
 	switch (store_player_add(st, &p)) {
 	case STORE_OK:
 		*player_id = p.id;
+		if (store_player_set_bot(st, p.id, p.bot) != STORE_OK) {
+			snprintf(err, errlen, "store: %s", store_errmsg(st));
+			return ENGINE_INTERNAL;
+		}
 		return ENGINE_OK;
 	case STORE_EXISTS:
 		engine_player_exists_reason(st, &p, RULES_LANG_EN, why,
