@@ -169,7 +169,8 @@ set_policy(struct notice *n, int window)
 	json_object_set_new(n->data, pol.missed == POLICY_MISSED_WAIT ?
 	    "missed_wait" : pol.missed == POLICY_MISSED_SKIP ? "missed_skip" :
 	    pol.missed == POLICY_MISSED_DEFAULT ? "missed_default" :
-	    "missed_absent", json_true());
+	    pol.missed == POLICY_MISSED_BOT ? "missed_bot" : "missed_absent",
+	    json_true());
 	if (pol.grace > 0) {
 		mail_notice_duration(pol.grace, n->lang, dur, sizeof(dur));
 		set_string(n->data, "grace_text", dur);
