@@ -7,6 +7,8 @@
  *     to act; the genesis names each seat's bot level; the audit (which
  *     replays from the seed and re-runs every bot choice) passes; a
  *     second pass after the end writes nothing;
+ *   - at every position of normal-bot games of every game, the module's
+ *     bot_move is legal, deterministic for one stream and pure;
  *   - a BOT entry whose text is a legal move but not the bot's choice is
  *     caught by the audit, by its sequence number;
  *   - the core's random bot for a module without bot_move, and
@@ -145,6 +147,71 @@ START_TEST(bots_play_every_game_to_the_end)
 				st = tick(fake_now);
 				ck_assert_int_eq(st.bot_moves, 0);
 			}
+}
+END_TEST
+
+/* Module level: at every position of normal-bot games of every game and
+ * seat count, the bot's move is legal, the same for the same stream, and
+ * leaves the state as it was (bot_move is pure); every game ends. */
+START_TEST(bots_are_pure_and_legal)
+{
+	const struct rules_module *const *all = rules_all();
+	unsigned char seed[RNG_SEED_BYTES];
+	char a[2048], b[2048], err[RULES_ERRLEN];
+	struct rules_rng rng;
+	json_t *opts = json_object(), *before, *after, *move;
+	void *state;
+	int i, n, g, step, seats[8];
+
+	for (i = 0; all[i] != NULL; i++)
+		for (n = all[i]->min_seats; n <= all[i]->max_seats && n <= 4;
+		    n++)
+			for (g = 0; g < 10; g++) {
+				const struct rules_module *m = all[i];
+
+				memset(seed, 0, sizeof(seed));
+				seed[0] = (unsigned char)g;
+				seed[1] = (unsigned char)n;
+				rng_init(&rng, seed, 0);
+				state = rules_setup_game(m, NULL,
+				    m->ruleset_version, n, opts, &rng, err,
+				    sizeof(err));
+				ck_assert_ptr_nonnull(state);
+				for (step = 1; step < 5000 &&
+				    m->to_act(state, seats, 8) > 0; step++) {
+					before = m->save(state);
+					rng_init_bot(&rng, seed, (uint64_t)step);
+					ck_assert_int_eq(rules_bot_move(m, state,
+					    seats[0], RULES_BOT_NORMAL, &rng, a,
+					    sizeof(a)), RULES_OK);
+					rng_init_bot(&rng, seed, (uint64_t)step);
+					ck_assert_int_eq(rules_bot_move(m, state,
+					    seats[0], RULES_BOT_NORMAL, &rng, b,
+					    sizeof(b)), RULES_OK);
+					ck_assert_str_eq(a, b);
+					after = m->save(state);
+					ck_assert_msg(json_equal(before, after),
+					    "%s: bot_move changed the state",
+					    m->name);
+					json_decref(before);
+					json_decref(after);
+					move = NULL;
+					ck_assert_msg(m->parse(state, seats[0], a,
+					    RULES_LANG_EN, &move, err,
+					    sizeof(err)) == RULES_OK &&
+					    m->check(state, seats[0], move,
+					    RULES_LANG_EN, err, sizeof(err)) ==
+					    RULES_OK, "%s: \"%s\" refused: %s",
+					    m->name, a, err);
+					rng_init(&rng, seed, (uint64_t)step);
+					m->apply(state, seats[0], move, &rng);
+					json_decref(move);
+				}
+				ck_assert_msg(m->to_act(state, seats, 8) == 0,
+				    "%s: no end", m->name);
+				m->destroy(state);
+			}
+	json_decref(opts);
 }
 END_TEST
 
@@ -320,6 +387,7 @@ bots_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, bots_play_every_game_to_the_end);
+	tcase_add_test(tc, bots_are_pure_and_legal);
 	tcase_add_test(tc, a_move_the_bot_did_not_choose_is_caught);
 	tcase_add_test(tc, the_random_bot_and_the_fallback);
 	tcase_add_test(tc, bot_seat_forms);

@@ -8,9 +8,11 @@
  *   each point of score ahead of the other       1,000
  *   each space its ship is ahead of the other       10
  *   each fresh card the turn draws into its hand     1
+ *   a pass                                          -1
  *
- * (the last so that a seat with nothing to fly sheds cards rather than
- * passing with a hand that never changes).  A turn moves the ships over
+ * (the last two so that a seat with nothing to fly sheds cards rather
+ * than passing with a hand that never changes: two bots that both pass
+ * would never end the game).  A turn moves the ships over
  * the public row only; the cards the copy draws afterwards (its own
  * refill, a new stage's row) are not looked at but for their number, so
  * the choice reveals nothing.
@@ -75,7 +77,8 @@ eve_bot_move(const void *state, int seat, int level, struct rules_rng *rng,
 		*copy = *g;
 		m->apply(copy, seat, move, rng);
 		json_decref(move);
-		value = standing(g, copy, seat);
+		value = standing(g, copy, seat) -
+		    (strcmp(text, "pass") == 0 ? 1 : 0);
 		if (best_text == NULL || value > best) {
 			best = value;
 			best_text = text;
