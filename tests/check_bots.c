@@ -97,121 +97,121 @@ bot_game(const char *ruleset, int nseats, int first_level)
 	return game;
 }
 
+/* One bot-versus-bot game of ruleset at n seats, played by scheduler
+ * passes only: it ends; every entry is a BOT entry; the genesis names a
+ * normal bot; the bots have no address; the audit passes; a pass after
+ * the end plays nothing. */
+static void
+bot_vs_bot_game(const char *ruleset, int n, int g)
+{
+	int64_t game = bot_game(ruleset, n, g), seq, next = 0;
+	struct schedule_stats st;
+	struct store_entry e;
+	struct store_player p;
+	struct store_game row;
+	char why[512];
+
+	/* A pass plays at most 64 entries a game. */
+	for (seq = 0; seq < 200 && testenv_to_act(&env, game, &next) >= 0;
+	    seq++)
+		tick(fake_now);
+	ck_assert_msg(testenv_to_act(&env, game, NULL) < 0, "%s, %d seats, "
+	    "game %d: not over", ruleset, n, g);
+	for (seq = 1; seq < next; seq++) {
+		ck_assert_int_eq(store_log_get(env.st, game, seq, &e),
+		    STORE_OK);
+		ck_assert_int_eq(e.kind, STORE_ENTRY_BOT);
+		store_entry_clear(&e);
+	}
+	ck_assert_int_eq(store_log_get(env.st, game, 0, &e), STORE_OK);
+	ck_assert_ptr_nonnull(strstr(e.text, "\"bot\":\"normal\""));
+	store_entry_clear(&e);
+	ck_assert_int_eq(store_game_get(env.st, game, &row), STORE_OK);
+	ck_assert_int_eq(store_player_get(env.st, row.seat_player[0], &p),
+	    STORE_OK);
+	ck_assert_int_eq(p.email_pending, 1);
+	ck_assert_str_eq(p.email, "");
+	store_game_clear(&row);
+	ck_assert_msg(audit_bad_seq(game, why, sizeof(why)) == 0,
+	    "%s: audit: %s", ruleset, why);
+	st = tick(fake_now);
+	ck_assert_int_eq(st.bot_moves, 0);
+}
+
 START_TEST(bots_play_every_game_to_the_end)
 {
 	const struct rules_module *const *all = rules_all();
 	const char *env_games = getenv("PBEM_BOT_GAMES");
 	int games = env_games != NULL ? atoi(env_games) : 5, g, n, i;
-	char why[512];
 
 	for (i = 0; all[i] != NULL; i++)
 		for (n = all[i]->min_seats; n <= all[i]->max_seats && n <= 4;
 		    n++)
-			for (g = 0; g < games; g++) {
-				int64_t game = bot_game(all[i]->name, n, g);
-				struct store_entry e;
-				int64_t seq, next = 0;
-				struct schedule_stats st;
-				struct store_player p;
-				struct store_game row;
-
-				/* A pass plays at most 64 entries a game. */
-				for (seq = 0; seq < 200 && testenv_to_act(&env,
-				    game, &next) >= 0; seq++)
-					tick(fake_now);
-				ck_assert_msg(testenv_to_act(&env, game,
-				    NULL) < 0, "%s, %d seats, game %d: not "
-				    "over", all[i]->name, n, g);
-				for (seq = 1; seq < next; seq++) {
-					ck_assert_int_eq(store_log_get(env.st,
-					    game, seq, &e), STORE_OK);
-					ck_assert_int_eq(e.kind,
-					    STORE_ENTRY_BOT);
-					store_entry_clear(&e);
-				}
-				ck_assert_int_eq(store_log_get(env.st, game, 0,
-				    &e), STORE_OK);
-				ck_assert_ptr_nonnull(strstr(e.text,
-				    "\"bot\":\"normal\""));
-				store_entry_clear(&e);
-				ck_assert_int_eq(store_game_get(env.st, game,
-				    &row), STORE_OK);
-				ck_assert_int_eq(store_player_get(env.st,
-				    row.seat_player[0], &p), STORE_OK);
-				ck_assert_int_eq(p.email_pending, 1);
-				ck_assert_str_eq(p.email, "");
-				store_game_clear(&row);
-				ck_assert_msg(audit_bad_seq(game, why,
-				    sizeof(why)) == 0, "%s: audit: %s",
-				    all[i]->name, why);
-				st = tick(fake_now);
-				ck_assert_int_eq(st.bot_moves, 0);
-			}
+			for (g = 0; g < games; g++)
+				bot_vs_bot_game(all[i]->name, n, g);
 }
 END_TEST
 
-/* Module level: at every position of normal-bot games of every game and
- * seat count, the bot's move is legal, the same for the same stream, and
- * leaves the state as it was (bot_move is pure); every game ends. */
-START_TEST(bots_are_pure_and_legal)
+/* One game of m at n seats, every seat the normal bot, from seed byte g:
+ * at every position the bot's move is legal, the same for the same
+ * stream, and leaves the state as it was; the game ends. */
+static void
+pure_legal_game(const struct rules_module *m, int n, int g)
 {
-	const struct rules_module *const *all = rules_all();
 	unsigned char seed[RNG_SEED_BYTES];
 	char a[2048], b[2048], err[RULES_ERRLEN];
 	struct rules_rng rng;
 	json_t *opts = json_object(), *before, *after, *move;
 	void *state;
-	int i, n, g, step, seats[8];
+	int step, seats[8];
+
+	memset(seed, 0, sizeof(seed));
+	seed[0] = (unsigned char)g;
+	seed[1] = (unsigned char)n;
+	rng_init(&rng, seed, 0);
+	state = rules_setup_game(m, NULL, m->ruleset_version, n, opts, &rng,
+	    err, sizeof(err));
+	ck_assert_ptr_nonnull(state);
+	for (step = 1; step < 5000 && m->to_act(state, seats, 8) > 0;
+	    step++) {
+		before = m->save(state);
+		rng_init_bot(&rng, seed, (uint64_t)step);
+		ck_assert_int_eq(rules_bot_move(m, state, seats[0],
+		    RULES_BOT_NORMAL, &rng, a, sizeof(a)), RULES_OK);
+		rng_init_bot(&rng, seed, (uint64_t)step);
+		ck_assert_int_eq(rules_bot_move(m, state, seats[0],
+		    RULES_BOT_NORMAL, &rng, b, sizeof(b)), RULES_OK);
+		ck_assert_str_eq(a, b);
+		after = m->save(state);
+		ck_assert_msg(json_equal(before, after), "%s: bot_move "
+		    "changed the state", m->name);
+		json_decref(before);
+		json_decref(after);
+		move = NULL;
+		ck_assert_msg(m->parse(state, seats[0], a, RULES_LANG_EN,
+		    &move, err, sizeof(err)) == RULES_OK && m->check(state,
+		    seats[0], move, RULES_LANG_EN, err, sizeof(err)) ==
+		    RULES_OK, "%s: \"%s\" refused: %s", m->name, a, err);
+		rng_init(&rng, seed, (uint64_t)step);
+		m->apply(state, seats[0], move, &rng);
+		json_decref(move);
+	}
+	ck_assert_msg(m->to_act(state, seats, 8) == 0, "%s: no end",
+	    m->name);
+	m->destroy(state);
+	json_decref(opts);
+}
+
+START_TEST(bots_are_pure_and_legal)
+{
+	const struct rules_module *const *all = rules_all();
+	int i, n, g;
 
 	for (i = 0; all[i] != NULL; i++)
 		for (n = all[i]->min_seats; n <= all[i]->max_seats && n <= 4;
 		    n++)
-			for (g = 0; g < 10; g++) {
-				const struct rules_module *m = all[i];
-
-				memset(seed, 0, sizeof(seed));
-				seed[0] = (unsigned char)g;
-				seed[1] = (unsigned char)n;
-				rng_init(&rng, seed, 0);
-				state = rules_setup_game(m, NULL,
-				    m->ruleset_version, n, opts, &rng, err,
-				    sizeof(err));
-				ck_assert_ptr_nonnull(state);
-				for (step = 1; step < 5000 &&
-				    m->to_act(state, seats, 8) > 0; step++) {
-					before = m->save(state);
-					rng_init_bot(&rng, seed, (uint64_t)step);
-					ck_assert_int_eq(rules_bot_move(m, state,
-					    seats[0], RULES_BOT_NORMAL, &rng, a,
-					    sizeof(a)), RULES_OK);
-					rng_init_bot(&rng, seed, (uint64_t)step);
-					ck_assert_int_eq(rules_bot_move(m, state,
-					    seats[0], RULES_BOT_NORMAL, &rng, b,
-					    sizeof(b)), RULES_OK);
-					ck_assert_str_eq(a, b);
-					after = m->save(state);
-					ck_assert_msg(json_equal(before, after),
-					    "%s: bot_move changed the state",
-					    m->name);
-					json_decref(before);
-					json_decref(after);
-					move = NULL;
-					ck_assert_msg(m->parse(state, seats[0], a,
-					    RULES_LANG_EN, &move, err,
-					    sizeof(err)) == RULES_OK &&
-					    m->check(state, seats[0], move,
-					    RULES_LANG_EN, err, sizeof(err)) ==
-					    RULES_OK, "%s: \"%s\" refused: %s",
-					    m->name, a, err);
-					rng_init(&rng, seed, (uint64_t)step);
-					m->apply(state, seats[0], move, &rng);
-					json_decref(move);
-				}
-				ck_assert_msg(m->to_act(state, seats, 8) == 0,
-				    "%s: no end", m->name);
-				m->destroy(state);
-			}
-	json_decref(opts);
+			for (g = 0; g < 10; g++)
+				pure_legal_game(all[i], n, g);
 }
 END_TEST
 
@@ -223,13 +223,15 @@ START_TEST(a_move_the_bot_did_not_choose_is_caught)
 	const char *other = NULL;
 	size_t i;
 	int64_t game = bot_game("template", 2, 1);	/* seat 0 normal */
+	int seat = testenv_to_act(&env, game, NULL);	/* drawn at setup */
 
 	ck_assert_int_eq(store_begin(env.st), STORE_OK);
 	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
 	    sizeof(err)), ENGINE_OK);
-	ck_assert_int_eq(engine_bot_choose(&gs, 0, RULES_BOT_NORMAL, 1,
-	    chosen, sizeof(chosen)), ENGINE_OK);
-	moves = gs.module->legal_moves(gs.state, 0);
+	ck_assert_int_eq(engine_bot_choose(&gs, seat, seat == 0 ?
+	    RULES_BOT_NORMAL : RULES_BOT_RANDOM, 1, chosen, sizeof(chosen)),
+	    ENGINE_OK);
+	moves = gs.module->legal_moves(gs.state, seat);
 	for (i = 0; i < json_array_size(moves) && other == NULL; i++)
 		if (strcmp(json_string_value(json_array_get(moves, i)),
 		    chosen) != 0)
@@ -237,7 +239,7 @@ START_TEST(a_move_the_bot_did_not_choose_is_caught)
 	ck_assert_ptr_nonnull(other);
 	/* Legal, signed by the server -- but not the bot's choice. */
 	ck_assert_int_eq(engine_server_entry(env.st, env.key, &gs,
-	    STORE_ENTRY_BOT, 0, other, "auto_move", 0, fake_now, err,
+	    STORE_ENTRY_BOT, seat, other, "auto_move", 0, fake_now, err,
 	    sizeof(err)), ENGINE_OK);
 	json_decref(moves);
 	ck_assert_int_eq(store_commit(env.st), STORE_OK);
@@ -270,7 +272,7 @@ START_TEST(the_random_bot_and_the_fallback)
 	    &rng, a, sizeof(a)), RULES_OK);
 	ck_assert_int_eq(rules_bot_move(m, state, 0, RULES_BOT_RANDOM,
 	    &again, b, sizeof(b)), RULES_OK);
-	ck_assert_str_eq(a, b);		/* the same stream, the same choice */
+	ck_assert_str_eq(a, b);	/* the same stream, the same choice */
 	moves = m->legal_moves(state, 0);
 	for (i = 0; i < json_array_size(moves); i++)
 		found |= strcmp(json_string_value(json_array_get(moves, i)),
@@ -338,43 +340,45 @@ START_TEST(bot_seat_forms)
 }
 END_TEST
 
-START_TEST(the_bot_policy_holds_a_late_seat_until_its_player_moves)
+START_TEST(the_bot_policy_holds_a_seat_until_its_player_moves)
 {
 	int64_t game = testenv_game(&env, "template", 2), next;
 	struct schedule_stats st;
 	struct store_seat row;
 	struct store_entry e;
-	struct engine_reply reply;
+	struct policy pol;
 	char err[512];
-	int rc;
+	int late;
 
+	policy_default(&pol);
 	ck_assert_int_eq(policy_set_field("missed=bot", rules_find("template"),
-	    &(struct policy){ 0 }, err, sizeof(err)), 0);
+	    &pol, err, sizeof(err)), 0);
+	ck_assert_int_eq(pol.missed, POLICY_MISSED_BOT);
 	testenv_set_policy(&env, game, "{\"turn_time\": \"1h\", "
 	    "\"missed\": \"bot\", \"reminders\": []}");
 	tick(fake_now);				/* the clock starts */
-	ck_assert_int_eq(testenv_to_act(&env, game, &next), 0);
-	st = tick(fake_now + 2 * HOUR);		/* seat 0 missed it */
+	late = testenv_to_act(&env, game, &next);	/* drawn at setup */
+	st = tick(fake_now + 2 * HOUR);		/* it missed its deadline */
 	ck_assert_int_eq(st.bot_moves, 1);
 	ck_assert_int_eq(store_log_get(env.st, game, 1, &e), STORE_OK);
 	ck_assert_int_eq(e.kind, STORE_ENTRY_BOT);
-	ck_assert_int_eq(e.seat, 0);
+	ck_assert_int_eq(e.seat, late);
 	store_entry_clear(&e);
-	ck_assert_int_eq(store_seat_get(env.st, game, 0, &row), STORE_OK);
+	ck_assert_int_eq(store_seat_get(env.st, game, late, &row), STORE_OK);
 	ck_assert_int_eq(row.status, STORE_SEAT_BOT);
-	/* Seat 1 plays; seat 0's next turn is the bot's at its deadline. */
-	ck_assert_int_eq(testenv_to_act(&env, game, &next), 1);
+	/* The other seat plays; the late seat's next turn is the bot's at
+	 * its deadline, not at once. */
+	ck_assert_int_eq(testenv_to_act(&env, game, &next), 1 - late);
 	ck_assert_int_eq(testenv_play_first(&env, game, -1, fake_now),
 	    ENGINE_OK);
 	st = tick(fake_now);
-	ck_assert_int_eq(st.bot_moves, 0);	/* its player may still move */
-	ck_assert_int_eq(testenv_to_act(&env, game, &next), 0);
+	ck_assert_int_eq(st.bot_moves, 0);	/* its player may move */
+	ck_assert_int_eq(testenv_to_act(&env, game, &next), late);
 	/* The player moves: the seat is theirs again. */
-	rc = testenv_play_first(&env, game, -1, fake_now);
-	ck_assert_int_eq(rc, ENGINE_OK);
-	ck_assert_int_eq(store_seat_get(env.st, game, 0, &row), STORE_OK);
+	ck_assert_int_eq(testenv_play_first(&env, game, -1, fake_now),
+	    ENGINE_OK);
+	ck_assert_int_eq(store_seat_get(env.st, game, late, &row), STORE_OK);
 	ck_assert_int_eq(row.status, STORE_SEAT_PLAYING);
-	(void)reply;
 }
 END_TEST
 
@@ -391,7 +395,7 @@ bots_suite(void)
 	tcase_add_test(tc, a_move_the_bot_did_not_choose_is_caught);
 	tcase_add_test(tc, the_random_bot_and_the_fallback);
 	tcase_add_test(tc, bot_seat_forms);
-	tcase_add_test(tc, the_bot_policy_holds_a_late_seat_until_its_player_moves);
+	tcase_add_test(tc, the_bot_policy_holds_a_seat_until_its_player_moves);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -491,7 +491,8 @@ game_create(struct ctl *c, int argc, char **argv)
 			players[nseats++] = 0;
 			continue;
 		}
-		if (engine_is_bot_spec(name)) {	/* a seat the server plays */
+		/* @bot...: a seat the server plays (docs/SERVER-BOTS.md). */
+		if (engine_is_bot_spec(name)) {
 			bots[nseats] = name;
 			players[nseats++] = 0;
 			continue;

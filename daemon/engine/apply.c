@@ -163,7 +163,8 @@ apply_move(struct store *st, const struct serverkey *key,
 		return reply->status;
 	json_decref(move);
 	*gs_spoilt = 1;		/* until every row is written */
-	/* A seat the "bot" policy held is its player's again (docs/ASYNC.md). */
+	/* A seat the "bot" policy held is its player's again
+	 * (docs/ASYNC.md). */
 	if (gs->game.seat_status[m->seat] == STORE_SEAT_BOT &&
 	    take_seat_back(st, gs, m->seat, err, sizeof(err)) != 0) {
 		engine_refuse(reply, ENGINE_INTERNAL, "%s", err);

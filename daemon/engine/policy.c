@@ -143,7 +143,8 @@ read_field(const char *name, const json_t *v, const struct rules_module *m,
 		if (i == POLICY_MISSED_SKIP && !can_skip(m)) {
 			snprintf(err, errlen, "policy field \"missed\": %s does "
 			    "not allow a turn to be skipped; choose wait, "
-			    "default, absent or bot", m ? m->name : "this game");
+			    "default, absent or bot", m ? m->name :
+			    "this game");
 			return -1;
 		}
 		q->missed = (enum policy_missed)i;

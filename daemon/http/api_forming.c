@@ -197,7 +197,8 @@ api_game_create(struct api_request *req)
 				continue;
 			}
 			name = json_string_value(item);
-			if (engine_is_bot_spec(name)) {	/* the server's seat */
+			/* A seat the server plays needs nobody's consent. */
+			if (engine_is_bot_spec(name)) {
 				bots[s] = name;
 				players[s] = 0;
 				continue;

@@ -320,8 +320,8 @@ server_entry(struct store *st, const struct gamestate *gs,
 		return -1;
 	}
 	if (e->kind == STORE_ENTRY_AUTO || e->kind == STORE_ENTRY_BOT ||
-	    e->kind == STORE_ENTRY_SKIP || e->kind == STORE_ENTRY_RESIGN || e->kind == STORE_ENTRY_REPLACE ||
-	    e->kind == STORE_ENTRY_CALL_OFF)
+	    e->kind == STORE_ENTRY_SKIP || e->kind == STORE_ENTRY_RESIGN ||
+	    e->kind == STORE_ENTRY_REPLACE || e->kind == STORE_ENTRY_CALL_OFF)
 		return 1;
 	store_entry_clear(e);
 	return 0;
