@@ -9,7 +9,7 @@
  * parse() and check(); every game ends within MAX_MOVES) and prints, per
  * game, the normal bot's wins, ties (a shared victory) and losses.
  *
- *   tests/bench_bots [GAMES]        (default 1000)
+ *   tests/bench_bots [GAMES [RULESET]]   (default 1000, every game)
  *
  * Exit status 1 if a bot chose a refused move or a game did not end.
  */
@@ -109,7 +109,7 @@ main(int argc, char **argv)
 	size_t i;
 
 	if (games <= 0) {
-		fprintf(stderr, "usage: bench_bots [GAMES]\n");
+		fprintf(stderr, "usage: bench_bots [GAMES [RULESET]]\n");
 		return 2;
 	}
 	printf("%-12s %6s %6s %6s %6s  %s\n", "game", "games", "wins", "ties",
@@ -117,7 +117,8 @@ main(int argc, char **argv)
 	for (i = 0; all[i] != NULL; i++) {
 		struct tally t = { 0, 0, 0 };
 
-		if (all[i]->min_seats > 2 || all[i]->max_seats < 2)
+		if (all[i]->min_seats > 2 || all[i]->max_seats < 2 ||
+		    (argc > 2 && strcmp(argv[2], all[i]->name) != 0))
 			continue;
 		for (g = 0; g < games; g++)
 			if (play_game(all[i], g, &t) != 0)

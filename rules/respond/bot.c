@@ -2,7 +2,9 @@
  * bot.c -- bot_move (rules.h, api_version 8) for Parry (docs/respond.md,
  * "Bots"), decided from the seat's own view and legal moves only:
  *
- *   - on its turn, strike with its highest strike (or pass with none);
+ *   - on its turn, strike with its lowest strike (or pass with none):
+ *     the others' parries are drawn out by the small strikes, and the
+ *     high ones come when fewer parries are left;
  *   - in a window, parry a strike worth PARRY_BOT_THRESHOLD or more when
  *     it holds a parry, else pass (a parry is spent on a strike that
  *     matters).
@@ -18,18 +20,18 @@ extern const struct rules_module respond_module;
 enum rules_status parry_bot_move(const void *state, int seat, int level,
     struct rules_rng *rng, char *out, size_t outlen);
 
-/* The highest N of the "strike N" texts of moves, or 0. */
+/* The lowest N of the "strike N" texts of moves, or 0. */
 static int
-highest_strike(const json_t *moves)
+lowest_strike(const json_t *moves)
 {
 	size_t i;
-	int card, best = 0;
+	int card, low = 0;
 
 	for (i = 0; i < json_array_size(moves); i++)
 		if (sscanf(json_string_value(json_array_get(moves, i)),
-		    "strike %d", &card) == 1 && card > best)
-			best = card;
-	return best;
+		    "strike %d", &card) == 1 && (low == 0 || card < low))
+			low = card;
+	return low;
 }
 
 static int
@@ -64,7 +66,7 @@ parry_bot_move(const void *state, int seat, int level,
 		n = snprintf(out, outlen, "%s", has_move(moves, "parry") &&
 		    json_integer_value(json_object_get(window, "card")) >=
 		    PARRY_BOT_THRESHOLD ? "parry" : "pass");
-	else if ((strike = highest_strike(moves)) > 0)
+	else if ((strike = lowest_strike(moves)) > 0)
 		n = snprintf(out, outlen, "strike %d", strike);
 	else
 		n = snprintf(out, outlen, "%s", json_string_value(
