@@ -4,9 +4,10 @@
  *   - bot-vs-bot games of every registered game at every seat count it
  *     takes, the levels mixed, played only by scheduler passes: every
  *     game ends; every entry after the genesis is a BOT entry of the seat
- *     to act; the genesis names each seat's bot level; the audit (which
- *     replays from the seed and re-runs every bot choice) passes; a
- *     second pass after the end writes nothing;
+ *     to act; the genesis names each seat's bot level; no mail is
+ *     queued for a bot; the audit (which replays from the seed and
+ *     re-runs every bot choice) passes; a second pass after the end
+ *     writes nothing;
  *   - at every position of normal-bot games of every game, the module's
  *     bot_move is legal, deterministic for one stream and pure;
  *   - a BOT entry whose text is a legal move but not the bot's choice is
@@ -24,6 +25,7 @@
 #include <string.h>
 
 #include <check.h>
+#include <sqlite3.h>
 
 #include "audit.h"
 #include "policy.h"
@@ -58,6 +60,27 @@ teardown(void)
 {
 	testenv_close(&env);
 	clock_set(NULL, NULL);
+}
+
+/* The mail rows queued for game (a bot reads no mail). */
+static int64_t
+mail_rows(int64_t game)
+{
+	char sql[128];
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	int64_t n = -1;
+
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM outbox WHERE "
+	    "channel = 'mail' AND game_id = %lld", (long long)game);
+	ck_assert_int_eq(sqlite3_open(env.dbpath, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL),
+	    SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return n;
 }
 
 /* The audit of game: 0 if it passes, else the bad entry's seq. */
@@ -136,6 +159,7 @@ bot_vs_bot_game(const char *ruleset, int n, int g)
 	    "%s: audit: %s", ruleset, why);
 	st = tick(fake_now);
 	ck_assert_int_eq(st.bot_moves, 0);
+	ck_assert_int_eq(mail_rows(game), 0);
 }
 
 START_TEST(bots_play_every_game_to_the_end)

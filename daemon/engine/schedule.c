@@ -50,6 +50,8 @@ notify_seat(struct tick *t, int seat, const char *event, int64_t deadline,
 	if (store_player_get(t->st, t->gs.game.seat_player[seat], &p) !=
 	    STORE_OK)
 		return fail(t, "store: %s", store_errmsg(t->st));
+	if (p.bot[0] != '\0')
+		return 0;	/* a bot reads no mail (bots.c) */
 	if (engine_outbox_mail(t->st, t->gs.game.id, t->gs.seq, p.email,
 	    event, json_pack("{s:I, s:I, s:i, s:s, s:I, s:i, s:b}", "game",
 	    (json_int_t)t->gs.game.id, "seq", (json_int_t)t->gs.seq, "seat",
