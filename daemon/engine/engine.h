@@ -27,7 +27,7 @@
  * gamestate.c (loading a game's module, state and players),
  * serverentry.c (entries the server writes), seats.c, press.c,
  * command.c (asynchronous play), schedule.c (deadlines and their
- * outcomes), gamepolicy.c and policy.c (deadline policies), chain.c
+ * outcomes), bots.c (seats the server plays), gamepolicy.c and policy.c (deadline policies), chain.c
  * (hashes), serverkey.c (the signing key), audit.c (re-checking a log),
  * bundle.c (export and offline verification), committed.c (the commit
  * hook), summary.c (the one-line summaries of entries).
