@@ -8,6 +8,7 @@ daemon_libpbem_a_CPPFLAGS = $(CORE_CPPFLAGS) \
 daemon_libpbem_a_SOURCES = \
 	daemon/common/protocol.h daemon/common/protocol.c \
 	daemon/common/rng.h daemon/common/rng.c \
+	daemon/common/botname.h daemon/common/botname.c \
 	daemon/common/reqsig.h daemon/common/reqsig.c \
 	daemon/common/clock.h daemon/common/clock.c \
 	daemon/common/timetext.h daemon/common/timetext.c \
@@ -35,7 +36,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine/receipts.h daemon/engine/receipts.c \
 	daemon/engine/committed.c daemon/engine/summary.c \
 	daemon/engine/serverentry.c daemon/engine/seats.c \
-	daemon/engine/press.c daemon/engine/command.c \
+	daemon/engine/press.c daemon/engine/command.c daemon/engine/bots.c \
 	daemon/engine/schedule.h daemon/engine/schedule.c \
 	daemon/engine/gamepolicy.c \
 	daemon/engine/policy.h daemon/engine/policy.c \

@@ -4,7 +4,7 @@
 # "Adding a game"): adding a game edits nothing here.
 noinst_LIBRARIES += rules/librules.a
 rules_librules_a_CPPFLAGS = $(RULES_CPPFLAGS)
-rules_librules_a_SOURCES = rules/rules.h rules/registry.c \
+rules_librules_a_SOURCES = rules/rules.h rules/registry.c rules/bot.c \
 	rules/registry_list.h rules/text.c rules/json.c \
 	rules/cardfile.h rules/cardfile.c
 # What tests/check_nopeek.c and check_templates.c need of each game (its

@@ -50,6 +50,7 @@
  *      so the generic tests need nothing written for a game by hand.
  *   7  cards as data (optional): cards_parse, cards_free, setup_cards
  *      and load_cards, for games whose cards come from a card file.
+ *   8  bot_move (optional): the move a server-played seat chooses.
  */
 #ifndef PBEM_RULES_H
 #define PBEM_RULES_H
@@ -58,7 +59,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define RULES_API_VERSION 7
+#define RULES_API_VERSION 8
 
 /* Every error message a module writes fits in this many bytes. */
 #define RULES_ERRLEN 1024
@@ -424,7 +425,42 @@ struct rules_module {
 	    size_t errlen);
 	void *(*load_cards)(const void *cards, const json_t *saved, char *err,
 	    size_t errlen);
+
+	/* ---- api_version 8 and later ---- */
+
+	/*
+	 * bot_move -- optional (NULL: the core plays a uniformly random
+	 * move of legal_moves() for every level).  The move the server
+	 * plays for seat, a seat to_act() lists, when a bot holds it:
+	 * level is an enum rules_bot_level other than RULES_BOT_RANDOM
+	 * (the core plays that one itself).  Writes an English move text
+	 * into out that parse() and check() accept for seat on state, and
+	 * returns RULES_OK; any other status (the seat may not act, out too
+	 * small, a level the module does not know) and the core plays the
+	 * random move instead.  Pure and deterministic like the rest: it
+	 * must not change the state, and draws randomness only from rng
+	 * (the game's stream under a label of its own, docs/PROTOCOL.md),
+	 * so anyone holding the revealed seed re-runs the same choice.  It
+	 * decides from what seat may see only: its own hand, public cards,
+	 * the sizes of hidden piles -- never where a hidden card lies (a
+	 * guess at a hidden card draws from the cards the seat cannot see,
+	 * with rng).  Document each level's play in the module's docs.
+	 */
+	enum rules_status (*bot_move)(const void *state, int seat, int level,
+	    struct rules_rng *rng, char *out, size_t outlen);
 };
+
+/*
+ * Bot levels: how well a seat the server plays chooses (docs/SERVER-BOTS.md).
+ * RULES_BOT_RANDOM is a uniformly random legal move for every game (the
+ * core's, rules_bot_move() below); RULES_BOT_NORMAL is the module's own
+ * bot_move(), or the random one for a module without it.
+ */
+enum rules_bot_level {
+	RULES_BOT_RANDOM = 0,
+	RULES_BOT_NORMAL = 1
+};
+#define RULES_BOT_LEVELS 2
 
 /*
  * The registry (rules/registry.c): every module the build knows.
@@ -451,6 +487,17 @@ void *rules_setup_game(const struct rules_module *m, const void *cards,
     char *err, size_t errlen);
 void *rules_load_game(const struct rules_module *m, const void *cards,
     const json_t *saved, char *err, size_t errlen);
+/* The move a bot of level (enum rules_bot_level) plays for seat: the
+ * module's bot_move() for a level above RULES_BOT_RANDOM when it has one
+ * and it answers, else a uniformly random entry of legal_moves() drawn
+ * from rng.  RULES_OK with the text in out, or RULES_NOT_YOUR_TURN when
+ * the seat has no legal move (rules/bot.c). */
+enum rules_status rules_bot_move(const struct rules_module *m,
+    const void *state, int seat, int level, struct rules_rng *rng,
+    char *out, size_t outlen);
+/* The level called name ("random", "normal"), or -1; and its name. */
+int rules_bot_level(const char *name);
+const char *rules_bot_level_name(int level);
 /* 0 if the table is well formed, else -1 with the reason in err.  The core
  * checks each module once at start-up and refuses to run a bad one. */
 int rules_validate_module(const struct rules_module *m, char *err,

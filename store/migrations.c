@@ -579,6 +579,15 @@ static const char migration_16[] =
 	"ALTER TABLE game_masters ADD COLUMN paused_by INTEGER NOT NULL "
 	"DEFAULT 0;\n";
 
+/*
+ * 17: players the server plays (docs/SERVER-BOTS.md): bot is the level
+ * of a bot's player row, NULL for a person.
+ */
+static const char migration_17[] =
+	"ALTER TABLE players ADD COLUMN bot TEXT\n"
+	"	CONSTRAINT bot_level CHECK (bot IS NULL OR\n"
+	"	    length(CAST(bot AS BLOB)) BETWEEN 1 AND 15);\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -600,6 +609,7 @@ static const struct migration migrations[] = {
 	{ 14, "webhooks.format and webhooks.lang", migration_14, NULL },
 	{ 15, "card files and games.cards_hash", migration_15, NULL },
 	{ 16, "game_masters.paused_by", migration_16, NULL },
+	{ 17, "players.bot, seats the server plays", migration_17, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -112,6 +112,11 @@ struct store_player {
 	/* The IANA time zone the player reads times in ("Europe/Paris");
 	 * "" for UTC (migration 13). */
 	char		tz[64];
+	/* The bot level ("random", "normal") of a player the server plays
+	 * (docs/SERVER-BOTS.md); "" for a person (migration 17).  Read
+	 * only: store_player_add() ignores it, store_player_set_bot() sets
+	 * it. */
+	char		bot[16];
 };
 
 /* Insert p (p->id is set).  STORE_EXISTS if the name or key is taken. */
@@ -126,6 +131,9 @@ enum store_status store_player_set_key(struct store *st, int64_t id,
 /* The player whose name equals name but for ASCII case (names are unique
  * in that form since schema 6): for saying which name a new one clashes
  * with. */
+/* Make player id a bot of level ("random", "normal"; docs/SERVER-BOTS.md). */
+enum store_status store_player_set_bot(struct store *st, int64_t id,
+    const char *level);
 /* Set player id's time zone name ("" for UTC); the caller checked it. */
 enum store_status store_player_set_tz(struct store *st, int64_t id,
     const char *tz);
@@ -225,7 +233,10 @@ enum store_entry_kind {
 	 * the player was authenticated by a mail reply token, or by a web
 	 * session; checked exactly like STORE_ENTRY_MOVE. */
 	STORE_ENTRY_HOSTED_MAIL = 7,
-	STORE_ENTRY_HOSTED_WEB = 8
+	STORE_ENTRY_HOSTED_WEB = 8,
+	/* A move a bot chose for a seat the server plays, signed by the
+	 * server like an automatic move (docs/SERVER-BOTS.md). */
+	STORE_ENTRY_BOT = 9
 };
 
 struct store_entry {
@@ -519,7 +530,10 @@ enum store_status store_policy_set(struct store *st, int64_t game_id,
 enum store_seat_status {
 	STORE_SEAT_PLAYING = 0,
 	STORE_SEAT_ABSENT = 1,		/* missed a deadline; seat offered */
-	STORE_SEAT_RESIGNED = 2
+	STORE_SEAT_RESIGNED = 2,
+	/* missed a deadline under the "bot" policy: the bot plays the seat
+	 * until its player moves again (docs/ASYNC.md) */
+	STORE_SEAT_BOT = 3
 };
 
 struct store_seat {

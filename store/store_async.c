@@ -102,7 +102,7 @@ store_seat_get(struct store *st, int64_t game_id, int seat,
 		out->away_used = sqlite3_column_int64(s, 4);
 		out->command_seq = sqlite3_column_int64(s, 5);
 		out->call_off = sqlite3_column_int(s, 6);
-		if (out->status > STORE_SEAT_RESIGNED) {
+		if (out->status > STORE_SEAT_BOT) {
 			store_sqlite_corrupt(st, "seats", "unknown status");
 			status = STORE_ERROR;
 		}

@@ -164,7 +164,7 @@ read_seats(struct store *st, struct store_game *g)
 			break;
 		g->seat_status[seat] = sqlite3_column_int(s, 2);
 		if (g->seat_status[seat] < STORE_SEAT_PLAYING ||
-		    g->seat_status[seat] > STORE_SEAT_RESIGNED) {
+		    g->seat_status[seat] > STORE_SEAT_BOT) {
 			status = sq_corrupt(st, s, 2, "seats", "is not a seat "
 			    "status");
 			break;

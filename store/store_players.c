@@ -15,7 +15,7 @@
 
 #define PLAYER_SELECT							\
 	"SELECT p.id, p.name, p.email, p.lang, k.pubkey, p.email_pending, "	\
-	"p.tz "	\
+	"p.tz, p.bot "	\
 	"FROM players p "	\
 	"LEFT JOIN player_keys k ON k.player_id = p.id AND k.revoked IS NULL"
 
@@ -31,6 +31,7 @@ const char *const sq_players_sql[ST_COUNT] = {
 	/* Through players_email; the oldest registration of the address. */
 	[ST_PLAYER_EMAIL] = PLAYER_SELECT " WHERE p.email = ?1 COLLATE NOCASE "
 	    "AND ?1 <> '' ORDER BY p.id LIMIT 1",
+	[ST_PLAYER_SET_BOT] = "UPDATE players SET bot = ?2 WHERE id = ?1",
 	[ST_KEY_ADD] = "INSERT INTO player_keys (player_id, pubkey, created) "
 	    "VALUES (?1, ?2, ?3)",
 	[ST_KEY_REVOKE] = "UPDATE player_keys SET revoked = ?2 "
@@ -54,6 +55,10 @@ read_player(struct store *st, sqlite3_stmt *s, struct store_player *p)
 	    sizeof(p->pubkey))) != STORE_OK)
 		return status;
 	p->email_pending = sqlite3_column_int(s, 5) != 0;
+	if (sqlite3_column_type(s, 7) != SQLITE_NULL &&
+	    (status = sq_col_text(st, s, 7, "players", p->bot,
+	    sizeof(p->bot))) != STORE_OK)
+		return status;
 	return sq_col_text(st, s, 6, "players", p->tz, sizeof(p->tz));
 }
 
@@ -259,4 +264,16 @@ store_player_set_tz(struct store *st, int64_t id, const char *tz)
 	    store_sqlite_db(st)) == 1)
 		status = STORE_OK;	/* done: no row to read, one changed */
 	return status;
+}
+
+enum store_status
+store_player_set_bot(struct store *st, int64_t id, const char *level)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = sq_stmt(st, ST_PLAYER_SET_BOT)) == NULL)
+		return STORE_ERROR;
+	sq_bind_int64(st, s, 1, id);
+	sq_bind_text(st, s, 2, level);
+	return sq_run(st, s, "player bot");
 }

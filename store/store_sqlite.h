@@ -56,6 +56,7 @@ enum stmt_id {
 	ST_PLAYER_ALL,
 	ST_PLAYER_FOLDED,
 	ST_PLAYER_EMAIL,
+	ST_PLAYER_SET_BOT,
 	ST_KEY_ADD,
 	ST_KEY_REVOKE,
 	/* store_games.c */

@@ -1503,6 +1503,38 @@ START_TEST(test_http_api)
 }
 END_TEST
 
+/* A game with a seat the server plays (docs/SERVER-BOTS.md): a player
+ * seats a bot without anyone's consent, the game starts at once, and
+ * the bot's made-up name is in the summary; a bad level is refused. */
+START_TEST(test_http_bot_seats)
+{
+	long status;
+	json_t *j;
+	const char *bot;
+
+	register_player(&alice, "en");
+	j = http_json(&alice, "POST", "/v1/games", "{\"ruleset\": "
+	    "\"template\", \"players\": [\"alice\", \"@bot:normal\"]}",
+	    &status);
+	ck_assert_msg(status == 201, "create: %ld %s", status,
+	    error_message(j));
+	ck_assert_str_eq(json_string_value(json_object_get(j, "status")),
+	    "running");
+	bot = json_string_value(json_array_get(json_object_get(j, "players"),
+	    1));
+	ck_assert_ptr_nonnull(bot);
+	ck_assert_int_eq(strncmp(bot, "@bot-", 5), 0);
+	json_decref(j);
+	j = http_json(&alice, "POST", "/v1/games", "{\"ruleset\": "
+	    "\"template\", \"players\": [\"alice\", \"@bot:genius\"]}",
+	    &status);
+	ck_assert_int_eq(status, 400);
+	ck_assert_ptr_nonnull(strstr(error_message(j),
+	    "the levels are random and normal"));
+	json_decref(j);
+}
+END_TEST
+
 /* ---- The security review (issue 14) ------------------------------------ */
 
 static const char *const limit_options[] = {
@@ -2255,6 +2287,7 @@ http_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_http_api);
+	tcase_add_test(tc, test_http_bot_seats);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("limits");
 	tcase_add_checked_fixture(tc, setup_limits, teardown);

@@ -908,6 +908,32 @@ START_TEST(test_forming_cap_by_mail)
 }
 END_TEST
 
+/* "new GAME N players bots K [LEVEL]" (docs/SERVER-BOTS.md): seats 1 to
+ * K are the server's bots, the game starts when no seat is open; a bad
+ * count or level is refused in the sender's language. */
+START_TEST(test_new_with_bots_by_mail)
+{
+	struct store_game g;
+	struct store_player p;
+	int64_t before = forming(&hana);
+
+	command(hana.email, "new template 2 players bots 1 normal");
+	ck_assert_int_eq(forming(&hana), before);	/* it started */
+	ck_assert_int_eq(store_game_get(env.st, 1, &g), STORE_OK);
+	ck_assert_int_eq(g.status, STORE_GAME_RUNNING);
+	ck_assert_int_eq(store_player_get(env.st, g.seat_player[1], &p),
+	    STORE_OK);
+	ck_assert_str_eq(p.bot, "normal");
+	store_game_clear(&g);
+	command(hugo.email, "nouvelle template 3 joueurs robots 1 random");
+	ck_assert_int_eq(forming(&hugo), 1);	/* seat 2 is open */
+	command(hana.email, "new template 2 players bots 2");
+	refused(hana.email, "players bots 1 normal");
+	command(hugo.email, "nouvelle template 2 joueurs robots 1 malin");
+	refused(hugo.email, "il n'y a pas de niveau de robot");
+}
+END_TEST
+
 /* The move line of replies, alone. */
 START_TEST(test_reply_move_lines)
 {
@@ -957,5 +983,6 @@ mail_hosted_tcase(void)
 	tcase_add_test(tc, test_unconfirmed_gets_no_game_mail);
 	tcase_add_test(tc, test_registration_closed);
 	tcase_add_test(tc, test_forming_cap_by_mail);
+	tcase_add_test(tc, test_new_with_bots_by_mail);
 	return tc;
 }

@@ -13,7 +13,8 @@
  * the order of the decks, other seats' sealed answers).  Both are loaded
  * back, and the seat must get byte-identical answers from both: its
  * view, its move forms in English and French, its legal moves, its
- * default move, its sample illegal move and skip check, the public
+ * default move, the normal bot's move (drawn from the same bot stream;
+ * docs/SERVER-BOTS.md), its sample illegal move and skip check, the public
  * description of every seat's last move (describe_last, the summaries of
  * events and webhooks), and -- for every text tried (the legal moves of
  * either state, the sample illegal move, and the hider's random texts)
@@ -129,7 +130,8 @@ same_texts(const struct rules_module *m, const void *g1, const void *g2,
 		    json_array_get(texts, i)), where);
 }
 
-/* Everything but move texts: view, forms, legal moves, default, skip. */
+/* Everything but move texts: view, forms, legal moves, default, the
+ * bot's move, skip. */
 static void
 same_seat(const struct rules_module *m, const void *g1, const void *g2,
     int seat, const char *where)
@@ -151,6 +153,21 @@ same_seat(const struct rules_module *m, const void *g1, const void *g2,
 		ck_assert_msg(r1 == r2 && strcmp(a, b) == 0, "%s: the default "
 		    "move depends on hidden cards: %d %s / %d %s", where, r1, a,
 		    r2, b);
+	}
+	if (m->api_version >= 8 && m->bot_move != NULL) {
+		struct rules_rng rng1, rng2;
+
+		/* The same bot stream: the same choice (rules.h, bot_move). */
+		seeded(&rng1, 17, 3);
+		seeded(&rng2, 17, 3);
+		a[0] = b[0] = '\0';
+		r1 = m->bot_move(g1, seat, RULES_BOT_NORMAL, &rng1, a,
+		    sizeof(a));
+		r2 = m->bot_move(g2, seat, RULES_BOT_NORMAL, &rng2, b,
+		    sizeof(b));
+		ck_assert_msg(r1 == r2 && strcmp(a, b) == 0, "%s: the bot's "
+		    "move depends on hidden cards: %d %s / %d %s", where, r1,
+		    a, r2, b);
 	}
 	if (m->api_version >= 6) {
 		a[0] = b[0] = '\0';

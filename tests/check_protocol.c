@@ -85,6 +85,9 @@
 	"cf262b5fa09fe69856a6f807e787a6353697f1b42107baed3773dd02d1104db2"
 #define VEC_KEY5_HEX \
 	"8a2962cb7dbf7a32be361160affc1c004ccb82674ae0f93714f24c3ba398ef92"
+/* The bot's stream of step 5 ("pbem-bot-v1"; hashlib.blake2b). */
+#define VEC_BOT_KEY5_HEX \
+	"fa9f65dd6a705cd8f8fd7e366c0bdcf9f20f9bf89fb5701947f79a4f4a95558b"
 static const uint32_t vec_words0[8] = {
 	0x5b8dce54, 0x65b2f395, 0x2a2d7d78, 0x29b20534,
 	0x2aa0b197, 0xe31f4cc2, 0x2aed4fd2, 0x662df950
@@ -513,6 +516,10 @@ START_TEST(test_vector_rng)
 	ck_assert_str_eq(hex, VEC_KEY5_HEX);
 	for (i = 0; i < 8; i++)
 		ck_assert_uint_eq(rng_next32(&rng), vec_words5[i]);
+
+	rng_init_bot(&rng, seed, 5);
+	proto_hex(rng.key, 32, hex);
+	ck_assert_str_eq(hex, VEC_BOT_KEY5_HEX);
 
 	rng_init(&rng, seed, 0);
 	for (i = 0; i < 10; i++)

@@ -93,6 +93,15 @@ tests_check_nopeek_CPPFLAGS = $(RULES_CPPFLAGS) -I$(srcdir)/daemon/common \
 tests_check_nopeek_LDADD = daemon/libpbem.a rules/librules.a \
 	$(SODIUM_LIBS) $(YAML_LIBS) $(JANSSON_LIBS) $(CHECK_LIBS)
 
+# The server-played seats' bots against the random one (docs/SERVER-BOTS.md).
+EXTRA_PROGRAMS += tests/bench_bots
+BENCHES += tests/bench_bots
+tests_bench_bots_SOURCES = tests/bench_bots.c
+tests_bench_bots_CPPFLAGS = $(RULES_CPPFLAGS) -I$(srcdir)/daemon/common \
+	$(SODIUM_CFLAGS) $(JANSSON_CFLAGS)
+tests_bench_bots_LDADD = daemon/libpbem.a rules/librules.a \
+	$(SODIUM_LIBS) $(JANSSON_LIBS)
+
 EXTRA_PROGRAMS += tests/bench_engine
 BENCHES += tests/bench_engine
 tests_bench_engine_SOURCES = tests/bench_engine.c
@@ -200,6 +209,14 @@ tests_check_webhook_daemon_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests \
 	$(CHECK_CFLAGS) $(MHD_CFLAGS) $(CURL_CFLAGS)
 tests_check_webhook_daemon_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(MHD_LIBS) \
 	$(CURL_LIBS) -lpthread
+check_PROGRAMS += tests/check_bots
+TESTS += tests/check_bots
+tests_check_bots_SOURCES = tests/check_bots.c $(TESTLIB)
+tests_check_bots_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
+tests_check_bots_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(SQLITE_LIBS) -lpthread
+TESTS += tests/server-bots-test.sh
+EXTRA_DIST += tests/server-bots-test.sh
+
 check_PROGRAMS += tests/check_async
 TESTS += tests/check_async
 tests_check_async_SOURCES = tests/check_async.c $(TESTLIB)

@@ -55,7 +55,9 @@ print_usage(FILE *out)
 "                                    (Europe/Paris, America/New_York, UTC)\n"
 "  game create RULESET PLAYER,PLAYER,... [--options JSON] [--policy JSON]\n"
 "              [--seats N]           '-' for an open seat; --seats N opens\n"
-"                                    the seats after the players named\n"
+"                                    the seats after the players named;\n"
+"                                    @bot[:LEVEL][=NAME] a seat the server\n"
+"                                    plays (levels random, normal)\n"
 "              [--cards FILE]        a card game played with FILE's cards\n"
 "  cards check RULESET FILE          check a card file for a card game\n"
 "  game join GAME PLAYER [--seat N]  take an open seat (the last starts it)\n"
@@ -471,6 +473,7 @@ game_create(struct ctl *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	int64_t players[STORE_MAX_SEATS], game_id;
+	const char *bots[STORE_MAX_SEATS] = { NULL };
 	const char *options = NULL, *policy_json = NULL, *cards_path = NULL;
 	struct cardfile cards;
 	struct policy pol;
@@ -509,19 +512,25 @@ game_create(struct ctl *c, int argc, char **argv)
 			players[nseats++] = 0;
 			continue;
 		}
+		/* @bot...: a seat the server plays (docs/SERVER-BOTS.md). */
+		if (engine_is_bot_spec(name)) {
+			bots[nseats] = name;
+			players[nseats++] = 0;
+			continue;
+		}
 		players[nseats++] = player_arg(c, name);
 	}
-	free(names);
 	if (want_seats > 0 && want_seats < nseats)
 		cli_fatal("--seats %d, but %d seats are named", want_seats,
 		    nseats);
 	while (nseats < want_seats)
 		players[nseats++] = 0;
-	if (engine_form_game_cards(c->st, c->key, argv[optind], options,
-	    cards_path != NULL ? &cards : NULL, players, nseats, &game_id,
-	    &started, err, sizeof(err)) != ENGINE_OK)
+	if (engine_form_game_with(c->st, c->key, argv[optind], options,
+	    cards_path != NULL ? &cards : NULL, players, bots, nseats,
+	    &game_id, &started, err, sizeof(err)) != ENGINE_OK)
 		cli_fatal("%s", err);
 	cardfile_clear(&cards);
+	free(names);		/* bots[] pointed into it */
 	if (policy_json != NULL && engine_policy_set(c->st, game_id, &pol,
 	    err, sizeof(err)) != ENGINE_OK)
 		cli_fatal("game %lld created, but its policy was not set: %s",
@@ -702,9 +711,9 @@ cmd_tick(struct ctl *c, int argc, char **argv)
 	rc = schedule_tick(c->st, c->key, now, &s, err, sizeof(err));
 	printf("%d games: %d reminders, %d deadline notices, %d late "
 	    "notices, %d automatic moves, %d skipped turns, %d seats absent"
-	    "%s\n", s.games, s.reminders, s.deadlines, s.late, s.auto_moves,
-	    s.skips, s.absent, s.stalled ? ", some seats without a default "
-	    "move" : "");
+	    ", %d bot moves%s\n", s.games, s.reminders, s.deadlines, s.late,
+	    s.auto_moves, s.skips, s.absent, s.bot_moves, s.stalled ?
+	    ", some seats without a default move" : "");
 	if (rc != 0)
 		fprintf(stderr, "pbemctl: %d games failed: %s\n", s.failures,
 		    err);

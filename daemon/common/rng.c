@@ -17,6 +17,7 @@
 #include "rng.h"
 
 static const char rng_label[] = "pbem-rng-v1";	/* 11 bytes, no NUL */
+static const char bot_label[] = "pbem-bot-v1";	/* the bots' choices */
 
 void
 rng_seed_generate(unsigned char seed[RNG_SEED_BYTES])
@@ -34,21 +35,36 @@ rng_seed_commit(const unsigned char seed[RNG_SEED_BYTES],
 	    NULL, 0);
 }
 
+/* The stream keyed by BLAKE2b-256(key = seed, label || u64be(step)). */
+static void
+rng_init_label(struct rules_rng *rng, const unsigned char seed[RNG_SEED_BYTES],
+    const char *label, uint64_t step)
+{
+	unsigned char	msg[32 + 8];
+	size_t		i, n = strlen(label);
+
+	memcpy(msg, label, n);
+	for (i = 0; i < 8; i++)
+		msg[n + i] = (unsigned char)(step >> (56 - 8 * i));
+	memset(rng, 0, sizeof(*rng));
+	crypto_generichash(rng->key, sizeof(rng->key), msg, n + 8,
+	    seed, RNG_SEED_BYTES);
+	rng->block = 0;
+	rng->used = sizeof(rng->buf);	/* no block generated yet */
+}
+
 void
 rng_init(struct rules_rng *rng, const unsigned char seed[RNG_SEED_BYTES],
     uint64_t step)
 {
-	unsigned char	msg[sizeof(rng_label) - 1 + 8];
-	size_t		i, n = sizeof(rng_label) - 1;
+	rng_init_label(rng, seed, rng_label, step);
+}
 
-	memcpy(msg, rng_label, n);
-	for (i = 0; i < 8; i++)
-		msg[n + i] = (unsigned char)(step >> (56 - 8 * i));
-	memset(rng, 0, sizeof(*rng));
-	crypto_generichash(rng->key, sizeof(rng->key), msg, sizeof(msg),
-	    seed, RNG_SEED_BYTES);
-	rng->block = 0;
-	rng->used = sizeof(rng->buf);	/* no block generated yet */
+void
+rng_init_bot(struct rules_rng *rng, const unsigned char seed[RNG_SEED_BYTES],
+    uint64_t step)
+{
+	rng_init_label(rng, seed, bot_label, step);
 }
 
 /* The next 64 bytes of keystream: ChaCha20 block number rng->block. */

@@ -44,6 +44,13 @@ void	rng_seed_commit(const unsigned char seed[RNG_SEED_BYTES],
 /* Position rng at the start of the stream for step. */
 void	rng_init(struct rules_rng *rng, const unsigned char seed[RNG_SEED_BYTES],
 	    uint64_t step);
+/* Position rng at the start of the bot's stream for step: the choice a
+ * server-played seat makes for the entry of sequence number step draws
+ * from BLAKE2b-256(key = seed, "pbem-bot-v1" || u64be(step)) instead,
+ * so it never shares numbers with the move's own stream (docs/PROTOCOL.md,
+ * docs/SERVER-BOTS.md). */
+void	rng_init_bot(struct rules_rng *rng,
+	    const unsigned char seed[RNG_SEED_BYTES], uint64_t step);
 /* The next 32-bit word of the stream (little-endian bytes). */
 uint32_t rng_next32(struct rules_rng *rng);
 

@@ -38,6 +38,26 @@ engine_refuse_lang(struct engine_reply *reply, enum engine_status status,
 	va_end(ap);
 }
 
+/* The seat's player moved: the bot no longer holds the seat. */
+static int
+take_seat_back(struct store *st, struct gamestate *gs, int seat, char *err,
+    size_t errlen)
+{
+	struct store_seat row;
+
+	if (store_seat_get(st, gs->game.id, seat, &row) != STORE_OK) {
+		snprintf(err, errlen, "store: %s", store_errmsg(st));
+		return -1;
+	}
+	row.status = STORE_SEAT_PLAYING;
+	if (store_seat_update(st, &row) != STORE_OK) {
+		snprintf(err, errlen, "store: %s", store_errmsg(st));
+		return -1;
+	}
+	gs->game.seat_status[seat] = STORE_SEAT_PLAYING;
+	return 0;
+}
+
 static enum engine_status
 from_rules(enum rules_status rs)
 {
@@ -162,6 +182,13 @@ apply_move(struct store *st, const struct serverkey *key,
 		return reply->status;
 	json_decref(move);
 	*gs_spoilt = 1;		/* until every row is written */
+	/* A seat the "bot" policy held is its player's again
+	 * (docs/ASYNC.md). */
+	if (gs->game.seat_status[m->seat] == STORE_SEAT_BOT &&
+	    take_seat_back(st, gs, m->seat, err, sizeof(err)) != 0) {
+		engine_refuse(reply, ENGINE_INTERNAL, "%s", err);
+		return reply->status;
+	}
 
 	over = gs->module->to_act(gs->state, seats, 1) == 0;
 	memset(&e, 0, sizeof(e));

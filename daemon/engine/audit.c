@@ -29,6 +29,9 @@ struct genesis {
 	 * from the log's card file (freed with cards_free()). */
 	char		 cards_hash[STORE_CARDS_HASH_HEX + 1];
 	void		*cards;
+	/* The level of a seat created for a bot (its "bot" field), else
+	 * RULES_BOT_NORMAL: the level the "bot" policy plays a seat at. */
+	int		 bot_level[STORE_MAX_SEATS];
 };
 
 static int
@@ -186,6 +189,16 @@ read_genesis(const struct audit_log *log, struct genesis *gen,
 	json_array_foreach(seats, i, seat) {
 		const char *ktext = json_string_value(json_object_get(seat,
 		    "key"));
+		const char *level = json_string_value(json_object_get(seat,
+		    "bot"));
+
+		gen->bot_level[i] = level != NULL ? rules_bot_level(level) :
+		    RULES_BOT_NORMAL;
+		if (gen->bot_level[i] < 0) {
+			json_decref(root);
+			return fail(r, 0, "genesis entry: seat %zu has an "
+			    "unknown bot level \"%s\"", i, level);
+		}
 		if (ktext == NULL || proto_pubkey_parse(ktext, gen->keys[i],
 		    perr, sizeof(perr)) != PROTO_OK) {
 			json_decref(root);
@@ -239,14 +252,17 @@ check_move_signature(const struct store_entry *e, const struct genesis *gen,
 	m.seat = e->seat;
 	snprintf(m.text, sizeof(m.text), "%s", e->text);
 	memcpy(m.signature, e->signature, STORE_SIG_BYTES);
-	/* An automatic move is signed the same way, by the server. */
-	if (proto_move_verify(&m, e->kind == STORE_ENTRY_AUTO ? server_pub :
-	    gen->keys[e->seat]) != PROTO_OK)
+	/* An automatic or a bot's move is signed the same way, by the
+	 * server. */
+	if (proto_move_verify(&m, e->kind == STORE_ENTRY_AUTO ||
+	    e->kind == STORE_ENTRY_BOT ? server_pub : gen->keys[e->seat]) !=
+	    PROTO_OK)
 		return fail(r, e->seq, "entry %lld: the %s's signature does "
 		    "not verify with %s", (long long)e->seq,
-		    e->kind == STORE_ENTRY_AUTO ? "automatic move" : "move",
-		    e->kind == STORE_ENTRY_AUTO ? "the server's key" :
-		    "the seat's key");
+		    e->kind == STORE_ENTRY_AUTO ? "automatic move" :
+		    e->kind == STORE_ENTRY_BOT ? "bot's move" : "move",
+		    e->kind == STORE_ENTRY_AUTO || e->kind == STORE_ENTRY_BOT ?
+		    "the server's key" : "the seat's key");
 	return 0;
 }
 
@@ -373,6 +389,7 @@ check_entry(const struct audit_log *log, const struct store_entry *e,
 		return check_move_signature(e, gen, log->server_pub, r);
 	case STORE_ENTRY_MOVE:
 	case STORE_ENTRY_AUTO:
+	case STORE_ENTRY_BOT:
 		return check_move_signature(e, gen, log->server_pub, r);
 	case STORE_ENTRY_SKIP:
 	case STORE_ENTRY_RESIGN:
@@ -383,6 +400,28 @@ check_entry(const struct audit_log *log, const struct store_entry *e,
 		return fail(r, e->seq, "entry %lld has unknown kind %d",
 		    (long long)e->seq, e->kind);
 	}
+}
+
+/* A bot's move must be the one the bot chooses from the seed: re-run it
+ * on the state before the entry, from the bot stream of its step. */
+static int
+check_bot_choice(const struct audit_log *log, const struct store_entry *e,
+    const struct genesis *gen, const void *state, struct audit_report *r)
+{
+	char text[PROTO_MOVE_MAX + 1];
+	struct rules_rng rng;
+
+	rng_init_bot(&rng, log->seed, (uint64_t)e->seq);
+	if (rules_bot_move(gen->module, state, e->seat,
+	    gen->bot_level[e->seat], &rng, text, sizeof(text)) != RULES_OK)
+		return fail(r, e->seq, "entry %lld: the bot has no move for "
+		    "seat %d here, yet the log records one", (long long)e->seq,
+		    e->seat);
+	if (strcmp(text, e->text) != 0)
+		return fail(r, e->seq, "entry %lld: the bot's move \"%s\" is "
+		    "not the one the bot chooses from the seed (\"%s\")",
+		    (long long)e->seq, e->text, text);
+	return 0;
 }
 
 static int
@@ -429,7 +468,10 @@ walk(const struct audit_log *log, struct genesis *gen,
 					    "refused: %s", err);
 					goto out;
 				}
-			} else if (replay_entry(gen->module, state, log->seed,
+			} else if ((e->kind == STORE_ENTRY_BOT &&
+			    check_bot_choice(log, e, gen, state, r) != 0))
+				goto out;
+			else if (replay_entry(gen->module, state, log->seed,
 			    e, err, sizeof(err)) != 0) {
 				fail(r, e->seq, "%s", err);
 				goto out;

@@ -57,9 +57,16 @@ genesis_text(const struct store_game *g, const json_t *options,
 	int s;
 
 	for (s = 0; s < g->nseats; s++) {
+		json_t *seat;
+
 		proto_pubkey_format(players[s].pubkey, key, sizeof(key));
-		json_array_append_new(seats, json_pack("{s:i, s:s, s:s}",
-		    "seat", s, "player", players[s].name, "key", key));
+		seat = json_pack("{s:i, s:s, s:s}", "seat", s, "player",
+		    players[s].name, "key", key);
+		/* A bot's seat says so, for audits to re-run its choices. */
+		if (players[s].bot[0] != '\0')
+			json_object_set_new(seat, "bot",
+			    json_string(players[s].bot));
+		json_array_append_new(seats, seat);
 	}
 	proto_hex(g->commitment, STORE_HASH_BYTES, hex);
 	proto_pubkey_format(server_pub, key, sizeof(key));
@@ -263,22 +270,48 @@ choose_cards(const struct rules_module *m, const struct cardfile *cards,
 	return 0;
 }
 
+/* Read every bot seat of bots (NULL: none) into specs; a bot seat must
+ * be given no player. */
+static enum engine_status
+read_bot_seats(const char *const *bots, const int64_t *players, int nseats,
+    struct engine_bot_spec *specs, char *err, size_t errlen)
+{
+	enum engine_status rc;
+	int s;
+
+	for (s = 0; bots != NULL && s < nseats; s++) {
+		if (bots[s] == NULL)
+			continue;
+		if (players[s] != 0) {
+			snprintf(err, errlen, "seat %d has both a player and a "
+			    "bot", s);
+			return ENGINE_BAD_REQUEST;
+		}
+		if ((rc = engine_bot_spec_read(bots[s], &specs[s], err,
+		    errlen)) != ENGINE_OK)
+			return rc;
+	}
+	return ENGINE_OK;
+}
+
 enum engine_status
 engine_form_game(struct store *st, const struct serverkey *key,
     const char *ruleset, const char *options, const int64_t *players,
     int nseats, int64_t *game_id, int *started, char *err, size_t errlen)
 {
-	return engine_form_game_cards(st, key, ruleset, options, NULL,
-	    players, nseats, game_id, started, err, errlen);
+	return engine_form_game_with(st, key, ruleset, options, NULL,
+	    players, NULL, nseats, game_id, started, err, errlen);
 }
 
 enum engine_status
-engine_form_game_cards(struct store *st, const struct serverkey *key,
+engine_form_game_with(struct store *st, const struct serverkey *key,
     const char *ruleset, const char *options, const struct cardfile *cards,
-    const int64_t *players, int nseats, int64_t *game_id, int *started,
+    const int64_t *players, const char *const *bots, int nseats,
+    int64_t *game_id, int *started,
     char *err, size_t errlen)
 {
 	struct store_player seat_players[STORE_MAX_SEATS];
+	struct engine_bot_spec specs[STORE_MAX_SEATS];
 	const struct rules_module *m;
 	const struct cardfile *chosen;
 	struct cardfile own;
@@ -292,6 +325,14 @@ engine_form_game_cards(struct store *st, const struct serverkey *key,
 
 	*started = 0;
 	memset(&own, 0, sizeof(own));
+	if (nseats < 1 || nseats > STORE_MAX_SEATS) {
+		snprintf(err, errlen, "a game has 1 to %d seats, not %d",
+		    STORE_MAX_SEATS, nseats);
+		return ENGINE_BAD_REQUEST;
+	}
+	if ((rc = read_bot_seats(bots, players, nseats, specs, err,
+	    errlen)) != ENGINE_OK)
+		return rc;
 	if ((m = rules_find(ruleset)) == NULL) {
 		snprintf(err, errlen, "unknown ruleset \"%s\"; see `pbemctl "
 		    "rulesets` or GET /v1/rulesets for the list", ruleset);
@@ -323,7 +364,7 @@ engine_form_game_cards(struct store *st, const struct serverkey *key,
 	g.nseats = nseats;
 	for (s = 0; s < nseats; s++) {
 		g.seat_player[s] = players[s];
-		open += players[s] == 0;
+		open += players[s] == 0 && (bots == NULL || bots[s] == NULL);
 	}
 	rng_seed_generate(g.seed);
 	rng_seed_commit(g.seed, g.commitment);
@@ -344,6 +385,14 @@ engine_form_game_cards(struct store *st, const struct serverkey *key,
 		rc = store_failure(st, err, errlen);
 		goto out;
 	}
+	/* The bots' players, in the game's transaction: a refused game
+	 * leaves none behind. */
+	for (s = 0; bots != NULL && s < nseats; s++)
+		if (bots[s] != NULL && (rc = engine_bot_player_add(st,
+		    &specs[s], &g.seat_player[s], err, errlen)) != ENGINE_OK) {
+			store_rollback(st);
+			goto out;
+		}
 	/* The card file first: the game row names it. */
 	if ((chosen != NULL && store_card_file_put(st, chosen->hash, m->name,
 	    chosen->bytes, chosen->len) != STORE_OK) ||

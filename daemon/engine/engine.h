@@ -27,7 +27,7 @@
  * gamestate.c (loading a game's module, state and players),
  * serverentry.c (entries the server writes), seats.c, press.c,
  * command.c (asynchronous play), schedule.c (deadlines and their
- * outcomes), gamepolicy.c and policy.c (deadline policies), chain.c
+ * outcomes), bots.c (seats the server plays), gamepolicy.c and policy.c (deadline policies), chain.c
  * (hashes), serverkey.c (the signing key), audit.c (re-checking a log),
  * bundle.c (export and offline verification), committed.c (the commit
  * hook), summary.c (the one-line summaries of entries), cardsets.c
@@ -137,20 +137,6 @@ enum engine_status engine_form_game(struct store *st,
 	    const struct serverkey *key, const char *ruleset,
 	    const char *options, const int64_t *players, int nseats,
 	    int64_t *game_id, int *started, char *err, size_t errlen);
-/*
- * The same with the card file a card game plays with (cardsets.h,
- * docs/CARDFILES.md): cards NULL takes the game's own set (its default
- * card file).  The module's cards_parse() judges the file first (its
- * message, "FILE:LINE: ...", becomes ENGINE_BAD_REQUEST); the file is
- * kept in the store by its hash, which the game row and the genesis
- * record name.  A card file for a game without cards is refused.
- */
-struct cardfile;
-enum engine_status engine_form_game_cards(struct store *st,
-	    const struct serverkey *key, const char *ruleset,
-	    const char *options, const struct cardfile *cards,
-	    const int64_t *players, int nseats, int64_t *game_id,
-	    int *started, char *err, size_t errlen);
 
 /*
  * player_id takes seat (or, if seat < 0, the lowest open seat) of a
@@ -167,6 +153,25 @@ enum engine_status engine_join_game(struct store *st,
  * ENGINE_BAD_SEAT if they hold none. */
 enum engine_status engine_leave_game(struct store *st, int64_t game_id,
 	    int64_t player_id, int *seat_left, char *err, size_t errlen);
+
+/*
+ * The same with the card file a card game plays with and the seats the
+ * server plays.  cards (cardsets.h, docs/CARDFILES.md): NULL takes a card
+ * game's own set (its default card file).  The module's cards_parse()
+ * judges the file first (its message, "FILE:LINE: ...", becomes
+ * ENGINE_BAD_REQUEST); the file is kept in the store by its hash, which
+ * the game row and the genesis record name.  A card file for a game
+ * without cards is refused.  bots[s] (bots NULL: none)
+ * "@bot[:LEVEL][=NAME]" makes seat s a seat the server plays (bots.c;
+ * players[s] is then 0): its bot player is stored in the game's
+ * transaction.
+ */
+struct cardfile;
+enum engine_status engine_form_game_with(struct store *st,
+	    const struct serverkey *key, const char *ruleset,
+	    const char *options, const struct cardfile *cards,
+	    const int64_t *players, const char *const *bots, int nseats,
+	    int64_t *game_id, int *started, char *err, size_t errlen);
 
 /*
  * Create a game of ruleset for the given players (one per seat, in seat
@@ -534,6 +539,38 @@ enum engine_status seats_claim_command(struct store_seat *row,
  * only; ENGINE_OK or ENGINE_REFUSED with the reason. */
 enum engine_status engine_seat_may_move(struct store *st, int64_t game_id,
 	    int seat, enum rules_lang lang, char *err, size_t errlen);
+
+/*
+ * bots.c -- seats the server plays (docs/SERVER-BOTS.md).
+ *
+ * engine_is_bot_spec: whether a seat given as text ("alice", "@bot")
+ * asks for a bot; engine_bot_spec_read reads "@bot[:LEVEL][=NAME]"
+ * (ENGINE_BAD_REQUEST and a message in English and French otherwise).
+ * engine_bot_player_add stores the bot's player row (no address, a key
+ * nobody holds the secret of, the level) in the caller's transaction.
+ * engine_seat_bot_level: the level the server plays seat at, or -1 when
+ * a person plays it (a bot's seat, or one the "bot" policy holds).
+ * engine_bot_choose: the text the bot of level chooses for the entry of
+ * sequence number seq, from the game's bot stream of that step (an audit
+ * re-runs it); engine_bot_play records it as a BOT entry.
+ */
+struct engine_bot_spec {
+	int	level;			/* enum rules_bot_level */
+	char	name[STORE_NAME_MAX];	/* "": a name is made up */
+};
+int	engine_is_bot_spec(const char *text);
+enum engine_status engine_bot_spec_read(const char *text,
+	    struct engine_bot_spec *spec, char *err, size_t errlen);
+enum engine_status engine_bot_player_add(struct store *st,
+	    const struct engine_bot_spec *spec, int64_t *player_id, char *err,
+	    size_t errlen);
+int	engine_seat_bot_level(struct store *st, struct gamestate *gs,
+	    int seat);
+enum engine_status engine_bot_choose(const struct gamestate *gs, int seat,
+	    int level, int64_t seq, char *out, size_t outlen);
+enum engine_status engine_bot_play(struct store *st,
+	    const struct serverkey *key, struct gamestate *gs, int seat,
+	    int level, int64_t now, char *err, size_t errlen);
 
 /* press.c -- a message from seat to the seats in the recipients mask
  * (bit s: seat s); refused when the game's policy disables press.

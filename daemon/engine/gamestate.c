@@ -405,7 +405,9 @@ gamestate_seat_acts(const struct gamestate *gs, int seat, int *over)
 		*over = nact == 0;
 	if (seat < 0 || seat >= gs->game.nseats || seat >= STORE_MAX_SEATS)
 		return 0;
-	return acting && gs->game.seat_status[seat] == STORE_SEAT_PLAYING;
+	/* A seat the "bot" policy holds may still be taken back by a move. */
+	return acting && (gs->game.seat_status[seat] == STORE_SEAT_PLAYING ||
+	    gs->game.seat_status[seat] == STORE_SEAT_BOT);
 }
 
 /* The seat's status for its own view, when it is not simply playing. */
@@ -421,6 +423,9 @@ add_seat_status(json_t *view, const struct gamestate *gs, int viewer)
 	else if (gs->game.seat_status[viewer] == STORE_SEAT_ABSENT)
 		json_object_set_new(view, "seat_status",
 		    json_string("absent"));
+	else if (gs->game.seat_status[viewer] == STORE_SEAT_BOT)
+		json_object_set_new(view, "seat_status",
+		    json_string("bot"));
 }
 
 json_t *

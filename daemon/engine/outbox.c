@@ -103,6 +103,8 @@ queue_seats(struct store *st, struct gamestate *gs, int mover,
 	for (s = 0; s < gs->game.nseats; s++) {
 		if ((p = gamestate_seat_player(st, gs, s)) == NULL)
 			return -1;
+		if (p->bot[0] != '\0')
+			continue;	/* a bot reads no mail (bots.c) */
 		acting = 0;
 		for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
 			if (to_act[i] == s)

@@ -20,6 +20,7 @@ static const char *const missed_words[] = {
 	[POLICY_MISSED_SKIP] = "skip",
 	[POLICY_MISSED_DEFAULT] = "default",
 	[POLICY_MISSED_ABSENT] = "absent",
+	[POLICY_MISSED_BOT] = "bot",
 };
 
 void
@@ -162,10 +163,10 @@ read_field(const char *name, const json_t *v, const struct rules_module *m,
 		if (i == POLICY_MISSED_SKIP && !can_skip(m)) {
 			return say(lang, err, errlen, "policy field \"missed\": "
 			    "%s does not allow a turn to be skipped; choose "
-			    "wait, default or absent", "champ de politique "
+			    "wait, default, absent or bot", "champ de politique "
 			    "« missed » : %s ne permet pas de passer un tour ; "
-			    "choisissez wait, default ou absent", m ? m->name :
-			    "this game");
+			    "choisissez wait, default, absent ou bot",
+			    m ? m->name : "this game");
 		}
 		q->missed = (enum policy_missed)i;
 		return 0;
@@ -230,10 +231,10 @@ bad:
 		    "\"count\" ou \"pause\"", name);
 	if (strcmp(name, "missed") == 0)
 		return say(lang, err, errlen, "policy field \"%s\" has a bad "
-		    "value: give \"wait\", \"skip\", \"default\" or "
-		    "\"absent\"", "le champ de politique « %s » a une valeur "
-		    "incorrecte : donnez \"wait\", \"skip\", \"default\" ou "
-		    "\"absent\"", name);
+		    "value: give \"wait\", \"skip\", \"default\", "
+		    "\"absent\" or \"bot\"", "le champ de politique « %s » a une valeur "
+		    "incorrecte : donnez \"wait\", \"skip\", \"default\", "
+		    "\"absent\" ou \"bot\"", name);
 	if (strcmp(name, "press") == 0)
 		return say(lang, err, errlen, "policy field \"%s\" has a bad "
 		    "value: give true or false", "le champ de politique « %s » "

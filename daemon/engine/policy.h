@@ -30,7 +30,9 @@ enum policy_missed {
 	POLICY_MISSED_WAIT = 0,		/* keep waiting; the late seat is told */
 	POLICY_MISSED_SKIP = 1,		/* the module passes the turn */
 	POLICY_MISSED_DEFAULT = 2,	/* the module's default move */
-	POLICY_MISSED_ABSENT = 3	/* seat marked absent and offered */
+	POLICY_MISSED_ABSENT = 3,	/* seat marked absent and offered */
+	POLICY_MISSED_BOT = 4		/* the normal bot holds the seat
+					 * until its player moves again */
 };
 
 struct policy {

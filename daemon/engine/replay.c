@@ -59,6 +59,7 @@ replay_entry(const struct rules_module *m, void *state,
 	case STORE_ENTRY_HOSTED_MAIL:
 	case STORE_ENTRY_HOSTED_WEB:
 	case STORE_ENTRY_AUTO:
+	case STORE_ENTRY_BOT:
 		return replay_move(m, state, seed, e, err, errlen);
 	case STORE_ENTRY_SKIP:
 		return replay_skip(m, state, seed, e, err, errlen);

@@ -50,6 +50,8 @@ notify_seat(struct tick *t, int seat, const char *event, int64_t deadline,
 	if (store_player_get(t->st, t->gs.game.seat_player[seat], &p) !=
 	    STORE_OK)
 		return fail(t, "store: %s", store_errmsg(t->st));
+	if (p.bot[0] != '\0')
+		return 0;	/* a bot reads no mail (bots.c) */
 	if (engine_outbox_mail(t->st, t->gs.game.id, t->gs.seq, p.email,
 	    event, json_pack("{s:I, s:I, s:i, s:s, s:I, s:i, s:b}", "game",
 	    (json_int_t)t->gs.game.id, "seq", (json_int_t)t->gs.seq, "seat",
@@ -109,6 +111,41 @@ play_default(struct tick *t, int seat)
 		return -1;
 	t->stats->auto_moves++;
 	return 1;
+}
+
+/* The bot's move for seat at level (a BOT entry).  1 if an entry was
+ * written, 0 if the bot has none now (the seat keeps waiting). */
+static int
+play_bot(struct tick *t, int seat, int level)
+{
+	char why[512];
+	enum engine_status es;
+
+	es = engine_bot_play(t->st, t->key, &t->gs, seat, level, t->now,
+	    why, sizeof(why));
+	if (es == ENGINE_REFUSED) {
+		t->stats->stalled++;
+		return 0;
+	}
+	if (es != ENGINE_OK) {
+		snprintf(t->err, t->errlen, "%s", why);
+		return -1;
+	}
+	t->stats->bot_moves++;
+	return 1;
+}
+
+/* Hand seat to the bot (policy "bot"): the seat is marked held by the
+ * bot, which plays this turn now and the seat's next ones at their
+ * deadlines until its player moves again. */
+static int
+hand_to_bot(struct tick *t, struct store_seat *row)
+{
+	row->status = STORE_SEAT_BOT;
+	if (store_seat_update(t->st, row) != STORE_OK)
+		return fail(t, "store: %s", store_errmsg(t->st));
+	t->gs.game.seat_status[row->seat] = STORE_SEAT_BOT;
+	return play_bot(t, row->seat, RULES_BOT_NORMAL);
 }
 
 /* Skip seat's turn; the default move if the module refuses now. */
@@ -171,6 +208,8 @@ outcome(struct tick *t, struct store_seat *row, int64_t deadline)
 		    deadline) != 0)
 			return -1;
 		return rc;
+	case POLICY_MISSED_BOT:
+		return hand_to_bot(t, row);
 	case POLICY_MISSED_ABSENT:
 		row->status = STORE_SEAT_ABSENT;
 		if (store_seat_update(t->st, row) != STORE_OK)
@@ -261,7 +300,7 @@ seat_timers(struct tick *t, int seat)
 	struct store_seat row;
 	int64_t deadline, at, end;
 	char what[32];
-	int i, rc;
+	int i, rc, level;
 
 	if (store_seat_get(t->st, t->gs.game.id, seat, &row) != STORE_OK)
 		return fail(t, "store: %s", store_errmsg(t->st));
@@ -269,6 +308,11 @@ seat_timers(struct tick *t, int seat)
 		return play_default(t, seat);
 	if (row.status == STORE_SEAT_ABSENT)
 		return 0;	/* waits for a replacement */
+	/* A bot's seat plays at once; one the "bot" policy holds, when its
+	 * time runs out (its player may still take it back before). */
+	level = engine_seat_bot_level(t->st, &t->gs, seat);
+	if (level >= 0 && row.status != STORE_SEAT_BOT)
+		return play_bot(t, seat, level);
 	if ((deadline = turnclock_deadline(&t->pol, &t->turn, &row)) == 0 &&
 	    !t->force)
 		return 0;
@@ -276,6 +320,8 @@ seat_timers(struct tick *t, int seat)
 	 * (its late notice, named by it, then goes out once). */
 	if (t->force && (deadline == 0 || deadline > t->now))
 		deadline = t->now;
+	if (level >= 0)
+		return t->now >= deadline ? play_bot(t, seat, level) : 0;
 	for (i = 0; i < t->pol.nreminders; i++) {
 		at = reminder_at(&t->pol, &t->turn, &row, t->pol.reminders[i]);
 		if (at <= t->turn.started || t->now < at || t->now >= deadline ||
@@ -369,6 +415,16 @@ rollback:
 	return rc;
 }
 
+/* Whether player_id is a bot (its seat is played at once). */
+static int
+seat_is_bot(struct store *st, int64_t player_id)
+{
+	struct store_player p;
+
+	return player_id != 0 && store_player_get(st, player_id, &p) ==
+	    STORE_OK && p.bot[0] != '\0';
+}
+
 /*
  * Whether game may have something due at now, judged from its rows alone
  * (turns, log, policy, seats) without loading and replaying its state --
@@ -408,7 +464,8 @@ maybe_due(struct store *st, int64_t game_id, const struct rules_module *m,
 		if ((turn.waiting & (1u << seat)) == 0)
 			continue;
 		if (store_seat_get(st, game_id, seat, &row) != STORE_OK ||
-		    row.status == STORE_SEAT_RESIGNED)
+		    row.status == STORE_SEAT_RESIGNED ||
+		    seat_is_bot(st, row.player_id))
 			return 1;
 		if (row.status == STORE_SEAT_ABSENT)
 			continue;

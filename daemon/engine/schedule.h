@@ -39,6 +39,7 @@ struct schedule_stats {
 	int	deadlines;	/* "deadline passed, grace runs" notices */
 	int	auto_moves;	/* default moves played (AUTO entries) */
 	int	skips;		/* turns skipped (SKIP entries) */
+	int	bot_moves;	/* bots' moves played (BOT entries) */
 	int	absent;		/* seats marked absent and offered */
 	int	late;		/* "wait" outcomes: late notices */
 	int	stalled;	/* seats the module had no default move for */

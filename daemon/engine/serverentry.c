@@ -94,7 +94,7 @@ sign_entry(const struct serverkey *key, struct store_entry *e)
 	struct proto_move m;
 	size_t len;
 
-	if (e->kind != STORE_ENTRY_AUTO) {
+	if (e->kind != STORE_ENTRY_AUTO && e->kind != STORE_ENTRY_BOT) {
 		serverkey_sign(key, (const unsigned char *)e->text,
 		    strlen(e->text), e->signature);
 		return 0;
@@ -122,7 +122,7 @@ engine_server_entry(struct store *st, const struct serverkey *key,
 	char clean[PROTO_MOVE_MAX + 1], perr[256];
 	int over, one;
 
-	if (kind == STORE_ENTRY_AUTO) {
+	if (kind == STORE_ENTRY_AUTO || kind == STORE_ENTRY_BOT) {
 		if (snprintf(clean, sizeof(clean), "%s", text) >=
 		    (int)sizeof(clean) || proto_clean_text(clean, perr,
 		    sizeof(perr)) != PROTO_OK) {

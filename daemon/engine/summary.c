@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "botname.h"
 #include "engine.h"
 
 /* One language's words. */
@@ -147,7 +148,7 @@ put(struct line *l, const char *fmt, ...)
 /* What to call each seat: the player's name, or "seat N". */
 struct seat_names {
 	const char	*name[STORE_MAX_SEATS];
-	char		 numbered[STORE_MAX_SEATS][16];
+	char		 numbered[STORE_MAX_SEATS][32];
 	int		 nseats;
 };
 
@@ -162,6 +163,18 @@ call_seats(const char *const players[STORE_MAX_SEATS], int nseats,
 		snprintf(sn->numbered[s], sizeof(sn->numbered[s]), w->seat, s);
 		sn->name[s] = s < nseats && players[s] != NULL ? players[s] :
 		    sn->numbered[s];
+		/* A made-up bot's name reads "bot (seat 1)". */
+		if (s < nseats && botname_is_made_up(players[s])) {
+			snprintf(sn->numbered[s], sizeof(sn->numbered[s]),
+			    "%s (", botname_display(players[s],
+			    w->lang == RULES_LANG_FR));
+			snprintf(sn->numbered[s] + strlen(sn->numbered[s]),
+			    sizeof(sn->numbered[s]) - strlen(sn->numbered[s]),
+			    w->seat, s);
+			strncat(sn->numbered[s], ")", sizeof(sn->numbered[s]) -
+			    strlen(sn->numbered[s]) - 1);
+			sn->name[s] = sn->numbered[s];
+		}
 	}
 }
 
@@ -297,6 +310,7 @@ summarize_one(const struct gamestate *gs, const struct store_entry *e,
 		    (long long)gs->game.id, all);
 		break;
 	case STORE_ENTRY_AUTO:
+	case STORE_ENTRY_BOT:
 		put_move(&l, gs, e, &sn, w);
 		put(&l, "%s", w->by_server);
 		break;

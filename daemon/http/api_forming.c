@@ -167,6 +167,7 @@ enum MHD_Result
 api_game_create(struct api_request *req)
 {
 	int64_t players[STORE_MAX_SEATS], game_id = 0;
+	const char *bots[STORE_MAX_SEATS] = { NULL };
 	const char *name;
 	enum MHD_Result rc = MHD_NO;
 	struct store_player me, p;
@@ -196,6 +197,12 @@ api_game_create(struct api_request *req)
 				continue;
 			}
 			name = json_string_value(item);
+			/* A seat the server plays needs nobody's consent. */
+			if (engine_is_bot_spec(name)) {
+				bots[s] = name;
+				players[s] = 0;
+				continue;
+			}
 			if (name == NULL || store_player_find(st, name, &p) !=
 			    STORE_OK) {
 				snprintf(msg, sizeof(msg), "seat %d: %s%.64s%s "
@@ -235,8 +242,9 @@ api_game_create(struct api_request *req)
 	}
 	if (!admin && forming_cap(req, st, &me, &rc) != 0)
 		goto out;
-	es = engine_form_game(st, req->d->key, body.ruleset, body.options,
-	    players, nseats, &game_id, &started, msg, sizeof(msg));
+	es = engine_form_game_with(st, req->d->key, body.ruleset,
+	    body.options, NULL, players, bots, nseats, &game_id, &started, msg,
+	    sizeof(msg));
 	if (es != ENGINE_OK) {
 		rc = refused(req, es, msg);
 		goto out;

@@ -97,6 +97,7 @@ sse_event_type(int kind)
 		[STORE_ENTRY_CALL_OFF] = "call_off",
 		[STORE_ENTRY_HOSTED_MAIL] = "move",
 		[STORE_ENTRY_HOSTED_WEB] = "move",
+		[STORE_ENTRY_BOT] = "bot",
 	};
 
 	if (kind < 0 || (size_t)kind >= sizeof(types) / sizeof(types[0]) ||

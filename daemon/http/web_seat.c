@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "botname.h"
 #include "drawing.h"
 #include "present.h"
 #include "templates.h"
@@ -70,17 +71,19 @@ load(struct api_request *req, struct store *st, int64_t game_id,
 
 /* The players' names: names[] as present_view() takes them (the
  * engine's gamestate_seat_names(), NULL for a seat with no player), and
- * shown[] for the drawing and the last moves, "?" for such a seat.
- * Returns the number of seats. */
+ * shown[] for the drawing and the last moves, in lang: "?" for such a
+ * seat, "bot" / "robot" for a made-up bot's.  Returns the number of
+ * seats. */
 static int
-names_of(struct store *st, struct gamestate *gs, const char **names,
-    const char **shown)
+names_of(struct store *st, struct gamestate *gs, enum rules_lang lang,
+    const char **names, const char **shown)
 {
 	int s, nseats;
 
 	nseats = gamestate_seat_names(st, gs, names);
 	for (s = 0; s < nseats; s++)
-		shown[s] = names[s] != NULL ? names[s] : "?";
+		shown[s] = names[s] != NULL ? botname_display(names[s],
+		    lang == RULES_LANG_FR) : "?";
 	return nseats;
 }
 
@@ -173,7 +176,7 @@ web_seat_answer(struct api_request *req, const struct store_web_session *ws,
 	info.forms = forms;
 	info.legal = legal;
 	info.state = acting ? gs.state : NULL;
-	info.nseats = names_of(st, &gs, seat_names, names);
+	info.nseats = names_of(st, &gs, lang, seat_names, names);
 	info.seat_names = seat_names;
 	shown = present_view(view, &info);
 	json_decref(view);
@@ -272,7 +275,7 @@ web_public_page(struct api_request *req)
 	info.lang = lang;
 	info.module = gs.module;
 	info.viewer = RULES_VIEW_PUBLIC;
-	info.nseats = names_of(st, &gs, seat_names, names);
+	info.nseats = names_of(st, &gs, lang, seat_names, names);
 	info.seat_names = seat_names;
 	shown = present_view(view, &info);
 	json_decref(view);

@@ -7,6 +7,7 @@
  *   games                         parties
  *   join GAME                     rejoindre PARTIE
  *   new RULESET N players         nouvelle RULESET N joueurs
+ *     [bots K [LEVEL]]              [robots K [NIVEAU]]  (seats 1..K: bots)
  *
  * The command is the first line of the mail that is not quoted, not
  * blank and not a client's signature, or else the subject.  Sign-up
@@ -392,30 +393,44 @@ do_new(struct mail_ingest_ctx *ctx, const char *to, char **w, int nw,
     const char *lang, struct mail_result *r, struct mail_answer *a)
 {
 	int64_t players[STORE_MAX_SEATS], game_id = 0;
+	const char *bots[STORE_MAX_SEATS] = { NULL };
 	struct store_player p;
-	char err[512];
-	int n = 0, i, started = 0;
+	char err[512], spec[64];
+	int n = 0, i, started = 0, nbots = 0;
 	enum engine_status es;
 
 	if (player_of(ctx, to, lang, &p, r, a) != 0)
 		return;
 	if (nw >= 3)
 		n = atoi(w[2]);
+	/* "... bots K [LEVEL]" / "... robots K [NIVEAU]": seats 1 to K are
+	 * played by the server (docs/SERVER-BOTS.md). */
+	if (nw >= 6 && (strcasecmp(w[4], "bots") == 0 ||
+	    strcasecmp(w[4], "bot") == 0 || strcasecmp(w[4], "robots") == 0 ||
+	    strcasecmp(w[4], "robot") == 0))
+		nbots = atoi(w[5]);
+	snprintf(spec, sizeof(spec), "@bot:%s", nw >= 7 ? w[6] : "normal");
 	if (nw < 3 || rules_find(w[1]) == NULL || n < 1 ||
-	    n > STORE_MAX_SEATS) {
+	    n > STORE_MAX_SEATS || (nw > 4 && (nbots < 1 || nbots >= n ||
+	    nw > 7))) {
 		failure(a, r, to, lang, "bad_request", lang[0] == 'f' ?
 		    "Écrivez « nouvelle JEU N joueurs », par exemple "
-		    "« nouvelle stmissions 3 joueurs »." : "Write \"new GAME N "
-		    "players\", for example \"new stmissions 3 players\".");
+		    "« nouvelle stmissions 3 joueurs », ou avec des robots "
+		    "« nouvelle eve 2 joueurs robots 1 normal »." :
+		    "Write \"new GAME N players\", for example \"new "
+		    "stmissions 3 players\", or with bots \"new eve 2 "
+		    "players bots 1 normal\".");
 		return;
 	}
 	if (forming_full(ctx, &p, to, lang, r, a) != 0)
 		return;
 	players[0] = p.id;
-	for (i = 1; i < n; i++)
+	for (i = 1; i < n; i++) {
 		players[i] = 0;
-	es = engine_form_game(ctx->st, ctx->key, w[1], NULL, players, n,
-	    &game_id, &started, err, sizeof(err));
+		bots[i] = i <= nbots ? spec : NULL;
+	}
+	es = engine_form_game_with(ctx->st, ctx->key, w[1], NULL, NULL, players,
+	    bots, n, &game_id, &started, err, sizeof(err));
 	if (done(es, a, r, to, lang, err, "created", game_id, started) == 0)
 		json_object_set_new(a->payload, "seats", json_integer(n));
 }

@@ -173,7 +173,8 @@ set_policy(struct notice *n, int window)
 	json_object_set_new(n->data, pol.missed == POLICY_MISSED_WAIT ?
 	    "missed_wait" : pol.missed == POLICY_MISSED_SKIP ? "missed_skip" :
 	    pol.missed == POLICY_MISSED_DEFAULT ? "missed_default" :
-	    "missed_absent", json_true());
+	    pol.missed == POLICY_MISSED_BOT ? "missed_bot" : "missed_absent",
+	    json_true());
 	if (pol.grace > 0) {
 		mail_notice_duration(pol.grace, n->lang, dur, sizeof(dur));
 		set_string(n->data, "grace_text", dur);
@@ -211,8 +212,8 @@ entry_record(const struct store_entry *e)
 {
 	json_t *r;
 
-	if (e->kind == STORE_ENTRY_AUTO || e->kind == STORE_ENTRY_MOVE ||
-	    e->kind == STORE_ENTRY_HOSTED_MAIL ||
+	if (e->kind == STORE_ENTRY_AUTO || e->kind == STORE_ENTRY_BOT ||
+	    e->kind == STORE_ENTRY_MOVE || e->kind == STORE_ENTRY_HOSTED_MAIL ||
 	    e->kind == STORE_ENTRY_HOSTED_WEB)
 		return NULL;
 	r = json_loads(e->text, 0, NULL);
@@ -260,7 +261,8 @@ describe_entry(struct notice *n, const struct store_entry *e, json_t *data)
 	const char *s;
 	int same_player;
 
-	json_object_set_new(data, e->kind == STORE_ENTRY_AUTO ? "kind_auto" :
+	json_object_set_new(data, e->kind == STORE_ENTRY_AUTO ||
+	    e->kind == STORE_ENTRY_BOT ? "kind_auto" :
 	    e->kind == STORE_ENTRY_SKIP ? "kind_skip" :
 	    e->kind == STORE_ENTRY_RESIGN ? "kind_resign" :
 	    e->kind == STORE_ENTRY_REPLACE ? "kind_replace" : "kind_call_off",
@@ -268,7 +270,8 @@ describe_entry(struct notice *n, const struct store_entry *e, json_t *data)
 	json_object_set_new(data, "entry_seat", json_integer(e->seat));
 	json_object_set_new(data, "you", json_boolean(e->seat >= 0 &&
 	    e->seat == n->viewer));
-	if (e->kind == STORE_ENTRY_AUTO && e->seat == n->viewer)
+	if ((e->kind == STORE_ENTRY_AUTO || e->kind == STORE_ENTRY_BOT) &&
+	    e->seat == n->viewer)
 		set_string(data, "move", e->text);
 	if (e->kind == STORE_ENTRY_AUTO && store_seat_get(n->st,
 	    n->gs.game.id, e->seat, &row) == STORE_OK &&
@@ -320,9 +323,9 @@ server_entry(struct store *st, const struct gamestate *gs,
 		store_entry_clear(e);
 		return -1;
 	}
-	if (e->kind == STORE_ENTRY_AUTO || e->kind == STORE_ENTRY_SKIP ||
-	    e->kind == STORE_ENTRY_RESIGN || e->kind == STORE_ENTRY_REPLACE ||
-	    e->kind == STORE_ENTRY_CALL_OFF)
+	if (e->kind == STORE_ENTRY_AUTO || e->kind == STORE_ENTRY_BOT ||
+	    e->kind == STORE_ENTRY_SKIP || e->kind == STORE_ENTRY_RESIGN ||
+	    e->kind == STORE_ENTRY_REPLACE || e->kind == STORE_ENTRY_CALL_OFF)
 		return 1;
 	store_entry_clear(e);
 	return 0;

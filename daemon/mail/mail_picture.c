@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "botname.h"
 #include "drawing.h"
 #include "engine.h"
 #include "mail.h"
@@ -44,7 +45,7 @@ mail_picture(struct store *st, const struct tpl_set *tpl,
 	json_decref(view);
 	for (s = 0; s < gs->game.nseats && s < STORE_MAX_SEATS; s++)
 		names[s] = (p = gamestate_seat_player(st, gs, s)) != NULL ?
-		    p->name : "?";
+		    botname_display(p->name, info.lang == RULES_LANG_FR) : "?";
 	nact = gs->ended != NULL ? 0 : gs->module->to_act(gs->state, to_act,
 	    STORE_MAX_SEATS);
 	over = nact == 0;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "botname.h"
 #include "clock.h"
 #include "present.h"
 #include "timetext.h"
@@ -210,13 +211,26 @@ in_array(const json_t *a, json_int_t n)
 	return 0;
 }
 
-/* The name of seat n, or NULL when info gives none. */
+/* Whether the view's seat is one the "bot" policy holds: its player may
+ * still take it back by moving (docs/ASYNC.md). */
+static int
+held_by_bot(const json_t *v)
+{
+	const char *status = json_string_value(json_object_get(v,
+	    "seat_status"));
+
+	return status != NULL && strcmp(status, "bot") == 0;
+}
+
+/* The name of seat n (a made-up bot's as "bot" / "robot"), or NULL when
+ * info gives none. */
 static const char *
 seat_name(const struct present_info *info, json_int_t n)
 {
 	if (info->seat_names == NULL || n < 0 || n >= info->nseats)
 		return NULL;
-	return info->seat_names[n];
+	return botname_display(info->seat_names[n],
+	    info->lang == RULES_LANG_FR);
 }
 
 /* The seats of array a as text in info's language: "alice (seat 0),
@@ -363,7 +377,7 @@ add_players(json_t *v, const struct present_info *info)
 	for (s = 0; s < info->nseats; s++)
 		if (info->seat_names[s] != NULL)
 			json_array_append_new(players, json_pack("{s:i, s:s}",
-			    "seat", s, "player", info->seat_names[s]));
+			    "seat", s, "player", seat_name(info, s)));
 	json_object_set_new(v, "players", players);
 }
 
@@ -476,7 +490,7 @@ present_view(const json_t *view, const struct present_info *info)
 	/* A resigned or absent seat plays no more (gamestate_seat_acts()). */
 	json_object_set_new(v, "your_turn", json_boolean(info->viewer >= 0 &&
 	    in_array(to_act, info->viewer) &&
-	    json_object_get(v, "seat_status") == NULL));
+	    (json_object_get(v, "seat_status") == NULL || held_by_bot(v))));
 	json_object_set_new(v, "waiting_for", seats_text(to_act, info));
 	mark_seats(v, info);
 	add_players(v, info);

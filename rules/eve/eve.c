@@ -296,4 +296,5 @@ const struct rules_module eve_module = {
 	.response_window = NULL,
 	.describe_last = eve_describe_last,
 	.sample_illegal_move = eve_sample_illegal_move,
+	.bot_move = eve_bot_move,
 };

@@ -129,6 +129,12 @@ struct eve {
 	struct eve_stage_score scored;		/* version 3 on */
 };
 
+/* eve.c: the module table; bot.c: bot_move (rules.h), the turn that
+ * leaves the seat best placed on the public table. */
+extern const struct rules_module eve_module;
+enum rules_status eve_bot_move(const void *state, int seat, int level,
+		    struct rules_rng *rng, char *out, size_t outlen);
+
 /* cards.c */
 int		 eve_kind(int card);
 const char	*eve_kind_name(int kind, enum rules_lang lang);

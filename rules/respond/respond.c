@@ -32,6 +32,10 @@
 #include "parry.h"
 #include "rules.h"
 
+/* bot.c: the "normal" bot (rules.h, bot_move). */
+enum rules_status parry_bot_move(const void *state, int seat, int level,
+    struct rules_rng *rng, char *out, size_t outlen);
+
 #define PARRY_HAND	3
 #define PARRY_SEATS	4
 
@@ -725,4 +729,5 @@ const struct rules_module respond_module = {
 	.cards_free = parry_cards_free,
 	.setup_cards = parry_setup,
 	.load_cards = parry_load,
+	.bot_move = parry_bot_move,	/* bot.c */
 };

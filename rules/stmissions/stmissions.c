@@ -415,4 +415,5 @@ const struct rules_module stmissions_module = {
 	.response_window = NULL,
 	.describe_last = stm_describe_last,
 	.sample_illegal_move = stm_sample_illegal_move,
+	.bot_move = stm_bot_move,
 };

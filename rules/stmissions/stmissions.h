@@ -244,6 +244,10 @@ enum rules_status stm_check(const void *state, int seat, const json_t *move,
 void	 stm_apply(void *state, int seat, const json_t *move,
 	    struct rules_rng *rng);
 
+/* bot.c: bot_move (rules.h), the hand the scorer rates highest. */
+enum rules_status stm_bot_move(const void *state, int seat, int level,
+	    struct rules_rng *rng, char *out, size_t outlen);
+
 /* view.c */
 json_t	*stm_view(const void *state, int viewer);
 json_t	*stm_legal_moves(const void *state, int seat);

@@ -335,6 +335,138 @@ ladder_apply(void *state, int seat, const json_t *move,
 	g->current = (g->current + 1) % g->nseats;
 }
 
+/*
+ * bot_move (api_version 8; docs/template.md, "Bots").  The "normal" bot
+ * tries each card of its hand in BOT_SAMPLES imagined games: the other
+ * hands are dealt at random (rng) from the cards it cannot see -- never
+ * read from the state -- and the game is played out, the other seats
+ * playing at random and itself by the rule of thumb below.  It plays the
+ * card that wins most often (a shared win counts half), the lowest on a
+ * tie.  Rule of thumb: the highest card that beats the pile's top, else
+ * the lowest card.
+ */
+#define BOT_SAMPLES	48
+
+/* The rule of thumb for seat in g. */
+static int
+thumb_card(const struct ladder *g, int seat)
+{
+	int top = g->npile > 0 ? g->pile[g->npile - 1] : 0;
+	int i, c, beat = 0, low = 0;
+
+	for (i = 0; i < LADDER_HAND; i++) {
+		if ((c = g->hand[seat][i]) == 0)
+			continue;
+		if (c > top && c > beat)
+			beat = c;
+		if (low == 0 || c < low)
+			low = c;
+	}
+	return beat != 0 ? beat : low;
+}
+
+/* Play card for g's current seat (it holds it). */
+static void
+bot_play(struct ladder *g, int card)
+{
+	int seat = g->current, i;
+
+	for (i = 0; i < LADDER_HAND; i++)
+		if (g->hand[seat][i] == card) {
+			g->hand[seat][i] = 0;
+			break;
+		}
+	if (g->npile == 0 || card > g->pile[g->npile - 1])
+		g->score[seat] += card;
+	g->pile[g->npile++] = card;
+	g->current = (g->current + 1) % g->nseats;
+}
+
+/* The other seats' hands dealt from the cards seat cannot see. */
+static void
+deal_unseen(struct ladder *g, int seat, struct rules_rng *rng)
+{
+	int seen[LADDER_DECK + 1] = { 0 }, unseen[LADDER_DECK], n = 0;
+	int s, i, c, k = 0;
+
+	for (i = 0; i < LADDER_HAND; i++)
+		seen[g->hand[seat][i]] = 1;
+	for (i = 0; i < g->npile; i++)
+		seen[g->pile[i]] = 1;
+	for (c = 1; c <= LADDER_DECK; c++)
+		if (!seen[c])
+			unseen[n++] = c;
+	rules_rng_shuffle(rng, unseen, (size_t)n);
+	for (s = 0; s < g->nseats; s++)
+		for (i = 0; s != seat && i < LADDER_HAND; i++)
+			if (g->hand[s][i] != 0)
+				g->hand[s][i] = unseen[k++];
+}
+
+/* 2 if seat alone has the best score of the ended g, 1 if it shares it. */
+static int
+bot_outcome(const struct ladder *g, int seat)
+{
+	int s, best = 0, nbest = 0;
+
+	for (s = 0; s < g->nseats; s++)
+		if (g->score[s] > best)
+			best = g->score[s];
+	for (s = 0; s < g->nseats; s++)
+		nbest += g->score[s] == best;
+	if (g->score[seat] != best)
+		return 0;
+	return nbest == 1 ? 2 : 1;
+}
+
+/* One imagined game after seat plays card; its outcome for seat. */
+static int
+bot_rollout(const struct ladder *g, int seat, int card,
+    struct rules_rng *rng)
+{
+	struct ladder copy = *g;
+	int cards[LADDER_HAND], n, i;
+
+	deal_unseen(&copy, seat, rng);
+	bot_play(&copy, card);
+	while (!game_over(&copy)) {
+		if (copy.current == seat) {
+			bot_play(&copy, thumb_card(&copy, seat));
+			continue;
+		}
+		for (i = 0, n = 0; i < LADDER_HAND; i++)
+			if (copy.hand[copy.current][i] != 0)
+				cards[n++] = copy.hand[copy.current][i];
+		bot_play(&copy, cards[rules_rng_below(rng, (uint32_t)n)]);
+	}
+	return bot_outcome(&copy, seat);
+}
+
+static enum rules_status
+ladder_bot_move(const void *state, int seat, int level,
+    struct rules_rng *rng, char *out, size_t outlen)
+{
+	const struct ladder *g = state;
+	int i, k, c, wins, best = -1, pick = 0, n;
+
+	if (level != RULES_BOT_NORMAL)
+		return RULES_BAD_OPTIONS;
+	if (game_over(g) || seat != g->current)
+		return RULES_NOT_YOUR_TURN;
+	for (i = 0; i < LADDER_HAND; i++) {
+		if ((c = g->hand[seat][i]) == 0)
+			continue;
+		for (k = 0, wins = 0; k < BOT_SAMPLES; k++)
+			wins += bot_rollout(g, seat, c, rng);
+		if (wins > best || (wins == best && c < pick)) {
+			best = wins;
+			pick = c;
+		}
+	}
+	n = snprintf(out, outlen, "play %d", pick);
+	return n < 0 || (size_t)n >= outlen ? RULES_ILLEGAL : RULES_OK;
+}
+
 /* default_move (api_version 3): play the lowest card in the hand. */
 static enum rules_status
 ladder_default_move(const void *state, int seat, char *out, size_t outlen)
@@ -543,5 +675,6 @@ const struct rules_module template_module = {
 	.skip_apply = ladder_skip_apply,
 	.response_window = NULL,
 	.describe_last = ladder_describe_last,
+	.bot_move = ladder_bot_move,
 	.sample_illegal_move = ladder_sample_illegal_move,
 };
