@@ -32,6 +32,7 @@
 #include "clock.h"
 #include "rng.h"
 #include "schedule.h"
+#include "testcards.h"
 #include "testlib.h"
 
 #define HOUR	3600
@@ -193,8 +194,7 @@ pure_legal_game(const struct rules_module *m, int n, int g)
 	seed[0] = (unsigned char)g;
 	seed[1] = (unsigned char)n;
 	rng_init(&rng, seed, 0);
-	state = rules_setup_game(m, NULL, m->ruleset_version, n, opts, &rng,
-	    err, sizeof(err));
+	state = testcards_setup(m, n, opts, &rng, err, sizeof(err));
 	ck_assert_ptr_nonnull(state);
 	for (step = 1; step < 5000 && m->to_act(state, seats, 8) > 0;
 	    step++) {

@@ -3,6 +3,19 @@ TESTLIB = tests/testlib.h tests/testlib.c
 # The generic tests that walk rules_all() read each card module's own set
 # from the source tree (tests/testcards.h).
 TESTCARDS = tests/testcards.h tests/testcards.c
+# The card games' own card files laid out as installed
+# ($(pkgdatadir)/cards/GAME.yaml), for the pbemd and pbemctl that the
+# shell tests run from the build tree: TESTS_ENVIRONMENT points
+# $PBEM_CARDS here (docs/CARDFILES.md).
+check_DATA = tests/cards.stamp
+tests/cards.stamp: $(CARD_FILES)
+	@mkdir -p tests/cards
+	@for f in $(CARD_FILES); do \
+	    g=`echo $$f | sed 's|^rules/\([^/]*\)/cards.yaml$$|\1|'`; \
+	    cp $(srcdir)/$$f tests/cards/$$g.yaml || exit 1; \
+	done
+	@touch $@
+CLEANFILES += tests/cards.stamp tests/cards/*.yaml
 TESTCARDS_CPPFLAGS = -I$(srcdir)/tests \
 	-DTESTCARDS_SRCDIR=\"$(abs_top_srcdir)\"
 
@@ -211,7 +224,7 @@ tests_check_webhook_daemon_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(MHD_LIBS) \
 	$(CURL_LIBS) -lpthread
 check_PROGRAMS += tests/check_bots
 TESTS += tests/check_bots
-tests_check_bots_SOURCES = tests/check_bots.c $(TESTLIB)
+tests_check_bots_SOURCES = tests/check_bots.c $(TESTLIB) $(TESTCARDS)
 tests_check_bots_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
 tests_check_bots_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(SQLITE_LIBS) -lpthread
 TESTS += tests/server-bots-test.sh
