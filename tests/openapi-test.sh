@@ -25,6 +25,10 @@ trap 'rm -f "$record"' EXIT
 PBEM_API_RECORD=$record "$build/tests/check_http" ||
 	fail "tests/check_http failed"
 [ -s "$record" ] || fail "tests/check_http recorded no answer"
+grep -q '"content_type":"text/event-stream' "$record" ||
+	fail "tests/check_http recorded no Server-Sent Events stream"
+grep -q '"path":"/play/games/[0-9]*","status":200,"content_type":"text/html' \
+    "$record" || fail "tests/check_http recorded no seat page"
 python3 "$top/tests/openapi-check.py" --spec "$top/docs/openapi.yaml" \
     --answers "$record" || fail "an answer does not match docs/openapi.yaml"
 
