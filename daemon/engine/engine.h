@@ -30,7 +30,8 @@
  * outcomes), gamepolicy.c and policy.c (deadline policies), chain.c
  * (hashes), serverkey.c (the signing key), audit.c (re-checking a log),
  * bundle.c (export and offline verification), committed.c (the commit
- * hook), summary.c (the one-line summaries of entries).
+ * hook), summary.c (the one-line summaries of entries), gamemaster.c
+ * (a game's master and its clock) and mastermail.c (the master's mail).
  */
 #ifndef PBEM_ENGINE_H
 #define PBEM_ENGINE_H
