@@ -68,6 +68,7 @@ struct reply {
 	size_t	 len;
 	char	 www_auth[128];
 	char	 allow[64];
+	char	 cookie[256];	/* Set-Cookie's name=value */
 };
 
 static size_t
@@ -95,6 +96,17 @@ header_seen(char *data, size_t size, size_t n, void *arg)
 		snprintf(r->www_auth, sizeof(r->www_auth), "%.*s",
 		    (int)(size * n - 17), data + 17);
 	/* The header's bytes end without a NUL. */
+	if (len > 12 && strncasecmp(data, "Set-Cookie:", 11) == 0) {
+		start = 11;
+		while (start < len && data[start] == ' ')
+			start++;
+		end = start;
+		while (end < len && data[end] != ';' && data[end] != '\r' &&
+		    data[end] != '\n')
+			end++;
+		snprintf(r->cookie, sizeof(r->cookie), "%.*s",
+		    (int)(end - start), data + start);
+	}
 	if (len > 7 && strncasecmp(data, "Allow:", 6) == 0) {
 		start = 6;
 		while (start < len && data[start] == ' ')
@@ -137,13 +149,13 @@ record_answer(const char *method, const char *target, CURL *c,
 	json_decref(line);
 }
 
-/* One request; auth is the whole Authorization header value or NULL. */
+/* One request with one more header line ("Name: value") or NULL. */
 static void
-http_raw(const char *method, const char *target, const char *body,
-    const char *auth, struct reply *r)
+http_raw_header(const char *method, const char *target, const char *body,
+    const char *header, struct reply *r)
 {
 	struct curl_slist *headers = NULL;
-	char url[2300], line[REQSIG_HEADER_MAX + 32];
+	char url[2300];
 	CURL *c = curl_easy_init();
 
 	memset(r, 0, sizeof(*r));
@@ -157,9 +169,8 @@ http_raw(const char *method, const char *target, const char *body,
 		curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
 		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
 	}
-	if (auth != NULL) {
-		snprintf(line, sizeof(line), "Authorization: %s", auth);
-		headers = curl_slist_append(headers, line);
+	if (header != NULL) {
+		headers = curl_slist_append(headers, header);
 		curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
 	}
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
@@ -174,6 +185,18 @@ http_raw(const char *method, const char *target, const char *body,
 	curl_slist_free_all(headers);
 	if (r->body == NULL)
 		r->body = strdup("");
+}
+
+/* One request; auth is the whole Authorization header value or NULL. */
+static void
+http_raw(const char *method, const char *target, const char *body,
+    const char *auth, struct reply *r)
+{
+	char line[REQSIG_HEADER_MAX + 32];
+
+	if (auth != NULL)
+		snprintf(line, sizeof(line), "Authorization: %s", auth);
+	http_raw_header(method, target, body, auth != NULL ? line : NULL, r);
 }
 
 /* The Authorization value for p signing this request at time t. */
@@ -1465,6 +1488,68 @@ check_game_webhooks(int64_t game)
 	json_decref(j);
 }
 
+/* The player's pages under /play/ (docs/WEB.md), each answer recorded
+ * for openapi-test.sh: the static files, the public page, a sign-in link
+ * (its page, then its POST setting the session cookie), the seat's page
+ * with and without the cookie, a move form without its token, and a
+ * code that is none. */
+static void
+check_play_pages(int64_t game)
+{
+	char target[160], code[ENGINE_TOKEN_LEN + 1], cookie[300];
+	struct store_player p;
+	struct reply r;
+
+	http_raw("GET", "/play/static/play.js", NULL, NULL, &r);
+	ck_assert_int_eq(r.status, 200);
+	free(r.body);
+	http_raw("GET", "/play/static/play.css", NULL, NULL, &r);
+	ck_assert_int_eq(r.status, 200);
+	free(r.body);
+	snprintf(target, sizeof(target), "/play/games/%lld/public?lang=fr",
+	    (long long)game);
+	http_raw("GET", target, NULL, NULL, &r);
+	ck_assert_int_eq(r.status, 200);
+	ck_assert_ptr_nonnull(strstr(r.body, "lang=\"fr\""));
+	free(r.body);
+	snprintf(target, sizeof(target), "/play/games/%lld", (long long)game);
+	http_raw("GET", target, NULL, NULL, &r);
+	ck_assert_msg(r.status == 401 || r.status == 303, "%ld", r.status);
+	free(r.body);
+	http_raw("GET", "/play/0123456789abcdef0123456789abcdef", NULL, NULL,
+	    &r);
+	/* The link's page signs nothing in: it shows its button even for
+	 * a code that is none; the POST refuses it. */
+	ck_assert_int_eq(r.status, 200);
+	free(r.body);
+	http_raw("POST", "/play/0123456789abcdef0123456789abcdef", "", NULL,
+	    &r);
+	ck_assert_msg(r.status == 404 || r.status == 410, "%ld", r.status);
+	free(r.body);
+
+	ck_assert_int_eq(store_player_find(env.st, "alice", &p), STORE_OK);
+	ck_assert_int_eq(engine_play_token_issue(env.st, game, 0, p.id,
+	    (int64_t)time(NULL) + 3600, code), STORE_OK);
+	snprintf(target, sizeof(target), "/play/%s", code);
+	http_raw("GET", target, NULL, NULL, &r);
+	ck_assert_int_eq(r.status, 200);
+	free(r.body);
+	http_raw("POST", target, "", NULL, &r);
+	ck_assert_int_eq(r.status, 303);
+	ck_assert_msg(r.cookie[0] != '\0', "no session cookie");
+	snprintf(cookie, sizeof(cookie), "Cookie: %s", r.cookie);
+	free(r.body);
+	snprintf(target, sizeof(target), "/play/games/%lld", (long long)game);
+	http_raw_header("GET", target, NULL, cookie, &r);
+	ck_assert_int_eq(r.status, 200);
+	free(r.body);
+	snprintf(target, sizeof(target), "/play/games/%lld/move",
+	    (long long)game);
+	http_raw_header("POST", target, "move=x&seq=1", cookie, &r);
+	ck_assert_int_eq(r.status, 403);
+	free(r.body);
+}
+
 START_TEST(test_http_api)
 {
 	char path[128];
@@ -1496,6 +1581,7 @@ START_TEST(test_http_api)
 	json_decref(j);
 
 	check_game_webhooks(game);
+	check_play_pages(game);
 	moves = play(game);
 	ck_assert_int_gt(moves, 5);
 	check_long_poll(game);
@@ -1945,6 +2031,38 @@ struct sse_read {
 	int	closed;
 };
 
+/* With PBEM_API_RECORD, the answer a stream read so far, as
+ * record_answer() writes one: its status, Content-Type and body (the
+ * frames; openapi-check.py checks those a blank line ends). */
+static void
+sse_record(const char *target, const struct sse_read *r)
+{
+	const char *file = getenv("PBEM_API_RECORD");
+	const char *body, *type;
+	char media[128] = "";
+	json_t *line;
+	FILE *out;
+	int status;
+
+	if (file == NULL || file[0] == '\0' || r->len < 12 ||
+	    sscanf(r->text, "HTTP/1.%*c %d", &status) != 1 ||
+	    (body = strstr(r->text, "\r\n\r\n")) == NULL)
+		return;
+	if ((type = strstr(r->text, "\r\nContent-Type: ")) != NULL &&
+	    type < body)
+		snprintf(media, sizeof(media), "%.*s", (int)strcspn(type + 16,
+		    "\r"), type + 16);
+	line = json_pack("{s:s, s:s%, s:i, s:s, s:s, s:s}", "method", "GET",
+	    "path", target, strcspn(target, "?"), "status", status,
+	    "content_type", media, "allow", "", "body", body + 4);
+	ck_assert_ptr_nonnull(line);
+	ck_assert_ptr_nonnull(out = fopen(file, "a"));
+	ck_assert_int_eq(json_dumpf(line, out, JSON_COMPACT), 0);
+	fputc('\n', out);
+	ck_assert_int_eq(fclose(out), 0);
+	json_decref(line);
+}
+
 /* Read from fd into r until want appears after offset `from` (NULL:
  * until the server closes), for at most `seconds`.  1 if seen. */
 static int
@@ -2202,6 +2320,9 @@ START_TEST(test_http_stream)
 	e = sse_frame(&per_game, 1, "move");
 	ck_assert(json_is_null(json_object_get(e, "text")));
 	json_decref(e);
+	snprintf(path, sizeof(path), "/v1/games/%lld/events",
+	    (long long)game2);
+	sse_record(path, &per_game);
 	close(fds[0]);
 
 	/* Nothing more: a keep-alive comment within the 2 s period (with
@@ -2210,6 +2331,7 @@ START_TEST(test_http_stream)
 	ck_assert(sse_until(fd, &r, body, "\n: keep-alive\n\n", 10));
 	ck_assert(sse_until(fd, &r, body, NULL, 20));
 	ck_assert_msg(now_mono() - start > 1, "the stream ended at once");
+	sse_record("/v1/events", &r);
 	close(fd);
 
 	/* A bad Last-Event-ID is refused, saying so. */
@@ -2218,6 +2340,7 @@ START_TEST(test_http_stream)
 	ck_assert(sse_until(fd, &r, 0, NULL, 10));
 	ck_assert_msg(strncmp(r.text + 9, "400", 3) == 0, "%s", r.text);
 	ck_assert_ptr_nonnull(strstr(r.text, "Last-Event-ID: seven"));
+	sse_record("/v1/events", &r);
 	close(fd);
 
 	/* Bounded per client: four streams from one address, the fifth

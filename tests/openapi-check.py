@@ -11,8 +11,12 @@
   --answers FILE   JSON lines recorded by tests/check_http with
                    PBEM_API_RECORD (method, path, status, content_type,
                    allow, body): each status is declared for its route, each
-                   media type too, and each JSON body is valid for the
-                   schema of that route, status and media type.  An answer
+                   media type too, and each body is valid for the schema
+                   of that route, status and media type: a JSON body as
+                   JSON, any other as a string (an HTML page, a script);
+                   a text/event-stream body is also cut into its frames,
+                   each checked (id, event, data) and its data valid for
+                   the media type's x-event-data schema.  An answer
                    to a path or method the API does not serve must be the
                    404 or 405 error object, a 405 with an Allow header.
 
@@ -215,12 +219,57 @@ def validate(doc, schema, body, where, problems):
     except ValueError:
         problems.append("%s: the body is not JSON" % where)
         return
+    validate_value(doc, schema, value, where, problems)
+
+
+def validate_value(doc, schema, value, where, problems):
     cls = validator_class()
     validator = cls(standalone(doc, schema))
     for error in sorted(validator.iter_errors(value), key=str)[:3]:
         problems.append("%s: at /%s: %s" % (
             where, "/".join(str(p) for p in error.absolute_path),
             error.message[:300]))
+
+
+SSE_FIELDS = ("id", "event", "data", "retry")
+
+
+def check_event_stream(doc, media_object, body, where, problems):
+    """The frames of a Server-Sent Events body: each line a known field
+    or a comment; a frame with data has an integer id and an event type,
+    and its data is JSON valid for the x-event-data schema.  A last frame
+    no blank line ends (the stream was cut while read) is left out."""
+    data_schema = media_object.get("x-event-data")
+    if data_schema is None:
+        problems.append("%s: text/event-stream declares no x-event-data"
+                        % where)
+        return
+    frames = body.split("\n\n")
+    for number, frame in enumerate(frames[:-1], 1):
+        fields = {}
+        for line in frame.split("\n"):
+            if line.startswith(":"):
+                continue
+            name, sep, value = line.partition(": ")
+            if not sep or name not in SSE_FIELDS or name in fields:
+                problems.append("%s: frame %d: line %r" % (where, number,
+                                                            line[:80]))
+                continue
+            fields[name] = value
+        if "data" not in fields:
+            continue
+        if not re.fullmatch(r"-?[0-9]+", fields.get("id", "")) or \
+                not re.fullmatch(r"[a-z_]+", fields.get("event", "")):
+            problems.append("%s: frame %d: data without an id and an "
+                            "event type" % (where, number))
+        try:
+            value = json.loads(fields["data"])
+        except ValueError:
+            problems.append("%s: frame %d: the data is not JSON"
+                            % (where, number))
+            continue
+        validate_value(doc, data_schema, value, "%s, frame %d"
+                       % (where, number), problems)
 
 
 def check_answers(doc, answers_file, problems):
@@ -262,6 +311,11 @@ def check_answers(doc, answers_file, problems):
         schema = content[media].get("schema")
         if media == "application/json" and schema is not None:
             validate(doc, schema, answer["body"], where, problems)
+        elif schema is not None:
+            validate_value(doc, schema, answer["body"], where, problems)
+        if media == "text/event-stream":
+            check_event_stream(doc, content[media], answer["body"], where,
+                               problems)
     return seen
 
 

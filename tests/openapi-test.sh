@@ -3,8 +3,10 @@
 #   1. docs/openapi.yaml is a well-formed OpenAPI 3.1 document whose routes
 #      are exactly those of daemon/http/http.c's table;
 #   2. tests/check_http runs with PBEM_API_RECORD set, recording every
-#      answer it receives, and each recorded answer has a status the spec
-#      declares for its route, and a JSON body its schema accepts.
+#      answer it receives (the JSON API, the /play/ pages and the
+#      Server-Sent Events streams), and each recorded answer has a status
+#      the spec declares for its route, and a body its schema accepts (each
+#      event of a stream, its x-event-data schema).
 # One script, so that the check of the answers always follows the run.
 set -eu
 top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -23,12 +25,18 @@ trap 'rm -f "$record"' EXIT
 PBEM_API_RECORD=$record "$build/tests/check_http" ||
 	fail "tests/check_http failed"
 [ -s "$record" ] || fail "tests/check_http recorded no answer"
+grep -q '"content_type":"text/event-stream' "$record" ||
+	fail "tests/check_http recorded no Server-Sent Events stream"
+grep -q '"path":"/play/games/[0-9]*","status":200,"content_type":"text/html' \
+    "$record" || fail "tests/check_http recorded no seat page"
 python3 "$top/tests/openapi-check.py" --spec "$top/docs/openapi.yaml" \
     --answers "$record" || fail "an answer does not match docs/openapi.yaml"
 
 # 3. The check can fail: an undeclared field, an undeclared status, a 405
 #    without Allow, a wrong type, a field added to an extended schema (the
-#    created game) and a hand in an event are each refused.
+#    created game), a hand in an event (long-poll or Server-Sent Events), a
+#    stream line that is no SSE field and a page that is not a whole HTML
+#    page are each refused.
 bad=$(mktemp)
 trap 'rm -f "$record" "$bad"' EXIT
 for line in \
@@ -37,7 +45,10 @@ for line in \
     '{"method":"PUT","path":"/v1/games/1","status":405,"content_type":"application/json","allow":"","body":"{\"error\":{\"code\":\"method_not_allowed\",\"message\":\"m\"}}"}' \
     '{"method":"GET","path":"/v1/webhooks","status":200,"content_type":"application/json","allow":"","body":"{\"webhooks\":[],\"next\":\"3\"}"}' \
     '{"method":"POST","path":"/v1/games","status":201,"content_type":"application/json","allow":"","body":"{\"id\":1,\"ruleset\":\"x\",\"status\":\"forming\",\"seats\":2,\"players\":[\"a\",null],\"open_seats\":1,\"options\":{},\"seed_commitment\":\"ab\",\"created\":1,\"started\":false,\"bogus\":1}"}' \
-    '{"method":"GET","path":"/v1/events","status":200,"content_type":"application/json","allow":"","body":"{\"events\":[{\"seq\":0,\"kind\":0,\"seat\":-1,\"time\":1,\"prev_hash\":\"00\",\"hash\":\"00\",\"receipt\":\"00\",\"text\":null,\"redacted\":true,\"name\":null,\"summary\":{\"en\":\"a\",\"fr\":\"b\"},\"game\":1,\"event_id\":1,\"hand\":[3]}],\"next_after\":1,\"timed_out\":false}"}'
+    '{"method":"GET","path":"/v1/events","status":200,"content_type":"application/json","allow":"","body":"{\"events\":[{\"seq\":0,\"kind\":0,\"seat\":-1,\"time\":1,\"prev_hash\":\"00\",\"hash\":\"00\",\"receipt\":\"00\",\"text\":null,\"redacted\":true,\"name\":null,\"summary\":{\"en\":\"a\",\"fr\":\"b\"},\"game\":1,\"event_id\":1,\"hand\":[3]}],\"next_after\":1,\"timed_out\":false}"}' \
+    '{"method":"GET","path":"/v1/events","status":200,"content_type":"text/event-stream; charset=utf-8","allow":"","body":"retry: 3000\n\nid: 1\nevent: genesis\ndata: {\"seq\":0,\"kind\":0,\"seat\":-1,\"time\":1,\"prev_hash\":\"00\",\"hash\":\"00\",\"receipt\":\"00\",\"text\":null,\"redacted\":true,\"name\":null,\"summary\":{\"en\":\"a\",\"fr\":\"b\"},\"game\":1,\"event_id\":1,\"hand\":[3]}\n\n"}' \
+    '{"method":"GET","path":"/v1/games/1/events","status":200,"content_type":"text/event-stream; charset=utf-8","allow":"","body":"retry: 3000\n\nid: 1\nevent: move\nhand: 3\n\n"}' \
+    '{"method":"GET","path":"/play/games/1/public","status":200,"content_type":"text/html; charset=utf-8","allow":"","body":"<p>not a page</p>"}'
 do
 	printf '%s\n' "$line" >"$bad"
 	if python3 "$top/tests/openapi-check.py" --spec "$top/docs/openapi.yaml" \

@@ -31,7 +31,8 @@
  * (hashes), serverkey.c (the signing key), audit.c (re-checking a log),
  * bundle.c (export and offline verification), committed.c (the commit
  * hook), summary.c (the one-line summaries of entries), cardsets.c
- * (card files and the parsed card sets of card games).
+ * (card files and the parsed card sets of card games), gamemaster.c
+ * (a game's master and its clock) and mastermail.c (the master's mail).
  */
 #ifndef PBEM_ENGINE_H
 #define PBEM_ENGINE_H
