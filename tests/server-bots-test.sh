@@ -7,8 +7,9 @@
 #   - alice sends each move as a signed block in a mail dropped into the
 #     daemon's Maildir; the daemon's scheduler plays the bot's turns (BOT
 #     entries, kind 9) in its own passes, until the game is over;
-#   - alice's mails (Maildir outbox) name the bot "bot (seat 1)"; no mail
-#     ever goes to the bot, which has no address;
+#   - her view names the bot "bot (seat 1)" / "robot (siège 1)", and so
+#     do her mails (Maildir outbox); no mail ever goes to the bot, which
+#     has no address;
 #   - with pbemd stopped, `pbemctl audit` re-runs every bot choice from
 #     the revealed seed and `pbem verify` checks the exported bundle
 #     (a bot move that is not the bot's choice: tests/check_bots.c).
@@ -52,6 +53,12 @@ contains "the name is taken" err.txt "a player named alice already exists"
 expect "create Ladder against the bot" 0 ctl game create template \
 	alice,@bot:normal
 contains "game 1 created" out.txt "game 1 created: template, 2 seats"
+expect "the seat's view names the bot" 0 ctl view 1 --text --seat 0 \
+	--templates "$top_srcdir/templates"
+contains "in English" out.txt "bot (seat 1)"
+expect "in French" 0 ctl view 1 --text --seat 0 --lang fr \
+	--templates "$top_srcdir/templates"
+contains "in French" out.txt "robot (siège 1)"
 expect "create Parry against a named bot" 0 ctl game create respond \
 	alice,@bot:random=Worf
 [ "$(sqlite3 pbem.db "SELECT bot FROM players WHERE name = 'Worf'")" = \
