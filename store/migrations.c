@@ -548,6 +548,38 @@ static const char migration_14[] =
 	"ALTER TABLE webhooks ADD COLUMN lang TEXT NOT NULL DEFAULT 'en'\n"
 	"	CONSTRAINT lang_name CHECK (lang IN ('en', 'fr'));\n";
 
+/*
+ * 15: delegation certificates (issue 13, item 5; docs/PROTOCOL.md section
+ * 13): a player's signed permission for a bot key to act for them, in
+ * one game or all (game_id 0), for moves and views or views only, until
+ * it expires or is revoked (revoked: the time, 0 while in force); and
+ * the games whose log records it (delegation_games), so a bot's move is
+ * accepted only in a game whose audit can check it.
+ */
+static const char migration_15[] =
+	"CREATE TABLE delegations (\n"
+	"	id	TEXT PRIMARY KEY CONSTRAINT id_hex\n"
+	"		    CHECK (length(id) = 16),\n"
+	"	player_id INTEGER NOT NULL REFERENCES players(id),\n"
+	"	bot_key	BLOB NOT NULL CONSTRAINT bot_key_size\n"
+	"		    CHECK (length(bot_key) = 32),\n"
+	"	game_id	INTEGER NOT NULL CONSTRAINT game_range\n"
+	"		    CHECK (game_id >= 0),\n"
+	"	scope	INTEGER NOT NULL CONSTRAINT scope_value\n"
+	"		    CHECK (scope IN (1, 2)),\n"
+	"	issued	INTEGER NOT NULL,\n"
+	"	expires	INTEGER NOT NULL,\n"
+	"	signature BLOB NOT NULL CONSTRAINT signature_size\n"
+	"		    CHECK (length(signature) = 64),\n"
+	"	revoked	INTEGER NOT NULL DEFAULT 0\n"
+	") WITHOUT ROWID;\n"
+	"CREATE INDEX delegations_player ON delegations(player_id);\n"
+	"CREATE TABLE delegation_games (\n"
+	"	delegation_id TEXT NOT NULL REFERENCES delegations(id),\n"
+	"	game_id	INTEGER NOT NULL REFERENCES games(id),\n"
+	"	PRIMARY KEY (delegation_id, game_id)\n"
+	") WITHOUT ROWID;\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -567,6 +599,7 @@ static const struct migration migrations[] = {
 	{ 12, "one-line summaries of log entries", migration_12, NULL },
 	{ 13, "players.tz, game_masters", migration_13, NULL },
 	{ 14, "webhooks.format and webhooks.lang", migration_14, NULL },
+	{ 15, "delegations, delegation_games", migration_15, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

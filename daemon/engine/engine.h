@@ -40,8 +40,10 @@
 
 #include <jansson.h>
 
+#include "delegation.h"
 #include "policy.h"
 #include "protocol.h"
+#include "reqsig.h"
 #include "rules.h"
 #include "serverkey.h"
 #include "store.h"
@@ -432,6 +434,41 @@ enum engine_status engine_rekey(struct store *st,
 	    const struct serverkey *key, int64_t game_id, int seat,
 	    const unsigned char old_pubkey[STORE_KEY_BYTES], int64_t now,
 	    char *err, size_t errlen);
+/* ---- delegate.c: delegation certificates (docs/PROTOCOL.md section
+ * 13, docs/LOG.md kinds 9-11) ------------------------------------------ */
+
+#define ENGINE_DELEGATION_GAMES_MAX	64	/* games recorded per sending */
+struct engine_delegation_result {
+	char	id[DELEGATION_ID_TEXT];
+	int	created;		/* 0: it was kept already */
+	int64_t	games[ENGINE_DELEGATION_GAMES_MAX];	/* recorded now */
+	size_t	ngames;
+};
+/* Keep certificate d sent by player p (its signature checked with p's
+ * key, at most STORE_DELEGATIONS_MAX in force, a one-game certificate
+ * only for a running game p plays) and record it in the log of every
+ * running game it covers where it is not yet recorded (so sending it
+ * again records it in games started since).  Refusals in lang. */
+enum engine_status engine_delegation_submit(struct store *st,
+	    const struct serverkey *key, const struct store_player *p,
+	    const struct delegation *d, int64_t now, enum rules_lang lang,
+	    struct engine_delegation_result *res, char *err, size_t errlen);
+/* Revoke p's certificate id and record that in each running game that
+ * recorded it.  Revoking twice is not an error. */
+enum engine_status engine_delegation_revoke(struct store *st,
+	    const struct serverkey *key, const struct store_player *p,
+	    const char *id, int64_t now, enum rules_lang lang, char *err,
+	    size_t errlen);
+/* 1 if a bot key that p delegated moves to, for m's game, in force at
+ * now and recorded in the game's log, signed m; else 0. */
+int	engine_delegated_move(struct store *st, const struct store_player *p,
+	    const struct proto_move *m, int64_t now);
+/* 1 if such a bot key (moves or views) signed the request rs. */
+int	engine_delegated_request(struct store *st,
+	    const struct store_player *p, int64_t game_id,
+	    const struct reqsig *rs, const char *method, const char *target,
+	    const void *body, size_t body_len, int64_t now);
+
 /* ---- gamemaster.c: a game's master and its clock (docs/ASYNC.md) ----- */
 
 /* Name player_id (0: nobody) the master of game_id. */

@@ -22,6 +22,7 @@
 #include <sodium.h>
 
 #include "api.h"
+#include "engine.h"
 #include "http_limits.h"
 #include "replaycache.h"
 #include "reqsig.h"
@@ -65,9 +66,22 @@ limit_key(struct api_request *req, const struct store_player *player,
 	return -1;
 }
 
-int
-api_authenticate(struct api_request *req, struct store_player *player,
-    enum MHD_Result *answered)
+/* Signed by the player's key, or -- for a request about a game, game_id
+ * > 0 -- by a bot key the player delegated to in that game. */
+static int
+signed_by(struct api_request *req, const struct reqsig *rs, int64_t game_id,
+    const struct store_player *player, struct store *st, int64_t now)
+{
+	if (reqsig_verify(rs, req->method, req->target, req->body,
+	    req->body_len, player->pubkey) == PROTO_OK)
+		return 1;
+	return game_id > 0 && engine_delegated_request(st, player, game_id, rs,
+	    req->method, req->target, req->body, req->body_len, now);
+}
+
+static int
+authenticate(struct api_request *req, int64_t game_id,
+    struct store_player *player, enum MHD_Result *answered)
 {
 	const char *value;
 	struct reqsig rs;
@@ -146,8 +160,7 @@ api_authenticate(struct api_request *req, struct store_player *player,
 		*answered = unauthorized(req, "auth_expired", err);
 		return -1;
 	}
-	if (reqsig_verify(&rs, req->method, req->target, req->body,
-	    req->body_len, player->pubkey) != PROTO_OK) {
+	if (!signed_by(req, &rs, game_id, player, st, now)) {
 		snprintf(err, sizeof(err), fr ? "la signature ne correspond "
 		    "pas à la clé de %s pour cette méthode, cette cible, "
 		    "cette heure et ce corps ; signez exactement le chemin et "
@@ -189,6 +202,20 @@ api_authenticate(struct api_request *req, struct store_player *player,
 		    "memory; try again", NULL);
 		return -1;
 	}
+}
+
+int
+api_authenticate(struct api_request *req, struct store_player *player,
+    enum MHD_Result *answered)
+{
+	return authenticate(req, 0, player, answered);
+}
+
+int
+api_authenticate_for_game(struct api_request *req, int64_t game_id,
+    struct store_player *player, enum MHD_Result *answered)
+{
+	return authenticate(req, game_id, player, answered);
 }
 
 int

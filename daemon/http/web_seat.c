@@ -133,7 +133,8 @@ last_moves(struct store *st, const struct gamestate *gs, int viewer,
 			break;
 		if ((e.kind == STORE_ENTRY_MOVE || e.kind == STORE_ENTRY_AUTO ||
 		    e.kind == STORE_ENTRY_HOSTED_MAIL ||
-		    e.kind == STORE_ENTRY_HOSTED_WEB) && e.seat >= 0 &&
+		    e.kind == STORE_ENTRY_HOSTED_WEB ||
+		    e.kind == STORE_ENTRY_DELEGATED) && e.seat >= 0 &&
 		    e.seat < gs->game.nseats) {
 			m = json_pack("{s:I, s:s}", "seq", (json_int_t)seq,
 			    "name", names[e.seat]);
