@@ -183,6 +183,14 @@ TESTS += tests/check_async
 tests_check_async_SOURCES = tests/check_async.c $(TESTLIB)
 tests_check_async_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
 tests_check_async_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(SQLITE_LIBS) -lpthread
+# Delegation certificates: bot moves, the audit's chain, refusals.
+check_PROGRAMS += tests/check_delegation
+TESTS += tests/check_delegation
+tests_check_delegation_SOURCES = tests/check_delegation.c $(TESTLIB)
+tests_check_delegation_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests \
+	$(CHECK_CFLAGS)
+tests_check_delegation_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(SQLITE_LIBS) \
+	-lpthread
 
 # The HTTP API end to end: the real pbemd driven with libcurl.
 check_PROGRAMS += tests/check_http
