@@ -49,7 +49,8 @@ check_PROGRAMS += tests/check_protocol
 TESTS += tests/check_protocol
 tests_check_protocol_SOURCES = tests/check_protocol.c
 tests_check_protocol_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS)
-tests_check_protocol_LDADD = daemon/libpbem.a $(SODIUM_LIBS) $(CHECK_LIBS)
+tests_check_protocol_LDADD = daemon/libpbem.a $(SODIUM_LIBS) $(JANSSON_LIBS) \
+	$(CHECK_LIBS)
 
 # cli/: the players' and the administrators' programs.
 bin_PROGRAMS += daemon/pbem daemon/pbemctl
