@@ -34,7 +34,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine/receipts.h daemon/engine/receipts.c \
 	daemon/engine/committed.c daemon/engine/summary.c \
 	daemon/engine/serverentry.c daemon/engine/seats.c \
-	daemon/engine/delegate.c \
+	daemon/engine/delegate.c daemon/engine/chatlink.c \
 	daemon/engine/press.c daemon/engine/command.c \
 	daemon/engine/schedule.h daemon/engine/schedule.c \
 	daemon/engine/gamepolicy.c \
@@ -93,6 +93,7 @@ daemon_pbemd_SOURCES = \
 	daemon/http/api_seats.c daemon/http/api_log.c \
 	daemon/http/api_events.c daemon/http/api_events_all.c \
 	daemon/http/api_commands.c daemon/http/api_delegations.c \
+	daemon/http/api_chat.c \
 	daemon/http/api_webhooks.c daemon/http/api_ops.c \
 	daemon/http/web.h daemon/http/web_page.c daemon/http/web_signin.c \
 	daemon/http/web_seat.c daemon/http/web_move.c \

@@ -554,7 +554,9 @@ static const char migration_14[] =
  * one game or all (game_id 0), for moves and views or views only, until
  * it expires or is revoked (revoked: the time, 0 while in force); and
  * the games whose log records it (delegation_games), so a bot's move is
- * accepted only in a game whose audit can check it.
+ * accepted only in a game whose audit can check it.  Also the chat
+ * identities a player links to their account (docs/API.md "Chat
+ * identities").
  */
 static const char migration_15[] =
 	"CREATE TABLE delegations (\n"
@@ -578,6 +580,25 @@ static const char migration_15[] =
 	"	delegation_id TEXT NOT NULL REFERENCES delegations(id),\n"
 	"	game_id	INTEGER NOT NULL REFERENCES games(id),\n"
 	"	PRIMARY KEY (delegation_id, game_id)\n"
+	") WITHOUT ROWID;\n"
+	/* Chat identities (issue 13): a code a bot asked for a (network,
+	 * nick), kept as its hash until it expires; and the confirmed
+	 * links, one player per (network, nick as folded). */
+	"CREATE TABLE chat_codes (\n"
+	"	code_hash BLOB PRIMARY KEY CONSTRAINT code_hash_size\n"
+	"		    CHECK (length(code_hash) = 32),\n"
+	"	bot_id	INTEGER NOT NULL REFERENCES players(id),\n"
+	"	network	TEXT NOT NULL,\n"
+	"	nick	TEXT NOT NULL,\n"
+	"	expires	INTEGER NOT NULL\n"
+	") WITHOUT ROWID;\n"
+	"CREATE INDEX chat_codes_bot ON chat_codes(bot_id);\n"
+	"CREATE TABLE chat_links (\n"
+	"	network	TEXT NOT NULL,\n"
+	"	nick	TEXT NOT NULL,\n"
+	"	player_id INTEGER NOT NULL REFERENCES players(id),\n"
+	"	linked	INTEGER NOT NULL,\n"
+	"	PRIMARY KEY (network, nick)\n"
 	") WITHOUT ROWID;\n";
 
 static const struct migration migrations[] = {
@@ -599,7 +620,8 @@ static const struct migration migrations[] = {
 	{ 12, "one-line summaries of log entries", migration_12, NULL },
 	{ 13, "players.tz, game_masters", migration_13, NULL },
 	{ 14, "webhooks.format and webhooks.lang", migration_14, NULL },
-	{ 15, "delegations, delegation_games", migration_15, NULL },
+	{ 15, "delegations, delegation_games, chat_codes, chat_links",
+	    migration_15, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -779,6 +779,31 @@ enum store_status store_delegation_game_has(struct store *st,
 enum store_status store_delegation_games(struct store *st, const char *id,
     int64_t *games, size_t max, size_t *n);
 
+/*
+ * Chat identities (migration 15; docs/API.md "Chat identities"): a code
+ * a bot asked for (network, nick), kept as its BLAKE2b-256 hash, and the
+ * confirmed links.  Nicks are stored folded (lower-case ASCII) by the
+ * caller.
+ */
+#define STORE_CHAT_CODES_MAX	64	/* pending codes per bot */
+enum store_status store_chat_code_add(struct store *st,
+    const unsigned char hash[STORE_HASH_BYTES], int64_t bot_id,
+    const char *network, const char *nick, int64_t expires);
+/* Forget the codes that expired at or before now; *pending is how many
+ * codes of bot_id remain. */
+enum store_status store_chat_code_prune(struct store *st, int64_t bot_id,
+    int64_t now, int64_t *pending);
+/* Take the code with this hash (it is deleted): its network and nick
+ * (buffers of 64 bytes), STORE_NOTFOUND if there is none in force. */
+enum store_status store_chat_code_take(struct store *st,
+    const unsigned char hash[STORE_HASH_BYTES], int64_t now, char *network,
+    char *nick);
+/* Link (network, nick) to player_id, replacing any earlier link. */
+enum store_status store_chat_link_set(struct store *st, const char *network,
+    const char *nick, int64_t player_id, int64_t now);
+enum store_status store_chat_link_get(struct store *st, const char *network,
+    const char *nick, int64_t *player_id);
+
 /* A durability barrier: when it returns STORE_OK, every transaction
  * committed so far survives a power cut, whatever the synchronous
  * setting.  The mail sender calls it before delivering a batch. */

@@ -23,6 +23,9 @@ EXTRA_DIST += tests/backup-test.sh
 # a real pbemd: signed requests, moves, the event streams, a webhook.
 TESTS += tests/bots-test.sh
 EXTRA_DIST += tests/bots-test.sh
+# The reference IRC bot against a real ngircd (skipped without ngircd).
+TESTS += tests/ircbot-test.sh
+EXTRA_DIST += tests/ircbot-test.sh tests/ircbot_test.py
 
 # The web page's sign-in links, sessions and CSRF tokens at the engine.
 check_PROGRAMS += tests/check_web

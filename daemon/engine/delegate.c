@@ -369,3 +369,24 @@ engine_delegated_request(struct store *st, const struct store_player *p,
 			return 1;
 	return 0;
 }
+
+int
+engine_delegates_to(struct store *st, const struct store_player *p,
+    const unsigned char bot[STORE_KEY_BYTES], int64_t now)
+{
+	struct store_delegation rows[STORE_DELEGATIONS_MAX];
+	struct delegation d;
+	size_t n, i;
+
+	if (store_delegation_active(st, p->id, now, rows,
+	    STORE_DELEGATIONS_MAX, &n) != STORE_OK)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (memcmp(rows[i].bot_key, bot, STORE_KEY_BYTES) != 0)
+			continue;
+		from_row(&rows[i], p->name, &d);
+		if (delegation_verify(&d, p->pubkey) == PROTO_OK)
+			return 1;
+	}
+	return 0;
+}

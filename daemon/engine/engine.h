@@ -469,6 +469,39 @@ int	engine_delegated_request(struct store *st,
 	    const struct reqsig *rs, const char *method, const char *target,
 	    const void *body, size_t body_len, int64_t now);
 
+/* 1 if p has a certificate in force for the bot key bot (any game, any
+ * scope), still signed by p's current key. */
+int	engine_delegates_to(struct store *st, const struct store_player *p,
+	    const unsigned char bot[STORE_KEY_BYTES], int64_t now);
+
+/* ---- chatlink.c: chat identities (docs/API.md "Chat identities") ---- */
+
+#define ENGINE_CHAT_NAME_MAX	64	/* a network or nick with its NUL */
+#define ENGINE_CHAT_CODE_LEN	10
+/* network and nick checked and folded to lower case: 0, or -1. */
+int	engine_chat_name_fold(const char *network, const char *nick,
+	    char net_out[ENGINE_CHAT_NAME_MAX],
+	    char nick_out[ENGINE_CHAT_NAME_MAX]);
+/* A new code for (network, nick), asked by the chat bot `bot` (at most
+ * STORE_CHAT_CODES_MAX pending each; ten minutes each). */
+enum engine_status engine_chat_code(struct store *st,
+	    const struct store_player *bot, const char *network,
+	    const char *nick, int64_t now, enum rules_lang lang,
+	    char code[ENGINE_CHAT_CODE_LEN + 1], int64_t *expires, char *err,
+	    size_t errlen);
+/* Player p returns code: (network, nick) is now p's; they are written
+ * into network and nick. */
+enum engine_status engine_chat_link(struct store *st,
+	    const struct store_player *p, const char *code, int64_t now,
+	    enum rules_lang lang, char network[ENGINE_CHAT_NAME_MAX],
+	    char nick[ENGINE_CHAT_NAME_MAX], char *err, size_t errlen);
+/* Who (network, nick) is, for the bot: the linked player, only if that
+ * player delegates to the bot's key; otherwise ENGINE_UNKNOWN_GAME. */
+enum engine_status engine_chat_whois(struct store *st,
+	    const struct store_player *bot, const char *network,
+	    const char *nick, int64_t now, enum rules_lang lang,
+	    struct store_player *player, char *err, size_t errlen);
+
 /* ---- gamemaster.c: a game's master and its clock (docs/ASYNC.md) ----- */
 
 /* Name player_id (0: nobody) the master of game_id. */

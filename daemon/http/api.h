@@ -226,6 +226,11 @@ enum MHD_Result	api_command_post(struct api_request *req);
 enum MHD_Result	api_delegation_add(struct api_request *req);
 enum MHD_Result	api_delegation_list(struct api_request *req);
 enum MHD_Result	api_delegation_revoke(struct api_request *req);
+/* api_chat.c: chat identities -- a bot's code, the player's link, the
+ * bot's whois (docs/API.md "Chat identities"). */
+enum MHD_Result	api_chat_code(struct api_request *req);
+enum MHD_Result	api_chat_link(struct api_request *req);
+enum MHD_Result	api_chat_whois(struct api_request *req);
 
 /* api_webhooks.c */
 enum MHD_Result	api_webhooks_list(struct api_request *req);
