@@ -2292,6 +2292,60 @@ until_alice_acts(int64_t game)
 	}
 }
 
+/* Chat identities: carol (the chat bot here) asks a code for alice's
+ * nick; alice returns it; carol learns who the nick is only while alice
+ * delegates to carol's key. */
+static void
+check_chat_links(void)
+{
+	char body[128], *cert;
+	const char *whois = "/v1/chat/whois?network=testnet&nick=Alice";
+	long status;
+	json_t *j;
+
+	j = http_json(&carol, "POST", "/v1/chat/codes", "{\"network\": "
+	    "\"testnet\", \"nick\": \"bad nick\"}", &status);
+	ck_assert_int_eq(status, 400);
+	json_decref(j);
+	j = http_json(&carol, "POST", "/v1/chat/codes", "{\"network\": "
+	    "\"testnet\", \"nick\": \"Alice\"}", &status);
+	ck_assert_int_eq(status, 201);
+	snprintf(body, sizeof(body), "{\"code\": \"%s\"}", json_string_value(
+	    json_object_get(j, "code")));
+	json_decref(j);
+	j = http_json(&alice, "POST", "/v1/chat/links?lang=fr",
+	    "{\"code\": \"zzzzzzzzzz\"}", &status);
+	ck_assert_int_eq(status, 409);
+	ck_assert_msg(strstr(error_message(j), "inconnu") != NULL, "%s",
+	    error_message(j));
+	json_decref(j);
+	j = http_json(&alice, "POST", "/v1/chat/links", body, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "nick")),
+	    "alice");
+	json_decref(j);
+	/* A code is used once. */
+	j = http_json(&alice, "POST", "/v1/chat/links", body, &status);
+	ck_assert_int_eq(status, 409);
+	json_decref(j);
+	/* Linked, but alice does not delegate to carol: nothing said. */
+	j = http_json(&carol, "GET", whois, NULL, &status);
+	ck_assert_int_eq(status, 404);
+	ck_assert_str_eq(error_code(j), "not_linked");
+	json_decref(j);
+	cert = certificate(&carol, DELEGATION_ALL_GAMES, DELEGATION_VIEWS,
+	    (int64_t)time(NULL) + 3600);
+	j = http_json(&alice, "POST", "/v1/delegations", cert, &status);
+	ck_assert_int_eq(status, 201);
+	json_decref(j);
+	free(cert);
+	j = http_json(&carol, "GET", whois, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "player")),
+	    "alice");
+	json_decref(j);
+}
+
 START_TEST(test_http_delegation)
 {
 	struct player bot = { .name = "alice" };	/* signs as alice */
@@ -2389,6 +2443,7 @@ START_TEST(test_http_delegation)
 	    "\"0000000000000000\"}", &status);
 	ck_assert_int_eq(status, 404);
 	json_decref(j);
+	check_chat_links();
 }
 END_TEST
 
