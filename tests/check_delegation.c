@@ -161,6 +161,15 @@ START_TEST(test_bot_plays_and_audit_checks_chain)
 	ck_assert_uint_eq(report.ndelegated, (size_t)bot_moves);
 	audit_log_clear(&log);
 	json_decref(bundle);
+
+	/* A game started since: the certificate for all games is recorded
+	 * in it at its start, and the bot plays there too. */
+	game = testenv_game(&env, "template", 2);
+	ck_assert_int_eq(entry_kind(game, 1), STORE_ENTRY_DELEGATION);
+	while ((seat = testenv_to_act(&env, game, &next)) >= 0)
+		ck_assert_int_eq(play_as(game, seat == first ? BOT : seat),
+		    ENGINE_OK);
+	audit_ok(game, (size_t)bot_moves);
 }
 END_TEST
 

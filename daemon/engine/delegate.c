@@ -390,3 +390,37 @@ engine_delegates_to(struct store *st, const struct store_player *p,
 	}
 	return 0;
 }
+
+int
+engine_delegation_game_started(struct store *st, const struct serverkey *key,
+    int64_t game_id, int64_t now)
+{
+	struct store_delegation rows[STORE_DELEGATIONS_MAX];
+	struct store_player p;
+	struct store_game g;
+	struct delegation d;
+	char err[512];
+	size_t n, i;
+	int s, failed = 0;
+
+	if (store_game_get(st, game_id, &g) != STORE_OK)
+		return -1;
+	for (s = 0; s < g.nseats; s++) {
+		if (store_player_get(st, g.seat_player[s], &p) != STORE_OK ||
+		    store_delegation_active(st, p.id, now, rows,
+		    STORE_DELEGATIONS_MAX, &n) != STORE_OK)
+			continue;
+		for (i = 0; i < n; i++) {
+			if (rows[i].game_id != DELEGATION_ALL_GAMES &&
+			    rows[i].game_id != game_id)
+				continue;
+			from_row(&rows[i], p.name, &d);
+			if (delegation_verify(&d, p.pubkey) == PROTO_OK &&
+			    record_in_game(st, key, &p, &d, rows[i].id, game_id,
+			    now, err, sizeof(err)) != ENGINE_OK)
+				failed = -1;
+		}
+	}
+	store_game_clear(&g);
+	return failed;
+}

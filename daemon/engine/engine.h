@@ -469,6 +469,12 @@ int	engine_delegated_request(struct store *st,
 	    const struct reqsig *rs, const char *method, const char *target,
 	    const void *body, size_t body_len, int64_t now);
 
+/* A game just started: record in its log the certificates in force of
+ * its players that cover it (all games, or this one).  Run after the
+ * start is committed; 0, or -1 if one could not be recorded (the game
+ * runs on without it; sending the certificate again records it). */
+int	engine_delegation_game_started(struct store *st,
+	    const struct serverkey *key, int64_t game_id, int64_t now);
 /* 1 if p has a certificate in force for the bot key bot (any game, any
  * scope), still signed by p's current key. */
 int	engine_delegates_to(struct store *st, const struct store_player *p,
