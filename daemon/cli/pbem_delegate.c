@@ -126,7 +126,7 @@ pbem_delegate(int argc, char **argv)
 	struct delegation d;
 	json_t *cert;
 	char *body;
-	int ch, have_bot = 0, print_only = 0, rc;
+	int ch, have_bot = 0, print_only = 0, for_mail = 0, rc;
 
 	if (argc > 1 && strcmp(argv[1], "list") == 0)
 		return delegate_list(argc - 1, argv + 1);
@@ -136,7 +136,7 @@ pbem_delegate(int argc, char **argv)
 	memset(&d, 0, sizeof(d));
 	d.scope = DELEGATION_MOVES;
 	d.game = DELEGATION_ALL_GAMES;
-	while ((ch = getopt(argc, argv, "+k:p:u:b:e:g:Vn")) != -1) {
+	while ((ch = getopt(argc, argv, "+k:p:u:b:e:g:Vnm")) != -1) {
 		if (common_option(ch, &rq))
 			continue;
 		switch (ch) {
@@ -146,6 +146,7 @@ pbem_delegate(int argc, char **argv)
 			break;
 		case 'V': d.scope = DELEGATION_VIEWS; break;
 		case 'n': print_only = 1; break;
+		case 'm': print_only = for_mail = 1; break;
 		default: pbem_usage();
 		}
 	}
@@ -166,7 +167,10 @@ pbem_delegate(int argc, char **argv)
 	if (body == NULL)
 		cli_fatal("out of memory");
 	if (print_only) {
-		printf("%s\n", body);
+		/* -m: between the lines a mail to the server is read by
+		 * (docs/MAIL.md "Delegation"). */
+		printf(for_mail ? "-----BEGIN PBEM DELEGATION-----\n%s\n"
+		    "-----END PBEM DELEGATION-----\n" : "%s\n", body);
 		free(body);
 		return 0;
 	}
