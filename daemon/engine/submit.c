@@ -132,7 +132,7 @@ verify_block(struct store *st, const char *text, size_t len,
 		    "the signature does not match the key of seat %d (%s), nor "
 		    "a bot key %s delegated moves to in this game, for this "
 		    "game, sequence number and move text",
-		    "la signature ne correspond ni à la clé du siège %d (%s), "
+		    "la signature ne correspond pas à la clé du siège %d (%s) "
 		    "ni à une clé de robot à qui %s a délégué ses coups dans "
 		    "cette partie, pour cette partie, ce numéro de coup et ce "
 		    "texte", m->seat, p.name, p.name);
