@@ -93,18 +93,6 @@ audit_ok(int64_t game, size_t ndelegated)
 	store_game_clear(&row);
 }
 
-static int
-entry_kind(int64_t game, int64_t seq)
-{
-	struct store_entry e;
-	int kind;
-
-	ck_assert_int_eq(store_log_get(env.st, game, seq, &e), STORE_OK);
-	kind = e.kind;
-	store_entry_clear(&e);
-	return kind;
-}
-
 /* Play the seat to act's first legal move signed by `signer`. */
 static enum engine_status
 play_as(int64_t game, int signer)
@@ -133,7 +121,7 @@ START_TEST(test_bot_plays_and_audit_checks_chain)
 	make_cert(&d, first, BOT, DELEGATION_ALL_GAMES, DELEGATION_MOVES,
 	    NOW + 30 * DAY);
 	ck_assert_int_eq(submit(first, &d, id), ENGINE_OK);
-	ck_assert_int_eq(entry_kind(game, next), STORE_ENTRY_DELEGATION);
+	ck_assert_int_eq(testenv_entry_kind(&env, game, next), STORE_ENTRY_DELEGATION);
 	/* Sent again: kept once, recorded once. */
 	before = testenv_rows(&env);
 	ck_assert_int_eq(submit(first, &d, NULL), ENGINE_OK);
@@ -144,7 +132,7 @@ START_TEST(test_bot_plays_and_audit_checks_chain)
 		ck_assert_int_eq(play_as(game, seat == first ? BOT : seat),
 		    ENGINE_OK);
 		if (seat == first) {
-			ck_assert_int_eq(entry_kind(game, next),
+			ck_assert_int_eq(testenv_entry_kind(&env, game, next),
 			    STORE_ENTRY_DELEGATED);
 			bot_moves++;
 		}
@@ -165,7 +153,7 @@ START_TEST(test_bot_plays_and_audit_checks_chain)
 	/* A game started since: the certificate for all games is recorded
 	 * in it at its start, and the bot plays there too. */
 	game = testenv_game(&env, "template", 2);
-	ck_assert_int_eq(entry_kind(game, 1), STORE_ENTRY_DELEGATION);
+	ck_assert_int_eq(testenv_entry_kind(&env, game, 1), STORE_ENTRY_DELEGATION);
 	while ((seat = testenv_to_act(&env, game, &next)) >= 0)
 		ck_assert_int_eq(play_as(game, seat == first ? BOT : seat),
 		    ENGINE_OK);
@@ -210,7 +198,7 @@ START_TEST(test_views_scope_expiry_and_revocation)
 	ck_assert_int_eq(testenv_to_act(&env, game, &next), me);
 	ck_assert_int_eq(engine_delegation_revoke(env.st, env.key, &p, id,
 	    fake_now, RULES_LANG_EN, err, sizeof(err)), ENGINE_OK);
-	ck_assert_int_eq(entry_kind(game, next), STORE_ENTRY_REVOCATION);
+	ck_assert_int_eq(testenv_entry_kind(&env, game, next), STORE_ENTRY_REVOCATION);
 	ck_assert_int_eq(play_as(game, BOT), ENGINE_BAD_SIGNATURE);
 	/* A revoked certificate cannot be sent again. */
 	ck_assert_int_eq(submit(me, &d, NULL), ENGINE_REFUSED);

@@ -137,6 +137,12 @@ int	api_authenticate(struct api_request *req, struct store_player *player,
  * the player the header names. */
 int	api_authenticate_for_game(struct api_request *req, int64_t game_id,
 	    struct store_player *player, enum MHD_Result *answered);
+/* A signed request with a JSON object for body (none for a GET): 0 with
+ * the signer in *player, the answer's language in *lang (?lang=, else
+ * the signer's) and the body in *root (NULL for a GET; the caller drops
+ * it), or -1 with the refusal answered. */
+int	api_signed_json(struct api_request *req, struct store_player *player,
+	    enum rules_lang *lang, json_t **root, enum MHD_Result *answered);
 /* Does the request carry the administrator's token ("Authorization:
  * Bearer <webhook_admin_token>", compared in constant time)?  1 yes; 0 a
  * bearer header that is not the token, or no token is set; -1 no bearer

@@ -219,6 +219,38 @@ api_authenticate_for_game(struct api_request *req, int64_t game_id,
 }
 
 int
+api_signed_json(struct api_request *req, struct store_player *player,
+    enum rules_lang *lang, json_t **root, enum MHD_Result *answered)
+{
+	json_error_t jerr;
+	char msg[512];
+	int langq;
+
+	*root = NULL;
+	*lang = RULES_LANG_EN;
+	if ((langq = api_query_lang(req, lang, answered)) < 0 ||
+	    api_authenticate(req, player, answered) != 0)
+		return -1;
+	if (langq == 0)
+		*lang = strcmp(player->lang, "fr") == 0 ? RULES_LANG_FR :
+		    RULES_LANG_EN;
+	if (strcmp(req->method, "GET") == 0)
+		return 0;
+	*root = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES,
+	    &jerr);
+	if (*root != NULL && json_is_object(*root))
+		return 0;
+	json_decref(*root);
+	*root = NULL;
+	snprintf(msg, sizeof(msg), *lang == RULES_LANG_FR ? "le corps n'est "
+	    "pas un objet JSON (%s)" : "the body is not a JSON object (%s)",
+	    jerr.text);
+	*answered = api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
+	    msg, NULL);
+	return -1;
+}
+
+int
 api_admin_bearer(struct api_request *req)
 {
 	const char *token = config_str(req->d->cfg, "webhook_admin_token");

@@ -16,48 +16,6 @@
 #include "clock.h"
 #include "engine.h"
 
-static enum rules_lang
-signer_lang(int langq, enum rules_lang asked, const struct store_player *p)
-{
-	if (langq != 0)
-		return asked;
-	return strcmp(p->lang, "fr") == 0 ? RULES_LANG_FR : RULES_LANG_EN;
-}
-
-/* The signer, the answer's language and the body's JSON object; -1 with
- * the refusal sent. */
-static int
-open_request(struct api_request *req, struct store_player *p,
-    enum rules_lang *lang, json_t **root, struct store **st,
-    enum MHD_Result *rc)
-{
-	json_error_t jerr;
-	char msg[512];
-	int langq;
-
-	*root = NULL;
-	if ((langq = api_query_lang(req, lang, rc)) < 0 ||
-	    api_authenticate(req, p, rc) != 0)
-		return -1;
-	*lang = signer_lang(langq, *lang, p);
-	if ((*st = api_store(req, rc)) == NULL)
-		return -1;
-	if (strcmp(req->method, "GET") == 0)
-		return 0;
-	*root = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES,
-	    &jerr);
-	if (*root != NULL && json_is_object(*root))
-		return 0;
-	json_decref(*root);
-	*root = NULL;
-	snprintf(msg, sizeof(msg), *lang == RULES_LANG_FR ? "le corps n'est "
-	    "pas un objet JSON (%s)" : "the body is not a JSON object (%s)",
-	    jerr.text);
-	*rc = api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request", msg,
-	    NULL);
-	return -1;
-}
-
 static enum MHD_Result
 refuse(struct api_request *req, enum engine_status es, const char *message)
 {
@@ -87,8 +45,11 @@ api_chat_code(struct api_request *req)
 	int64_t expires;
 	json_t *root;
 
-	if (open_request(req, &bot, &lang, &root, &st, &rc) != 0)
+	if (api_signed_json(req, &bot, &lang, &root, &rc) != 0 ||
+	    (st = api_store(req, &rc)) == NULL) {
+		json_decref(root);
 		return rc;
+	}
 	es = engine_chat_code(st, &bot, field(root, "network"), field(root,
 	    "nick"), clock_now(), lang, code, &expires, err, sizeof(err));
 	if (es != ENGINE_OK)
@@ -114,8 +75,11 @@ api_chat_link(struct api_request *req)
 	struct store *st;
 	json_t *root;
 
-	if (open_request(req, &p, &lang, &root, &st, &rc) != 0)
+	if (api_signed_json(req, &p, &lang, &root, &rc) != 0 ||
+	    (st = api_store(req, &rc)) == NULL) {
+		json_decref(root);
 		return rc;
+	}
 	es = engine_chat_link(st, &p, field(root, "code"), clock_now(), lang,
 	    network, nick, err, sizeof(err));
 	json_decref(root);
@@ -138,8 +102,11 @@ api_chat_whois(struct api_request *req)
 	json_t *root;
 	char err[1024];
 
-	if (open_request(req, &bot, &lang, &root, &st, &rc) != 0)
+	if (api_signed_json(req, &bot, &lang, &root, &rc) != 0 ||
+	    (st = api_store(req, &rc)) == NULL) {
+		json_decref(root);
 		return rc;
+	}
 	es = engine_chat_whois(st, &bot, network != NULL ? network : "",
 	    nick != NULL ? nick : "", clock_now(), lang, &p, err, sizeof(err));
 	if (es != ENGINE_OK)

@@ -17,42 +17,11 @@
 #include "clock.h"
 #include "engine.h"
 
-/* The language of the answer: ?lang=, else the signer's. */
-static enum rules_lang
-answer_lang(int langq, enum rules_lang asked, const struct store_player *p)
-{
-	if (langq != 0)
-		return asked;
-	return strcmp(p->lang, "fr") == 0 ? RULES_LANG_FR : RULES_LANG_EN;
-}
-
 static enum MHD_Result
 refuse(struct api_request *req, enum engine_status es, const char *message)
 {
 	return api_send_error(req, api_engine_http_status(es),
 	    engine_status_code(es), message, NULL);
-}
-
-/* The body as a JSON object, or NULL with the refusal sent. */
-static json_t *
-read_body(struct api_request *req, enum rules_lang lang,
-    enum MHD_Result *answered)
-{
-	json_error_t jerr;
-	json_t *root;
-	char msg[512];
-
-	root = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES,
-	    &jerr);
-	if (root != NULL && json_is_object(root))
-		return root;
-	json_decref(root);
-	snprintf(msg, sizeof(msg), lang == RULES_LANG_FR ? "le corps n'est "
-	    "pas un objet JSON (%s)" : "the body is not a JSON object (%s)",
-	    jerr.text);
-	*answered = api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
-	    msg, NULL);
-	return NULL;
 }
 
 enum MHD_Result
@@ -68,14 +37,8 @@ api_delegation_add(struct api_request *req)
 	json_t *root, *games;
 	char err[1024], detail[512];
 	size_t i;
-	int langq;
 
-	if ((langq = api_query_lang(req, &lang, &rc)) < 0)
-		return rc;
-	if (api_authenticate(req, &p, &rc) != 0)
-		return rc;
-	lang = answer_lang(langq, lang, &p);
-	if ((root = read_body(req, lang, &rc)) == NULL)
+	if (api_signed_json(req, &p, &lang, &root, &rc) != 0)
 		return rc;
 	if (delegation_from_json(root, &d, detail, sizeof(detail)) !=
 	    PROTO_OK) {
@@ -153,14 +116,8 @@ api_delegation_revoke(struct api_request *req)
 	const char *id;
 	json_t *root;
 	char err[1024];
-	int langq;
 
-	if ((langq = api_query_lang(req, &lang, &rc)) < 0)
-		return rc;
-	if (api_authenticate(req, &p, &rc) != 0)
-		return rc;
-	lang = answer_lang(langq, lang, &p);
-	if ((root = read_body(req, lang, &rc)) == NULL)
+	if (api_signed_json(req, &p, &lang, &root, &rc) != 0)
 		return rc;
 	id = json_string_value(json_object_get(root, "id"));
 	if (id == NULL || strlen(id) != DELEGATION_ID_TEXT - 1 ||
