@@ -242,6 +242,15 @@ def run(args, work, procs):
             if line is None:
                 continue
             legal = line.split("Legal: ", 1)[1].split(" | ")[0]
+            if moves == 0:
+                # In the channel: refused privately, not played.
+                client.send("PRIVMSG %s :!move %d %s" % (CHANNEL, game,
+                                                         legal))
+                refusal, cursor[name] = client.wait_for(
+                    r"not played: a move can name a hidden card",
+                    cursor[name])
+                check(refusal is not None, "a move said in the channel is "
+                      "refused privately")
             client.send("PRIVMSG %s :!move %d %s" % (BOTNICK, game, legal))
             answer, cursor[name] = client.wait_for(
                 r"game %d: (move \d+ accepted|.*)" % game, cursor[name])
