@@ -977,6 +977,38 @@ START_TEST(test_delegation_by_mail)
 }
 END_TEST
 
+/* A chat link code returned by mail ("link CODE", docs/API.md "Chat
+ * identities"): from the player's confirmed address only. */
+START_TEST(test_chat_link_by_mail)
+{
+	char code[ENGINE_CHAT_CODE_LEN + 1], line[64], err[512], *m, *b;
+	int64_t expires, id;
+
+	ck_assert_int_eq(engine_chat_code(env.st, &hana, "testnet", "Pzero",
+	    (int64_t)time(NULL), RULES_LANG_EN, code, &expires, err,
+	    sizeof(err)), ENGINE_OK);
+	snprintf(line, sizeof(line), "link %s", code);
+	command("eve@example.com", line);
+	ck_assert_int_eq(store_chat_link_get(env.st, "testnet", "pzero", &id),
+	    STORE_NOTFOUND);
+	command("p0@example.org", line);
+	ck_assert_int_eq(store_chat_link_get(env.st, "testnet", "pzero", &id),
+	    STORE_OK);
+	ck_assert_int_eq(id, env.player_id[0]);
+	m = newest("p0@example.org", NULL);
+	ck_assert_ptr_nonnull(m);
+	b = body_of(m);
+	ck_assert_msg(strstr(b, "pzero on testnet is linked") != NULL, "%s", b);
+	free(b);
+	free(m);
+	/* Used once. */
+	command("p0@example.org", line);
+	m = newest("p0@example.org", "could not be done");
+	ck_assert_ptr_nonnull(m);
+	free(m);
+}
+END_TEST
+
 START_TEST(test_reply_move_lines)
 {
 	static const struct {
@@ -1026,5 +1058,6 @@ mail_hosted_tcase(void)
 	tcase_add_test(tc, test_registration_closed);
 	tcase_add_test(tc, test_forming_cap_by_mail);
 	tcase_add_test(tc, test_delegation_by_mail);
+	tcase_add_test(tc, test_chat_link_by_mail);
 	return tc;
 }
