@@ -27,6 +27,9 @@ apt-get install -y --no-install-recommends \
 # docs/BOTS.md's example bot, run by tests/bots-test.sh: Python's
 # Ed25519 package, and Node.js (its standard library is the point).
 apt-get install -y --no-install-recommends python3 python3-cryptography nodejs
+# A real IRC server for the reference IRC bot's test (tests/ircbot-test.sh,
+# contrib/ircbot/).
+apt-get install -y --no-install-recommends ngircd
 # tests/openapi-check.py reads docs/openapi.yaml and checks the answers of
 # tests/check_http against it (docs/API.md, "The OpenAPI file").
 apt-get install -y --no-install-recommends python3-yaml python3-jsonschema

@@ -10,6 +10,7 @@ daemon_libpbem_a_SOURCES = \
 	daemon/common/rng.h daemon/common/rng.c \
 	daemon/common/botname.h daemon/common/botname.c \
 	daemon/common/reqsig.h daemon/common/reqsig.c \
+	daemon/common/delegation.h daemon/common/delegation.c \
 	daemon/common/clock.h daemon/common/clock.c \
 	daemon/common/timetext.h daemon/common/timetext.c \
 	daemon/common/addrpolicy.h daemon/common/addrpolicy.c \
@@ -36,6 +37,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine/receipts.h daemon/engine/receipts.c \
 	daemon/engine/committed.c daemon/engine/summary.c \
 	daemon/engine/serverentry.c daemon/engine/seats.c \
+	daemon/engine/delegate.c daemon/engine/chatlink.c \
 	daemon/engine/press.c daemon/engine/command.c daemon/engine/bots.c \
 	daemon/engine/schedule.h daemon/engine/schedule.c \
 	daemon/engine/gamepolicy.c \
@@ -50,11 +52,13 @@ check_PROGRAMS += tests/check_protocol
 TESTS += tests/check_protocol
 tests_check_protocol_SOURCES = tests/check_protocol.c
 tests_check_protocol_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS)
-tests_check_protocol_LDADD = daemon/libpbem.a $(SODIUM_LIBS) $(CHECK_LIBS)
+tests_check_protocol_LDADD = daemon/libpbem.a $(SODIUM_LIBS) $(JANSSON_LIBS) \
+	$(CHECK_LIBS)
 
 # cli/: the players' and the administrators' programs.
 bin_PROGRAMS += daemon/pbem daemon/pbemctl
-daemon_pbem_SOURCES = daemon/cli/pbem.c daemon/cli/cli.h daemon/cli/cli.c
+daemon_pbem_SOURCES = daemon/cli/pbem.c daemon/cli/pbem.h \
+	daemon/cli/pbem_delegate.c daemon/cli/cli.h daemon/cli/cli.c
 daemon_pbem_CPPFLAGS = $(CORE_CPPFLAGS) $(CURL_CFLAGS)
 daemon_pbem_LDADD = $(CORE_LIBS) $(CURL_LIBS)
 daemon_pbemctl_SOURCES = daemon/cli/pbemctl.c daemon/cli/pbemctl.h \
@@ -92,7 +96,8 @@ daemon_pbemd_SOURCES = \
 	daemon/http/api_forming.c \
 	daemon/http/api_seats.c daemon/http/api_log.c \
 	daemon/http/api_events.c daemon/http/api_events_all.c \
-	daemon/http/api_commands.c \
+	daemon/http/api_commands.c daemon/http/api_delegations.c \
+	daemon/http/api_chat.c \
 	daemon/http/api_webhooks.c daemon/http/api_ops.c \
 	daemon/http/web.h daemon/http/web_page.c daemon/http/web_signin.c \
 	daemon/http/web_seat.c daemon/http/web_move.c \

@@ -7,7 +7,7 @@ store_libstore_a_SOURCES = store/store.h store/store_sqlite.h \
 	store/store_mail.c store/store_hosted.c \
 	store/migrations.h store/migrations.c store/store_test.h \
 	store/store_async.c store/store_web.c store/store_backup.c \
-	store/store_cards.c
+	store/store_cards.c store/store_delegations.c store/store_chat.c
 
 # -lpthread: the race test runs two connections in two threads.
 check_PROGRAMS += tests/check_store

@@ -588,6 +588,59 @@ static const char migration_17[] =
 	"	CONSTRAINT bot_level CHECK (bot IS NULL OR\n"
 	"	    length(CAST(bot AS BLOB)) BETWEEN 1 AND 15);\n";
 
+/*
+ * 18: delegation certificates (issue 13, item 5; docs/PROTOCOL.md section
+ * 13): a player's signed permission for a bot key to act for them, in
+ * one game or all (game_id 0), for moves and views or views only, until
+ * it expires or is revoked (revoked: the time, 0 while in force); and
+ * the games whose log records it (delegation_games), so a bot's move is
+ * accepted only in a game whose audit can check it.  Also the chat
+ * identities a player links to their account (docs/API.md "Chat
+ * identities").
+ */
+static const char migration_18[] =
+	"CREATE TABLE delegations (\n"
+	"	id	TEXT PRIMARY KEY CONSTRAINT id_hex\n"
+	"		    CHECK (length(id) = 16),\n"
+	"	player_id INTEGER NOT NULL REFERENCES players(id),\n"
+	"	bot_key	BLOB NOT NULL CONSTRAINT bot_key_size\n"
+	"		    CHECK (length(bot_key) = 32),\n"
+	"	game_id	INTEGER NOT NULL CONSTRAINT game_range\n"
+	"		    CHECK (game_id >= 0),\n"
+	"	scope	INTEGER NOT NULL CONSTRAINT scope_value\n"
+	"		    CHECK (scope IN (1, 2)),\n"
+	"	issued	INTEGER NOT NULL,\n"
+	"	expires	INTEGER NOT NULL,\n"
+	"	signature BLOB NOT NULL CONSTRAINT signature_size\n"
+	"		    CHECK (length(signature) = 64),\n"
+	"	revoked	INTEGER NOT NULL DEFAULT 0\n"
+	") WITHOUT ROWID;\n"
+	"CREATE INDEX delegations_player ON delegations(player_id);\n"
+	"CREATE TABLE delegation_games (\n"
+	"	delegation_id TEXT NOT NULL REFERENCES delegations(id),\n"
+	"	game_id	INTEGER NOT NULL REFERENCES games(id),\n"
+	"	PRIMARY KEY (delegation_id, game_id)\n"
+	") WITHOUT ROWID;\n"
+	/* Chat identities (issue 13): a code a bot asked for a (network,
+	 * nick), kept as its hash until it expires; and the confirmed
+	 * links, one player per (network, nick as folded). */
+	"CREATE TABLE chat_codes (\n"
+	"	code_hash BLOB PRIMARY KEY CONSTRAINT code_hash_size\n"
+	"		    CHECK (length(code_hash) = 32),\n"
+	"	bot_id	INTEGER NOT NULL REFERENCES players(id),\n"
+	"	network	TEXT NOT NULL,\n"
+	"	nick	TEXT NOT NULL,\n"
+	"	expires	INTEGER NOT NULL\n"
+	") WITHOUT ROWID;\n"
+	"CREATE INDEX chat_codes_bot ON chat_codes(bot_id);\n"
+	"CREATE TABLE chat_links (\n"
+	"	network	TEXT NOT NULL,\n"
+	"	nick	TEXT NOT NULL,\n"
+	"	player_id INTEGER NOT NULL REFERENCES players(id),\n"
+	"	linked	INTEGER NOT NULL,\n"
+	"	PRIMARY KEY (network, nick)\n"
+	") WITHOUT ROWID;\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -610,6 +663,8 @@ static const struct migration migrations[] = {
 	{ 15, "card files and games.cards_hash", migration_15, NULL },
 	{ 16, "game_masters.paused_by", migration_16, NULL },
 	{ 17, "players.bot, seats the server plays", migration_17, NULL },
+	{ 18, "delegations, delegation_games, chat_codes, chat_links",
+	    migration_18, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

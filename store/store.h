@@ -236,7 +236,13 @@ enum store_entry_kind {
 	STORE_ENTRY_HOSTED_WEB = 8,
 	/* A move a bot chose for a seat the server plays, signed by the
 	 * server like an automatic move (docs/SERVER-BOTS.md). */
-	STORE_ENTRY_BOT = 9
+	STORE_ENTRY_BOT = 9,
+	/* Delegation (docs/LOG.md, docs/PROTOCOL.md section 13): the server's
+	 * record of a player's certificate and of its revocation, and a move
+	 * signed by a bot's key under a certificate recorded before it. */
+	STORE_ENTRY_DELEGATION = 10,
+	STORE_ENTRY_REVOCATION = 11,
+	STORE_ENTRY_DELEGATED = 12
 };
 
 struct store_entry {
@@ -770,6 +776,68 @@ enum store_status store_web_session_get(struct store *st,
     const unsigned char hash[STORE_HASH_BYTES], struct store_web_session *ws);
 /* Forget the sessions that expired at or before `before'. */
 enum store_status store_web_session_prune(struct store *st, int64_t before);
+
+/*
+ * Delegation certificates (migration 15; docs/PROTOCOL.md section 13).
+ * The engine checks the player's signature before adding one; the store
+ * only keeps it.  revoked is the time of revocation, 0 while in force.
+ */
+#define STORE_DELEGATIONS_MAX	8	/* in force per player (the cap) */
+struct store_delegation {
+	char		id[17];			/* 16 hex digits */
+	int64_t		player_id;
+	unsigned char	bot_key[STORE_KEY_BYTES];
+	int64_t		game_id;		/* 0: all games */
+	int		scope;			/* 1 moves, 2 views */
+	int64_t		issued, expires;
+	unsigned char	signature[STORE_SIG_BYTES];	/* the player's */
+	int64_t		revoked;
+};
+/* STORE_EXISTS if a certificate with this id is there already. */
+enum store_status store_delegation_add(struct store *st,
+    const struct store_delegation *dl);
+enum store_status store_delegation_get(struct store *st, const char *id,
+    struct store_delegation *dl);
+/* The player's certificates not revoked and expiring after `now', oldest
+ * first, at most max of them into out; *n says how many. */
+enum store_status store_delegation_active(struct store *st,
+    int64_t player_id, int64_t now, struct store_delegation *out,
+    size_t max, size_t *n);
+enum store_status store_delegation_revoke(struct store *st, const char *id,
+    int64_t now);
+/* The game's log records certificate id: add that fact, ask it (STORE_OK
+ * or STORE_NOTFOUND), or list the games (at most max). */
+enum store_status store_delegation_game_add(struct store *st,
+    const char *id, int64_t game_id);
+enum store_status store_delegation_game_has(struct store *st,
+    const char *id, int64_t game_id);
+enum store_status store_delegation_games(struct store *st, const char *id,
+    int64_t *games, size_t max, size_t *n);
+
+/*
+ * Chat identities (migration 15; docs/API.md "Chat identities"): a code
+ * a bot asked for (network, nick), kept as its BLAKE2b-256 hash, and the
+ * confirmed links.  Nicks are stored folded (lower-case ASCII) by the
+ * caller.
+ */
+#define STORE_CHAT_CODES_MAX	64	/* pending codes per bot */
+enum store_status store_chat_code_add(struct store *st,
+    const unsigned char hash[STORE_HASH_BYTES], int64_t bot_id,
+    const char *network, const char *nick, int64_t expires);
+/* Forget the codes that expired at or before now; *pending is how many
+ * codes of bot_id remain. */
+enum store_status store_chat_code_prune(struct store *st, int64_t bot_id,
+    int64_t now, int64_t *pending);
+/* Take the code with this hash (it is deleted): its network and nick
+ * (buffers of 64 bytes), STORE_NOTFOUND if there is none in force. */
+enum store_status store_chat_code_take(struct store *st,
+    const unsigned char hash[STORE_HASH_BYTES], int64_t now, char *network,
+    char *nick);
+/* Link (network, nick) to player_id, replacing any earlier link. */
+enum store_status store_chat_link_set(struct store *st, const char *network,
+    const char *nick, int64_t player_id, int64_t now);
+enum store_status store_chat_link_get(struct store *st, const char *network,
+    const char *nick, int64_t *player_id);
 
 /* A durability barrier: when it returns STORE_OK, every transaction
  * committed so far survives a power cut, whatever the synchronous

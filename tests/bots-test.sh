@@ -133,5 +133,32 @@ for lang in $langs; do
 	seat=$((1 - seat))
 done
 
+# Delegation (BOTS.md section 8): alice lets a bot key act for her in game
+# 1; the example bot, unchanged, signs alice's seat view and moves with
+# its own key under alice's name.  The audit checks the chain; after
+# revocation the bot's key is refused again.
+"$bin/pbem" keygen -o helper.key >/dev/null
+expect "the bot's key alone is refused" 1 python3 bot.py turn "$url" alice \
+    helper.key 1 0
+expect "alice delegates game 1" 0 "$bin/pbem" delegate -u "$url" -k alice.key \
+    -p alice -b helper.key.pub -g 1 -e 2099-12-31
+contains "the certificate is new" out.txt '"created": true'
+: >dturn.txt
+for _ in 1 2 3; do
+	python3 bot.py turn "$url" alice helper.key 1 0 >>dturn.txt 2>&1 ||
+	    bad "the bot's turn for alice: $(cat dturn.txt)"
+	python3 bot.py turn "$url" bob bob.key 1 1 >/dev/null 2>&1
+done
+contains "the bot moved for alice" dturn.txt "moved seq"
+expect "the audit checks the chain" 0 "$bin/pbemctl" -d bots.db audit 1
+contains "the audit checks the chain" out.txt "under the player's delegation certificate"
+expect "alice lists her certificates" 0 "$bin/pbem" delegate list -u "$url" \
+    -k alice.key -p alice
+id=$(sed -n 's/.*"id": "\([0-9a-f]*\)".*/\1/p' out.txt | head -1)
+expect "alice revokes it" 0 "$bin/pbem" delegate revoke -u "$url" \
+    -k alice.key -p alice "$id"
+expect "the revoked bot is refused" 1 python3 bot.py turn "$url" alice \
+    helper.key 1 0
+
 echo "bots-test: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -44,6 +44,7 @@
 
 #include "audit.h"
 #include "bundle.h"
+#include "delegation.h"
 #include "reqsig.h"
 #include "rng.h"
 #include "testlib.h"
@@ -2365,6 +2366,242 @@ START_TEST(test_http_stream)
 }
 END_TEST
 
+/* ---- Delegation (issue 13, item 5; docs/PROTOCOL.md section 13) -------- */
+
+/* alice's certificate for bot's key, as the JSON body pbem delegate sends. */
+static char *
+certificate(const struct player *bot, int64_t game,
+    enum delegation_scope scope, int64_t expires)
+{
+	struct delegation d;
+	json_t *j;
+	char *text;
+
+	memset(&d, 0, sizeof(d));
+	snprintf(d.player, sizeof(d.player), "alice");
+	memcpy(d.bot, bot->pk, sizeof(d.bot));
+	d.game = game;
+	d.scope = scope;
+	d.issued = (int64_t)time(NULL) - 1;
+	d.expires = expires;
+	ck_assert_int_eq(delegation_sign(&d, alice.sk), 0);
+	j = delegation_to_json(&d);
+	text = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	return text;
+}
+
+/* The bot's move for alice's seat: the first legal move its own view
+ * (signed by the bot) gives, signed with the bot's key. */
+static void
+bot_move(const struct player *bot, int64_t game, long want_status)
+{
+	struct proto_move m;
+	char path[128], block[PROTO_ARMOUR_MAX];
+	long status;
+	json_t *view, *j;
+
+	snprintf(path, sizeof(path), "/v1/games/%lld/seats/0",
+	    (long long)game);
+	view = http_json(bot, "GET", path, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert(json_is_true(json_object_get(view, "your_turn")));
+	memset(&m, 0, sizeof(m));
+	m.game_id = game;
+	m.seq = json_integer_value(json_object_get(view, "next_seq"));
+	m.seat = 0;
+	snprintf(m.text, sizeof(m.text), "%s", json_string_value(
+	    json_array_get(json_object_get(view, "legal_moves"), 0)));
+	json_decref(view);
+	proto_move_sign(&m, bot->sk);
+	ck_assert(proto_move_armour(&m, block, sizeof(block)) > 0);
+	snprintf(path, sizeof(path), "/v1/games/%lld/moves", (long long)game);
+	j = http_json(NULL, "POST", path, block, &status);
+	ck_assert_msg(status == want_status, "bot move: %ld %s", status,
+	    error_message(j));
+	json_decref(j);
+}
+
+/* Seat 0 (alice) to act: carol plays until it is so. */
+static void
+until_alice_acts(int64_t game)
+{
+	struct secrets sec;
+	struct gamestate gs;
+	json_t *legal;
+	char err[512];
+
+	for (;;) {
+		load_secrets(game, &sec);
+		json_decref(sec.public_view);
+		ck_assert(!sec.over);
+		if (sec.to_act == 0)
+			return;
+		ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+		    sizeof(err)), ENGINE_OK);
+		legal = gs.module->legal_moves(gs.state, sec.to_act);
+		post_move(game, sec.to_act, sec.next_seq, json_string_value(
+		    json_array_get(legal, 0)), sec.to_act, 200, NULL);
+		json_decref(legal);
+		gamestate_clear(&gs);
+	}
+}
+
+/* Chat identities: carol (the chat bot here) asks a code for alice's
+ * nick; alice returns it; carol learns who the nick is only while alice
+ * delegates to carol's key. */
+static void
+check_chat_links(void)
+{
+	char body[128], *cert;
+	const char *whois = "/v1/chat/whois?network=testnet&nick=Alice";
+	long status;
+	json_t *j;
+
+	j = http_json(&carol, "POST", "/v1/chat/codes", "{\"network\": "
+	    "\"testnet\", \"nick\": \"bad nick\"}", &status);
+	ck_assert_int_eq(status, 400);
+	json_decref(j);
+	j = http_json(&carol, "POST", "/v1/chat/codes", "{\"network\": "
+	    "\"testnet\", \"nick\": \"Alice\"}", &status);
+	ck_assert_int_eq(status, 201);
+	snprintf(body, sizeof(body), "{\"code\": \"%s\"}", json_string_value(
+	    json_object_get(j, "code")));
+	json_decref(j);
+	j = http_json(&alice, "POST", "/v1/chat/links?lang=fr",
+	    "{\"code\": \"zzzzzzzzzz\"}", &status);
+	ck_assert_int_eq(status, 409);
+	ck_assert_msg(strstr(error_message(j), "inconnu") != NULL, "%s",
+	    error_message(j));
+	json_decref(j);
+	j = http_json(&alice, "POST", "/v1/chat/links", body, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "nick")),
+	    "alice");
+	json_decref(j);
+	/* A code is used once. */
+	j = http_json(&alice, "POST", "/v1/chat/links", body, &status);
+	ck_assert_int_eq(status, 409);
+	json_decref(j);
+	/* Linked, but alice does not delegate to carol: nothing said. */
+	j = http_json(&carol, "GET", whois, NULL, &status);
+	ck_assert_int_eq(status, 404);
+	ck_assert_str_eq(error_code(j), "not_linked");
+	json_decref(j);
+	cert = certificate(&carol, DELEGATION_ALL_GAMES, DELEGATION_VIEWS,
+	    (int64_t)time(NULL) + 3600);
+	j = http_json(&alice, "POST", "/v1/delegations", cert, &status);
+	ck_assert_int_eq(status, 201);
+	json_decref(j);
+	free(cert);
+	j = http_json(&carol, "GET", whois, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "player")),
+	    "alice");
+	json_decref(j);
+}
+
+START_TEST(test_http_delegation)
+{
+	struct player bot = { .name = "alice" };	/* signs as alice */
+	char path[128], *cert, id_views[DELEGATION_ID_TEXT], body[64];
+	int64_t game, expires = (int64_t)time(NULL) + 86400;
+	long status;
+	json_t *j;
+
+	register_player(&alice, "en");
+	register_player(&carol, "fr");
+	crypto_sign_keypair(bot.pk, bot.sk);
+	game = form_game();		/* alice seat 0, carol seat 1 */
+	snprintf(path, sizeof(path), "/v1/games/%lld/seats/0",
+	    (long long)game);
+	/* No certificate: the bot's signature is not alice's. */
+	j = http_json(&bot, "GET", path, NULL, &status);
+	ck_assert_int_eq(status, 401);
+	ck_assert_str_eq(error_code(j), "bad_signature");
+	json_decref(j);
+
+	/* A malformed certificate is refused, in French when asked. */
+	j = http_json(&alice, "POST", "/v1/delegations?lang=fr", "{\"player\": "
+	    "\"alice\"}", &status);
+	ck_assert_int_eq(status, 400);
+	ck_assert_msg(strstr(error_message(j), "mal formé") != NULL, "%s",
+	    error_message(j));
+	json_decref(j);
+	/* Only alice may send alice's certificate. */
+	cert = certificate(&bot, game, DELEGATION_VIEWS, expires);
+	j = http_json(&carol, "POST", "/v1/delegations", cert, &status);
+	ck_assert_int_eq(status, 400);
+	json_decref(j);
+	/* Views only: the bot reads alice's seat, not carol's, and cannot
+	 * move nor use the delegation routes. */
+	j = http_json(&alice, "POST", "/v1/delegations", cert, &status);
+	ck_assert_msg(status == 201, "%ld %s", status, error_message(j));
+	snprintf(id_views, sizeof(id_views), "%s", json_string_value(
+	    json_object_get(j, "id")));
+	ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(j,
+	    "recorded_in"), 0)), game);
+	json_decref(j);
+	free(cert);
+	j = http_json(&bot, "GET", path, NULL, &status);
+	ck_assert_int_eq(status, 200);
+	json_decref(j);
+	snprintf(path, sizeof(path), "/v1/games/%lld/seats/1",
+	    (long long)game);
+	j = http_json(&bot, "GET", path, NULL, &status);
+	ck_assert_int_eq(status, 403);
+	ck_assert_str_eq(error_code(j), "not_your_seat");
+	json_decref(j);
+	j = http_json(&bot, "GET", "/v1/delegations", NULL, &status);
+	ck_assert_int_eq(status, 401);
+	json_decref(j);
+	until_alice_acts(game);
+	bot_move(&bot, game, 403);
+
+	/* Moves: the bot plays alice's turn. */
+	cert = certificate(&bot, game, DELEGATION_MOVES, expires);
+	j = http_json(&alice, "POST", "/v1/delegations", cert, &status);
+	ck_assert_int_eq(status, 201);
+	json_decref(j);
+	free(cert);
+	until_alice_acts(game);
+	bot_move(&bot, game, 200);
+	j = http_json(&alice, "GET", "/v1/delegations", NULL, &status);
+	ck_assert_int_eq(status, 200);
+	ck_assert_uint_eq(json_array_size(json_object_get(j, "delegations")),
+	    2);
+	json_decref(j);
+
+	/* Revoked, both: the bot can neither move nor read. */
+	j = http_json(&alice, "GET", "/v1/delegations", NULL, &status);
+	json_decref(j);
+	snprintf(body, sizeof(body), "{\"id\": \"%s\"}", id_views);
+	j = http_json(&alice, "POST", "/v1/delegations/revoke", body, &status);
+	ck_assert_int_eq(status, 200);
+	json_decref(j);
+	j = http_json(&alice, "GET", "/v1/delegations", NULL, &status);
+	ck_assert_uint_eq(json_array_size(json_object_get(j, "delegations")),
+	    1);
+	snprintf(body, sizeof(body), "{\"id\": \"%s\"}", json_string_value(
+	    json_object_get(json_array_get(json_object_get(j, "delegations"),
+	    0), "id")));
+	json_decref(j);
+	j = http_json(&alice, "POST", "/v1/delegations/revoke", body, &status);
+	ck_assert_int_eq(status, 200);
+	json_decref(j);
+	snprintf(path, sizeof(path), "/v1/games/%lld/seats/0",
+	    (long long)game);
+	j = http_json(&bot, "GET", path, NULL, &status);
+	ck_assert_int_eq(status, 401);
+	json_decref(j);
+	j = http_json(&alice, "POST", "/v1/delegations/revoke", "{\"id\": "
+	    "\"0000000000000000\"}", &status);
+	ck_assert_int_eq(status, 404);
+	json_decref(j);
+	check_chat_links();
+}
+END_TEST
+
 static void setup(void);
 
 static void
@@ -2411,6 +2648,11 @@ http_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_http_api);
 	tcase_add_test(tc, test_http_bot_seats);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("delegation");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_http_delegation);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("limits");
 	tcase_add_checked_fixture(tc, setup_limits, teardown);

@@ -935,6 +935,106 @@ START_TEST(test_new_with_bots_by_mail)
 END_TEST
 
 /* The move line of replies, alone. */
+/* A delegation certificate by mail (docs/MAIL.md "Delegation"): read
+ * even quoted and re-wrapped, kept, answered at the player's address;
+ * a forged or unreadable one answered to the sender, nothing kept. */
+static char *
+certificate_json(struct delegation *d)
+{
+	json_t *j = delegation_to_json(d);
+	char *text = json_dumps(j, JSON_COMPACT);
+
+	json_decref(j);
+	return text;
+}
+
+START_TEST(test_delegation_by_mail)
+{
+	struct store_delegation rows[STORE_DELEGATIONS_MAX];
+	unsigned char bot_sk[64];
+	struct delegation d;
+	char text[900], *json, *m, *b;
+	size_t n;
+
+	memset(&d, 0, sizeof(d));
+	snprintf(d.player, sizeof(d.player), "p0");
+	crypto_sign_keypair(d.bot, bot_sk);
+	d.game = DELEGATION_ALL_GAMES;
+	d.scope = DELEGATION_MOVES;
+	d.issued = (int64_t)time(NULL);
+	d.expires = d.issued + 86400;
+	ck_assert_int_eq(delegation_sign(&d, env.player_sk[0]), 0);
+	json = certificate_json(&d);
+	snprintf(text, sizeof(text), "> -----BEGIN PBEM DELEGATION-----\n> "
+	    "%.60s\n> %s\n> -----END PBEM DELEGATION-----", json, json + 60);
+	free(json);
+	command("someone@example.com", text);
+	ck_assert_int_eq(store_delegation_active(env.st, env.player_id[0],
+	    (int64_t)time(NULL), rows, STORE_DELEGATIONS_MAX, &n), STORE_OK);
+	ck_assert_uint_eq(n, 1);
+	m = newest("p0@example.org", NULL);
+	ck_assert_ptr_nonnull(m);
+	b = body_of(m);
+	ck_assert_msg(strstr(b, "delegation certificate") != NULL, "%s", b);
+	free(b);
+	free(m);
+
+	/* A changed field: the signature fails; the sender hears why. */
+	d.expires += 1;
+	json = certificate_json(&d);
+	snprintf(text, sizeof(text), "-----BEGIN PBEM DELEGATION-----\n%s\n"
+	    "-----END PBEM DELEGATION-----", json);
+	free(json);
+	command("eve@example.com", text);
+	m = newest("eve@example.com", NULL);
+	ck_assert_ptr_nonnull(m);
+	b = body_of(m);
+	ck_assert_msg(strstr(b, "bad_signature") != NULL, "%s", b);
+	free(b);
+	free(m);
+	command("eve@example.com", "-----BEGIN PBEM DELEGATION-----\nhello\n"
+	    "-----END PBEM DELEGATION-----");
+	m = newest("eve@example.com", "does not read");
+	ck_assert_ptr_nonnull(m);
+	free(m);
+	ck_assert_int_eq(store_delegation_active(env.st, env.player_id[0],
+	    (int64_t)time(NULL), rows, STORE_DELEGATIONS_MAX, &n), STORE_OK);
+	ck_assert_uint_eq(n, 1);
+}
+END_TEST
+
+/* A chat link code returned by mail ("link CODE", docs/API.md "Chat
+ * identities"): from the player's confirmed address only. */
+START_TEST(test_chat_link_by_mail)
+{
+	char code[ENGINE_CHAT_CODE_LEN + 1], line[64], err[512], *m, *b;
+	int64_t expires, id;
+
+	ck_assert_int_eq(engine_chat_code(env.st, &hana, "testnet", "Pzero",
+	    (int64_t)time(NULL), RULES_LANG_EN, code, &expires, err,
+	    sizeof(err)), ENGINE_OK);
+	snprintf(line, sizeof(line), "link %s", code);
+	command("eve@example.com", line);
+	ck_assert_int_eq(store_chat_link_get(env.st, "testnet", "pzero", &id),
+	    STORE_NOTFOUND);
+	command("p0@example.org", line);
+	ck_assert_int_eq(store_chat_link_get(env.st, "testnet", "pzero", &id),
+	    STORE_OK);
+	ck_assert_int_eq(id, env.player_id[0]);
+	m = newest("p0@example.org", NULL);
+	ck_assert_ptr_nonnull(m);
+	b = body_of(m);
+	ck_assert_msg(strstr(b, "pzero on testnet is linked") != NULL, "%s", b);
+	free(b);
+	free(m);
+	/* Used once. */
+	command("p0@example.org", line);
+	m = newest("p0@example.org", "could not be done");
+	ck_assert_ptr_nonnull(m);
+	free(m);
+}
+END_TEST
+
 START_TEST(test_reply_move_lines)
 {
 	static const struct {
@@ -984,5 +1084,7 @@ mail_hosted_tcase(void)
 	tcase_add_test(tc, test_registration_closed);
 	tcase_add_test(tc, test_forming_cap_by_mail);
 	tcase_add_test(tc, test_new_with_bots_by_mail);
+	tcase_add_test(tc, test_delegation_by_mail);
+	tcase_add_test(tc, test_chat_link_by_mail);
 	return tc;
 }

@@ -15,6 +15,7 @@
 
 #include <sodium.h>
 
+#include "delegation.h"
 #include "protocol.h"
 #include "reqsig.h"
 #include "rng.h"
@@ -389,6 +390,84 @@ START_TEST(test_vector_request_v2)
 	ck_assert_int_eq(reqsig_verify(&rs, "POST",
 	    "/v1/games/17/join?lang=fr", VEC_REQ_BODY, strlen(VEC_REQ_BODY),
 	    pk), PROTO_BAD_SIGNATURE);
+}
+END_TEST
+
+/* docs/PROTOCOL.md section 13: the delegation certificate's vector
+ * (player key of section 9, the bot's key the server key of section 9;
+ * cross-checked with Python's cryptography package and hashlib). */
+#define VEC_DLG_CANON "pbem-delegation-v1\nplayer: alice\n" \
+	"bot: ed25519:Kay64UG8yvCyLhqU000LxzYeUm0L/hLIl5S8kyKWbdc=\n" \
+	"game: 17\nscope: moves\nissued: 1700000000\nexpires: 1702592000\n"
+#define VEC_DLG_SIG "uMs3dsd9IQd5DUk7DQiRfb50Tyl3KXV7BEfqlyigpX58pbkyDOuwK/" \
+	"7wDDjWIQQVWElFYcViSt2bak85No/XAA=="
+
+START_TEST(test_vector_delegation)
+{
+	unsigned char pk[32], sk[64], seed[32], botsk[64], buf[512];
+	char id[DELEGATION_ID_TEXT], err[256];
+	struct delegation d, back;
+	json_t *j;
+	size_t len;
+	int i;
+
+	player_keys(pk, sk);
+	for (i = 0; i < 32; i++)
+		seed[i] = (unsigned char)(0x20 + i);
+	memset(&d, 0, sizeof(d));
+	crypto_sign_seed_keypair(d.bot, botsk, seed);
+	snprintf(d.player, sizeof(d.player), "alice");
+	d.game = 17;
+	d.scope = DELEGATION_MOVES;
+	d.issued = 1700000000;
+	d.expires = 1702592000;
+	len = delegation_canonical(&d, buf, sizeof(buf));
+	ck_assert_uint_eq(len, strlen(VEC_DLG_CANON));
+	ck_assert_mem_eq(buf, VEC_DLG_CANON, len);
+	ck_assert_int_eq(delegation_sign(&d, sk), 0);
+	j = delegation_to_json(&d);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "signature")),
+	    VEC_DLG_SIG);
+	ck_assert_int_eq(delegation_id(&d, id), 0);
+	ck_assert_str_eq(id, "d308e8005b592030");
+	ck_assert_int_eq(delegation_verify(&d, pk), PROTO_OK);
+	/* The bot's own key, or any change to a field, does not verify. */
+	ck_assert_int_eq(delegation_verify(&d, d.bot), PROTO_BAD_SIGNATURE);
+	ck_assert_int_eq(delegation_from_json(j, &back, err, sizeof(err)),
+	    PROTO_OK);
+	ck_assert_int_eq(delegation_verify(&back, pk), PROTO_OK);
+	back.expires++;
+	ck_assert_int_eq(delegation_verify(&back, pk), PROTO_BAD_SIGNATURE);
+	back.expires--;
+	back.scope = DELEGATION_VIEWS;
+	ck_assert_int_eq(delegation_verify(&back, pk), PROTO_BAD_SIGNATURE);
+	back.scope = DELEGATION_MOVES;
+	back.game = DELEGATION_ALL_GAMES;
+	ck_assert_int_eq(delegation_verify(&back, pk), PROTO_BAD_SIGNATURE);
+	/* Refusals name the field. */
+	json_object_set_new(j, "game", json_string("some"));
+	ck_assert_int_eq(delegation_from_json(j, &back, err, sizeof(err)),
+	    PROTO_MALFORMED);
+	ck_assert_ptr_nonnull(strstr(err, "\"game\""));
+	json_object_set_new(j, "game", json_string("all"));
+	json_object_set_new(j, "expires", json_integer(1700000000));
+	ck_assert_int_eq(delegation_from_json(j, &back, err, sizeof(err)),
+	    PROTO_MALFORMED);
+	ck_assert_ptr_nonnull(strstr(err, "\"expires\""));
+	json_object_set_new(j, "expires", json_integer(1702592000));
+	json_object_set_new(j, "scope", json_string("everything"));
+	ck_assert_int_eq(delegation_from_json(j, &back, err, sizeof(err)),
+	    PROTO_MALFORMED);
+	ck_assert_ptr_nonnull(strstr(err, "\"scope\""));
+	json_object_set_new(j, "scope", json_string("views"));
+	json_object_set_new(j, "bot", json_string("ed25519:AAAA"));
+	ck_assert_int_eq(delegation_from_json(j, &back, err, sizeof(err)),
+	    PROTO_MALFORMED);
+	ck_assert_ptr_nonnull(strstr(err, "\"bot\""));
+	json_decref(j);
+	/* A name that is not a player name cannot be encoded. */
+	snprintf(d.player, sizeof(d.player), "al ice");
+	ck_assert_uint_eq(delegation_canonical(&d, buf, sizeof(buf)), 0);
 }
 END_TEST
 
@@ -1527,6 +1606,7 @@ protocol_suite(void)
 	tcase_add_test(tc, test_vector_rng);
 	tcase_add_test(tc, test_vector_request);
 	tcase_add_test(tc, test_vector_request_v2);
+	tcase_add_test(tc, test_vector_delegation);
 	tcase_add_test(tc, test_request_header_refusals);
 	suite_add_tcase(s, tc);
 

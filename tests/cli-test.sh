@@ -298,5 +298,29 @@ else
 	bad "curl is not installed"
 fi
 
+# pbem delegate (docs/PROTOCOL.md section 13): the certificate printed,
+# for HTTP (-n) and for a mail (-m); its refusals.
+expect "delegate -n" 0 "$bin/pbem" delegate -n -k alice.key -p alice \
+    -b carol.key.pub -g 1 -V -e 2030-01-01
+contains "delegate -n: a certificate" out.txt '"scope":"views"'
+contains "delegate -n: signed" out.txt '"signature":"'
+contains "delegate -n: through that day" out.txt '"expires":1893542400'
+expect "delegate -m" 0 "$bin/pbem" delegate -m -k alice.key -p alice \
+    -b "$(cat carol.key.pub)" -e 2030-01-01T12:00:00Z
+contains "delegate -m: for a mail" out.txt "-----BEGIN PBEM DELEGATION-----"
+contains "delegate -m: all games" out.txt '"game":"all"'
+expect "delegate: a bad date" 1 "$bin/pbem" delegate -n -k alice.key \
+    -p alice -b carol.key.pub -e 2030-02-30
+contains "delegate: a bad date" err.txt "YYYY-MM-DD"
+expect "delegate: a bad bot key" 1 "$bin/pbem" delegate -n -k alice.key \
+    -p alice -b nonsense -e 2030-01-01
+expect "delegate: no bot key" 64 "$bin/pbem" delegate -n -k alice.key \
+    -p alice -e 2030-01-01
+expect "delegate revoke: a bad id" 1 "$bin/pbem" delegate revoke \
+    -k alice.key -p alice xyz
+expect "request -2 -H" 0 "$bin/pbem" request -2 -H -k alice.key -p alice \
+    GET /v1/players/me
+contains "request -2: version 2" out.txt "version=2"
+
 echo "cli-test: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -46,6 +46,9 @@ EXTRA_DIST += tests/backup-test.sh
 # a real pbemd: signed requests, moves, the event streams, a webhook.
 TESTS += tests/bots-test.sh
 EXTRA_DIST += tests/bots-test.sh
+# The reference IRC bot against a real ngircd (skipped without ngircd).
+TESTS += tests/ircbot-test.sh
+EXTRA_DIST += tests/ircbot-test.sh tests/ircbot_test.py
 
 # The web page's sign-in links, sessions and CSRF tokens at the engine.
 check_PROGRAMS += tests/check_web
@@ -235,6 +238,14 @@ TESTS += tests/check_async
 tests_check_async_SOURCES = tests/check_async.c $(TESTLIB)
 tests_check_async_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
 tests_check_async_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(SQLITE_LIBS) -lpthread
+# Delegation certificates: bot moves, the audit's chain, refusals.
+check_PROGRAMS += tests/check_delegation
+TESTS += tests/check_delegation
+tests_check_delegation_SOURCES = tests/check_delegation.c $(TESTLIB)
+tests_check_delegation_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests \
+	$(CHECK_CFLAGS)
+tests_check_delegation_LDADD = $(CORE_LIBS) $(CHECK_LIBS) $(SQLITE_LIBS) \
+	-lpthread
 
 # The HTTP API end to end: the real pbemd driven with libcurl.
 check_PROGRAMS += tests/check_http

@@ -313,3 +313,15 @@ testenv_stm_ids(const char *text, unsigned char seen[74])
 			seen[50 + n - 1] = 1;
 	}
 }
+
+int
+testenv_entry_kind(struct testenv *env, int64_t game, int64_t seq)
+{
+	struct store_entry e;
+	int kind;
+
+	ck_assert_int_eq(store_log_get(env->st, game, seq, &e), STORE_OK);
+	kind = e.kind;
+	store_entry_clear(&e);
+	return kind;
+}

@@ -41,6 +41,9 @@ void	testenv_block(struct testenv *env, int signer, int64_t game,
 void	testenv_play(struct testenv *env, int64_t game, int64_t seq, int seat,
 	    const char *text, struct engine_reply *reply);
 
+/* The kind of log entry seq of game (asserts it exists). */
+int	testenv_entry_kind(struct testenv *env, int64_t game, int64_t seq);
+
 /* Rows in the database: log entries + snapshots + outbox + games. */
 int64_t	testenv_rows(struct testenv *env);
 

@@ -3,7 +3,7 @@
  * the armoured block to paste into a mail or POST over HTTP, verify a
  * game bundle offline, and sign an HTTP request to pbemd (`pbem request`:
  * print the Authorization header for curl, or send the request itself
- * with libcurl).
+ * with libcurl), and delegate to a bot key (pbem_delegate.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +21,7 @@
 #include "audit.h"
 #include "bundle.h"
 #include "cli.h"
+#include "pbem.h"
 #include "protocol.h"
 #include "reqsig.h"
 
@@ -33,9 +34,15 @@ print_usage(FILE *out)
 "       pbem sign [-k KEYFILE] -g GAME -n SEQ -s SEAT MOVE...\n"
 "                                     print the signed block for MOVE\n"
 "       pbem verify BUNDLE            check an exported game offline\n"
-"       pbem request [-k KEYFILE] -p PLAYER [-u URL] [-H] METHOD PATH [BODY-FILE]\n"
+"       pbem request [-k KEYFILE] -p PLAYER [-u URL] [-H] [-2] METHOD PATH [BODY-FILE]\n"
 "                                     sign an HTTP request to pbemd and send it\n"
-"                                     (-H: only print the Authorization header)\n"
+"                                     (-H: only print the Authorization header;\n"
+"                                     -2: version 2, the SHA-256 body hash)\n"
+"       pbem delegate [-k KEYFILE] -p PLAYER -b BOTKEY -e DATE [-g GAME] [-V]\n"
+"                     [-u URL] [-n|-m]    let a bot key act for you (-n: print\n"
+"                                     the signed certificate, do not send it;\n"
+"                                     -m: print it to mail to the server)\n"
+"       pbem delegate list|revoke [-k KEYFILE] -p PLAYER [-u URL] [ID]\n"
 "KEYFILE defaults to $PBEM_KEY or ./pbem.key, PLAYER to $PBEM_PLAYER,\n"
 "URL to $PBEM_URL or http://127.0.0.1:8080\n"
 "       pbem --help | --version\n"
@@ -44,15 +51,15 @@ print_usage(FILE *out)
 }
 
 /* A usage error: the usage on stderr, exit EX_USAGE. */
-static void
-usage(void)
+void
+pbem_usage(void)
 {
 	print_usage(stderr);
 	exit(EX_USAGE);
 }
 
-static const char *
-default_keyfile(void)
+const char *
+pbem_default_keyfile(void)
 {
 	return getenv("PBEM_KEY") ? getenv("PBEM_KEY") : "pbem.key";
 }
@@ -77,16 +84,16 @@ cmd_keygen(int argc, char **argv)
 	unsigned char pk[crypto_sign_PUBLICKEYBYTES];
 	unsigned char sk[crypto_sign_SECRETKEYBYTES];
 	char text[256], pubpath[4096];
-	const char *path = default_keyfile();
+	const char *path = pbem_default_keyfile();
 	int ch;
 
 	while ((ch = getopt(argc, argv, "o:")) != -1) {
 		if (ch != 'o')
-			usage();
+			pbem_usage();
 		path = optarg;
 	}
 	if (optind != argc)
-		usage();
+		pbem_usage();
 	crypto_sign_keypair(pk, sk);
 	proto_seckey_format(sk, text, sizeof(text) - 1);
 	strcat(text, "\n");
@@ -102,8 +109,8 @@ cmd_keygen(int argc, char **argv)
 	return 0;
 }
 
-static void
-load_secret(const char *path, unsigned char sk[PROTO_SECKEY_BYTES])
+void
+pbem_load_secret(const char *path, unsigned char sk[PROTO_SECKEY_BYTES])
 {
 	char err[512], *text;
 	size_t len;
@@ -121,16 +128,16 @@ static int
 cmd_pubkey(int argc, char **argv)
 {
 	unsigned char sk[PROTO_SECKEY_BYTES], pk[PROTO_PUBKEY_BYTES];
-	const char *path = default_keyfile();
+	const char *path = pbem_default_keyfile();
 	char text[128];
 	int ch;
 
 	while ((ch = getopt(argc, argv, "k:")) != -1) {
 		if (ch != 'k')
-			usage();
+			pbem_usage();
 		path = optarg;
 	}
-	load_secret(path, sk);
+	pbem_load_secret(path, sk);
 	crypto_sign_ed25519_sk_to_pk(pk, sk);
 	sodium_memzero(sk, sizeof(sk));
 	proto_pubkey_format(pk, text, sizeof(text));
@@ -142,7 +149,7 @@ static int
 cmd_sign(int argc, char **argv)
 {
 	unsigned char sk[PROTO_SECKEY_BYTES];
-	const char *path = default_keyfile();
+	const char *path = pbem_default_keyfile();
 	struct proto_move m;
 	char err[512], block[4096];
 	int64_t game = -1, seq = -1, seat = -1;
@@ -157,11 +164,11 @@ cmd_sign(int argc, char **argv)
 		case 'n': seq = cli_number(optarg, 1, INT64_MAX, "-n seq");
 			break;
 		case 's': seat = cli_number(optarg, 0, 7, "-s seat"); break;
-		default: usage();
+		default: pbem_usage();
 		}
 	}
 	if (game < 0 || seq < 0 || seat < 0 || optind == argc)
-		usage();
+		pbem_usage();
 	memset(&m, 0, sizeof(m));
 	m.game_id = game;
 	m.seq = seq;
@@ -179,7 +186,7 @@ cmd_sign(int argc, char **argv)
 	m.text[used] = '\0';
 	if (proto_clean_text(m.text, err, sizeof(err)) != PROTO_OK)
 		cli_fatal("%s", err);
-	load_secret(path, sk);
+	pbem_load_secret(path, sk);
 	proto_move_sign(&m, sk);
 	sodium_memzero(sk, sizeof(sk));
 	proto_move_armour(&m, block, sizeof(block));
@@ -198,7 +205,7 @@ cmd_verify(int argc, char **argv)
 	int rc;
 
 	if (argc != 2)
-		usage();
+		pbem_usage();
 	cli_check_modules();
 	bundle = json_load_file(argv[1], JSON_REJECT_DUPLICATES, &jerr);
 	if (bundle == NULL)
@@ -225,6 +232,11 @@ cmd_verify(int argc, char **argv)
 		printf("game %lld: %zu moves were signed with a key the server "
 		    "holds for the player (hosted): %s\n",
 		    (long long)log.game_id, report.nhosted, report.hosted);
+	if (rc == 0 && report.ndelegated > 0)
+		printf("game %lld: %zu moves were signed by a bot's key under "
+		    "the player's delegation certificate: %s\n",
+		    (long long)log.game_id, report.ndelegated,
+		    report.delegated);
 	audit_log_clear(&log);
 	return rc == 0 ? 0 : 1;
 }
@@ -236,80 +248,58 @@ write_out(char *data, size_t size, size_t n, void *arg)
 	return fwrite(data, size, n, arg);
 }
 
-static int
-cmd_request(int argc, char **argv)
+int
+pbem_send(const struct pbem_request *rq)
 {
 	unsigned char sk[PROTO_SECKEY_BYTES], nonce_bytes[16];
-	const char *path = default_keyfile(), *player = getenv("PBEM_PLAYER");
-	const char *base = getenv("PBEM_URL"), *method, *target;
-	char err[512], header[REQSIG_HEADER_MAX], nonce[33], auth[400];
-	char *body = NULL, *url;
+	const char *base = rq->base != NULL ? rq->base : "http://127.0.0.1:8080";
+	char header[REQSIG_HEADER_MAX], nonce[33], auth[400];
 	struct curl_slist *headers = NULL;
-	size_t body_len = 0;
+	char *url;
 	long status = 0;
 	CURLcode cc;
 	CURL *curl;
-	int ch, header_only = 0;
 
-	while ((ch = getopt(argc, argv, "+k:p:u:H")) != -1) {
-		switch (ch) {
-		case 'k': path = optarg; break;
-		case 'p': player = optarg; break;
-		case 'u': base = optarg; break;
-		case 'H': header_only = 1; break;
-		default: usage();
-		}
-	}
-	if (player == NULL || argc - optind < 2 || argc - optind > 3)
-		usage();
-	method = argv[optind];
-	target = argv[optind + 1];
-	if (base == NULL)
-		base = "http://127.0.0.1:8080";
-	if (argc - optind == 3 && (body = cli_read_file(argv[optind + 2],
-	    CLI_INPUT_MAX, &body_len, err, sizeof(err))) == NULL)
-		cli_fatal("%s", err);
 	randombytes_buf(nonce_bytes, sizeof(nonce_bytes));
 	proto_hex(nonce_bytes, sizeof(nonce_bytes), nonce);
-	load_secret(path, sk);
-	if (reqsig_sign(REQSIG_V1_BLAKE2B, player, method, target,
-	    (int64_t)time(NULL), nonce, body != NULL ? body : "", body_len,
-	    sk, header, sizeof(header)) != 0)
+	pbem_load_secret(rq->keyfile, sk);
+	if (reqsig_sign(rq->version, rq->player, rq->method, rq->target,
+	    (int64_t)time(NULL), nonce, rq->body != NULL ? rq->body : "",
+	    rq->body_len, sk, header, sizeof(header)) != 0)
 		cli_fatal("cannot sign this request: the method must be "
 		    "upper-case letters (GET, POST), the path must start with "
 		    "/ and be sent as written (no spaces: %%-encode them), and "
 		    "the player name 1-63 letters, digits, '.', '-' or '_'");
 	sodium_memzero(sk, sizeof(sk));
 	snprintf(auth, sizeof(auth), "Authorization: %s", header);
-	if (header_only) {
+	if (rq->header_only) {
 		printf("%s\n", auth);
-		free(body);
 		return 0;
 	}
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 ||
 	    (curl = curl_easy_init()) == NULL)
 		cli_fatal("libcurl cannot start");
-	if ((url = malloc(strlen(base) + strlen(target) + 1)) == NULL)
+	if ((url = malloc(strlen(base) + strlen(rq->target) + 1)) == NULL)
 		cli_fatal("out of memory");
 	strcpy(url, base);
 	if (url[0] != '\0' && url[strlen(url) - 1] == '/')
 		url[strlen(url) - 1] = '\0';
-	strcat(url, target);
+	strcat(url, rq->target);
 	headers = curl_slist_append(headers, auth);
-	if (body != NULL)
-		headers = curl_slist_append(headers,
-		    "Content-Type: application/octet-stream");
+	if (rq->body != NULL)
+		headers = curl_slist_append(headers, rq->content_type != NULL ?
+		    rq->content_type : "Content-Type: application/octet-stream");
 	curl_easy_setopt(curl, CURLOPT_URL, url);
-	curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
+	curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, rq->method);
 	curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
 	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_out);
 	curl_easy_setopt(curl, CURLOPT_WRITEDATA, stdout);
 	/* The path is signed as written: libcurl must not rewrite it. */
 	curl_easy_setopt(curl, CURLOPT_PATH_AS_IS, 1L);
-	if (body != NULL) {
-		curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+	if (rq->body != NULL) {
+		curl_easy_setopt(curl, CURLOPT_POSTFIELDS, rq->body);
 		curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
-		    (curl_off_t)body_len);
+		    (curl_off_t)rq->body_len);
 	}
 	cc = curl_easy_perform(curl);
 	if (cc == CURLE_OK)
@@ -318,7 +308,6 @@ cmd_request(int argc, char **argv)
 	curl_easy_cleanup(curl);
 	curl_global_cleanup();
 	free(url);
-	free(body);
 	fflush(stdout);
 	if (cc != CURLE_OK)
 		cli_fatal("%s", curl_easy_strerror(cc));
@@ -329,11 +318,46 @@ cmd_request(int argc, char **argv)
 	return 0;
 }
 
+static int
+cmd_request(int argc, char **argv)
+{
+	struct pbem_request rq;
+	char err[512], *body = NULL;
+	int ch, rc;
+
+	memset(&rq, 0, sizeof(rq));
+	rq.keyfile = pbem_default_keyfile();
+	rq.player = getenv("PBEM_PLAYER");
+	rq.base = getenv("PBEM_URL");
+	rq.version = REQSIG_V1_BLAKE2B;
+	while ((ch = getopt(argc, argv, "+k:p:u:H2")) != -1) {
+		switch (ch) {
+		case 'k': rq.keyfile = optarg; break;
+		case 'p': rq.player = optarg; break;
+		case 'u': rq.base = optarg; break;
+		case 'H': rq.header_only = 1; break;
+		case '2': rq.version = REQSIG_V2_SHA256; break;
+		default: pbem_usage();
+		}
+	}
+	if (rq.player == NULL || argc - optind < 2 || argc - optind > 3)
+		pbem_usage();
+	rq.method = argv[optind];
+	rq.target = argv[optind + 1];
+	if (argc - optind == 3 && (body = cli_read_file(argv[optind + 2],
+	    CLI_INPUT_MAX, &rq.body_len, err, sizeof(err))) == NULL)
+		cli_fatal("%s", err);
+	rq.body = body;
+	rc = pbem_send(&rq);
+	free(body);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
 	if (argc < 2)
-		usage();
+		pbem_usage();
 	cli_help_or_version(argv[1], print_usage);
 	if (sodium_init() < 0)
 		cli_fatal("libsodium failed to initialise");
@@ -349,7 +373,9 @@ main(int argc, char **argv)
 		return cmd_verify(argc, argv);
 	if (strcmp(argv[0], "request") == 0)
 		return cmd_request(argc, argv);
+	if (strcmp(argv[0], "delegate") == 0)
+		return pbem_delegate(argc, argv);
 	fprintf(stderr, "pbem: unknown command \"%s\"\n", argv[0]);
-	usage();
+	pbem_usage();
 	return EX_USAGE;
 }

@@ -1426,7 +1426,11 @@ audit_one(struct ctl *c, int64_t game_id, audit_step_cb step, void *arg)
 	if (rc == 0 && step == NULL && report.nhosted > 0)
 		printf("game %lld: %zu moves signed with a hosted key: %s\n",
 		    (long long)game_id, report.nhosted, report.hosted);
-	else if (rc != 0)
+	if (rc == 0 && step == NULL && report.ndelegated > 0)
+		printf("game %lld: %zu moves signed by a bot's key under the "
+		    "player's delegation certificate: %s\n", (long long)game_id,
+		    report.ndelegated, report.delegated);
+	if (rc != 0)
 		printf("game %lld: FAILED at entry %lld: %s\n",
 		    (long long)game_id, (long long)report.bad_seq,
 		    report.reason);

@@ -140,6 +140,19 @@ play(struct gamestate *gs, const struct proto_move *m, enum rules_lang lang,
 	return move;
 }
 
+/* A bot's move (kind STORE_ENTRY_DELEGATED) checked again under the write
+ * lock at the time it is recorded: the certificate it was verified with
+ * may have expired or been revoked since (delegate.c). */
+static int
+delegation_holds(struct store *st, const struct gamestate *gs,
+    const struct proto_move *m, int64_t now)
+{
+	struct store_player p;
+
+	return store_player_get(st, gs->game.seat_player[m->seat], &p) ==
+	    STORE_OK && engine_delegated_move(st, &p, m, now);
+}
+
 enum engine_status
 apply_move(struct store *st, const struct serverkey *key,
     struct gamestate *gs, const struct proto_move *m, int kind,
@@ -148,6 +161,7 @@ apply_move(struct store *st, const struct serverkey *key,
 	struct store_entry e;
 	json_t *move;
 	char err[1024];
+	int64_t now;
 	int over, seats[1];
 
 	*gs_spoilt = 0;
@@ -178,6 +192,16 @@ apply_move(struct store *st, const struct serverkey *key,
 		    "accepté", (long long)m->game_id);
 		return reply->status;
 	}
+	now = clock_now();
+	if (kind == STORE_ENTRY_DELEGATED && !delegation_holds(st, gs, m, now)) {
+		engine_refuse_lang(reply, ENGINE_BAD_SIGNATURE, lang,
+		    "the certificate that let a bot move for seat %d expired or "
+		    "was revoked before the move was recorded",
+		    "le certificat qui permettait à un robot de jouer pour le "
+		    "siège %d a expiré ou a été révoqué avant que le coup soit "
+		    "enregistré", m->seat);
+		return reply->status;
+	}
 	if ((move = play(gs, m, lang, reply)) == NULL)
 		return reply->status;
 	json_decref(move);
@@ -197,7 +221,7 @@ apply_move(struct store *st, const struct serverkey *key,
 	e.kind = kind;
 	e.seat = m->seat;
 	e.text = (char *)m->text;
-	e.time = clock_now();
+	e.time = now;	/* the time a delegation's expiry is checked at */
 	memcpy(e.signature, m->signature, STORE_SIG_BYTES);
 	switch (engine_append_entry(st, key, gs, &e, m->seat, "accepted",
 	    over, err, sizeof(err))) {

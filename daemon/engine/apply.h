@@ -26,7 +26,9 @@
 
 /*
  * kind is the log entry's: STORE_ENTRY_MOVE, or STORE_ENTRY_HOSTED_MAIL /
- * STORE_ENTRY_HOSTED_WEB for a move signed with the seat's hosted key.
+ * STORE_ENTRY_HOSTED_WEB for a move signed with the seat's hosted key, or
+ * STORE_ENTRY_DELEGATED for one signed by a bot key (checked again here,
+ * at the time it is recorded, against the certificates in force).
  * Returns ENGINE_OK with every row written, reply's receipt, next_seq and
  * game_over set, and gs advanced to the new state (seq, last_hash);
  * otherwise the refusal or failure with its message in reply.

@@ -11,13 +11,23 @@
 #include "audit.h"
 #include "cardsets.h"
 #include "chain.h"
+#include "delegation.h"
 #include "engine.h"
 #include "protocol.h"
 #include "receipts.h"
 #include "replay.h"
 #include "rng.h"
 
-/* What the genesis record told us. */
+/* A certificate a kind 10 entry recorded, until a kind 11 entry revokes it
+ * or a replacement (kind 5) changes the seat's key. */
+#define AUDIT_DELEGATIONS_MAX	64
+struct held {
+	int			seat;
+	char			id[DELEGATION_ID_TEXT];
+	struct delegation	cert;
+};
+
+/* What the genesis record told us, and the certificates in force. */
 struct genesis {
 	const struct rules_module *module;
 	json_t		*options;
@@ -32,6 +42,8 @@ struct genesis {
 	/* The level of a seat created for a bot (its "bot" field), else
 	 * RULES_BOT_NORMAL: the level the "bot" policy plays a seat at. */
 	int		 bot_level[STORE_MAX_SEATS];
+	struct held	 held[AUDIT_DELEGATIONS_MAX];
+	size_t		 nheld;
 };
 
 static int
@@ -234,6 +246,37 @@ check_row(const struct audit_log *log, const struct genesis *gen,
 	return 0;
 }
 
+/* A bot's move: signed by the bot key of a certificate for moves that an
+ * earlier entry recorded for this seat, not revoked, and not expired at
+ * the entry's time. */
+static int
+check_bot_signature(const struct store_entry *e, const struct proto_move *m,
+    const struct genesis *gen, struct audit_report *r)
+{
+	size_t i, n;
+
+	for (i = 0; i < gen->nheld; i++) {
+		const struct held *h = &gen->held[i];
+
+		if (h->seat == e->seat && h->cert.scope == DELEGATION_MOVES &&
+		    e->time < h->cert.expires &&
+		    proto_move_verify(m, h->cert.bot) == PROTO_OK) {
+			r->ndelegated++;
+			n = strlen(r->delegated);
+			if (n + 48 < sizeof(r->delegated))
+				snprintf(r->delegated + n, sizeof(r->delegated)
+				    - n, "%s%lld (seat %d, certificate %s)",
+				    n > 0 ? ", " : "", (long long)e->seq,
+				    e->seat, h->id);
+			return 0;
+		}
+	}
+	return fail(r, e->seq, "entry %lld: a bot's move for seat %d, but no "
+	    "certificate for moves recorded before it, in force at its time "
+	    "(%lld), has a bot key that verifies it", (long long)e->seq,
+	    e->seat, (long long)e->time);
+}
+
 static int
 check_move_signature(const struct store_entry *e, const struct genesis *gen,
     const unsigned char *server_pub, struct audit_report *r)
@@ -252,6 +295,8 @@ check_move_signature(const struct store_entry *e, const struct genesis *gen,
 	m.seat = e->seat;
 	snprintf(m.text, sizeof(m.text), "%s", e->text);
 	memcpy(m.signature, e->signature, STORE_SIG_BYTES);
+	if (e->kind == STORE_ENTRY_DELEGATED)
+		return check_bot_signature(e, &m, gen, r);
 	/* An automatic or a bot's move is signed the same way, by the
 	 * server. */
 	if (proto_move_verify(&m, e->kind == STORE_ENTRY_AUTO ||
@@ -263,6 +308,75 @@ check_move_signature(const struct store_entry *e, const struct genesis *gen,
 		    e->kind == STORE_ENTRY_BOT ? "bot's move" : "move",
 		    e->kind == STORE_ENTRY_AUTO || e->kind == STORE_ENTRY_BOT ?
 		    "the server's key" : "the seat's key");
+	return 0;
+}
+
+/* Forget seat's certificate id (NULL: all of the seat's); how many. */
+static size_t
+drop_held(struct genesis *gen, int seat, const char *id)
+{
+	size_t i = 0, dropped = 0;
+
+	while (i < gen->nheld) {
+		if (gen->held[i].seat == seat && (id == NULL ||
+		    strcmp(gen->held[i].id, id) == 0)) {
+			gen->held[i] = gen->held[--gen->nheld];
+			dropped++;
+		} else
+			i++;
+	}
+	return dropped;
+}
+
+/*
+ * A delegation record (kind 10): the certificate it carries must be
+ * signed by the seat's key, have the id the record gives, and cover
+ * this game; it is then in force for the seat.  A revocation (kind 11)
+ * names a certificate in force for the seat.  The chain an audit checks
+ * is: the seat's key (genesis or replace) -> certificate -> bot move.
+ */
+static int
+check_delegation(const struct store_entry *e, json_t *rec, int seat,
+    struct genesis *gen, struct audit_report *r)
+{
+	const char *id = json_string_value(json_object_get(rec, "id"));
+	char want[DELEGATION_ID_TEXT], err[256];
+	struct held h;
+
+	if (id == NULL || strlen(id) != DELEGATION_ID_TEXT - 1)
+		return fail(r, e->seq, "entry %lld: the delegation record has "
+		    "no certificate id", (long long)e->seq);
+	if (e->kind == STORE_ENTRY_REVOCATION) {
+		if (drop_held(gen, seat, id) == 0)
+			return fail(r, e->seq, "entry %lld revokes certificate "
+			    "%s, which is not in force for seat %d",
+			    (long long)e->seq, id, seat);
+		return 0;
+	}
+	memset(&h, 0, sizeof(h));
+	if (delegation_from_json(json_object_get(rec, "certificate"), &h.cert,
+	    err, sizeof(err)) != PROTO_OK)
+		return fail(r, e->seq, "entry %lld: %s", (long long)e->seq,
+		    err);
+	if (delegation_verify(&h.cert, gen->keys[seat]) != PROTO_OK)
+		return fail(r, e->seq, "entry %lld: the delegation certificate "
+		    "is not signed by the key of seat %d", (long long)e->seq,
+		    seat);
+	if (delegation_id(&h.cert, want) != 0 || strcmp(want, id) != 0)
+		return fail(r, e->seq, "entry %lld: the record names "
+		    "certificate %s but the certificate's id is %s",
+		    (long long)e->seq, id, want);
+	if (h.cert.game != DELEGATION_ALL_GAMES && h.cert.game != e->game_id)
+		return fail(r, e->seq, "entry %lld: the certificate is for game "
+		    "%lld, not this one", (long long)e->seq,
+		    (long long)h.cert.game);
+	if (gen->nheld >= AUDIT_DELEGATIONS_MAX)
+		return fail(r, e->seq, "entry %lld: more than %d certificates "
+		    "in force in one game", (long long)e->seq,
+		    AUDIT_DELEGATIONS_MAX);
+	h.seat = seat;
+	snprintf(h.id, sizeof(h.id), "%s", id);
+	gen->held[gen->nheld++] = h;
 	return 0;
 }
 
@@ -281,6 +395,8 @@ check_record(const struct store_entry *e, struct genesis *gen,
 		[STORE_ENTRY_RESIGN] = "resign",
 		[STORE_ENTRY_REPLACE] = "replace",
 		[STORE_ENTRY_CALL_OFF] = "call_off",
+		[STORE_ENTRY_DELEGATION] = "delegate",
+		[STORE_ENTRY_REVOCATION] = "revoke_delegation",
 	};
 	const char *format = NULL, *event = NULL, *key;
 	json_int_t game = -1, seq = -1;
@@ -306,6 +422,13 @@ check_record(const struct store_entry *e, struct genesis *gen,
 		key = json_string_value(json_object_get(rec, "key"));
 		ok = key != NULL && proto_pubkey_parse(key, gen->keys[seat],
 		    perr, sizeof(perr)) == PROTO_OK;
+		drop_held(gen, seat, NULL);
+	}
+	if (ok && (e->kind == STORE_ENTRY_DELEGATION ||
+	    e->kind == STORE_ENTRY_REVOCATION)) {
+		ok = check_delegation(e, rec, seat, gen, r) == 0;
+		json_decref(rec);
+		return ok ? 0 : -1;
 	}
 	*ends = e->kind == STORE_ENTRY_CALL_OFF ||
 	    (e->kind == STORE_ENTRY_RESIGN && json_object_get(rec, "winners")
@@ -390,11 +513,14 @@ check_entry(const struct audit_log *log, const struct store_entry *e,
 	case STORE_ENTRY_MOVE:
 	case STORE_ENTRY_AUTO:
 	case STORE_ENTRY_BOT:
+	case STORE_ENTRY_DELEGATED:
 		return check_move_signature(e, gen, log->server_pub, r);
 	case STORE_ENTRY_SKIP:
 	case STORE_ENTRY_RESIGN:
 	case STORE_ENTRY_REPLACE:
 	case STORE_ENTRY_CALL_OFF:
+	case STORE_ENTRY_DELEGATION:
+	case STORE_ENTRY_REVOCATION:
 		return check_record(e, gen, log->server_pub, ends, r);
 	default:
 		return fail(r, e->seq, "entry %lld has unknown kind %d",

@@ -54,6 +54,10 @@ struct audit_report {
 	 * docs/LOG.md): how many, and "SEQ (seat S, mail|web), ..." */
 	size_t		nhosted;
 	char		hosted[1024];
+	/* Moves signed by a bot key under a delegation certificate (kind
+	 * 11): how many, and "SEQ (seat S, certificate ID), ..." */
+	size_t		ndelegated;
+	char		delegated[1024];
 };
 
 /* "mail reply token" or "web session" for a hosted kind, else NULL. */

@@ -411,8 +411,13 @@ engine_form_game_with(struct store *st, const struct serverkey *key,
 	}
 	*game_id = g.id;
 	*started = open == 0;
-	if (*started)
+	if (*started) {
 		engine_committed(g.id, 0);
+		/* Not recorded now: recorded when the player sends the
+		 * certificate again (delegate.c). */
+		(void)engine_delegation_game_started(st, key, g.id,
+		    clock_now());
+	}
 	rc = ENGINE_OK;
 out:
 	sodium_memzero(g.seed, sizeof(g.seed));
@@ -531,8 +536,11 @@ engine_join_game(struct store *st, const struct serverkey *key,
 	}
 	*seat_taken = seat;
 	*started = open == 0;
-	if (*started)
+	if (*started) {
 		engine_committed(game_id, 0);
+		(void)engine_delegation_game_started(st, key, game_id,
+		    clock_now());
+	}
 	rc = ENGINE_OK;
 	goto out;
 refuse:

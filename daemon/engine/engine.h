@@ -42,8 +42,10 @@
 
 #include <jansson.h>
 
+#include "delegation.h"
 #include "policy.h"
 #include "protocol.h"
+#include "reqsig.h"
 #include "rules.h"
 #include "serverkey.h"
 #include "store.h"
@@ -456,6 +458,80 @@ enum engine_status engine_rekey(struct store *st,
 	    const struct serverkey *key, int64_t game_id, int seat,
 	    const unsigned char old_pubkey[STORE_KEY_BYTES], int64_t now,
 	    char *err, size_t errlen);
+/* ---- delegate.c: delegation certificates (docs/PROTOCOL.md section
+ * 13, docs/LOG.md kinds 10-12) ------------------------------------------ */
+
+#define ENGINE_DELEGATION_GAMES_MAX	64	/* games recorded per sending */
+struct engine_delegation_result {
+	char	id[DELEGATION_ID_TEXT];
+	int	created;		/* 0: it was kept already */
+	int64_t	games[ENGINE_DELEGATION_GAMES_MAX];	/* recorded now */
+	size_t	ngames;
+};
+/* Keep certificate d sent by player p (its signature checked with p's
+ * key, at most STORE_DELEGATIONS_MAX in force, a one-game certificate
+ * only for a running game p plays) and record it in the log of every
+ * running game it covers where it is not yet recorded (so sending it
+ * again records it in games started since).  Refusals in lang. */
+enum engine_status engine_delegation_submit(struct store *st,
+	    const struct serverkey *key, const struct store_player *p,
+	    const struct delegation *d, int64_t now, enum rules_lang lang,
+	    struct engine_delegation_result *res, char *err, size_t errlen);
+/* Revoke p's certificate id and record that in each running game that
+ * recorded it.  Revoking twice is not an error. */
+enum engine_status engine_delegation_revoke(struct store *st,
+	    const struct serverkey *key, const struct store_player *p,
+	    const char *id, int64_t now, enum rules_lang lang, char *err,
+	    size_t errlen);
+/* 1 if a bot key that p delegated moves to, for m's game, in force at
+ * now and recorded in the game's log, signed m; else 0. */
+int	engine_delegated_move(struct store *st, const struct store_player *p,
+	    const struct proto_move *m, int64_t now);
+/* 1 if such a bot key (moves or views) signed the request rs. */
+int	engine_delegated_request(struct store *st,
+	    const struct store_player *p, int64_t game_id,
+	    const struct reqsig *rs, const char *method, const char *target,
+	    const void *body, size_t body_len, int64_t now);
+
+/* A game just started: record in its log the certificates in force of
+ * its players that cover it (all games, or this one).  Run after the
+ * start is committed; 0, or -1 if one could not be recorded (the game
+ * runs on without it; sending the certificate again records it). */
+int	engine_delegation_game_started(struct store *st,
+	    const struct serverkey *key, int64_t game_id, int64_t now);
+/* 1 if p has a certificate in force for the bot key bot (any game, any
+ * scope), still signed by p's current key. */
+int	engine_delegates_to(struct store *st, const struct store_player *p,
+	    const unsigned char bot[STORE_KEY_BYTES], int64_t now);
+
+/* ---- chatlink.c: chat identities (docs/API.md "Chat identities") ---- */
+
+#define ENGINE_CHAT_NAME_MAX	64	/* a network or nick with its NUL */
+#define ENGINE_CHAT_CODE_LEN	10
+/* network and nick checked and folded to lower case: 0, or -1. */
+int	engine_chat_name_fold(const char *network, const char *nick,
+	    char net_out[ENGINE_CHAT_NAME_MAX],
+	    char nick_out[ENGINE_CHAT_NAME_MAX]);
+/* A new code for (network, nick), asked by the chat bot `bot` (at most
+ * STORE_CHAT_CODES_MAX pending each; ten minutes each). */
+enum engine_status engine_chat_code(struct store *st,
+	    const struct store_player *bot, const char *network,
+	    const char *nick, int64_t now, enum rules_lang lang,
+	    char code[ENGINE_CHAT_CODE_LEN + 1], int64_t *expires, char *err,
+	    size_t errlen);
+/* Player p returns code: (network, nick) is now p's; they are written
+ * into network and nick. */
+enum engine_status engine_chat_link(struct store *st,
+	    const struct store_player *p, const char *code, int64_t now,
+	    enum rules_lang lang, char network[ENGINE_CHAT_NAME_MAX],
+	    char nick[ENGINE_CHAT_NAME_MAX], char *err, size_t errlen);
+/* Who (network, nick) is, for the bot: the linked player, only if that
+ * player delegates to the bot's key; otherwise ENGINE_UNKNOWN_GAME. */
+enum engine_status engine_chat_whois(struct store *st,
+	    const struct store_player *bot, const char *network,
+	    const char *nick, int64_t now, enum rules_lang lang,
+	    struct store_player *player, char *err, size_t errlen);
+
 /* ---- gamemaster.c: a game's master and its clock (docs/ASYNC.md) ----- */
 
 /* Name player_id (0: nobody) the master of game_id. */

@@ -36,6 +36,15 @@ engine_sign_receipt(const struct serverkey *key, struct store_entry *e)
 	serverkey_sign(key, buf, len, e->receipt);
 }
 
+/* A delegation's record or revocation changes nothing in the game: the
+ * seats get no mail for it (observers, webhooks and events still see it,
+ * with its summary). */
+static int
+quiet_entry(int kind)
+{
+	return kind == STORE_ENTRY_DELEGATION || kind == STORE_ENTRY_REVOCATION;
+}
+
 enum store_status
 engine_append_entry(struct store *st, const struct serverkey *key,
     struct gamestate *gs, struct store_entry *e, int mover,
@@ -76,8 +85,8 @@ engine_append_entry(struct store *st, const struct serverkey *key,
 	    STORE_OK ||
 	    ((e->seq - 1) % ENGINE_SNAPSHOT_EVERY != 0 &&
 	    store_snapshot_drop(st, e->game_id, e->seq - 1) != STORE_OK) ||
-	    engine_queue_notifications(st, gs, mover, mover_event, e->seq,
-	    over) != 0 ||
+	    (!quiet_entry(e->kind) && engine_queue_notifications(st, gs,
+	    mover, mover_event, e->seq, over) != 0) ||
 	    engine_queue_observers(st, e->game_id, e->seq, over ? "game_over" :
 	    "update", e->time) != 0 ||
 	    (over && engine_queue_master(st, e->game_id, e->seq, "game_over",

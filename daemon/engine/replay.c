@@ -58,6 +58,7 @@ replay_entry(const struct rules_module *m, void *state,
 	case STORE_ENTRY_MOVE:
 	case STORE_ENTRY_HOSTED_MAIL:
 	case STORE_ENTRY_HOSTED_WEB:
+	case STORE_ENTRY_DELEGATED:
 	case STORE_ENTRY_AUTO:
 	case STORE_ENTRY_BOT:
 		return replay_move(m, state, seed, e, err, errlen);
@@ -66,6 +67,8 @@ replay_entry(const struct rules_module *m, void *state,
 	case STORE_ENTRY_RESIGN:
 	case STORE_ENTRY_REPLACE:
 	case STORE_ENTRY_CALL_OFF:
+	case STORE_ENTRY_DELEGATION:
+	case STORE_ENTRY_REVOCATION:
 		return 0;
 	default:
 		snprintf(err, errlen, "entry %lld has unknown kind %d",

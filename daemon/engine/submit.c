@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "apply.h"
+#include "clock.h"
 #include "writer.h"
 
 static enum engine_status
@@ -62,10 +63,13 @@ engine_block_message(enum proto_status ps, const char *detail,
 		snprintf(out, outlen, "%s", detail);
 }
 
-/* Lock-free checks: block, game, seat, key, signature. */
+/* Lock-free checks: block, game, seat, key, signature.  *kind is
+ * STORE_ENTRY_MOVE for the seat's own signature, STORE_ENTRY_DELEGATED
+ * for a bot key the seat's player delegated moves to (delegate.c). */
 static int
 verify_block(struct store *st, const char *text, size_t len,
-    enum rules_lang lang, struct proto_move *m, struct engine_reply *reply)
+    enum rules_lang lang, struct proto_move *m, int *kind,
+    struct engine_reply *reply)
 {
 	struct store_player p;
 	struct store_game g;
@@ -118,13 +122,20 @@ verify_block(struct store *st, const char *text, size_t len,
 		    m->seat);
 		return -1;
 	}
+	*kind = STORE_ENTRY_MOVE;
 	if (proto_move_verify(m, p.pubkey) != PROTO_OK) {
+		if (engine_delegated_move(st, &p, m, clock_now())) {
+			*kind = STORE_ENTRY_DELEGATED;
+			return 0;
+		}
 		engine_refuse_lang(reply, ENGINE_BAD_SIGNATURE, lang,
-		    "the signature does not match the key of seat %d (%s) for "
-		    "this game, sequence number and move text",
+		    "the signature does not match the key of seat %d (%s), nor "
+		    "a bot key %s delegated moves to in this game, for this "
+		    "game, sequence number and move text",
 		    "la signature ne correspond pas à la clé du siège %d (%s) "
-		    "pour cette partie, ce numéro de coup et ce texte", m->seat,
-		    p.name);
+		    "ni à une clé de robot à qui %s a délégué ses coups dans "
+		    "cette partie, pour cette partie, ce numéro de coup et ce "
+		    "texte", m->seat, p.name, p.name);
 		return -1;
 	}
 	/* A resigned or absent seat is refused under the write lock
@@ -171,11 +182,12 @@ engine_submit(struct store *st, const struct serverkey *key,
     struct engine_reply *reply)
 {
 	struct proto_move m;
+	int kind;
 
 	memset(reply, 0, sizeof(*reply));
-	if (verify_block(st, text, len, lang, &m, reply) != 0)
+	if (verify_block(st, text, len, lang, &m, &kind, reply) != 0)
 		return;
-	engine_submit_move(st, key, &m, STORE_ENTRY_MOVE, lang, reply);
+	engine_submit_move(st, key, &m, kind, lang, reply);
 }
 
 void

@@ -35,6 +35,10 @@ struct words {
 	const char	*new_key;	/* "%s has a new key" */
 	const char	*replaced;	/* "%s replaces %s at seat %d" */
 	const char	*called_off;	/* "the game was called off" */
+	const char	*delegates;	/* "%s lets a bot play for them" */
+	const char	*delegates_views; /* "%s lets a bot read their view" */
+	const char	*revokes;	/* "%s revoked their bot's delegation" */
+	const char	*by_bot;	/* " (by their bot)" */
 	const char	*begins;	/* "%s, game %lld, begins: %s" */
 	const char	*began;		/* "game %lld began" */
 	const char	*to_play;	/* " — %s to play, move %lld" */
@@ -59,6 +63,10 @@ static const struct words english = {
 	.new_key = "%s has a new key",
 	.replaced = "%s replaces %s at seat %d",
 	.called_off = "the game was called off",
+	.delegates = "%s lets a bot play for them",
+	.delegates_views = "%s lets a bot read their seat's view",
+	.revokes = "%s revoked a bot's delegation",
+	.by_bot = " (by their bot)",
 	.begins = "%s, game %lld, begins: %s",
 	.began = "game %lld began",
 	.to_play = DASH "%s to play, move %lld",
@@ -81,6 +89,10 @@ static const struct words french = {
 	.new_key = "%s a une nouvelle clé",
 	.replaced = "%s remplace %s au siège %d",
 	.called_off = "la partie est annulée d'un commun accord",
+	.delegates = "%s laisse un robot jouer à sa place",
+	.delegates_views = "%s laisse un robot lire la vue de son siège",
+	.revokes = "%s a révoqué la délégation d'un robot",
+	.by_bot = " (par son robot)",
 	.begins = "%s, partie %lld, commence : %s",
 	.began = "la partie %lld a commencé",
 	.to_play = DASH "à %s de jouer, coup %lld",
@@ -325,6 +337,18 @@ summarize_one(const struct gamestate *gs, const struct store_entry *e,
 		break;
 	case STORE_ENTRY_CALL_OFF:
 		put(&l, "%s", w->called_off);
+		break;
+	case STORE_ENTRY_DELEGATION:
+		put(&l, strstr(e->text, "\"scope\":\"views\"") != NULL ?
+		    w->delegates_views : w->delegates,
+		    seat_called(&sn, e->seat));
+		break;
+	case STORE_ENTRY_REVOCATION:
+		put(&l, w->revokes, seat_called(&sn, e->seat));
+		break;
+	case STORE_ENTRY_DELEGATED:
+		put_move(&l, gs, e, &sn, w);
+		put(&l, "%s", w->by_bot);
 		break;
 	default:	/* a move, signed or sent by a hosted key */
 		put_move(&l, gs, e, &sn, w);

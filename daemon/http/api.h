@@ -131,6 +131,18 @@ int		 api_game_get(struct api_request *req, struct store *st,
  * or before the daemon started, bad signature, replay). */
 int	api_authenticate(struct api_request *req, struct store_player *player,
 	    enum MHD_Result *answered);
+/* The same for a request about game_id that a bot may sign for the
+ * player under a delegation certificate in force and recorded in that
+ * game (docs/PROTOCOL.md section 13): a seat's view.  *player is still
+ * the player the header names. */
+int	api_authenticate_for_game(struct api_request *req, int64_t game_id,
+	    struct store_player *player, enum MHD_Result *answered);
+/* A signed request with a JSON object for body (none for a GET): 0 with
+ * the signer in *player, the answer's language in *lang (?lang=, else
+ * the signer's) and the body in *root (NULL for a GET; the caller drops
+ * it), or -1 with the refusal answered. */
+int	api_signed_json(struct api_request *req, struct store_player *player,
+	    enum rules_lang *lang, json_t **root, enum MHD_Result *answered);
 /* Does the request carry the administrator's token ("Authorization:
  * Bearer <webhook_admin_token>", compared in constant time)?  1 yes; 0 a
  * bearer header that is not the token, or no token is set; -1 no bearer
@@ -215,6 +227,16 @@ void		api_block_charge(struct api_request *req,
 enum MHD_Result	api_move_post(struct api_request *req);
 /* api_commands.c */
 enum MHD_Result	api_command_post(struct api_request *req);
+/* api_delegations.c: delegation certificates, sent, listed and revoked
+ * by the player's own signed requests (docs/API.md "Delegation"). */
+enum MHD_Result	api_delegation_add(struct api_request *req);
+enum MHD_Result	api_delegation_list(struct api_request *req);
+enum MHD_Result	api_delegation_revoke(struct api_request *req);
+/* api_chat.c: chat identities -- a bot's code, the player's link, the
+ * bot's whois (docs/API.md "Chat identities"). */
+enum MHD_Result	api_chat_code(struct api_request *req);
+enum MHD_Result	api_chat_link(struct api_request *req);
+enum MHD_Result	api_chat_whois(struct api_request *req);
 
 /* api_webhooks.c */
 enum MHD_Result	api_webhooks_list(struct api_request *req);

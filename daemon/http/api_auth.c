@@ -22,6 +22,7 @@
 #include <sodium.h>
 
 #include "api.h"
+#include "engine.h"
 #include "http_limits.h"
 #include "replaycache.h"
 #include "reqsig.h"
@@ -65,9 +66,22 @@ limit_key(struct api_request *req, const struct store_player *player,
 	return -1;
 }
 
-int
-api_authenticate(struct api_request *req, struct store_player *player,
-    enum MHD_Result *answered)
+/* Signed by the player's key, or -- for a request about a game, game_id
+ * > 0 -- by a bot key the player delegated to in that game. */
+static int
+signed_by(struct api_request *req, const struct reqsig *rs, int64_t game_id,
+    const struct store_player *player, struct store *st, int64_t now)
+{
+	if (reqsig_verify(rs, req->method, req->target, req->body,
+	    req->body_len, player->pubkey) == PROTO_OK)
+		return 1;
+	return game_id > 0 && engine_delegated_request(st, player, game_id, rs,
+	    req->method, req->target, req->body, req->body_len, now);
+}
+
+static int
+authenticate(struct api_request *req, int64_t game_id,
+    struct store_player *player, enum MHD_Result *answered)
 {
 	const char *value;
 	struct reqsig rs;
@@ -146,8 +160,7 @@ api_authenticate(struct api_request *req, struct store_player *player,
 		*answered = unauthorized(req, "auth_expired", err);
 		return -1;
 	}
-	if (reqsig_verify(&rs, req->method, req->target, req->body,
-	    req->body_len, player->pubkey) != PROTO_OK) {
+	if (!signed_by(req, &rs, game_id, player, st, now)) {
 		snprintf(err, sizeof(err), fr ? "la signature ne correspond "
 		    "pas à la clé de %s pour cette méthode, cette cible, "
 		    "cette heure et ce corps ; signez exactement le chemin et "
@@ -189,6 +202,52 @@ api_authenticate(struct api_request *req, struct store_player *player,
 		    "memory; try again", NULL);
 		return -1;
 	}
+}
+
+int
+api_authenticate(struct api_request *req, struct store_player *player,
+    enum MHD_Result *answered)
+{
+	return authenticate(req, 0, player, answered);
+}
+
+int
+api_authenticate_for_game(struct api_request *req, int64_t game_id,
+    struct store_player *player, enum MHD_Result *answered)
+{
+	return authenticate(req, game_id, player, answered);
+}
+
+int
+api_signed_json(struct api_request *req, struct store_player *player,
+    enum rules_lang *lang, json_t **root, enum MHD_Result *answered)
+{
+	json_error_t jerr;
+	char msg[512];
+	int langq;
+
+	*root = NULL;
+	*lang = RULES_LANG_EN;
+	if ((langq = api_query_lang(req, lang, answered)) < 0 ||
+	    api_authenticate(req, player, answered) != 0)
+		return -1;
+	if (langq == 0)
+		*lang = strcmp(player->lang, "fr") == 0 ? RULES_LANG_FR :
+		    RULES_LANG_EN;
+	if (strcmp(req->method, "GET") == 0)
+		return 0;
+	*root = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES,
+	    &jerr);
+	if (*root != NULL && json_is_object(*root))
+		return 0;
+	json_decref(*root);
+	*root = NULL;
+	snprintf(msg, sizeof(msg), *lang == RULES_LANG_FR ? "le corps n'est "
+	    "pas un objet JSON (%s)" : "the body is not a JSON object (%s)",
+	    jerr.text);
+	*answered = api_send_error(req, MHD_HTTP_BAD_REQUEST, "bad_request",
+	    msg, NULL);
+	return -1;
 }
 
 int

@@ -83,7 +83,8 @@ api_seat_view(struct api_request *req)
 		    "format must be json or text", NULL);
 	if ((langq = api_query_lang(req, &lang, &rc)) < 0)
 		return rc;
-	if (api_authenticate(req, &me, &rc) != 0)
+	/* The player's key, or a bot key they delegated to in this game. */
+	if (api_authenticate_for_game(req, req->params[0], &me, &rc) != 0)
 		return rc;
 	/* From here every answer is in ?lang=, else the signer's language. */
 	if (langq == 0)

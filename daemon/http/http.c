@@ -87,6 +87,12 @@ static const struct api_route routes[] = {
 	{ "POST",   "/v1/games/{id}/webhooks",		api_game_webhooks_add },
 	{ "DELETE", "/v1/games/{id}/webhooks/{id}",	api_game_webhook_delete },
 	{ "POST", "/v1/games/{id}/commands",	api_command_post },
+	{ "POST", "/v1/delegations",		api_delegation_add },
+	{ "GET",  "/v1/delegations",		api_delegation_list },
+	{ "POST", "/v1/delegations/revoke",	api_delegation_revoke },
+	{ "POST", "/v1/chat/codes",		api_chat_code },
+	{ "POST", "/v1/chat/links",		api_chat_link },
+	{ "GET",  "/v1/chat/whois",		api_chat_whois },
 	/* the player's web page (web_*.c; docs/WEB.md) */
 	{ "GET",  "/play/static/play.js",	web_static_js },
 	{ "GET",  "/play/static/play.css",	web_static_css },

@@ -98,6 +98,9 @@ sse_event_type(int kind)
 		[STORE_ENTRY_HOSTED_MAIL] = "move",
 		[STORE_ENTRY_HOSTED_WEB] = "move",
 		[STORE_ENTRY_BOT] = "bot",
+		[STORE_ENTRY_DELEGATION] = "delegation",
+		[STORE_ENTRY_REVOCATION] = "revocation",
+		[STORE_ENTRY_DELEGATED] = "move",
 	};
 
 	if (kind < 0 || (size_t)kind >= sizeof(types) / sizeof(types[0]) ||

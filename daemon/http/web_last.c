@@ -81,7 +81,7 @@ web_last_moves(struct store *st, const struct gamestate *gs, int viewer,
 		if (store_log_get(st, gs->game.id, seq, &e) != STORE_OK)
 			break;
 		if ((e.kind == STORE_ENTRY_MOVE || e.kind == STORE_ENTRY_AUTO ||
-		    e.kind == STORE_ENTRY_BOT ||
+		    e.kind == STORE_ENTRY_BOT || e.kind == STORE_ENTRY_DELEGATED ||
 		    e.kind == STORE_ENTRY_HOSTED_MAIL ||
 		    e.kind == STORE_ENTRY_HOSTED_WEB) && e.seat >= 0 &&
 		    e.seat < gs->game.nseats) {

@@ -365,6 +365,18 @@ int	mail_reply_play(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
 int	mail_account(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
 	    const char *sender, struct mail_result *r, struct mail_answer *a);
 
+/* ---- mail_delegate.c: a delegation certificate by mail ------------------ */
+
+/* 1 if text holds the line -----BEGIN PBEM DELEGATION----- (docs/MAIL.md
+ * "Delegation"). */
+int	mail_delegation_found(const char *text, size_t len);
+/* Keep the certificate m carries (engine_delegation_submit()) and answer:
+ * to the sender if it does not read or is not the named player's, else
+ * to the player's registered address. */
+void	mail_delegation(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
+	    const char *reply_to, const char *lang, struct mail_result *r,
+	    struct mail_answer *a);
+
 /* ---- mail_maildir.c ------------------------------------------------------ */
 
 /* Create DIR/{tmp,new,cur} as needed; 0 or -1 with err. */

@@ -36,7 +36,8 @@ enum account_cmd {
 	ACC_CONFIRM,
 	ACC_GAMES,
 	ACC_JOIN,
-	ACC_NEW
+	ACC_NEW,
+	ACC_LINK
 };
 
 static const struct {
@@ -51,6 +52,7 @@ static const struct {
 	{ "join", ACC_JOIN, 0 }, { "rejoindre", ACC_JOIN, 1 },
 	{ "new", ACC_NEW, 0 }, { "nouvelle", ACC_NEW, 1 },
 	{ "nouveau", ACC_NEW, 1 },
+	{ "link", ACC_LINK, 0 }, { "lier", ACC_LINK, 1 },
 	{ NULL, ACC_NONE, 0 }
 };
 
@@ -388,6 +390,35 @@ do_join(struct mail_ingest_ctx *ctx, const char *to, char **w, int nw,
 		json_object_set_new(a->payload, "seat", json_integer(seat));
 }
 
+/* "link CODE": the code a chat bot sent the player's nick (docs/API.md
+ * "Chat identities"), from the player's confirmed address. */
+static void
+do_link(struct mail_ingest_ctx *ctx, const char *to, char **w, int nw,
+    const char *lang, struct mail_result *r, struct mail_answer *a)
+{
+	char network[ENGINE_CHAT_NAME_MAX], nick[ENGINE_CHAT_NAME_MAX];
+	char err[512];
+	struct store_player p;
+	enum engine_status es;
+
+	if (player_of(ctx, to, lang, &p, r, a) != 0)
+		return;
+	if (nw < 2) {
+		failure(a, r, to, lang, "bad_request", lang[0] == 'f' ?
+		    "Écrivez « lier » suivi du code que le bot de discussion "
+		    "vous a envoyé." : "Write \"link\" followed by the code "
+		    "the chat bot sent you.");
+		return;
+	}
+	es = engine_chat_link(ctx->st, &p, w[1], (int64_t)time(NULL),
+	    lang[0] == 'f' ? RULES_LANG_FR : RULES_LANG_EN, network, nick, err,
+	    sizeof(err));
+	if (done(es, a, r, to, lang, err, "linked", 0, 0) == 0) {
+		json_object_set_new(a->payload, "network", json_string(network));
+		json_object_set_new(a->payload, "nick", json_string(nick));
+	}
+}
+
 static void
 do_new(struct mail_ingest_ctx *ctx, const char *to, char **w, int nw,
     const char *lang, struct mail_result *r, struct mail_answer *a)
@@ -480,6 +511,9 @@ mail_account(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
 		break;
 	case ACC_NEW:
 		do_new(ctx, sender, w, nw, lang, r, a);
+		break;
+	case ACC_LINK:
+		do_link(ctx, sender, w, nw, lang, r, a);
 		break;
 	case ACC_NONE:
 		break;

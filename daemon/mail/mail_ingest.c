@@ -581,6 +581,9 @@ ingest_parsed(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 	} else if (off < 0 && m.from[0] != '\0' &&
 	    mail_account(ctx, &m, m.from, r, &rep)) {
 		/* register, confirm, games, join, new (mail_account.c). */
+	} else if (off < 0 && mail_delegation_found(m.text, m.textlen)) {
+		/* A delegation certificate (mail_delegate.c). */
+		mail_delegation(ctx, &m, reply_to, lang, r, &rep);
 	} else if (off >= 0) {
 		signed_block(ctx, m.text + off, m.textlen - (size_t)off,
 		    reply_to, lang, r, &rep);

@@ -214,7 +214,8 @@ entry_record(const struct store_entry *e)
 
 	if (e->kind == STORE_ENTRY_AUTO || e->kind == STORE_ENTRY_BOT ||
 	    e->kind == STORE_ENTRY_MOVE || e->kind == STORE_ENTRY_HOSTED_MAIL ||
-	    e->kind == STORE_ENTRY_HOSTED_WEB)
+	    e->kind == STORE_ENTRY_HOSTED_WEB ||
+	    e->kind == STORE_ENTRY_DELEGATED)
 		return NULL;
 	r = json_loads(e->text, 0, NULL);
 	if (r != NULL && !json_is_object(r)) {

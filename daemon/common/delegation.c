@@ -1,0 +1,162 @@
+/*
+ * delegation.c -- the delegation certificate's bytes, signature, id and
+ * JSON form (delegation.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "delegation.h"
+#include "reqsig.h"
+
+const char *
+delegation_scope_name(enum delegation_scope scope)
+{
+	return scope == DELEGATION_VIEWS ? "views" : "moves";
+}
+
+size_t
+delegation_canonical(const struct delegation *d, unsigned char *buf,
+    size_t buflen)
+{
+	char bot[PROTO_KEY_TEXT_MAX], game[24];
+	int n;
+
+	if (!reqsig_valid_player(d->player) || d->game < 0 ||
+	    d->issued < 0 || d->expires <= d->issued ||
+	    (d->scope != DELEGATION_MOVES && d->scope != DELEGATION_VIEWS))
+		return 0;
+	proto_pubkey_format(d->bot, bot, sizeof(bot));
+	if (d->game == DELEGATION_ALL_GAMES)
+		snprintf(game, sizeof(game), "all");
+	else
+		snprintf(game, sizeof(game), "%lld", (long long)d->game);
+	n = snprintf((char *)buf, buflen, "pbem-delegation-v1\nplayer: %s\n"
+	    "bot: %s\ngame: %s\nscope: %s\nissued: %lld\nexpires: %lld\n",
+	    d->player, bot, game, delegation_scope_name(d->scope),
+	    (long long)d->issued, (long long)d->expires);
+	if (n < 0 || (size_t)n >= buflen)
+		return 0;
+	return (size_t)n;
+}
+
+int
+delegation_sign(struct delegation *d,
+    const unsigned char seckey[PROTO_SECKEY_BYTES])
+{
+	unsigned char buf[DELEGATION_CANONICAL_MAX];
+	size_t len = delegation_canonical(d, buf, sizeof(buf));
+
+	if (len == 0)
+		return -1;
+	crypto_sign_detached(d->signature, NULL, buf, len, seckey);
+	return 0;
+}
+
+enum proto_status
+delegation_verify(const struct delegation *d,
+    const unsigned char player_key[PROTO_PUBKEY_BYTES])
+{
+	unsigned char buf[DELEGATION_CANONICAL_MAX];
+	size_t len = delegation_canonical(d, buf, sizeof(buf));
+
+	if (len == 0)
+		return PROTO_MALFORMED;
+	if (crypto_sign_verify_detached(d->signature, buf, len,
+	    player_key) != 0)
+		return PROTO_BAD_SIGNATURE;
+	return PROTO_OK;
+}
+
+int
+delegation_id(const struct delegation *d, char id[DELEGATION_ID_TEXT])
+{
+	unsigned char buf[DELEGATION_CANONICAL_MAX], hash[32];
+	size_t len = delegation_canonical(d, buf, sizeof(buf));
+
+	if (len == 0)
+		return -1;
+	crypto_generichash(hash, sizeof(hash), buf, len, NULL, 0);
+	proto_hex(hash, 8, id);
+	return 0;
+}
+
+json_t *
+delegation_to_json(const struct delegation *d)
+{
+	char bot[PROTO_KEY_TEXT_MAX];
+	char sig[sodium_base64_ENCODED_LEN(PROTO_SIG_BYTES,
+	    sodium_base64_VARIANT_ORIGINAL)];
+
+	proto_pubkey_format(d->bot, bot, sizeof(bot));
+	sodium_bin2base64(sig, sizeof(sig), d->signature, PROTO_SIG_BYTES,
+	    sodium_base64_VARIANT_ORIGINAL);
+	return json_pack("{s:s, s:s, s:o, s:s, s:I, s:I, s:s}", "player",
+	    d->player, "bot", bot, "game", d->game == DELEGATION_ALL_GAMES ?
+	    json_string("all") : json_integer(d->game), "scope",
+	    delegation_scope_name(d->scope), "issued", (json_int_t)d->issued,
+	    "expires", (json_int_t)d->expires, "signature", sig);
+}
+
+static enum proto_status
+bad(char *err, size_t errlen, const char *what)
+{
+	snprintf(err, errlen, "the delegation certificate's %s", what);
+	return PROTO_MALFORMED;
+}
+
+enum proto_status
+delegation_from_json(const json_t *obj, struct delegation *d, char *err,
+    size_t errlen)
+{
+	const json_t *game = json_object_get(obj, "game");
+	const char *s;
+	char perr[256];
+	size_t siglen;
+
+	memset(d, 0, sizeof(*d));
+	if (!json_is_object(obj))
+		return bad(err, errlen, "body is not a JSON object with player, "
+		    "bot, game, scope, issued, expires and signature");
+	s = json_string_value(json_object_get(obj, "player"));
+	if (s == NULL || !reqsig_valid_player(s))
+		return bad(err, errlen, "\"player\" is not a player name (1-63 "
+		    "letters, digits, '.', '-' or '_')");
+	snprintf(d->player, sizeof(d->player), "%s", s);
+	s = json_string_value(json_object_get(obj, "bot"));
+	if (s == NULL || proto_pubkey_parse(s, d->bot, perr, sizeof(perr)) !=
+	    PROTO_OK)
+		return bad(err, errlen, "\"bot\" is not a public key "
+		    "(\"ed25519:\" and 44 base64 characters)");
+	if (json_is_string(game) && strcmp(json_string_value(game), "all") == 0)
+		d->game = DELEGATION_ALL_GAMES;
+	else if (json_is_integer(game) && json_integer_value(game) > 0)
+		d->game = json_integer_value(game);
+	else
+		return bad(err, errlen, "\"game\" is neither a game number nor "
+		    "\"all\"");
+	s = json_string_value(json_object_get(obj, "scope"));
+	if (s != NULL && strcmp(s, "moves") == 0)
+		d->scope = DELEGATION_MOVES;
+	else if (s != NULL && strcmp(s, "views") == 0)
+		d->scope = DELEGATION_VIEWS;
+	else
+		return bad(err, errlen, "\"scope\" is neither \"moves\" nor "
+		    "\"views\"");
+	if (!json_is_integer(json_object_get(obj, "issued")) ||
+	    !json_is_integer(json_object_get(obj, "expires")))
+		return bad(err, errlen, "\"issued\" and \"expires\" must be unix "
+		    "times (whole seconds)");
+	d->issued = json_integer_value(json_object_get(obj, "issued"));
+	d->expires = json_integer_value(json_object_get(obj, "expires"));
+	if (d->issued < 0 || d->expires <= d->issued)
+		return bad(err, errlen, "\"expires\" must come after \"issued\"");
+	s = json_string_value(json_object_get(obj, "signature"));
+	if (s == NULL || sodium_base642bin(d->signature, PROTO_SIG_BYTES, s,
+	    strlen(s), NULL, &siglen, NULL, sodium_base64_VARIANT_ORIGINAL) !=
+	    0 || siglen != PROTO_SIG_BYTES)
+		return bad(err, errlen, "\"signature\" is not 64 bytes of "
+		    "standard base64 (88 characters)");
+	return PROTO_OK;
+}
