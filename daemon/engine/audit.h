@@ -54,6 +54,9 @@ struct audit_report {
 	 * docs/LOG.md): how many, and "SEQ (seat S, mail|web), ..." */
 	size_t		nhosted;
 	char		hosted[1024];
+	/* A card game's card file, checked against the genesis record:
+	 * its hex SHA-256, or "" for a game without cards. */
+	char		cards_hash[STORE_CARDS_HASH_HEX + 1];
 };
 
 /* "mail reply token" or "web session" for a hosted kind, else NULL. */
