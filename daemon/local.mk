@@ -25,7 +25,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine/webhook.h daemon/engine/webhook.c \
 	daemon/engine/webhook_chat.h daemon/engine/webhook_chat.c \
 	daemon/engine/turnclock.h daemon/engine/turnclock.c \
-	daemon/engine/gamemaster.c \
+	daemon/engine/gamemaster.c daemon/engine/mastermail.c \
 	daemon/engine/refusal.h daemon/engine/refusal.c \
 	daemon/engine/gametx.h daemon/engine/gametx.c \
 	daemon/engine/create.c daemon/engine/players.c \
@@ -58,8 +58,8 @@ daemon_pbem_CPPFLAGS = $(CORE_CPPFLAGS) $(CURL_CFLAGS)
 daemon_pbem_LDADD = $(CORE_LIBS) $(CURL_LIBS)
 daemon_pbemctl_SOURCES = daemon/cli/pbemctl.c daemon/cli/pbemctl.h \
 	daemon/cli/ctl_backup.c daemon/cli/ctl_queue.c daemon/cli/ctl_cards.c \
-	daemon/cli/cli.h \
-	daemon/cli/cli.c
+	daemon/cli/cli.h daemon/cli/cli.c daemon/runtime/conf.h \
+	daemon/runtime/conf.c
 daemon_pbemctl_CPPFLAGS = $(CORE_CPPFLAGS)
 daemon_pbemctl_LDADD = $(CORE_LIBS)
 
@@ -98,6 +98,7 @@ daemon_pbemd_SOURCES = \
 	daemon/http/web_static.c \
 	daemon/http/web_origin.h daemon/http/web_origin.c \
 	daemon/http/web_pick.h daemon/http/web_pick.c \
+	daemon/http/web_last.h daemon/http/web_last.c \
 	daemon/notify/notify.h daemon/notify/webhook_deliver.c
 daemon_pbemd_CPPFLAGS = $(CORE_CPPFLAGS) $(MHD_CFLAGS) $(CURL_CFLAGS) \
 	$(SYSTEMD_CFLAGS)

@@ -570,6 +570,15 @@ static const char migration_15[] =
 	"ALTER TABLE games ADD COLUMN cards_hash TEXT\n"
 	"	REFERENCES card_files(hash);\n";
 
+/*
+ * 16: who paused a game (issue 21: a move sent to a paused game is
+ * refused naming who paused it and since when): the master's player id,
+ * or 0 when the administrator paused it (pbemctl gm GAME pause).
+ */
+static const char migration_16[] =
+	"ALTER TABLE game_masters ADD COLUMN paused_by INTEGER NOT NULL "
+	"DEFAULT 0;\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -590,6 +599,7 @@ static const struct migration migrations[] = {
 	{ 13, "players.tz, game_masters", migration_13, NULL },
 	{ 14, "webhooks.format and webhooks.lang", migration_14, NULL },
 	{ 15, "card files and games.cards_hash", migration_15, NULL },
+	{ 16, "game_masters.paused_by", migration_16, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

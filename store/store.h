@@ -566,6 +566,8 @@ struct store_master {
 	int64_t		player_id;	/* 0: no master named */
 	int64_t		command_seq;	/* the master's last command number */
 	int64_t		paused_at;	/* 0: running; else paused since */
+	int64_t		paused_by;	/* the player who paused it; 0: the
+					 * administrator (migration 16) */
 };
 /* STORE_OK with the row, or STORE_OK with a zeroed row (but game_id)
  * when the game has none. */

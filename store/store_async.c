@@ -225,7 +225,7 @@ store_master_get(struct store *st, int64_t game_id, struct store_master *m)
 	memset(m, 0, sizeof(*m));
 	m->game_id = game_id;
 	if ((s = store_sqlite_prepare(st, "SELECT coalesce(player_id, 0), "
-	    "command_seq, paused_at FROM game_masters WHERE game_id = ?1",
+	    "command_seq, paused_at, paused_by FROM game_masters WHERE game_id = ?1",
 	    "master get")) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, game_id);
@@ -233,6 +233,7 @@ store_master_get(struct store *st, int64_t game_id, struct store_master *m)
 		m->player_id = sqlite3_column_int64(s, 0);
 		m->command_seq = sqlite3_column_int64(s, 1);
 		m->paused_at = sqlite3_column_int64(s, 2);
+		m->paused_by = sqlite3_column_int64(s, 3);
 	}
 	store_sqlite_done(st, s);
 	return status == STORE_NOTFOUND ? STORE_OK : status;
@@ -244,15 +245,17 @@ store_master_put(struct store *st, const struct store_master *m)
 	sqlite3_stmt *s;
 
 	if ((s = store_sqlite_prepare(st, "INSERT INTO game_masters (game_id, "
-	    "player_id, command_seq, paused_at) VALUES (?1, nullif(?2, 0), "
-	    "?3, ?4) ON CONFLICT (game_id) DO UPDATE SET player_id = "
-	    "excluded.player_id, command_seq = excluded.command_seq, "
-	    "paused_at = excluded.paused_at", "master put")) == NULL)
+	    "player_id, command_seq, paused_at, paused_by) VALUES (?1, "
+	    "nullif(?2, 0), ?3, ?4, ?5) ON CONFLICT (game_id) DO UPDATE SET "
+	    "player_id = excluded.player_id, command_seq = "
+	    "excluded.command_seq, paused_at = excluded.paused_at, "
+	    "paused_by = excluded.paused_by", "master put")) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, m->game_id);
 	sqlite3_bind_int64(s, 2, m->player_id);
 	sqlite3_bind_int64(s, 3, m->command_seq);
 	sqlite3_bind_int64(s, 4, m->paused_at);
+	sqlite3_bind_int64(s, 5, m->paused_by);
 	return run_once(st, s, "master put");
 }
 

@@ -199,5 +199,47 @@ expect "an old state after prune" 0 ctl replay 1 --public
 expect "prune again: nothing left" 0 ctl prune --days 0
 contains "prune again" out.txt "0 snapshots of finished games removed"
 
+# --- with pbemd's configuration (-c): the files it names --------------------
+# The hosted keys' key and a password kept outside the database's folder,
+# the pid file elsewhere: a backup copies each, a restore honours the
+# configured lock and puts back a secret that is missing.
+mkdir -p etc run
+head -c 32 /dev/urandom >etc/hosted.kek
+printf 'smtp-secret\n' >etc/smtp.pass
+chmod 600 etc/hosted.kek etc/smtp.pass
+cat >pbemd.conf <<EOF
+database = $work/pbem.db
+hosted_key_file = $work/etc/hosted.kek
+pid_file = $work/run/pbemd.pid
+mail_smtp_password_file = $work/etc/smtp.pass
+EOF
+expect "backup with -c" 0 "$bin/pbemctl" -c pbemd.conf backup conf.db
+contains "backup -c names the hosted keys' key" out.txt "conf.db.kek (the hosted keys' key, from $work/etc/hosted.kek)"
+contains "backup -c names the password" out.txt "conf.db.mail_smtp_password_file (mail_smtp_password_file)"
+expect "backup -c: the hosted keys' key" 0 cmp etc/hosted.kek conf.db.kek
+expect "backup -c: the SMTP password" 0 cmp etc/smtp.pass conf.db.mail_smtp_password_file
+[ "$(stat -c %a conf.db.mail_smtp_password_file)" = 600 ] && ok ||
+    bad "conf.db.mail_smtp_password_file is mode $(stat -c %a conf.db.mail_smtp_password_file)"
+# A stand-in for pbemd: the configured lock held until ./release exists.
+( exec 9>run/pbemd.pid; flock 9
+  while [ ! -e release ]; do sleep 0.05; done ) &
+holder=$!
+sleep 0.3
+expect "restore -c while the configured pid file is locked" 1 \
+    "$bin/pbemctl" -c pbemd.conf restore conf.db
+contains "restore -c reads the configured pid file" err.txt "run/pbemd.pid is locked"
+touch release
+wait "$holder"
+rm -f etc/smtp.pass
+printf 'changed\n' >etc/hosted.kek
+expect "restore with -c" 0 "$bin/pbemctl" -c pbemd.conf restore conf.db
+contains "restore -c audits" out.txt "game 1: ok"
+expect "restore -c: the hosted keys' key back" 0 cmp conf.db.kek etc/hosted.kek
+expect "restore -c: the missing password back" 0 cmp conf.db.mail_smtp_password_file etc/smtp.pass
+rm -f etc/smtp.pass
+expect "backup -c refuses without a named secret" 1 "$bin/pbemctl" -c pbemd.conf backup conf2.db
+contains "backup -c names the missing secret" err.txt "etc/smtp.pass (mail_smtp_password_file)"
+[ -e conf2.db ] && bad "a refused backup left conf2.db" || ok
+
 echo "backup-test: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -11,7 +11,8 @@ top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$top"
 
 # folder: the folders it may include from (besides itself).  Front-ends
-# (http, mail, cli) and the process (server) call the engine; the engine
+# (http, mail, cli) and the process (server) call the engine (pbemctl
+# reads pbemd's settings file with runtime/conf.c); the engine
 # calls the store and the rules; nothing below includes what is above.
 allowed() {
 	case $1 in
@@ -24,7 +25,7 @@ allowed() {
 	daemon/notify)	echo "daemon/runtime daemon/engine daemon/common store rules" ;;
 	daemon/http)	echo "daemon/runtime daemon/engine daemon/render daemon/common store rules" ;;
 	daemon/mail)	echo "daemon/runtime daemon/engine daemon/render daemon/common store rules" ;;
-	daemon/cli)	echo "daemon/engine daemon/render daemon/common store rules" ;;
+	daemon/cli)	echo "daemon/runtime daemon/engine daemon/render daemon/common store rules" ;;
 	daemon/server)	echo "daemon/http daemon/mail daemon/notify daemon/runtime daemon/engine daemon/render daemon/common store rules" ;;
 	*)		echo "UNKNOWN" ;;
 	esac

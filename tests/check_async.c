@@ -796,7 +796,7 @@ START_TEST(test_game_master)
 	struct gamestate gs;
 	json_t *view;
 	char err[512];
-	int64_t game, t0 = fake_now, t;
+	int64_t game, t0 = fake_now, t, before;
 	int seat;
 
 	game = testenv_game(&env, "template", 2);
@@ -838,6 +838,20 @@ START_TEST(test_game_master)
 	engine_reply_clear(&reply);
 	s = tick(t + 10 * DAY);
 	ck_assert_int_eq(s.auto_moves, 0);
+	ck_assert_int_eq(s.reminders + s.deadlines + s.late, 0);
+	/* A paused game takes no move, and says who paused it and when. */
+	before = testenv_rows(&env);
+	ck_assert_int_eq(play_as(game, -1), ENGINE_REFUSED);
+	ck_assert_int_eq(testenv_rows(&env), before);
+	ck_assert_int_eq(engine_master_paused(env.st, game, RULES_LANG_FR,
+	    "Europe/Paris", err, sizeof(err)), ENGINE_REFUSED);
+	ck_assert_msg(strstr(err, "son maître du jeu, ") != NULL &&
+	    strstr(err, "mercredi 3 janvier 2024, 11:00 (Europe/Paris)") !=
+	    NULL && strstr(err, "mj reprendre") != NULL, "%s", err);
+	ck_assert_int_eq(engine_master_paused(env.st, game, RULES_LANG_EN,
+	    "", err, sizeof(err)), ENGINE_REFUSED);
+	ck_assert_msg(strstr(err, "paused it on Wednesday 3 January 2024, "
+	    "10:00") != NULL && strstr(err, "resumes it") != NULL, "%s", err);
 	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
 	    sizeof(err)), ENGINE_OK);
 	view = json_object();
@@ -874,6 +888,40 @@ START_TEST(test_game_master)
 	ck_assert_int_ne(to_act(game, NULL), seat);
 	ck_assert_int_eq(rows("SELECT count(*) FROM log WHERE kind = 2"), 3);
 	audit_ok(game);
+}
+END_TEST
+
+/* A turn late under wait that the master extends is announced late
+ * again when its new deadline passes, once, with its repeats counted
+ * from there. */
+START_TEST(test_extend_late_again)
+{
+	struct engine_reply reply;
+	struct schedule_stats s;
+	char err[512];
+	int64_t game, t0 = fake_now;
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"wait\"}");
+	ck_assert_int_eq(engine_master_name(env.st, game, env.player_id[2],
+	    err, sizeof(err)), ENGINE_OK);
+	(void)tick(t0);
+	s = tick(t0 + 24 * HOUR);
+	ck_assert_int_eq(s.late, 1);
+	ck_assert_int_eq(outbox("late"), 2);
+	fake_now = t0 + 30 * HOUR;
+	command(2, game, 1, 0, "gm extend 24h", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	s = tick(t0 + 47 * HOUR);
+	ck_assert_int_eq(s.late, 0);
+	s = tick(t0 + 48 * HOUR);
+	ck_assert_int_eq(s.late, 1);			/* late again */
+	ck_assert_int_eq(outbox("late"), 4);
+	s = tick(t0 + 49 * HOUR);
+	ck_assert_int_eq(s.late, 0);			/* once */
+	ck_assert_int_eq(outbox("late"), 4);
 }
 END_TEST
 
@@ -990,6 +1038,82 @@ START_TEST(test_command_and_policy_words)
 	engine_reply_clear(&reply);
 	ck_assert_int_eq(rows("SELECT count(*) FROM log WHERE kind = 4"), 1);
 	ck_assert_int_eq(rows("SELECT count(*) FROM log WHERE kind = 1"), 0);
+}
+END_TEST
+
+/* A signed command answered in French. */
+static void
+command_fr(int signer, int64_t game, int64_t n, int seat, const char *text,
+    struct engine_reply *reply)
+{
+	char block[4096];
+
+	testenv_block(&env, signer, game, n, seat, text, block, sizeof(block));
+	engine_handle(env.st, env.key, block, strlen(block), RULES_LANG_FR,
+	    fake_now, reply);
+}
+
+/* Every refusal a player or master reads exists in French: the policy's,
+ * a used command number, press. */
+START_TEST(test_refusals_in_french)
+{
+	const struct rules_module *tpl = rules_find("template");
+	struct engine_reply reply;
+	struct policy p;
+	char err[512];
+	int64_t game;
+
+	policy_default(&p);
+	ck_assert_int_eq(policy_set_field_in("tempo=fast", tpl, &p,
+	    RULES_LANG_FR, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "champ de politique « tempo » inconnu") !=
+	    NULL, "%s", err);
+	ck_assert_int_eq(policy_set_field_in("grace=1y", tpl, &p,
+	    RULES_LANG_FR, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "valeur incorrecte") != NULL, "%s", err);
+	ck_assert_int_eq(policy_parse_in("[1]", tpl, &p, RULES_LANG_FR, err,
+	    sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "une politique est un objet JSON") != NULL,
+	    "%s", err);
+	ck_assert_int_eq(policy_set_field_in("grace", tpl, &p, RULES_LANG_FR,
+	    err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "écrivez CHAMP=VALEUR") != NULL, "%s", err);
+
+	game = testenv_game(&env, "template", 3);
+	command_fr(0, game, 1, 0, "message 1 : bonjour", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command_fr(0, game, 1, 0, "message 2 : encore", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_STALE_SEQ);
+	ck_assert_msg(strstr(reply.message, "le numéro de commande 1 du "
+	    "siège 0 a déjà servi") != NULL, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command_fr(0, game, 2, 0, "message 0 : à moi", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_BAD_REQUEST);
+	ck_assert_msg(strstr(reply.message, "nommez au moins un autre siège")
+	    != NULL, "%s", reply.message);
+	engine_reply_clear(&reply);
+	set_policy(game, "{\"press\": false}");
+	command_fr(0, game, 2, 0, "message tous : coucou", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
+	ck_assert_msg(strstr(reply.message, "les messages entre joueurs sont "
+	    "désactivés") != NULL, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(engine_master_name(env.st, game, env.player_id[3],
+	    err, sizeof(err)), ENGINE_OK);
+	command_fr(3, game, 1, 0, "mj politique tempo=vite", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_BAD_REQUEST);
+	ck_assert_msg(strstr(reply.message, "inconnu") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	command_fr(3, game, 1, 0, "mj pause", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command_fr(3, game, 1, 0, "mj reprendre", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_STALE_SEQ);
+	ck_assert_msg(strstr(reply.message, "du maître du jeu de la partie") !=
+	    NULL, "%s", reply.message);
+	engine_reply_clear(&reply);
 }
 END_TEST
 
@@ -1213,12 +1337,14 @@ async_suite(void)
 	tcase_add_test(tc, test_resign_three_seats_plays_on);
 	tcase_add_test(tc, test_call_off);
 	tcase_add_test(tc, test_game_master);
+	tcase_add_test(tc, test_extend_late_again);
 	tcase_add_test(tc, test_vacation_bounds_and_cancel);
 	tcase_add_test(tc, test_call_off_tally_and_withdraw);
 	tcase_add_test(tc, test_absent_seat_has_no_say);
 	tcase_add_test(tc, test_press);
 	tcase_add_test(tc, test_commands);
 	tcase_add_test(tc, test_command_and_policy_words);
+	tcase_add_test(tc, test_refusals_in_french);
 	tcase_add_test(tc, test_tick_time_bounds);
 	tcase_add_test(tc, test_gap_drops_stale_notices);
 	tcase_add_test(tc, test_wait_then_default);

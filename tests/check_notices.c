@@ -173,6 +173,11 @@ static const struct expect expects[] = {
 	    "est terminée" },
 	{ "observer_seat_offered", "a seat is offered",
 	    "un siège est à prendre", "pbemctl replace", "pbemctl replace" },
+	{ "master_notice", "news for the game master",
+	    "nouvelles pour le maître du jeu", "This is the game's public view",
+	    "Voici la vue publique de la partie" },
+	{ "clock_changed", "the deadline has changed", "le délai a changé",
+	    "now", "désormais" },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -1422,6 +1427,107 @@ START_TEST(test_every_event_has_a_mail)
 }
 END_TEST
 
+/*
+ * The game master's own mails: named, the game starting, a seat late, a
+ * move the server played for a seat, the answer to each gm command, the
+ * end; and every player told when the master extends the turn or
+ * resumes the game, in their own language and time zone.
+ */
+START_TEST(test_master_mail)
+{
+	struct want want[] = {
+		{ "master_notice", "You are now the game master",
+		    "Vous êtes désormais le maître du jeu", -1, 0, 0 },
+		{ "master_notice", "which you run as its game master, has "
+		    "begun", "dont vous êtes le maître du jeu, commence",
+		    -1, 0, 0 },
+		{ "master_notice", "missed its\ndeadline of Tuesday 2 January "
+		    "2024, 10:00 (Europe/Paris)", "a dépassé\nson délai du "
+		    "mardi 2 janvier 2024, 10:00 (Europe/Paris)", -1, 0, 0 },
+		{ "master_notice", "your command \"gm extend 24h\" is done:\n"
+		    "turn extended by 24h", "votre commande « gm extend 24h » "
+		    "est faite :", -1, 0, 0 },
+		{ "master_notice", "the server played for it",
+		    "le serveur a joué pour lui", -1, 0, 0 },
+		{ "master_notice", "which you ran as its game master, is over",
+		    "dont vous étiez le maître du jeu, est terminée", -1, 0,
+		    0 },
+		{ "clock_changed", "the game master gave the current turn 1 "
+		    "day more", "le maître du jeu a prolongé le tour en cours "
+		    "de 1 jour", -2, 0, 0 },
+		{ "clock_changed", "now has until Wednesday 3 January 2024, "
+		    "09:00 UTC", "a désormais jusqu'au mercredi 3 janvier "
+		    "2024, 09:00 UTC", -2, 0, 0 },
+		{ "clock_changed", "resumed the game", "a repris la partie",
+		    -2, 0, 0 },
+		{ "clock_changed", "is now Wednesday 3 January 2024, 11:00 UTC",
+		    "court désormais jusqu'au mercredi 3 janvier 2024, 11:00 "
+		    "UTC", -2, 0, 0 },
+		{ NULL, NULL, NULL, 0, 0, 0 }
+	};
+	int64_t players[2], game, formed, t0;
+	char err[512], zone[128];
+	int started, taken;
+
+	snprintf(zone, sizeof(zone), "Europe/Paris' WHERE id = '%lld",
+	    (long long)env.player_id[4]);
+	sql("UPDATE players SET tz = '%s'", zone);
+	/* A forming game whose master is named before it starts. */
+	players[0] = env.player_id[2];
+	players[1] = 0;
+	ck_assert_int_eq(engine_form_game(env.st, env.key, "template", NULL,
+	    players, 2, &formed, &started, err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(started, 0);
+	ck_assert_int_eq(engine_master_name(env.st, formed, env.player_id[4],
+	    err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(count_rows("master_notice"), 0);
+	ck_assert_int_eq(engine_join_game(env.st, env.key, formed, -1,
+	    env.player_id[3], &taken, &started, err, sizeof(err)),
+	    ENGINE_OK);
+	ck_assert_int_eq(started, 1);
+	ck_assert_int_eq(count_rows("master_notice"), 1);
+	render_new(check_want, want, 1);
+
+	/* A running game whose master is named. */
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"wait\"}");
+	ck_assert_int_eq(engine_master_name(env.st, game, env.player_id[4],
+	    err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(count_rows("master_notice"), 1);
+	t0 = fake_now;
+	tick(t0);
+	tick(t0 + 24 * HOUR);
+	ck_assert_int_eq(count_rows("late"), 2);
+	ck_assert_int_eq(count_rows("master_notice"), 2);
+	render_new(check_want, want, 1);
+
+	command(4, game, 1, 0, "gm extend 24h");
+	ck_assert_int_eq(count_rows("clock_changed"), 2);
+	ck_assert_int_eq(count_rows("master_notice"), 1);
+	render_new(check_want, want, 1);
+	command(4, game, 2, 0, "gm pause");
+	fake_now += 2 * HOUR;
+	command(4, game, 3, 0, "gm resume");
+	ck_assert_int_eq(count_rows("clock_changed"), 2);
+	ck_assert_int_eq(count_rows("master_notice"), 2);
+	render_new(check_want, want, 1);
+
+	/* The extended turn passes under "default": the server plays. */
+	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"default\"}");
+	tick(t0 + 50 * HOUR);
+	ck_assert_int_eq(count_rows("auto_move"), 1);
+	ck_assert_int_eq(count_rows("master_notice"), 1);
+	render_new(check_want, want, 1);
+	command(0, game, 1, 0, "call off");
+	command(1, game, 1, 1, "call off");
+	ck_assert_int_eq(count_rows("master_notice"), 1);
+	render_new(check_want, want, 1);
+	all_seen(want);
+}
+END_TEST
+
 /* An event outside the list is refused and writes nothing. */
 START_TEST(test_unknown_event_refused)
 {
@@ -1572,6 +1678,7 @@ notices_suite(void)
 	tcase_add_test(tc, test_last_move_receipt);
 	tcase_add_test(tc, test_draw_receipt_names_card);
 	tcase_add_test(tc, test_window_reminder);
+	tcase_add_test(tc, test_master_mail);
 	tcase_add_test(tc, test_unknown_event_refused);
 	tcase_add_test(tc, test_press_row_checked);
 	tcase_add_test(tc, test_one_writer);

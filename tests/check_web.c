@@ -20,6 +20,7 @@
 
 #include "engine.h"
 #include "testlib.h"
+#include "web_last.h"
 #include "web_origin.h"
 #include "web_pick.h"
 
@@ -316,6 +317,56 @@ START_TEST(test_pick_marks)
 }
 END_TEST
 
+/* "Last moves": another seat's move is the log's public summary in the
+ * reader's language (not "bruno played"), without its "to play" tail;
+ * the reader's own move is its text. */
+START_TEST(test_last_moves_summaries)
+{
+	struct gamestate gs;
+	const char *names[STORE_MAX_SEATS];
+	char err[512], *en, *fr, *dash;
+	json_t *moves, *m;
+	size_t i;
+	int other = 0, own = 0;
+
+	ck_assert_int_eq(testenv_play_first(&env, game, -1, now), ENGINE_OK);
+	ck_assert_int_eq(testenv_play_first(&env, game, -1, now), ENGINE_OK);
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	(void)gamestate_seat_names(env.st, &gs, names);
+	moves = web_last_moves(env.st, &gs, 0, names, 0, RULES_LANG_FR);
+	ck_assert_ptr_nonnull(moves);
+	json_array_foreach(moves, i, m) {
+		int64_t seq = json_integer_value(json_object_get(m, "seq"));
+		struct store_entry e;
+
+		ck_assert_int_eq(store_log_get(env.st, game, seq, &e),
+		    STORE_OK);
+		if (e.seat == 0) {
+			own++;
+			ck_assert_ptr_nonnull(json_object_get(m, "text"));
+		} else {
+			other++;
+			ck_assert_ptr_null(json_object_get(m, "text"));
+			ck_assert_int_eq(store_summary_get(env.st, game, seq,
+			    &en, &fr), STORE_OK);
+			dash = strstr(fr, " \xe2\x80\x94 ");
+			ck_assert_ptr_nonnull(dash);	/* "— à X de jouer" */
+			*dash = '\0';
+			ck_assert_str_eq(json_string_value(json_object_get(m,
+			    "summary")), fr);
+			free(en);
+			free(fr);
+		}
+		store_entry_clear(&e);
+	}
+	ck_assert_int_eq(own, 1);
+	ck_assert_int_eq(other, 1);
+	json_decref(moves);
+	gamestate_clear(&gs);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -326,6 +377,7 @@ main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_link_works_once);
+	tcase_add_test(tc, test_last_moves_summaries);
 	tcase_add_test(tc, test_link_refusals);
 	tcase_add_test(tc, test_session_expires);
 	tcase_add_test(tc, test_csrf_bound_to_session);

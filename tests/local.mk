@@ -39,7 +39,8 @@ check_PROGRAMS += tests/check_web
 TESTS += tests/check_web
 tests_check_web_SOURCES = tests/check_web.c $(TESTLIB) \
 	daemon/http/web_origin.h daemon/http/web_origin.c \
-	daemon/http/web_pick.h daemon/http/web_pick.c
+	daemon/http/web_pick.h daemon/http/web_pick.c \
+	daemon/http/web_last.h daemon/http/web_last.c
 tests_check_web_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
 tests_check_web_LDADD = $(CORE_LIBS) $(CHECK_LIBS) -lpthread
 

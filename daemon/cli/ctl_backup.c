@@ -2,18 +2,24 @@
  * ctl_backup.c -- `pbemctl backup FILE` and `pbemctl restore FILE`
  * (pbemctl(8), docs/STORE.md, "Backup and restore").
  *
- * A backup is three files that belong together: FILE, the database as of
+ * A backup is the files that belong together: FILE, the database as of
  * one commit (the store's online backup: consistent while pbemd runs),
- * FILE.key, the server's signing key (<database>.key), and FILE.kek, the
- * key of the keys the server holds for players (<database>.kek), when
- * there is one.  Without the keys a restored database cannot sign new
- * entries, and hosted players cannot move.
+ * FILE.key, the server's signing key (<database>.key), FILE.kek, the key
+ * of the keys the server holds for players (the configuration's
+ * hosted_key_file, else <database>.kek), when there is one, and with -c
+ * every other secret file pbemd's configuration names
+ * (mail_smtp_password_file, mail_imap_password_file,
+ * webhook_admin_token_file) as FILE.<option>.  Without the keys a
+ * restored database cannot sign new entries, and hosted players cannot
+ * move.
  *
- * A restore refuses while a pbemd holds the database's lock
- * (<database>.pid, or --pid-file), holds that lock itself meanwhile,
- * checks the backup (integrity, a pbem schema this build knows), copies
- * it over the database and the keys beside it, then audits every game:
- * exit 0 only when each one checks out.
+ * A restore refuses while a pbemd holds the database's lock (--pid-file,
+ * else the configuration's pid_file, else <database>.pid), holds that
+ * lock itself meanwhile, checks the backup (integrity, a pbem schema
+ * this build knows), copies it over the database and the keys where the
+ * configuration puts them (a secret file is put back only where none is:
+ * a password changed since is kept), then audits every game: exit 0 only
+ * when each one checks out.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -80,15 +86,41 @@ copy_key(const char *from, const char *to, int overwrite)
 	return 0;
 }
 
+/* The secret files besides the keys that pbemd's configuration may name;
+ * a backup keeps each as FILE.<option>. */
+static const char *const secret_options[] = {
+	"mail_smtp_password_file",
+	"mail_imap_password_file",
+	"webhook_admin_token_file",
+};
+#define NSECRETS	(sizeof(secret_options) / sizeof(secret_options[0]))
+
+/* The path the configuration gives option, or NULL when it names none. */
+static const char *
+configured(const struct ctl *c, const char *option)
+{
+	if (c->cfg == NULL || *config_str(c->cfg, option) == '\0')
+		return NULL;
+	return config_str(c->cfg, option);
+}
+
 int
 ctl_cmd_backup(struct ctl *c, int argc, char **argv)
 {
-	char err[1024], from[4096], to[4096];
-	const char *dest;
+	char err[1024], from[4096], to[4096], *kek;
+	const char *dest, *secret;
+	size_t i;
 
 	if (argc != 2)
 		usage();
 	dest = argv[1];
+	/* Every file the configuration names must be there before the
+	 * backup starts: a backup without them cannot be restored whole. */
+	for (i = 0; i < NSECRETS; i++)
+		if ((secret = configured(c, secret_options[i])) != NULL &&
+		    access(secret, R_OK) != 0)
+			cli_fatal("%s (%s): %s; the backup needs it", secret,
+			    secret_options[i], strerror(errno));
 	ctl_open(c, 0);
 	if (store_backup(c->st, dest, err, sizeof(err)) != STORE_OK)
 		cli_fatal("backup: %s", err);
@@ -99,10 +131,23 @@ ctl_cmd_backup(struct ctl *c, int argc, char **argv)
 		cli_fatal("%s: missing; the backup %s has no server key",
 		    from, dest);
 	printf("backup: %s (the database), %s (the server key)", dest, to);
-	path_with(from, sizeof(from), c->dbpath, ".kek");
+	if ((kek = ctl_kek_path(c)) == NULL)
+		cli_fatal("out of memory");
 	path_with(to, sizeof(to), dest, ".kek");
-	if (copy_key(from, to, 0) == 0)
-		printf(", %s (the hosted keys' key)", to);
+	if (copy_key(kek, to, 0) == 0)
+		printf(", %s (the hosted keys' key, from %s)", to, kek);
+	free(kek);
+	for (i = 0; i < NSECRETS; i++) {
+		if ((secret = configured(c, secret_options[i])) == NULL)
+			continue;
+		path_with(to, sizeof(to), dest, "");
+		path_with(from, sizeof(from), to, ".");
+		path_with(to, sizeof(to), from, secret_options[i]);
+		if (copy_key(secret, to, 0) != 0)
+			cli_fatal("%s (%s): vanished during the backup",
+			    secret, secret_options[i]);
+		printf(", %s (%s)", to, secret_options[i]);
+	}
 	printf("\nKeep them together, somewhere pbemd's host is not.\n");
 	return 0;
 }
@@ -134,11 +179,16 @@ ctl_cmd_restore(struct ctl *c, int argc, char **argv)
 		{ "pid-file", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 }
 	};
-	char err[1024], from[4096], to[4096], lockpath[4096];
-	const char *src;
+	char err[1024], from[4096], to[4096], lockpath[4096], *kek;
+	const char *src, *secret;
+	size_t i;
 	int ch, lockfd, made, failed;
 
-	path_with(lockpath, sizeof(lockpath), c->dbpath, ".pid");
+	if (configured(c, "pid_file") != NULL)
+		path_with(lockpath, sizeof(lockpath),
+		    configured(c, "pid_file"), "");
+	else
+		path_with(lockpath, sizeof(lockpath), c->dbpath, ".pid");
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (ch != 'p')
 			usage();
@@ -160,8 +210,27 @@ ctl_cmd_restore(struct ctl *c, int argc, char **argv)
 	path_with(to, sizeof(to), c->dbpath, ".key");
 	copy_key(from, to, 1);
 	path_with(from, sizeof(from), src, ".kek");
-	path_with(to, sizeof(to), c->dbpath, ".kek");
-	copy_key(from, to, 1);
+	if ((kek = ctl_kek_path(c)) == NULL)
+		cli_fatal("out of memory");
+	if (copy_key(from, kek, 1) == 0)
+		printf("restored %s (the hosted keys' key)\n", kek);
+	free(kek);
+	for (i = 0; i < NSECRETS; i++) {
+		if ((secret = configured(c, secret_options[i])) == NULL)
+			continue;
+		path_with(to, sizeof(to), src, ".");
+		path_with(from, sizeof(from), to, secret_options[i]);
+		if (access(secret, F_OK) == 0)
+			printf("kept %s (%s): it is there already\n", secret,
+			    secret_options[i]);
+		else if (copy_key(from, secret, 0) == 0)
+			printf("restored %s (%s)\n", secret,
+			    secret_options[i]);
+		else
+			fprintf(stderr, "pbemctl: restore: %s is not in the "
+			    "backup; write %s (%s) by hand\n", from, secret,
+			    secret_options[i]);
+	}
 	printf("restored %s from %s; auditing every game\n", c->dbpath, src);
 	ctl_open(c, 0);
 	failed = ctl_audit_all(c) != 0;

@@ -36,7 +36,9 @@ static void
 print_usage(FILE *out)
 {
 	fprintf(out,
-"usage: pbemctl [-d database] command [arguments]\n"
+"usage: pbemctl [-c pbemd.conf] [-d database] command [arguments]\n"
+"  -c FILE: read the database and the files it names (keys, secrets, pid\n"
+"           file) from pbemd's configuration file; -d overrides it\n"
 "  init                              create the database and server key\n"
 "  rulesets                          list the games this server runs\n"
 "  player add NAME (--key KEY | --key-file FILE) [--email ADDR] [--lang en|fr]\n"
@@ -94,8 +96,9 @@ print_usage(FILE *out)
 "  queue retry ID...|all             try rows again now (postsuper -r)\n"
 "  queue drop ID...                  remove rows unsent (postsuper -d)\n"
 "  backup FILE                       a consistent copy while pbemd runs,\n"
-"                                    with FILE.key (and FILE.kek)\n"
-"  restore FILE                      replace the database with a backup\n"
+"                                    with FILE.key (and FILE.kek, and each\n"
+"                                    secret file -c's configuration names)\n"
+"  restore FILE [--pid-file PATH]    replace the database with a backup\n"
 "                                    (pbemd stopped), then audit every game\n"
 "  pbemctl --help | --version\n"
 "Exit status: 0 done, 1 failed, 64 usage error, 65 a card file refused,\n"
@@ -108,6 +111,14 @@ usage(void)
 {
 	print_usage(stderr);
 	exit(EX_USAGE);
+}
+
+char *
+ctl_kek_path(const struct ctl *c)
+{
+	if (c->cfg != NULL && *config_str(c->cfg, "hosted_key_file") != '\0')
+		return strdup(config_str(c->cfg, "hosted_key_file"));
+	return hosted_kek_path_for(c->dbpath);
 }
 
 void
@@ -216,8 +227,7 @@ player_add_hosted(struct ctl *c, struct store_player *p, const char *kekfile)
 	enum engine_status es;
 
 	ctl_open(c, 0);
-	path = kekfile != NULL ? strdup(kekfile) :
-	    hosted_kek_path_for(c->dbpath);
+	path = kekfile != NULL ? strdup(kekfile) : ctl_kek_path(c);
 	if (path == NULL || (kek = hosted_kek_open(path, 1, err,
 	    sizeof(err))) == NULL)
 		cli_fatal("%s", path == NULL ? "out of memory" : err);
@@ -1806,19 +1816,30 @@ int
 main(int argc, char **argv)
 {
 	struct ctl c;
+	const char *config_file = NULL, *dbpath = NULL;
+	char err[1024];
 	size_t i;
 	int ch;
 
 	memset(&c, 0, sizeof(c));
 	cli_help_or_version(argc > 1 ? argv[1] : NULL, print_usage);
-	c.dbpath = getenv("PBEM_DB") ? getenv("PBEM_DB") : "pbem.db";
-	while ((ch = getopt(argc, argv, "+d:h")) != -1) {
+	while ((ch = getopt(argc, argv, "+c:d:h")) != -1) {
 		switch (ch) {
-		case 'd': c.dbpath = optarg; break;
+		case 'c': config_file = optarg; break;
+		case 'd': dbpath = optarg; break;
 		case 'h': print_usage(stdout); exit(EX_OK);
 		default: usage();
 		}
 	}
+	if (config_file != NULL) {
+		if ((c.cfg = config_new()) == NULL)
+			cli_fatal("out of memory");
+		if (config_load_file(c.cfg, config_file, err, sizeof(err)) != 0)
+			cli_fatal("%s", err);
+	}
+	c.dbpath = dbpath != NULL ? dbpath : c.cfg != NULL ?
+	    config_str(c.cfg, "database") : getenv("PBEM_DB") != NULL ?
+	    getenv("PBEM_DB") : "pbem.db";
 	argc -= optind;
 	argv += optind;
 	if (argc < 1)

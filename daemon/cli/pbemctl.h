@@ -10,10 +10,16 @@
 #ifndef PBEM_PBEMCTL_H
 #define PBEM_PBEMCTL_H
 
+#include "conf.h"
 #include "engine.h"
 
 struct ctl {
-	const char		*dbpath;	/* -d, $PBEM_DB or pbem.db */
+	const char		*dbpath;	/* -d, the configuration's
+						 * database, $PBEM_DB or
+						 * pbem.db */
+	struct config		*cfg;		/* -c: pbemd's configuration
+						 * file (pbemd.conf(5)), or
+						 * NULL */
 	struct store		*st;		/* after ctl_open() */
 	struct serverkey	*key;
 };
@@ -24,6 +30,9 @@ void	usage(void) __attribute__((noreturn));
  * exits with a message when they do not open. */
 void	ctl_open(struct ctl *c, int create);
 void	ctl_close(struct ctl *c);
+/* The hosted keys' key file (malloc'd, NULL if out of memory): the
+ * configuration's hosted_key_file, else <database>.kek. */
+char   *ctl_kek_path(const struct ctl *c);
 /* Audit every game of the open store, a line each on stdout; 0 when all
  * check out, -1 when one does not. */
 int	ctl_audit_all(struct ctl *c);

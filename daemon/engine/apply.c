@@ -77,6 +77,21 @@ refuse_seq(struct engine_reply *reply, const struct proto_move *m,
 		    (long long)next);
 }
 
+/* ENGINE_OK if gs's game is running; else the refusal, with times in
+ * the zone of seat's player. */
+static enum engine_status
+paused(struct store *st, const struct gamestate *gs, int seat,
+    enum rules_lang lang, struct engine_reply *reply)
+{
+	struct store_player p;
+
+	memset(&p, 0, sizeof(p));
+	if (seat >= 0 && seat < gs->game.nseats)
+		(void)store_player_get(st, gs->game.seat_player[seat], &p);
+	return engine_master_paused(st, gs->game.id, lang, p.tz,
+	    reply->message, sizeof(reply->message));
+}
+
 /* Parse, check and apply to gs; NULL json on refusal (gs unchanged). */
 static json_t *
 play(struct gamestate *gs, const struct proto_move *m, enum rules_lang lang,
@@ -122,11 +137,15 @@ apply_move(struct store *st, const struct serverkey *key,
 	 * seat that resigned or was marked absent after the move was
 	 * verified is refused too; engine_seat_may_move() says why. */
 	if (gs->game.seat_status[m->seat] != STORE_SEAT_PLAYING &&
-	    engine_seat_may_move(st, m->game_id, m->seat, reply->message,
-	    sizeof(reply->message)) != ENGINE_OK) {
+	    engine_seat_may_move(st, m->game_id, m->seat, lang,
+	    reply->message, sizeof(reply->message)) != ENGINE_OK) {
 		reply->status = ENGINE_REFUSED;
 		return reply->status;
 	}
+	/* A paused game takes no move: its master resumes it first. */
+	if ((reply->status = paused(st, gs, m->seat, lang, reply)) !=
+	    ENGINE_OK)
+		return reply->status;
 	if (m->seq != gs->seq + 1) {
 		refuse_seq(reply, m, gs->seq + 1, lang);
 		return reply->status;

@@ -170,8 +170,9 @@ set_zone(struct store *st, const struct proto_move *m, const char *zone,
 	    store_seat_get(st, m->game_id, m->seat, &row) != STORE_OK) {
 		snprintf(err, errlen, "store: %s", store_errmsg(st));
 		es = ENGINE_INTERNAL;
-	} else if ((es = seats_claim_command(&row, m->seq, err, errlen)) ==
-	    ENGINE_OK && store_seat_update(st, &row) != STORE_OK) {
+	} else if ((es = seats_claim_command(&row, m->seq, lang, err,
+	    errlen)) == ENGINE_OK && store_seat_update(st, &row) !=
+	    STORE_OK) {
 		snprintf(err, errlen, "store: %s", store_errmsg(st));
 		es = ENGINE_INTERNAL;
 	}
@@ -262,8 +263,8 @@ run_command(struct store *st, const struct serverkey *key,
 		body = colon + 1;
 		while (*body == ' ')
 			body++;
-		es = engine_press(st, m->game_id, m->seat, m->seq, mask, body,
-		    now, &id, err, sizeof(err));
+		es = engine_press_in(st, m->game_id, m->seat, m->seq, mask,
+		    body, now, lang, &id, err, sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), fr ?
 		    "message %lld envoyé" : "message %lld sent",
 		    es == ENGINE_OK ? (long long)id : 0LL);
@@ -324,6 +325,24 @@ run_command(struct store *st, const struct serverkey *key,
 	reply->status = es;
 	if (es != ENGINE_OK)
 		snprintf(reply->message, sizeof(reply->message), "%s", err);
+}
+
+/* The master's own record of a command done: a master_notice "answer"
+ * (mastermail.c), whatever way the command came.  The effect is
+ * committed already: if the mail cannot be queued, the game stays as
+ * the command made it and the command's own answer still says so. */
+static void
+answer_master(struct store *st, const struct proto_move *m,
+    const char *answer, int64_t now)
+{
+	struct store_entry last;
+
+	memset(&last, 0, sizeof(last));
+	if (store_log_last(st, m->game_id, &last) == STORE_OK)
+		(void)engine_queue_master(st, m->game_id, last.seq, "answer",
+		    json_pack("{s:s, s:s}", "command", m->text, "answer",
+		    answer), now);
+	store_entry_clear(&last);
 }
 
 /* A signed command of the game's master: verified with the master's
@@ -400,6 +419,8 @@ master_command(struct store *st, const struct serverkey *key,
 	reply->status = es;
 	if (es != ENGINE_OK)
 		snprintf(reply->message, sizeof(reply->message), "%s", err);
+	else
+		answer_master(st, m, reply->message, now);
 }
 
 void
@@ -442,7 +463,8 @@ engine_command(struct store *st, const struct serverkey *key,
 		return;
 	}
 	if (store_game_get(st, m.game_id, &g) != STORE_OK) {
-		snprintf(perr, sizeof(perr), "there is no game %lld",
+		snprintf(perr, sizeof(perr), lang == RULES_LANG_FR ? "il n'y a "
+		    "pas de partie %lld" : "there is no game %lld",
 		    (long long)m.game_id);
 		refuse(reply, ENGINE_UNKNOWN_GAME, perr);
 		return;
@@ -455,9 +477,10 @@ engine_command(struct store *st, const struct serverkey *key,
 	}
 	if (m.seat < 0 || m.seat >= g.nseats ||
 	    store_player_get(st, g.seat_player[m.seat], &p) != STORE_OK) {
-		snprintf(perr, sizeof(perr), "game %lld has seats 0 to %d; "
-		    "there is no seat %d", (long long)g.id, g.nseats - 1,
-		    m.seat);
+		snprintf(perr, sizeof(perr), lang == RULES_LANG_FR ? "la "
+		    "partie %lld a les sièges 0 à %d ; il n'y a pas de siège "
+		    "%d" : "game %lld has seats 0 to %d; there is no seat %d",
+		    (long long)g.id, g.nseats - 1, m.seat);
 		store_game_clear(&g);
 		refuse(reply, ENGINE_BAD_SEAT, perr);
 		return;
@@ -469,9 +492,11 @@ engine_command(struct store *st, const struct serverkey *key,
 		reply->next_seq = last.seq + 1;
 	store_entry_clear(&last);
 	if (proto_move_verify(&m, p.pubkey) != PROTO_OK) {
-		snprintf(perr, sizeof(perr), "the signature does not match the "
-		    "key of seat %d (%s) for this game, command number and "
-		    "text", m.seat, p.name);
+		snprintf(perr, sizeof(perr), lang == RULES_LANG_FR ? "la "
+		    "signature ne correspond pas à la clé du siège %d (%s) "
+		    "pour cette partie, ce numéro de commande et ce texte" :
+		    "the signature does not match the key of seat %d (%s) for "
+		    "this game, command number and text", m.seat, p.name);
 		refuse(reply, ENGINE_BAD_SIGNATURE, perr);
 		return;
 	}

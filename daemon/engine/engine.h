@@ -467,10 +467,23 @@ enum engine_status engine_master_extend(struct store *st, int64_t game_id,
 	    char *err, size_t errlen);
 /* Pause (pause 1) or resume (0) a running game's clock: no reminder,
  * deadline or outcome while paused; resuming gives the turn back the
- * time it stood paused.  Moves are still played while paused. */
+ * time it stood paused.  No move is accepted while paused
+ * (engine_master_paused()). */
 enum engine_status engine_master_pause(struct store *st, int64_t game_id,
 	    int64_t command_seq, int pause, int64_t now, enum rules_lang lang,
 	    char *err, size_t errlen);
+/* mastermail.c: one "master_notice" row to game_id's master, if it has
+ * one with an address: what ("named", "game_started", "late",
+ * "auto_move", "seat_offered", "game_over", "answer") about entry seq,
+ * with the fields of extra (taken; may be NULL).  0, or -1 on a store
+ * failure. */
+int	engine_queue_master(struct store *st, int64_t game_id, int64_t seq,
+	    const char *what, json_t *extra, int64_t now);
+/* ENGINE_OK if game_id is not paused; else ENGINE_REFUSED with, in err,
+ * who paused it and since when (in lang, times in zone: "" for UTC) and
+ * that the master resumes it.  A paused game accepts no move. */
+enum engine_status engine_master_paused(struct store *st, int64_t game_id,
+	    enum rules_lang lang, const char *zone, char *err, size_t errlen);
 /* Apply the missed-deadline outcome of the current turn now. */
 enum engine_status engine_master_force(struct store *st,
 	    const struct serverkey *key, int64_t game_id, int64_t command_seq,
@@ -515,17 +528,23 @@ enum engine_status engine_call_off(struct store *st,
  * it is not above the last one taken, else row->command_seq is set (the
  * caller writes row in its transaction).  0 takes nothing. */
 enum engine_status seats_claim_command(struct store_seat *row,
-	    int64_t command_seq, char *err, size_t errlen);
+	    int64_t command_seq, enum rules_lang lang, char *err,
+	    size_t errlen);
 /* Whether seat may send a move now: not resigned, not absent.  Read
  * only; ENGINE_OK or ENGINE_REFUSED with the reason. */
 enum engine_status engine_seat_may_move(struct store *st, int64_t game_id,
-	    int seat, char *err, size_t errlen);
+	    int seat, enum rules_lang lang, char *err, size_t errlen);
 
 /* press.c -- a message from seat to the seats in the recipients mask
  * (bit s: seat s); refused when the game's policy disables press.
  * *press_id is the recorded message's id. */
 enum engine_status engine_press(struct store *st, int64_t game_id,
 	    int from_seat, int64_t command_seq, unsigned recipients, const char *body, int64_t now,
+	    int64_t *press_id, char *err, size_t errlen);
+/* engine_press() with its refusals in lang (a player's own command). */
+enum engine_status engine_press_in(struct store *st, int64_t game_id,
+	    int from_seat, int64_t command_seq, unsigned recipients,
+	    const char *body, int64_t now, enum rules_lang lang,
 	    int64_t *press_id, char *err, size_t errlen);
 /* The messages seat may read (sent by it or to it), as a JSON array of
  * {id, from, to: [seats], text, time}. */

@@ -13,8 +13,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "clock.h"
 #include "engine.h"
 #include "gametx.h"
+#include "timetext.h"
 #include "refusal.h"
 #include "schedule.h"
 #include "turnclock.h"
@@ -26,36 +28,82 @@
 /* The master's signed command number must be new (0: the administrator,
  * no number); it is recorded in m, which the caller writes. */
 static enum engine_status
-claim(struct store_master *m, int64_t command_seq, char *err, size_t errlen)
+claim(struct store_master *m, int64_t command_seq, enum rules_lang lang,
+    char *err, size_t errlen)
 {
 	if (command_seq == 0)
 		return ENGINE_OK;
 	if (command_seq <= m->command_seq)
-		return engine_refusal(err, errlen, ENGINE_STALE_SEQ,
-		    "command number %lld "
-		    "of game %lld's master has already been used; sign the "
-		    "command again with a number above %lld",
-		    (long long)command_seq, (long long)m->game_id,
-		    (long long)m->command_seq);
+		return engine_refusal_in(err, errlen, ENGINE_STALE_SEQ, lang,
+		    "command number %lld of game %lld's master has already "
+		    "been used; sign the command again with a number above "
+		    "%lld", "le numéro de commande %lld du maître du jeu de la "
+		    "partie %lld a déjà servi ; signez à nouveau la commande "
+		    "avec un numéro supérieur à %lld", (long long)command_seq,
+		    (long long)m->game_id, (long long)m->command_seq);
 	m->command_seq = command_seq;
 	return ENGINE_OK;
 }
 
-/* Move the start of gs's current turn by delta seconds. */
+/*
+ * Tell every seat what the master (by_master) or the administrator did
+ * to the clock of the current turn, now turn: what is "extended" (by
+ * seconds) or "resumed"; each row names the first seat to act and its
+ * new deadline (0: the game has no deadlines), rendered in each player's
+ * language and time zone (clock_changed.txt).
+ */
+static enum engine_status
+tell_seats(struct store *st, struct gamestate *gs,
+    const struct store_turn *turn, const char *what, int64_t seconds,
+    int by_master, char *err, size_t errlen)
+{
+	const struct store_player *p;
+	struct store_seat row;
+	struct policy pol;
+	enum engine_status es;
+	int seats[STORE_MAX_SEATS], nact, s;
+	unsigned waiting;
+	int64_t deadline = 0;
+
+	(void)turnclock_shape(gs, seats, &nact, &waiting);
+	if (nact == 0)
+		return ENGINE_OK;
+	if ((es = engine_policy_of(st, gs->game.id, gs->module, &pol, err,
+	    errlen)) != ENGINE_OK)
+		return es;
+	if (store_seat_get(st, gs->game.id, seats[0], &row) == STORE_OK)
+		deadline = turnclock_deadline(&pol, turn, &row);
+	for (s = 0; s < gs->game.nseats; s++) {
+		if ((p = gamestate_seat_player(st, gs, s)) == NULL ||
+		    engine_outbox_mail(st, gs->game.id, gs->seq,
+		    p->email, "clock_changed", json_pack("{s:I, s:I, s:i, s:s, "
+		    "s:s, s:I, s:I, s:i, s:b}", "game", (json_int_t)gs->game.id,
+		    "seq", (json_int_t)gs->seq, "seat", s, "event",
+		    "clock_changed", "what", what, "extension",
+		    (json_int_t)seconds, "deadline", (json_int_t)deadline,
+		    "late_seat", seats[0], "by_master", by_master),
+		    clock_now()) != 0)
+			return engine_refusal(err, errlen, ENGINE_INTERNAL,
+			    "store: %s", store_errmsg(st));
+	}
+	return ENGINE_OK;
+}
+
+/* Move the start of gs's current turn by delta seconds; *turn: the turn
+ * after. */
 static enum engine_status
 shift_turn(struct store *st, const struct gamestate *gs, int64_t delta,
-    char *err, size_t errlen)
+    struct store_turn *turn, char *err, size_t errlen)
 {
-	struct store_turn turn;
 	int seats[STORE_MAX_SEATS], nact, window;
 	unsigned waiting;
 
 	window = turnclock_shape(gs, seats, &nact, &waiting);
-	if (turnclock_update(st, gs, window, waiting, -1, &turn) != STORE_OK)
+	if (turnclock_update(st, gs, window, waiting, -1, turn) != STORE_OK)
 		return engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
-	turn.started += delta;
-	if (store_turn_put(st, &turn) != STORE_OK)
+	turn->started += delta;
+	if (store_turn_put(st, turn) != STORE_OK)
 		return engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	return ENGINE_OK;
@@ -68,12 +116,15 @@ engine_master_name(struct store *st, int64_t game_id, int64_t player_id,
 	struct store_master m;
 	struct store_player p;
 	struct store_game g;
+	struct store_entry last;
 	enum store_status rc;
+	int named, running;
 
 	memset(&g, 0, sizeof(g));
 	if (store_game_get(st, game_id, &g) != STORE_OK)
 		return engine_refusal(err, errlen, ENGINE_UNKNOWN_GAME,
 		    "there is no game %lld", (long long)game_id);
+	running = g.status == STORE_GAME_RUNNING;
 	store_game_clear(&g);
 	if (player_id != 0 && store_player_get(st, player_id, &p) != STORE_OK)
 		return engine_refusal(err, errlen, ENGINE_BAD_REQUEST,
@@ -81,10 +132,21 @@ engine_master_name(struct store *st, int64_t game_id, int64_t player_id,
 	if (store_master_get(st, game_id, &m) != STORE_OK)
 		return engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
+	named = player_id != 0 && m.player_id != player_id;
 	if (m.player_id != player_id)
 		m.command_seq = 0;	/* a new master numbers from 1 */
 	m.player_id = player_id;
 	rc = store_master_put(st, &m);
+	/* A new master of a running game is told so (a forming game's
+	 * hears when it starts). */
+	if (rc == STORE_OK && named && running) {
+		memset(&last, 0, sizeof(last));
+		if ((rc = store_log_last(st, game_id, &last)) == STORE_OK &&
+		    engine_queue_master(st, game_id, last.seq, "named", NULL,
+		    clock_now()) != 0)
+			rc = STORE_ERROR;
+		store_entry_clear(&last);
+	}
 	return rc == STORE_OK ? ENGINE_OK : engine_refusal(err, errlen,
 	    ENGINE_INTERNAL,
 	    "store: %s", store_errmsg(st));
@@ -97,6 +159,7 @@ engine_master_extend(struct store *st, int64_t game_id,
 {
 	struct gamestate gs;
 	struct store_master m;
+	struct store_turn turn;
 	enum engine_status es;
 
 	if (seconds < 3600 || seconds > EXTEND_MAX)
@@ -116,8 +179,10 @@ engine_master_extend(struct store *st, int64_t game_id,
 		    "paused: its clock does not run; resume it first", "la "
 		    "partie %lld est en pause : son horloge ne tourne pas ; "
 		    "reprenez-la d'abord", (long long)game_id);
-	else if ((es = claim(&m, command_seq, err, errlen)) == ENGINE_OK &&
-	    (es = shift_turn(st, &gs, seconds, err, errlen)) == ENGINE_OK &&
+	else if ((es = claim(&m, command_seq, lang, err, errlen)) == ENGINE_OK &&
+	    (es = shift_turn(st, &gs, seconds, &turn, err, errlen)) ==
+	    ENGINE_OK && (es = tell_seats(st, &gs, &turn, "extended",
+	    seconds, command_seq != 0, err, errlen)) == ENGINE_OK &&
 	    store_master_put(st, &m) != STORE_OK)
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
@@ -131,6 +196,7 @@ engine_master_pause(struct store *st, int64_t game_id,
 {
 	struct gamestate gs;
 	struct store_master m;
+	struct store_turn turn;
 	enum engine_status es;
 
 	es = engine_game_open(st, game_id, -1, &gs, lang, err, errlen);
@@ -141,7 +207,7 @@ engine_master_pause(struct store *st, int64_t game_id,
 		    store_errmsg(st));
 		goto out;
 	}
-	if ((es = claim(&m, command_seq, err, errlen)) != ENGINE_OK)
+	if ((es = claim(&m, command_seq, lang, err, errlen)) != ENGINE_OK)
 		;
 	else if (pause && m.paused_at != 0)
 		es = engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
@@ -153,12 +219,17 @@ engine_master_pause(struct store *st, int64_t game_id,
 		    "game %lld is "
 		    "not paused", "la partie %lld n'est pas en pause",
 		    (long long)game_id);
-	/* Resuming gives the turn back the time it stood paused. */
-	else if (!pause && now > m.paused_at)
-		es = shift_turn(st, &gs, now - m.paused_at, err, errlen);
+	/* Resuming gives the turn back the time it stood paused, and every
+	 * seat is told its new deadline. */
+	else if (!pause && (es = shift_turn(st, &gs, now > m.paused_at ?
+	    now - m.paused_at : 0, &turn, err, errlen)) == ENGINE_OK)
+		es = tell_seats(st, &gs, &turn, "resumed", 0,
+		    command_seq != 0, err, errlen);
 	if (es != ENGINE_OK)
 		goto out;
 	m.paused_at = pause ? now : 0;
+	/* Who paused it: the master who signed, or the administrator. */
+	m.paused_by = pause && command_seq != 0 ? m.player_id : 0;
 	if (store_master_put(st, &m) != STORE_OK)
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
@@ -187,7 +258,7 @@ engine_master_force(struct store *st, const struct serverkey *key,
 		    "game %lld is "
 		    "paused; resume it first", "la partie %lld est en pause ; "
 		    "reprenez-la d'abord", (long long)game_id);
-	else if ((es = claim(&m, command_seq, err, errlen)) == ENGINE_OK &&
+	else if ((es = claim(&m, command_seq, lang, err, errlen)) == ENGINE_OK &&
 	    store_master_put(st, &m) != STORE_OK)
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
@@ -216,11 +287,11 @@ engine_master_policy(struct store *st, int64_t game_id, int64_t command_seq,
 	if (store_master_get(st, game_id, &m) != STORE_OK)
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
-	else if ((es = claim(&m, command_seq, err, errlen)) != ENGINE_OK ||
+	else if ((es = claim(&m, command_seq, lang, err, errlen)) != ENGINE_OK ||
 	    (es = engine_policy_of(st, game_id, gs.module, &pol, err,
 	    errlen)) != ENGINE_OK)
 		;
-	else if (policy_set_field(assignment, gs.module, &pol, perr,
+	else if (policy_set_field_in(assignment, gs.module, &pol, lang, perr,
 	    sizeof(perr)) != 0)
 		es = engine_refusal(err, errlen, ENGINE_BAD_REQUEST, "%s",
 		    perr);
@@ -229,4 +300,37 @@ engine_master_policy(struct store *st, int64_t game_id, int64_t command_seq,
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	return engine_game_finish(st, &gs, es, err, errlen);
+}
+
+enum engine_status
+engine_master_paused(struct store *st, int64_t game_id, enum rules_lang lang,
+    const char *zone, char *err, size_t errlen)
+{
+	struct store_master m;
+	struct store_player p;
+	char when[128], iso[64], who[STORE_NAME_MAX + 64];
+	int fr = lang == RULES_LANG_FR;
+
+	if (store_master_get(st, game_id, &m) != STORE_OK)
+		return engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
+		    store_errmsg(st));
+	if (m.paused_at == 0)
+		return ENGINE_OK;
+	timetext_words(m.paused_at, fr ? "fr" : "en", zone, when,
+	    sizeof(when));
+	timetext_iso(m.paused_at, zone, iso, sizeof(iso));
+	if (m.paused_by != 0 && store_player_get(st, m.paused_by, &p) ==
+	    STORE_OK)
+		snprintf(who, sizeof(who), fr ? "son maître du jeu, %s" :
+		    "its game master, %s", p.name);
+	else
+		snprintf(who, sizeof(who), fr ? "l'administrateur" :
+		    "the administrator");
+	return engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
+	    "game %lld is paused: %s paused it on %s (%s); no move is "
+	    "accepted until the game master resumes it (gm resume); nothing "
+	    "was changed", "la partie %lld est en pause : %s l'a mise en "
+	    "pause le %s (%s) ; aucun coup n'est accepté tant que le maître "
+	    "du jeu ne l'a pas reprise (mj reprendre) ; rien n'a été "
+	    "modifié", (long long)game_id, who, when, iso);
 }

@@ -32,6 +32,9 @@ const char *const engine_mail_events[] = {
 	"call_off_vote", "press", "vacation",
 	/* observers (observe.c: "observer_" + the event) */
 	"observer_update", "observer_game_over", "observer_seat_offered",
+	/* the game master's own (mastermail.c), and the players told of
+	 * what the master did to the clock (gamemaster.c) */
+	"master_notice", "clock_changed",
 	NULL
 };
 
@@ -132,7 +135,10 @@ engine_queue_notifications(struct store *st, struct gamestate *gs,
 int
 engine_queue_opening(struct store *st, struct gamestate *gs)
 {
-	return queue_seats(st, gs, -1, NULL, "game_started", 0, 0);
+	if (queue_seats(st, gs, -1, NULL, "game_started", 0, 0) != 0)
+		return -1;
+	return engine_queue_master(st, gs->game.id, 0, "game_started", NULL,
+	    clock_now());
 }
 
 /* Rows removed per statement: a pass over a large backlog never holds the

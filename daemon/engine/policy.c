@@ -2,6 +2,7 @@
  * policy.c -- deadline policies: defaults, reading, writing, deadlines
  * (policy.h, docs/ASYNC.md).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,23 @@ policy_missed_word(enum policy_missed missed)
 	return missed_words[missed];
 }
 
+/* The refusal in the reader's language: en or fr, the same arguments. */
+static int say(enum rules_lang lang, char *err, size_t errlen,
+    const char *en, const char *fr, ...)
+    __attribute__((format(printf, 4, 6), format(printf, 5, 6)));
+
+static int
+say(enum rules_lang lang, char *err, size_t errlen, const char *en,
+    const char *fr, ...)
+{
+	va_list ap;
+
+	va_start(ap, fr);
+	vsnprintf(err, errlen, lang == RULES_LANG_FR ? fr : en, ap);
+	va_end(ap);
+	return -1;
+}
+
 /* A duration: an integer of seconds, or "N" followed by s, m, h or d. */
 static int
 read_duration(const json_t *v, int64_t *out)
@@ -84,14 +102,15 @@ policy_read_duration(const char *text, int64_t *out)
 }
 
 static int
-range(const char *name, int64_t v, int64_t lo, int64_t hi, char *err,
-    size_t errlen)
+range(const char *name, int64_t v, int64_t lo, int64_t hi,
+    enum rules_lang lang, char *err, size_t errlen)
 {
 	if (v >= lo && v <= hi)
 		return 0;
-	snprintf(err, errlen, "policy field \"%s\": %lld seconds is outside "
-	    "%lld to %lld", name, (long long)v, (long long)lo, (long long)hi);
-	return -1;
+	return say(lang, err, errlen, "policy field \"%s\": %lld seconds is "
+	    "outside %lld to %lld", "champ de politique « %s » : %lld "
+	    "secondes est hors de l'intervalle %lld à %lld", name,
+	    (long long)v, (long long)lo, (long long)hi);
 }
 
 static int
@@ -103,7 +122,7 @@ can_skip(const struct rules_module *m)
 /* One field of the object; q is the policy being built. */
 static int
 read_field(const char *name, const json_t *v, const struct rules_module *m,
-    struct policy *q, char *err, size_t errlen)
+    struct policy *q, enum rules_lang lang, char *err, size_t errlen)
 {
 	int64_t d;
 	size_t i;
@@ -116,7 +135,8 @@ read_field(const char *name, const json_t *v, const struct rules_module *m,
 		for (i = 0; i < json_array_size(v); i++) {
 			if (read_duration(json_array_get(v, i), &d) != 0)
 				goto bad;
-			if (range(name, d, MINUTE, 90LL * DAY, err, errlen))
+			if (range(name, d, MINUTE, 90LL * DAY, lang, err,
+		    errlen))
 				return -1;
 			q->reminders[q->nreminders++] = d;
 		}
@@ -140,10 +160,12 @@ read_field(const char *name, const json_t *v, const struct rules_module *m,
 		if (i == sizeof(missed_words) / sizeof(*missed_words))
 			goto bad;
 		if (i == POLICY_MISSED_SKIP && !can_skip(m)) {
-			snprintf(err, errlen, "policy field \"missed\": %s does "
-			    "not allow a turn to be skipped; choose wait, "
-			    "default or absent", m ? m->name : "this game");
-			return -1;
+			return say(lang, err, errlen, "policy field \"missed\": "
+			    "%s does not allow a turn to be skipped; choose "
+			    "wait, default or absent", "champ de politique "
+			    "« missed » : %s ne permet pas de passer un tour ; "
+			    "choisissez wait, default ou absent", m ? m->name :
+			    "this game");
 		}
 		q->missed = (enum policy_missed)i;
 		return 0;
@@ -158,61 +180,87 @@ read_field(const char *name, const json_t *v, const struct rules_module *m,
 	    strcmp(name, "vacation_max") != 0 &&
 	    strcmp(name, "response_time") != 0 &&
 	    strcmp(name, "late_every") != 0) {
-		snprintf(err, errlen, "unknown policy field \"%s\"; the fields "
-		    "are turn_time, reminders, grace, weekends, missed, "
-		    "vacation_max, response_time, press and late_every", name);
-		return -1;
+		return say(lang, err, errlen, "unknown policy field \"%s\"; "
+		    "the fields are turn_time, reminders, grace, weekends, "
+		    "missed, vacation_max, response_time, press and late_every",
+		    "champ de politique « %s » inconnu ; les champs sont "
+		    "turn_time, reminders, grace, weekends, missed, "
+		    "vacation_max, response_time, press et late_every", name);
 	}
 	if (read_duration(v, &d) != 0)
 		goto bad;
 	if (strcmp(name, "turn_time") == 0) {
-		if (d != 0 && range(name, d, MINUTE, 90LL * DAY, err, errlen))
+		if (d != 0 && range(name, d, MINUTE, 90LL * DAY, lang, err,
+		    errlen))
 			return -1;
 		q->turn_time = d;
 	} else if (strcmp(name, "grace") == 0) {
-		if (range(name, d, 0, 30LL * DAY, err, errlen))
+		if (range(name, d, 0, 30LL * DAY, lang, err,
+		    errlen))
 			return -1;
 		q->grace = d;
 	} else if (strcmp(name, "vacation_max") == 0) {
-		if (range(name, d, 0, 90LL * DAY, err, errlen))
+		if (range(name, d, 0, 90LL * DAY, lang, err,
+		    errlen))
 			return -1;
 		q->vacation_max = d;
 	} else if (strcmp(name, "response_time") == 0) {
-		if (range(name, d, MINUTE, 30LL * DAY, err, errlen))
+		if (range(name, d, MINUTE, 30LL * DAY, lang, err,
+		    errlen))
 			return -1;
 		q->response_time = d;
 	} else {
-		if (d != 0 && range(name, d, HOUR, 30LL * DAY, err, errlen))
+		if (d != 0 && range(name, d, HOUR, 30LL * DAY, lang, err,
+		    errlen))
 			return -1;
 		q->late_every = d;
 	}
 	return 0;
 bad:
-	snprintf(err, errlen, "policy field \"%s\" has a bad value: %s", name,
-	    strcmp(name, "reminders") == 0 ? "give a list of at most 4 "
-	    "durations (\"24h\", \"1h\")" : strcmp(name, "weekends") == 0 ?
-	    "give \"count\" or \"pause\"" : strcmp(name, "missed") == 0 ?
-	    "give \"wait\", \"skip\", \"default\" or \"absent\"" :
-	    strcmp(name, "press") == 0 ? "give true or false" :
+	if (strcmp(name, "reminders") == 0)
+		return say(lang, err, errlen, "policy field \"%s\" has a bad "
+		    "value: give a list of at most 4 durations (\"24h\", "
+		    "\"1h\")", "le champ de politique « %s » a une valeur "
+		    "incorrecte : donnez une liste d'au plus 4 durées (\"24h\", "
+		    "\"1h\")", name);
+	if (strcmp(name, "weekends") == 0)
+		return say(lang, err, errlen, "policy field \"%s\" has a bad "
+		    "value: give \"count\" or \"pause\"", "le champ de "
+		    "politique « %s » a une valeur incorrecte : donnez "
+		    "\"count\" ou \"pause\"", name);
+	if (strcmp(name, "missed") == 0)
+		return say(lang, err, errlen, "policy field \"%s\" has a bad "
+		    "value: give \"wait\", \"skip\", \"default\" or "
+		    "\"absent\"", "le champ de politique « %s » a une valeur "
+		    "incorrecte : donnez \"wait\", \"skip\", \"default\" ou "
+		    "\"absent\"", name);
+	if (strcmp(name, "press") == 0)
+		return say(lang, err, errlen, "policy field \"%s\" has a bad "
+		    "value: give true or false", "le champ de politique « %s » "
+		    "a une valeur incorrecte : donnez true ou false", name);
+	return say(lang, err, errlen, "policy field \"%s\" has a bad value: "
 	    "give seconds or a duration such as \"90s\", \"30m\", \"12h\", "
-	    "\"3d\"");
-	return -1;
+	    "\"3d\"", "le champ de politique « %s » a une valeur incorrecte : "
+	    "donnez des secondes ou une durée comme \"90s\", \"30m\", "
+	    "\"12h\", \"3d\"", name);
 }
 
 /* Checks between fields, once all are read. */
 static int
-coherent(const struct policy *q, char *err, size_t errlen)
+coherent(const struct policy *q, enum rules_lang lang, char *err,
+    size_t errlen)
 {
 	int i;
 
 	for (i = 0; i < q->nreminders && q->turn_time > 0; i++)
-		if (q->reminders[i] >= q->turn_time) {
-			snprintf(err, errlen, "policy: a reminder %lld seconds "
-			    "before the deadline is not within the turn time "
-			    "(%lld seconds)", (long long)q->reminders[i],
+		if (q->reminders[i] >= q->turn_time)
+			return say(lang, err, errlen, "policy: a reminder %lld "
+			    "seconds before the deadline is not within the "
+			    "turn time (%lld seconds)", "politique : un rappel "
+			    "%lld secondes avant l'échéance ne tient pas dans "
+			    "le temps du tour (%lld secondes)",
+			    (long long)q->reminders[i],
 			    (long long)q->turn_time);
-			return -1;
-		}
 	return 0;
 }
 
@@ -231,6 +279,13 @@ int
 policy_parse(const char *text, const struct rules_module *m,
     struct policy *p, char *err, size_t errlen)
 {
+	return policy_parse_in(text, m, p, RULES_LANG_EN, err, errlen);
+}
+
+int
+policy_parse_in(const char *text, const struct rules_module *m,
+    struct policy *p, enum rules_lang lang, char *err, size_t errlen)
+{
 	json_error_t jerr;
 	json_t *obj, *v;
 	const char *name;
@@ -238,14 +293,16 @@ policy_parse(const char *text, const struct rules_module *m,
 
 	obj = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
 	if (obj == NULL || !json_is_object(obj)) {
-		snprintf(err, errlen, "a policy is a JSON object such as "
+		say(lang, err, errlen, "a policy is a JSON object such as "
 		    "{\"turn_time\": \"3d\", \"missed\": \"default\"}%s%s",
-		    obj == NULL ? ": " : "", obj == NULL ? jerr.text : "");
+		    "une politique est un objet JSON comme {\"turn_time\": "
+		    "\"3d\", \"missed\": \"default\"}%s%s",
+		    obj == NULL ? " : " : "", obj == NULL ? jerr.text : "");
 		json_decref(obj);
 		return -1;
 	}
 	json_object_foreach(obj, name, v) {
-		if (read_field(name, v, m, &q, err, errlen) != 0) {
+		if (read_field(name, v, m, &q, lang, err, errlen) != 0) {
 			json_decref(obj);
 			return -1;
 		}
@@ -253,7 +310,7 @@ policy_parse(const char *text, const struct rules_module *m,
 	/* Reminders given with the policy must fit in its turn; earlier
 	 * ones (the defaults, say) that a shorter turn leaves out go. */
 	if (json_object_get(obj, "reminders") != NULL) {
-		if (coherent(&q, err, errlen) != 0) {
+		if (coherent(&q, lang, err, errlen) != 0) {
 			json_decref(obj);
 			return -1;
 		}
@@ -268,6 +325,14 @@ int
 policy_set_field(const char *assignment, const struct rules_module *m,
     struct policy *p, char *err, size_t errlen)
 {
+	return policy_set_field_in(assignment, m, p, RULES_LANG_EN, err,
+	    errlen);
+}
+
+int
+policy_set_field_in(const char *assignment, const struct rules_module *m,
+    struct policy *p, enum rules_lang lang, char *err, size_t errlen)
+{
 	const char *eq = strchr(assignment, '=');
 	json_t *obj, *v;
 	char name[64], *text;
@@ -275,9 +340,10 @@ policy_set_field(const char *assignment, const struct rules_module *m,
 
 	if (eq == NULL || eq == assignment ||
 	    (size_t)(eq - assignment) >= sizeof(name)) {
-		snprintf(err, errlen, "\"%s\": write NAME=VALUE, such as "
-		    "turn_time=3d or missed=default", assignment);
-		return -1;
+		return say(lang, err, errlen, "\"%s\": write NAME=VALUE, such "
+		    "as turn_time=3d or missed=default", "« %s » : écrivez "
+		    "CHAMP=VALEUR, comme turn_time=3d ou missed=default",
+		    assignment);
 	}
 	snprintf(name, sizeof(name), "%.*s", (int)(eq - assignment),
 	    assignment);
@@ -299,7 +365,7 @@ policy_set_field(const char *assignment, const struct rules_module *m,
 	json_object_set_new(obj, name, v);
 	text = json_dumps(obj, JSON_COMPACT);
 	json_decref(obj);
-	rc = policy_parse(text, m, p, err, errlen);
+	rc = policy_parse_in(text, m, p, lang, err, errlen);
 	free(text);
 	return rc;
 }

@@ -58,12 +58,19 @@ void	policy_default(struct policy *p);
  */
 int	policy_parse(const char *text, const struct rules_module *m,
 	    struct policy *p, char *err, size_t errlen);
+/* policy_parse() with the refusal in lang. */
+int	policy_parse_in(const char *text, const struct rules_module *m,
+	    struct policy *p, enum rules_lang lang, char *err, size_t errlen);
 /* A duration as text ("90s", "30m", "12h", "3d" or seconds) into *out;
  * 0, or -1 if it is not one. */
 int	policy_read_duration(const char *text, int64_t *out);
 /* Set one field from "name=value" text (pbemctl game policy). */
 int	policy_set_field(const char *assignment, const struct rules_module *m,
 	    struct policy *p, char *err, size_t errlen);
+/* policy_set_field() with the refusal in lang (a game master's). */
+int	policy_set_field_in(const char *assignment,
+	    const struct rules_module *m, struct policy *p,
+	    enum rules_lang lang, char *err, size_t errlen);
 /* The canonical JSON text (malloc'd) of p, every field present. */
 char   *policy_text(const struct policy *p);
 /* A policy's outcome as its JSON word ("wait", "skip", ...). */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "refusal.h"
 
 #define PRESS_MAX	1024
 
@@ -51,8 +52,17 @@ queue_press(struct store *st, const struct store_game *g,
 
 enum engine_status
 engine_press(struct store *st, int64_t game_id, int from_seat,
-    int64_t command_seq, unsigned recipients, const char *body, int64_t now, int64_t *press_id,
-    char *err, size_t errlen)
+    int64_t command_seq, unsigned recipients, const char *body, int64_t now,
+    int64_t *press_id, char *err, size_t errlen)
+{
+	return engine_press_in(st, game_id, from_seat, command_seq,
+	    recipients, body, now, RULES_LANG_EN, press_id, err, errlen);
+}
+
+enum engine_status
+engine_press_in(struct store *st, int64_t game_id, int from_seat,
+    int64_t command_seq, unsigned recipients, const char *body, int64_t now,
+    enum rules_lang lang, int64_t *press_id, char *err, size_t errlen)
 {
 	struct store_game g;
 	struct store_entry last;
@@ -63,57 +73,58 @@ engine_press(struct store *st, int64_t game_id, int from_seat,
 	size_t len = body != NULL ? strlen(body) : 0;
 
 	memset(&g, 0, sizeof(g));
-	if (len == 0 || len > PRESS_MAX) {
-		snprintf(err, errlen, "a message must hold 1 to %d bytes, not "
-		    "%zu", PRESS_MAX, len);
-		return ENGINE_BAD_REQUEST;
-	}
-	if (store_begin(st) != STORE_OK) {
-		snprintf(err, errlen, "the store is busy: %s; try again",
-		    store_errmsg(st));
-		return ENGINE_BUSY;
-	}
+	if (len == 0 || len > PRESS_MAX)
+		return engine_refusal_in(err, errlen, ENGINE_BAD_REQUEST, lang,
+		    "a message must hold 1 to %d bytes, not %zu", "un message "
+		    "doit tenir en 1 à %d octets, pas %zu", PRESS_MAX, len);
+	if (store_begin(st) != STORE_OK)
+		return engine_refusal_in(err, errlen, ENGINE_BUSY, lang,
+		    "the store is busy: %s; try again", "la base est occupée "
+		    ": %s ; réessayez", store_errmsg(st));
 	es = ENGINE_OK;
-	if (store_game_get(st, game_id, &g) != STORE_OK) {
-		snprintf(err, errlen, "there is no game %lld",
+	if (store_game_get(st, game_id, &g) != STORE_OK)
+		es = engine_refusal_in(err, errlen, ENGINE_UNKNOWN_GAME, lang,
+		    "there is no game %lld", "il n'y a pas de partie %lld",
 		    (long long)game_id);
-		es = ENGINE_UNKNOWN_GAME;
-	} else if (from_seat < 0 || from_seat >= g.nseats) {
-		snprintf(err, errlen, "game %lld has seats 0 to %d; there is "
-		    "no seat %d", (long long)game_id, g.nseats - 1, from_seat);
-		es = ENGINE_BAD_SEAT;
-	} else if ((es = engine_policy_of(st, game_id,
+	else if (from_seat < 0 || from_seat >= g.nseats)
+		es = engine_refusal_in(err, errlen, ENGINE_BAD_SEAT, lang,
+		    "game %lld has seats 0 to %d; there is no seat %d",
+		    "la partie %lld a les sièges 0 à %d ; il n'y a pas de "
+		    "siège %d", (long long)game_id, g.nseats - 1, from_seat);
+	else if ((es = engine_policy_of(st, game_id,
 	    rules_find(g.ruleset), &pol, err, errlen)) != ENGINE_OK)
 		;
-	else if (!pol.press) {
-		snprintf(err, errlen, "messages between players are disabled "
-		    "in game %lld", (long long)game_id);
-		es = ENGINE_REFUSED;
-	} else {
+	else if (!pol.press)
+		es = engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
+		    "messages between players are disabled in game %lld",
+		    "les messages entre joueurs sont désactivés dans la "
+		    "partie %lld", (long long)game_id);
+	else {
 		recipients &= ~(1u << from_seat);
 		recipients &= (1u << g.nseats) - 1;
-		if (recipients == 0) {
-			snprintf(err, errlen, "name at least one other seat "
-			    "(0 to %d) or all", g.nseats - 1);
-			es = ENGINE_BAD_REQUEST;
-		}
+		if (recipients == 0)
+			es = engine_refusal_in(err, errlen, ENGINE_BAD_REQUEST,
+			    lang, "name at least one other seat (0 to %d) or "
+			    "all", "nommez au moins un autre siège (0 à %d) ou "
+			    "tous", g.nseats - 1);
 	}
 	if (es == ENGINE_OK) {
-		if (store_seat_get(st, game_id, from_seat, &row) != STORE_OK) {
-			snprintf(err, errlen, "store: %s", store_errmsg(st));
-			es = ENGINE_INTERNAL;
-		} else if (row.status == STORE_SEAT_ABSENT) {
-			snprintf(err, errlen, "seat %d of game %lld is marked "
-			    "absent after a missed deadline and sends no "
-			    "messages until it is given back", from_seat,
-			    (long long)game_id);
-			es = ENGINE_REFUSED;
-		} else if (command_seq > 0 && (es = seats_claim_command(&row,
-		    command_seq, err, errlen)) == ENGINE_OK &&
-		    store_seat_update(st, &row) != STORE_OK) {
-			snprintf(err, errlen, "store: %s", store_errmsg(st));
-			es = ENGINE_INTERNAL;
-		}
+		if (store_seat_get(st, game_id, from_seat, &row) != STORE_OK)
+			es = engine_refusal(err, errlen, ENGINE_INTERNAL,
+			    "store: %s", store_errmsg(st));
+		else if (row.status == STORE_SEAT_ABSENT)
+			es = engine_refusal_in(err, errlen, ENGINE_REFUSED,
+			    lang, "seat %d of game %lld is marked absent after "
+			    "a missed deadline and sends no messages until it "
+			    "is given back", "le siège %d de la partie %lld est "
+			    "marqué absent après un délai manqué et n'envoie "
+			    "aucun message tant qu'il ne lui est pas rendu",
+			    from_seat, (long long)game_id);
+		else if (command_seq > 0 && (es = seats_claim_command(&row,
+		    command_seq, lang, err, errlen)) == ENGINE_OK &&
+		    store_seat_update(st, &row) != STORE_OK)
+			es = engine_refusal(err, errlen, ENGINE_INTERNAL,
+			    "store: %s", store_errmsg(st));
 	}
 	if (es != ENGINE_OK)
 		goto out;

@@ -80,6 +80,8 @@ engine_append_entry(struct store *st, const struct serverkey *key,
 	    over) != 0 ||
 	    engine_queue_observers(st, e->game_id, e->seq, over ? "game_over" :
 	    "update", e->time) != 0 ||
+	    (over && engine_queue_master(st, e->game_id, e->seq, "game_over",
+	    NULL, e->time) != 0) ||
 	    turnclock_note(st, gs, e->time) != 0 ||
 	    engine_summary_put(st, gs, e, over, &sum) != 0 ||
 	    webhook_move(st, gs, e->seq, e->seat, over, &sum) != 0 ||

@@ -136,20 +136,41 @@ skip_turn(struct tick *t, int seat)
 	return 1;
 }
 
+/* The game's master hears of a missed deadline too (mastermail.c). */
+static int
+tell_master(struct tick *t, const char *what, int seat, int64_t deadline)
+{
+	if (engine_queue_master(t->st, t->gs.game.id, t->gs.seq, what,
+	    json_pack("{s:i, s:I}", "late_seat", seat, "deadline",
+	    (json_int_t)deadline), t->now) != 0)
+		return fail(t, "queueing the master's %s notice: %s", what,
+		    store_errmsg(t->st));
+	return 0;
+}
+
 /* The missed-deadline outcome for seat (its "outcome" timer is new). */
 static int
 outcome(struct tick *t, struct store_seat *row, int64_t deadline)
 {
+	int rc;
+
 	if (t->window)
 		return play_default(t, row->seat);	/* the window closes */
 	switch (t->pol.missed) {
 	case POLICY_MISSED_WAIT:
 		t->stats->late++;
-		return notify_all(t, "late", deadline, row->seat);
+		if (notify_all(t, "late", deadline, row->seat) != 0)
+			return -1;
+		return tell_master(t, "late", row->seat, deadline);
 	case POLICY_MISSED_SKIP:
-		return skip_turn(t, row->seat);
 	case POLICY_MISSED_DEFAULT:
-		return play_default(t, row->seat);
+		rc = t->pol.missed == POLICY_MISSED_SKIP ?
+		    skip_turn(t, row->seat) : play_default(t, row->seat);
+		/* The entry written is the server's move for the seat. */
+		if (rc == 1 && tell_master(t, "auto_move", row->seat,
+		    deadline) != 0)
+			return -1;
+		return rc;
 	case POLICY_MISSED_ABSENT:
 		row->status = STORE_SEAT_ABSENT;
 		if (store_seat_update(t->st, row) != STORE_OK)
@@ -157,7 +178,8 @@ outcome(struct tick *t, struct store_seat *row, int64_t deadline)
 		t->stats->absent++;
 		if (notify_all(t, "seat_offered", deadline, row->seat) != 0 ||
 		    engine_queue_observers(t->st, t->gs.game.id, t->gs.seq,
-		    "seat_offered", t->now) != 0)
+		    "seat_offered", t->now) != 0 ||
+		    tell_master(t, "seat_offered", row->seat, deadline) != 0)
 			return -1;
 		return 0;
 	}
@@ -220,9 +242,12 @@ late_again(struct tick *t, int seat, int64_t deadline, int64_t end)
 	if (t->window || t->pol.missed != POLICY_MISSED_WAIT ||
 	    t->pol.late_every <= 0 || t->now < end + t->pol.late_every)
 		return 0;
+	/* Named by its moment: a turn extended after it was late counts
+	 * its repeats from its new deadline. */
 	n = (t->now - end) / t->pol.late_every;
 	snprintf(what, sizeof(what), "late:%lld:%lld",
-	    (long long)t->pol.late_every, (long long)n);
+	    (long long)t->pol.late_every,
+	    (long long)(end + n * t->pol.late_every));
 	if ((rc = fire(t, seat, what)) <= 0)
 		return rc;
 	t->stats->late++;
@@ -247,8 +272,10 @@ seat_timers(struct tick *t, int seat)
 	if ((deadline = turnclock_deadline(&t->pol, &t->turn, &row)) == 0 &&
 	    !t->force)
 		return 0;
-	if (t->force)
-		deadline = t->now;	/* the game master's "now" */
+	/* The game master's "now", unless the deadline has passed already
+	 * (its late notice, named by it, then goes out once). */
+	if (t->force && (deadline == 0 || deadline > t->now))
+		deadline = t->now;
 	for (i = 0; i < t->pol.nreminders; i++) {
 		at = reminder_at(&t->pol, &t->turn, &row, t->pol.reminders[i]);
 		if (at <= t->turn.started || t->now < at || t->now >= deadline ||
@@ -270,7 +297,9 @@ seat_timers(struct tick *t, int seat)
 	/* The grace notice only while the grace runs: after a gap between
 	 * passes it would promise time that is gone. */
 	if (end > deadline && t->now < end) {
-		if ((rc = fire(t, seat, "deadline")) < 0)
+		snprintf(what, sizeof(what), "deadline:%lld",
+		    (long long)deadline);
+		if ((rc = fire(t, seat, what)) < 0)
 			return -1;
 		if (rc == 1) {
 			if (notify_seat(t, seat, "deadline", end, seat) != 0)
@@ -281,9 +310,14 @@ seat_timers(struct tick *t, int seat)
 	if (t->now < end)
 		return 0;
 	/* Waiting has its own timer, so that a policy changed from wait to
-	 * another outcome applies to the turn already late. */
-	if ((rc = fire(t, seat, !t->window && t->pol.missed ==
-	    POLICY_MISSED_WAIT ? "late" : "outcome")) < 0)
+	 * another outcome applies to the turn already late; it is named by
+	 * its deadline, so that a turn the master extended after it was
+	 * late is announced late again when the new deadline passes. */
+	if (!t->window && t->pol.missed == POLICY_MISSED_WAIT)
+		snprintf(what, sizeof(what), "late:%lld", (long long)deadline);
+	else
+		snprintf(what, sizeof(what), "outcome");
+	if ((rc = fire(t, seat, what)) < 0)
 		return rc;
 	if (rc == 0)
 		return late_again(t, seat, deadline, end) < 0 ? -1 : 0;

@@ -30,17 +30,19 @@ seat_row(struct store *st, int64_t game_id, int seat, struct store_seat *s,
 /* A player's signed command number must be new for the seat; it is
  * recorded in row (the caller writes row in its transaction). */
 enum engine_status
-seats_claim_command(struct store_seat *row, int64_t command_seq, char *err,
-    size_t errlen)
+seats_claim_command(struct store_seat *row, int64_t command_seq,
+    enum rules_lang lang, char *err, size_t errlen)
 {
 	if (command_seq == 0)
 		return ENGINE_OK;
 	if (command_seq <= row->command_seq)
-		return engine_refusal(err, errlen, ENGINE_STALE_SEQ,
-		    "command number "
-		    "%lld of seat %d has already been used; sign the command "
-		    "again with a number above %lld", (long long)command_seq,
-		    row->seat, (long long)row->command_seq);
+		return engine_refusal_in(err, errlen, ENGINE_STALE_SEQ, lang,
+		    "command number %lld of seat %d has already been used; "
+		    "sign the command again with a number above %lld",
+		    "le numéro de commande %lld du siège %d a déjà servi ; "
+		    "signez à nouveau la commande avec un numéro supérieur à "
+		    "%lld", (long long)command_seq, row->seat,
+		    (long long)row->command_seq);
 	row->command_seq = command_seq;
 	return ENGINE_OK;
 }
@@ -60,8 +62,8 @@ open_seat(struct store *st, int64_t game_id, int seat, int64_t command_seq,
 	    ENGINE_OK)
 		return es;
 	if ((es = seat_row(st, game_id, seat, row, err, errlen)) !=
-	    ENGINE_OK || (es = seats_claim_command(row, command_seq, err,
-	    errlen)) != ENGINE_OK)
+	    ENGINE_OK || (es = seats_claim_command(row, command_seq, lang,
+	    err, errlen)) != ENGINE_OK)
 		return engine_game_finish(st, gs, es, err, errlen);
 	/* An absent seat is offered to another player: until it is given
 	 * back (pbemctl replace), its player has no say in the game. */
@@ -88,24 +90,27 @@ player_name(struct store *st, int64_t id, struct store_player *p)
 }
 
 enum engine_status
-engine_seat_may_move(struct store *st, int64_t game_id, int seat, char *err,
-    size_t errlen)
+engine_seat_may_move(struct store *st, int64_t game_id, int seat,
+    enum rules_lang lang, char *err, size_t errlen)
 {
 	struct store_seat s;
 
 	if (store_seat_get(st, game_id, seat, &s) != STORE_OK)
 		return ENGINE_OK;	/* the move path reports the seat */
 	if (s.status == STORE_SEAT_RESIGNED)
-		return engine_refusal(err, errlen, ENGINE_REFUSED,
-		    "seat %d resigned "
-		    "from game %lld and plays no more moves", seat,
-		    (long long)game_id);
+		return engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
+		    "seat %d resigned from game %lld and plays no more moves",
+		    "le siège %d a abandonné la partie %lld et ne joue plus "
+		    "aucun coup", seat, (long long)game_id);
 	if (s.status == STORE_SEAT_ABSENT)
-		return engine_refusal(err, errlen, ENGINE_REFUSED,
-		    "seat %d of game "
-		    "%lld is marked absent after a missed deadline and is "
-		    "offered to a replacement; ask the game's administrator to "
-		    "give it back (pbemctl replace)", seat, (long long)game_id);
+		return engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
+		    "seat %d of game %lld is marked absent after a missed "
+		    "deadline and is offered to a replacement; ask the game's "
+		    "administrator to give it back (pbemctl replace)", "le "
+		    "siège %d de la partie %lld est marqué absent après un "
+		    "délai manqué et proposé à un remplaçant ; demandez à "
+		    "l'administrateur de la partie de vous le rendre (pbemctl "
+		    "replace)", seat, (long long)game_id);
 	return ENGINE_OK;
 }
 

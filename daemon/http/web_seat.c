@@ -24,6 +24,7 @@
 #include "present.h"
 #include "templates.h"
 #include "web.h"
+#include "web_last.h"
 #include "web_pick.h"
 
 /* The view as text, rendered with the game's mail template name. */
@@ -83,84 +84,6 @@ names_of(struct store *st, struct gamestate *gs, const char **names,
 	return nseats;
 }
 
-/* Entries of the log looked at for the last moves, and moves shown. */
-#define WEB_LAST_SCAN	12
-#define WEB_LAST_MOVES	6
-
-/*
- * A move text of seat as a page in lang shows it: on a French page, by
- * the module's translate() (api_version 2) with the present state -- the
- * text the log holds is the one the player sent (the legal move's
- * English text from the page, or what a mail said).  On an English page,
- * and when the module cannot translate it (no translate(), or a text the
- * present state no longer reads, such as a card named by a hand it has
- * left), the text as it is: legal_moves() writes English, and
- * translate() may spell a default out ("extend" becomes "extend keep").
- */
-static const char *
-text_in_lang(const struct gamestate *gs, int seat, const char *text,
-    enum rules_lang lang, char *out, size_t outlen)
-{
-	const struct rules_module *m = gs->module;
-
-	if (lang != RULES_LANG_EN && m->api_version >= 2 &&
-	    m->translate != NULL &&
-	    m->translate(gs->state, seat, text, lang, out, outlen) == RULES_OK)
-		return out;
-	return text;
-}
-
-/*
- * The last moves, newest first: [{"seq", "name", "text"?}].  Every seat
- * sees who moved; the text only of the viewer's own moves, and of all
- * once the game is over -- as the public log, which withholds move texts
- * until the end (docs/LOG.md) -- in the reader's language.  NULL if
- * there is none.
- */
-static json_t *
-last_moves(struct store *st, const struct gamestate *gs, int viewer,
-    const char *const *names, int over, enum rules_lang lang)
-{
-	char said[PROTO_MOVE_MAX + 1];
-	struct store_entry e;
-	json_t *out = json_array(), *m;
-	int64_t seq;
-
-	for (seq = gs->seq; seq > 0 && seq > gs->seq - WEB_LAST_SCAN &&
-	    json_array_size(out) < WEB_LAST_MOVES; seq--) {
-		memset(&e, 0, sizeof(e));
-		if (store_log_get(st, gs->game.id, seq, &e) != STORE_OK)
-			break;
-		if ((e.kind == STORE_ENTRY_MOVE || e.kind == STORE_ENTRY_AUTO ||
-		    e.kind == STORE_ENTRY_HOSTED_MAIL ||
-		    e.kind == STORE_ENTRY_HOSTED_WEB) && e.seat >= 0 &&
-		    e.seat < gs->game.nseats) {
-			m = json_pack("{s:I, s:s}", "seq", (json_int_t)seq,
-			    "name", names[e.seat]);
-			if ((over || e.seat == viewer) && e.text != NULL)
-				json_object_set_new(m, "text",
-				    json_string(text_in_lang(gs, e.seat,
-				    e.text, lang, said, sizeof(said))));
-			json_array_append_new(out, m);
-		}
-		store_entry_clear(&e);
-	}
-	if (json_array_size(out) == 0) {
-		json_decref(out);
-		return NULL;
-	}
-	return out;
-}
-
-static void
-add_last_moves(json_t *data, json_t *moves)
-{
-	if (moves == NULL)
-		return;
-	json_object_set_new(data, "last_moves", moves);
-	json_object_set_new(data, "has_last", json_true());
-}
-
 /* Is the game over (over its rules, or ended outside them)? */
 static int
 game_over(const struct gamestate *gs)
@@ -184,7 +107,7 @@ seat_acts(const struct gamestate *gs, int seat)
  * the legal move text as legal_moves() wrote it -- the one the form
  * posts and play.js signs, so the hosted and own-key paths play exactly
  * the listed move -- and "label" the same move in the page's language
- * (text_in_lang(), as the last moves are shown).
+ * (web_text_in_lang(), as the last moves are shown).
  */
 static json_t *
 move_buttons(const struct gamestate *gs, int seat, const json_t *legal,
@@ -198,7 +121,8 @@ move_buttons(const struct gamestate *gs, int seat, const json_t *legal,
 	json_array_foreach(legal, i, j) {
 		if ((text = json_string_value(j)) == NULL)
 			continue;
-		label = text_in_lang(gs, seat, text, lang, said, sizeof(said));
+		label = web_text_in_lang(gs, seat, text, lang, said,
+		    sizeof(said));
 		json_array_append_new(out, json_pack("{s:s, s:s}", "text",
 		    text, "label", label));
 	}
@@ -267,7 +191,7 @@ web_seat_answer(struct api_request *req, const struct store_web_session *ws,
 	    lang, over ? "game_over" : acting ? "your_turn" : "waiting"));
 	draw_view_fill(data, shown, gs.game.nseats, names, ws->seat);
 	web_pick_mark(data);
-	add_last_moves(data, last_moves(st, &gs, ws->seat, names, over,
+	web_add_last_moves(data, web_last_moves(st, &gs, ws->seat, names, over,
 	    lang));
 	json_decref(shown);
 	json_decref(forms);
@@ -358,7 +282,7 @@ web_public_page(struct api_request *req)
 	json_object_set_new(data, "view_text", view_text(req, &gs, shown,
 	    lang, over ? "game_over" : "spectator"));
 	draw_view_fill(data, shown, gs.game.nseats, names, RULES_VIEW_PUBLIC);
-	add_last_moves(data, last_moves(st, &gs, RULES_VIEW_PUBLIC, names,
+	web_add_last_moves(data, web_last_moves(st, &gs, RULES_VIEW_PUBLIC, names,
 	    over, lang));
 	json_decref(shown);
 	gamestate_clear(&gs);

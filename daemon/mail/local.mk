@@ -49,8 +49,10 @@ nobase_dist_template_DATA += \
 	templates/en/mail/deadline.txt.mustache \
 	templates/en/mail/entry.txt.mustache \
 	templates/en/mail/game_started.txt.mustache \
+	templates/en/mail/clock_changed.txt.mustache \
 	templates/en/mail/late.txt.mustache \
 	templates/en/mail/missed.txt.mustache \
+	templates/en/mail/master_notice.txt.mustache \
 	templates/en/mail/observer_game_over.txt.mustache \
 	templates/en/mail/observer_seat_offered.txt.mustache \
 	templates/en/mail/observer_update.txt.mustache \
@@ -66,8 +68,10 @@ nobase_dist_template_DATA += \
 	templates/fr/mail/deadline.txt.mustache \
 	templates/fr/mail/entry.txt.mustache \
 	templates/fr/mail/game_started.txt.mustache \
+	templates/fr/mail/clock_changed.txt.mustache \
 	templates/fr/mail/late.txt.mustache \
 	templates/fr/mail/missed.txt.mustache \
+	templates/fr/mail/master_notice.txt.mustache \
 	templates/fr/mail/observer_game_over.txt.mustache \
 	templates/fr/mail/observer_seat_offered.txt.mustache \
 	templates/fr/mail/observer_update.txt.mustache \

@@ -1,8 +1,8 @@
 /*
  * mail_notice.c -- the notices of asynchronous play: an outbox row of
  * event game_started, reminder, deadline, late, seat_offered, auto_move,
- * skipped, resigned, seat_taken, call_off_vote, press, vacation or
- * observer_* -> its mail (mail.h; docs/MAIL.md, docs/ASYNC.md).
+ * skipped, resigned, seat_taken, call_off_vote, press, vacation,
+ * clock_changed, observer_* or master_notice -> its mail (mail.h; docs/MAIL.md, docs/ASYNC.md).
  *
  * Each notice is templates/LANG/mail/EVENT.txt.mustache.  It is given
  *   game_id, title, seq, next_seq, lang, and for a seat's row seat and
@@ -47,6 +47,8 @@ static int fill_vote(struct notice *);
 static int fill_press(struct notice *);
 static int fill_vacation(struct notice *);
 static int fill_observer(struct notice *);
+static int fill_master(struct notice *);
+static int fill_clock(struct notice *);
 static int fill_nothing(struct notice *);
 
 static int failed(struct notice *, const char *, ...)
@@ -73,6 +75,8 @@ static const struct notice_kind {
 	{ "observer_update",		1, 1, fill_observer },
 	{ "observer_game_over",		1, 1, fill_observer },
 	{ "observer_seat_offered",	1, 1, fill_observer },
+	{ "master_notice",		1, 1, fill_master },
+	{ "clock_changed",		0, 1, fill_clock },
 	{ NULL,				0, 0, NULL }
 };
 
@@ -495,6 +499,78 @@ fill_observer(struct notice *n)
 	return 0;
 }
 
+/* master_notice: what the master hears of (mastermail.c): what_WHAT,
+ * and for a missed deadline the seat and the deadline, for an answer
+ * the command and what it did; for a server entry, what it did. */
+static int
+fill_master(struct notice *n)
+{
+	static const char *const whats[] = { "named", "game_started", "late",
+	    "auto_move", "seat_offered", "game_over", "answer" };
+	const char *what = json_string_value(json_object_get(n->pl, "what"));
+	const json_t *late = json_object_get(n->pl, "late_seat");
+	const json_t *dl = json_object_get(n->pl, "deadline");
+	char key[32];
+	size_t i;
+
+	for (i = 0; what != NULL && i < sizeof(whats) / sizeof(whats[0]); i++)
+		if (strcmp(what, whats[i]) == 0)
+			break;
+	if (what == NULL || i == sizeof(whats) / sizeof(whats[0]))
+		return failed(n, "a master_notice row says no known \"what\"");
+	snprintf(key, sizeof(key), "what_%s", what);
+	json_object_set_new(n->data, key, json_true());
+	if (json_is_integer(late)) {
+		json_object_set_new(n->data, "late_seat", json_integer(
+		    json_integer_value(late)));
+		set_player(n, "late_player", (int)json_integer_value(late));
+	}
+	if (json_is_integer(dl))
+		set_time(n, "deadline_text", json_integer_value(dl));
+	if (json_is_string(json_object_get(n->pl, "command")))
+		set_string(n->data, "command", json_string_value(
+		    json_object_get(n->pl, "command")));
+	if (json_is_string(json_object_get(n->pl, "answer")))
+		set_string(n->data, "answer", json_string_value(
+		    json_object_get(n->pl, "answer")));
+	if (strcmp(what, "auto_move") == 0 || strcmp(what, "game_over") == 0)
+		return fill_observer(n);	/* the entry's note */
+	return 0;
+}
+
+/* clock_changed: the master or the administrator extended the turn or
+ * resumed the game; the first seat to act and its new deadline. */
+static int
+fill_clock(struct notice *n)
+{
+	const json_t *dl = json_object_get(n->pl, "deadline");
+	const json_t *late = json_object_get(n->pl, "late_seat");
+	const json_t *ext = json_object_get(n->pl, "extension");
+	const char *what = json_string_value(json_object_get(n->pl, "what"));
+	char dur[128];
+
+	if (!json_is_integer(dl) || !json_is_integer(late) || what == NULL)
+		return failed(n, "a %s row names no deadline and seat",
+		    n->event);
+	json_object_set_new(n->data, strcmp(what, "extended") == 0 ?
+	    "extended" : "resumed", json_true());
+	json_object_set_new(n->data, "by_master", json_boolean(json_is_true(
+	    json_object_get(n->pl, "by_master"))));
+	if (json_is_integer(ext) && json_integer_value(ext) > 0) {
+		mail_notice_duration(json_integer_value(ext), n->lang, dur,
+		    sizeof(dur));
+		set_string(n->data, "extension_text", dur);
+	}
+	if (json_integer_value(dl) > 0)
+		set_time(n, "deadline_text", json_integer_value(dl));
+	json_object_set_new(n->data, "late_seat", json_integer(
+	    json_integer_value(late)));
+	set_player(n, "late_player", (int)json_integer_value(late));
+	json_object_set_new(n->data, "you", json_boolean(
+	    json_integer_value(late) == n->viewer));
+	return 0;
+}
+
 static int
 fill_nothing(struct notice *n)
 {
@@ -549,7 +625,7 @@ open_notice(struct notice *n, const struct notice_kind *k,
 {
 	struct store_player p;
 	enum mail_render_status rs;
-	const char *lang = NULL;
+	const char *lang = NULL, *zone;
 
 	if (k->observer) {
 		lang = json_string_value(json_object_get(n->pl, "lang"));
@@ -568,6 +644,10 @@ open_notice(struct notice *n, const struct notice_kind *k,
 	if (k->observer) {
 		n->viewer = RULES_VIEW_PUBLIC;
 		n->lang = lang != NULL && strcmp(lang, "fr") == 0 ? "fr" : "en";
+		/* A master's row records the master's time zone. */
+		zone = json_string_value(json_object_get(n->pl, "zone"));
+		if (zone != NULL && timetext_zone_known(zone))
+			snprintf(n->zone, sizeof(n->zone), "%s", zone);
 		return MAIL_RENDER_OK;
 	}
 	n->lang = strcmp(p.lang, "fr") == 0 ? "fr" : "en";

@@ -98,6 +98,10 @@ static const struct subject_words subjects[] = {
 	    RENDER_NOTICE },
 	{ "observer_seat_offered", "a seat is offered",
 	    "un siège est à prendre", 0, RENDER_NOTICE },
+	{ "master_notice", "news for the game master",
+	    "nouvelles pour le maître du jeu", 0, RENDER_NOTICE },
+	{ "clock_changed", "the deadline has changed",
+	    "le délai a changé", 0, RENDER_NOTICE },
 	{ NULL, NULL, NULL, 0, RENDER_SEAT }
 };
 

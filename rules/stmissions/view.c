@@ -582,9 +582,9 @@ forms(const struct stm_state *st, int seat, enum rules_lang lang)
 		json_array_append_new(a, json_string(stm_tr(lang,
 		    "keep 1 or 2 Mission cards; you may send the take or draw "
 		    "alone and discard once you have seen the card",
-		    "gardez 1 ou 2 cartes Mission ; vous pouvez envoyer la "
-		    "prise ou la pioche seule et défausser après avoir vu la "
-		    "carte")));
+		    "garder 1 ou 2 cartes Mission ; envoyer la prise ou la "
+		    "pioche seule et défausser après avoir vu la carte est "
+		    "permis")));
 		break;
 	case STM_PHASE_DISCARD:
 	case STM_PHASE_Q_DISCARD:
@@ -603,7 +603,7 @@ forms(const struct stm_state *st, int seat, enum rules_lang lang)
 		if (st->phase == STM_PHASE_Q_DISCARD)
 			stm_msg_add(&m, "%s", stm_tr(lang,
 			    "; keep Meddlesome Q "
-			    "and exactly one other Mission", " ; gardez Q "
+			    "and exactly one other Mission", " ; garder Q "
 			    "l'importun et exactement une autre Mission"));
 		stm_msg_add(&m, ">");
 		json_array_append_new(a, json_string(buf));
