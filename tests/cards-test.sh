@@ -106,6 +106,7 @@ expect "audit --cards" 0 ctl audit 2
 expect "export --cards" 0 ctl export 2 -o high.json
 expect "verify --cards" 0 "$bin/pbem" verify high.json
 contains "verify --cards" out.txt "full replay from the revealed seed"
+contains "verify --cards names the file" out.txt "played with the card file of sha256 $high_hash"
 mkdir sets && cp high.yaml sets/respond.yaml
 expect "create with PBEM_CARDS" 0 env PBEM_CARDS="$work/sets" \
 	"$bin/pbemctl" -d "$work/pbem.db" game create respond alice,bob

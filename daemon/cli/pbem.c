@@ -228,6 +228,10 @@ cmd_verify(int argc, char **argv)
 		    "receipts check out (the seed is revealed when the game "
 		    "ends; replay then)\n", (long long)log.game_id,
 		    report.checked);
+	if (rc == 0 && report.cards_hash[0] != '\0')
+		printf("game %lld: played with the card file of sha256 %s, "
+		    "which the genesis record names\n", (long long)log.game_id,
+		    report.cards_hash);
 	if (rc == 0 && report.nhosted > 0)
 		printf("game %lld: %zu moves were signed with a key the server "
 		    "holds for the player (hosted): %s\n",

@@ -146,6 +146,7 @@ check_cards(const struct audit_log *log, struct genesis *gen,
 	if (gen->cards == NULL)
 		return fail(r, 0, "the game's card file is refused by %s: %s",
 		    gen->module->name, err);
+	memcpy(r->cards_hash, hash, sizeof(r->cards_hash));
 	return 0;
 }
 
@@ -186,10 +187,12 @@ read_genesis(const struct audit_log *log, struct genesis *gen,
 	    memcmp(key, log->server_pub, 32) != 0 || !json_is_array(seats) ||
 	    json_array_size(seats) < 1 ||
 	    json_array_size(seats) > STORE_MAX_SEATS) {
-		json_decref(root);
-		return fail(r, 0, "genesis entry: game id, ruleset %s version "
-		    "%d, commitment, server key or seats do not check out",
+		/* The message first: ruleset belongs to root. */
+		fail(r, 0, "genesis entry: game id, ruleset %s version %d, "
+		    "commitment, server key or seats do not check out",
 		    ruleset, version);
+		json_decref(root);
+		return -1;
 	}
 	if (read_genesis_cards(root, gen, r) != 0) {
 		json_decref(root);

@@ -55,9 +55,12 @@ struct audit_report {
 	size_t		nhosted;
 	char		hosted[1024];
 	/* Moves signed by a bot key under a delegation certificate (kind
-	 * 11): how many, and "SEQ (seat S, certificate ID), ..." */
+	 * 12): how many, and "SEQ (seat S, certificate ID), ..." */
 	size_t		ndelegated;
 	char		delegated[1024];
+	/* A card game's card file, checked against the genesis record:
+	 * its hex SHA-256, or "" for a game without cards. */
+	char		cards_hash[STORE_CARDS_HASH_HEX + 1];
 };
 
 /* "mail reply token" or "web session" for a hosted kind, else NULL. */
