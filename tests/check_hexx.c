@@ -21,6 +21,8 @@
 #include "rng.h"
 #include "hexx.h"
 #include "nopeek.h"
+#include "present.h"
+#include "templates.h"
 
 extern const struct rules_module hexx_module;
 extern const struct nopeek_hider hexx_nopeek;
@@ -1211,6 +1213,95 @@ START_TEST(board_picture)
 }
 END_TEST
 
+/* Every template of the game, in both languages, for a seat and for
+ * spectators, at positions of every phase: it renders, fills every
+ * field, and the text form lists hexes with their neighbours. */
+START_TEST(templates_render_all)
+{
+	static const char *const names[] = { "your_turn", "accepted",
+		"rejected", "game_over", "help", "spectator", "waiting" };
+	static const char *const players[] = { "ann", "bob", "cy" };
+	struct tpl_set *tpl;
+	struct rules_rng rng, pick;
+	char err[RULES_ERRLEN];
+	struct hexx *g;
+	int step, seats[4], n, lang, viewer, k, phases = 0;
+	json_t *legal, *move;
+
+	tpl = templates_load(HEXX_SRCDIR "/templates", err, sizeof(err));
+	ck_assert_msg(tpl != NULL, "templates: %s", err);
+	load_set();
+	seeded(&rng, 4242, 0);
+	g = M->setup_cards(set, 3, json_object(), &rng, err, sizeof(err));
+	seeded(&pick, 4243, 0);
+	for (step = 0; (n = M->to_act(g, seats, 4)) > 0 || phases == 0;
+	    step++) {
+		if (step % 7 == 0 || n == 0)
+			for (lang = 0; lang < 2; lang++)
+				for (viewer = -1; viewer < 3; viewer += 2) {
+					struct present_info info;
+					json_t *view = M->view(g, viewer), *shown;
+					json_t *forms = M->move_forms(g, viewer < 0 ?
+					    0 : viewer, (enum rules_lang)lang);
+					json_t *lm = M->legal_moves(g, viewer < 0 ?
+					    0 : viewer);
+
+					memset(&info, 0, sizeof(info));
+					info.lang = (enum rules_lang)lang;
+					info.module = M;
+					info.viewer = viewer;
+					info.forms = forms;
+					info.legal = lm;
+					info.state = g;
+					info.move = "move 1,0";
+					info.reason = "refused";
+					info.seat_names = players;
+					info.nseats = 3;
+					json_object_set_new(view, "game_id",
+					    json_integer(1));
+					json_object_set_new(view, "next_seq",
+					    json_integer(step + 1));
+					shown = present_view(view, &info);
+					for (k = 0; k < 7; k++) {
+						struct mustache_buf out;
+
+						mustache_buf_init(&out);
+						ck_assert_msg(templates_render(tpl,
+						    lang ? "fr" : "en", "hexx",
+						    names[k], TPL_TEXT, shown, &out,
+						    err, sizeof(err)) == 0,
+						    "%s: %s", names[k], err);
+						mustache_buf_append(&out, "", 1);
+						ck_assert(strstr(out.data, "{{") ==
+						    NULL);
+						ck_assert_msg(strstr(out.data, lang ?
+						    "voisines : " : "next to: ") !=
+						    NULL, "%s", out.data);
+						mustache_buf_free(&out);
+					}
+					json_decref(shown);
+					json_decref(view);
+					json_decref(forms);
+					json_decref(lm);
+				}
+		if (n == 0) {
+			phases = 1;
+			break;
+		}
+		legal = M->legal_moves(g, seats[0]);
+		M->parse(g, seats[0], json_string_value(json_array_get(legal,
+		    rules_rng_below(&pick, (uint32_t)json_array_size(legal)))),
+		    RULES_LANG_EN, &move, err, sizeof(err));
+		seeded(&rng, 4242, (uint64_t)step + 1);
+		M->apply(g, seats[0], move, &rng);
+		json_decref(move);
+		json_decref(legal);
+	}
+	M->destroy(g);
+	templates_free(tpl);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -1237,6 +1328,7 @@ main(void)
 	tcase_add_test(tc, words_and_refusals);
 	tcase_add_test(tc, load_refusals);
 	tcase_add_test(tc, board_picture);
+	tcase_add_test(tc, templates_render_all);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("random");
 	tcase_set_timeout(tc, 600);

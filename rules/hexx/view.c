@@ -33,7 +33,7 @@ card_obj(const struct hexx *g, int card)
 		return json_null();
 	c = &g->cards->card[card];
 	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:b}", "id", c->id,
-	    "name_en", c->name_en, "name_fr", c->name_fr, "kind",
+	    "name_en", c->name_en, "name_fr", c->name_fr, "type",
 	    hexx_kind_names[c->kind], "kind_en", hexx_kind_en[c->kind],
 	    "kind_fr", hexx_kind_fr[c->kind], "text_en", c->text_en,
 	    "text_fr", c->text_fr, "surprise", c->surprise);
@@ -307,7 +307,7 @@ hexx_view(const void *state, int viewer)
 			json_array_append_new(icons, json_string(
 			    hexx_kind_names[m->side[side].icon[i]]));
 			json_array_append_new(slots, json_pack("{s:s,s:s,s:s,"
-			    "s:o}", "icon", hexx_kind_names[m->side[side].icon[i]],
+			    "s:o}", "icon_id", hexx_kind_names[m->side[side].icon[i]],
 			    "icon_en", hexx_kind_en[m->side[side].icon[i]],
 			    "icon_fr", hexx_kind_fr[m->side[side].icon[i]],
 			    "card", card_obj(g, st->slot[i])));
@@ -315,7 +315,7 @@ hexx_view(const void *state, int viewer)
 		snprintf(ship, sizeof(ship), "%d,%d", st->q, st->r);
 		json_array_append_new(seats, json_pack("{s:i,s:s,s:s,s:s,s:i,"
 		    "s:o,s:o,s:i,s:i,s:s,s:i,s:i,s:i,s:i,s:b,s:b,s:b}",
-		    "seat", s, "mission", m->id, "mission_en",
+		    "seat", s, "mission_id", m->id, "mission_en",
 		    m->side[side].title_en, "mission_fr", m->side[side].title_fr,
 		    "side", st->side + 1, "icons", icons, "slots", slots,
 		    "mission_cards", hexx_mission_count(g, s), "data", st->base,
