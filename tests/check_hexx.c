@@ -21,6 +21,7 @@
 #include "rng.h"
 #include "hexx.h"
 #include "nopeek.h"
+#include "drawing.h"
 #include "present.h"
 #include "templates.h"
 
@@ -1205,6 +1206,28 @@ START_TEST(board_picture)
 	    json_array_get(json_object_get(v, "board"), 0), "neighbours"), 0)),
 	    "1,0");
 	ck_assert(json_object_get(v, "hand") != NULL);
+	{
+		/* The web page and the mail get the drawing and the hexes. */
+		struct present_info info;
+		const char *names[] = { "ann", "bob" };
+		json_t *shown, *data = json_object();
+
+		memset(&info, 0, sizeof(info));
+		info.lang = RULES_LANG_FR;
+		info.module = M;
+		info.viewer = 0;
+		shown = present_view(v, &info);
+		draw_view_fill(data, shown, 2, names, 0);
+		ck_assert(strstr(json_string_value(json_object_get(data,
+		    "board_svg")), "Colonie Delta") != NULL);
+		ck_assert_int_eq(json_array_size(json_object_get(data,
+		    "hexes")), 3);
+		ck_assert_str_eq(json_string_value(json_object_get(
+		    json_array_get(json_object_get(data, "hexes"), 1), "name")),
+		    "Colonie Delta");
+		json_decref(shown);
+		json_decref(data);
+	}
 	json_decref(v);
 	v = M->view(g, RULES_VIEW_PUBLIC);
 	ck_assert(json_object_get(v, "hand") == NULL);
@@ -1310,6 +1333,7 @@ main(void)
 	SRunner *sr;
 	int failed;
 
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, project_set);
 	tcase_add_test(tc, file_refusals);
 	tcase_add_test(tc, card_refusals);
