@@ -889,6 +889,17 @@ START_TEST(winning)
 	    "winners"), 0)), 0);
 	ck_assert_int_eq(json_array_size(json_object_get(res, "winners")), 1);
 	json_decref(res);
+	res = M->view(g, RULES_VIEW_PUBLIC);
+	{
+		const char *end = json_string_value(json_object_get(
+		    json_array_get(json_object_get(res, "seats"), 0),
+		    "conclusion_en"));
+
+		ck_assert(end != NULL && strchr(end, '{') == NULL);
+		ck_assert(strstr(end, set->card[g->seat[0].slot[0]].name_en) !=
+		    NULL);
+	}
+	json_decref(res);
 	refused(g, 1, "end", RULES_LANG_EN, "The game is over");
 	M->destroy(g);
 }

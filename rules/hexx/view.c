@@ -281,6 +281,36 @@ hexx_board_svg(const struct hexx *g, enum rules_lang lang)
 	return buf;
 }
 
+/* The Mission's conclusion with its blanks {1}..{6} filled with the
+ * names of the cards transmitted to its edges (seed, FIN DE PARTIE). */
+static json_t *
+conclusion(const struct hexx *g, int seat, enum rules_lang lang)
+{
+	const struct hexx_seat *st = &g->seat[seat];
+	const struct hexx_mission_side *side =
+	    &g->cards->mission[st->mission].side[st->side < 0 ? 0 : st->side];
+	const char *in = lang == RULES_LANG_FR ? side->end_fr : side->end_en;
+	char out[HEXX_TEXT_MAX * 4];
+	size_t len = 0;
+	int k;
+
+	while (*in != '\0' && len + 1 < sizeof(out)) {
+		if (in[0] == '{' && in[1] >= '1' && in[1] <= '6' &&
+		    in[2] == '}') {
+			k = st->slot[in[1] - '1'];
+			len += (size_t)snprintf(out + len, sizeof(out) - len,
+			    "%s", k < 0 ? "..." : lang == RULES_LANG_FR ?
+			    g->cards->card[k].name_fr : g->cards->card[k].name_en);
+			if (len >= sizeof(out))
+				len = sizeof(out) - 1;
+			in += 3;
+		} else
+			out[len++] = *in++;
+	}
+	out[len] = '\0';
+	return json_string(out);
+}
+
 json_t *
 hexx_view(const void *state, int viewer)
 {
@@ -324,6 +354,13 @@ hexx_view(const void *state, int viewer)
 		    "you", s == viewer, "answered", g->phase ==
 		    HEXX_PHASE_WINDOW && g->pending.answer[s] &&
 		    s != g->current, "to_act", 0));
+		if (g->phase == HEXX_PHASE_OVER &&
+		    (g->winner_mask & (1 << s))) {
+			json_object_set_new(json_array_get(seats, (size_t)s),
+			    "conclusion_en", conclusion(g, s, RULES_LANG_EN));
+			json_object_set_new(json_array_get(seats, (size_t)s),
+			    "conclusion_fr", conclusion(g, s, RULES_LANG_FR));
+		}
 		for (i = 0; i < n; i++)
 			if (acts[i] == s)
 				json_object_set_new(json_array_get(seats,
