@@ -713,6 +713,22 @@ START_TEST(disintegrate_and_delete)
 	all_pass(g);
 	ck_assert_int_eq(g->ntiles, before - 1);
 	ck_assert(g->seat[1].q == 0 && g->seat[1].r == 0);
+	/* Shift: the schema moves with the ship on it. */
+	put(g, "open-space-3", -1, 1, 0);
+	g->seat[1].q = -1;
+	g->seat[1].r = 1;
+	give(g, 0, "gravitational-drift");
+	refused(g, 0, "event gravitational-drift at -1,1", RULES_LANG_EN,
+	    "add \"to Q,R\"");
+	refused(g, 0, "evenement gravitational-drift en -1,1 vers 5,5",
+	    RULES_LANG_FR, "Ce schéma ne peut pas aller là");
+	refused(g, 0, "event gravitational-drift at 0,0 to 0,1",
+	    RULES_LANG_EN, "That schema cannot go there");
+	play(g, 0, "event gravitational-drift at -1,1 to 0,1");
+	all_pass(g);
+	ck_assert_int_ge(hexx_tile_at(g, 0, 1), 0);
+	ck_assert_int_lt(hexx_tile_at(g, -1, 1), 0);
+	ck_assert(g->seat[1].q == 0 && g->seat[1].r == 1);
 	/* Delete the last card of the next Mission. */
 	g->seat[0].base = 2;
 	g->supply -= 2;

@@ -149,6 +149,34 @@ hexx_connected_without(const struct hexx *g, int removed)
 	return nseen == total;
 }
 
+/* May the schema of tile move to (q, r)?  Not a start card; the hex is
+ * free; there the card could be placed (without counting itself as a
+ * neighbour), and the board stays in one piece. */
+int
+hexx_shift_ok(const struct hexx *g, int tile, int q, int r)
+{
+	struct hexx *moved;
+	int ok;
+
+	if (tile < 0 || g->cards->card[g->tile[tile].card].start ||
+	    hexx_tile_at(g, q, r) >= 0)
+		return 0;
+	moved = malloc(sizeof(*moved));
+	if (moved == NULL)
+		abort();
+	*moved = *g;
+	/* Out of the way while the new place is judged. */
+	moved->tile[tile].q = 10 * HEXX_RADIUS;
+	moved->tile[tile].r = 10 * HEXX_RADIUS;
+	ok = hexx_place_ok(moved, g->tile[tile].card, q, r,
+	    g->cards->card[g->tile[tile].card].fixed ? 0 : g->tile[tile].rot);
+	moved->tile[tile].q = q;
+	moved->tile[tile].r = r;
+	ok = ok && hexx_connected_without(moved, -1);
+	free(moved);
+	return ok;
+}
+
 int
 hexx_path_check(const struct hexx *g, int seat, int npath,
     const int path[][2], int *bad)

@@ -27,7 +27,7 @@ const char *const hexx_op_names[HEXX_OPS] = {
 	"use_actions", "planet_add", "planet_remove", "collect", "return",
 	"no_move", "no_transmit", "delete", "disintegrate", "show_top",
 	"roll", "copy", "cancel", "die_mod", "mucus", "transmit",
-	"event_action", "counter"
+	"event_action", "counter", "shift"
 };
 const char *const hexx_target_names[HEXX_TARGETS] = {
 	"you", "each_opponent", "next", "all"

@@ -103,14 +103,21 @@ hexx_check_win(struct hexx *g)
 }
 
 int
-hexx_list_needs_at(const struct hexx_fxlist *list)
+hexx_list_has(const struct hexx_fxlist *list, int op)
 {
 	int i;
 
 	for (i = 0; i < list->n; i++)
-		if (list->fx[i].step.op == HEXX_OP_DISINTEGRATE)
+		if (list->fx[i].step.op == op)
 			return 1;
 	return 0;
+}
+
+int
+hexx_list_needs_at(const struct hexx_fxlist *list)
+{
+	return hexx_list_has(list, HEXX_OP_DISINTEGRATE) ||
+	    hexx_list_has(list, HEXX_OP_SHIFT);
 }
 
 int
@@ -179,6 +186,26 @@ disintegrate(struct hexx *g, int at)
 			g->seat[s].q = g->tile[base].q;
 			g->seat[s].r = g->tile[base].r;
 		}
+}
+
+/* HEXX_OP_SHIFT: the schema at tile at goes to the pending "to" hex,
+ * and the ships on it go with it (seed, RÈGLES DE DÉPLACEMENT V). */
+static void
+shift(struct hexx *g, int at)
+{
+	const struct hexx_pending *p = &g->pending;
+	int s;
+
+	if (!p->has_to || !hexx_shift_ok(g, at, p->tq, p->tr))
+		return;
+	for (s = 0; s < g->nseats; s++)
+		if (g->seat[s].q == g->tile[at].q &&
+		    g->seat[s].r == g->tile[at].r) {
+			g->seat[s].q = p->tq;
+			g->seat[s].r = p->tr;
+		}
+	g->tile[at].q = p->tq;
+	g->tile[at].r = p->tr;
 }
 
 static void run_effect(struct hexx *g, int you, const struct hexx_effect *fx,
@@ -258,6 +285,9 @@ run_step(struct hexx *g, int you, const struct hexx_step *st, int at,
 		return;
 	case HEXX_OP_DISINTEGRATE:
 		disintegrate(g, at);
+		return;
+	case HEXX_OP_SHIFT:
+		shift(g, at);
 		return;
 	case HEXX_OP_COPY:
 		copy_top(g, you, at, with, depth, rng);

@@ -79,6 +79,8 @@ enum hexx_op {
 	HEXX_OP_TRANSMIT,	/* immediate transmission of the "with" card */
 	HEXX_OP_EVENT_ACTION,	/* gain N actions that must be Events */
 	HEXX_OP_COUNTER,	/* cancel the other Surprises answering */
+	HEXX_OP_SHIFT,		/* move the schema at the target hex, with its
+				   ships, to the "to" hex */
 	HEXX_OPS
 };
 
@@ -217,6 +219,7 @@ struct hexx_pending {
 	int	alt;		/* OR: the second effect */
 	int	blue;		/* take the blue collect option */
 	int	has_at, q, r;	/* the target hex */
+	int	has_to, tq, tr;	/* where a shifted schema goes */
 	int	npath;
 	int	path[HEXX_PATH_MAX][2];
 	int	die_mod;	/* Surprises' changes to the die */
@@ -288,6 +291,7 @@ int	hexx_step_ok(const struct hexx *g, int from, int to);
 int	hexx_linked(const struct hexx_cards *set, int a, int b);
 int	hexx_place_ok(const struct hexx *g, int card, int q, int r, int rot);
 int	hexx_connected_without(const struct hexx *g, int removed);
+int	hexx_shift_ok(const struct hexx *g, int tile, int q, int r);
 int	hexx_base_tile(const struct hexx *g);
 /* Is path (npath hexes after the ship) a legal move for seat?  0, or a
  * reason code (HEXX_PATH_*) and the index of the faulty step. */
@@ -310,6 +314,7 @@ void	hexx_run(struct hexx *g, int seat, const struct hexx_fxlist *list,
 	    int at, int *with, struct rules_rng *rng);
 int	hexx_list_needs_at(const struct hexx_fxlist *list);
 int	hexx_list_needs_with(const struct hexx_fxlist *list);
+int	hexx_list_has(const struct hexx_fxlist *list, int op);
 int	hexx_free_slot(const struct hexx *g, int seat, int card, int as);
 void	hexx_draw(struct hexx *g, int seat, int n, struct rules_rng *rng);
 void	hexx_to_discard(struct hexx *g, int card);

@@ -228,10 +228,11 @@ hexx_save(const void *state)
 		    p->path[i][1]));
 	answers = rules_json_ints(p->answer, g->nseats);
 	surp = cards_json(g, p->surprise, g->nseats);
-	pend = json_pack("{s:i,s:o,s:o,s:i,s:i,s:o,s:o,s:i,s:i,s:o,s:o}",
+	pend = json_pack("{s:i,s:o,s:o,s:i,s:i,s:o,s:o,s:o,s:i,s:i,s:o,s:o}",
 	    "verb", p->verb, "card", card_json(g, p->card), "with",
 	    card_json(g, p->with), "alt", p->alt, "blue", p->blue, "at",
-	    p->has_at ? json_pack("[i,i]", p->q, p->r) : json_null(), "path",
+	    p->has_at ? json_pack("[i,i]", p->q, p->r) : json_null(), "to",
+	    p->has_to ? json_pack("[i,i]", p->tq, p->tr) : json_null(), "path",
 	    path, "die_mod", p->die_mod, "cancelled", p->cancelled, "answers",
 	    answers, "surprises", surp);
 	o = json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:o,s:o,s:o,"
@@ -378,6 +379,7 @@ load_pending(struct hexx *g, const json_t *p, struct loader *ld)
 {
 	struct hexx_pending *pd = &g->pending;
 	const json_t *at = json_object_get(p, "at");
+	const json_t *to = json_object_get(p, "to");
 	const json_t *path = json_object_get(p, "path");
 	const json_t *surp = json_object_get(p, "surprises");
 	int n, s;
@@ -399,6 +401,16 @@ load_pending(struct hexx *g, const json_t *p, struct loader *ld)
 		if (abs(pd->q) > HEXX_RADIUS || abs(pd->r) > HEXX_RADIUS)
 			ld->bad = 1;
 	} else if (!json_is_null(at))
+		ld->bad = 1;
+	if (json_is_array(to) && json_array_size(to) == 2 &&
+	    json_is_integer(json_array_get(to, 0)) &&
+	    json_is_integer(json_array_get(to, 1))) {
+		pd->has_to = 1;
+		pd->tq = (int)json_integer_value(json_array_get(to, 0));
+		pd->tr = (int)json_integer_value(json_array_get(to, 1));
+		if (abs(pd->tq) > HEXX_RADIUS || abs(pd->tr) > HEXX_RADIUS)
+			ld->bad = 1;
+	} else if (!json_is_null(to))
 		ld->bad = 1;
 	if (!json_is_array(path) || json_array_size(path) > HEXX_PATH_MAX) {
 		ld->bad = 1;

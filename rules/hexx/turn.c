@@ -103,13 +103,13 @@ syntax(const char *word, enum rules_lang lang, char *err, size_t errlen)
 		snprintf(err, errlen, "« %s » n'est pas compris ici. Formes : "
 		    "schema CARTE en Q,R [orientation N], deplacer Q,R Q,R... "
 		    "[bleu], transmettre CARTE, actualiser CARTE, evenement "
-		    "CARTE [ou] [en Q,R] [avec CARTE], fin [defausser CARTE, "
+		    "CARTE [ou] [en Q,R] [vers Q,R] [avec CARTE], fin [defausser CARTE, "
 		    "...], passer, surprise CARTE, face 1|2.", word);
 	else
 		snprintf(err, errlen, "\"%s\" is not understood here. Forms: "
 		    "schema CARD at Q,R [facing N], move Q,R Q,R... [blue], "
 		    "transmit CARD, refresh CARD, event CARD [or] [at Q,R] "
-		    "[with CARD], end [discard CARD, ...], pass, surprise CARD, "
+		    "[to Q,R] [with CARD], end [discard CARD, ...], pass, surprise CARD, "
 		    "side 1|2.", word);
 	return RULES_SYNTAX;
 }
@@ -248,6 +248,10 @@ hexx_parse(const void *state, int seat, const char *text,
 		    read_hex(tok[at + 1], &q, &r)) {
 			json_object_set_new(m, "at", json_pack("[i,i]", q, r));
 			at += 2;
+		} else if (verb == HEXX_V_EVENT && is_word(tok[at], "to",
+		    "vers") && at + 1 < ntok && read_hex(tok[at + 1], &q, &r)) {
+			json_object_set_new(m, "to", json_pack("[i,i]", q, r));
+			at += 2;
 		} else if (verb == HEXX_V_SCHEMA && at + 1 < ntok &&
 		    is_word(tok[at], "facing", "orientation") &&
 		    sscanf(tok[at + 1], "%d", &n) == 1 && n >= 0 && n <= 5) {
@@ -290,6 +294,7 @@ struct parsed {
 	int	side;
 	int	alt, blue;
 	int	has_at, q, r, rot;
+	int	has_to, tq, tr;
 	int	npath;
 	int	path[HEXX_PATH_MAX][2];
 	int	ndiscards;
@@ -310,6 +315,7 @@ unpack(const struct hexx *g, const json_t *move, struct parsed *p)
 	const char *verb = json_string_value(json_object_get(move, "verb"));
 	const json_t *path = json_object_get(move, "path");
 	const json_t *at = json_object_get(move, "at");
+	const json_t *to = json_object_get(move, "to");
 	const json_t *discards = json_object_get(move, "discards");
 	size_t i;
 
@@ -327,6 +333,11 @@ unpack(const struct hexx *g, const json_t *move, struct parsed *p)
 		p->has_at = 1;
 		p->q = (int)json_integer_value(json_array_get(at, 0));
 		p->r = (int)json_integer_value(json_array_get(at, 1));
+	}
+	if (json_array_size(to) == 2) {
+		p->has_to = 1;
+		p->tq = (int)json_integer_value(json_array_get(to, 0));
+		p->tr = (int)json_integer_value(json_array_get(to, 1));
 	}
 	if (json_array_size(path) > HEXX_PATH_MAX)
 		p->too_long = 1;
@@ -401,7 +412,28 @@ check_cost(const struct hexx *g, int seat, const struct parsed *p,
 		return refuse(RULES_ILLEGAL, err, errlen, lang,
 		    "This event takes no second card.",
 		    "Cet événement ne prend pas de seconde carte.");
-	if (hexx_list_needs_at(list)) {
+	if (hexx_list_has(list, HEXX_OP_SHIFT) != p->has_to)
+		return refuse(RULES_ILLEGAL, err, errlen, lang, p->has_to ?
+		    "This event moves no schema: \"to Q,R\" is not for it." :
+		    "Say where the schema goes: add \"to Q,R\".", p->has_to ?
+		    "Cet événement ne déplace pas de schéma : « vers Q,R » ne "
+		    "le concerne pas." : "Dites où va le schéma : ajoutez "
+		    "« vers Q,R ».");
+	if (p->has_to) {
+		if (!p->has_at)
+			return refuse(RULES_ILLEGAL, err, errlen, lang,
+			    "Say which schema: add \"at Q,R\".",
+			    "Dites quel schéma : ajoutez « en Q,R ».");
+		if (!hexx_shift_ok(g, hexx_tile_at(g, p->q, p->r), p->tq,
+		    p->tr))
+			return refuse(RULES_ILLEGAL, err, errlen, lang,
+			    "That schema cannot go there: not a starting card, "
+			    "a free hex where it could be placed, and the board "
+			    "stays in one piece.", "Ce schéma ne peut pas aller "
+			    "là : pas une carte de départ, une case libre où il "
+			    "pourrait être posé, et le plateau reste d'un seul "
+			    "tenant.");
+	} else if (hexx_list_needs_at(list)) {
 		if (!p->has_at)
 			return refuse(RULES_ILLEGAL, err, errlen, lang,
 			    "Say which schema: add \"at Q,R\".",
@@ -847,7 +879,8 @@ close_window(struct hexx *g, struct rules_rng *rng)
 		g->seat[g->current].hand[g->seat[g->current].nhand++] = p->with;
 	p->card = p->with = -1;
 	p->npath = 0;
-	p->has_at = p->alt = p->blue = p->die_mod = p->cancelled = 0;
+	p->has_at = p->has_to = p->alt = p->blue = p->die_mod = 0;
+	p->cancelled = 0;
 	for (s = 0; s < g->nseats; s++)
 		p->answer[s] = 0;
 	finish_action(g, rng);
@@ -869,6 +902,9 @@ declare(struct hexx *g, int seat, const struct parsed *mv)
 	p->has_at = mv->has_at;
 	p->q = mv->q;
 	p->r = mv->r;
+	p->has_to = mv->has_to;
+	p->tq = mv->tq;
+	p->tr = mv->tr;
 	p->npath = mv->npath;
 	memcpy(p->path, mv->path, sizeof(p->path));
 	p->die_mod = p->cancelled = 0;

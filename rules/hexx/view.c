@@ -560,6 +560,34 @@ list_moves(struct lister *ls)
 	}
 }
 
+/* A shift of the schema of tile t: every free hex next to the board
+ * as the destination ("to Q,R"); takes m. */
+static void
+offer_shifts(struct lister *ls, int t, json_t *m, const char *base)
+{
+	const struct hexx *g = ls->g;
+	int seen[2 * HEXX_RADIUS + 1][2 * HEXX_RADIUS + 1];
+	char text[200];
+	int i, d, q, r;
+	json_t *one;
+
+	memset(seen, 0, sizeof(seen));
+	for (i = 0; i < g->ntiles; i++)
+		for (d = 0; d < 6; d++) {
+			q = g->tile[i].q + hexx_dir[d][0];
+			r = g->tile[i].r + hexx_dir[d][1];
+			if (abs(q) > HEXX_RADIUS || abs(r) > HEXX_RADIUS ||
+			    seen[q + HEXX_RADIUS][r + HEXX_RADIUS]++ ||
+			    !hexx_shift_ok(g, t, q, r))
+				continue;
+			snprintf(text, sizeof(text), "%s to %d,%d", base, q, r);
+			one = json_deep_copy(m);
+			json_object_set_new(one, "to", json_pack("[i,i]", q, r));
+			offer(ls, one, text);
+		}
+	json_decref(m);
+}
+
 static void
 list_events(struct lister *ls, int card)
 {
@@ -612,7 +640,10 @@ list_events(struct lister *ls, int card)
 					    json_string(
 					    g->cards->card[with].id));
 				}
-				offer(ls, m, text);
+				if (hexx_list_has(list, HEXX_OP_SHIFT))
+					offer_shifts(ls, t, m, text);
+				else
+					offer(ls, m, text);
 			}
 		}
 	}
@@ -729,8 +760,8 @@ hexx_move_forms(const void *state, int seat, enum rules_lang lang)
 	json_array_append_new(a, json_string(fr ? "actualiser <carte>" :
 	    "refresh <card>"));
 	json_array_append_new(a, json_string(fr ? "evenement <carte> [ou] "
-	    "[en Q,R] [avec <carte>]" : "event <card> [or] [at Q,R] [with "
-	    "<card>]"));
+	    "[en Q,R] [vers Q,R] [avec <carte>]" : "event <card> [or] [at Q,R] "
+	    "[to Q,R] [with <card>]"));
 	json_array_append_new(a, json_string(fr ? "fin [defausser <carte>, "
 	    "...]" : "end [discard <card>, ...]"));
 	return a;
