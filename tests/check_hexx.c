@@ -943,6 +943,13 @@ START_TEST(words_and_refusals)
 	ck_assert(strstr(json_string_value(json_array_get(forms, 1)),
 	    "deplacer") != NULL);
 	json_decref(forms);
+	ck_assert_int_eq(M->translate(g, 0, "event sabotage at -1,0 to 0,1 "
+	    "with ocean-world", RULES_LANG_FR, out, sizeof(out)), RULES_OK);
+	ck_assert_str_eq(out, "evenement sabotage en -1,0 vers 0,1 avec "
+	    "ocean-world");
+	ck_assert_int_eq(M->translate(g, 0, "end discard a, b", RULES_LANG_FR,
+	    out, sizeof(out)), RULES_OK);
+	ck_assert_str_eq(out, "fin defausser a, b");
 	play(g, 0, "deplacer 1,0");
 	ck_assert_int_eq(M->default_move(g, 1, out, sizeof(out)), RULES_OK);
 	ck_assert_str_eq(out, "pass");
@@ -1058,6 +1065,19 @@ random_game(int nseats, uint64_t seed, int check_every)
 		ck_assert_msg(M->check(g, who, move, RULES_LANG_EN, err,
 		    sizeof(err)) == RULES_OK, "legal move \"%s\" refused: %s",
 		    text, err);
+		if (check_every) {
+			/* The French example reads back to the same move. */
+			char fr[512];
+			json_t *again;
+
+			ck_assert_int_eq(M->translate(g, who, text,
+			    RULES_LANG_FR, fr, sizeof(fr)), RULES_OK);
+			ck_assert_int_eq(M->parse(g, who, fr, RULES_LANG_FR,
+			    &again, err, sizeof(err)), RULES_OK);
+			ck_assert_msg(json_equal(move, again), "%s / %s", text,
+			    fr);
+			json_decref(again);
+		}
 		seeded(&rng, seed, (uint64_t)++step);
 		M->apply(g, who, move, &rng);
 		json_decref(move);

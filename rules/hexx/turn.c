@@ -284,6 +284,50 @@ bad:
 	return syntax(at < ntok ? tok[at] : tok[ntok - 1], lang, err, errlen);
 }
 
+/*
+ * translate (api_version 2): a move text of legal_moves() with lang's
+ * keywords, word by word; card ids and coordinates stay.  A word that
+ * is a card id is never taken for a keyword.
+ */
+enum rules_status
+hexx_translate(const void *state, int seat, const char *text,
+    enum rules_lang lang, char *out, size_t outlen)
+{
+	static const char *const en[] = { "side", "schema", "move",
+		"transmit", "refresh", "event", "end", "pass", "surprise", "at",
+		"facing", "or", "with", "to", "blue", "discard", NULL };
+	static const char *const fr[] = { "face", "schema", "deplacer",
+		"transmettre", "actualiser", "evenement", "fin", "passer",
+		"surprise", "en", "orientation", "ou", "avec", "vers", "bleu",
+		"defausser", NULL };
+	const struct hexx *g = state;
+	char buf[FOLD_MAX], *tok, *save = NULL;
+	const char *word;
+	size_t len = 0;
+	int i, first = 1;
+
+	(void)seat;
+	if (strlen(text) >= sizeof(buf))
+		return RULES_SYNTAX;
+	memcpy(buf, text, strlen(text) + 1);
+	out[0] = '\0';
+	for (tok = strtok_r(buf, " ", &save); tok != NULL;
+	    tok = strtok_r(NULL, " ", &save), first = 0) {
+		word = tok;
+		if (hexx_card_find(g->cards, tok) < 0)
+			for (i = 0; en[i] != NULL; i++)
+				if (strcmp(tok, en[i]) == 0 &&
+				    (first || i >= HEXX_VERBS))
+					word = lang == RULES_LANG_FR ? fr[i] :
+					    en[i];
+		if (len + strlen(word) + 2 > outlen)
+			return RULES_SYNTAX;
+		len += (size_t)snprintf(out + len, outlen - len, "%s%s",
+		    first ? "" : " ", word);
+	}
+	return RULES_OK;
+}
+
 /* ---- check ---- */
 
 /* The move's fields, read back into numbers. */
