@@ -103,9 +103,11 @@ CEOF
 srcs=$(sed -n 's/^	\(rules\/[^ ]*\.c\).*/\1/p' "$new/rules/games.mk" |
     grep -v '/nopeek\.c$')
 (cd "$new" && $CC -std=gnu11 -w -O0 -I rules -I "$top/daemon/common" \
-    $(pkg-config --cflags jansson libsodium) -o "$tmp/play" "$tmp/play.c" \
-    rules/registry.c rules/text.c rules/json.c $srcs \
-    "$top/daemon/common/rng.c" $(pkg-config --libs jansson libsodium)) ||
+    $(pkg-config --cflags jansson libsodium yaml-0.1) \
+    -o "$tmp/play" "$tmp/play.c" \
+    rules/registry.c rules/text.c rules/json.c rules/cardfile.c $srcs \
+    "$top/daemon/common/rng.c" \
+    $(pkg-config --libs jansson libsodium yaml-0.1)) ||
     fail "the rules sources with the new game do not build"
 "$tmp/play" || fail "the new game does not play to its end"
 
