@@ -15,7 +15,9 @@
  *             else every seat's "discard_cards";
  *   route     "row" of Enterprise vs Excelsior: each card of the route
  *             with both ships and the Klingon, after the start
- *             ("enterprise_at_start", "excelsior_at_start").
+ *             ("enterprise_at_start", "excelsior_at_start");
+ *   board_svg a drawing the module made itself (Mission to Planet
+ *             Hexx!'s hex board), and "board"'s hexes for the mail.
  * A card becomes {"lines", "name", "kind", "kind_text", "note",
  * "note_text", "id"} for the card partials: the web page's SVG card
  * (templates/LANG/web/card.html.mustache) draws the name, kind and note
@@ -262,6 +264,26 @@ route_of(const json_t *row)
 	return out;
 }
 
+/* A hex board's hexes for the mail's table: where, which schema, its
+ * data on a planet, the ships on it (with the players' names). */
+static json_t *
+hexes_of(const json_t *board)
+{
+	json_t *out = json_array(), *h;
+	const json_t *hex;
+	size_t i;
+
+	json_array_foreach(board, i, hex) {
+		h = json_pack("{s:O?,s:O?,s:O?,s:O?}", "hex",
+		    json_object_get(hex, "hex"), "name", json_object_get(
+		    json_object_get(hex, "card"), "name"), "data",
+		    json_object_get(hex, "data"), "ships",
+		    json_object_get(hex, "ships"));
+		json_array_append_new(out, h);
+	}
+	return out;
+}
+
 void
 draw_view_fill(json_t *data, const json_t *shown, int nseats,
     const char *const *names, int viewer)
@@ -299,6 +321,18 @@ draw_view_fill(json_t *data, const json_t *shown, int nseats,
 		json_object_set_new(data, "has_discard", json_true());
 	} else
 		json_decref(discard);
+	/* A hex board (Mission to Planet Hexx!): the module draws it
+	 * ("board_svg", in the reader's language) for the web page; the
+	 * mail, whose clients drop SVG, lists its hexes in a table. */
+	if (json_is_string(v = json_object_get(shown, "board_svg")))
+		json_object_set_new(data, "board_svg",
+		    json_string(json_string_value(v)));
+	if (json_is_array(v = json_object_get(shown, "board")) &&
+	    json_array_size(v) > 0 && json_object_get(json_array_get(v, 0),
+	    "hex") != NULL) {
+		json_object_set_new(data, "hexes", hexes_of(v));
+		json_object_set_new(data, "has_hexes", json_true());
+	}
 	if (json_is_array(v = json_object_get(shown, "row")) &&
 	    json_array_size(v) > 0) {
 		json_object_set_new(data, "route", route_of(v));

@@ -18,6 +18,8 @@
  *   hand, has_hand          the viewer's own cards (a seat only)
  *   discard, has_discard    the discard area or pile
  *   route, route_width, route_start   Enterprise vs Excelsior's route
+ *   board_svg, hexes        a hex board: the module's SVG drawing, and
+ *                           [{"hex", "name", "data"?, "ships"}] for mail
  * Each card is {"lines": [{"text", "y"}], "name", "kind"?, "kind_text"?,
  * "note"?, "note_text"?}: its name, type line and bonus whole (the
  * *_text and "name") and as lines wrapped to fit the web page's SVG card

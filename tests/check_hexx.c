@@ -1,0 +1,1413 @@
+/*
+ * check_hexx.c -- Mission to Planet Hexx! through its module table: the
+ * project's card file and refusals of broken ones (file, line, card,
+ * field), setup, the board (placement, borders with orientation, links,
+ * paths), every effect of the vocabulary through a small card file made
+ * for it, response windows asked of every other seat alike, refusals in
+ * English and French, save/load, a differential no-peek check, and
+ * thousands of random games for 2, 3 and 4 players with invariants
+ * (cards conserved, data conserved, board connected and legal, every
+ * game ends, exact replay).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+#include <jansson.h>
+
+#include "rules.h"
+#include "rng.h"
+#include "hexx.h"
+#include "nopeek.h"
+#include "drawing.h"
+#include "present.h"
+#include "templates.h"
+
+extern const struct rules_module hexx_module;
+extern const struct nopeek_hider hexx_nopeek;
+static const struct rules_module *M = &hexx_module;
+
+static struct hexx_cards *set;	/* rules/hexx/cards.yaml */
+
+static void
+seeded(struct rules_rng *rng, uint64_t seed, uint64_t step)
+{
+	unsigned char key[RNG_SEED_BYTES];
+	int i;
+
+	memset(key, 0, sizeof(key));
+	for (i = 0; i < 8; i++)
+		key[i] = (unsigned char)(seed >> (8 * i));
+	rng_init(rng, key, step);
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	ck_assert(fread(buf, 1, (size_t)n, f) == (size_t)n);
+	fclose(f);
+	buf[n] = '\0';
+	*len = (size_t)n;
+	return buf;
+}
+
+static void
+load_set(void)
+{
+	char err[RULES_ERRLEN], *bytes;
+	size_t len;
+
+	if (set != NULL)
+		return;
+	bytes = slurp(HEXX_SRCDIR "/rules/hexx/cards.yaml", &len);
+	set = M->cards_parse(bytes, len, "cards.yaml", err, sizeof(err));
+	ck_assert_msg(set != NULL, "cards.yaml: %s", err);
+	free(bytes);
+}
+
+static int
+card(const char *id)
+{
+	int c = hexx_card_find(set, id);
+
+	ck_assert_msg(c >= 0, "no card %s", id);
+	return c;
+}
+
+/* A started game (sides chosen), seat 0 to play. */
+static struct hexx *
+game(int nseats, uint64_t seed)
+{
+	struct rules_rng rng;
+	char err[RULES_ERRLEN];
+	struct hexx *g;
+	int s;
+
+	load_set();
+	seeded(&rng, seed, 0);
+	g = M->setup_cards(set, nseats, json_object(), &rng, err, sizeof(err));
+	ck_assert_msg(g != NULL, "setup: %s", err);
+	for (s = 0; s < nseats; s++)
+		g->seat[s].side = 0;
+	hexx_begin_play(g);
+	g->first = g->current = 0;
+	g->actions = HEXX_ACTIONS;
+	return g;
+}
+
+/* Put card into seat's hand, from wherever it is in the deck. */
+static void
+give(struct hexx *g, int seat, const char *id)
+{
+	int c = card(id), i, s;
+
+	for (i = 0; i < g->ndeck; i++)
+		if (g->deck[i] == c) {
+			memmove(&g->deck[i], &g->deck[i + 1],
+			    sizeof(int) * (size_t)(g->ndeck - i - 1));
+			g->ndeck--;
+			g->seat[seat].hand[g->seat[seat].nhand++] = c;
+			return;
+		}
+	for (s = 0; s < g->nseats; s++)
+		if (hexx_hand_take(g, s, c) == 0) {
+			g->seat[seat].hand[g->seat[seat].nhand++] = c;
+			return;
+		}
+	for (i = 0; i < g->ndiscard; i++)
+		if (g->discard[i] == c) {
+			memmove(&g->discard[i], &g->discard[i + 1],
+			    sizeof(int) * (size_t)(g->ndiscard - i - 1));
+			g->ndiscard--;
+			g->seat[seat].hand[g->seat[seat].nhand++] = c;
+			return;
+		}
+	ck_abort_msg("%s is neither in the deck nor a hand", id);
+}
+
+/* Place a schema from the deck onto the board directly. */
+static void
+put(struct hexx *g, const char *id, int q, int r, int rot)
+{
+	int c = card(id), t;
+
+	give(g, 0, id);
+	hexx_hand_take(g, 0, c);
+	t = g->ntiles++;
+	g->tile[t].card = c;
+	g->tile[t].q = q;
+	g->tile[t].r = r;
+	g->tile[t].rot = rot;
+	g->tile[t].data = set->card[c].data;
+	g->supply -= set->card[c].data;
+}
+
+static enum rules_status
+play_lang(struct hexx *g, int seat, const char *text, enum rules_lang lang,
+    char *err, uint64_t step)
+{
+	struct rules_rng rng;
+	json_t *move;
+	enum rules_status st;
+
+	st = M->parse(g, seat, text, lang, &move, err, RULES_ERRLEN);
+	if (st != RULES_OK)
+		return st;
+	st = M->check(g, seat, move, lang, err, RULES_ERRLEN);
+	if (st == RULES_OK) {
+		seeded(&rng, 99, step);
+		M->apply(g, seat, move, &rng);
+	}
+	json_decref(move);
+	return st;
+}
+
+static void
+play(struct hexx *g, int seat, const char *text)
+{
+	char err[RULES_ERRLEN];
+	enum rules_status st = play_lang(g, seat, text, RULES_LANG_EN, err, 7);
+
+	ck_assert_msg(st == RULES_OK, "\"%s\" refused: %s", text, err);
+}
+
+static void
+refused(struct hexx *g, int seat, const char *text, enum rules_lang lang,
+    const char *want)
+{
+	char err[RULES_ERRLEN];
+	json_t *before = M->save(g), *after;
+	enum rules_status st = play_lang(g, seat, text, lang, err, 7);
+
+	ck_assert_msg(st != RULES_OK, "\"%s\" accepted", text);
+	ck_assert_msg(strstr(err, want) != NULL, "\"%s\": got \"%s\", want "
+	    "\"%s\"", text, err, want);
+	after = M->save(g);
+	ck_assert(json_equal(before, after));
+	json_decref(before);
+	json_decref(after);
+}
+
+/* End seat's turn with its default move (discarding down to six). */
+static void
+end_turn(struct hexx *g, int seat)
+{
+	char text[256];
+
+	if (g->current != seat)	/* the turn ended with its last action */
+		return;
+	ck_assert_int_eq(M->default_move(g, seat, text, sizeof(text)),
+	    RULES_OK);
+	ck_assert(strncmp(text, "end", 3) == 0);
+	play(g, seat, text);
+}
+
+/* Every other seat passes the open window. */
+static void
+all_pass(struct hexx *g)
+{
+	int seats[HEXX_SEATS_MAX], n, i;
+
+	ck_assert_int_eq(g->phase, HEXX_PHASE_WINDOW);
+	n = M->to_act(g, seats, HEXX_SEATS_MAX);
+	for (i = 0; i < n; i++)
+		play(g, seats[i], "pass");
+}
+
+/* ---- the card file ---- */
+
+START_TEST(project_set)
+{
+	int kinds[HEXX_KINDS] = { 0 }, lists[HEXX_LISTS] = { 0 };
+	int ops[HEXX_OPS] = { 0 }, targets[HEXX_TARGETS] = { 0 };
+	int i, l, f, surprises = 0, costs = 0, ors = 0, tcost = 0, links = 0;
+	int borders = 0, fixed = 0;
+
+	load_set();
+	ck_assert_int_ge(set->nmissions, 4);
+	ck_assert_str_eq(set->card[set->base].id, "space-base");
+	ck_assert_int_eq(set->card[set->colony].data, 5);
+	for (i = 0; i < set->ncards; i++) {
+		const struct hexx_card *c = &set->card[i];
+
+		kinds[c->kind]++;
+		surprises += c->surprise;
+		costs += c->cost_data > 0 || c->cost_actions > 0 ||
+		    c->cost_discard >= 0;
+		ors += c->on[HEXX_ON_OR].n > 0;
+		tcost += c->transmit_cost >= 0 || c->transmit_as >= 0;
+		links += c->nlinks > 0;
+		borders += c->borders != 0;
+		fixed += c->fixed;
+		for (l = 0; l < HEXX_LISTS; l++) {
+			lists[l] += c->on[l].n > 0;
+			for (f = 0; f < c->on[l].n; f++) {
+				ops[c->on[l].fx[f].step.op]++;
+				targets[c->on[l].fx[f].step.target]++;
+				if (c->on[l].fx[f].step.op == HEXX_OP_ROLL)
+					ops[c->on[l].fx[f].then.op]++;
+			}
+		}
+	}
+	/* Every kind, icon list, effect and target is used. */
+	for (i = 0; i < HEXX_KINDS; i++)
+		ck_assert_msg(kinds[i] > 0, "no %s", hexx_kind_names[i]);
+	for (i = 0; i < HEXX_LISTS; i++)
+		ck_assert_msg(lists[i] > 0, "no %s list", hexx_list_names[i]);
+	for (i = 0; i < HEXX_OPS; i++)
+		ck_assert_msg(ops[i] > 0, "no %s effect", hexx_op_names[i]);
+	for (i = 0; i < HEXX_TARGETS; i++)
+		ck_assert_msg(targets[i] > 0, "no target %s",
+		    hexx_target_names[i]);
+	ck_assert(surprises > 0 && costs > 0 && ors > 0 && tcost > 0 &&
+	    links > 0 && borders > 0 && fixed > 0);
+	/* The cards the seed names. */
+	ck_assert(set->card[card("dexatrani-minor")].links[0] ==
+	    card("dexatrani-major"));
+	ck_assert_int_eq(set->card[card("alpha-colony")].nlinks, 2);
+	ck_assert(set->card[card("wormhole-alpha")].links[0] ==
+	    card("wormhole-omega"));
+	ck_assert_int_eq(set->card[card("miss-galaxy")].cost_data, 1);
+	ck_assert_int_eq(set->card[card("space-daredevil")].cost_discard,
+	    HEXX_OBJECT);
+	ck_assert_int_eq(set->card[card("bag-of-space-rock")].transmit_cost,
+	    1);
+	ck_assert(set->card[card("critical-circuit")].surprise);
+	ck_assert(set->card[card("robotic-union")].surprise);
+	ck_assert_int_eq(set->card[card("mysterious-egg")].on[0].fx[0].step.op,
+	    HEXX_OP_TRANSMIT);
+}
+END_TEST
+
+static void
+bad_file(const char *yaml, const char *want)
+{
+	char err[RULES_ERRLEN];
+	void *cards = M->cards_parse(yaml, strlen(yaml), "t.yaml", err,
+	    sizeof(err));
+
+	ck_assert_msg(cards == NULL, "accepted: %s", yaml);
+	ck_assert_msg(strstr(err, want) != NULL, "got \"%s\", want \"%s\"",
+	    err, want);
+}
+
+START_TEST(file_refusals)
+{
+	bad_file("format: hexx-cards-9\nmissions: []\ncards: []\n",
+	    "t.yaml:1: card -, field format: must be hexx-cards-1");
+	bad_file("format: hexx-cards-1\nmissions: []\ncards: []\n",
+	    "field missions: a list of 4 to 16 mission cards");
+	bad_file("format: hexx-cards-1\nmissions:\n"
+	    " - {id: a, sides: [1]}\n - {id: b}\n - {id: c}\n - {id: d}\n"
+	    "cards: []\n",
+	    "t.yaml:3: card a, field sides: a mission card has exactly two "
+	    "sides");
+	bad_file("format: hexx-cards-1\nmissions:\n"
+	    " - id: a\n   sides:\n"
+	    "   - {title: {en: A, fr: A}, conclusion: {en: x, fr: x},"
+	    " icons: [alien, alien]}\n"
+	    "   - {title: {en: A, fr: A}, conclusion: {en: x, fr: x},"
+	    " icons: [alien, alien]}\n"
+	    " - {id: b}\n - {id: c}\n - {id: d}\ncards: []\n",
+	    "card a, field icons: a side shows exactly 6 card-type icons");
+}
+END_TEST
+
+/* The project's file with one card replaced by text. */
+static void
+bad_card(const char *from, const char *to, const char *want)
+{
+	char *bytes, *at, *text;
+	size_t len;
+
+	bytes = slurp(HEXX_SRCDIR "/rules/hexx/cards.yaml", &len);
+	at = strstr(bytes, from);
+	ck_assert_msg(at != NULL, "no \"%s\" in cards.yaml", from);
+	text = malloc(len + strlen(to) + 1);
+	memcpy(text, bytes, (size_t)(at - bytes));
+	strcpy(text + (at - bytes), to);
+	strcat(text, at + strlen(from));
+	bad_file(text, want);
+	free(text);
+	free(bytes);
+}
+
+START_TEST(card_refusals)
+{
+	bad_card("    play: [{do: gain, n: 3}]",
+	    "    play: [{do: teleport, n: 3}]",
+	    "card miss-galaxy, field play: unknown effect \"teleport\"");
+	bad_card("  - id: ember-moon\n    kind: planet",
+	    "  - id: ember-moon\n    kind: moon",
+	    "card ember-moon, field kind: must be one of planet, void");
+	bad_card("    borders: [0, 1]", "    borders: [0, 7]",
+	    "card crystal-world, field borders: an edge is 0 to 5");
+	bad_card("    link: [dexatrani-major]", "    link: [nowhere]",
+	    "card dexatrani-minor, field link: must name another schema");
+	bad_card("    cost: {data: 1}", "    cost: {data: 1}\n    data: 3",
+	    "card miss-galaxy, field kind: only schemas");
+	bad_card("  - id: ocean-world", "  - id: dust-world",
+	    "card dust-world, field id: used twice");
+	bad_card("    surprise: true\n    name: {en: \"Robotic Union\"",
+	    "    surprise: maybe\n    name: {en: \"Robotic Union\"",
+	    "card robotic-union, field surprise: must be true or false");
+	bad_card("    play: [{do: roll, at_least: 4, then: {do: actions, "
+	    "n: 2}}]", "    play: [{do: roll, at_least: 4}]",
+	    "card time-loop, field play: roll needs then:");
+	/* The line is the one of the field. */
+	bad_card("    text: {en: \"Starting data 3.\"",
+	    "    colour: blue\n    text: {en: \"Starting data 3.\"",
+	    "field colour: unknown field");
+}
+END_TEST
+
+/* ---- setup ---- */
+
+START_TEST(setup_rules)
+{
+	struct rules_rng rng;
+	char err[RULES_ERRLEN];
+	struct hexx *g;
+	int n, s, seats[4];
+
+	load_set();
+	seeded(&rng, 1, 0);
+	ck_assert(M->setup_cards(set, 1, json_object(), &rng, err,
+	    sizeof(err)) == NULL);
+	ck_assert(strstr(err, "2 to 4 players") != NULL);
+	ck_assert(M->setup_cards(set, 5, json_object(), &rng, err,
+	    sizeof(err)) == NULL);
+	for (n = 2; n <= 4; n++) {
+		seeded(&rng, (uint64_t)n, 0);
+		g = M->setup_cards(set, n, json_object(), &rng, err,
+		    sizeof(err));
+		ck_assert(g != NULL);
+		ck_assert_int_eq(g->ntiles, 2);
+		ck_assert_int_eq(g->tile[1].data, 5);
+		ck_assert_int_eq(M->to_act(g, seats, 4), n);
+		for (s = 0; s < n; s++) {
+			ck_assert_int_eq(g->seat[s].nhand, HEXX_HAND);
+			ck_assert_int_eq(g->seat[s].q, 0);
+			ck_assert_int_eq(g->seat[s].r, 0);
+			play(g, s, s % 2 ? "face 2" : "side 1");
+		}
+		ck_assert_int_eq(g->phase, HEXX_PHASE_ACTIONS);
+		ck_assert_int_eq(g->current, g->first);
+		ck_assert_int_eq(g->actions, 3);
+		M->destroy(g);
+	}
+}
+END_TEST
+
+/* ---- the board ---- */
+
+START_TEST(placement)
+{
+	struct hexx *g = game(2, 3);
+
+	give(g, 0, "ocean-world");
+	give(g, 0, "open-space-1");
+	give(g, 0, "crystal-world");
+	/* Planets touch only voids: (1,-1) touches Delta Colony. */
+	refused(g, 0, "schema ocean-world at 1,-1", RULES_LANG_EN,
+	    "touching no other planet");
+	refused(g, 0, "schema Monde océan en 1,-1", RULES_LANG_FR,
+	    "ne touchant aucune autre planète");
+	refused(g, 0, "schema open-space-1 at 5,5", RULES_LANG_EN,
+	    "A void goes on a free hex next to the board");
+	refused(g, 0, "schema open-space-1 at 0,0", RULES_LANG_EN,
+	    "A void goes on a free hex");
+	refused(g, 0, "schema crystal-world at -1,0 facing 2", RULES_LANG_EN,
+	    "orientation is fixed");
+	play(g, 0, "schema ocean-world at -1,0");
+	ck_assert_int_eq(g->ntiles, 3);
+	ck_assert_int_eq(g->tile[2].data, 3);
+	play(g, 0, "schema Open Space I at 0,-1 facing 3");
+	ck_assert_int_eq(g->tile[3].rot, 3);
+	ck_assert_int_eq(g->actions, 1);
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(borders_and_links)
+{
+	struct hexx *g = game(2, 4);
+	int belt;
+
+	/* Asteroid belt: borders on local edges 0 and 3. */
+	put(g, "asteroid-belt", -1, 0, 0);
+	belt = g->ntiles - 1;
+	ck_assert(hexx_border(g, belt, 0));	/* towards the base */
+	ck_assert(!hexx_border(g, belt, 1));
+	ck_assert(!hexx_step_ok(g, 0, belt));
+	g->tile[belt].rot = 1;			/* turned: edges 1 and 4 */
+	ck_assert(!hexx_border(g, belt, 0));
+	ck_assert(hexx_border(g, belt, 1));
+	ck_assert(hexx_step_ok(g, 0, belt));
+	g->tile[belt].rot = 0;
+	refused(g, 0, "move -1,0", RULES_LANG_EN, "a border stops the way");
+	refused(g, 0, "deplacer -1,0", RULES_LANG_FR,
+	    "une bordure barre le passage");
+	/* Wormholes: one step between the twins. */
+	put(g, "wormhole-alpha", 0, -1, 0);
+	put(g, "open-space-2", 0, -2, 0);
+	put(g, "open-space-3", 0, -3, 0);
+	put(g, "wormhole-omega", 0, -4, 0);
+	put(g, "open-space-4", 1, -5, 0);
+	play(g, 0, "move 0,-1 0,-4 1,-5");
+	all_pass(g);
+	ck_assert_int_ge(g->last.roll, 1);
+	ck_assert_int_eq(g->seat[0].q, g->last.roll >= 3 ? 1 : 0);
+	/* Planets end a move; no flying through them. */
+	g->seat[0].q = g->seat[0].r = 0;
+	refused(g, 0, "move 1,0 2,0", RULES_LANG_EN,
+	    "a planet ends a move");
+	refused(g, 0, "move 4,4", RULES_LANG_EN, "there is no schema there");
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(landing_and_collection)
+{
+	struct hexx *g = game(2, 5);
+
+	play(g, 0, "move 1,0");
+	all_pass(g);
+	ck_assert_int_eq(g->seat[0].q, 1);
+	ck_assert_int_eq(g->seat[0].base, 1);
+	ck_assert_int_eq(g->tile[1].data, 4);
+	ck_assert_int_eq(g->seat[0].last_planet, set->colony);
+	/* Not twice in a row on the same planet. */
+	play(g, 0, "move 0,0");
+	all_pass(g);
+	refused(g, 0, "move 1,0", RULES_LANG_EN,
+	    "you may not land twice in a row on the same planet");
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(schema_icons)
+{
+	struct hexx *g = game(2, 6);
+	int base;
+
+	/* Blue, a choice: Dexatrani Minor collects 2 with "blue". */
+	put(g, "dexatrani-minor", -1, 1, 0);
+	play(g, 0, "move -1,1 blue");
+	all_pass(g);
+	ck_assert_int_eq(g->seat[0].base, 2);
+	/* Red: stopping on the relay station gains 1. */
+	put(g, "relay-station", -1, 0, 0);
+	base = g->seat[0].base;
+	play(g, 0, "move -1,0");
+	all_pass(g);
+	ck_assert_int_eq(g->seat[0].base, base + 1);
+	/* Green: engaging on Beta Colony gains 1 (turn 2). */
+	end_turn(g, 0);
+	end_turn(g, 1);
+	put(g, "beta-colony", -2, 0, 0);
+	play(g, 0, "move -2,0");
+	all_pass(g);
+	base = g->seat[0].base;
+	give(g, 0, "lucky-star");
+	play(g, 0, "refresh lucky-star");
+	ck_assert_int_eq(g->seat[0].base, base + 1);
+	end_turn(g, 0);
+	end_turn(g, 1);
+	/* Orange: crossing the nebula by two different edges draws. */
+	put(g, "nebula-drift", -1, -1, 0);
+	put(g, "open-space-5", -1, -2, 0);
+	g->seat[0].q = -1;
+	g->seat[0].r = 0;
+	while (g->seat[0].nhand > 0)
+		hexx_to_discard(g, g->seat[0].hand[--g->seat[0].nhand]);
+	play(g, 0, "move -1,-1 -1,-2");
+	g->pending.die_mod = 5;
+	all_pass(g);
+	ck_assert_int_eq(g->seat[0].r, -2);
+	ck_assert_int_eq(g->seat[0].nhand, 1);
+	/* Enter: Ember Moon adds 2 to itself. */
+	give(g, 0, "ember-moon");
+	play(g, 0, "schema ember-moon at 0,-3");
+	ck_assert_int_eq(g->tile[g->ntiles - 1].data, 3);
+	M->destroy(g);
+}
+END_TEST
+
+/* ---- events, surprises and every effect ---- */
+
+START_TEST(event_effects)
+{
+	struct hexx *g = game(3, 8);
+	int base, n;
+
+	g->seat[0].base = 4;
+	g->supply -= 4;
+	give(g, 0, "miss-galaxy");
+	play(g, 0, "event miss-galaxy");
+	ck_assert_int_eq(g->seat[0].base, 3);	/* the cost, paid at once */
+	all_pass(g);
+	ck_assert_int_eq(g->seat[0].base, 6);
+	/* OR: the second effect. */
+	give(g, 0, "little-furry-things");
+	n = g->seat[0].nhand;
+	play(g, 0, "event Les petites choses velues ou");
+	all_pass(g);
+	ck_assert_int_eq(g->seat[0].nhand, n - 1 + 2);
+	/* Pay to play with a discard of a given kind. */
+	give(g, 0, "space-daredevil");
+	give(g, 0, "comet-shower");
+	refused(g, 0, "event space-daredevil", RULES_LANG_EN,
+	    "add \"with CARD\"");
+	give(g, 0, "open-space-6");
+	refused(g, 0, "event space-daredevil with open-space-6",
+	    RULES_LANG_FR, "La carte à défausser doit être : Objet céleste");
+	play(g, 0, "event space-daredevil with comet-shower");
+	all_pass(g);
+	ck_assert_int_eq(g->actions, 2);
+	ck_assert_int_eq(g->discard[g->ndiscard - 1], card("space-daredevil"));
+	/* Immediate transmission, wherever the ship is. */
+	g->seat[0].q = 1;
+	give(g, 0, "mysterious-egg");
+	give(g, 0, "ocean-world");
+	base = g->seat[0].base;
+	play(g, 0, "event mysterious-egg with ocean-world");
+	all_pass(g);
+	ck_assert_int_eq(g->seat[0].base, base - 2);
+	ck_assert_int_eq(hexx_mission_count(g, 0), 1);
+	M->destroy(g);
+}
+END_TEST
+
+/* One event per effect of the vocabulary, checked on the state. */
+START_TEST(every_effect)
+{
+	struct hexx *g = game(3, 9);
+	int n, i;
+
+	/* junk, show_top, draw */
+	n = g->ndiscard;
+	give(g, 0, "black-hole");
+	play(g, 0, "event black-hole or");
+	all_pass(g);
+	ck_assert_int_eq(g->ndiscard, n + 3 + 1);
+	give(g, 0, "derelict-probe");
+	play(g, 0, "event derelict-probe");
+	all_pass(g);
+	ck_assert(g->last.shown >= 0);
+	/* event_action: Fuel Flare gives two Event actions. */
+	give(g, 0, "fuel-flare");
+	play(g, 0, "event fuel-flare");
+	all_pass(g);
+	ck_assert_int_eq(g->actions, 0);
+	ck_assert_int_eq(g->event_actions, 2);
+	give(g, 0, "open-space-1");
+	refused(g, 0, "schema open-space-1 at -1,0", RULES_LANG_EN,
+	    "may only play Events");
+	/* mucus on each opponent, discard_random on each opponent */
+	give(g, 0, "big-boss-mucus");
+	play(g, 0, "event big-boss-mucus");
+	all_pass(g);
+	ck_assert_int_eq(g->seat[1].mucus, 1);
+	ck_assert_int_eq(g->seat[2].mucus, 1);
+	n = g->seat[1].nhand;
+	give(g, 0, "jelly-diplomats");
+	play(g, 0, "event jelly-diplomats");
+	all_pass(g);
+	ck_assert_int_eq(g->seat[1].nhand, n - 1);
+	end_turn(g, 0);
+	/* Seat 1 starts with a Mucus counter: two actions. */
+	ck_assert_int_eq(g->current, 1);
+	ck_assert_int_eq(g->actions, 2);
+	ck_assert_int_eq(g->seat[1].mucus, 0);
+	/* no_move / no_transmit on the next player */
+	give(g, 1, "traffic-jam");
+	play(g, 1, "event traffic-jam");
+	all_pass(g);
+	give(g, 1, "cosmic-bureaucrat");
+	play(g, 1, "event cosmic-bureaucrat");
+	all_pass(g);
+	ck_assert_int_eq(g->current, 2);
+	refused(g, 2, "move 1,0", RULES_LANG_EN, "Movement is forbidden");
+	give(g, 2, "ocean-world");
+	refused(g, 2, "transmettre ocean-world", RULES_LANG_FR,
+	    "La Transmission vous est interdite");
+	/* planet_add / planet_remove / collect / return / all */
+	give(g, 2, "comet-shower");
+	play(g, 2, "event comet-shower");
+	all_pass(g);
+	ck_assert_int_eq(g->tile[1].data, 6);
+	end_turn(g, 2);
+	end_turn(g, 0);
+	end_turn(g, 1);
+	play(g, 2, "move 1,0");
+	all_pass(g);
+	give(g, 2, "data-crystal");
+	play(g, 2, "event data-crystal");
+	all_pass(g);
+	ck_assert_int_eq(g->seat[2].base, 3);
+	ck_assert_int_eq(g->tile[1].data, 3);
+	give(g, 2, "bag-of-space-rock");
+	play(g, 2, "event bag-of-space-rock");
+	all_pass(g);
+	ck_assert_int_eq(g->tile[1].data, 5);
+	end_turn(g, 2);
+	give(g, 0, "black-hole");
+	play(g, 0, "event black-hole");
+	all_pass(g);
+	ck_assert_int_eq(g->tile[1].data, 3);
+	give(g, 0, "emergency-recall");
+	play(g, 0, "event emergency-recall");
+	all_pass(g);
+	for (i = 0; i < 3; i++)
+		ck_assert(g->seat[i].q == 0 && g->seat[i].r == 0);
+	/* spend on each opponent, with a data cost */
+	g->seat[0].base = 1;
+	g->seat[1].base = 3;
+	g->supply -= 1 + 3;
+	give(g, 0, "ion-cannon");
+	play(g, 0, "event ion-cannon");
+	all_pass(g);
+	ck_assert_int_eq(g->seat[0].base, 0);
+	ck_assert_int_eq(g->seat[1].base, 1);
+	ck_assert_int_eq(g->seat[2].base, 1);	/* it had 3 */
+	/* delete, disintegrate and shift: disintegrate_and_delete */
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(disintegrate_and_delete)
+{
+	struct hexx *g = game(2, 10);
+	int before;
+
+	put(g, "open-space-1", -1, 0, 0);
+	put(g, "open-space-2", -2, 0, 0);
+	g->seat[1].q = -2;
+	give(g, 0, "sabotage");
+	refused(g, 0, "event sabotage", RULES_LANG_EN, "add \"at Q,R\"");
+	refused(g, 0, "event sabotage at 0,0", RULES_LANG_EN,
+	    "not a starting card");
+	/* (-1,0) holds (-2,0) to the board: refused. */
+	refused(g, 0, "event sabotage at -1,0", RULES_LANG_EN,
+	    "the board stays in one piece");
+	before = g->ntiles;
+	play(g, 0, "event sabotage at -2,0");
+	all_pass(g);
+	ck_assert_int_eq(g->ntiles, before - 1);
+	ck_assert(g->seat[1].q == 0 && g->seat[1].r == 0);
+	/* Shift: the schema moves with the ship on it. */
+	put(g, "open-space-3", -1, 1, 0);
+	g->seat[1].q = -1;
+	g->seat[1].r = 1;
+	give(g, 0, "gravitational-drift");
+	refused(g, 0, "event gravitational-drift at -1,1", RULES_LANG_EN,
+	    "add \"to Q,R\"");
+	refused(g, 0, "evenement gravitational-drift en -1,1 vers 5,5",
+	    RULES_LANG_FR, "Ce schéma ne peut pas aller là");
+	refused(g, 0, "event gravitational-drift at 0,0 to 0,1",
+	    RULES_LANG_EN, "That schema cannot go there");
+	play(g, 0, "event gravitational-drift at -1,1 to 0,1");
+	all_pass(g);
+	ck_assert_int_ge(hexx_tile_at(g, 0, 1), 0);
+	ck_assert_int_lt(hexx_tile_at(g, -1, 1), 0);
+	ck_assert(g->seat[1].q == 0 && g->seat[1].r == 1);
+	/* Delete the last card of the next Mission. */
+	g->seat[0].base = 2;
+	g->supply -= 2;
+	give(g, 1, "ocean-world");
+	hexx_hand_take(g, 1, card("ocean-world"));
+	g->seat[1].slot[2] = card("ocean-world");
+	give(g, 0, "mutiny");
+	play(g, 0, "event mutiny");
+	all_pass(g);
+	ck_assert_int_eq(hexx_mission_count(g, 1), 0);
+	ck_assert_int_eq(g->discard[g->ndiscard - 2], card("ocean-world"));
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(surprises)
+{
+	struct hexx *g = game(3, 11);
+	int seats[4], c;
+
+	/* Every other seat is asked, holding a Surprise or not. */
+	give(g, 1, "critical-circuit");
+	play(g, 0, "move 1,0");
+	ck_assert(M->response_window(g));
+	ck_assert_int_eq(M->to_act(g, seats, 4), 2);
+	ck_assert_int_eq(seats[0], 1);
+	ck_assert_int_eq(seats[1], 2);
+	refused(g, 1, "move 1,0", RULES_LANG_EN,
+	    "answer with surprise CARD or pass");
+	refused(g, 2, "surprise critical-circuit", RULES_LANG_EN,
+	    "You do not hold Critical Circuit");
+	give(g, 2, "lucky-star");
+	refused(g, 2, "surprise lucky-star", RULES_LANG_FR,
+	    "Cette carte n'est pas une Surprise");
+	play(g, 1, "surprise critical-circuit");
+	/* The answer stays hidden: the card is still in the hand. */
+	ck_assert(hexx_hand_has(g, 1, card("critical-circuit")));
+	play(g, 2, "pass");
+	ck_assert(!M->response_window(g));
+	ck_assert_int_eq(g->seat[0].q, 0);	/* cancelled */
+	ck_assert_int_eq(g->actions, 2);	/* still used */
+	ck_assert(!hexx_hand_has(g, 1, card("critical-circuit")));
+	/* A die modifier: the ship moves at most die - 3. */
+	give(g, 1, "solar-wind");
+	put(g, "open-space-1", -1, 0, 0);
+	put(g, "open-space-2", -2, 0, 0);
+	put(g, "open-space-3", -3, 0, 0);
+	play(g, 0, "move -1,0 -2,0 -3,0");
+	play(g, 1, "surprise solar-wind");
+	play(g, 2, "pass");
+	ck_assert_int_le(g->last.steps, 3);
+	ck_assert_int_eq(g->seat[0].q, -g->last.steps);
+	/* Missu counters the other Surprises of the same window. */
+	give(g, 1, "critical-circuit");
+	give(g, 2, "nebulous-people-of-missu");
+	give(g, 0, "lucky-star");
+	play(g, 0, "refresh lucky-star");	/* the last action */
+	M->destroy(g);
+	g = game(3, 12);
+	give(g, 1, "critical-circuit");
+	give(g, 2, "nebulous-people-of-missu");
+	play(g, 0, "move 1,0");
+	play(g, 1, "surprise critical-circuit");
+	play(g, 2, "surprise nebulous-people-of-missu");
+	ck_assert_int_eq(g->seat[0].q, 1);	/* not cancelled */
+	/* Robotic Union copies the top event of the discard. */
+	c = card("lucky-star");
+	give(g, 0, "little-furry-things");
+	play(g, 0, "event little-furry-things");
+	give(g, 1, "robotic-union");
+	play(g, 1, "surprise robotic-union");
+	play(g, 2, "pass");
+	(void)c;
+	ck_assert_int_ge(g->seat[1].base, 0);
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(copy_top_event)
+{
+	struct hexx *g = game(2, 13);
+
+	give(g, 0, "comet-shower");
+	play(g, 0, "event comet-shower");
+	all_pass(g);
+	ck_assert_int_eq(g->tile[1].data, 6);
+	give(g, 0, "robotic-union");
+	play(g, 0, "event robotic-union");	/* a Surprise in one's turn */
+	all_pass(g);
+	ck_assert_int_eq(g->tile[1].data, 7);
+	ck_assert_int_eq(g->actions, 1);
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(transmission)
+{
+	struct hexx *g = game(2, 14);
+	int slot;
+
+	give(g, 0, "ocean-world");
+	refused(g, 0, "transmit ocean-world", RULES_LANG_EN,
+	    "Transmitting costs 3 data; you have 0");
+	refused(g, 0, "transmettre ocean-world", RULES_LANG_FR,
+	    "Transmettre coûte 3 Données ; vous en avez 0");
+	g->seat[0].base = 5;
+	g->supply -= 5;
+	play(g, 0, "transmit ocean-world");
+	all_pass(g);
+	slot = -1;
+	for (int i = 0; i < HEXX_SLOTS; i++)
+		if (g->seat[0].slot[i] == card("ocean-world"))
+			slot = i;
+	ck_assert_int_ge(slot, 0);
+	ck_assert_int_eq(set->mission[g->seat[0].mission].side[0].icon[slot],
+	    HEXX_PLANET);
+	ck_assert_int_eq(g->seat[0].base, 2);
+	/* The optional transmission cost. */
+	give(g, 0, "bag-of-space-rock");
+	play(g, 0, "transmit bag-of-space-rock");
+	all_pass(g);
+	ck_assert_int_eq(g->seat[0].base, 1);
+	/* From a planet: refused. */
+	end_turn(g, 0);
+	play(g, 1, "move 1,0");
+	all_pass(g);
+	give(g, 1, "dust-world");
+	g->seat[1].base = 3;
+	g->supply -= 3;
+	refused(g, 1, "transmit dust-world", RULES_LANG_EN,
+	    "You transmit only from an Interstellar Void");
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(winning)
+{
+	struct hexx *g = game(2, 15);
+	const struct hexx_mission_side *side =
+	    &set->mission[g->seat[0].mission].side[0];
+	json_t *res;
+	int i, c, used[HEXX_CARDS_MAX] = { 0 };
+
+	/* Five edges filled by hand, the sixth transmitted. */
+	for (i = 0; i < HEXX_SLOTS; i++) {
+		for (c = 0; c < set->ncards; c++)
+			if (!used[c] && !set->card[c].start &&
+			    set->card[c].kind == side->icon[i] &&
+			    set->card[c].transmit_as < 0)
+				break;
+		ck_assert(c < set->ncards);
+		used[c] = 1;
+		give(g, 0, set->card[c].id);
+		if (i < HEXX_SLOTS - 1) {
+			hexx_hand_take(g, 0, c);
+			g->seat[0].slot[i] = c;
+		}
+	}
+	g->seat[0].base = 3;
+	g->supply -= 3;
+	for (c = 0; c < set->ncards; c++)
+		if (used[c] && hexx_hand_has(g, 0, c))
+			break;
+	{
+		char text[128];
+
+		snprintf(text, sizeof(text), "transmit %s", set->card[c].id);
+		play(g, 0, text);
+	}
+	all_pass(g);
+	ck_assert_int_eq(g->phase, HEXX_PHASE_OVER);
+	res = M->result(g);
+	ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(res,
+	    "winners"), 0)), 0);
+	ck_assert_int_eq(json_array_size(json_object_get(res, "winners")), 1);
+	json_decref(res);
+	res = M->view(g, RULES_VIEW_PUBLIC);
+	{
+		const char *end = json_string_value(json_object_get(
+		    json_array_get(json_object_get(res, "seats"), 0),
+		    "conclusion_en"));
+
+		ck_assert(end != NULL && strchr(end, '{') == NULL);
+		ck_assert(strstr(end, set->card[g->seat[0].slot[0]].name_en) !=
+		    NULL);
+	}
+	json_decref(res);
+	refused(g, 1, "end", RULES_LANG_EN, "The game is over");
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(words_and_refusals)
+{
+	struct hexx *g = game(2, 16);
+	char out[256];
+	json_t *forms;
+
+	refused(g, 0, "fly 1,0", RULES_LANG_EN, "\"fly\" is not understood");
+	refused(g, 0, "voler 1,0", RULES_LANG_FR, "« voler » n'est pas compris");
+	refused(g, 1, "end", RULES_LANG_EN, "It is not your turn");
+	refused(g, 1, "fin", RULES_LANG_FR, "Ce n'est pas votre tour");
+	refused(g, 0, "schema open-space-1", RULES_LANG_EN,
+	    "Say where the schema goes");
+	ck_assert_int_eq(M->sample_illegal_move(g, 0, out, sizeof(out)),
+	    RULES_OK);
+	refused(g, 0, out, RULES_LANG_EN, "You do not hold Space Base");
+	refused(g, 0, out, RULES_LANG_FR, "Vous n'avez pas Base spatiale");
+	ck_assert_int_eq(M->default_move(g, 0, out, sizeof(out)), RULES_OK);
+	ck_assert_str_eq(out, "end");
+	forms = M->move_forms(g, 0, RULES_LANG_FR);
+	ck_assert(strstr(json_string_value(json_array_get(forms, 1)),
+	    "deplacer") != NULL);
+	json_decref(forms);
+	ck_assert_int_eq(M->translate(g, 0, "event sabotage at -1,0 to 0,1 "
+	    "with ocean-world", RULES_LANG_FR, out, sizeof(out)), RULES_OK);
+	ck_assert_str_eq(out, "evenement sabotage en -1,0 vers 0,1 avec "
+	    "ocean-world");
+	ck_assert_int_eq(M->translate(g, 0, "end discard a, b", RULES_LANG_FR,
+	    out, sizeof(out)), RULES_OK);
+	ck_assert_str_eq(out, "fin defausser a, b");
+	play(g, 0, "deplacer 1,0");
+	ck_assert_int_eq(M->default_move(g, 1, out, sizeof(out)), RULES_OK);
+	ck_assert_str_eq(out, "pass");
+	{
+		const char *names[] = { "ann", "bob" };
+
+		ck_assert_int_eq(M->describe_last(g, 0, names, RULES_LANG_FR,
+		    out, sizeof(out)), RULES_OK);
+		ck_assert_str_eq(out, "ann annonce un Déplacement");
+		play(g, 1, "passer");
+		ck_assert_int_eq(M->describe_last(g, 1, names, RULES_LANG_EN,
+		    out, sizeof(out)), RULES_OK);
+		ck_assert(strncmp(out, "bob answered; 0 surprise(s); the die "
+		    "shows", 40) == 0);
+	}
+	M->destroy(g);
+}
+END_TEST
+
+START_TEST(load_refusals)
+{
+	struct hexx *g = game(3, 17);
+	json_t *saved = M->save(g), *bad;
+	char err[RULES_ERRLEN];
+	void *back;
+
+	back = M->load_cards(set, saved, err, sizeof(err));
+	ck_assert(back != NULL);
+	M->destroy(back);
+	/* A card twice. */
+	bad = json_deep_copy(saved);
+	json_array_append_new(json_object_get(bad, "deck"),
+	    json_string("ocean-world"));
+	ck_assert(M->load_cards(set, bad, err, sizeof(err)) == NULL);
+	json_decref(bad);
+	/* A card the set does not have. */
+	bad = json_deep_copy(saved);
+	json_array_set_new(json_object_get(bad, "deck"), 0,
+	    json_string("no-such-card"));
+	ck_assert(M->load_cards(set, bad, err, sizeof(err)) == NULL);
+	json_decref(bad);
+	/* Data that do not add up. */
+	bad = json_deep_copy(saved);
+	json_object_set_new(bad, "supply", json_integer(3));
+	ck_assert(M->load_cards(set, bad, err, sizeof(err)) == NULL);
+	json_decref(bad);
+	json_decref(saved);
+	M->destroy(g);
+}
+END_TEST
+
+/* ---- random play ---- */
+
+static void
+invariants(const struct hexx *g)
+{
+	json_t *saved = M->save(g);
+	char err[RULES_ERRLEN];
+	struct hexx *back;
+	json_t *again;
+	int i, d, t;
+
+	/* load() checks every card is in one place and the data add up. */
+	back = M->load_cards(set, saved, err, sizeof(err));
+	ck_assert_msg(back != NULL, "reload: %s", err);
+	again = M->save(back);
+	ck_assert(json_equal(saved, again));
+	json_decref(again);
+	M->destroy(back);
+	json_decref(saved);
+	ck_assert(hexx_connected_without(g, -1));
+	for (i = 0; i < g->ntiles; i++) {
+		if (set->card[g->tile[i].card].kind != HEXX_PLANET)
+			continue;
+		for (d = 0; d < 6; d++) {
+			t = hexx_tile_at(g, g->tile[i].q + hexx_dir[d][0],
+			    g->tile[i].r + hexx_dir[d][1]);
+			ck_assert(t < 0 ||
+			    set->card[g->tile[t].card].kind != HEXX_PLANET ||
+			    set->card[g->tile[t].card].start ||
+			    set->card[g->tile[i].card].start);
+		}
+	}
+}
+
+/* One random game; returns the number of moves. */
+static int
+random_game(int nseats, uint64_t seed, int check_every)
+{
+	struct rules_rng rng, pick;
+	char err[RULES_ERRLEN];
+	struct hexx *g;
+	int seats[4], n, step = 0, who;
+	json_t *legal, *move;
+	const char *text;
+
+	load_set();
+	seeded(&rng, seed, 0);
+	g = M->setup_cards(set, nseats, json_object(), &rng, err, sizeof(err));
+	ck_assert(g != NULL);
+	seeded(&pick, seed ^ 0xabcdef, 1);
+	while ((n = M->to_act(g, seats, 4)) > 0) {
+		ck_assert_msg(step < 20000, "game %llu does not end",
+		    (unsigned long long)seed);
+		who = seats[rules_rng_below(&pick, (uint32_t)n)];
+		legal = M->legal_moves(g, who);
+		ck_assert(json_array_size(legal) > 0);
+		/* Mostly act; end a turn one time in six. */
+		text = json_string_value(json_array_get(legal,
+		    rules_rng_below(&pick, (uint32_t)json_array_size(legal))));
+		ck_assert_int_eq(M->parse(g, who, text, RULES_LANG_EN, &move,
+		    err, sizeof(err)), RULES_OK);
+		ck_assert_msg(M->check(g, who, move, RULES_LANG_EN, err,
+		    sizeof(err)) == RULES_OK, "legal move \"%s\" refused: %s",
+		    text, err);
+		if (check_every) {
+			/* The French example reads back to the same move. */
+			char fr[512];
+			json_t *again;
+
+			ck_assert_int_eq(M->translate(g, who, text,
+			    RULES_LANG_FR, fr, sizeof(fr)), RULES_OK);
+			ck_assert_int_eq(M->parse(g, who, fr, RULES_LANG_FR,
+			    &again, err, sizeof(err)), RULES_OK);
+			ck_assert_msg(json_equal(move, again), "%s / %s", text,
+			    fr);
+			json_decref(again);
+		}
+		seeded(&rng, seed, (uint64_t)++step);
+		M->apply(g, who, move, &rng);
+		json_decref(move);
+		json_decref(legal);
+		if (check_every && step % check_every == 0)
+			invariants(g);
+	}
+	invariants(g);
+	move = M->result(g);
+	ck_assert(move != NULL);
+	ck_assert_int_ge(json_array_size(json_object_get(move, "winners")), 1);
+	json_decref(move);
+	M->destroy(g);
+	return step;
+}
+
+START_TEST(random_two)
+{
+	int i;
+
+	for (i = 0; i < 400; i++)
+		random_game(2, (uint64_t)(1000 + i), i < 50 ? 1 : 0);
+}
+END_TEST
+
+START_TEST(random_three)
+{
+	int i;
+
+	for (i = 0; i < 300; i++)
+		random_game(3, (uint64_t)(5000 + i), i < 30 ? 1 : 0);
+}
+END_TEST
+
+START_TEST(random_four)
+{
+	int i;
+
+	for (i = 0; i < 300; i++)
+		random_game(4, (uint64_t)(9000 + i), i < 30 ? 1 : 0);
+}
+END_TEST
+
+/* ---- no peeking ---- */
+
+static char *
+answers(const struct hexx *g, int seat, const char *extra)
+{
+	json_t *all = json_array(), *v;
+	char out[512], err[RULES_ERRLEN];
+	json_t *move;
+	char *s;
+	size_t i;
+
+	json_array_append_new(all, M->view(g, seat));
+	json_array_append_new(all, M->legal_moves(g, seat));
+	json_array_append_new(all, M->move_forms(g, seat, RULES_LANG_FR));
+	if (M->default_move(g, seat, out, sizeof(out)) == RULES_OK)
+		json_array_append_new(all, json_string(out));
+	if (M->sample_illegal_move(g, seat, out, sizeof(out)) == RULES_OK)
+		json_array_append_new(all, json_string(out));
+	v = M->legal_moves(g, seat);
+	json_array_append_new(v, json_string(extra));
+	for (i = 0; i < json_array_size(v); i++) {
+		const char *t = json_string_value(json_array_get(v, i));
+
+		err[0] = '\0';
+		if (M->parse(g, seat, t, RULES_LANG_FR, &move, err,
+		    sizeof(err)) != RULES_OK) {
+			json_array_append_new(all, json_string(err));
+			continue;
+		}
+		M->check(g, seat, move, RULES_LANG_FR, err, sizeof(err));
+		json_array_append_new(all, json_string(err));
+		json_decref(move);
+	}
+	json_decref(v);
+	s = json_dumps(all, JSON_SORT_KEYS | JSON_COMPACT);
+	json_decref(all);
+	return s;
+}
+
+START_TEST(no_peek)
+{
+	struct rules_rng rng, pick;
+	char err[RULES_ERRLEN], text[256];
+	struct nopeek_known known = { 0 };
+	int game_no, seats[4], n, step, who, viewer, compared = 0;
+
+	load_set();
+	for (game_no = 0; game_no < 24; game_no++) {
+		struct hexx *g;
+		int nseats = 2 + game_no % 3;
+
+		seeded(&rng, 77 + (uint64_t)game_no, 0);
+		g = M->setup_cards(set, nseats, json_object(), &rng, err,
+		    sizeof(err));
+		seeded(&pick, 31 + (uint64_t)game_no, 0);
+		known.n = 0;
+		for (step = 0; (n = M->to_act(g, seats, 4)) > 0 && step < 300;
+		    step++) {
+			json_t *legal, *move, *saved, *hidden;
+			struct hexx *other;
+			char *a, *b;
+
+			for (viewer = -1; viewer < nseats; viewer++) {
+				if (rules_rng_below(&pick, 4) != 0)
+					continue;
+				saved = M->save(g);
+				hexx_nopeek.note(saved, &known);
+				hidden = json_deep_copy(saved);
+				hexx_nopeek.hide(hidden, viewer, &known, &pick);
+				other = M->load_cards(set, hidden, err,
+				    sizeof(err));
+				ck_assert_msg(other != NULL, "hidden: %s", err);
+				hexx_nopeek.text(saved, viewer, &pick, text,
+				    sizeof(text));
+				a = answers(g, viewer, text);
+				b = answers(other, viewer, text);
+				if (strcmp(a, b) != 0) {
+					size_t at = 0;
+
+					while (a[at] == b[at])
+						at++;
+					at = at > 150 ? at - 150 : 0;
+					ck_abort_msg("seat %d sees hidden cards:"
+					    "\n%.300s\n%.300s", viewer, a + at,
+					    b + at);
+				}
+				compared++;
+				free(a);
+				free(b);
+				M->destroy(other);
+				json_decref(saved);
+				json_decref(hidden);
+			}
+			who = seats[rules_rng_below(&pick, (uint32_t)n)];
+			legal = M->legal_moves(g, who);
+			M->parse(g, who, json_string_value(json_array_get(legal,
+			    rules_rng_below(&pick,
+			    (uint32_t)json_array_size(legal)))), RULES_LANG_EN,
+			    &move, err, sizeof(err));
+			seeded(&rng, 77 + (uint64_t)game_no, (uint64_t)step + 1);
+			M->apply(g, who, move, &rng);
+			json_decref(move);
+			json_decref(legal);
+		}
+		M->destroy(g);
+	}
+	ck_assert_int_gt(compared, 500);
+}
+END_TEST
+
+START_TEST(board_picture)
+{
+	struct hexx *g = game(2, 18);
+	json_t *v;
+	const char *svg;
+
+	put(g, "asteroid-belt", -1, 0, 0);
+	v = M->view(g, 0);
+	svg = json_string_value(json_object_get(v, "board_svg_en"));
+	ck_assert(svg != NULL);
+	ck_assert(strstr(svg, "<svg") == svg);
+	ck_assert(strstr(svg, "Delta Colony") != NULL);
+	ck_assert(strstr(svg, "stroke-dasharray") != NULL);	/* a border */
+	ck_assert(strstr(json_string_value(json_object_get(v,
+	    "board_svg_fr")), "Ceinture d&apos;") != NULL ||
+	    strstr(json_string_value(json_object_get(v, "board_svg_fr")),
+	    "Ceinture d'astéroïdes") != NULL);
+	ck_assert_int_eq(json_array_size(json_object_get(v, "board")), 3);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(
+	    json_array_get(json_object_get(v, "board"), 0), "neighbours"), 0)),
+	    "1,0");
+	ck_assert(json_object_get(v, "hand") != NULL);
+	{
+		/* The web page and the mail get the drawing and the hexes. */
+		struct present_info info;
+		const char *names[] = { "ann", "bob" };
+		json_t *shown, *data = json_object();
+
+		memset(&info, 0, sizeof(info));
+		info.lang = RULES_LANG_FR;
+		info.module = M;
+		info.viewer = 0;
+		shown = present_view(v, &info);
+		draw_view_fill(data, shown, 2, names, 0);
+		ck_assert(strstr(json_string_value(json_object_get(data,
+		    "board_svg")), "Colonie Delta") != NULL);
+		ck_assert_int_eq(json_array_size(json_object_get(data,
+		    "hexes")), 3);
+		ck_assert_str_eq(json_string_value(json_object_get(
+		    json_array_get(json_object_get(data, "hexes"), 1), "name")),
+		    "Colonie Delta");
+		json_decref(shown);
+		json_decref(data);
+	}
+	json_decref(v);
+	v = M->view(g, RULES_VIEW_PUBLIC);
+	ck_assert(json_object_get(v, "hand") == NULL);
+	json_decref(v);
+	M->destroy(g);
+}
+END_TEST
+
+/* Every template of the game, in both languages, for a seat and for
+ * spectators, at positions of every phase: it renders, fills every
+ * field, and the text form lists hexes with their neighbours. */
+START_TEST(templates_render_all)
+{
+	static const char *const names[] = { "your_turn", "accepted",
+		"rejected", "game_over", "help", "spectator", "waiting" };
+	static const char *const players[] = { "ann", "bob", "cy" };
+	struct tpl_set *tpl;
+	struct rules_rng rng, pick;
+	char err[RULES_ERRLEN];
+	struct hexx *g;
+	int step, seats[4], n, lang, viewer, k, phases = 0;
+	json_t *legal, *move;
+
+	tpl = templates_load(HEXX_SRCDIR "/templates", err, sizeof(err));
+	ck_assert_msg(tpl != NULL, "templates: %s", err);
+	load_set();
+	seeded(&rng, 4242, 0);
+	g = M->setup_cards(set, 3, json_object(), &rng, err, sizeof(err));
+	seeded(&pick, 4243, 0);
+	for (step = 0; (n = M->to_act(g, seats, 4)) > 0 || phases == 0;
+	    step++) {
+		if (step % 7 == 0 || n == 0)
+			for (lang = 0; lang < 2; lang++)
+				for (viewer = -1; viewer < 3; viewer += 2) {
+					struct present_info info;
+					json_t *view = M->view(g, viewer), *shown;
+					json_t *forms = M->move_forms(g, viewer < 0 ?
+					    0 : viewer, (enum rules_lang)lang);
+					json_t *lm = M->legal_moves(g, viewer < 0 ?
+					    0 : viewer);
+
+					memset(&info, 0, sizeof(info));
+					info.lang = (enum rules_lang)lang;
+					info.module = M;
+					info.viewer = viewer;
+					info.forms = forms;
+					info.legal = lm;
+					info.state = g;
+					info.move = "move 1,0";
+					info.reason = "refused";
+					info.seat_names = players;
+					info.nseats = 3;
+					json_object_set_new(view, "game_id",
+					    json_integer(1));
+					json_object_set_new(view, "next_seq",
+					    json_integer(step + 1));
+					shown = present_view(view, &info);
+					for (k = 0; k < 7; k++) {
+						struct mustache_buf out;
+
+						mustache_buf_init(&out);
+						ck_assert_msg(templates_render(tpl,
+						    lang ? "fr" : "en", "hexx",
+						    names[k], TPL_TEXT, shown, &out,
+						    err, sizeof(err)) == 0,
+						    "%s: %s", names[k], err);
+						mustache_buf_append(&out, "", 1);
+						ck_assert(strstr(out.data, "{{") ==
+						    NULL);
+						ck_assert_msg(strstr(out.data, lang ?
+						    "voisines : " : "next to: ") !=
+						    NULL, "%s", out.data);
+						mustache_buf_free(&out);
+					}
+					json_decref(shown);
+					json_decref(view);
+					json_decref(forms);
+					json_decref(lm);
+				}
+		if (n == 0) {
+			phases = 1;
+			break;
+		}
+		legal = M->legal_moves(g, seats[0]);
+		M->parse(g, seats[0], json_string_value(json_array_get(legal,
+		    rules_rng_below(&pick, (uint32_t)json_array_size(legal)))),
+		    RULES_LANG_EN, &move, err, sizeof(err));
+		seeded(&rng, 4242, (uint64_t)step + 1);
+		M->apply(g, seats[0], move, &rng);
+		json_decref(move);
+		json_decref(legal);
+	}
+	M->destroy(g);
+	templates_free(tpl);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("hexx");
+	TCase *tc = tcase_create("rules");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, project_set);
+	tcase_add_test(tc, file_refusals);
+	tcase_add_test(tc, card_refusals);
+	tcase_add_test(tc, setup_rules);
+	tcase_add_test(tc, placement);
+	tcase_add_test(tc, borders_and_links);
+	tcase_add_test(tc, landing_and_collection);
+	tcase_add_test(tc, schema_icons);
+	tcase_add_test(tc, event_effects);
+	tcase_add_test(tc, every_effect);
+	tcase_add_test(tc, disintegrate_and_delete);
+	tcase_add_test(tc, surprises);
+	tcase_add_test(tc, copy_top_event);
+	tcase_add_test(tc, transmission);
+	tcase_add_test(tc, winning);
+	tcase_add_test(tc, words_and_refusals);
+	tcase_add_test(tc, load_refusals);
+	tcase_add_test(tc, board_picture);
+	tcase_add_test(tc, templates_render_all);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("random");
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, random_two);
+	tcase_add_test(tc, random_three);
+	tcase_add_test(tc, random_four);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("nopeek");
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, no_peek);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
