@@ -27,8 +27,14 @@
  * (Hidden information in general, for every game: tests/check_nopeek.c.)
  *
  * PBEM_RANDOM_GAMES sets the number of games per module, seat count and
- * variant (default 1000).  The choices come from a seeded generator: the
- * run is the same every time.
+ * variant (default 1000), and PBEM_RANDOM_MOVES a budget of moves for
+ * each of those runs (default 25000): a run stops after the game in which
+ * its moves pass the budget, having played at least RANDOM_MIN_GAMES
+ * (or PBEM_RANDOM_GAMES if fewer), so a game of long turns (Mission to
+ * Planet Hexx at four seats plays over a thousand moves) costs no more
+ * than a short one.  Each module's own test plays thousands of games in
+ * memory besides.  The choices come from a seeded generator: the run is
+ * the same every time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -398,6 +404,17 @@ games_per_count(void)
 	return env_games != NULL ? atoi(env_games) : 1000;
 }
 
+/* The fewest games a run plays, whatever its budget of moves. */
+#define RANDOM_MIN_GAMES	20
+
+static long
+moves_per_count(void)
+{
+	const char *env_moves = getenv("PBEM_RANDOM_MOVES");
+
+	return env_moves != NULL ? atol(env_moves) : 25000;
+}
+
 /* What one loop test plays: a module, a seat count, options. */
 struct run {
 	const struct rules_module	*m;
@@ -433,15 +450,19 @@ START_TEST(test_random_games)
 {
 	const struct run *r = &runs[_i];
 	int g, n = games_per_count();
+	long budget = moves_per_count();
 	uint64_t seed = 0x9e3779b97f4a7c15ULL ^ (uint64_t)r->nseats ^
 	    ((uint64_t)_i << 32);
 
 	testenv_open(&env, r->m->max_seats);
 	hand_checks = 0;
 	summaries_checked = 0;
-	for (g = 0; g < n; g++)
+	for (g = 0; g < n; g++) {
 		play_game_of(r->m->name, r->options, r->nseats,
 		    seed + (uint64_t)g * 2654435761ULL);
+		if (summaries_checked > budget && g + 1 >= RANDOM_MIN_GAMES)
+			n = g + 1;	/* the budget is spent */
+	}
 	if (strcmp(r->m->name, "stmissions") == 0)
 		ck_assert_int_gt(hand_checks, n);
 	ck_assert_int_gt(summaries_checked, n);

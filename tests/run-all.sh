@@ -34,8 +34,8 @@ make -j"$jobs" check || { cat tests/*.log; exit 1; }
 echo "=== make distcheck"
 # distcheck proves the tarball builds and passes; the full count of
 # random games has just been played above, so it plays a sample.
-PBEM_RANDOM_GAMES=${PBEM_DISTCHECK_RANDOM_GAMES:-200} PBEM_WEB_SAMPLE=1 \
-	make -j"$jobs" distcheck
+PBEM_RANDOM_GAMES=${PBEM_DISTCHECK_RANDOM_GAMES:-200} PBEM_RANDOM_MOVES=5000 \
+PBEM_WEB_SAMPLE=1 make -j"$jobs" distcheck
 echo "=== fuzzing (clang, libFuzzer): a crash fails the suite"
 sh "$top"/tests/fuzz-run.sh "${PBEM_FUZZ_SECONDS:-45}"
 cd "$top"
@@ -46,7 +46,7 @@ rm -rf _build-asan && mkdir _build-asan && cd _build-asan
 make -j"$jobs"
 # The normal build already played the full count of random games; here
 # fewer suffice to exercise every path under the sanitizers.
-PBEM_RANDOM_GAMES=200 PBEM_WEB_SAMPLE=1 \
+PBEM_RANDOM_GAMES=200 PBEM_RANDOM_MOVES=5000 PBEM_WEB_SAMPLE=1 \
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	make -j"$jobs" check || { cat tests/*.log; exit 1; }
