@@ -6,7 +6,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update
 apt-get install -y --no-install-recommends \
 	ca-certificates build-essential autoconf automake pkg-config \
-	libsodium-dev libsqlite3-dev libjansson-dev libmicrohttpd-dev \
+	libsodium-dev libsqlite3-dev libjansson-dev libyaml-dev libmicrohttpd-dev \
 	libsystemd-dev libcurl4-openssl-dev libgmime-3.0-dev libglib2.0-dev tzdata \
 	check sqlite3 curl valgrind
 # mandoc lints the manual pages (tests/man-test.sh; groff is the fallback).

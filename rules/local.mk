@@ -5,7 +5,8 @@
 noinst_LIBRARIES += rules/librules.a
 rules_librules_a_CPPFLAGS = $(RULES_CPPFLAGS)
 rules_librules_a_SOURCES = rules/rules.h rules/registry.c \
-	rules/registry_list.h rules/text.c rules/json.c
+	rules/registry_list.h rules/text.c rules/json.c \
+	rules/cardfile.h rules/cardfile.c
 # What tests/check_nopeek.c and check_templates.c need of each game (its
 # hider: test code, not in the library): the contract, the list and its
 # helpers, and from games.mk every game's rules/GAME/nopeek.c.

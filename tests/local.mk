@@ -50,6 +50,13 @@ tests_check_random_play_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests \
 	-I$(srcdir)/rules/stmissions $(CHECK_CFLAGS)
 tests_check_random_play_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 
+# The card-file reader of the games whose cards are data.
+check_PROGRAMS += tests/check_cardfile
+TESTS += tests/check_cardfile
+tests_check_cardfile_SOURCES = tests/check_cardfile.c
+tests_check_cardfile_CPPFLAGS = $(RULES_CPPFLAGS) $(CHECK_CFLAGS)
+tests_check_cardfile_LDADD = rules/librules.a $(YAML_LIBS) $(JANSSON_LIBS) \
+	$(CHECK_LIBS)
 check_PROGRAMS += tests/check_rules_api
 TESTS += tests/check_rules_api
 tests_check_rules_api_SOURCES = tests/check_rules_api.c
@@ -71,7 +78,7 @@ tests_check_nopeek_SOURCES = tests/check_nopeek.c $(NOPEEK_HIDERS)
 tests_check_nopeek_CPPFLAGS = $(RULES_CPPFLAGS) -I$(srcdir)/daemon/common \
 	$(SODIUM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_nopeek_LDADD = daemon/libpbem.a rules/librules.a \
-	$(SODIUM_LIBS) $(JANSSON_LIBS) $(CHECK_LIBS)
+	$(SODIUM_LIBS) $(YAML_LIBS) $(JANSSON_LIBS) $(CHECK_LIBS)
 
 EXTRA_PROGRAMS += tests/bench_engine
 BENCHES += tests/bench_engine
@@ -117,7 +124,7 @@ tests/fuzz_moves: $(srcdir)/tests/fuzz_moves.c $(rules_librules_a_SOURCES) \
 	    -I$(srcdir)/daemon/common -I$(srcdir)/daemon/engine \
 	    $(SODIUM_CFLAGS) $(srcdir)/tests/fuzz_moves.c $$srcs \
 	    $(srcdir)/daemon/common/rng.c $(srcdir)/daemon/engine/policy.c \
-	    $(JANSSON_LIBS) $(SODIUM_LIBS) -o $@
+	    $(YAML_LIBS) $(JANSSON_LIBS) $(SODIUM_LIBS) -o $@
 tests/fuzz_config: $(FUZZ_CONFIG_FILES) $(srcdir)/daemon/runtime/conf.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(srcdir)/daemon/common \
 	    -I$(srcdir)/daemon/runtime $(SODIUM_CFLAGS) \

@@ -9,4 +9,4 @@ tests_check_eve_SOURCES = tests/check_eve.c
 tests_check_eve_CPPFLAGS = $(RULES_CPPFLAGS) -I$(srcdir)/rules/eve \
 	-I$(srcdir)/daemon/common $(SODIUM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_eve_LDADD = daemon/libpbem.a rules/librules.a \
-	$(SODIUM_LIBS) $(JANSSON_LIBS) $(CHECK_LIBS)
+	$(SODIUM_LIBS) $(YAML_LIBS) $(JANSSON_LIBS) $(CHECK_LIBS)

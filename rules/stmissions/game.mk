@@ -10,4 +10,4 @@ tests_check_stm_rules_CPPFLAGS = $(RULES_CPPFLAGS) \
 	-I$(srcdir)/rules/stmissions -I$(srcdir)/daemon/common $(SODIUM_CFLAGS) \
 	$(CHECK_CFLAGS)
 tests_check_stm_rules_LDADD = daemon/libpbem.a rules/librules.a \
-	$(SODIUM_LIBS) $(JANSSON_LIBS) $(CHECK_LIBS)
+	$(SODIUM_LIBS) $(YAML_LIBS) $(JANSSON_LIBS) $(CHECK_LIBS)
