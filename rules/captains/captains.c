@@ -8,23 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cardfile.h"
 #include "captains.h"
 
 static void *
 cp_cards_parse(const char *bytes, size_t len, const char *filename,
     char *err, size_t errlen)
 {
-	json_error_t jerr;
-	json_t *root = json_loadb(bytes, len, JSON_REJECT_DUPLICATES, &jerr);
+	struct rules_cardfile *file = rules_cardfile_read(bytes, len,
+	    filename, err, errlen);
 	struct cc_set *set;
 
-	if (root == NULL) {
-		snprintf(err, errlen, "%s:%d: %s", filename, jerr.line,
-		    jerr.text);
+	if (file == NULL)
 		return NULL;
-	}
-	set = cc_set_from_tree(root, filename, NULL, NULL, err, errlen);
-	json_decref(root);
+	set = cc_set_from_file(file, err, errlen);
+	rules_cardfile_free(file);
 	return set;
 }
 

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "rules.h"
+#include "cardfile.h"
 #include "cards.h"
 
 static const char *const suit_names[CC_NSUITS] = {
@@ -89,33 +91,29 @@ cc_find_id(const struct cc_set *set, const char *id)
 
 /* Where the reading is, for messages. */
 struct reader {
-	const char	*file;
-	cc_line_fn	 line_of;
-	const void	*ctx;
+	const struct rules_cardfile *file;
+	const json_t	*where;	/* the innermost mapping being read */
 	const char	*card;	/* id of the card being read, or NULL */
 	char		*err;
 	size_t		 errlen;
 };
 
+/* A refusal at field of node (or of the mapping being read when node is
+ * a scalar, which has no line of its own). */
 static int
 fail(struct reader *r, const json_t *node, const char *field,
     const char *fmt, ...)
 {
 	char	what[512];
 	va_list	ap;
-	int	line = r->line_of != NULL && node != NULL ?
-	    r->line_of(r->ctx, node) : 0;
+	const json_t *at = json_is_object(node) || json_is_array(node) ?
+	    node : r->where;
 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	if (r->card != NULL)
-		snprintf(r->err, r->errlen, "%s:%d: card %s, field %s: %s",
-		    r->file, line, r->card, field, what);
-	else
-		snprintf(r->err, r->errlen, "%s:%d: field %s: %s", r->file,
-		    line, field, what);
-	return -1;
+	return rules_cardfile_error(r->file, at, r->card, field, r->err,
+	    r->errlen, "%s", what);
 }
 
 /* The index of word in the NULL-terminated or n-long list names, read
@@ -265,6 +263,7 @@ read_effect(struct reader *r, struct cc_set *set, const json_t *v,
 	memset(e, 0, sizeof(*e));
 	if (!json_is_object(v))
 		return fail(r, v, "effects", "each effect is a mapping");
+	r->where = v;
 	if (read_word(r, v, "keyword", keyword_names, KW_NKEYWORDS, 1,
 	    &kw) < 0)
 		return -1;
@@ -351,6 +350,7 @@ read_op(struct reader *r, struct cc_set *set, const json_t *v,
 	memset(op, 0, sizeof(*op));
 	if (!json_is_object(v))
 		return fail(r, v, "operations", "each operation is a mapping");
+	r->where = v;
 	if (read_word(r, v, "kind", opkind_names, CC_NOPKINDS, 1, &kind) < 0 ||
 	    read_bool(r, v, "action", &op->action) < 0 ||
 	    read_bool(r, v, "attack", &op->attack) < 0 ||
@@ -390,6 +390,7 @@ read_op(struct reader *r, struct cc_set *set, const json_t *v,
 		struct cc_effect *e = &op->effect[op->neffects++];
 		if (read_effect(r, set, json_array_get(effects, i), op, e) < 0)
 			return -1;
+		r->where = v;
 		if (!op->attack && cc_keyword_target(e) != CC_T_NONE)
 			targets++;
 	}
@@ -415,6 +416,7 @@ read_card(struct reader *r, struct cc_set *set, const json_t *v,
 	r->card = NULL;
 	if (!json_is_object(v))
 		return fail(r, v, "cards", "each card is a mapping");
+	r->where = v;
 	if (read_text(r, v, "id", 1, c->id) < 0)
 		return -1;
 	for (const char *p = c->id; *p != '\0'; p++)
@@ -436,6 +438,8 @@ read_card(struct reader *r, struct cc_set *set, const json_t *v,
 		return -1;
 	if (c->name_fr[0] == '\0')
 		strcpy(c->name_fr, c->name);
+	rules_fold(c->name, c->folded[0], sizeof(c->folded[0]));
+	rules_fold(c->name_fr, c->folded[1], sizeof(c->folded[1]));
 	c->suit = (enum cc_suit)suit;
 	if (pile < 0) {
 		if (suit < CC_MARKET_SUITS)
@@ -514,10 +518,12 @@ read_card(struct reader *r, struct cc_set *set, const json_t *v,
 		if (!json_is_array(ops) || json_array_size(ops) > CC_OPS_MAX)
 			return fail(r, ops, "operations",
 			    "a list of at most %d operations", CC_OPS_MAX);
-		for (i = 0; i < json_array_size(ops); i++)
+		for (i = 0; i < json_array_size(ops); i++) {
 			if (read_op(r, set, json_array_get(ops, i),
 			    &c->op[c->nops++]) < 0)
 				return -1;
+			r->where = v;
+		}
 	}
 	return 0;
 }
@@ -538,6 +544,7 @@ read_stardates(struct reader *r, struct cc_set *set, const json_t *root)
 		if (!json_is_object(v))
 			return fail(r, v, "stardates",
 			    "each STARDATE is a mapping");
+		r->where = v;
 		if (read_int(r, v, "glory", 1, 30, 0, &s->glory) < 0 ||
 		    read_bool(r, v, "wipe_market", &s->wipe_market) < 0 ||
 		    read_bool(r, v, "wipe_neutral", &s->wipe_neutral) < 0)
@@ -607,10 +614,10 @@ check_whole(struct reader *r, struct cc_set *set, const json_t *cards,
 }
 
 struct cc_set *
-cc_set_from_tree(const json_t *root, const char *filename,
-    cc_line_fn line_of, const void *ctx, char *err, size_t errlen)
+cc_set_from_file(const struct rules_cardfile *file, char *err, size_t errlen)
 {
-	struct reader r = { filename, line_of, ctx, NULL, err, errlen };
+	const json_t *root = rules_cardfile_root(file);
+	struct reader r = { file, root, NULL, err, errlen };
 	const char *ref[CC_KINDS_MAX];
 	const json_t *ref_node[CC_KINDS_MAX];
 	const json_t *cards, *game;
@@ -630,7 +637,8 @@ cc_set_from_tree(const json_t *root, const char *filename,
 		return NULL;
 	}
 	if ((set = calloc(1, sizeof(*set))) == NULL) {
-		snprintf(err, errlen, "%s: out of memory", filename);
+		snprintf(err, errlen, "%s: out of memory",
+		    rules_cardfile_name(file));
 		return NULL;
 	}
 	if (read_int(&r, root, "hand_size", 1, 10, 5, &set->hand_size) < 0 ||
@@ -644,6 +652,7 @@ cc_set_from_tree(const json_t *root, const char *filename,
 		goto bad;
 	}
 	for (i = 0; i < json_array_size(cards); i++) {
+		r.where = cards;
 		ref[i] = NULL;
 		ref_node[i] = NULL;
 		if (read_card(&r, set, json_array_get(cards, i),

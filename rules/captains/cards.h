@@ -95,6 +95,7 @@ struct cc_card {
 	char		id[CC_NAME_LEN];
 	char		name[CC_NAME_LEN];
 	char		name_fr[CC_NAME_LEN];
+	char		folded[2][CC_NAME_LEN * 2];	/* names, for parse */
 	enum cc_suit	suit;
 	int		ntraits;
 	int		trait[CC_TRAITS_MAX];	/* indexes in trait names */
@@ -129,14 +130,12 @@ struct cc_set {
 	int		actions;
 };
 
-/* The line a node of the tree came from (0 if unknown); ctx is the
- * reader's. */
-typedef int (*cc_line_fn)(const void *ctx, const json_t *node);
+struct rules_cardfile;
 
-/* Read and check the card file tree root; NULL and err on any fault. */
-struct cc_set  *cc_set_from_tree(const json_t *root, const char *filename,
-		    cc_line_fn line_of, const void *ctx, char *err,
-		    size_t errlen);
+/* Read and check the card file (rules/cardfile.h); NULL and err, as
+ * "FILE:LINE: card ID, field F: what is wrong", on any fault. */
+struct cc_set  *cc_set_from_file(const struct rules_cardfile *file,
+		    char *err, size_t errlen);
 
 /* Names for messages and views. */
 const char     *cc_suit_name(enum cc_suit s);

@@ -124,11 +124,10 @@ gain_card(struct cc_ctx *c, int seat, const struct cc_effect *e,
 			    "pioche");
 		if (c->s->market[k].n == 0)
 			return 0;
-		card = c->s->market[k].card[c->s->market[k].n - 1];
-		if (e->pay && cc_pay_cost(c, seat,
-		    c->s->set->card[card].cost) < 0)
-			return -1;
-		gained(c, seat, pile_pop(&c->s->market[k]));
+		/* A blind gain from the deck is not paid for: a refusal
+		 * would tell the top card's cost (docs/captains.md). */
+		card = pile_pop(&c->s->market[k]);
+		gained(c, seat, card);
 		c->s->unseen = 1;
 		return 0;
 	}

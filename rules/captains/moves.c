@@ -107,6 +107,12 @@ with_targets(struct list *l, const char *head, const struct cc_op *op)
 		}
 		break;
 	}
+	for (int i = 1; i < n; i++)	/* in set order: never a pile's */
+		for (int j = i; j > 0 && kinds[j - 1] > kinds[j]; j--) {
+			int swap = kinds[j];
+			kinds[j] = kinds[j - 1];
+			kinds[j - 1] = swap;
+		}
 	for (int i = 0; i < n; i++) {
 		snprintf(text, sizeof(text), "%s on %s", head,
 		    s->set->card[kinds[i]].name);

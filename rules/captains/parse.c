@@ -35,15 +35,11 @@ static const char *const deck_suits[2][CC_MARKET_SUITS] = {
 int
 cc_card_by_name(const struct cc_set *set, const char *text)
 {
-	char a[CC_NAME_LEN * 2], b[CC_NAME_LEN * 2];
-
-	for (int i = 0; i < set->ncards; i++) {
-		rules_fold(set->card[i].name, a, sizeof(a));
-		rules_fold(set->card[i].name_fr, b, sizeof(b));
-		if (strcmp(a, text) == 0 || strcmp(b, text) == 0 ||
+	for (int i = 0; i < set->ncards; i++)
+		if (strcmp(set->card[i].folded[0], text) == 0 ||
+		    strcmp(set->card[i].folded[1], text) == 0 ||
 		    strcmp(set->card[i].id, text) == 0)
 			return i;
-	}
 	return -1;
 }
 
@@ -52,17 +48,12 @@ unknown_card(const struct cc_set *set, const char *text,
     enum rules_lang lang, char *err, size_t errlen)
 {
 	const char *cands[CC_KINDS_MAX * 2 + 1];
-	char folded[CC_KINDS_MAX * 2][CC_NAME_LEN * 2];
 	const char *near;
 	int n = 0;
 
 	for (int i = 0; i < set->ncards; i++) {
-		rules_fold(set->card[i].name, folded[n], sizeof(folded[n]));
-		cands[n] = folded[n];
-		n++;
-		rules_fold(set->card[i].name_fr, folded[n], sizeof(folded[n]));
-		cands[n] = folded[n];
-		n++;
+		cands[n++] = set->card[i].folded[0];
+		cands[n++] = set->card[i].folded[1];
 	}
 	cands[n] = NULL;
 	near = rules_nearest(text, cands);
