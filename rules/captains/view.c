@@ -178,8 +178,8 @@ seat_json(const struct cc_state *s, int i, int viewer)
 json_t *
 cc_view(const struct cc_state *s, int viewer)
 {
-	static const char *const suit_lc[CC_MARKET_SUITS] = {
-		"person", "cargo", "ship", "ally"
+	static const char *const suit_fr[CC_MARKET_SUITS] = {
+		"PERSONNE", "CARGAISON", "VAISSEAU", "ALLIÉ"
 	};
 	json_t *v = json_object(), *to_act = json_array(), *seats = json_array(),
 	    *market = json_array(), *nz = json_array();
@@ -207,8 +207,8 @@ cc_view(const struct cc_state *s, int viewer)
 		json_object_set_new(v, "final_turns_left",
 		    json_integer(s->final_turns));
 	for (int k = 0; k < CC_MARKET_SUITS; k++)
-		json_array_append_new(market, json_pack("{s:s,s:o,s:i,s:i}",
-		    "suit", suit_lc[k], "card", s->offer[k] >= 0 ?
+		json_array_append_new(market, json_pack("{s:s,s:s,s:o,s:i,s:i}",
+		    "suit_en", cc_suit_name(k), "suit_fr", suit_fr[k], "card", s->offer[k] >= 0 ?
 		    cc_card_json(s, s->offer[k]) : json_null(), "glory",
 		    s->offer_glory[k], "deck_count", s->market[k].n));
 	json_object_set_new(v, "market", market);
