@@ -11,7 +11,7 @@
 
 #include "rules.h"
 #include "cardfile.h"
-#include "cards.h"
+#include "cardset.h"
 
 static const char *const suit_names[CC_NSUITS] = {
 	"PERSON", "CARGO", "SHIP", "ALLY", "ENCOUNTER", "INCIDENT",

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine.h"
+#include "resolve.h"
 
 static const char *
 nm(struct cc_ctx *c, int card)

@@ -11,7 +11,7 @@
 #define CAPTAINS_STATE_H
 
 #include "rules.h"
-#include "cards.h"
+#include "cardset.h"
 
 #define CC_PILE_MAX	CC_COPIES_MAX
 #define CC_ZONE_MAX	12	/* cards in a fleet, duty or location zone */

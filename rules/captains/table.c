@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine.h"
+#include "resolve.h"
 
 int
 cc_refuse(struct cc_ctx *c, const char *en, const char *fr, ...)

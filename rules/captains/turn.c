@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine.h"
+#include "resolve.h"
 
 static void
 say(struct cc_state *s, const char *en, const char *fr, const char *name_en,

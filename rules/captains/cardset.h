@@ -1,5 +1,5 @@
 /*
- * cards.h -- Captain's Chair's card set: what a card file holds once read
+ * cardset.h -- Captain's Chair's card set: what a card file holds once read
  * and validated (docs/captains-cards.md is the format).
  *
  * Contract: cc_set_from_tree() reads a card file already turned into a

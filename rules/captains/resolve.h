@@ -1,5 +1,5 @@
 /*
- * engine.h -- inside the Captain's Chair engine: the context an effect
+ * resolve.h -- inside the Captain's Chair engine: the context an effect
  * resolves in, shared by effects.c (one entry per keyword), table.c
  * (resources, glory, drawing, control) and turn.c (steps and phases).
  *
