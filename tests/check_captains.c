@@ -364,6 +364,12 @@ static const char keyword_cards[] =
     "     amount: 7}]},\n"
     "     {kind: ENDGAME, effects: [{keyword: score, amount: 1,\n"
     "     per_suit: PERSON}]}]}\n"
+    "  - {id: t-dup, name: T Dup, suit: PERSON, pile: deck, captain: cap-a,\n"
+    "     operations: [{kind: PLAY, effects: [{keyword: duplicate, suit:\n"
+    "     CARGO}]}]}\n"
+    "  - {id: t-src, name: T Source, suit: CARGO, operations: [{kind: PLAY,\n"
+    "     action: true, effects: [{keyword: gain, resource: latinum,\n"
+    "     amount: 4}, {keyword: log, self: true}]}]}\n"
     "  - {id: t-spec, name: T Special, suit: CARGO, pile: deck,\n"
     "     captain: cap-a, vp: 1, operations: [{kind: SPECIAL, effects:\n"
     "     [{keyword: score, amount: 10}]}]}\n";
@@ -484,6 +490,22 @@ START_TEST(market_keywords)
 	give(s, 0, "t-gain");
 	refused(s, 0, "play T Gain 4 on Market Ally", RULES_LANG_EN,
 	    "is not a market offer this effect may take");
+	/* duplicate: the offer's PLAY resolves for us, without its action
+	 * and without "log this card"; the offer stays */
+	{
+		int src = cc_find_id(set, "t-src"), at;
+		at = pile_find(&s->market[CC_CARGO], src);
+		pile_remove_at(&s->market[CC_CARGO], at);
+		pile_push(&s->market[CC_CARGO], s->offer[CC_CARGO]);
+		s->offer[CC_CARGO] = src;
+		p->res[CC_LATINUM] = 0;
+		p->actions = 0;
+		give(s, 0, "t-dup");
+		ok(s, 0, "play T Dup on T Source");
+		ck_assert_int_eq(p->res[CC_LATINUM], 4);
+		ck_assert_int_eq(s->offer[CC_CARGO], src);
+		ck_assert_int_lt(pile_find(&p->log, src), 0);
+	}
 	M->destroy(s);
 	M->cards_free(set);
 }
@@ -627,6 +649,31 @@ START_TEST(control_keywords)
 	p->track[CC_RESEARCH] = 3;
 	ok(s, 0, "play T Ctl 3");
 	ck_assert_int_eq(p->track[CC_RESEARCH], 3);	/* no skill in play */
+	/* utilize counts the SKILL icons in play: T Officer on duty */
+	give(s, 0, "t-off");
+	ok(s, 0, "play T Officer 1");
+	give(s, 0, "t-ctl");
+	ok(s, 0, "play T Ctl 3");
+	ck_assert_int_eq(p->track[CC_RESEARCH], 5);
+	/* send three teams, take one back, send again, take control now */
+	loc = s->neutral[2];
+	p->zone[CC_Z_CAPTAIN].s[0].exhausted = 0;
+	snprintf(text, sizeof(text), "activate Captain Ada 1 on %s",
+	    set->card[loc].name);
+	ok(s, 0, text);
+	ck_assert_int_eq(p->teams_at[2], 3);
+	p->zone[CC_Z_CAPTAIN].s[0].exhausted = 0;
+	snprintf(text, sizeof(text), "activate Captain Ada 2 on %s",
+	    set->card[loc].name);
+	ok(s, 0, text);
+	ck_assert_int_eq(p->teams_at[2], 2);
+	p->teams_at[2] = 3;
+	give(s, 0, "t-ctl");
+	snprintf(text, sizeof(text), "play T Ctl 1 on %s", set->card[loc].name);
+	ok(s, 0, text);
+	ck_assert_int_eq(p->zone[CC_Z_LOCATIONS].s[p->zone[CC_Z_LOCATIONS].n -
+	    1].card, loc);
+	ck_assert_int_eq(p->teams_at[2], 0);
 	M->destroy(s);
 	M->cards_free(set);
 }
@@ -694,11 +741,11 @@ START_TEST(cleanup_resupply_and_score)
 	ck_assert_int_eq(s->offer_glory[CC_ALLY], glory_on + 1);
 	ck_assert_int_eq(p->hand.n, 5);
 	ck_assert_int_eq(s->active, 1);
+	lat = p->res[CC_LATINUM];
 	ok(s, 1, "end");
 	/* T Home (controlled from the start) gives a latinum at RESUPPLY */
-	lat = p->res[CC_LATINUM];
 	ck_assert_int_eq(s->active, 0);
-	s->seat[0].res[CC_LATINUM] = lat;
+	ck_assert_int_eq(p->res[CC_LATINUM], lat + 1);
 	/* the end of the game by the STARDATE: each seat a last turn */
 	s->stardate = set->nstardates - 1;
 	s->stardate_glory = 1;
@@ -933,6 +980,7 @@ START_TEST(random_games)
 				round_trip(s);
 				no_peek(s, 0, &pick);
 				no_peek(s, 1, &pick);
+				no_peek(s, RULES_VIEW_PUBLIC, &pick);
 			}
 			ck_assert_msg(++moves < 5000, "game %d never ends", g);
 		}

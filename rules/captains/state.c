@@ -363,11 +363,16 @@ load_seat(const struct cc_set *set, const json_t *o, struct cc_seat *p)
 	    rules_json_read_ints(json_object_get(o, "stardates"), p->stardate,
 	    CC_STARDATES_MAX, 0, set->nstardates - 1, &p->nstardates) < 0 ||
 	    json_unpack((json_t *)o, "{s:i,s:i}", "actions", &p->actions, "free_plays",
-	    &p->free_plays) < 0 || p->actions < 0 || p->actions > 100 ||
-	    p->free_plays < 0 || p->free_plays > 100)
+	    &p->free_plays) < 0 || p->actions < 0 || p->actions > 10000 ||
+	    p->free_plays < 0 || p->free_plays > 10000)
 		return -1;
 	if (p->zone[CC_Z_CAPTAIN].n != 1 ||
 	    set->card[p->zone[CC_Z_CAPTAIN].s[0].card].suit != CC_CAPTAIN)
+		return -1;
+	n = set->card[p->zone[CC_Z_CAPTAIN].s[0].card].away_teams;
+	for (int k = 0; k < CC_NEUTRAL; k++)
+		n -= p->teams_at[k];
+	if (n < 0)
 		return -1;
 	return 0;
 }
