@@ -147,12 +147,13 @@ json_t *
 cc_legal_moves(const struct cc_state *s, int seat)
 {
 	struct list l = { s, seat, json_array() };
-	const struct cc_seat *p = &s->seat[seat];
+	const struct cc_seat *p;
 	int kinds[CC_KINDS_MAX], n = 0;
 	char text[MOVE_LEN];
 
 	if (s->over || seat != (s->pending ? 1 - s->active : s->active))
 		return l.out;
+	p = &s->seat[seat];
 	if (s->pending) {
 		try_text(&l, "pass");
 		add_zone_kinds(kinds, &n, p, CC_Z_CAPTAIN);
