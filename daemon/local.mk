@@ -2,7 +2,8 @@
 # and the programs built on it.
 noinst_LIBRARIES += daemon/libpbem.a
 daemon_libpbem_a_CPPFLAGS = $(CORE_CPPFLAGS) \
-	-DPBEM_TEMPLATE_DIR=\"$(pkgdatadir)/templates\"
+	-DPBEM_TEMPLATE_DIR=\"$(pkgdatadir)/templates\" \
+	-DPBEM_CARDS_DIR=\"$(pkgdatadir)/cards\"
 # common/: utilities (the renderer's files are listed by templates/local.mk).
 daemon_libpbem_a_SOURCES = \
 	daemon/common/protocol.h daemon/common/protocol.c \
@@ -28,6 +29,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine/refusal.h daemon/engine/refusal.c \
 	daemon/engine/gametx.h daemon/engine/gametx.c \
 	daemon/engine/create.c daemon/engine/players.c \
+	daemon/engine/cardsets.h daemon/engine/cardsets.c \
 	daemon/engine/gamestate.c \
 	daemon/engine/replay.h daemon/engine/replay.c \
 	daemon/engine/receipts.h daemon/engine/receipts.c \
@@ -55,7 +57,8 @@ daemon_pbem_SOURCES = daemon/cli/pbem.c daemon/cli/cli.h daemon/cli/cli.c
 daemon_pbem_CPPFLAGS = $(CORE_CPPFLAGS) $(CURL_CFLAGS)
 daemon_pbem_LDADD = $(CORE_LIBS) $(CURL_LIBS)
 daemon_pbemctl_SOURCES = daemon/cli/pbemctl.c daemon/cli/pbemctl.h \
-	daemon/cli/ctl_backup.c daemon/cli/ctl_queue.c daemon/cli/cli.h \
+	daemon/cli/ctl_backup.c daemon/cli/ctl_queue.c daemon/cli/ctl_cards.c \
+	daemon/cli/cli.h \
 	daemon/cli/cli.c
 daemon_pbemctl_CPPFLAGS = $(CORE_CPPFLAGS)
 daemon_pbemctl_LDADD = $(CORE_LIBS)

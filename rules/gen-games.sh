@@ -14,7 +14,11 @@
 #                          each game's no-peek hider (rules/GAME/nopeek.c,
 #                          for tests/check_nopeek), each game's own
 #                          rules/GAME/game.mk if it has one (its tests),
-#                          and every templates/LANG/GAME/ file to install.
+#                          every templates/LANG/GAME/ file to install,
+#                          and a card game's own card file,
+#                          rules/GAME/cards.yaml (CARD_FILES: installed
+#                          as $(pkgdatadir)/cards/GAME.yaml and shipped;
+#                          rules/local.mk, docs/CARDFILES.md).
 # configure.ac runs it, so `autoreconf -fi` picks up a new game; in a
 # configured tree `make` runs it when a folder is added to rules/ or
 # templates/LANG/ (rules/local.mk), and `make games-lists` after adding a
@@ -128,6 +132,9 @@ list() {
 		# shellcheck disable=SC2046
 		list nobase_dist_template_DATA $(find templates/*/"$g" \
 		    -maxdepth 1 -type f -name '*.mustache' 2>/dev/null | sort)
+		if [ -f "rules/$g/cards.yaml" ]; then
+			list CARD_FILES "rules/$g/cards.yaml"
+		fi
 		if [ -f "rules/$g/game.mk" ]; then
 			echo "include \$(srcdir)/rules/$g/game.mk"
 		fi

@@ -11,6 +11,10 @@ rules_librules_a_SOURCES = rules/rules.h rules/registry.c \
 # hider: test code, not in the library): the contract, the list and its
 # helpers, and from games.mk every game's rules/GAME/nopeek.c.
 NOPEEK_HIDERS = rules/nopeek.h rules/nopeek.c rules/nopeek_list.h
+# Each card game's own card file, rules/GAME/cards.yaml (games.mk lists
+# them): shipped, and installed as $(pkgdatadir)/cards/GAME.yaml, where
+# pbemd and pbemctl look for a game's default set (docs/CARDFILES.md).
+CARD_FILES =
 
 include $(srcdir)/rules/games.mk
 
@@ -30,3 +34,23 @@ games-lists:
 	$(SHELL) $(srcdir)/rules/gen-games.sh $(srcdir)
 .PHONY: games-lists
 EXTRA_DIST += rules/gen-games.sh
+
+# The card files under their installed names (GAME.yaml: the folder's
+# name is the game's).
+cardsdir = $(pkgdatadir)/cards
+EXTRA_DIST += $(CARD_FILES)
+install-data-local: install-card-files
+uninstall-local: uninstall-card-files
+install-card-files:
+	$(MKDIR_P) '$(DESTDIR)$(cardsdir)'
+	for f in $(CARD_FILES); do \
+	    g=$${f#rules/}; g=$${g%/cards.yaml}; \
+	    $(INSTALL_DATA) "$(srcdir)/$$f" "$(DESTDIR)$(cardsdir)/$$g.yaml" \
+	    || exit 1; \
+	done
+uninstall-card-files:
+	for f in $(CARD_FILES); do \
+	    g=$${f#rules/}; g=$${g%/cards.yaml}; \
+	    rm -f "$(DESTDIR)$(cardsdir)/$$g.yaml"; \
+	done
+.PHONY: install-card-files uninstall-card-files

@@ -387,8 +387,8 @@ struct rules_module {
 	 * Cards as data -- optional: cards_parse, cards_free, setup_cards
 	 * and load_cards together, or none of them.  A game whose cards are
 	 * data (docs/CARDFILES.md) is played with a card set read from a
-	 * card file: the project's own set (rules/GAME/cards.json, installed
-	 * as $(pkgdatadir)/cards/GAME.json) unless the game was created with
+	 * card file: the project's own set (rules/GAME/cards.yaml, installed
+	 * as $(pkgdatadir)/cards/GAME.yaml) unless the game was created with
 	 * another one (pbemctl game create GAME ... --cards FILE).  The core
 	 * keeps each card file once, by the SHA-256 of its bytes; the game's
 	 * genesis record carries that hash and the exported bundle carries

@@ -6,7 +6,8 @@ store_libstore_a_SOURCES = store/store.h store/store_sqlite.h \
 	store/store_log.c store/store_outbox.c store/store_webhooks.c \
 	store/store_mail.c store/store_hosted.c \
 	store/migrations.h store/migrations.c store/store_test.h \
-	store/store_async.c store/store_web.c store/store_backup.c
+	store/store_async.c store/store_web.c store/store_backup.c \
+	store/store_cards.c
 
 # -lpthread: the race test runs two connections in two threads.
 check_PROGRAMS += tests/check_store

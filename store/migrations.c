@@ -548,6 +548,28 @@ static const char migration_14[] =
 	"ALTER TABLE webhooks ADD COLUMN lang TEXT NOT NULL DEFAULT 'en'\n"
 	"	CONSTRAINT lang_name CHECK (lang IN ('en', 'fr'));\n";
 
+/*
+ * 15: card files (docs/CARDFILES.md, docs/STORE.md).  A card game plays
+ * with a card set read from a card file; the file's bytes are kept once,
+ * keyed by the hex SHA-256 of the bytes, with the game they are for and
+ * their size, and each game names its file's hash (NULL: a game without
+ * cards).  Rows are never changed: a different file is a different hash.
+ */
+static const char migration_15[] =
+	"CREATE TABLE card_files (\n"
+	"	hash	TEXT PRIMARY KEY NOT NULL CONSTRAINT hash_form\n"
+	"		    CHECK (length(hash) = 64 AND hash NOT GLOB '*[^0-9a-f]*'),\n"
+	"	game	TEXT NOT NULL CONSTRAINT game_size\n"
+	"		    CHECK (length(CAST(game AS BLOB)) BETWEEN 1 AND 31),\n"
+	"	size	INTEGER NOT NULL CONSTRAINT size_range\n"
+	"		    CHECK (size BETWEEN 1 AND 4194304),\n"
+	"	bytes	BLOB NOT NULL CONSTRAINT bytes_size\n"
+	"		    CHECK (typeof(bytes) = 'blob' AND length(bytes) = size),\n"
+	"	created	INTEGER NOT NULL\n"
+	") WITHOUT ROWID;\n"
+	"ALTER TABLE games ADD COLUMN cards_hash TEXT\n"
+	"	REFERENCES card_files(hash);\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -567,6 +589,7 @@ static const struct migration migrations[] = {
 	{ 12, "one-line summaries of log entries", migration_12, NULL },
 	{ 13, "players.tz, game_masters", migration_13, NULL },
 	{ 14, "webhooks.format and webhooks.lang", migration_14, NULL },
+	{ 15, "card files and games.cards_hash", migration_15, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

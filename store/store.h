@@ -51,6 +51,10 @@ enum store_status {
 #define STORE_SIG_BYTES		64	/* Ed25519 signature */
 #define STORE_HASH_BYTES	32	/* BLAKE2b-256 */
 #define STORE_SEED_BYTES	32
+/* A card file is known by the SHA-256 of its bytes, in lower-case hex. */
+#define STORE_CARDS_HASH_HEX	64
+/* The largest card file kept (bytes). */
+#define STORE_CARDS_MAX		(4 * 1024 * 1024)
 
 struct store;
 
@@ -158,6 +162,9 @@ struct store_game {
 	/* Each seat's enum store_seat_status, read with the seats; read
 	 * only (store_seat_update() writes it; a new game's seats play). */
 	int		seat_status[STORE_MAX_SEATS];
+	/* The hex SHA-256 of the game's card file (store_card_file_*), or
+	 * "" for a game without cards (migration 15). */
+	char		cards_hash[STORE_CARDS_HASH_HEX + 1];
 };
 
 /* Insert g with its seats (g->id is set). */
@@ -190,6 +197,18 @@ enum store_status store_game_page(struct store *st,
 /* The forming games in which player_id holds a seat. */
 enum store_status store_game_forming_count(struct store *st,
     int64_t player_id, int64_t *count);
+
+/* ---- Card files (migration 15, docs/CARDFILES.md) --------------------- */
+
+/* Keep a card file's bytes under hash (its hex SHA-256, which the caller
+ * computed) for game; a file already kept is left as it is (STORE_OK).
+ * len is 1..STORE_CARDS_MAX. */
+enum store_status store_card_file_put(struct store *st, const char *hash,
+    const char *game, const char *bytes, size_t len);
+/* The bytes kept under hash (*bytes malloc'd, NUL-terminated after len
+ * bytes) and the game they are for; STORE_NOTFOUND if none. */
+enum store_status store_card_file_get(struct store *st, const char *hash,
+    char game[STORE_RULESET_MAX], char **bytes, size_t *len);
 
 /* ---- The move log ------------------------------------------------------ */
 

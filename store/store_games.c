@@ -17,12 +17,12 @@
 
 #define GAME_SELECT							\
 	"SELECT id, ruleset, ruleset_version, options, nseats, seed, "	\
-	"commitment, status, created FROM games"
+	"commitment, status, created, cards_hash FROM games"
 
 const char *const sq_games_sql[ST_COUNT] = {
 	[ST_GAME_ADD] = "INSERT INTO games (ruleset, ruleset_version, "
-	    "options, nseats, seed, commitment, status, created) "
-	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	    "options, nseats, seed, commitment, status, created, cards_hash) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
 	[ST_GAME_GET] = GAME_SELECT " WHERE id = ?1",
 	[ST_GAME_ALL] = GAME_SELECT " ORDER BY id",
 	[ST_GAME_STATUS] = "UPDATE games SET status = ?2 WHERE id = ?1",
@@ -64,6 +64,8 @@ game_insert(struct store *st, struct store_game *g)
 	sq_bind_blob(st, s, 6, g->commitment, sizeof(g->commitment));
 	sq_bind_int64(st, s, 7, g->status);
 	sq_bind_int64(st, s, 8, g->created);
+	if (g->cards_hash[0] != '\0')
+		sq_bind_text(st, s, 9, g->cards_hash);
 	if ((status = sq_run(st, s, "game add")) == STORE_OK)
 		g->id = sq_last_id(st);
 	return status;
@@ -129,6 +131,13 @@ read_game(struct store *st, sqlite3_stmt *s, struct store_game *g)
 	    sizeof(g->commitment))) != STORE_OK ||
 	    (status = sq_col_dup(st, s, 3, "games", &g->options)) != STORE_OK)
 		return status;
+	/* NULL: a game without cards ("" in the struct). */
+	if (sqlite3_column_type(s, 9) != SQLITE_NULL &&
+	    ((status = sq_col_text(st, s, 9, "games", g->cards_hash,
+	    sizeof(g->cards_hash))) != STORE_OK ||
+	    strlen(g->cards_hash) != STORE_CARDS_HASH_HEX))
+		return status != STORE_OK ? status : sq_corrupt(st, s, 9,
+		    "games", "is not a card file hash");
 	return STORE_OK;
 }
 

@@ -53,7 +53,9 @@ tests_check_mustache_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 # PBEM_GOLDEN_UPDATE=1 ./tests/check_templates rewrites tests/golden/.
 check_PROGRAMS += tests/check_templates
 TESTS += tests/check_templates
-tests_check_templates_SOURCES = tests/check_templates.c $(NOPEEK_HIDERS)
-tests_check_templates_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS)
+tests_check_templates_SOURCES = tests/check_templates.c $(NOPEEK_HIDERS) \
+	$(TESTCARDS)
+tests_check_templates_CPPFLAGS = $(CORE_CPPFLAGS) $(TESTCARDS_CPPFLAGS) \
+	$(CHECK_CFLAGS)
 tests_check_templates_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += tests/golden

@@ -21,6 +21,22 @@
 extern const struct rules_module eve_module;
 static const struct rules_module *M = &eve_module;
 
+/* The module is set up and loaded through the registry, as the core does
+ * it (rules.h: rules_setup_game(), rules_load_game()); it has no cards. */
+static void *
+game_setup(int nseats, const json_t *options, struct rules_rng *rng,
+    char *err, size_t errlen)
+{
+	return rules_setup_game(M, NULL, M->ruleset_version, nseats, options,
+	    rng, err, errlen);
+}
+
+static void *
+game_load(const json_t *saved, char *err, size_t errlen)
+{
+	return rules_load_game(M, NULL, saved, err, errlen);
+}
+
 static void
 seeded(struct rules_rng *rng, uint64_t seed, uint64_t step)
 {
@@ -42,7 +58,7 @@ new_game(const char *opts_text, uint64_t seed)
 	void *st;
 
 	seeded(&rng, seed, 0);
-	st = M->setup(2, opts, &rng, err, sizeof(err));
+	st = game_setup(2, opts, &rng, err, sizeof(err));
 	json_decref(opts);
 	ck_assert_msg(st != NULL, "setup: %s", err);
 	return st;
@@ -184,19 +200,19 @@ START_TEST(test_setup)
 
 	seeded(&rng, 1, 0);
 	o = json_object();
-	ck_assert_ptr_null(M->setup(3, o, &rng, err, sizeof(err)));
+	ck_assert_ptr_null(game_setup(3, o, &rng, err, sizeof(err)));
 	ck_assert(strstr(err, "exactly 2 players") != NULL);
 	json_decref(o);
 	o = json_pack("{s:s}", "mode", "hard");
-	ck_assert_ptr_null(M->setup(2, o, &rng, err, sizeof(err)));
+	ck_assert_ptr_null(game_setup(2, o, &rng, err, sizeof(err)));
 	ck_assert(strstr(err, "\"base\" or \"expert\"") != NULL);
 	json_decref(o);
 	o = json_pack("{s:i}", "colour", 1);
-	ck_assert_ptr_null(M->setup(2, o, &rng, err, sizeof(err)));
+	ck_assert_ptr_null(game_setup(2, o, &rng, err, sizeof(err)));
 	ck_assert(strstr(err, "unknown option \"colour\"") != NULL);
 	json_decref(o);
 	o = json_pack("{s:i}", "first", 2);
-	ck_assert_ptr_null(M->setup(2, o, &rng, err, sizeof(err)));
+	ck_assert_ptr_null(game_setup(2, o, &rng, err, sizeof(err)));
 	ck_assert(strstr(err, "\"first\" must be") != NULL);
 	json_decref(o);
 	for (i = 0; i < 200; i++) {
@@ -678,7 +694,7 @@ START_TEST(test_save_load)
 	void *copy;
 
 	j = M->save(g);
-	copy = M->load(j, err, sizeof(err));
+	copy = game_load(j, err, sizeof(err));
 	ck_assert_ptr_nonnull(copy);
 	a = dump(g);
 	b = dump(copy);
@@ -689,19 +705,19 @@ START_TEST(test_save_load)
 	/* A card in two places, a ship off the row, an unknown key. */
 	json_array_set_new(json_object_get(json_array_get(json_object_get(j,
 	    "players"), 0), "hand"), 0, json_integer(32));
-	ck_assert_ptr_null(M->load(j, err, sizeof(err)));
+	ck_assert_ptr_null(game_load(j, err, sizeof(err)));
 	ck_assert(strstr(err, "not valid") != NULL);
 	json_decref(j);
 	j = M->save(g);
 	json_object_set_new(json_array_get(json_object_get(j, "players"), 1),
 	    "pos", json_integer(40));
-	ck_assert_ptr_null(M->load(j, err, sizeof(err)));
+	ck_assert_ptr_null(game_load(j, err, sizeof(err)));
 	json_decref(j);
 	j = M->save(g);
 	json_object_set_new(j, "extra", json_true());
-	ck_assert_ptr_null(M->load(j, err, sizeof(err)));
+	ck_assert_ptr_null(game_load(j, err, sizeof(err)));
 	json_decref(j);
-	ck_assert_ptr_null(M->load(json_null(), err, sizeof(err)));
+	ck_assert_ptr_null(game_load(json_null(), err, sizeof(err)));
 	M->destroy(g);
 }
 END_TEST
@@ -951,16 +967,16 @@ START_TEST(test_rules_version)
 	    3);
 	ck_assert_int_eq(json_object_size(j), 16);
 	json_object_set_new(j, "version", json_integer(4));
-	ck_assert_ptr_null(M->load(j, err, sizeof(err)));
+	ck_assert_ptr_null(game_load(j, err, sizeof(err)));
 	/* A version 3 state without its additions is refused; a version 2
 	 * one with them too. */
 	json_object_set_new(j, "version", json_integer(3));
 	json_object_del(j, "stage_scored");
-	ck_assert_ptr_null(M->load(j, err, sizeof(err)));
+	ck_assert_ptr_null(game_load(j, err, sizeof(err)));
 	json_object_set_new(j, "version", json_integer(2));
-	ck_assert_ptr_null(M->load(j, err, sizeof(err)));
+	ck_assert_ptr_null(game_load(j, err, sizeof(err)));
 	json_object_del(j, "last_turns");
-	back = M->load(j, err, sizeof(err));
+	back = game_load(j, err, sizeof(err));
 	ck_assert_msg(back != NULL, "%s", err);
 	ck_assert_int_eq(back->version, 2);
 	json_decref(j);
@@ -969,7 +985,7 @@ START_TEST(test_rules_version)
 	ck_assert_ptr_null(json_object_get(j, "last_turns"));
 	M->destroy(back);
 	json_object_del(j, "version");
-	back = M->load(j, err, sizeof(err));
+	back = game_load(j, err, sizeof(err));
 	ck_assert_ptr_nonnull(back);
 	ck_assert_int_eq(back->version, 1);
 	json_decref(j);
@@ -1024,7 +1040,7 @@ START_TEST(test_last_turn)
 	json_decref(v);
 
 	j = M->save(g);
-	back = M->load(j, err, sizeof(err));
+	back = game_load(j, err, sizeof(err));
 	ck_assert_msg(back != NULL, "%s", err);
 	json_decref(j);
 	v = M->view(back, RULES_VIEW_PUBLIC);
@@ -1077,7 +1093,7 @@ START_TEST(test_stage_scored)
 	json_decref(v);
 
 	j = M->save(g);
-	back = M->load(j, err, sizeof(err));
+	back = game_load(j, err, sizeof(err));
 	ck_assert_msg(back != NULL, "%s", err);
 	ck_assert_int_eq(back->scored.distance, 6);
 	M->destroy(back);
@@ -1085,13 +1101,13 @@ START_TEST(test_stage_scored)
 	 * finisher scored 0 for distance, and that loads. */
 	json_object_set_new(json_object_get(j, "stage_scored"), "distance",
 	    json_integer(0));
-	back = M->load(j, err, sizeof(err));
+	back = game_load(j, err, sizeof(err));
 	ck_assert_msg(back != NULL, "%s", err);
 	M->destroy(back);
 	/* A stage scored that has not ended yet is refused. */
 	json_object_set_new(json_object_get(j, "stage_scored"), "stage",
 	    json_integer(2));
-	ck_assert_ptr_null(M->load(j, err, sizeof(err)));
+	ck_assert_ptr_null(game_load(j, err, sizeof(err)));
 	json_decref(j);
 	M->destroy(g);
 }
@@ -1197,7 +1213,7 @@ random_game(const char *opts, uint64_t seed, int checks, char **final,
 		if (checks) {
 			char *a = dump(g), *b;
 			json_t *j = M->save(g);
-			void *copy = M->load(j, err, sizeof(err));
+			void *copy = game_load(j, err, sizeof(err));
 
 			ck_assert_msg(copy != NULL, "%s", err);
 			b = dump(copy);

@@ -36,6 +36,7 @@
 #include "rules.h"
 #include "rng.h"
 #include "nopeek.h"
+#include "testcards.h"
 
 #define POSITIONS	150	/* random positions per module */
 #define MAX_PLIES	5000	/* longer than any game */
@@ -216,7 +217,7 @@ load_or_fail(const struct rules_module *m, const json_t *saved,
     const char *where)
 {
 	char	 err[RULES_ERRLEN];
-	void	*st = m->load(saved, err, sizeof(err));
+	void	*st = testcards_load(m, saved, err, sizeof(err));
 	char	*text;
 
 	if (st == NULL) {
@@ -243,7 +244,7 @@ play(const struct rules_module *m, uint64_t seed, int nseats, int plies,
 
 	seeded(&rng, seed, 0);
 	seeded(&choose, seed, 1u << 20);
-	st = m->setup(nseats, opts, &rng, err, sizeof(err));
+	st = testcards_setup(m, nseats, opts, &rng, err, sizeof(err));
 	json_decref(opts);
 	ck_assert_msg(st != NULL, "%s setup: %s", m->name, err);
 	for (n = 0; n < plies && (nact = m->to_act(st, seats, 16)) > 0; n++) {

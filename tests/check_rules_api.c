@@ -22,6 +22,7 @@
 
 #include "rng.h"
 #include "rules.h"
+#include "testcards.h"
 
 #define GAMES_PER_COUNT	200
 #define MAX_MOVES	1000
@@ -110,6 +111,56 @@ START_TEST(test_registration_rules)
 }
 END_TEST
 
+/* A card module (Parry, docs/CARDFILES.md): all four methods or none,
+ * set up and loaded through the registry with a set, never without one;
+ * a bad card file refused with FILE:LINE. */
+START_TEST(test_card_module)
+{
+	const struct rules_module *m = rules_find("respond");
+	static const char bad_file[] = "cards:\n  - {id: 1, kind: sword}\n";
+	unsigned char seed[32] = { 3 };
+	struct rules_module bad;
+	struct rules_rng rng;
+	json_t *opts = json_object(), *saved;
+	char err[RULES_ERRLEN];
+	void *state, *copy;
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert(rules_has_cards(m));
+	ck_assert(!rules_has_cards(rules_find("template")));
+	bad = *m;
+	bad.cards_free = NULL;
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "cards_free"));
+	bad.api_version = 6;	/* a version 6 table has no card fields */
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "setup"));
+
+	rng_init(&rng, seed, 0);
+	ck_assert_ptr_null(rules_setup_game(m, NULL, m->ruleset_version, 2,
+	    opts, &rng, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "none was given"));
+	state = rules_setup_game(m, testcards_default(m), m->ruleset_version,
+	    2, opts, &rng, err, sizeof(err));
+	ck_assert_msg(state != NULL, "%s", err);
+	saved = m->save(state);
+	ck_assert_ptr_null(rules_load_game(m, NULL, saved, err, sizeof(err)));
+	copy = rules_load_game(m, testcards_default(m), saved, err,
+	    sizeof(err));
+	ck_assert_msg(copy != NULL, "%s", err);
+	m->destroy(copy);
+	m->destroy(state);
+	json_decref(saved);
+
+	ck_assert_ptr_null(m->cards_parse(bad_file, sizeof(bad_file) - 1,
+	    "mine.yaml", err, sizeof(err)));
+	ck_assert_msg(strncmp(err, "mine.yaml:", 10) == 0, "%s", err);
+	ck_assert_ptr_null(m->cards_parse("", 0, "empty.yaml", err,
+	    sizeof(err)));
+	json_decref(opts);
+}
+END_TEST
+
 /* The versions a module keeps: only its own without setup_version; with
  * it, every version from the oldest, each set up through the right call. */
 START_TEST(test_ruleset_versions)
@@ -128,7 +179,7 @@ START_TEST(test_ruleset_versions)
 	ck_assert(rules_version_supported(m, m->oldest_ruleset_version));
 	ck_assert(!rules_version_supported(m, m->oldest_ruleset_version - 1));
 	ck_assert(!rules_version_supported(m, m->ruleset_version + 1));
-	ck_assert_ptr_null(rules_setup_version(m, m->ruleset_version + 1, 2,
+	ck_assert_ptr_null(rules_setup_game(m, NULL, m->ruleset_version + 1, 2,
 	    opts, &rng, err, sizeof(err)));
 	ck_assert_ptr_nonnull(strstr(err, "not kept"));
 
@@ -137,12 +188,12 @@ START_TEST(test_ruleset_versions)
 	memset(&rng, 0, sizeof(rng));
 	rng_init(&rng, (const unsigned char *)
 	    "0123456789abcdef0123456789abcdef", 0);
-	old = rules_setup_version(m, m->oldest_ruleset_version, 3, opts, &rng,
-	    err, sizeof(err));
+	old = rules_setup_game(m, NULL, m->oldest_ruleset_version, 3, opts,
+	    &rng, err, sizeof(err));
 	ck_assert_msg(old != NULL, "%s", err);
 	rng_init(&rng, (const unsigned char *)
 	    "0123456789abcdef0123456789abcdef", 0);
-	now = rules_setup_version(m, m->ruleset_version, 3, opts, &rng, err,
+	now = rules_setup_game(m, NULL, m->ruleset_version, 3, opts, &rng, err,
 	    sizeof(err));
 	ck_assert_msg(now != NULL, "%s", err);
 	a = m->save(old);
@@ -173,12 +224,12 @@ START_TEST(test_setup_seat_range)
 
 	for (m = rules_all(); *m != NULL; m++) {
 		rng_init(&rng, seed, 0);
-		ck_assert_ptr_null((*m)->setup((*m)->min_seats - 1, none, &rng,
-		    err, sizeof(err)));
+		ck_assert_ptr_null(testcards_setup(*m, (*m)->min_seats - 1,
+		    none, &rng, err, sizeof(err)));
 		ck_assert_uint_gt(strlen(err), 0);
-		ck_assert_ptr_null((*m)->setup((*m)->max_seats + 1, none, &rng,
-		    err, sizeof(err)));
-		state = (*m)->setup((*m)->min_seats, none, &rng, err,
+		ck_assert_ptr_null(testcards_setup(*m, (*m)->max_seats + 1,
+		    none, &rng, err, sizeof(err)));
+		state = testcards_setup(*m, (*m)->min_seats, none, &rng, err,
 		    sizeof(err));
 		ck_assert_msg(state != NULL, "%s: %s", (*m)->name, err);
 		(*m)->destroy(state);
@@ -282,7 +333,7 @@ check_step(const struct rules_module *m, void *state, int seat)
 
 	before = saved_text(m, state);
 	saved = json_loads(before, 0, NULL);
-	copy = m->load(saved, err, sizeof(err));
+	copy = testcards_load(m, saved, err, sizeof(err));
 	ck_assert_msg(copy != NULL, "%s: load refused its own save: %s",
 	    m->name, err);
 	reloaded = saved_text(m, copy);
@@ -368,7 +419,7 @@ play(const struct rules_module *m, int nseats, uint64_t game, int checks)
 	memset(seed, 0, sizeof(seed));
 	memcpy(seed, &game, sizeof(game));
 	rng_init(&rng, seed, 0);
-	state = m->setup(nseats, opts, &rng, err, sizeof(err));
+	state = testcards_setup(m, nseats, opts, &rng, err, sizeof(err));
 	ck_assert_msg(state != NULL, "%s: %s", m->name, err);
 	json_decref(opts);
 	for (n = 1; (nact = m->to_act(state, seats, 8)) > 0; n++) {
@@ -437,6 +488,7 @@ main(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_registry);
 	tcase_add_test(tc, test_registration_rules);
+	tcase_add_test(tc, test_card_module);
 	tcase_add_test(tc, test_ruleset_versions);
 	tcase_add_test(tc, test_setup_seat_range);
 	tcase_add_test(tc, test_random_play_contract);

@@ -24,6 +24,22 @@
 extern const struct rules_module stmissions_module;
 static const struct rules_module *M = &stmissions_module;
 
+/* The module is set up and loaded through the registry, as the core does
+ * it (rules.h: rules_setup_game(), rules_load_game()); it has no cards. */
+static void *
+game_setup(int nseats, const json_t *options, struct rules_rng *rng,
+    char *err, size_t errlen)
+{
+	return rules_setup_game(M, NULL, M->ruleset_version, nseats, options,
+	    rng, err, errlen);
+}
+
+static void *
+game_load(const json_t *saved, char *err, size_t errlen)
+{
+	return rules_load_game(M, NULL, saved, err, errlen);
+}
+
 /*
  * Helpers.
  */
@@ -48,7 +64,7 @@ new_game(int nseats, uint64_t seed)
 	void			*st;
 
 	seeded(&rng, seed, 0);
-	st = M->setup(nseats, opts, &rng, err, sizeof(err));
+	st = game_setup(nseats, opts, &rng, err, sizeof(err));
 	json_decref(opts);
 	ck_assert_msg(st != NULL, "setup: %s", err);
 	return st;
@@ -242,7 +258,7 @@ craft(int nseats, int current, const char *const *hands, const char *discard,
 	json_object_set_new(s, "hands", h);
 	json_object_set_new(s, "pending", json_null());
 	json_object_set_new(s, "last", json_null());
-	st = M->load(s, err, sizeof(err));
+	st = game_load(s, err, sizeof(err));
 	ck_assert_msg(st != NULL, "crafted state refused: %s", err);
 	json_decref(s);
 	return st;
@@ -286,7 +302,7 @@ START_TEST(test_ruleset_kept)
 		ck_assert_int_eq(stm_score_hand_at(v[i], cards, 7, &want[i]),
 		    0);
 		json_object_set_new(saved, "ruleset", json_integer(v[i]));
-		over = M->load(saved, err, sizeof(err));
+		over = game_load(saved, err, sizeof(err));
 		ck_assert_msg(over != NULL, "refused: %s", err);
 		again = M->save(over);
 		ck_assert(json_equal(again, saved));
@@ -300,9 +316,9 @@ START_TEST(test_ruleset_kept)
 	}
 	ck_assert_int_ne(want[1].total, want[2].total);
 	json_object_set_new(saved, "ruleset", json_integer(3));
-	ck_assert_ptr_null(M->load(saved, err, sizeof(err)));
+	ck_assert_ptr_null(game_load(saved, err, sizeof(err)));
 	json_object_set_new(saved, "ruleset", json_integer(0));
-	ck_assert_ptr_null(M->load(saved, err, sizeof(err)));
+	ck_assert_ptr_null(game_load(saved, err, sizeof(err)));
 	json_decref(saved);
 	M->destroy(st);
 }
@@ -410,13 +426,13 @@ START_TEST(test_setup_seats)
 	size_t			 i;
 
 	seeded(&rng, 1, 0);
-	ck_assert_ptr_null(M->setup(1, opts, &rng, err, sizeof(err)));
+	ck_assert_ptr_null(game_setup(1, opts, &rng, err, sizeof(err)));
 	ck_assert_ptr_nonnull(strstr(err, "2 to 4 players"));
-	ck_assert_ptr_null(M->setup(5, opts, &rng, err, sizeof(err)));
+	ck_assert_ptr_null(game_setup(5, opts, &rng, err, sizeof(err)));
 	ck_assert_ptr_nonnull(strstr(err, "not 5"));
 	for (n = 2; n <= 4; n++) {
 		seeded(&rng, (uint64_t)n, 0);
-		st = M->setup(n, opts, &rng, err, sizeof(err));
+		st = game_setup(n, opts, &rng, err, sizeof(err));
 		ck_assert_ptr_nonnull(st);
 		s = M->save(st);
 		hands = json_object_get(s, "hands");
@@ -453,7 +469,7 @@ START_TEST(test_setup_options)
 
 	opts = json_pack("{s:i}", "variant", 1);
 	seeded(&rng, 1, 0);
-	ck_assert_ptr_null(M->setup(3, opts, &rng, err, sizeof(err)));
+	ck_assert_ptr_null(game_setup(3, opts, &rng, err, sizeof(err)));
 	ck_assert_ptr_nonnull(strstr(err, "unknown option \"variant\""));
 	json_decref(opts);
 }
@@ -491,7 +507,7 @@ round_trip(const void *st)
 	char	 err[RULES_ERRLEN], *a, *b;
 	void	*copy;
 
-	copy = M->load(j, err, sizeof(err));
+	copy = game_load(j, err, sizeof(err));
 	ck_assert_msg(copy != NULL, "load refused save(): %s", err);
 	a = dump_state(st);
 	b = dump_state(copy);
@@ -529,7 +545,7 @@ load_refuses(void (*fn)(json_t *), const char *phrase)
 	j = M->save(st);
 	fn(j);
 	err[0] = '\0';
-	ck_assert_ptr_null(M->load(j, err, sizeof(err)));
+	ck_assert_ptr_null(game_load(j, err, sizeof(err)));
 	ck_assert_msg(strstr(err, phrase) != NULL, "\"%s\" lacks \"%s\"",
 	    err, phrase);
 	json_decref(j);
@@ -658,7 +674,7 @@ START_TEST(test_load_refuses)
 	load_refuses(extra_key, "unexpected or missing keys");
 	load_refuses(bad_phase, "phase");
 	load_refuses(not_object, "unexpected or missing keys");
-	ck_assert_ptr_null(M->load(arr, err, sizeof(err)));
+	ck_assert_ptr_null(game_load(arr, err, sizeof(err)));
 	ck_assert_ptr_nonnull(strstr(err, "not a JSON object"));
 	json_decref(arr);
 }
@@ -905,7 +921,7 @@ START_TEST(test_empty_decks)
 	json_object_set_new(s, "ending", json_true());
 	json_object_set_new(s, "end_reasons", json_pack("[s,s]",
 	    "discard_galaxy", "galaxy_deck_empty"));
-	st = M->load(s, err, sizeof(err));
+	st = game_load(s, err, sizeof(err));
 	ck_assert_msg(st != NULL, "%s", err);
 	json_decref(s);
 	refused(st, 0, "draw galaxy, discard drawn", RULES_ILLEGAL,
@@ -990,7 +1006,7 @@ START_TEST(test_end_galaxy_empty)
 		json_array_append(d, json_array_get(g, 0));
 		json_array_remove(g, 0);
 	}
-	st = M->load(s, err, sizeof(err));
+	st = game_load(s, err, sizeof(err));
 	ck_assert_msg(st != NULL, "%s", err);
 	json_decref(s);
 	play_ok(st, 0, "draw galaxy, discard G01");
@@ -1953,7 +1969,7 @@ START_TEST(test_load_damaged)
 		}
 		j = M->save(st);
 		damage(j, &r);
-		copy = M->load(j, err, sizeof(err));
+		copy = game_load(j, err, sizeof(err));
 		if (copy != NULL) {
 			accepted++;
 			x = M->view(copy, RULES_VIEW_FULL);

@@ -653,6 +653,60 @@ START_TEST(test_game_add_get)
 }
 END_TEST
 
+/* Card files (migration 15): kept once by hash, read back byte for
+ * byte, named by the game row; a game without one reads "". */
+START_TEST(test_card_files)
+{
+	static const char hash[] = "0123456789abcdef0123456789abcdef"
+	    "0123456789abcdef0123456789abcdef";
+	static const char bytes[] = "cards:\n  - {id: 1}\n\0and after a NUL";
+	struct store_game	 g, got;
+	struct store		*st = open_store("cardfiles");
+	sqlite3			*db = store_test_db(st);
+	char			 game[STORE_RULESET_MAX], *back;
+	size_t			 len;
+
+	ck_assert_int_eq(store_card_file_put(st, hash, "respond", bytes,
+	    sizeof(bytes)), STORE_OK);
+	/* The same hash again is left as it is. */
+	ck_assert_int_eq(store_card_file_put(st, hash, "respond", "x", 1),
+	    STORE_OK);
+	ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM card_files"), 1);
+	ck_assert_int_eq(store_card_file_get(st, hash, game, &back, &len),
+	    STORE_OK);
+	ck_assert_str_eq(game, "respond");
+	ck_assert_uint_eq(len, sizeof(bytes));
+	ck_assert_mem_eq(back, bytes, sizeof(bytes));
+	ck_assert_int_eq(back[len], '\0');
+	free(back);
+	ck_assert_int_eq(store_card_file_get(st, "ab", game, &back, &len),
+	    STORE_NOTFOUND);
+	ck_assert_ptr_null(back);
+	/* The schema refuses what is not a hash, and an empty file. */
+	ck_assert_int_eq(store_card_file_put(st, "not a hash", "respond",
+	    bytes, 3), STORE_ERROR);
+	ck_assert_int_eq(store_card_file_put(st, hash, "respond", bytes, 0),
+	    STORE_ERROR);
+
+	game_fill(&g, 2);
+	ck_assert_int_eq(store_game_add(st, &g), STORE_OK);
+	ck_assert_int_eq(store_game_get(st, g.id, &got), STORE_OK);
+	ck_assert_str_eq(got.cards_hash, "");
+	store_game_clear(&got);
+	game_fill(&g, 2);
+	memcpy(g.cards_hash, hash, sizeof(hash));
+	ck_assert_int_eq(store_game_add(st, &g), STORE_OK);
+	ck_assert_int_eq(store_game_get(st, g.id, &got), STORE_OK);
+	ck_assert_str_eq(got.cards_hash, hash);
+	store_game_clear(&got);
+	/* A game may only name a file the store keeps. */
+	game_fill(&g, 2);
+	memset(g.cards_hash, 'f', STORE_CARDS_HASH_HEX);
+	ck_assert_int_eq(store_game_add(st, &g), STORE_ERROR);
+	store_close(st);
+}
+END_TEST
+
 START_TEST(test_game_invalid)
 {
 	struct store_game	 g;
@@ -1786,6 +1840,7 @@ store_suite(void)
 	tcase_add_test(tc, test_player_foreach);
 	tcase_add_test(tc, test_game_add_get);
 	tcase_add_test(tc, test_game_invalid);
+	tcase_add_test(tc, test_card_files);
 	tcase_add_test(tc, test_game_status_and_seat);
 	tcase_add_test(tc, test_game_foreach);
 	tcase_add_test(tc, test_log_append_read);

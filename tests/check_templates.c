@@ -45,6 +45,7 @@
 #include "rng.h"
 #include "rules.h"
 #include "templates.h"
+#include "testcards.h"
 #include "nopeek.h"
 
 #define LEAK_GAMES	200	/* per seat count */
@@ -188,7 +189,7 @@ game_start_opts(struct game *g, const char *ruleset, int nseats, uint64_t n,
 	g->seed[31] = 0x5a;
 	g->id = (int)(n % 1000) + 7;
 	rng_init(&rng, g->seed, 0);
-	g->state = g->m->setup(nseats, opts, &rng, err, sizeof(err));
+	g->state = testcards_setup(g->m, nseats, opts, &rng, err, sizeof(err));
 	ck_assert_msg(g->state != NULL, "%s", err);
 	json_decref(opts);
 }
@@ -477,8 +478,8 @@ present_case(const char *game, size_t lang, const json_t *c)
 	snprintf(key, sizeof(key), "reason_%s", langs[lang]);
 	info.reason = json_string_value(json_object_get(c, key));
 	if (json_object_get(c, "state") != NULL) {
-		state = info.module->load(json_object_get(c, "state"), err,
-		    sizeof(err));
+		state = testcards_load(info.module, json_object_get(c,
+		    "state"), err, sizeof(err));
 		ck_assert_msg(state != NULL, "%s: %s", game, err);
 		info.state = state;
 	}
@@ -1052,7 +1053,7 @@ check_eve_interference(const struct tpl_set *set, const struct game *g,
 	json_decref(saved);
 	if (altsaved == NULL)
 		return 0;
-	alt.state = g->m->load(altsaved, err, sizeof(err));
+	alt.state = testcards_load(g->m, altsaved, err, sizeof(err));
 	if (alt.state == NULL)
 		ck_abort_msg("permuted eve state refused: %s", err);
 	json_decref(altsaved);
@@ -1168,7 +1169,7 @@ check_interference(const struct tpl_set *set, const struct game *g,
 		h->hide(altsaved, viewer, k, rng);
 		if (json_equal(altsaved, saved))
 			break;
-		alt.state = g->m->load(altsaved, err, sizeof(err));
+		alt.state = testcards_load(g->m, altsaved, err, sizeof(err));
 		if (alt.state == NULL)
 			ck_abort_msg("%s: the rearranged state does not load: "
 			    "%s", g->m->name, err);

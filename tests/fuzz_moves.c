@@ -24,6 +24,7 @@
 #include "policy.h"
 #include "rng.h"
 #include "rules.h"
+#include "testcards.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -39,7 +40,7 @@ round_trip(const struct rules_module *m, const void *state)
 	void *copy;
 
 	a = m->save(state);
-	if ((copy = m->load(a, err, sizeof(err))) == NULL)
+	if ((copy = testcards_load(m, a, err, sizeof(err))) == NULL)
 		abort();
 	b = m->save(copy);
 	if (!json_equal(a, b))
@@ -148,7 +149,8 @@ try_options(const char *text)
 			continue;
 		for (n = all[i]->min_seats; n <= all[i]->max_seats; n++) {
 			rng_init(&rng, seed, 0);
-			state = all[i]->setup(n, opts, &rng, err, sizeof(err));
+			state = testcards_setup(all[i], n, opts, &rng, err,
+			    sizeof(err));
 			if (state != NULL)
 				all[i]->destroy(state);
 		}
@@ -181,7 +183,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	opts = json_object();
 	rng_init(&rng, seed, 0);
-	state = m->setup(nseats, opts, &rng, err, sizeof(err));
+	state = testcards_setup(m, nseats, opts, &rng, err, sizeof(err));
 	json_decref(opts);
 	if (state == NULL)
 		abort();		/* the default options always set up */

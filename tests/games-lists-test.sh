@@ -79,7 +79,8 @@ main(void)
 		return 1;
 	}
 	rng_init(&rng, seed, 0);
-	st = m->setup(m->min_seats, opts, &rng, err, sizeof(err));
+	st = rules_setup_game(m, NULL, m->ruleset_version, m->min_seats,
+	    opts, &rng, err, sizeof(err));
 	for (n = 0; st != NULL && m->to_act(st, &seat, 1) > 0 && n < 1000;
 	    n++) {
 		legal = m->legal_moves(st, seat);
@@ -103,9 +104,10 @@ CEOF
 srcs=$(sed -n 's/^	\(rules\/[^ ]*\.c\).*/\1/p' "$new/rules/games.mk" |
     grep -v '/nopeek\.c$')
 (cd "$new" && $CC -std=gnu11 -w -O0 -I rules -I "$top/daemon/common" \
-    $(pkg-config --cflags jansson libsodium) -o "$tmp/play" "$tmp/play.c" \
-    rules/registry.c rules/text.c rules/json.c $srcs \
-    "$top/daemon/common/rng.c" $(pkg-config --libs jansson libsodium)) ||
+    $(pkg-config --cflags jansson libsodium yaml-0.1) -o "$tmp/play" \
+    "$tmp/play.c" rules/registry.c rules/text.c rules/json.c \
+    rules/cardfile.c $srcs "$top/daemon/common/rng.c" \
+    $(pkg-config --libs jansson libsodium yaml-0.1)) ||
     fail "the rules sources with the new game do not build"
 "$tmp/play" || fail "the new game does not play to its end"
 

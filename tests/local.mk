@@ -1,11 +1,21 @@
 # tests/: whole-system tests (engine, random play, tampering, CLI).
 TESTLIB = tests/testlib.h tests/testlib.c
+# The generic tests that walk rules_all() read each card module's own set
+# from the source tree (tests/testcards.h).
+TESTCARDS = tests/testcards.h tests/testcards.c
+TESTCARDS_CPPFLAGS = -I$(srcdir)/tests \
+	-DTESTCARDS_SRCDIR=\"$(abs_top_srcdir)\"
 
 check_PROGRAMS += tests/check_engine
 TESTS += tests/check_engine
 tests_check_engine_SOURCES = tests/check_engine.c $(TESTLIB)
 tests_check_engine_CPPFLAGS = $(CORE_CPPFLAGS) -I$(srcdir)/tests $(CHECK_CFLAGS)
 tests_check_engine_LDADD = $(CORE_LIBS) $(CHECK_LIBS) -lpthread
+
+# Card files end to end with Parry: own set and --cards, audit, export and
+# pbem verify, altered bundles, bad files (docs/CARDFILES.md).
+TESTS += tests/cards-test.sh
+EXTRA_DIST += tests/cards-test.sh
 
 # The command-line tools and pbemd end to end.
 TESTS += tests/cli-test.sh tests/check-layout.sh tests/readme-test.sh
@@ -59,8 +69,9 @@ tests_check_cardfile_LDADD = rules/librules.a $(YAML_LIBS) $(JANSSON_LIBS) \
 	$(CHECK_LIBS)
 check_PROGRAMS += tests/check_rules_api
 TESTS += tests/check_rules_api
-tests_check_rules_api_SOURCES = tests/check_rules_api.c
-tests_check_rules_api_CPPFLAGS = $(CORE_CPPFLAGS) $(CHECK_CFLAGS)
+tests_check_rules_api_SOURCES = tests/check_rules_api.c $(TESTCARDS)
+tests_check_rules_api_CPPFLAGS = $(CORE_CPPFLAGS) $(TESTCARDS_CPPFLAGS) \
+	$(CHECK_CFLAGS)
 tests_check_rules_api_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 
 # Adding a game touches only its folders: the generated lists are
@@ -74,9 +85,10 @@ EXTRA_DIST += tests/games-lists-test.sh
 # game's hider (rules/nopeek.h, rules/GAME/nopeek.c).
 check_PROGRAMS += tests/check_nopeek
 TESTS += tests/check_nopeek
-tests_check_nopeek_SOURCES = tests/check_nopeek.c $(NOPEEK_HIDERS)
+tests_check_nopeek_SOURCES = tests/check_nopeek.c $(NOPEEK_HIDERS) \
+	$(TESTCARDS)
 tests_check_nopeek_CPPFLAGS = $(RULES_CPPFLAGS) -I$(srcdir)/daemon/common \
-	$(SODIUM_CFLAGS) $(CHECK_CFLAGS)
+	$(TESTCARDS_CPPFLAGS) $(SODIUM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_nopeek_LDADD = daemon/libpbem.a rules/librules.a \
 	$(SODIUM_LIBS) $(YAML_LIBS) $(JANSSON_LIBS) $(CHECK_LIBS)
 
@@ -116,13 +128,15 @@ tests/fuzz_mail: $(FUZZ_MAIL_FILES) $(srcdir)/daemon/mail/mail.h
 # Every module's sources, as the rules library lists them (headers left
 # out by the shell: a header is no compiler input).
 tests/fuzz_moves: $(srcdir)/tests/fuzz_moves.c $(rules_librules_a_SOURCES) \
-    $(srcdir)/daemon/common/rng.c $(srcdir)/daemon/engine/policy.c
+    $(srcdir)/daemon/common/rng.c $(srcdir)/daemon/engine/policy.c \
+    $(srcdir)/tests/testcards.c
 	srcs=; for f in $(rules_librules_a_SOURCES); do \
 	    case $$f in *.c) srcs="$$srcs $(srcdir)/$$f" ;; esac; \
 	done; \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(RULES_CPPFLAGS) \
 	    -I$(srcdir)/daemon/common -I$(srcdir)/daemon/engine \
-	    $(SODIUM_CFLAGS) $(srcdir)/tests/fuzz_moves.c $$srcs \
+	    $(TESTCARDS_CPPFLAGS) $(SODIUM_CFLAGS) \
+	    $(srcdir)/tests/fuzz_moves.c $(srcdir)/tests/testcards.c $$srcs \
 	    $(srcdir)/daemon/common/rng.c $(srcdir)/daemon/engine/policy.c \
 	    $(YAML_LIBS) $(JANSSON_LIBS) $(SODIUM_LIBS) -o $@
 tests/fuzz_config: $(FUZZ_CONFIG_FILES) $(srcdir)/daemon/runtime/conf.h

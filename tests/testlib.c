@@ -10,6 +10,7 @@
 #include <sodium.h>
 #include <sqlite3.h>
 
+#include "cardsets.h"
 #include "protocol.h"
 #include "testlib.h"
 
@@ -22,6 +23,10 @@ testenv_open(struct testenv *env, int nplayers)
 
 	memset(env, 0, sizeof(*env));
 	ck_assert_int_ge(sodium_init(), 0);
+	/* A card game's own set comes from the source tree
+	 * (rules/GAME/cards.yaml), not from an installed copy. */
+	cardsets_use_source_tree(getenv("top_srcdir") != NULL ?
+	    getenv("top_srcdir") : ".");
 	snprintf(env->dir, sizeof(env->dir), "/tmp/pbem-test-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(env->dir));
 	snprintf(env->dbpath, sizeof(env->dbpath), "%s/pbem.db", env->dir);

@@ -19,6 +19,7 @@
 
 #include "audit.h"
 #include "bundle.h"
+#include "cardsets.h"
 #include "cli.h"
 #include "pbemctl.h"
 #include "clock.h"
@@ -53,6 +54,8 @@ print_usage(FILE *out)
 "  game create RULESET PLAYER,PLAYER,... [--options JSON] [--policy JSON]\n"
 "              [--seats N]           '-' for an open seat; --seats N opens\n"
 "                                    the seats after the players named\n"
+"              [--cards FILE]        a card game played with FILE's cards\n"
+"  cards check RULESET FILE          check a card file for a card game\n"
 "  game join GAME PLAYER [--seat N]  take an open seat (the last starts it)\n"
 "  game leave GAME PLAYER            give up a seat of a forming game\n"
 "  game list\n"
@@ -95,7 +98,8 @@ print_usage(FILE *out)
 "  restore FILE                      replace the database with a backup\n"
 "                                    (pbemd stopped), then audit every game\n"
 "  pbemctl --help | --version\n"
-"Exit status: 0 done, 1 failed, 64 usage error (pbemctl(8)).\n");
+"Exit status: 0 done, 1 failed, 64 usage error, 65 a card file refused,\n"
+"66 a file that cannot be read (pbemctl(8)).\n");
 }
 
 /* A usage error: the usage on stderr, exit EX_USAGE. */
@@ -453,10 +457,12 @@ game_create(struct ctl *c, int argc, char **argv)
 		{ "options", required_argument, NULL, 'o' },
 		{ "seats", required_argument, NULL, 's' },
 		{ "policy", required_argument, NULL, 'P' },
+		{ "cards", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int64_t players[STORE_MAX_SEATS], game_id;
-	const char *options = NULL, *policy_json = NULL;
+	const char *options = NULL, *policy_json = NULL, *cards_path = NULL;
+	struct cardfile cards;
 	struct policy pol;
 	char err[1024], *names, *name, *save = NULL, hex[65];
 	struct store_game g;
@@ -466,6 +472,7 @@ game_create(struct ctl *c, int argc, char **argv)
 		switch (ch) {
 		case 'o': options = optarg; break;
 		case 'P': policy_json = optarg; break;
+		case 'c': cards_path = optarg; break;
 		case 's': want_seats = (int)cli_number(optarg, 1,
 		    STORE_MAX_SEATS, "--seats"); break;
 		default: usage();
@@ -478,6 +485,10 @@ game_create(struct ctl *c, int argc, char **argv)
 	if (policy_json != NULL && policy_parse(policy_json,
 	    rules_find(argv[optind]), &pol, err, sizeof(err)) != 0)
 		cli_fatal("%s", err);
+	/* A card file is judged before anything is opened or stored. */
+	memset(&cards, 0, sizeof(cards));
+	if (cards_path != NULL)
+		ctl_cards_read(argv[optind], cards_path, &cards);
 	ctl_open(c, 0);
 	names = strdup(argv[optind + 1]);
 	for (name = strtok_r(names, ",", &save); name != NULL;
@@ -496,9 +507,11 @@ game_create(struct ctl *c, int argc, char **argv)
 		    nseats);
 	while (nseats < want_seats)
 		players[nseats++] = 0;
-	if (engine_form_game(c->st, c->key, argv[optind], options, players,
-	    nseats, &game_id, &started, err, sizeof(err)) != ENGINE_OK)
+	if (engine_form_game_cards(c->st, c->key, argv[optind], options,
+	    cards_path != NULL ? &cards : NULL, players, nseats, &game_id,
+	    &started, err, sizeof(err)) != ENGINE_OK)
 		cli_fatal("%s", err);
+	cardfile_clear(&cards);
 	if (policy_json != NULL && engine_policy_set(c->st, game_id, &pol,
 	    err, sizeof(err)) != ENGINE_OK)
 		cli_fatal("game %lld created, but its policy was not set: %s",
@@ -510,6 +523,9 @@ game_create(struct ctl *c, int argc, char **argv)
 		open += g.seat_player[ch] == 0;
 	printf("game %lld created: %s, %d seats, seed commitment %s\n",
 	    (long long)game_id, g.ruleset, g.nseats, hex);
+	if (g.cards_hash[0] != '\0')
+		printf("game %lld plays with the card file of sha256 %s\n",
+		    (long long)game_id, g.cards_hash);
 	if (!started)
 		printf("game %lld is forming: %d open seat%s; it starts when "
 		    "the last is taken (pbemctl game join)\n",
@@ -1781,6 +1797,7 @@ static const struct {
 	{ "gm", cmd_gm },
 	{ "outbox", cmd_outbox },
 	{ "queue", ctl_cmd_queue },
+	{ "cards", ctl_cmd_cards },
 	{ "backup", ctl_cmd_backup },
 	{ "restore", ctl_cmd_restore },
 };

@@ -1,7 +1,7 @@
 /*
  * pbemctl.h -- what pbemctl.c shares with the files of its other
  * commands (ctl_backup.c: backup and restore; ctl_queue.c: the outbox
- * queue).  Internal to pbemctl.
+ * queue; ctl_cards.c: card files).  Internal to pbemctl.
  *
  * A command is int cmd(struct ctl *c, int argc, char **argv), argv[0]
  * being its name; it returns the exit status (0 done, 1 failed) and
@@ -33,5 +33,13 @@ int	ctl_cmd_backup(struct ctl *c, int argc, char **argv);
 int	ctl_cmd_restore(struct ctl *c, int argc, char **argv);
 /* ctl_queue.c */
 int	ctl_cmd_queue(struct ctl *c, int argc, char **argv);
+/* ctl_cards.c: `cards check GAME FILE`; and game create's --cards FILE,
+ * read into cf and judged by game's module (exits 66 if FILE cannot be
+ * read, 65 with the module's message if it refuses it, 1 if game is not
+ * a card game). */
+struct cardfile;
+int	ctl_cmd_cards(struct ctl *c, int argc, char **argv);
+void	ctl_cards_read(const char *game, const char *path,
+	    struct cardfile *cf);
 
 #endif /* PBEM_PBEMCTL_H */

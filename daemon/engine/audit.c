@@ -9,6 +9,7 @@
 #include <sodium.h>
 
 #include "audit.h"
+#include "cardsets.h"
 #include "chain.h"
 #include "engine.h"
 #include "protocol.h"
@@ -24,6 +25,10 @@ struct genesis {
 	int		 nseats;
 	unsigned char	 keys[STORE_MAX_SEATS][32];
 	unsigned char	 commitment[STORE_HASH_BYTES];
+	/* A card game's: the hash the record names, and the set parsed
+	 * from the log's card file (freed with cards_free()). */
+	char		 cards_hash[STORE_CARDS_HASH_HEX + 1];
+	void		*cards;
 };
 
 static int
@@ -74,6 +79,61 @@ check_link(const struct audit_log *log, size_t i,
 	return 0;
 }
 
+/* A card game's record names its card file's hash; no other does. */
+static int
+read_genesis_cards(const json_t *root, struct genesis *gen,
+    struct audit_report *r)
+{
+	const json_t *cards = json_object_get(root, "cards");
+	const char *hash = json_string_value(cards);
+	size_t i;
+
+	if (!rules_has_cards(gen->module)) {
+		if (cards != NULL)
+			return fail(r, 0, "genesis entry: it names a card file, "
+			    "and %s is not played with one", gen->module->name);
+		return 0;
+	}
+	if (hash == NULL || strlen(hash) != STORE_CARDS_HASH_HEX)
+		return fail(r, 0, "genesis entry: %s is played with a card "
+		    "file, and the record names none (\"cards\": the SHA-256 "
+		    "of the file in hex)", gen->module->name);
+	for (i = 0; hash[i] != '\0'; i++)
+		if (strchr("0123456789abcdef", hash[i]) == NULL)
+			return fail(r, 0, "genesis entry: \"cards\" is not a "
+			    "SHA-256 in lower-case hex");
+	memcpy(gen->cards_hash, hash, sizeof(gen->cards_hash));
+	return 0;
+}
+
+/* The log's card file must be the one the genesis names; parse it. */
+static int
+check_cards(const struct audit_log *log, struct genesis *gen,
+    struct audit_report *r)
+{
+	char hash[STORE_CARDS_HASH_HEX + 1], err[RULES_ERRLEN], name[64];
+
+	if (!rules_has_cards(gen->module))
+		return 0;
+	if (log->cards == NULL)
+		return fail(r, 0, "genesis entry: the game is played with the "
+		    "card file of SHA-256 %s, and the log carries no card file",
+		    gen->cards_hash);
+	cardsets_hash(log->cards, log->cards_len, hash);
+	if (strcmp(hash, gen->cards_hash) != 0)
+		return fail(r, 0, "the card file does not hash to the one the "
+		    "genesis entry names: its SHA-256 is %s, the genesis names "
+		    "%s (the card file was altered or replaced)", hash,
+		    gen->cards_hash);
+	snprintf(name, sizeof(name), "card file %.16s", hash);
+	gen->cards = gen->module->cards_parse(log->cards, log->cards_len,
+	    name, err, sizeof(err));
+	if (gen->cards == NULL)
+		return fail(r, 0, "the game's card file is refused by %s: %s",
+		    gen->module->name, err);
+	return 0;
+}
+
 static int
 read_genesis(const struct audit_log *log, struct genesis *gen,
     struct audit_report *r)
@@ -116,6 +176,10 @@ read_genesis(const struct audit_log *log, struct genesis *gen,
 		    "%d, commitment, server key or seats do not check out",
 		    ruleset, version);
 	}
+	if (read_genesis_cards(root, gen, r) != 0) {
+		json_decref(root);
+		return -1;
+	}
 	gen->ruleset_version = version;
 	gen->nseats = (int)json_array_size(seats);
 	r->nseats = gen->nseats;
@@ -149,10 +213,11 @@ check_row(const struct audit_log *log, const struct genesis *gen,
 	json_decref(opts);
 	if (!same || g->nseats != gen->nseats ||
 	    strcmp(g->ruleset, gen->module->name) != 0 ||
+	    strcmp(g->cards_hash, gen->cards_hash) != 0 ||
 	    memcmp(g->commitment, gen->commitment, STORE_HASH_BYTES) != 0)
 		return fail(r, 0, "game %lld: the games table disagrees with "
 		    "the genesis record (ruleset, options, seats or "
-		    "commitment altered)", (long long)log->game_id);
+		    "commitment or card file altered)", (long long)log->game_id);
 	return 0;
 }
 
@@ -346,7 +411,8 @@ walk(const struct audit_log *log, struct genesis *gen,
 		}
 		if (i == 0) {
 			if (read_genesis(log, gen, r) != 0 ||
-			    check_row(log, gen, r) != 0)
+			    check_row(log, gen, r) != 0 ||
+			    check_cards(log, gen, r) != 0)
 				goto out;
 		} else if (check_entry(log, e, gen, &ends, r) != 0)
 			goto out;
@@ -354,9 +420,10 @@ walk(const struct audit_log *log, struct genesis *gen,
 		if (log->have_seed) {
 			if (i == 0) {
 				rng_init(&rng, log->seed, 0);
-				state = rules_setup_version(gen->module,
-				    gen->ruleset_version, gen->nseats,
-				    gen->options, &rng, err, sizeof(err));
+				state = rules_setup_game(gen->module,
+				    gen->cards, gen->ruleset_version,
+				    gen->nseats, gen->options, &rng, err,
+				    sizeof(err));
 				if (state == NULL) {
 					fail(r, 0, "genesis entry: setup "
 					    "refused: %s", err);
@@ -406,6 +473,8 @@ audit_run(const struct audit_log *log, struct audit_report *r,
 			    "commitment published at creation");
 	}
 	json_decref(gen.options);
+	if (gen.cards != NULL)
+		gen.module->cards_free(gen.cards);	/* after the state */
 	return rc;
 }
 
@@ -472,6 +541,17 @@ audit_load_store(struct store *st, int64_t game_id, struct audit_log *log,
 		return -1;
 	}
 	free(pub);
+	if (row->cards_hash[0] != '\0') {
+		char game[STORE_RULESET_MAX];
+
+		if (store_card_file_get(st, row->cards_hash, game, &log->cards,
+		    &log->cards_len) != STORE_OK) {
+			snprintf(err, errlen, "game %lld: its card file %s: %s",
+			    (long long)game_id, row->cards_hash,
+			    store_errmsg(st));
+			return -1;
+		}
+	}
 	c.log = log;
 	if (store_log_foreach(st, game_id, collect_entry, &c) != STORE_OK ||
 	    c.failed) {
@@ -505,6 +585,7 @@ audit_log_clear(struct audit_log *log)
 	}
 	free(log->entries);
 	free(log->snapshots);
+	free(log->cards);
 	sodium_memzero(log->seed, sizeof(log->seed));
 	memset(log, 0, sizeof(*log));
 }

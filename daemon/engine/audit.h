@@ -6,7 +6,8 @@
  * sequence numbers; each entry's link to the previous hash and its own
  * hash; the server's receipt; the genesis record (server-signed, naming
  * the ruleset, options, seat keys and seed commitment); each move's
- * signature by its seat's key; and -- when the seed is known -- a replay
+ * signature by its seat's key; a card game's card file (it must hash to
+ * the genesis record's "cards", and the module must accept it); and -- when the seed is known -- a replay
  * of every move through the rule module from the seed, comparing the state
  * hash after each entry (and the stored snapshot, when there is one).  The
  * report names the first bad entry and why.
@@ -33,6 +34,11 @@ struct audit_log {
 	struct store_entry	*entries;	/* entries[i].seq should be i */
 	size_t			 nentries;
 	char		       **snapshots;	/* per entry, or NULL */
+	/* A card game's card file (docs/CARDFILES.md), from the store or
+	 * the bundle: malloc'd bytes, or NULL.  The audit checks that it
+	 * hashes to the genesis record's "cards" and plays with it. */
+	char			*cards;
+	size_t			 cards_len;
 };
 
 struct audit_report {

@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "bundle.h"
+#include "cardsets.h"
 #include "protocol.h"
 
 static json_t *
@@ -37,6 +40,63 @@ entry_json(const struct store_entry *e)
 	return j;
 }
 
+/* A card game's card file, as the bundle carries it. */
+static json_t *
+cards_json(const struct store_game *row, const struct audit_log *log)
+{
+	char hash[STORE_CARDS_HASH_HEX + 1], *b64;
+	size_t b64len;
+	json_t *j;
+
+	b64len = sodium_base64_ENCODED_LEN(log->cards_len,
+	    sodium_base64_VARIANT_ORIGINAL);
+	if ((b64 = malloc(b64len)) == NULL)
+		return NULL;
+	sodium_bin2base64(b64, b64len, (const unsigned char *)log->cards,
+	    log->cards_len, sodium_base64_VARIANT_ORIGINAL);
+	cardsets_hash(log->cards, log->cards_len, hash);
+	j = json_pack("{s:s, s:s, s:I, s:s}", "game", row->ruleset,
+	    "sha256", hash, "size", (json_int_t)log->cards_len,
+	    "base64", b64);
+	free(b64);
+	return j;
+}
+
+/* Read the bundle's card file into log; 0 also when it has none. */
+static int
+read_cards(const json_t *bundle, struct audit_log *log, char *err,
+    size_t errlen)
+{
+	const json_t *cards = json_object_get(bundle, "cards");
+	const char *b64 = NULL, *end;
+	json_int_t size = 0;
+	size_t len;
+
+	if (cards == NULL)
+		return 0;
+	if (json_unpack((json_t *)cards, "{s:I, s:s}", "size", &size,
+	    "base64", &b64) != 0 || size < 1 || size > STORE_CARDS_MAX) {
+		snprintf(err, errlen, "cards: a card file is {\"size\": 1 to "
+		    "%d, \"base64\": its bytes}", STORE_CARDS_MAX);
+		return -1;
+	}
+	if ((log->cards = malloc((size_t)size + 1)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (sodium_base642bin((unsigned char *)log->cards, (size_t)size,
+	    b64, strlen(b64), NULL, &len, &end,
+	    sodium_base64_VARIANT_ORIGINAL) != 0 || *end != '\0' ||
+	    len != (size_t)size) {
+		snprintf(err, errlen, "cards: base64 is not %lld bytes in "
+		    "base64", (long long)size);
+		return -1;
+	}
+	log->cards[len] = '\0';
+	log->cards_len = len;
+	return 0;
+}
+
 json_t *
 bundle_export(struct store *st, int64_t game_id, char *err, size_t errlen)
 {
@@ -58,6 +118,8 @@ bundle_export(struct store *st, int64_t game_id, char *err, size_t errlen)
 	if (row.status == STORE_GAME_OVER)
 		json_object_set_new(bundle, "seed",
 		    hex_string(row.seed, STORE_SEED_BYTES));
+	if (log.cards != NULL)
+		json_object_set_new(bundle, "cards", cards_json(&row, &log));
 	audit_log_clear(&log);
 	store_game_clear(&row);
 	return bundle;
@@ -129,10 +191,15 @@ bundle_read(const json_t *bundle, struct audit_log *log, char *err,
 		}
 		log->have_seed = 1;
 	}
+	if (read_cards(bundle, log, err, errlen) != 0) {
+		audit_log_clear(log);
+		return -1;
+	}
 	log->entries = calloc(json_array_size(entries) + 1,
 	    sizeof(*log->entries));
 	if (log->entries == NULL) {
 		snprintf(err, errlen, "out of memory");
+		audit_log_clear(log);
 		return -1;
 	}
 	for (i = 0; i < json_array_size(entries); i++) {

@@ -8,7 +8,8 @@
  *   {"format": "pbem-bundle-v1", "server_key": "ed25519:...",
  *    "game": N, "seed": "<hex>" (only when the game is over),
  *    "entries": [{"seq", "kind", "seat", "time", "text", "signature",
- *                 "state_hash", "prev_hash", "hash", "receipt"}, ...]}
+ *                 "state_hash", "prev_hash", "hash", "receipt"}, ...],
+ *    "cards": {"game", "sha256", "size", "base64"} (card games only)}
  */
 #ifndef PBEM_BUNDLE_H
 #define PBEM_BUNDLE_H

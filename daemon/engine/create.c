@@ -15,6 +15,7 @@
 
 #include <sodium.h>
 
+#include "cardsets.h"
 #include "chain.h"
 #include "clock.h"
 #include "engine.h"
@@ -72,6 +73,11 @@ genesis_text(const struct store_game *g, const json_t *options,
 	    "commitment", hex,
 	    "server_key", key,
 	    "created", (json_int_t)g->created);
+	/* Only a card game's record names its card file, so every other
+	 * game's genesis is byte for byte what it always was. */
+	if (record != NULL && g->cards_hash[0] != '\0')
+		json_object_set_new(record, "cards",
+		    json_string(g->cards_hash));
 	text = json_dumps(record, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(record);
 	return text;
@@ -155,6 +161,7 @@ start_locked(struct store *st, const struct serverkey *key,
 	unsigned char server_pub[32];
 	char *state_text = NULL, *gtext = NULL;
 	enum engine_status rc;
+	const void *cards;
 	json_t *saved;
 	void *state;
 	int s;
@@ -171,8 +178,11 @@ start_locked(struct store *st, const struct serverkey *key,
 	if ((rc = load_players(st, g->seat_player, g->nseats, seat_players,
 	    err, errlen)) != ENGINE_OK)
 		return rc;
+	if (cardsets_for_game(st, m, g->cards_hash, &cards, err, errlen) != 0)
+		return ENGINE_INTERNAL;
 	rng_init(&rng, g->seed, 0);
-	if ((state = m->setup(g->nseats, opts, &rng, err, errlen)) == NULL)
+	if ((state = rules_setup_game(m, cards, g->ruleset_version,
+	    g->nseats, opts, &rng, err, errlen)) == NULL)
 		return ENGINE_BAD_REQUEST;
 	saved = m->save(state);
 	state_text = chain_state_text(saved);
@@ -199,6 +209,7 @@ start_locked(struct store *st, const struct serverkey *key,
 	memset(&opening, 0, sizeof(opening));
 	opening.game = *g;
 	opening.module = m;
+	opening.cards = cards;
 	opening.state = state;
 	rc = ENGINE_OK;
 	if (store_log_append(st, &e) != STORE_OK ||
@@ -217,21 +228,70 @@ start_locked(struct store *st, const struct serverkey *key,
 	return rc;
 }
 
+/*
+ * The card set a new game of m plays with: given (cards) or m's own
+ * (read into *own), parsed into the cache.  NULL set and 0 for a game
+ * without cards; -1 with err and *rc when it cannot be had.
+ */
+static int
+choose_cards(const struct rules_module *m, const struct cardfile *cards,
+    struct cardfile *own, const struct cardfile **chosen, const void **set,
+    enum engine_status *rc, char *err, size_t errlen)
+{
+	*chosen = NULL;
+	*set = NULL;
+	if (!rules_has_cards(m)) {
+		if (cards == NULL)
+			return 0;
+		snprintf(err, errlen, "%s is not played with a card file; "
+		    "only card games take one", m->name);
+		*rc = ENGINE_BAD_REQUEST;
+		return -1;
+	}
+	if (cards == NULL) {
+		if (cardfile_default(m, own, err, errlen) != 0) {
+			*rc = ENGINE_INTERNAL;	/* the installation's fault */
+			return -1;
+		}
+		cards = own;
+	}
+	if ((*set = cardsets_add(m, cards, err, errlen)) == NULL) {
+		*rc = cards == own ? ENGINE_INTERNAL : ENGINE_BAD_REQUEST;
+		return -1;
+	}
+	*chosen = cards;
+	return 0;
+}
+
 enum engine_status
 engine_form_game(struct store *st, const struct serverkey *key,
     const char *ruleset, const char *options, const int64_t *players,
     int nseats, int64_t *game_id, int *started, char *err, size_t errlen)
 {
+	return engine_form_game_cards(st, key, ruleset, options, NULL,
+	    players, nseats, game_id, started, err, errlen);
+}
+
+enum engine_status
+engine_form_game_cards(struct store *st, const struct serverkey *key,
+    const char *ruleset, const char *options, const struct cardfile *cards,
+    const int64_t *players, int nseats, int64_t *game_id, int *started,
+    char *err, size_t errlen)
+{
 	struct store_player seat_players[STORE_MAX_SEATS];
 	const struct rules_module *m;
+	const struct cardfile *chosen;
+	struct cardfile own;
 	struct store_game g;
 	struct rules_rng rng;
+	const void *set;
 	json_t *opts;
 	void *state;
 	enum engine_status rc;
 	int s, open = 0;
 
 	*started = 0;
+	memset(&own, 0, sizeof(own));
 	if ((m = rules_find(ruleset)) == NULL) {
 		snprintf(err, errlen, "unknown ruleset \"%s\"; see `pbemctl "
 		    "rulesets` or GET /v1/rulesets for the list", ruleset);
@@ -242,17 +302,23 @@ engine_form_game(struct store *st, const struct serverkey *key,
 		    m->name, m->min_seats, m->max_seats, nseats);
 		return ENGINE_BAD_REQUEST;
 	}
-	if ((opts = parse_options(options, err, errlen)) == NULL)
-		return ENGINE_BAD_REQUEST;
+	if (choose_cards(m, cards, &own, &chosen, &set, &rc, err, errlen) != 0)
+		goto out_cards;
+	if ((opts = parse_options(options, err, errlen)) == NULL) {
+		rc = ENGINE_BAD_REQUEST;
+		goto out_cards;
+	}
 	if ((rc = load_players(st, players, nseats, seat_players, err,
 	    errlen)) != ENGINE_OK) {
 		json_decref(opts);
-		return rc;
+		goto out_cards;
 	}
 
 	memset(&g, 0, sizeof(g));
 	snprintf(g.ruleset, sizeof(g.ruleset), "%s", m->name);
 	g.ruleset_version = m->ruleset_version;
+	if (chosen != NULL)
+		memcpy(g.cards_hash, chosen->hash, sizeof(g.cards_hash));
 	g.options = json_dumps(opts, JSON_COMPACT | JSON_SORT_KEYS);
 	g.nseats = nseats;
 	for (s = 0; s < nseats; s++) {
@@ -267,7 +333,8 @@ engine_form_game(struct store *st, const struct serverkey *key,
 	/* The module judges the options now, so a game that could never
 	 * start is refused before anyone joins it. */
 	rng_init(&rng, g.seed, 0);
-	if ((state = m->setup(nseats, opts, &rng, err, errlen)) == NULL) {
+	if ((state = rules_setup_game(m, set, g.ruleset_version, nseats, opts,
+	    &rng, err, errlen)) == NULL) {
 		rc = ENGINE_BAD_REQUEST;
 		goto out;
 	}
@@ -277,7 +344,10 @@ engine_form_game(struct store *st, const struct serverkey *key,
 		rc = store_failure(st, err, errlen);
 		goto out;
 	}
-	if (store_game_add(st, &g) != STORE_OK) {
+	/* The card file first: the game row names it. */
+	if ((chosen != NULL && store_card_file_put(st, chosen->hash, m->name,
+	    chosen->bytes, chosen->len) != STORE_OK) ||
+	    store_game_add(st, &g) != STORE_OK) {
 		rc = store_failure(st, err, errlen);
 		goto out;
 	}
@@ -299,6 +369,8 @@ out:
 	sodium_memzero(g.seed, sizeof(g.seed));
 	json_decref(opts);
 	free(g.options);
+out_cards:
+	cardfile_clear(&own);
 	return rc;
 }
 

@@ -30,7 +30,8 @@
  * outcomes), gamepolicy.c and policy.c (deadline policies), chain.c
  * (hashes), serverkey.c (the signing key), audit.c (re-checking a log),
  * bundle.c (export and offline verification), committed.c (the commit
- * hook), summary.c (the one-line summaries of entries).
+ * hook), summary.c (the one-line summaries of entries), cardsets.c
+ * (card files and the parsed card sets of card games).
  */
 #ifndef PBEM_ENGINE_H
 #define PBEM_ENGINE_H
@@ -136,6 +137,20 @@ enum engine_status engine_form_game(struct store *st,
 	    const struct serverkey *key, const char *ruleset,
 	    const char *options, const int64_t *players, int nseats,
 	    int64_t *game_id, int *started, char *err, size_t errlen);
+/*
+ * The same with the card file a card game plays with (cardsets.h,
+ * docs/CARDFILES.md): cards NULL takes the game's own set (its default
+ * card file).  The module's cards_parse() judges the file first (its
+ * message, "FILE:LINE: ...", becomes ENGINE_BAD_REQUEST); the file is
+ * kept in the store by its hash, which the game row and the genesis
+ * record name.  A card file for a game without cards is refused.
+ */
+struct cardfile;
+enum engine_status engine_form_game_cards(struct store *st,
+	    const struct serverkey *key, const char *ruleset,
+	    const char *options, const struct cardfile *cards,
+	    const int64_t *players, int nseats, int64_t *game_id,
+	    int *started, char *err, size_t errlen);
 
 /*
  * player_id takes seat (or, if seat < 0, the lowest open seat) of a
@@ -218,6 +233,9 @@ int	engine_signature_checked(enum engine_status status);
 struct gamestate {
 	struct store_game	    game;
 	const struct rules_module  *module;
+	/* The card set of a card game (cardsets.h; shared, never freed
+	 * here), NULL for other games. */
+	const void		   *cards;
 	void			   *state;	/* the module's state */
 	int64_t			    seq;	/* last entry applied */
 	unsigned char		    last_hash[STORE_HASH_BYTES];

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cardsets.h"
 #include "chain.h"
 #include "engine.h"
 #include "replay.h"
@@ -160,7 +161,8 @@ load_snapshot(struct gamestate *gs, int64_t seq, const char *text,
 		    (long long)gs->game.id, (long long)seq, jerr.text);
 		return ENGINE_INTERNAL;
 	}
-	gs->state = gs->module->load(saved, lerr, sizeof(lerr));
+	gs->state = rules_load_game(gs->module, gs->cards, saved, lerr,
+	    sizeof(lerr));
 	json_decref(saved);
 	if (gs->state == NULL) {
 		snprintf(err, errlen, "game %lld: snapshot %lld refused: %s",
@@ -250,7 +252,7 @@ gamestate_load(struct store *st, int64_t game_id, int64_t seq,
 {
 	struct store_entry last;
 	unsigned char hash[STORE_HASH_BYTES], state_hash[STORE_HASH_BYTES];
-	char *text = NULL;
+	char *text = NULL, lerr[RULES_ERRLEN];
 	enum store_status rc;
 	enum engine_status es;
 	int64_t from;
@@ -276,6 +278,13 @@ gamestate_load(struct store *st, int64_t game_id, int64_t seq,
 		snprintf(err, errlen, "game %lld uses ruleset %s version %d, "
 		    "which this build does not have", (long long)game_id,
 		    gs->game.ruleset, gs->game.ruleset_version);
+		gamestate_clear(gs);
+		return ENGINE_INTERNAL;
+	}
+	if (cardsets_for_game(st, gs->module, gs->game.cards_hash, &gs->cards,
+	    lerr, sizeof(lerr)) != 0) {
+		snprintf(err, errlen, "game %lld: %s", (long long)game_id,
+		    lerr);
 		gamestate_clear(gs);
 		return ENGINE_INTERNAL;
 	}

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cardsets.h"
 #include "secretfile.h"
 #include "server.h"
 #include "serverkey.h"
@@ -103,6 +104,40 @@ check_maildir(int *problems, const char *option, const char *path)
 		problem(problems, option, path, "not writable by this user");
 }
 
+/*
+ * Each card game's own card file (docs/CARDFILES.md), read and parsed as
+ * a game created over HTTP would.  A warning, not a problem: games of
+ * other modules run without it, and only new games of that one need it.
+ */
+static void
+check_card_files(FILE *out)
+{
+	const struct rules_module *const *m;
+	struct cardfile cf;
+	char err[RULES_ERRLEN + 600];
+	void *set;
+
+	for (m = rules_all(); *m != NULL; m++) {
+		if (!rules_has_cards(*m))
+			continue;
+		if (cardfile_default(*m, &cf, err, sizeof(err)) != 0) {
+			fprintf(stderr, "pbemd: warning: cards of %s: %s (no "
+			    "game of %s can be created without it)\n",
+			    (*m)->name, err, (*m)->name);
+			continue;
+		}
+		if ((set = (*m)->cards_parse(cf.bytes, cf.len, cf.name, err,
+		    sizeof(err))) == NULL)
+			fprintf(stderr, "pbemd: warning: cards of %s: %s\n",
+			    (*m)->name, err);
+		else
+			fprintf(out, "pbemd: cards: %s from %s (sha256 %s)\n",
+			    (*m)->name, cf.name, cf.hash);
+		(*m)->cards_free(set);
+		cardfile_clear(&cf);
+	}
+}
+
 int
 daemon_check_files(const struct config *cfg, FILE *out)
 {
@@ -124,6 +159,7 @@ daemon_check_files(const struct config *cfg, FILE *out)
 		    templates_count(set), dir);
 		templates_free(set);
 	}
+	check_card_files(out);
 	check_file(&problems, out, "database", dbpath);
 	path = serverkey_path_for(dbpath);
 	check_key_file(&problems, out, "server key", path);

@@ -25,9 +25,10 @@ void		 daemon_retired_free(struct daemon *d);
 
 /* ---- checkfiles.c -------------------------------------------------------- */
 
-/* `pbemd -n`: load the templates and check every file and folder cfg
- * names (database, keys, pid file, log file, Maildirs) without creating
- * or changing any.  Each problem goes to stderr as "pbemd: WHAT: PATH:
+/* `pbemd -n`: load the templates, read each card game's own card file
+ * (a warning when it is missing or refused), and check every file and
+ * folder cfg names (database, keys, pid file, log file, Maildirs)
+ * without creating or changing any.  Each problem goes to stderr as "pbemd: WHAT: PATH:
  * why"; notes (templates loaded, a file pbemd will make) go to out.
  * Returns the number of problems. */
 int	daemon_check_files(const struct config *cfg, FILE *out);

@@ -15,7 +15,8 @@ parry_note(const json_t *saved, struct nopeek_known *k)
 	nopeek_add_known(k, json_object_get(saved, "last_card"));
 }
 
-/* A parry card (9..12) in hand? */
+/* A parry card (9..12 in Parry's own set, the one the generic tests
+ * play with: tests/testcards.h) in hand? */
 static int
 holds_parry(const json_t *hand)
 {

@@ -1,6 +1,7 @@
 /*
  * respond.c -- "Parry", a small test game for response windows (rules API
- * version 3, docs/ASYNC.md).
+ * version 3, docs/ASYNC.md) whose cards are data (version 7: a card
+ * module, docs/CARDFILES.md).
  *
  * It exists to exercise the core's response-window mechanism the way
  * Mission to Planet Hexx's Surprises and Captain's Chair's Reactions will:
@@ -8,8 +9,10 @@
  * and the module asks every eligible seat alike, so nobody learns from
  * the question who holds a response card.
  *
- * The game: cards 1..12; 1..8 are strikes worth their number, 9..12 are
- * parries.  The deck is shuffled and each seat is dealt 3 (hidden).  On
+ * The game: cards 1..12, each a strike worth some points or a parry, as
+ * the game's card file says (rules API version 7, docs/CARDFILES.md;
+ * parry.h, cards.c): its own set, rules/respond/cards.yaml, makes 1..8
+ * strikes worth their number and 9..12 parries.  The deck is shuffled and each seat is dealt 3 (hidden).  On
  * its turn a seat plays a strike ("strike N"), or "pass" if it holds
  * none.  A strike opens a window: every other seat answers "parry" (only
  * with a parry card in hand) or "pass".  Answers stay hidden until the
@@ -26,12 +29,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parry.h"
 #include "rules.h"
 
-#define PARRY_DECK	12
 #define PARRY_HAND	3
 #define PARRY_SEATS	4
-#define PARRY_STRIKES	8	/* cards 1..8; 9..12 are parries */
 
 enum answer {
 	ANSWER_NONE = 0,
@@ -40,6 +42,7 @@ enum answer {
 };
 
 struct parry {
+	const struct parry_set *cards;		/* the game's, shared */
 	int	nseats;
 	int	deck[PARRY_DECK];		/* undealt, hidden */
 	int	ndeck;
@@ -56,9 +59,10 @@ struct parry {
 };
 
 static int
-is_strike(int card)
+is_strike(const struct parry *g, int card)
 {
-	return card >= 1 && card <= PARRY_STRIKES;
+	return card >= 1 && card <= PARRY_DECK &&
+	    g->cards->kind[card] == PARRY_KIND_STRIKE;
 }
 
 /* The lowest card of seat's hand that is a strike (want 1) or a parry
@@ -70,7 +74,7 @@ lowest(const struct parry *g, int seat, int want_strike)
 
 	for (i = 0; i < PARRY_HAND; i++) {
 		c = g->hand[seat][i];
-		if (c != 0 && is_strike(c) == want_strike &&
+		if (c != 0 && is_strike(g, c) == want_strike &&
 		    (low == 0 || c < low))
 			low = c;
 	}
@@ -115,8 +119,8 @@ game_over(const struct parry *g)
 }
 
 static void *
-parry_setup(int nseats, const json_t *options, struct rules_rng *rng,
-    char *err, size_t errlen)
+parry_setup(const void *cards, int nseats, const json_t *options,
+    struct rules_rng *rng, char *err, size_t errlen)
 {
 	struct parry *g;
 	int i, s;
@@ -135,6 +139,7 @@ parry_setup(int nseats, const json_t *options, struct rules_rng *rng,
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	g->cards = cards;
 	g->nseats = nseats;
 	for (i = 0; i < PARRY_DECK; i++)
 		g->deck[i] = i + 1;
@@ -215,13 +220,14 @@ cards_conserved(const struct parry *g)
 }
 
 static void *
-parry_load(const json_t *saved, char *err, size_t errlen)
+parry_load(const void *cards, const json_t *saved, char *err, size_t errlen)
 {
 	struct parry g, *copy;
 	json_t *hands;
 	int s, n;
 
 	memset(&g, 0, sizeof(g));
+	g.cards = cards;
 	if (json_unpack((json_t *)saved, "{s:i, s:o, s:i, s:i, s:i, s:i}",
 	    "nseats", &g.nseats, "hands", &hands, "current", &g.current,
 	    "window", &g.window, "last_card", &g.last_card, "last_striker",
@@ -229,8 +235,8 @@ parry_load(const json_t *saved, char *err, size_t errlen)
 	    g.nseats > PARRY_SEATS || g.current < 0 ||
 	    g.current >= g.nseats || !json_is_array(hands) ||
 	    json_array_size(hands) != (size_t)g.nseats ||
-	    (g.window != 0 && !is_strike(g.window)) ||
-	    (g.last_card != 0 && !is_strike(g.last_card)) ||
+	    (g.window != 0 && !is_strike(&g, g.window)) ||
+	    (g.last_card != 0 && !is_strike(&g, g.last_card)) ||
 	    g.last_striker < -1 || g.last_striker >= g.nseats)
 		goto bad;
 	if (rules_json_read_ints(json_object_get(saved, "deck"), g.deck,
@@ -238,7 +244,8 @@ parry_load(const json_t *saved, char *err, size_t errlen)
 	    rules_json_read_ints(json_object_get(saved, "pile"), g.pile,
 	    PARRY_DECK, 1, PARRY_DECK, &g.npile) != 0 ||
 	    rules_json_read_ints(json_object_get(saved, "scores"), g.score,
-	    g.nseats, 0, 100, &n) != 0 || n != g.nseats ||
+	    g.nseats, 0, PARRY_DECK * PARRY_MAX_VALUE, &n) != 0 ||
+	    n != g.nseats ||
 	    rules_json_read_ints(json_object_get(saved, "answers"), g.answer,
 	    g.nseats, ANSWER_NONE, ANSWER_PARRY, &n) != 0 || n != g.nseats ||
 	    rules_json_read_ints(json_object_get(saved, "last_parried"),
@@ -391,7 +398,7 @@ parry_check(const void *state, int seat, const json_t *move,
 		    "a strike awaits your answer: \"parry\" or \"pass\""));
 		return RULES_ILLEGAL;
 	}
-	if (strcmp(act, "strike") == 0 && is_strike(card) &&
+	if (strcmp(act, "strike") == 0 && is_strike(g, card) &&
 	    holds(g, seat, card))
 		return RULES_OK;
 	if (strcmp(act, "pass") == 0 && lowest(g, seat, 1) == 0)
@@ -401,8 +408,9 @@ parry_check(const void *state, int seat, const json_t *move,
 		    "jouez « passer »" : "you hold no strike; play \"pass\"");
 	else
 		snprintf(err, errlen, fr ? "jouez « frapper N » avec une "
-		    "frappe de votre main (1 à 8)" : "play \"strike N\" with a "
-		    "strike card of your hand (1 to 8)");
+		    "frappe de votre main (%s)" : "play \"strike N\" with a "
+		    "strike card of your hand (%s)", fr ? g->cards->strikes_fr :
+		    g->cards->strikes_en);
 	return RULES_ILLEGAL;
 }
 
@@ -421,7 +429,7 @@ resolve(struct parry *g)
 		g->answer[s] = ANSWER_NONE;
 	}
 	if (!parried)
-		g->score[g->current] += g->window;
+		g->score[g->current] += g->cards->value[g->window];
 	g->pile[g->npile++] = g->window;
 	g->last_card = g->window;
 	g->last_striker = g->current;
@@ -494,8 +502,8 @@ parry_sample_illegal_move(const void *state, int seat, char *out,
 		asked |= seats[s] == seat;
 	if (game_over(g) || !asked)
 		return RULES_NOT_YOUR_TURN;
-	for (card = 1; card < PARRY_STRIKES && g->window == 0 &&
-	    holds(g, seat, card); card++)
+	for (card = 1; card < PARRY_DECK && g->window == 0 &&
+	    (!is_strike(g, card) || holds(g, seat, card)); card++)
 		;
 	n = snprintf(out, outlen, "strike %d", card);
 	return n < 0 || (size_t)n >= outlen ? RULES_ILLEGAL : RULES_OK;
@@ -574,7 +582,7 @@ parry_legal_moves(const void *state, int seat)
 	if (game_over(g) || seat != g->current)
 		return moves;
 	for (i = 0; i < PARRY_HAND; i++)
-		if (is_strike(g->hand[seat][i])) {
+		if (is_strike(g, g->hand[seat][i])) {
 			snprintf(text, sizeof(text), "strike %d",
 			    g->hand[seat][i]);
 			json_array_append_new(moves, json_string(text));
@@ -684,7 +692,7 @@ parry_describe_last(const void *state, int seat, const char *const *names,
 const struct rules_module respond_module = {
 	.api_version = RULES_API_VERSION,
 	.name = "respond",
-	.ruleset_version = 1,
+	.ruleset_version = 2,	/* 2: the cards come from a card file */
 	.title_en = "Parry (response-window test game)",
 	.title_fr = "Parade (jeu d'essai des fenêtres de réponse)",
 	.summary_en = "Strike with a card; every other player answers parry "
@@ -693,10 +701,10 @@ const struct rules_module respond_module = {
 	    "parer ou passer, sans savoir qui tient une parade.",
 	.min_seats = 2,
 	.max_seats = PARRY_SEATS,
-	.setup = parry_setup,
+	.setup = NULL,		/* a card module: setup_cards, load_cards */
 	.destroy = parry_destroy,
 	.save = parry_save,
-	.load = parry_load,
+	.load = NULL,
 	.to_act = parry_to_act,
 	.parse = parry_parse,
 	.check = parry_check,
@@ -713,4 +721,8 @@ const struct rules_module respond_module = {
 	.response_window = parry_response_window,
 	.describe_last = parry_describe_last,
 	.sample_illegal_move = parry_sample_illegal_move,
+	.cards_parse = parry_cards_parse,
+	.cards_free = parry_cards_free,
+	.setup_cards = parry_setup,
+	.load_cards = parry_load,
 };
