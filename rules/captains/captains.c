@@ -189,7 +189,9 @@ cp_default_move(const void *state, int seat, char *out, size_t outlen)
 
 	if (cp_to_act(s, &who, 1) == 0 || who != seat)
 		return RULES_NOT_YOUR_TURN;
-	snprintf(out, outlen, "%s", s->pending ? "pass" : "end");
+	if ((size_t)snprintf(out, outlen, "%s", s->pending ? "pass" : "end") >=
+	    outlen)
+		return RULES_ILLEGAL;	/* out too small */
 	return RULES_OK;
 }
 
@@ -229,8 +231,9 @@ cp_sample_illegal_move(const void *state, int seat, char *out,
 		return RULES_NOT_YOUR_TURN;
 	for (int i = 0; i < s->set->ncards; i++)
 		if (pile_find(&s->seat[seat].hand, i) < 0) {
-			snprintf(out, outlen, "%s %s", s->pending ? "discard" :
-			    "play", s->set->card[i].name);
+			if ((size_t)snprintf(out, outlen, "%s %s", s->pending ?
+			    "discard" : "play", s->set->card[i].name) >= outlen)
+				return RULES_ILLEGAL;	/* out too small */
 			return RULES_OK;
 		}
 	return RULES_ILLEGAL;

@@ -12,4 +12,3 @@ tests_check_captains_CPPFLAGS = $(RULES_CPPFLAGS) \
 	$(SODIUM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_captains_LDADD = daemon/libpbem.a rules/librules.a \
 	$(SODIUM_LIBS) $(YAML_LIBS) $(JANSSON_LIBS) $(CHECK_LIBS)
-EXTRA_DIST += rules/captains/cards.yaml
