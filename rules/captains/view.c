@@ -38,9 +38,10 @@ static void
 op_text(const struct cc_set *set, const struct cc_op *op, int fr, char *out,
     size_t len)
 {
-	size_t n = (size_t)snprintf(out, len, "%s%s%s: ", op->attack ?
+	size_t n = (size_t)snprintf(out, len, "%s%s%s%s", op->attack ?
 	    (fr ? "ATTAQUE " : "ATTACK ") : "", fr ? opkind_fr[op->kind] :
-	    cc_opkind_name(op->kind), op->action ? " (action)" : "");
+	    cc_opkind_name(op->kind), op->action ? " (action)" : "",
+	    fr ? " : " : ": ");
 
 	for (int i = 0; i < op->neffects && n < len; i++) {
 		const struct cc_effect *e = &op->effect[i];
