@@ -1,0 +1,151 @@
+/*
+ * cardset.h -- Captain's Chair's card set: what a card file holds once read
+ * and validated (docs/captains-cards.md is the format).
+ *
+ * Contract: cc_set_from_tree() reads a card file already turned into a
+ * JSON tree, checks every field and either returns a complete, immutable
+ * set or NULL with one message "FILE:LINE: card ID, field F: what is
+ * wrong".  Cards are kinds (a card "type" with its copies); piles in a
+ * game hold kind indexes.  Every operation is data: a kind (PLAY,
+ * ACTIVATION, ...) and a list of effects, each one glossary keyword with
+ * its arguments.  Nothing here changes after parsing.
+ */
+#ifndef CAPTAINS_CARDS_H
+#define CAPTAINS_CARDS_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#define CC_KINDS_MAX	96	/* card kinds in a file */
+#define CC_COPIES_MAX	160	/* card instances in a whole game */
+#define CC_OPS_MAX	4	/* operations on one card */
+#define CC_EFFECTS_MAX	6	/* effects in one operation */
+#define CC_TRAITS_MAX	4	/* traits on one card */
+#define CC_TRAIT_NAMES	48	/* distinct traits in a file */
+#define CC_CAPTAINS_MAX	4
+#define CC_STARDATES_MAX 8
+#define CC_NAME_LEN	48
+
+enum cc_suit {
+	CC_PERSON, CC_CARGO, CC_SHIP, CC_ALLY, CC_ENCOUNTER, CC_INCIDENT,
+	CC_LOCATION, CC_DIRECTIVE, CC_CAPTAIN, CC_NSUITS
+};
+#define CC_MARKET_SUITS	4	/* PERSON, CARGO, SHIP, ALLY */
+
+enum cc_track { CC_RESEARCH, CC_INFLUENCE, CC_MILITARY, CC_NTRACKS };
+enum cc_resource { CC_DILITHIUM, CC_LATINUM, CC_GLORY, CC_NRESOURCES };
+
+enum cc_opkind {
+	CC_PLAY, CC_ACTIVATION, CC_PASSIVE, CC_REACTION, CC_RESUPPLY,
+	CC_CONTROL, CC_CLEANUP, CC_ENDGAME, CC_SPECIAL, CC_NOPKINDS
+};
+
+/* What fires a PASSIVE or REACTION operation. */
+enum cc_trigger { CC_ON_NONE, CC_ON_ATTACKED, CC_ON_GAIN_CARD,
+	CC_ON_TAKE_CONTROL, CC_NTRIGGERS };
+
+/* The effect keywords (one per glossary entry the engine builds). */
+enum cc_keyword {
+	KW_GAIN, KW_SPEND, KW_GAIN_ACTION, KW_DRAW, KW_DRAW_FROM_DISCARD,
+	KW_DISCARD, KW_GAIN_CARD, KW_SCAN_FOR, KW_JUNK, KW_TAKE,
+	KW_RETURN_INCIDENT, KW_LOG, KW_ENLIST_RESERVE, KW_ENLIST_DEVELOPMENT,
+	KW_PROMOTE, KW_DEPLOY, KW_WARP, KW_SEND_TEAM, KW_REMOVE_TEAM, KW_BEAM,
+	KW_DISMISS, KW_DESTROY, KW_RECALL, KW_EXHAUST, KW_REFRESH, KW_FIND,
+	KW_FREE_PLAY, KW_DUPLICATE, KW_STEAL, KW_TAKE_CONTROL,
+	KW_TRIGGER_CONTROL, KW_SPECIALTY, KW_UTILIZE, KW_SCORE, KW_NKEYWORDS
+};
+
+/* Where an effect's target is chosen, for the keywords that need one. */
+enum cc_target {
+	CC_T_NONE, CC_T_HAND, CC_T_OFFER, CC_T_NEUTRAL, CC_T_INPLAY,
+	CC_T_LOCATION, CC_T_DISCARD, CC_T_DEVELOPMENT, CC_T_NAME
+};
+
+struct cc_effect {
+	enum cc_keyword	keyword;
+	int		amount;		/* 1 when the file gives none */
+	int		resource;	/* enum cc_resource, or -1 */
+	int		suits;		/* bit mask of enum cc_suit, 0 = any */
+	int		trait;		/* index in the set's trait names, or -1 */
+	int		track;		/* enum cc_track, or -1 */
+	int		self;		/* log: this card rather than one in hand */
+	int		pay;		/* gain_card: pay the card's cost */
+	int		per_suit;	/* score: per card of this suit, or -1 */
+	int		per_trait;	/* score: per card of this trait, or -1 */
+};
+
+struct cc_op {
+	enum cc_opkind	kind;
+	int		action;		/* costs one action token */
+	int		attack;		/* an ATTACK: its effects hit the opponent */
+	enum cc_trigger	trigger;
+	int		requires[CC_NTRACKS];	/* specialty levels needed */
+	int		neffects;
+	struct cc_effect effect[CC_EFFECTS_MAX];
+};
+
+/* Which pile a kind starts in. */
+enum cc_pile_kind {
+	CC_P_MARKET, CC_P_ENCOUNTER, CC_P_INCIDENT, CC_P_LOCATION_START,
+	CC_P_LOCATION_ADVANCED, CC_P_CAPTAIN, CC_P_DECK, CC_P_RESERVE,
+	CC_P_DEVELOPMENT, CC_P_CONTROLLED
+};
+
+struct cc_card {
+	char		id[CC_NAME_LEN];
+	char		name[CC_NAME_LEN];
+	char		name_fr[CC_NAME_LEN];
+	char		folded[2][CC_NAME_LEN * 2];	/* names, for parse */
+	enum cc_suit	suit;
+	int		ntraits;
+	int		trait[CC_TRAITS_MAX];	/* indexes in trait names */
+	int		wildcard;		/* carries the WILDCARD trait */
+	int		vp;
+	int		cost[2];		/* dilithium, latinum */
+	int		skill[CC_NTRACKS];
+	int		copies;
+	enum cc_pile_kind pile;
+	int		owner;		/* captain index for crew cards, or -1 */
+	int		away_teams;	/* CAPTAIN cards */
+	int		nops;
+	struct cc_op	op[CC_OPS_MAX];
+};
+
+struct cc_stardate {
+	int	glory;
+	int	wipe_market;
+	int	wipe_neutral;
+};
+
+struct cc_set {
+	int		ncards;
+	struct cc_card	card[CC_KINDS_MAX];
+	int		ntraits;
+	char		trait_name[CC_TRAIT_NAMES][CC_NAME_LEN];
+	int		ncaptains;
+	int		captain[CC_CAPTAINS_MAX];	/* kind index of each */
+	int		nstardates;
+	struct cc_stardate stardate[CC_STARDATES_MAX];
+	int		hand_size;
+	int		actions;
+};
+
+struct rules_cardfile;
+
+/* Read and check the card file (rules/cardfile.h); NULL and err, as
+ * "FILE:LINE: card ID, field F: what is wrong", on any fault. */
+struct cc_set  *cc_set_from_file(const struct rules_cardfile *file,
+		    char *err, size_t errlen);
+
+/* Names for messages and views. */
+const char     *cc_suit_name(enum cc_suit s);
+const char     *cc_keyword_name(enum cc_keyword k);
+const char     *cc_opkind_name(enum cc_opkind k);
+const char     *cc_track_name(int t);
+const char     *cc_resource_name(int r);
+/* Where the keyword's target is chosen (CC_T_NONE: it needs none). */
+enum cc_target	cc_keyword_target(const struct cc_effect *e);
+/* The kind index whose id is id, or -1. */
+int		cc_find_id(const struct cc_set *set, const char *id);
+
+#endif

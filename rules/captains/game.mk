@@ -1,0 +1,14 @@
+# Star Trek: Captain's Chair: its tests (its sources are listed by
+# rules/games.mk).  The card set is data: rules/captains/cards.yaml.
+
+# Keyword, refusal, save/load, no-peek and random-play tests of the
+# module, with the project's card set and small card files of its own.
+check_PROGRAMS += tests/check_captains
+TESTS += tests/check_captains
+tests_check_captains_SOURCES = tests/check_captains.c $(NOPEEK_HIDERS)
+tests_check_captains_CPPFLAGS = $(RULES_CPPFLAGS) \
+	-I$(srcdir)/rules/captains -I$(srcdir)/daemon/common \
+	-DCAPTAINS_CARDS='"$(srcdir)/rules/captains/cards.yaml"' \
+	$(SODIUM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_captains_LDADD = daemon/libpbem.a rules/librules.a \
+	$(SODIUM_LIBS) $(YAML_LIBS) $(JANSSON_LIBS) $(CHECK_LIBS)
