@@ -1020,9 +1020,16 @@ pick_move(const json_t *legal, struct rules_rng *pick)
 START_TEST(random_games)
 {
 	struct cc_set *set = project_set();
-	/* PBEM_CAPTAINS_GAMES: fewer games, for a sanitizer run by hand */
+	/* PBEM_CAPTAINS_GAMES: fewer games, for a sanitizer run by hand;
+	 * PBEM_RANDOM_GAMES, when fewer than 2000, for the sampled runs of
+	 * tests/run-all.sh (sanitizers, distcheck). */
 	const char *env = getenv("PBEM_CAPTAINS_GAMES");
+	const char *sample = getenv("PBEM_RANDOM_GAMES");
 	int games = env != NULL ? atoi(env) : 2000;
+
+	if (env == NULL && sample != NULL && atoi(sample) > 0 &&
+	    atoi(sample) < games)
+		games = atoi(sample);
 	int ends[2] = { 0, 0 }, total = 0, glory_total = 0;
 	long turns = 0;
 
