@@ -24,8 +24,16 @@
 #include "rules.h"
 #include "testcards.h"
 
-#define GAMES_PER_COUNT	200
-#define MAX_MOVES	1000
+/* Games per module and seat count: GAMES_PER_COUNT, or fewer once
+ * MOVES_PER_COUNT moves were played (at least MIN_GAMES_PER_COUNT); the
+ * full contract checks run on each move of the first games, until
+ * CHECKED_MOVES_PER_COUNT moves were checked (at least 3 games), so a
+ * game of long turns costs no more than a short one. */
+#define GAMES_PER_COUNT		200
+#define MIN_GAMES_PER_COUNT	20
+#define MOVES_PER_COUNT		20000L
+#define CHECKED_MOVES_PER_COUNT	3000L
+#define MAX_MOVES	5000	/* four seats of Planet Hexx play ~1,400 */
 
 static char *
 saved_text(const struct rules_module *m, const void *state)
@@ -404,9 +412,11 @@ check_description(const struct rules_module *m, const void *state, int seat)
 	}
 }
 
-/* Play one game at random; returns the final saved state (malloc'd). */
+/* Play one game at random; returns the final saved state (malloc'd) and
+ * adds the moves played to *played. */
 static char *
-play(const struct rules_module *m, int nseats, uint64_t game, int checks)
+play(const struct rules_module *m, int nseats, uint64_t game, int checks,
+    long *played)
 {
 	unsigned char seed[32];
 	char err[RULES_ERRLEN], *final;
@@ -444,6 +454,7 @@ play(const struct rules_module *m, int nseats, uint64_t game, int checks)
 		json_decref(move);
 		json_decref(moves);
 	}
+	*played += n - 1;
 	result = m->result(state);
 	ck_assert_ptr_nonnull(result);
 	ck_assert_uint_eq(json_array_size(json_object_get(result, "scores")),
@@ -460,20 +471,30 @@ START_TEST(test_random_play_contract)
 {
 	const struct rules_module *const *m;
 	char *a, *b;
-	int nseats, g;
+	long played, replayed;
+	int nseats, g, checks;
 
 	for (m = rules_all(); *m != NULL; m++)
 		for (nseats = (*m)->min_seats; nseats <= (*m)->max_seats;
-		    nseats++)
-			for (g = 0; g < GAMES_PER_COUNT; g++) {
-				a = play(*m, nseats, (uint64_t)g, g < 20);
-				b = play(*m, nseats, (uint64_t)g, 0);
+		    nseats++) {
+			played = 0;
+			for (g = 0; g < GAMES_PER_COUNT && (g <
+			    MIN_GAMES_PER_COUNT || played < MOVES_PER_COUNT);
+			    g++) {
+				checks = g < 3 || played <
+				    CHECKED_MOVES_PER_COUNT;
+				replayed = 0;
+				a = play(*m, nseats, (uint64_t)g, checks,
+				    &played);
+				b = play(*m, nseats, (uint64_t)g, 0,
+				    &replayed);
 				ck_assert_msg(strcmp(a, b) == 0, "%s: same "
 				    "seed and moves, different end",
 				    (*m)->name);
 				free(a);
 				free(b);
 			}
+		}
 }
 END_TEST
 

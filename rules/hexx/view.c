@@ -784,6 +784,8 @@ hexx_default_move(const void *state, int seat, char *out, size_t outlen)
 		snprintf(out, outlen, "pass");
 	else
 		end_text(g, seat, out, outlen);
+	if (strlen(out) + 1 >= outlen)
+		return RULES_ILLEGAL;	/* out may have been too small */
 	return RULES_OK;
 }
 
@@ -791,12 +793,19 @@ enum rules_status
 hexx_sample_illegal(const void *state, int seat, char *out, size_t outlen)
 {
 	const struct hexx *g = state;
+	int acts[HEXX_SEATS_MAX], n, i, mine = 0;
 
 	if (g->phase == HEXX_PHASE_OVER || seat < 0 || seat >= g->nseats)
 		return RULES_GAME_OVER;
+	n = hexx_to_act(g, acts, HEXX_SEATS_MAX);
+	for (i = 0; i < n; i++)
+		mine |= acts[i] == seat;
+	if (!mine)
+		return RULES_NOT_YOUR_TURN;
 	/* The Space Base is on the board from the start: never in a hand. */
-	snprintf(out, outlen, "schema %s at 0,1",
-	    g->cards->card[g->cards->base].id);
+	if ((size_t)snprintf(out, outlen, "schema %s at 0,1",
+	    g->cards->card[g->cards->base].id) >= outlen)
+		return RULES_ILLEGAL;	/* out is too small */
 	return RULES_OK;
 }
 
@@ -807,8 +816,8 @@ name_of(const struct hexx *g, int card, enum rules_lang lang)
 	    g->cards->card[card].name_en;
 }
 
-enum rules_status
-hexx_describe_last(const void *state, int seat, const char *const *names,
+static enum rules_status
+describe_into(const void *state, int seat, const char *const *names,
     enum rules_lang lang, char *out, size_t outlen)
 {
 	const struct hexx *g = state;
@@ -872,5 +881,24 @@ hexx_describe_last(const void *state, int seat, const char *const *names,
 	}
 	snprintf(out, outlen, fr ? "%s a répondu%s" : "%s answered%s",
 	    names[seat], tail);
+	return RULES_OK;
+}
+
+/* The phrase of describe_into(), or RULES_ILLEGAL when out cannot hold it
+ * whole (a cut phrase could mislead). */
+enum rules_status
+hexx_describe_last(const void *state, int seat, const char *const *names,
+    enum rules_lang lang, char *out, size_t outlen)
+{
+	char phrase[1024];
+	enum rules_status status;
+
+	status = describe_into(state, seat, names, lang, phrase,
+	    sizeof(phrase));
+	if (status != RULES_OK)
+		return status;
+	if (strlen(phrase) + 1 >= sizeof(phrase) ||
+	    (size_t)snprintf(out, outlen, "%s", phrase) >= outlen)
+		return RULES_ILLEGAL;
 	return RULES_OK;
 }
