@@ -86,22 +86,14 @@ api_seat_player(struct store *st, int64_t game_id, int seat,
 	return name;
 }
 
-/* The entry's stored summaries, or a plain line for an older entry. */
+/* The entry's summaries (engine_summary_of()). */
 static json_t *
 entry_summary(struct store *st, const struct store_entry *e,
     const char *name)
 {
 	struct engine_summary sum;
-	char *en, *fr;
-	json_t *j;
 
-	if (store_summary_get(st, e->game_id, e->seq, &en, &fr) == STORE_OK) {
-		j = json_pack("{s:s, s:s}", "en", en, "fr", fr);
-		free(en);
-		free(fr);
-		return j;
-	}
-	engine_summary_plain(e, name, &sum);
+	engine_summary_of(st, e, name, &sum);
 	return engine_summary_json(&sum);
 }
 
