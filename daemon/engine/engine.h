@@ -322,6 +322,18 @@ void	engine_summarize(struct store *st, struct gamestate *gs,
  */
 void	engine_summary_of(struct store *st, const struct store_entry *e,
 	    const char *name, struct engine_summary *sum);
+/* The same for a run of entries: r (zeroed before the first) keeps the
+ * state after the last entry read, so that the next entry of the same
+ * game is replayed onto it instead of loaded; give it back with
+ * engine_summary_reader_clear(). */
+struct engine_summary_reader {
+	struct gamestate	gs;
+	int			loaded;
+};
+void	engine_summary_read(struct store *st, struct engine_summary_reader *r,
+	    const struct store_entry *e, const char *name,
+	    struct engine_summary *sum);
+void	engine_summary_reader_clear(struct engine_summary_reader *r);
 /* The end of a game that is over, alone: "game over: alice 46, bruno
  * 31 — alice wins". */
 void	engine_summary_game_over(struct store *st, struct gamestate *gs,

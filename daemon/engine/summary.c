@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "replay.h"
 
 /* One language's words. */
 struct words {
@@ -373,14 +374,54 @@ note_replaced(const struct store_entry *r, void *arg)
 	return 0;
 }
 
+/* The state after e in r: the one r holds, moved on by e if it is the
+ * state after the entry before e; else loaded.  0, or -1. */
+static int
+reader_state(struct store *st, struct engine_summary_reader *r,
+    const struct store_entry *e)
+{
+	char err[512];
+
+	if (r->loaded && r->gs.game.id == e->game_id &&
+	    r->gs.seq + 1 == e->seq && replay_entry(r->gs.module,
+	    r->gs.state, r->gs.game.seed, e, err, sizeof(err)) == 0) {
+		/* As gamestate_load() sets it for its last entry. */
+		r->gs.seq = e->seq;
+		json_decref(r->gs.ended);
+		r->gs.ended = NULL;
+		if (e->kind == STORE_ENTRY_CALL_OFF ||
+		    e->kind == STORE_ENTRY_RESIGN)
+			r->gs.ended = json_loads(e->text, 0, NULL);
+		if (r->gs.ended != NULL && e->kind == STORE_ENTRY_RESIGN &&
+		    json_object_get(r->gs.ended, "winners") == NULL) {
+			json_decref(r->gs.ended);
+			r->gs.ended = NULL;
+		}
+		return 0;
+	}
+	engine_summary_reader_clear(r);
+	if (gamestate_load(st, e->game_id, e->seq, &r->gs, err, sizeof(err)) !=
+	    ENGINE_OK)
+		return -1;
+	r->loaded = 1;
+	return 0;
+}
+
 void
-engine_summary_of(struct store *st, const struct store_entry *e,
-    const char *name, struct engine_summary *sum)
+engine_summary_reader_clear(struct engine_summary_reader *r)
+{
+	if (r->loaded)
+		gamestate_clear(&r->gs);
+	memset(r, 0, sizeof(*r));
+}
+
+void
+engine_summary_read(struct store *st, struct engine_summary_reader *r,
+    const struct store_entry *e, const char *name, struct engine_summary *sum)
 {
 	const char *players[STORE_MAX_SEATS] = { NULL };
 	struct names_then then;
-	struct gamestate gs;
-	char *en, *fr, err[512];
+	char *en, *fr;
 	int one, s;
 
 	/* Entries written under schemas 12 to 14 have their row. */
@@ -391,26 +432,33 @@ engine_summary_of(struct store *st, const struct store_entry *e,
 		free(fr);
 		return;
 	}
-	/* Otherwise the state after e, rebuilt from the nearest snapshot
-	 * (gamestate_load() checks it against e's state hash), worded now
-	 * with the names of then.  The entry ended the game if nobody is
-	 * to act after it, or if it ended it outside the rules (gs.ended:
-	 * called off, resigned). */
-	if (gamestate_load(st, e->game_id, e->seq, &gs, err, sizeof(err)) !=
-	    ENGINE_OK) {
+	/* Otherwise the state after e, worded now with the names of then.
+	 * The entry ended the game if nobody is to act after it, or if it
+	 * ended it outside the rules (ended: called off, resigned). */
+	if (reader_state(st, r, e) != 0) {
 		engine_summary_plain(e, name, sum);
 		return;
 	}
-	gamestate_seat_names(st, &gs, players);
+	gamestate_seat_names(st, &r->gs, players);
 	memset(&then, 0, sizeof(then));
 	(void)store_log_kind_after(st, e->game_id, e->seq, STORE_ENTRY_REPLACE,
 	    note_replaced, &then);
 	for (s = 0; s < STORE_MAX_SEATS; s++)
 		if ((then.known & (1u << s)) != 0)
 			players[s] = then.name[s];
-	summarize_named(&gs, e, players, gs.ended != NULL ||
-	    gs.module->to_act(gs.state, &one, 1) == 0, sum);
-	gamestate_clear(&gs);
+	summarize_named(&r->gs, e, players, r->gs.ended != NULL ||
+	    r->gs.module->to_act(r->gs.state, &one, 1) == 0, sum);
+}
+
+void
+engine_summary_of(struct store *st, const struct store_entry *e,
+    const char *name, struct engine_summary *sum)
+{
+	struct engine_summary_reader r;
+
+	memset(&r, 0, sizeof(r));
+	engine_summary_read(st, &r, e, name, sum);
+	engine_summary_reader_clear(&r);
 }
 
 void
