@@ -641,6 +641,57 @@ static const char migration_18[] =
 	"	PRIMARY KEY (network, nick)\n"
 	") WITHOUT ROWID;\n";
 
+/*
+ * 19 (issue 20): the scheduler looks only at the games that may have
+ * something due, not at every running game.  turns.due is the earliest
+ * time a game's next reminder, deadline or outcome can come, as the
+ * scheduler last worked it out; 0 means "look at it on the next pass".
+ * Whatever may bring a game's timers nearer sets it back to 0: a new
+ * turn clock (store_turn_put(), after every log entry), and, by the
+ * triggers below, a change to the game's seats (status, vacation), its
+ * policy, its master's pause or its status -- so no code path can forget
+ * to.  A game that starts gets its turns row here (last_seq -1: the
+ * clock has not seen it yet), so the scheduler finds it.  turns_due
+ * gives the pass the games with due <= now without reading the others.
+ */
+static const char migration_19[] =
+	"ALTER TABLE turns ADD COLUMN due INTEGER NOT NULL DEFAULT 0;\n"
+	"CREATE INDEX turns_due ON turns(due);\n"
+	"INSERT INTO turns (game_id, turn, last_seq, started, window, waiting)\n"
+	"	SELECT id, 0, -1, 0, 0, 0 FROM games WHERE status = 0\n"
+	"	AND id NOT IN (SELECT game_id FROM turns);\n"
+	"CREATE TRIGGER turns_due_game_insert AFTER INSERT ON games\n"
+	"	WHEN NEW.status = 0 BEGIN\n"
+	"	INSERT OR IGNORE INTO turns (game_id, turn, last_seq, started,\n"
+	"	    window, waiting) VALUES (NEW.id, 0, -1, 0, 0, 0);\n"
+	"END;\n"
+	"CREATE TRIGGER turns_due_game_status AFTER UPDATE OF status ON games\n"
+	"	BEGIN\n"
+	"	INSERT OR IGNORE INTO turns (game_id, turn, last_seq, started,\n"
+	"	    window, waiting) SELECT NEW.id, 0, -1, 0, 0, 0\n"
+	"	    WHERE NEW.status = 0;\n"
+	"	UPDATE turns SET due = 0 WHERE game_id = NEW.id;\n"
+	"END;\n"
+	"CREATE TRIGGER turns_due_seats AFTER UPDATE ON seats BEGIN\n"
+	"	UPDATE turns SET due = 0 WHERE game_id = NEW.game_id;\n"
+	"END;\n"
+	"CREATE TRIGGER turns_due_policy_insert AFTER INSERT ON game_policy\n"
+	"	BEGIN\n"
+	"	UPDATE turns SET due = 0 WHERE game_id = NEW.game_id;\n"
+	"END;\n"
+	"CREATE TRIGGER turns_due_policy_update AFTER UPDATE ON game_policy\n"
+	"	BEGIN\n"
+	"	UPDATE turns SET due = 0 WHERE game_id = NEW.game_id;\n"
+	"END;\n"
+	"CREATE TRIGGER turns_due_master_insert AFTER INSERT ON game_masters\n"
+	"	BEGIN\n"
+	"	UPDATE turns SET due = 0 WHERE game_id = NEW.game_id;\n"
+	"END;\n"
+	"CREATE TRIGGER turns_due_master_update AFTER UPDATE ON game_masters\n"
+	"	BEGIN\n"
+	"	UPDATE turns SET due = 0 WHERE game_id = NEW.game_id;\n"
+	"END;\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -665,6 +716,7 @@ static const struct migration migrations[] = {
 	{ 17, "players.bot, seats the server plays", migration_17, NULL },
 	{ 18, "delegations, delegation_games, chat_codes, chat_links",
 	    migration_18, NULL },
+	{ 19, "turns.due, the scheduler's index", migration_19, NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -280,6 +280,10 @@ typedef int (*store_entry_cb)(const struct store_entry *e, void *arg);
 enum store_status store_log_foreach(struct store *st, int64_t game_id,
     store_entry_cb cb, void *arg);
 
+/* Entries of one game with seq > after and the given kind, in order;
+ * stops if cb returns non-zero. */
+enum store_status store_log_kind_after(struct store *st, int64_t game_id,
+    int64_t after, int kind, store_entry_cb cb, void *arg);
 /* Entries of one game with seq > after, in order, at most limit of them;
  * stops if cb returns non-zero. */
 enum store_status store_log_range(struct store *st, int64_t game_id,
@@ -573,7 +577,31 @@ struct store_turn {
 /* STORE_NOTFOUND before the scheduler first saw the game. */
 enum store_status store_turn_get(struct store *st, int64_t game_id,
     struct store_turn *t);
+/* Puts the clock and sets the game's due time to 0 (look at it next). */
 enum store_status store_turn_put(struct store *st, const struct store_turn *t);
+
+/* A game the scheduler should look at (store_turn_due()). */
+struct store_due {
+	int64_t		game_id;
+	int		status;		/* enum store_game_status */
+	char		ruleset[32];
+};
+#define STORE_DUE_NEVER	INT64_MAX	/* nothing due until a change */
+
+/*
+ * The games whose due time (migration 19) is at most now, earliest
+ * first, at most limit of them, read through an index: the cost is that
+ * of the games returned, however many are stored.  fn returns nonzero to
+ * stop.  A game whose turns row does not exist is not listed: one is
+ * made when a game starts.
+ */
+enum store_status store_turn_due(struct store *st, int64_t now, int limit,
+    int (*fn)(const struct store_due *d, void *arg), void *arg);
+/* Record the earliest time anything can be due in game_id (the
+ * scheduler, in the transaction that worked it out); STORE_DUE_NEVER
+ * for none until something changes. */
+enum store_status store_turn_set_due(struct store *st, int64_t game_id,
+    int64_t due);
 
 /* Record that timer `what' (a short name: "reminder:3600", "deadline",
  * "outcome") fired for (game, turn, seat) at time when.  STORE_EXISTS if
@@ -778,7 +806,7 @@ enum store_status store_web_session_get(struct store *st,
 enum store_status store_web_session_prune(struct store *st, int64_t before);
 
 /*
- * Delegation certificates (migration 15; docs/PROTOCOL.md section 13).
+ * Delegation certificates (migration 18; docs/PROTOCOL.md section 13).
  * The engine checks the player's signature before adding one; the store
  * only keeps it.  revoked is the time of revocation, 0 while in force.
  */
@@ -815,7 +843,7 @@ enum store_status store_delegation_games(struct store *st, const char *id,
     int64_t *games, size_t max, size_t *n);
 
 /*
- * Chat identities (migration 15; docs/API.md "Chat identities"): a code
+ * Chat identities (migration 18; docs/API.md "Chat identities"): a code
  * a bot asked for (network, nick), kept as its BLAKE2b-256 hash, and the
  * confirmed links.  Nicks are stored folded (lower-case ASCII) by the
  * caller.

@@ -168,7 +168,7 @@ store_turn_put(struct store *st, const struct store_turn *t)
 	    "started, window, waiting) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
 	    "ON CONFLICT (game_id) DO UPDATE SET turn = excluded.turn, "
 	    "last_seq = excluded.last_seq, started = excluded.started, "
-	    "window = excluded.window, waiting = excluded.waiting",
+	    "window = excluded.window, waiting = excluded.waiting, due = 0",
 	    "turn put")) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, t->game_id);
@@ -178,6 +178,50 @@ store_turn_put(struct store *st, const struct store_turn *t)
 	sqlite3_bind_int(s, 5, t->window);
 	sqlite3_bind_int64(s, 6, (sqlite3_int64)t->waiting);
 	return run_once(st, s, "turn put");
+}
+
+enum store_status
+store_turn_due(struct store *st, int64_t now, int limit,
+    int (*fn)(const struct store_due *d, void *arg), void *arg)
+{
+	struct store_due d;
+	sqlite3_stmt *s;
+	enum store_status status;
+
+	if ((s = store_sqlite_prepare(st,
+	    "SELECT t.game_id, g.status, g.ruleset FROM turns t "
+	    "JOIN games g ON g.id = t.game_id WHERE t.due <= ?1 "
+	    "ORDER BY t.due, t.game_id LIMIT ?2", "turn due")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, now);
+	sqlite3_bind_int(s, 2, limit);
+	while ((status = store_sqlite_step(st, s, "turn due")) == STORE_OK) {
+		memset(&d, 0, sizeof(d));
+		d.game_id = sqlite3_column_int64(s, 0);
+		d.status = sqlite3_column_int(s, 1);
+		snprintf(d.ruleset, sizeof(d.ruleset), "%s",
+		    (const char *)sqlite3_column_text(s, 2));
+		if (fn(&d, arg) != 0) {
+			status = STORE_NOTFOUND;
+			break;
+		}
+	}
+	store_sqlite_done(st, s);
+	return status == STORE_NOTFOUND ? STORE_OK : status;
+}
+
+enum store_status
+store_turn_set_due(struct store *st, int64_t game_id, int64_t due)
+{
+	sqlite3_stmt *s;
+
+	if ((s = store_sqlite_prepare(st,
+	    "UPDATE turns SET due = ?2 WHERE game_id = ?1",
+	    "turn set due")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, game_id);
+	sqlite3_bind_int64(s, 2, due);
+	return run_once(st, s, "turn set due");
 }
 
 enum store_status

@@ -1,6 +1,6 @@
 /*
  * store_chat.c -- chat identities: the codes bots ask for and the
- * confirmed (network, nick) -> player links (migration 15; store.h,
+ * confirmed (network, nick) -> player links (migration 18; store.h,
  * docs/API.md "Chat identities").  Statements are kept by address
  * (store_sqlite_prepare()), as in store_web.c.
  */

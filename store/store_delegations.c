@@ -1,6 +1,6 @@
 /*
  * store_delegations.c -- delegation certificates and the games whose log
- * records them (migration 15; store.h, docs/STORE.md).  Statements are
+ * records them (migration 18; store.h, docs/STORE.md).  Statements are
  * kept by address (store_sqlite_prepare()), as in store_web.c.
  */
 #include <string.h>

@@ -36,6 +36,8 @@ const char *const sq_log_sql[ST_COUNT] = {
 	    "ORDER BY seq LIMIT ?3",
 	[ST_LOG_SINCE] = LOG_SELECT " WHERE event_id > ?1 "
 	    "ORDER BY event_id LIMIT ?2",
+	[ST_LOG_KIND_AFTER] = LOG_SELECT " WHERE game_id = ?1 AND seq > ?2 "
+	    "AND kind = ?3 ORDER BY seq",
 
 	[ST_SNAP_PUT] = "INSERT INTO snapshots (game_id, seq, state) "
 	    "VALUES (?1, ?2, ?3)",
@@ -230,6 +232,20 @@ store_log_since(struct store *st, int64_t after_event, int limit,
 		return STORE_ERROR;
 	sq_bind_int64(st, s, 1, after_event);
 	sq_bind_int64(st, s, 2, limit);
+	return log_walk(st, s, cb, arg);
+}
+
+enum store_status
+store_log_kind_after(struct store *st, int64_t game_id, int64_t after,
+    int kind, store_entry_cb cb, void *arg)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = sq_stmt(st, ST_LOG_KIND_AFTER)) == NULL)
+		return STORE_ERROR;
+	sq_bind_int64(st, s, 1, game_id);
+	sq_bind_int64(st, s, 2, after);
+	sq_bind_int64(st, s, 3, kind);
 	return log_walk(st, s, cb, arg);
 }
 

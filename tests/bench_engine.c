@@ -15,7 +15,9 @@
  * divided by the moves.  Figures go to standard output; `make bench`
  * runs it.
  *
- * PBEM_BENCH_GAMES sets the number of games (default 300).
+ * PBEM_BENCH_GAMES sets the number of games (default 300); with
+ * PBEM_BENCH_KEEP set, the database is left in its directory (named on
+ * standard error) for a look at where the bytes go (dbstat).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,6 +183,8 @@ main(void)
 	}
 	serverkey_close(key);
 	store_close(st);
+	if (getenv("PBEM_BENCH_KEEP") != NULL)
+		return fprintf(stderr, "kept %s\n", dir), 0;
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	return system(path) == 0 ? 0 : 1;
 }

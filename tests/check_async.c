@@ -249,9 +249,11 @@ START_TEST(test_reminders_and_wait)
 }
 END_TEST
 
-/* A game with nothing due is passed over from its rows, without loading
- * its state; one whose reminder, deadline or resigned seat is due, whose
- * turn the scheduler has not seen, or whose policy changed, is not. */
+/* A game with nothing due is passed over: judged once from its rows,
+ * without loading its state, then not even read (its due time, migration
+ * 15) until that time comes or something changes; one whose reminder,
+ * deadline or resigned seat is due, whose turn the scheduler has not
+ * seen, or whose policy changed, is looked at. */
 START_TEST(test_quiet_games_passed_over)
 {
 	int64_t waiting, resigned, t0 = fake_now;
@@ -264,17 +266,21 @@ START_TEST(test_quiet_games_passed_over)
 	s = tick(t0);
 	ck_assert_int_eq(s.games, 1);
 	ck_assert_int_eq(s.quiet, 0);		/* its turn not yet seen */
+	/* Looked at, it was judged from its rows when the pass ended:
+	 * nothing due before the reminder, so it is not even read. */
 	s = tick(t0 + HOUR);
-	ck_assert_int_eq(s.quiet, 1);
+	ck_assert_int_eq(s.games, 0);
 	s = tick(t0 + 24 * HOUR - 1);
-	ck_assert_int_eq(s.quiet, 1);
+	ck_assert_int_eq(s.games, 0);
 	s = tick(t0 + 24 * HOUR);		/* the reminder is due */
+	ck_assert_int_eq(s.games, 1);
 	ck_assert_int_eq(s.quiet, 0);
 	ck_assert_int_eq(s.reminders, 1);
 	/* A shorter turn set by the administrator is seen at once. */
 	set_policy(waiting, "{\"turn_time\": \"2h\", \"reminders\": []}");
 	play_first(waiting);
 	s = tick(t0 + 25 * HOUR);
+	ck_assert_int_eq(s.games, 1);
 	ck_assert_int_eq(s.quiet, 1);
 	set_policy(waiting, "{\"turn_time\": \"1h\", \"reminders\": [], "
 	    "\"missed\": \"default\"}");
@@ -285,13 +291,13 @@ START_TEST(test_quiet_games_passed_over)
 	/* A resigned seat's move is due whatever the policy. */
 	resigned = testenv_game(&env, "template", 3);
 	s = tick(t0 + 26 * HOUR);
-	ck_assert_int_eq(s.games, 2);
+	ck_assert_int_eq(s.games, 2);		/* the other's turn ends */
 	ck_assert_int_eq(engine_resign(env.st, env.key, resigned,
 	    to_act(resigned, NULL), 0, NULL, fake_now, RULES_LANG_EN, err,
 	    sizeof(err)),
 	    ENGINE_OK);
 	s = tick(t0 + 26 * HOUR + 1);
-	ck_assert_int_eq(s.quiet, 1);		/* only the other game */
+	ck_assert_int_eq(s.games, 1);		/* only the resigned one */
 	ck_assert_int_eq(s.auto_moves, 1);
 	audit_ok(waiting);
 	audit_ok(resigned);

@@ -123,6 +123,12 @@ BENCHES += tests/bench_engine
 tests_bench_engine_SOURCES = tests/bench_engine.c
 tests_bench_engine_CPPFLAGS = $(CORE_CPPFLAGS)
 tests_bench_engine_LDADD = $(CORE_LIBS)
+
+EXTRA_PROGRAMS += tests/bench_scale
+BENCHES += tests/bench_scale
+tests_bench_scale_SOURCES = tests/bench_scale.c
+tests_bench_scale_CPPFLAGS = $(CORE_CPPFLAGS)
+tests_bench_scale_LDADD = $(CORE_LIBS)
 EXTRA_DIST += tests/fuzz_protocol.c tests/vectors
 
 # libFuzzer harnesses (clang): `make fuzz` builds them, never `make check`;

@@ -219,11 +219,11 @@ start_locked(struct store *st, const struct serverkey *key,
 	opening.cards = cards;
 	opening.state = state;
 	rc = ENGINE_OK;
+	engine_summarize(st, &opening, &e, 0, &sum);
 	if (store_log_append(st, &e) != STORE_OK ||
 	    store_snapshot_put(st, g->id, 0, state_text) != STORE_OK ||
 	    store_game_set_status(st, g->id, STORE_GAME_RUNNING) != STORE_OK ||
 	    engine_queue_opening(st, &opening) != 0 ||
-	    engine_summary_put(st, &opening, &e, 0, &sum) != 0 ||
 	    webhook_game_created(st, g, &sum) != 0) {	/* webhook.h */
 		snprintf(err, errlen, "store: %s", store_errmsg(st));
 		rc = ENGINE_INTERNAL;

@@ -336,10 +336,30 @@ struct engine_summary {
  * over: e ended the game).  Reads the seats' players through gs. */
 void	engine_summarize(struct store *st, struct gamestate *gs,
 	    const struct store_entry *e, int over, struct engine_summary *sum);
-/* The same, stored with the entry (inside the caller's transaction):
- * 0, or -1 on a store failure (store_errmsg()). */
-int	engine_summary_put(struct store *st, struct gamestate *gs,
-	    const struct store_entry *e, int over, struct engine_summary *sum);
+/*
+ * The summaries of logged entry e, for a reader: worded from the state
+ * after e, rebuilt from the nearest snapshot and the entries since (the
+ * summaries are not stored with each entry: they would double the bytes
+ * of a move), with the seats' players of that entry's moment (a seat
+ * replaced since by its first replacement's previous_player).  Entries
+ * that have a
+ * stored row (schemas 12 to 14 wrote one) get it; if the state cannot be
+ * rebuilt, a plain line (engine_summary_plain(), name as there).
+ */
+void	engine_summary_of(struct store *st, const struct store_entry *e,
+	    const char *name, struct engine_summary *sum);
+/* The same for a run of entries: r (zeroed before the first) keeps the
+ * state after the last entry read, so that the next entry of the same
+ * game is replayed onto it instead of loaded; give it back with
+ * engine_summary_reader_clear(). */
+struct engine_summary_reader {
+	struct gamestate	gs;
+	int			loaded;
+};
+void	engine_summary_read(struct store *st, struct engine_summary_reader *r,
+	    const struct store_entry *e, const char *name,
+	    struct engine_summary *sum);
+void	engine_summary_reader_clear(struct engine_summary_reader *r);
 /* The end of a game that is over, alone: "game over: alice 46, bruno
  * 31 — alice wins". */
 void	engine_summary_game_over(struct store *st, struct gamestate *gs,

@@ -50,7 +50,6 @@ engine_append_entry(struct store *st, const struct serverkey *key,
     struct gamestate *gs, struct store_entry *e, int mover,
     const char *mover_event, int over, char *err, size_t errlen)
 {
-	struct engine_summary sum;
 	enum store_status rc;
 	json_t *saved;
 	char *state_text;
@@ -92,8 +91,7 @@ engine_append_entry(struct store *st, const struct serverkey *key,
 	    (over && engine_queue_master(st, e->game_id, e->seq, "game_over",
 	    NULL, e->time) != 0) ||
 	    turnclock_note(st, gs, e->time) != 0 ||
-	    engine_summary_put(st, gs, e, over, &sum) != 0 ||
-	    webhook_move(st, gs, e->seq, e->seat, over, &sum) != 0 ||
+	    webhook_move(st, gs, e, over) != 0 ||
 	    (over && store_game_set_status(st, e->game_id, STORE_GAME_OVER) !=
 	    STORE_OK)) {
 		snprintf(err, errlen, "store: %s", store_errmsg(st));

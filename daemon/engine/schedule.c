@@ -433,11 +433,12 @@ seat_is_bot(struct store *st, int64_t player_id)
  * game's last entry and every seat it waits for is either absent or
  * playing and before its first reminder and its deadline; 1 otherwise, so
  * that when in doubt the game is looked at.  m: the game's module (NULL
- * if unknown: look).
+ * if unknown: look).  When 0, *next is the earliest time something can
+ * be due (STORE_DUE_NEVER: nothing until a change resets it).
  */
 static int
 maybe_due(struct store *st, int64_t game_id, const struct rules_module *m,
-    int64_t now)
+    int64_t now, int64_t *next)
 {
 	struct store_turn turn;
 	struct store_entry last;
@@ -448,6 +449,7 @@ maybe_due(struct store *st, int64_t game_id, const struct rules_module *m,
 	char err[512];
 	int seat, i;
 
+	*next = STORE_DUE_NEVER;
 	if (m == NULL || store_turn_get(st, game_id, &turn) != STORE_OK)
 		return 1;
 	rc = store_log_last(st, game_id, &last);
@@ -479,41 +481,81 @@ maybe_due(struct store *st, int64_t game_id, const struct rules_module *m,
 		}
 		if (now >= first)
 			return 1;
+		if (first < *next)
+			*next = first;
 	}
 	return 0;
 }
 
-struct running {
-	int64_t				 id;
-	const struct rules_module	*module;	/* NULL: unknown */
-};
+/* Games whose due time has come, read a batch at a time. */
+#define DUE_BATCH	256
 
-struct running_list {
-	struct running	*v;
-	size_t		 n, cap;
-	int		 failed;
+struct due_list {
+	struct store_due	 v[DUE_BATCH];
+	int			 tick[DUE_BATCH];	/* 1: to look at */
+	size_t			 n;
 };
 
 static int
-collect_running(const struct store_game *g, void *arg)
+collect_due(const struct store_due *d, void *arg)
 {
-	struct running_list *list = arg;
-	struct running *grown;
+	struct due_list *list = arg;
 
-	if (g->status != STORE_GAME_RUNNING)
-		return 0;
-	if (list->n == list->cap) {
-		list->cap = list->cap ? list->cap * 2 : 64;
-		if ((grown = realloc(list->v, list->cap * sizeof(*grown))) ==
-		    NULL) {
-			list->failed = 1;
-			return 1;
-		}
-		list->v = grown;
+	if (list->n < DUE_BATCH)
+		list->v[list->n++] = *d;
+	return list->n == DUE_BATCH;
+}
+
+/*
+ * Set the due time of each game of the batch that has nothing due at now
+ * (judged from its rows, maybe_due()) to when something can be, and mark
+ * the others to be looked at; if after is set (the games were just looked
+ * at), those are due at the next pass rather than again in this one.  In
+ * one write transaction, so that a change committed meanwhile, which
+ * sets due back to 0, is not overwritten.  0, or -1 with err.
+ */
+static int
+judge_batch(struct store *st, struct due_list *list, int64_t now, int after,
+    struct schedule_stats *stats, char *err, size_t errlen)
+{
+	struct store_master master;
+	int64_t next;
+	size_t i;
+	int paused;
+
+	if (store_begin(st) != STORE_OK) {
+		snprintf(err, errlen, "the store is busy: %s",
+		    store_errmsg(st));
+		return -1;
 	}
-	list->v[list->n].id = g->id;
-	list->v[list->n].module = rules_find(g->ruleset);
-	list->n++;
+	for (i = 0; i < list->n; i++) {
+		if (after && !list->tick[i])
+			continue;	/* judged before, not looked at */
+		list->tick[i] = 0;
+		next = STORE_DUE_NEVER;
+		if (list->v[i].status == STORE_GAME_RUNNING) {
+			paused = store_master_get(st, list->v[i].game_id,
+			    &master) == STORE_OK && master.paused_at != 0;
+			if (!after)
+				stats->games++;
+			if (!paused && maybe_due(st, list->v[i].game_id,
+			    rules_find(list->v[i].ruleset), now, &next)) {
+				list->tick[i] = !after;
+				next = now + 1;
+			} else if (!after)
+				stats->quiet++;	/* or paused: no clock runs */
+		}
+		if (store_turn_set_due(st, list->v[i].game_id, next) !=
+		    STORE_OK) {
+			snprintf(err, errlen, "store: %s", store_errmsg(st));
+			store_rollback(st);
+			return -1;
+		}
+	}
+	if (store_commit(st) != STORE_OK) {
+		snprintf(err, errlen, "commit: %s", store_errmsg(st));
+		return -1;
+	}
 	return 0;
 }
 
@@ -522,44 +564,58 @@ schedule_tick(struct store *st, const struct serverkey *key, int64_t now,
     struct schedule_stats *stats, char *err, size_t errlen)
 {
 	struct tick t;
-	struct store_master master;
-	struct running_list games = { NULL, 0, 0, 0 };
+	struct due_list *list;
 	size_t i;
 	int n, rc;
 
 	memset(stats, 0, sizeof(*stats));
-	if (store_game_foreach(st, collect_running, &games) != STORE_OK ||
-	    games.failed) {
-		snprintf(err, errlen, "listing games: %s", games.failed ?
-		    "out of memory" : store_errmsg(st));
-		free(games.v);
+	if ((list = calloc(1, sizeof(*list))) == NULL) {
+		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (i = 0; i < games.n; i++) {
-		stats->games++;
-		if (store_master_get(st, games.v[i].id, &master) == STORE_OK &&
-		    master.paused_at != 0) {
-			stats->quiet++;		/* paused: no clock runs */
-			continue;
+	/* Each batch leaves every game of it due after now (or looked at
+	 * and due at the next pass), so the loop ends; a game changed
+	 * meanwhile comes back, which is new work. */
+	for (;;) {
+		list->n = 0;
+		if (store_turn_due(st, now, DUE_BATCH, collect_due, list) !=
+		    STORE_OK) {
+			snprintf(err, errlen, "listing due games: %s",
+			    store_errmsg(st));
+			stats->failures++;
+			break;
 		}
-		if (!maybe_due(st, games.v[i].id, games.v[i].module, now)) {
-			stats->quiet++;
-			continue;
+		if (list->n == 0)
+			break;
+		if (judge_batch(st, list, now, 0, stats, err, errlen) != 0) {
+			stats->failures++;
+			break;
 		}
-		memset(&t, 0, sizeof(t));
-		t.st = st;
-		t.key = key;
-		t.now = now;
-		t.stats = stats;
-		t.err = err;
-		t.errlen = errlen;
-		for (n = 0; n < MAX_ENTRIES_PER_TICK; n++)
-			if ((rc = tick_game(&t, games.v[i].id)) <= 0)
-				break;
-		if (rc < 0)
-			stats->failures++;	/* err: the last reason */
+		for (i = 0; i < list->n; i++) {
+			if (!list->tick[i])
+				continue;
+			memset(&t, 0, sizeof(t));
+			t.st = st;
+			t.key = key;
+			t.now = now;
+			t.stats = stats;
+			t.err = err;
+			t.errlen = errlen;
+			rc = 0;
+			for (n = 0; n < MAX_ENTRIES_PER_TICK; n++)
+				if ((rc = tick_game(&t, list->v[i].game_id)) <=
+				    0)
+					break;
+			if (rc < 0)
+				stats->failures++;	/* err: the last */
+		}
+		/* What the games looked at have due next. */
+		if (judge_batch(st, list, now, 1, stats, err, errlen) != 0) {
+			stats->failures++;
+			break;
+		}
 	}
-	free(games.v);
+	free(list);
 	return stats->failures > 0 ? -1 : 0;
 }
 

@@ -19,10 +19,12 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "botname.h"
 #include "engine.h"
+#include "replay.h"
 
 /* One language's words. */
 struct words {
@@ -359,27 +361,142 @@ summarize_one(const struct gamestate *gs, const struct store_entry *e,
 	    gs->module->response_window(gs->state));
 }
 
-void
-engine_summarize(struct store *st, struct gamestate *gs,
-    const struct store_entry *e, int over, struct engine_summary *sum)
+/* The summaries of e, players naming the seats. */
+static void
+summarize_named(struct gamestate *gs, const struct store_entry *e,
+    const char *const players[STORE_MAX_SEATS], int over,
+    struct engine_summary *sum)
 {
-	const char *players[STORE_MAX_SEATS] = { NULL };
 	json_t *view;
 
-	gamestate_seat_names(st, gs, players);
 	view = gamestate_view(gs, RULES_VIEW_PUBLIC);
 	summarize_one(gs, e, players, view, over, &english, sum->en);
 	summarize_one(gs, e, players, view, over, &french, sum->fr);
 	json_decref(view);
 }
 
-int
-engine_summary_put(struct store *st, struct gamestate *gs,
+void
+engine_summarize(struct store *st, struct gamestate *gs,
     const struct store_entry *e, int over, struct engine_summary *sum)
 {
-	engine_summarize(st, gs, e, over, sum);
-	return store_summary_put(st, e->game_id, e->seq, sum->en, sum->fr) ==
-	    STORE_OK ? 0 : -1;
+	const char *players[STORE_MAX_SEATS] = { NULL };
+
+	gamestate_seat_names(st, gs, players);
+	summarize_named(gs, e, players, over, sum);
+}
+
+/* Who sat where at an entry: a seat replaced after it had the player
+ * its first later replacement names as previous_player. */
+struct names_then {
+	char		 name[STORE_MAX_SEATS][STORE_NAME_MAX];
+	unsigned	 known;		/* bit s: name[s] holds seat s's */
+};
+
+static int
+note_replaced(const struct store_entry *r, void *arg)
+{
+	struct names_then *then = arg;
+	const char *before;
+	json_t *rec;
+
+	if (r->seat < 0 || r->seat >= STORE_MAX_SEATS ||
+	    (then->known & (1u << r->seat)) != 0)
+		return 0;
+	rec = json_loads(r->text != NULL ? r->text : "", 0, NULL);
+	before = json_string_value(json_object_get(rec, "previous_player"));
+	if (before != NULL) {
+		snprintf(then->name[r->seat], STORE_NAME_MAX, "%s", before);
+		then->known |= 1u << r->seat;
+	}
+	json_decref(rec);
+	return 0;
+}
+
+/* The state after e in r: the one r holds, moved on by e if it is the
+ * state after the entry before e; else loaded.  0, or -1. */
+static int
+reader_state(struct store *st, struct engine_summary_reader *r,
+    const struct store_entry *e)
+{
+	char err[512];
+
+	if (r->loaded && r->gs.game.id == e->game_id &&
+	    r->gs.seq + 1 == e->seq && replay_entry(r->gs.module,
+	    r->gs.state, r->gs.game.seed, e, err, sizeof(err)) == 0) {
+		/* As gamestate_load() sets it for its last entry. */
+		r->gs.seq = e->seq;
+		json_decref(r->gs.ended);
+		r->gs.ended = NULL;
+		if (e->kind == STORE_ENTRY_CALL_OFF ||
+		    e->kind == STORE_ENTRY_RESIGN)
+			r->gs.ended = json_loads(e->text, 0, NULL);
+		if (r->gs.ended != NULL && e->kind == STORE_ENTRY_RESIGN &&
+		    json_object_get(r->gs.ended, "winners") == NULL) {
+			json_decref(r->gs.ended);
+			r->gs.ended = NULL;
+		}
+		return 0;
+	}
+	engine_summary_reader_clear(r);
+	if (gamestate_load(st, e->game_id, e->seq, &r->gs, err, sizeof(err)) !=
+	    ENGINE_OK)
+		return -1;
+	r->loaded = 1;
+	return 0;
+}
+
+void
+engine_summary_reader_clear(struct engine_summary_reader *r)
+{
+	if (r->loaded)
+		gamestate_clear(&r->gs);
+	memset(r, 0, sizeof(*r));
+}
+
+void
+engine_summary_read(struct store *st, struct engine_summary_reader *r,
+    const struct store_entry *e, const char *name, struct engine_summary *sum)
+{
+	const char *players[STORE_MAX_SEATS] = { NULL };
+	struct names_then then;
+	char *en, *fr;
+	int one, s;
+
+	/* Entries written under schemas 12 to 14 have their row. */
+	if (store_summary_get(st, e->game_id, e->seq, &en, &fr) == STORE_OK) {
+		snprintf(sum->en, sizeof(sum->en), "%s", en);
+		snprintf(sum->fr, sizeof(sum->fr), "%s", fr);
+		free(en);
+		free(fr);
+		return;
+	}
+	/* Otherwise the state after e, worded now with the names of then.
+	 * The entry ended the game if nobody is to act after it, or if it
+	 * ended it outside the rules (ended: called off, resigned). */
+	if (reader_state(st, r, e) != 0) {
+		engine_summary_plain(e, name, sum);
+		return;
+	}
+	gamestate_seat_names(st, &r->gs, players);
+	memset(&then, 0, sizeof(then));
+	(void)store_log_kind_after(st, e->game_id, e->seq, STORE_ENTRY_REPLACE,
+	    note_replaced, &then);
+	for (s = 0; s < STORE_MAX_SEATS; s++)
+		if ((then.known & (1u << s)) != 0)
+			players[s] = then.name[s];
+	summarize_named(&r->gs, e, players, r->gs.ended != NULL ||
+	    r->gs.module->to_act(r->gs.state, &one, 1) == 0, sum);
+}
+
+void
+engine_summary_of(struct store *st, const struct store_entry *e,
+    const char *name, struct engine_summary *sum)
+{
+	struct engine_summary_reader r;
+
+	memset(&r, 0, sizeof(r));
+	engine_summary_read(st, &r, e, name, sum);
+	engine_summary_reader_clear(&r);
 }
 
 void

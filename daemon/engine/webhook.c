@@ -454,13 +454,14 @@ public_view(const struct gamestate *gs, int64_t seq, int over)
 }
 
 int
-webhook_move(struct store *st, struct gamestate *gs, int64_t seq, int seat,
-    int over, const struct engine_summary *sum)
+webhook_move(struct store *st, struct gamestate *gs,
+    const struct store_entry *e, int over)
 {
-	int to_act[STORE_MAX_SEATS], nact, i, rc = -1;
+	int to_act[STORE_MAX_SEATS], nact, i, rc = -1, seat = e->seat;
+	int64_t seq = e->seq;
 	char hex[2 * STORE_SEED_BYTES + 1];
 	const char *names[STORE_MAX_SEATS] = { NULL };
-	struct engine_summary end;
+	struct engine_summary sum, end;
 	struct listeners ls, *l = &ls;
 	json_t *data = NULL, *seats, *view = NULL;
 
@@ -477,6 +478,7 @@ webhook_move(struct store *st, struct gamestate *gs, int64_t seq, int seat,
 		goto out;
 	gamestate_view_names(st, gs, view);
 	gamestate_seat_names(st, gs, names);
+	engine_summarize(st, gs, e, over, &sum);
 	nact = gs->module->to_act(gs->state, to_act, STORE_MAX_SEATS);
 	seats = json_array();
 	for (i = 0; i < nact && i < STORE_MAX_SEATS; i++)
@@ -485,7 +487,7 @@ webhook_move(struct store *st, struct gamestate *gs, int64_t seq, int seat,
 	    seat, "name", seat >= 0 && seat < STORE_MAX_SEATS ? names[seat] :
 	    NULL, "next_seq", (json_int_t)(seq + 1), "to_act", seats,
 	    "to_act_names", json_object_get(view, "to_act_names"),
-	    "game_over", over, "summary", engine_summary_json(sum), "view",
+	    "game_over", over, "summary", engine_summary_json(&sum), "view",
 	    view);
 	if (data == NULL || queue(st, l, gs->game.id, seq, "move", data) != 0)
 		goto out;

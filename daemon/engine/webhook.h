@@ -106,12 +106,12 @@ json_t *webhook_json(const struct store_webhook *w, const char *lang);
  */
 int	webhook_enqueue(struct store *st, int64_t game_id, int64_t seq,
 	    const char *event, json_t *data);
-/* A move was just applied to gs (not yet committed): "move", and
- * "game_over" too if over.  Builds the data only if someone listens.
- * sum is the entry's summary (engine_summarize()); "game_over" carries
- * the end of the game alone (engine_summary_game_over()). */
-int	webhook_move(struct store *st, struct gamestate *gs, int64_t seq,
-	    int seat, int over, const struct engine_summary *sum);
+/* Entry e was just applied to gs (not yet committed): "move", and
+ * "game_over" too if over.  Builds the data, the entry's summary
+ * (engine_summarize()) among it, only if someone listens; "game_over"
+ * carries the end of the game alone (engine_summary_game_over()). */
+int	webhook_move(struct store *st, struct gamestate *gs,
+	    const struct store_entry *e, int over);
 /* A game was just stored (not yet committed): "game_created", with the
  * genesis entry's summary sum. */
 int	webhook_game_created(struct store *st, const struct store_game *g,

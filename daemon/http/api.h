@@ -181,8 +181,10 @@ json_t	*api_log_entry(const struct store_entry *e, int reveal);
 /* An event: api_log_entry() with "name" (the name of the player at the
  * entry's seat now, or null) and "summary" (the entry's one line in
  * English and French, docs/API.md "Summaries") -- what the log pages,
- * both event long-polls and both SSE streams send. */
-json_t	*api_event(struct store *st, const struct store_entry *e, int reveal);
+ * both event long-polls and both SSE streams send.  r: a summary reader
+ * kept across a run of one game's entries (engine.h), or NULL. */
+json_t	*api_event(struct store *st, struct engine_summary_reader *r,
+	    const struct store_entry *e, int reveal);
 /* The name of the player at seat of game_id now, copied into name; NULL
  * for an open seat, a seat of -1 or a store failure. */
 const char *api_seat_player(struct store *st, int64_t game_id, int seat,

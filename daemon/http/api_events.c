@@ -30,6 +30,7 @@
  * *cursor, each a frame whose id: is its seq. */
 struct game_frames {
 	struct store	*st;
+	struct engine_summary_reader reader;
 	struct sse_text	*frames;
 	int		 reveal;
 	int64_t		 last;
@@ -40,7 +41,8 @@ static int
 add_game_frame(const struct store_entry *e, void *arg)
 {
 	struct game_frames *gf = arg;
-	json_t *event = api_event(gf->st, e, gf->reveal);
+	json_t *event = api_event(gf->st, &gf->reader, e,
+	    gf->reveal);
 
 	if (sse_append_event(gf->frames, e->seq, sse_event_type(e->kind),
 	    event) != 0)
@@ -60,6 +62,7 @@ game_frames(struct store *st, int64_t game_id, int64_t *cursor,
 
 	if (store_game_get(st, game_id, &g) != STORE_OK)
 		return -1;
+	memset(&gf, 0, sizeof(gf));
 	gf.st = st;
 	gf.frames = frames;
 	gf.reveal = g.status == STORE_GAME_OVER;
@@ -68,6 +71,7 @@ game_frames(struct store *st, int64_t game_id, int64_t *cursor,
 	store_game_clear(&g);
 	status = store_log_range(st, game_id, *cursor, EVENTS_PAGE,
 	    add_game_frame, &gf);
+	engine_summary_reader_clear(&gf.reader);
 	if (status != STORE_OK || gf.failed)
 		return -1;
 	*cursor = gf.last;

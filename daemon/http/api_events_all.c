@@ -71,7 +71,7 @@ add_global(const struct store_entry *e, void *arg)
 		pg->failed = 1;
 		return 1;
 	}
-	event = api_event(pg->st, e, over);
+	event = api_event(pg->st, NULL, e, over);	/* games interleave */
 	json_object_set_new(event, "game", json_integer(e->game_id));
 	json_object_set_new(event, "event_id", json_integer(e->event_id));
 	if (pg->events != NULL)

@@ -86,27 +86,23 @@ api_seat_player(struct store *st, int64_t game_id, int seat,
 	return name;
 }
 
-/* The entry's stored summaries, or a plain line for an older entry. */
+/* The entry's summaries (engine_summary_read(), or _of() without r). */
 static json_t *
-entry_summary(struct store *st, const struct store_entry *e,
-    const char *name)
+entry_summary(struct store *st, struct engine_summary_reader *r,
+    const struct store_entry *e, const char *name)
 {
 	struct engine_summary sum;
-	char *en, *fr;
-	json_t *j;
 
-	if (store_summary_get(st, e->game_id, e->seq, &en, &fr) == STORE_OK) {
-		j = json_pack("{s:s, s:s}", "en", en, "fr", fr);
-		free(en);
-		free(fr);
-		return j;
-	}
-	engine_summary_plain(e, name, &sum);
+	if (r != NULL)
+		engine_summary_read(st, r, e, name, &sum);
+	else
+		engine_summary_of(st, e, name, &sum);
 	return engine_summary_json(&sum);
 }
 
 json_t *
-api_event(struct store *st, const struct store_entry *e, int reveal)
+api_event(struct store *st, struct engine_summary_reader *r,
+    const struct store_entry *e, int reveal)
 {
 	char buf[STORE_NAME_MAX];
 	const char *name = api_seat_player(st, e->game_id, e->seat, buf);
@@ -114,12 +110,13 @@ api_event(struct store *st, const struct store_entry *e, int reveal)
 
 	json_object_set_new(j, "name", name != NULL ? json_string(name) :
 	    json_null());
-	json_object_set_new(j, "summary", entry_summary(st, e, name));
+	json_object_set_new(j, "summary", entry_summary(st, r, e, name));
 	return j;
 }
 
 struct page {
 	struct store	*st;
+	struct engine_summary_reader reader;
 	json_t		*entries;
 	int		 reveal;
 	int64_t		 last;
@@ -130,7 +127,8 @@ add_entry(const struct store_entry *e, void *arg)
 {
 	struct page *pg = arg;
 
-	json_array_append_new(pg->entries, api_event(pg->st, e, pg->reveal));
+	json_array_append_new(pg->entries, api_event(pg->st, &pg->reader,
+	    e, pg->reveal));
 	pg->last = e->seq;
 	return 0;
 }
@@ -140,13 +138,16 @@ api_log_entries(struct store *st, const struct store_game *g, int64_t after,
     int limit, int64_t *last)
 {
 	struct page pg;
+	enum store_status status;
 
+	memset(&pg, 0, sizeof(pg));
 	pg.st = st;
 	pg.entries = json_array();
 	pg.reveal = g->status == STORE_GAME_OVER;
 	pg.last = after;
-	if (store_log_range(st, g->id, after, limit, add_entry, &pg) !=
-	    STORE_OK) {
+	status = store_log_range(st, g->id, after, limit, add_entry, &pg);
+	engine_summary_reader_clear(&pg.reader);
+	if (status != STORE_OK) {
 		log_warnx("http: log of game %lld: %s", (long long)g->id,
 		    store_errmsg(st));
 		json_decref(pg.entries);

@@ -34,20 +34,21 @@ web_text_in_lang(const struct gamestate *gs, int seat, const char *text,
 	return text;
 }
 
-/* Another seat's move as the log's one-line summary says it (summary.c:
- * worded from the public view, so no hidden card), in lang, without its
- * " — X to play, move N" tail, which was news only then: {"summary"}.
- * Nothing for an entry logged before summaries (schema 12). */
+/* Another seat's move e as the log's one-line summary says it
+ * (summary.c: worded from the public view, so no hidden card), in lang,
+ * without its " — X to play, move N" tail, which was news only then:
+ * {"summary"}.  name is the mover's, for the plain line of an entry
+ * whose state cannot be rebuilt. */
 static void
-add_summary(struct store *st, int64_t game_id, int64_t seq,
+add_summary(struct store *st, const struct store_entry *e, const char *name,
     enum rules_lang lang, json_t *m)
 {
 	static const char dash[] = " \xe2\x80\x94 ";	/* " — " */
-	char *en = NULL, *fr = NULL, *line, *cut, *next;
+	struct engine_summary sum;
+	char *line, *cut, *next;
 
-	if (store_summary_get(st, game_id, seq, &en, &fr) != STORE_OK)
-		return;
-	line = lang == RULES_LANG_FR ? fr : en;
+	engine_summary_of(st, e, name, &sum);
+	line = lang == RULES_LANG_FR ? sum.fr : sum.en;
 	for (cut = NULL, next = line; (next = strstr(next, dash)) != NULL;
 	    next += strlen(dash))
 		cut = next;
@@ -55,15 +56,13 @@ add_summary(struct store *st, int64_t game_id, int64_t seq,
 		*cut = '\0';
 	if (*line != '\0')
 		json_object_set_new(m, "summary", json_string(line));
-	free(en);
-	free(fr);
 }
 
 /*
  * The last moves, newest first: [{"seq", "name", "text"?, "summary"?}].
  * Every seat sees who moved and the public summary of what they did; the
- * text only of the viewer's own moves, and of all once the game is over -- as the public log, which withholds move texts
- * until the end (docs/LOG.md) -- in the reader's language.  NULL if
+ * text only of the viewer's own moves, and of all once the game is
+ * over -- as the public log, which withholds move texts until the end (docs/LOG.md) -- in the reader's language.  NULL if
  * there is none.
  */
 json_t *
@@ -92,7 +91,7 @@ web_last_moves(struct store *st, const struct gamestate *gs, int viewer,
 				    json_string(web_text_in_lang(gs, e.seat,
 				    e.text, lang, said, sizeof(said))));
 			else
-				add_summary(st, gs->game.id, seq, lang, m);
+				add_summary(st, &e, names[e.seat], lang, m);
 			json_array_append_new(out, m);
 		}
 		store_entry_clear(&e);
