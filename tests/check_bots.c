@@ -135,10 +135,11 @@ bot_vs_bot_game(const char *ruleset, int n, int g)
 	struct store_game row;
 	char why[512];
 
-	/* A pass plays at most 64 entries a game. */
-	for (seq = 0; seq < 200 && testenv_to_act(&env, game, &next) >= 0;
+	/* A pass plays at most 64 entries a game; a game just looked at is
+	 * due again at the next second (schedule.c, judge_batch). */
+	for (seq = 0; seq < 2000 && testenv_to_act(&env, game, &next) >= 0;
 	    seq++)
-		tick(fake_now);
+		tick(fake_now + 1);
 	ck_assert_msg(testenv_to_act(&env, game, NULL) < 0, "%s, %d seats, "
 	    "game %d: not over", ruleset, n, g);
 	for (seq = 1; seq < next; seq++) {

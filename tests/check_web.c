@@ -324,7 +324,8 @@ START_TEST(test_last_moves_summaries)
 {
 	struct gamestate gs;
 	const char *names[STORE_MAX_SEATS];
-	char err[512], *en, *fr, *dash;
+	struct engine_summary sum;
+	char err[512], *fr, *dash;
 	json_t *moves, *m;
 	size_t i;
 	int other = 0, own = 0;
@@ -348,15 +349,13 @@ START_TEST(test_last_moves_summaries)
 		} else {
 			other++;
 			ck_assert_ptr_null(json_object_get(m, "text"));
-			ck_assert_int_eq(store_summary_get(env.st, game, seq,
-			    &en, &fr), STORE_OK);
+			engine_summary_of(env.st, &e, NULL, &sum);
+			fr = sum.fr;
 			dash = strstr(fr, " \xe2\x80\x94 ");
 			ck_assert_ptr_nonnull(dash);	/* "— à X de jouer" */
 			*dash = '\0';
 			ck_assert_str_eq(json_string_value(json_object_get(m,
 			    "summary")), fr);
-			free(en);
-			free(fr);
 		}
 		store_entry_clear(&e);
 	}
