@@ -86,7 +86,7 @@ store_delegation_active(struct store *st, int64_t player_id, int64_t now,
 {
 	enum store_status status = STORE_OK;
 	sqlite3_stmt *s;
-	int rc;
+	int rc = SQLITE_DONE;
 
 	*n = 0;
 	if ((s = store_sqlite_prepare(st, "SELECT " DELEGATION_COLUMNS
@@ -159,7 +159,7 @@ store_delegation_games(struct store *st, const char *id, int64_t *games,
 {
 	enum store_status status = STORE_OK;
 	sqlite3_stmt *s;
-	int rc;
+	int rc = SQLITE_DONE;
 
 	*n = 0;
 	if ((s = store_sqlite_prepare(st, "SELECT game_id FROM "

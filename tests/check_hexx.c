@@ -62,6 +62,18 @@ slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/* The empty options every game here is set up with: one object, kept
+ * for the whole run. */
+static json_t *
+no_options(void)
+{
+	static json_t *options;
+
+	if (options == NULL)
+		options = json_object();
+	return options;
+}
+
 static void
 load_set(void)
 {
@@ -96,7 +108,7 @@ game(int nseats, uint64_t seed)
 
 	load_set();
 	seeded(&rng, seed, 0);
-	g = M->setup_cards(set, nseats, json_object(), &rng, err, sizeof(err));
+	g = M->setup_cards(set, nseats, no_options(), &rng, err, sizeof(err));
 	ck_assert_msg(g != NULL, "setup: %s", err);
 	for (s = 0; s < nseats; s++)
 		g->seat[s].side = 0;
@@ -383,14 +395,14 @@ START_TEST(setup_rules)
 
 	load_set();
 	seeded(&rng, 1, 0);
-	ck_assert(M->setup_cards(set, 1, json_object(), &rng, err,
+	ck_assert(M->setup_cards(set, 1, no_options(), &rng, err,
 	    sizeof(err)) == NULL);
 	ck_assert(strstr(err, "2 to 4 players") != NULL);
-	ck_assert(M->setup_cards(set, 5, json_object(), &rng, err,
+	ck_assert(M->setup_cards(set, 5, no_options(), &rng, err,
 	    sizeof(err)) == NULL);
 	for (n = 2; n <= 4; n++) {
 		seeded(&rng, (uint64_t)n, 0);
-		g = M->setup_cards(set, n, json_object(), &rng, err,
+		g = M->setup_cards(set, n, no_options(), &rng, err,
 		    sizeof(err));
 		ck_assert(g != NULL);
 		ck_assert_int_eq(g->ntiles, 2);
@@ -1042,7 +1054,7 @@ random_game(int nseats, uint64_t seed, int check_every)
 
 	load_set();
 	seeded(&rng, seed, 0);
-	g = M->setup_cards(set, nseats, json_object(), &rng, err, sizeof(err));
+	g = M->setup_cards(set, nseats, no_options(), &rng, err, sizeof(err));
 	ck_assert(g != NULL);
 	seeded(&pick, seed ^ 0xabcdef, 1);
 	while ((n = M->to_act(g, seats, 4)) > 0) {
@@ -1178,7 +1190,7 @@ START_TEST(no_peek)
 		int nseats = 2 + game_no % 3;
 
 		seeded(&rng, 77 + (uint64_t)game_no, 0);
-		g = M->setup_cards(set, nseats, json_object(), &rng, err,
+		g = M->setup_cards(set, nseats, no_options(), &rng, err,
 		    sizeof(err));
 		seeded(&pick, 31 + (uint64_t)game_no, 0);
 		known.n = 0;
@@ -1307,7 +1319,7 @@ START_TEST(templates_render_all)
 	ck_assert_msg(tpl != NULL, "templates: %s", err);
 	load_set();
 	seeded(&rng, 4242, 0);
-	g = M->setup_cards(set, 3, json_object(), &rng, err, sizeof(err));
+	g = M->setup_cards(set, 3, no_options(), &rng, err, sizeof(err));
 	seeded(&pick, 4243, 0);
 	for (step = 0; (n = M->to_act(g, seats, 4)) > 0 || phases == 0;
 	    step++) {

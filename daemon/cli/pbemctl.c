@@ -1832,7 +1832,7 @@ main(int argc, char **argv)
 	const char *config_file = NULL, *dbpath = NULL;
 	char err[1024];
 	size_t i;
-	int ch;
+	int ch, rc;
 
 	memset(&c, 0, sizeof(c));
 	cli_help_or_version(argc > 1 ? argv[1] : NULL, print_usage);
@@ -1863,7 +1863,9 @@ main(int argc, char **argv)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[0], commands[i].name) == 0) {
 			optind = 0;	/* glibc: re-initialise for the command */
-			return commands[i].run(&c, argc, argv);
+			rc = commands[i].run(&c, argc, argv);
+			config_free(c.cfg);	/* c.dbpath may point into it */
+			return rc;
 		}
 	fprintf(stderr, "pbemctl: unknown command \"%s\"\n", argv[0]);
 	usage();

@@ -222,7 +222,7 @@ cc_view(const struct cc_state *s, int viewer)
 		json_object_set_new(e, "card", s->neutral[k] >= 0 ?
 		    cc_card_json(s, s->neutral[k]) : json_null());
 		for (int i = 0; i < 2; i++) {
-			char key[16];
+			char key[24];
 			snprintf(key, sizeof(key), "ships_%d", i);
 			json_object_set_new(e, key,
 			    json_integer(cc_ships_at(s, i, k)));

@@ -386,7 +386,7 @@ hexx_view(const void *state, int viewer)
 		    g->seat[viewer].hand, g->seat[viewer].nhand));
 	else if (viewer == RULES_VIEW_FULL)
 		for (s = 0; s < g->nseats; s++) {
-			char key[16];
+			char key[24];
 
 			snprintf(key, sizeof(key), "hand_%d", s);
 			json_object_set_new(v, key, cards_arr(g,
