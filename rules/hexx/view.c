@@ -32,7 +32,7 @@ card_obj(const struct hexx *g, int card)
 	if (card < 0)
 		return json_null();
 	c = &g->cards->card[card];
-	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:b}", "id", c->id,
+	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:b}", "id", c->id,
 	    "name_en", c->name_en, "name_fr", c->name_fr, "type",
 	    hexx_kind_names[c->kind], "kind_en", hexx_kind_en[c->kind],
 	    "kind_fr", hexx_kind_fr[c->kind], "text_en", c->text_en,
