@@ -211,6 +211,20 @@ def names_in(value, out):
     return out
 
 
+def find_key(value, key):
+    """The non-null values of key anywhere in a JSON value."""
+    found = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == key and v is not None:
+                found.append(v)
+            found.extend(find_key(v, key))
+    elif isinstance(value, list):
+        for v in value:
+            found.extend(find_key(v, key))
+    return found
+
+
 def hidden_names(full, own, seat):
     """Names the seat may not see: in the other seats' hands and in the
     decks' order of the full state, and nowhere in the seat's view."""
@@ -245,7 +259,13 @@ def check_secrets(srv, game, seat, texts, where, views=None):
     """views: (full, own) already read for this state, or None."""
     full, own = views if views else (srv.view(game), srv.view(game, seat))
     seen = SEEN_PUBLIC.setdefault(game, set())
-    names_in(srv.public(game), seen)
+    public = srv.public(game)
+    names_in(public, seen)
+    # Once a Star Trek: Missions game has ended, its public view names
+    # the holder of Meddlesome Q (q_seat), who makes the final draw
+    # (docs/stmissions.md section 5): that card's name is public then.
+    if find_key(public, "q_seat"):
+        seen.update(("Meddlesome Q", "Q l'importun"))
     for name in hidden_names(full, own, seat) - seen:
         # A public name that contains this one ("Computer Virus" holds
         # "Computer") does not name it.
