@@ -6,13 +6,14 @@
  *   - a broken template is refused at load time with its file and line,
  *     and so is a {{>partial}} naming nothing;
  *   - golden files: each template in each language is rendered from a
- *     fixed view (tests/golden/views/GAME/NAME.json, made once by playing
- *     the real module from a fixed seed, with the seats, length and
- *     refused move the module gives) and compared with
- *     tests/golden/LANG/GAME/NAME.txt, so a wording change shows as a diff.
- *     PBEM_GOLDEN_UPDATE=1 rewrites the golden files (and writes any
- *     missing fixed view, making the folders); review the diff, then
- *     commit;
+ *     fixed view (tests/golden/views/GAME/NAME.json, made by playing the
+ *     real module from a fixed seed, with the seats, length and refused
+ *     move the module gives) and compared with
+ *     tests/golden/LANG/GAME/NAME.txt, so a wording change shows as a diff;
+ *     the fixed views are made again each run and compared with the
+ *     stored ones, so a change in what a module shows shows too.
+ *     PBEM_GOLDEN_UPDATE=1 rewrites the fixed views and the golden files
+ *     (making the folders); review the diff, then commit;
  *   - non-interference, every game: 20 random games, at three positions
  *     each, every template in both languages for each seat and the public
  *     view is rendered again after the game's hider (rules/nopeek.h)
@@ -353,15 +354,32 @@ make_case(const struct game *g, int viewer, const char *move,
 	return c;
 }
 
+/*
+ * One fixed view: written when updating, else compared with the stored
+ * one, so that a module whose view changed shows here (the golden texts
+ * below are rendered from the stored views and would not see it).
+ */
 static void
-save_case(const char *game, const char *name, json_t *c)
+keep_case(const char *game, const char *name, json_t *c, int updating,
+    int *differ)
 {
-	char	path[4096];
+	char		 path[4096];
+	json_t		*stored;
+	json_error_t	 jerr;
 
 	snprintf(path, sizeof(path), "%s/tests/golden/views/%s/%s.json",
 	    srcdir(), game, name);
-	ck_assert_msg(json_dump_file(c, path, JSON_INDENT(1) |
-	    JSON_SORT_KEYS) == 0, "cannot write %s", path);
+	if (updating)
+		ck_assert_msg(json_dump_file(c, path, JSON_INDENT(1) |
+		    JSON_SORT_KEYS) == 0, "cannot write %s", path);
+	else if ((stored = json_load_file(path, 0, &jerr)) == NULL ||
+	    !json_equal(stored, c)) {
+		printf("golden: %s is not the view the module gives now "
+		    "(%s)\n", path, stored == NULL ? jerr.text : "differs");
+		(*differ)++;
+		json_decref(stored);
+	} else
+		json_decref(stored);
 	json_decref(c);
 }
 
@@ -395,29 +413,34 @@ golden_refusal(const struct game *g, int seat, char *text, size_t len,
 }
 
 /*
- * Play the fixed game of a module and save one case per template.  What
- * the game needs comes from the module: the fewest seats it takes (two
- * when it can, so that one seat waits), a point five moves in (earlier in
- * a game too short for that: the whole game is played once to learn its
- * length), and its sample illegal move for "rejected".
+ * Play the fixed game of a module and keep one case per template
+ * (keep_case: written when updating, else compared with the stored one;
+ * differ counts the cases that differ).  What the game needs comes from
+ * the module: the fewest seats it takes (two when it can, so that one
+ * seat waits), a point five moves in (earlier in a game too short for
+ * that: the whole game is played once to learn its length), and its
+ * sample illegal move for "rejected".
  */
 static void
-make_fixed_views(const char *game)
+fixed_views(const char *game, int updating, int *differ)
 {
 	const struct rules_module *m = rules_find(game);
 	struct game	 g;
 	char		 path[4096], played[PROTO_MOVE_MAX + 1];
 	char		 en[RULES_ERRLEN], fr[RULES_ERRLEN];
-	char		 bad[PROTO_MOVE_MAX + 1];
+	char		 refused[PROTO_MOVE_MAX + 1];
 	int		 i, seat, nseats, length, before;
 
 	ck_assert_ptr_nonnull(m);
 	nseats = m->min_seats < 2 && m->max_seats >= 2 ? 2 : m->min_seats;
-	snprintf(path, sizeof(path), "%s/tests/golden/views", srcdir());
-	make_folder(path);
-	snprintf(path, sizeof(path), "%s/tests/golden/views/%s", srcdir(),
-	    game);
-	make_folder(path);
+	if (updating) {
+		snprintf(path, sizeof(path), "%s/tests/golden/views",
+		    srcdir());
+		make_folder(path);
+		snprintf(path, sizeof(path), "%s/tests/golden/views/%s",
+		    srcdir(), game);
+		make_folder(path);
+	}
 
 	game_start(&g, game, nseats, 42);
 	for (length = 0; acting(&g) >= 0 && length < MAX_MOVES; length++)
@@ -432,19 +455,25 @@ make_fixed_views(const char *game)
 		game_step(&g, played, sizeof(played));
 	seat = acting(&g);
 	ck_assert_int_ge(seat, 0);
-	save_case(game, "your_turn", make_case(&g, seat, NULL, NULL, NULL));
-	save_case(game, "help", make_case(&g, seat, NULL, NULL, NULL));
-	save_case(game, "spectator", make_case(&g, RULES_VIEW_PUBLIC, NULL,
-	    NULL, NULL));
-	save_case(game, "waiting", make_case(&g, (seat + 1) % nseats, NULL,
-	    NULL, NULL));
-	golden_refusal(&g, seat, bad, sizeof(bad), en, fr, sizeof(en));
-	save_case(game, "rejected", make_case(&g, seat, bad, en, fr));
+	keep_case(game, "your_turn", make_case(&g, seat, NULL, NULL, NULL),
+	    updating, differ);
+	keep_case(game, "help", make_case(&g, seat, NULL, NULL, NULL),
+	    updating, differ);
+	keep_case(game, "spectator", make_case(&g, RULES_VIEW_PUBLIC, NULL,
+	    NULL, NULL), updating, differ);
+	keep_case(game, "waiting", make_case(&g, (seat + 1) % nseats, NULL,
+	    NULL, NULL), updating, differ);
+	golden_refusal(&g, seat, refused, sizeof(refused), en, fr,
+	    sizeof(en));
+	keep_case(game, "rejected", make_case(&g, seat, refused, en, fr),
+	    updating, differ);
 	seat = game_step(&g, played, sizeof(played));
-	save_case(game, "accepted", make_case(&g, seat, played, NULL, NULL));
+	keep_case(game, "accepted", make_case(&g, seat, played, NULL, NULL),
+	    updating, differ);
 	while (acting(&g) >= 0)
 		game_step(&g, played, sizeof(played));
-	save_case(game, "game_over", make_case(&g, 0, NULL, NULL, NULL));
+	keep_case(game, "game_over", make_case(&g, 0, NULL, NULL, NULL),
+	    updating, differ);
 	g.m->destroy(g.state);
 }
 
@@ -554,10 +583,7 @@ START_TEST(test_golden)
 
 	for (m = rules_all(); *m != NULL; m++) {
 		game = (*m)->name;
-		snprintf(path, sizeof(path), "%s/tests/golden/views/%s/%s.json",
-		    srcdir(), game, names[0]);
-		if (updating && access(path, F_OK) != 0)
-			make_fixed_views(game);
+		fixed_views(game, updating, &bad);
 		for (l = 0; l < NLANGS && updating; l++) {
 			snprintf(path, sizeof(path), "%s/tests/golden/%s/%s",
 			    srcdir(), langs[l], game);

@@ -17,6 +17,10 @@ static const char *const suit_names[CC_NSUITS] = {
 	"PERSON", "CARGO", "SHIP", "ALLY", "ENCOUNTER", "INCIDENT",
 	"LOCATION", "DIRECTIVE", "CAPTAIN"
 };
+static const char *const suit_names_fr[CC_NSUITS] = {
+	"PERSONNE", "CARGAISON", "VAISSEAU", "ALLIÉ", "RENCONTRE", "INCIDENT",
+	"LIEU", "DIRECTIVE", "CAPITAINE"
+};
 static const char *const track_names[CC_NTRACKS] = {
 	"research", "influence", "military"
 };
@@ -46,6 +50,7 @@ static const char *const pile_names[] = {
 };
 
 const char *cc_suit_name(enum cc_suit s) { return suit_names[s]; }
+const char *cc_suit_name_fr(enum cc_suit s) { return suit_names_fr[s]; }
 const char *cc_keyword_name(enum cc_keyword k) { return keyword_names[k]; }
 const char *cc_opkind_name(enum cc_opkind k) { return opkind_names[k]; }
 const char *cc_track_name(int t) { return track_names[t]; }

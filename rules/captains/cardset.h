@@ -139,6 +139,7 @@ struct cc_set  *cc_set_from_file(const struct rules_cardfile *file,
 
 /* Names for messages and views. */
 const char     *cc_suit_name(enum cc_suit s);
+const char     *cc_suit_name_fr(enum cc_suit s);
 const char     *cc_keyword_name(enum cc_keyword k);
 const char     *cc_opkind_name(enum cc_opkind k);
 const char     *cc_track_name(int t);

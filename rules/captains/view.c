@@ -61,8 +61,8 @@ op_text(const struct cc_set *set, const struct cc_op *op, int fr, char *out,
 				if (e->suits & (1 << s)) {
 					size_t a = strlen(arg);
 					snprintf(arg + a, sizeof(arg) - a,
-					    "%s%s", a ? "/" : " ",
-					    cc_suit_name(s));
+					    "%s%s", a ? "/" : " ", fr ?
+					    cc_suit_name_fr(s) : cc_suit_name(s));
 				}
 		if (e->amount != 1 && e->resource < 0 && e->track < 0)
 			snprintf(arg + strlen(arg), sizeof(arg) - strlen(arg),
@@ -93,9 +93,10 @@ cc_card_json(const struct cc_state *s, int card)
 		op_text(s->set, &k->op[o], 1, buf, sizeof(buf));
 		json_array_append_new(ops_fr, json_string(buf));
 	}
-	return json_pack("{s:s,s:s,s:s,s:s,s:o,s:i,s:o,s:o}", "id", k->id,
+	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:i,s:o,s:o}", "id", k->id,
 	    "name_en", k->name, "name_fr", k->name_fr, "suit",
-	    cc_suit_name(k->suit), "traits", traits, "vp", k->vp,
+	    cc_suit_name(k->suit), "suit_fr", cc_suit_name_fr(k->suit),
+	    "traits", traits, "vp", k->vp,
 	    "ops_en", ops_en, "ops_fr", ops_fr);
 }
 
@@ -179,9 +180,6 @@ seat_json(const struct cc_state *s, int i, int viewer)
 json_t *
 cc_view(const struct cc_state *s, int viewer)
 {
-	static const char *const suit_fr[CC_MARKET_SUITS] = {
-		"PERSONNE", "CARGAISON", "VAISSEAU", "ALLIÉ"
-	};
 	json_t *v = json_object(), *to_act = json_array(), *seats = json_array(),
 	    *market = json_array(), *nz = json_array();
 
@@ -209,7 +207,7 @@ cc_view(const struct cc_state *s, int viewer)
 		    json_integer(s->final_turns));
 	for (int k = 0; k < CC_MARKET_SUITS; k++)
 		json_array_append_new(market, json_pack("{s:s,s:s,s:o,s:i,s:i}",
-		    "suit_en", cc_suit_name(k), "suit_fr", suit_fr[k], "card", s->offer[k] >= 0 ?
+		    "suit_en", cc_suit_name(k), "suit_fr", cc_suit_name_fr(k), "card", s->offer[k] >= 0 ?
 		    cc_card_json(s, s->offer[k]) : json_null(), "glory",
 		    s->offer_glory[k], "deck_count", s->market[k].n));
 	json_object_set_new(v, "market", market);
