@@ -15,6 +15,7 @@ daemon_libpbem_a_SOURCES += \
 # templates/LANG/GAME/, are listed by rules/games.mk (rules/gen-games.sh);
 # here the partials and the web page.
 nobase_dist_template_DATA += \
+	templates/en/partials/example_line.txt.mustache \
 	templates/en/partials/footer.txt.mustache \
 	templates/en/partials/hand.txt.mustache \
 	templates/en/partials/seat_name.txt.mustache \
@@ -29,6 +30,7 @@ nobase_dist_template_DATA += \
 	templates/en/web/signin.html.mustache \
 	templates/en/web/style.txt.mustache \
 	templates/en/web/table.html.mustache \
+	templates/fr/partials/example_line.txt.mustache \
 	templates/fr/partials/footer.txt.mustache \
 	templates/fr/partials/hand.txt.mustache \
 	templates/fr/partials/seat_name.txt.mustache \

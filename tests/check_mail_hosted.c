@@ -409,6 +409,11 @@ START_TEST(test_whole_game_by_replies)
 		b = body_of(turn);
 		ck_assert_ptr_nonnull(strstr(b, "pbem-reply-"));
 		ck_assert_ptr_nonnull(strstr(b, "http://127.0.0.1:8080/play/"));
+		/* Its examples are moves to write, not lines to sign. */
+		ck_assert_msg(strstr(b, "pbem sign") == NULL, "a hosted "
+		    "player's your-turn mail shows pbem sign:\n%s", b);
+		ck_assert_ptr_nonnull(strstr(b, seat[s]->lang[0] == 'f' ?
+		    "Par exemple" : "For example"));
 		free(b);
 		legal_move(game, s, seat[s]->lang, move, sizeof(move));
 		before = log_head(game);
@@ -463,6 +468,8 @@ START_TEST(test_mixed_game_audit)
 			turn = newest("p0@example.org", "/play/");
 			ck_assert_ptr_nonnull(turn);
 			ck_assert_ptr_null(strstr(turn, "pbem-reply-"));
+			/* It signs its moves: its examples are sign lines. */
+			ck_assert_ptr_nonnull(strstr(turn, "pbem sign -g"));
 			free(turn);
 			testenv_block(&env, 0, game, next, 0, move, block,
 			    sizeof(block));

@@ -45,8 +45,10 @@ rm -rf _build-asan && mkdir _build-asan && cd _build-asan
 ../configure --enable-sanitizers CFLAGS="-O1 -g" --enable-silent-rules
 make -j"$jobs"
 # The normal build already played the full count of random games; here
-# fewer suffice to exercise every path under the sanitizers.
-PBEM_RANDOM_GAMES=200 PBEM_RANDOM_MOVES=5000 PBEM_WEB_SAMPLE=1 \
+# fewer suffice to exercise every path under the sanitizers, which run
+# code several times slower (hence also the longer check timeouts).
+PBEM_RANDOM_GAMES=100 PBEM_RANDOM_MOVES=5000 PBEM_WEB_SAMPLE=1 \
+CK_TIMEOUT_MULTIPLIER=2 \
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	make -j"$jobs" check || { cat tests/*.log; exit 1; }

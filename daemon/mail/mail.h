@@ -494,12 +494,14 @@ const char *mail_view_name(const struct gamestate *gs, int viewer);
 /* Append template name of gs's game, rendered from viewer's view of gs
  * only (decorated by present_view(), with move forms when the seat acts
  * now, the seats' player names read from st and the deadlines of the
- * seats to act), in lang, times in zone ("" or NULL: UTC).  0, or -1
- * with err. */
+ * seats to act), in lang, times in zone ("" or NULL: UTC); hosted: the
+ * reader answers in plain words (examples without `pbem sign`).  0, or
+ * -1 with err. */
 int	mail_view_body(struct store *st, const struct tpl_set *tpl,
 	    struct gamestate *gs, int viewer, const char *lang,
-	    const char *zone, const char *name, const char *move, const char *reason,
-	    struct mustache_buf *out, char *err, size_t errlen);
+	    const char *zone, int hosted, const char *name, const char *move,
+	    const char *reason, struct mustache_buf *out, char *err,
+	    size_t errlen);
 
 /* ---- mail_notice.c ------------------------------------------------------- */
 

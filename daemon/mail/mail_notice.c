@@ -705,7 +705,7 @@ mail_notice_render(struct store *st, const struct tpl_set *tpl,
 		goto out;
 	if (k->with_view) {
 		if (mail_view_body(n.st, tpl, &n.gs, n.viewer, n.lang,
-		    n.zone, mail_view_name(&n.gs, n.viewer), NULL, NULL,
+		    n.zone, 0, mail_view_name(&n.gs, n.viewer), NULL, NULL,
 		    &view, err, errlen) != 0)
 			goto out;
 		set_string(n.data, "view", view.data != NULL ? view.data : "");

@@ -309,7 +309,7 @@ mail_view_name(const struct gamestate *gs, int viewer)
 int
 mail_view_body(struct store *st, const struct tpl_set *tpl,
     struct gamestate *gs, int viewer, const char *lang, const char *zone,
-    const char *name, const char *move, const char *reason,
+    int hosted, const char *name, const char *move, const char *reason,
     struct mustache_buf *out, char *err, size_t errlen)
 {
 	struct present_info info;
@@ -335,6 +335,7 @@ mail_view_body(struct store *st, const struct tpl_set *tpl,
 	info.move_is_command = move != NULL && engine_is_command(move);
 	info.reason = reason;
 	info.zone = zone;
+	info.hosted = hosted;
 	view = gamestate_view(gs, viewer);
 	engine_view_deadlines(st, gs, clock_now(), view);
 	shown = present_view(view, &info);
@@ -403,7 +404,7 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	struct mustache_buf buf;
 	enum mail_render_status rs;
 	int64_t game, seq;
-	int seat, acting, over;
+	int seat, acting, over, hosted;
 	const char *name, *lang, *shown_move = NULL, *reason = NULL;
 	char move[PROTO_MOVE_MAX + 1], token[ENGINE_TOKEN_LEN + 1];
 	char url[PLAY_URL_MAX];
@@ -440,8 +441,10 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	}
 	if (buf.len > 0)
 		mustache_buf_append(&buf, "\n", 1);
-	if (mail_view_body(st, tpl, &gs, seat, lang, p.tz, name, shown_move,
-	    reason, &buf, err, errlen) != 0) {
+	/* A hosted player answers this mail in plain words. */
+	hosted = s->hosted_key_file[0] != '\0' && engine_player_hosted(st, &p);
+	if (mail_view_body(st, tpl, &gs, seat, lang, p.tz, hosted, name,
+	    shown_move, reason, &buf, err, errlen) != 0) {
 		mustache_buf_free(&buf);
 		gamestate_clear(&gs);
 		return MAIL_RENDER_FAIL;

@@ -487,6 +487,8 @@ present_view(const json_t *view, const struct present_info *info)
 	}
 	to_act = json_object_get(v, "to_act");
 	json_object_set_new(v, "spectator", json_boolean(info->viewer < 0));
+	if (info->hosted)
+		json_object_set_new(v, "hosted", json_true());
 	/* A resigned or absent seat plays no more (gamestate_seat_acts()). */
 	json_object_set_new(v, "your_turn", json_boolean(info->viewer >= 0 &&
 	    in_array(to_act, info->viewer) &&

@@ -32,6 +32,8 @@
  *   lang         "en" or "fr"
  *   title, summary        the game's, in the player's language
  *   spectator    true for the public view
+ *   hosted       true when info->hosted: the viewer plays by answering
+ *                mail in plain words (examples show "text", not "sign")
  *   your_turn    the viewer is in to_act
  *   waiting_for  the seats in to_act as text, in the player's language:
  *                "alice (seat 0), bruno (seat 2)" when the seats' names
@@ -90,6 +92,10 @@ struct present_info {
 	int				 nseats;
 	/* The reader's time zone for deadlines ("" or NULL: UTC). */
 	const char			*zone;
+	/* The viewer answers mail in plain words (a key the server holds):
+	 * "hosted" is true at the top, and templates show examples as the
+	 * moves to write rather than as `pbem sign` lines. */
+	int				 hosted;
 };
 
 /* A new, decorated copy of view (which is not changed). */

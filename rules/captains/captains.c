@@ -90,6 +90,16 @@ cp_parse(const void *state, int seat, const char *text, enum rules_lang lang,
 }
 
 static enum rules_status
+cp_translate(const void *state, int seat, const char *text,
+    enum rules_lang lang, char *out, size_t outlen)
+{
+	const struct cc_state *s = state;
+
+	(void)seat;
+	return cc_translate(s->set, text, lang, out, outlen);
+}
+
+static enum rules_status
 cp_check(const void *state, int seat, const json_t *move,
     enum rules_lang lang, char *err, size_t errlen)
 {
@@ -269,7 +279,7 @@ const struct rules_module captains_module = {
 	.move_forms = cp_move_forms,
 	.result = cp_result,
 	.score_cards = NULL,
-	.translate = NULL,
+	.translate = cp_translate,
 	.default_move = cp_default_move,
 	.skip_check = NULL,
 	.skip_apply = NULL,

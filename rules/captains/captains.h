@@ -1,7 +1,8 @@
 /*
  * captains.h -- Star Trek: Captain's Chair for two players, the module's
- * parts behind rules/rules.h: the move reader (parse.c), the views and
- * move lists (view.c, moves.c) and the module table (captains.c).
+ * parts behind rules/rules.h: the move reader (parse.c) and writer
+ * (translate.c), the views and move lists (view.c, moves.c) and the
+ * module table (captains.c).
  */
 #ifndef CAPTAINS_CAPTAINS_H
 #define CAPTAINS_CAPTAINS_H
@@ -15,6 +16,11 @@ int		cc_card_by_name(const struct cc_set *set, const char *text);
 enum rules_status cc_parse(const struct cc_set *set, const char *text,
 		    enum rules_lang lang, json_t **move, char *err,
 		    size_t errlen);
+
+/* translate.c: text (English, as legal_moves() lists it) written with
+ * lang's move words and card names, reading back to the same steps. */
+enum rules_status cc_translate(const struct cc_set *set, const char *text,
+		    enum rules_lang lang, char *out, size_t outlen);
 
 /* check on a copy: RULES_OK or the refusal. */
 enum rules_status cc_check_text(const struct cc_state *s, int seat,

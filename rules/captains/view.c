@@ -74,30 +74,44 @@ op_text(const struct cc_set *set, const struct cc_op *op, int fr, char *out,
 	}
 }
 
+/* Append text to line (NUL-terminated in len), after sep unless first;
+ * what does not fit is left out. */
+static void
+append_line(char *line, size_t len, const char *sep, const char *text)
+{
+	size_t used = strlen(line);
+
+	snprintf(line + used, len - used, "%s%s", used > 0 ? sep : "", text);
+}
+
 json_t *
 cc_card_json(const struct cc_state *s, int card)
 {
 	const struct cc_card *k = &s->set->card[card];
 	json_t *traits = json_array(), *ops_en = json_array(),
 	    *ops_fr = json_array();
-	char buf[512];
+	char buf[512], line_en[2048] = "", line_fr[2048] = "";
 
 	for (int t = 0; t < k->ntraits; t++)
 		json_array_append_new(traits,
 		    json_string(s->set->trait_name[k->trait[t]]));
 	if (k->wildcard)
 		json_array_append_new(traits, json_string("WILDCARD"));
+	/* Each operation alone (ops), and all of them on one line
+	 * (ops_line, for text: "A; B" / "A ; B"). */
 	for (int o = 0; o < k->nops; o++) {
 		op_text(s->set, &k->op[o], 0, buf, sizeof(buf));
 		json_array_append_new(ops_en, json_string(buf));
+		append_line(line_en, sizeof(line_en), "; ", buf);
 		op_text(s->set, &k->op[o], 1, buf, sizeof(buf));
 		json_array_append_new(ops_fr, json_string(buf));
+		append_line(line_fr, sizeof(line_fr), " ; ", buf);
 	}
-	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:i,s:o,s:o}", "id", k->id,
-	    "name_en", k->name, "name_fr", k->name_fr, "suit",
+	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:i,s:o,s:o,s:s,s:s}",
+	    "id", k->id, "name_en", k->name, "name_fr", k->name_fr, "suit",
 	    cc_suit_name(k->suit), "suit_fr", cc_suit_name_fr(k->suit),
-	    "traits", traits, "vp", k->vp,
-	    "ops_en", ops_en, "ops_fr", ops_fr);
+	    "traits", traits, "vp", k->vp, "ops_en", ops_en, "ops_fr", ops_fr,
+	    "ops_line_en", line_en, "ops_line_fr", line_fr);
 }
 
 static json_t *
