@@ -17,7 +17,9 @@
  *             with both ships and the Klingon, after the start
  *             ("enterprise_at_start", "excelsior_at_start");
  *   board_svg a drawing the module made itself (Mission to Planet
- *             Hexx!'s hex board), and "board"'s hexes for the mail.
+ *             Hexx!'s hex board), and "board"'s hexes for the mail;
+ *   a card    its kind from "traits", "kind" or "suit" and its note from
+ *             "bonus", "text" or "ops_line", the first a card has.
  * A card becomes {"lines", "name", "kind", "kind_text", "note",
  * "note_text", "id"} for the card partials: the web page's SVG card
  * (templates/LANG/web/card.html.mustache) draws the name, kind and note
@@ -43,6 +45,13 @@
 #define CARD_NOTE_LINES	4
 #define KIND_BOTTOM	118
 #define KIND_STEP	12
+
+/* Where a card object of a view keeps its kind and its note, first key
+ * first (present_view() has already put the reader's language in the
+ * plain key): Missions' traits and bonus, Planet Hexx!'s kind and text,
+ * Captain's Chair's suit and operations. */
+static const char *const kind_keys[] = { "traits", "kind", "suit", NULL };
+static const char *const note_keys[] = { "bonus", "text", "ops_line", NULL };
 
 /* The bytes of the next piece of w to place on a line, and its width in
  * characters (a UTF-8 sequence counts once): up to a space, or up to
@@ -131,6 +140,20 @@ placed(json_t *lines, int y, int step)
 	return out;
 }
 
+/* The string value of the first of keys (NULL-terminated) that c has
+ * as a string, or NULL. */
+static const char *
+first_string(const json_t *c, const char *const *keys)
+{
+	const char *value;
+
+	for (; *keys != NULL; keys++)
+		if ((value = json_string_value(json_object_get(c, *keys))) !=
+		    NULL)
+			return value;
+	return NULL;
+}
+
 /* A card of the view as the card partial draws it. */
 static json_t *
 card_of(const json_t *c)
@@ -149,8 +172,8 @@ card_of(const json_t *c)
 	else {
 		name = json_string_value(json_object_get(c, "name"));
 		id = json_string_value(json_object_get(c, "id"));
-		kind = json_string_value(json_object_get(c, "traits"));
-		note = json_string_value(json_object_get(c, "bonus"));
+		kind = first_string(c, kind_keys);
+		note = first_string(c, note_keys);
 		if (json_is_true(json_object_get(c, "spock")))
 			note = "Spock";
 	}
