@@ -34,7 +34,7 @@ daemon_libpbem_a_SOURCES += \
 	daemon/engine/cardsets.h daemon/engine/cardsets.c \
 	daemon/engine/gamestate.c \
 	daemon/engine/replay.h daemon/engine/replay.c \
-	daemon/engine/receipts.h daemon/engine/receipts.c \
+	daemon/engine/verifier.h daemon/engine/verifier.c \
 	daemon/engine/committed.c daemon/engine/summary.c \
 	daemon/engine/serverentry.c daemon/engine/seats.c \
 	daemon/engine/delegate.c daemon/engine/chatlink.c \

@@ -319,6 +319,12 @@ enum store_status store_snapshot_get(struct store *st, int64_t game_id,
  * STORE_NOTFOUND if there is none. */
 enum store_status store_snapshot_before(struct store *st, int64_t game_id,
     int64_t seq, int64_t *found, char **state);
+/* Every snapshot of a game in one statement, oldest first: cb gets the
+ * entry's seq and the state (malloc'd: the callback owns it); a non-zero
+ * return stops the walk.  For a reader of a whole game (the audit). */
+typedef int (*store_snapshot_cb)(int64_t seq, char *state, void *arg);
+enum store_status store_snapshot_foreach(struct store *st, int64_t game_id,
+    store_snapshot_cb cb, void *arg);
 /* Remove the snapshot after entry seq, if there is one (a state the log
  * can rebuild from an older snapshot: docs/STORE.md, "Snapshots"). */
 enum store_status store_snapshot_drop(struct store *st, int64_t game_id,

@@ -47,6 +47,8 @@ const char *const sq_log_sql[ST_COUNT] = {
 	    "WHERE game_id = ?1 AND seq = ?2",
 	[ST_SNAP_BEFORE] = "SELECT seq, state FROM snapshots "
 	    "WHERE game_id = ?1 AND seq <= ?2 ORDER BY seq DESC LIMIT 1",
+	[ST_SNAP_ALL] = "SELECT seq, state FROM snapshots WHERE game_id = ?1 "
+	    "ORDER BY seq",
 	[ST_SNAP_DROP] = "DELETE FROM snapshots WHERE game_id = ?1 AND seq = ?2",
 
 	[ST_SUMMARY_PUT] = "INSERT INTO summaries (game_id, seq, en, fr) "
@@ -351,6 +353,28 @@ store_snapshot_before(struct store *st, int64_t game_id, int64_t seq,
 		sq_err(st, "game %lld has no snapshot at or before %lld",
 		    (long long)game_id, (long long)seq);
 	return status;
+}
+
+enum store_status
+store_snapshot_foreach(struct store *st, int64_t game_id,
+    store_snapshot_cb cb, void *arg)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+	char			*state;
+
+	if ((s = sq_stmt(st, ST_SNAP_ALL)) == NULL)
+		return STORE_ERROR;
+	sq_bind_int64(st, s, 1, game_id);
+	while ((status = sq_step(st, s, "snapshot foreach")) == STORE_OK) {
+		if ((status = sq_col_dup(st, s, 1, "snapshots", &state)) !=
+		    STORE_OK)
+			break;
+		if (cb(sqlite3_column_int64(s, 0), state, arg) != 0)
+			break;
+	}
+	sq_finish(s);
+	return status == STORE_NOTFOUND ? STORE_OK : status;
 }
 
 enum store_status

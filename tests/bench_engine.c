@@ -9,7 +9,10 @@
  * rows, COMMIT, sign the receipt.  Choosing and signing the moves (the
  * players' side) is not timed.  Then audits every game (chain, receipts,
  * signatures, replay from the seed) and reports replayed moves per
- * second.  Last, the database's size per move at steady state: every
+ * second and the CPU time per move of all the audit's threads (the
+ * figure to read on a busy machine: on an idle one with C cores the
+ * rate can reach about C / CPU time); then the same again with each
+ * game's log read from the store first, as `pbemctl audit` does.  Last, the database's size per move at steady state: every
  * outbox row delivered and pruned (as pbemd does after outbox_keep_days),
  * the pages in use (page_count - freelist_count) times the page size,
  * divided by the moves.  Figures go to standard output; `make bench`
@@ -42,6 +45,49 @@ now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* CPU seconds of the whole process, every thread. */
+static double
+cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Audit game: read its log from the store (timed when read_too), then
+ * check it (timed); adds the seconds and CPU seconds, returns the moves. */
+static int64_t
+audit_game(struct store *st, int64_t game, int read_too, double *wall,
+    double *cpu)
+{
+	struct audit_report report;
+	struct audit_log log;
+	struct store_game row;
+	char err[1024];
+	double t0 = now(), c0 = cpu_now();
+	int64_t replayed;
+
+	if (audit_load_store(st, game, &log, &row, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		exit(1);
+	}
+	if (!read_too) {
+		t0 = now();
+		c0 = cpu_now();
+	}
+	if (audit_run(&log, &report, NULL, NULL) != 0) {
+		fprintf(stderr, "%s\n", report.reason);
+		exit(1);
+	}
+	*wall += now() - t0;
+	*cpu += cpu_now() - c0;
+	replayed = (int64_t)log.nentries - 1;
+	audit_log_clear(&log);
+	store_game_clear(&row);
+	return replayed;
+}
+
 static uint32_t
 pick(uint64_t *s, uint32_t bound)
 {
@@ -57,8 +103,9 @@ main(void)
 	unsigned char sk[4][64], pub[32];
 	char dir[] = "/tmp/pbem-bench-XXXXXX", path[256], err[1024], text[128];
 	char block[4096], *keypath;
-	int64_t players[4], game, moves = 0, replayed = 0;
-	double t_submit = 0, t_audit = 0, t0;
+	int64_t players[4], game, first_game = 0, moves = 0, replayed = 0;
+	double t_submit = 0, t_audit = 0, c_audit = 0, t_read = 0, c_read = 0;
+	double t0;
 	struct store_player p;
 	struct serverkey *key;
 	struct store *st;
@@ -92,6 +139,8 @@ main(void)
 		if (engine_create_game(st, key, "stmissions", NULL, players,
 		    nseats, &game, err, sizeof(err)) != ENGINE_OK)
 			return fprintf(stderr, "%s\n", err), 1;
+		if (g == 0)
+			first_game = game;
 		for (;;) {
 			struct engine_reply reply;
 			struct gamestate gs;
@@ -128,24 +177,10 @@ main(void)
 			engine_reply_clear(&reply);
 			moves++;
 		}
-		{
-			struct audit_report report;
-			struct audit_log log;
-			struct store_game row;
-
-			if (audit_load_store(st, game, &log, &row, err,
-			    sizeof(err)) != 0)
-				return fprintf(stderr, "%s\n", err), 1;
-			t0 = now();
-			if (audit_run(&log, &report, NULL, NULL) != 0)
-				return fprintf(stderr, "%s\n", report.reason),
-				    1;
-			t_audit += now() - t0;
-			replayed += (int64_t)log.nentries - 1;
-			audit_log_clear(&log);
-			store_game_clear(&row);
-		}
+		replayed += audit_game(st, game, 0, &t_audit, &c_audit);
 	}
+	for (g = 0; g < ngames; g++)
+		audit_game(st, first_game + g, 1, &t_read, &c_read);
 	getrusage(RUSAGE_SELF, &ru);
 	printf("engine: %d games, %lld signed moves through the store "
 	    "(WAL, synchronous=NORMAL)\n", ngames, (long long)moves);
@@ -153,7 +188,11 @@ main(void)
 	    "%.1f us/move\n", (double)moves / t_submit,
 	    1e6 * t_submit / (double)moves);
 	printf("  audit (chain + receipts + signatures + replay): %.0f "
-	    "moves/s\n", (double)replayed / t_audit);
+	    "moves/s, %.1f us of CPU/move\n", (double)replayed / t_audit,
+	    1e6 * c_audit / (double)replayed);
+	printf("  audit with the log read from the store: %.0f moves/s, "
+	    "%.1f us of CPU/move\n", (double)replayed / t_read,
+	    1e6 * c_read / (double)replayed);
 	printf("  peak RSS %ld KiB; %ld CPUs online\n", ru.ru_maxrss,
 	    sysconf(_SC_NPROCESSORS_ONLN));
 	{

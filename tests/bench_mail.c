@@ -8,7 +8,9 @@
  *    MIME, check the Message-ID, pick and verify the block, play it
  *    (one transaction with its outbox rows), record the Message-ID,
  *    move the file to cur/.  On a real database file (WAL,
- *    synchronous=NORMAL, as in production).
+ *    synchronous=NORMAL, as in production), the moves written by the
+ *    batching writer thread as in pbemd (writer.h; PBEM_BENCH_WRITER=0:
+ *    each in a transaction of its own on the ingesting connection).
  * 2. Outbound: every mail row the moves queued is rendered (that seat's
  *    view through the templates) and composed as MIME; timed alone, and
  *    then with delivery into the Maildir outbox (fsync per mail), or by
@@ -21,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include <sodium.h>
@@ -29,6 +32,7 @@
 #include "log.h"
 #include "mail.h"
 #include "templates.h"
+#include "writer.h"
 
 static double
 now(void)
@@ -37,6 +41,17 @@ now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* User and system CPU seconds of the process so far. */
+static void
+cpu_times(double *user, double *sys)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	*user = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+	*sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
 static int
@@ -94,8 +109,9 @@ main(void)
 	const char *top = getenv("top_srcdir");
 	int ngames = env_int("PBEM_BENCH_GAMES", 200);
 	int nmoves = env_int("PBEM_BENCH_MOVES", 7);
-	int g, i, first, handled, sent;
-	double t0, t_in, t_render, t_send;
+	int g, i, first, handled, sent, use_writer;
+	double t0, t_in, t_render, t_send, u0, s0, u1, s1;
+	struct rusage ru;
 	int64_t pending;
 
 	log_init("bench_mail", 0, 0);
@@ -170,16 +186,30 @@ main(void)
 	ctx.st = st;
 	ctx.key = key;
 	ctx.set = &set;
+	use_writer = getenv("PBEM_BENCH_WRITER") == NULL ||
+	    strcmp(getenv("PBEM_BENCH_WRITER"), "0") != 0;
+	if (use_writer && writer_start(path, key, 256, 1024, err,
+	    sizeof(err)) != 0)
+		return fprintf(stderr, "writer: %s\n", err), 1;
+	cpu_times(&u0, &s0);
 	t0 = now();
 	handled = maildir_scan(&ctx, set.maildir_in);
 	t_in = now() - t0;
+	cpu_times(&u1, &s1);
+	if (use_writer)
+		writer_stop();
 	if (handled != ngames * nmoves) {
 		fprintf(stderr, "handled %d of %d\n", handled, ngames * nmoves);
 		return 1;
 	}
-	printf("mail ingestion: %d messages (%d games x %d moves) in %.2f s: "
-	    "%.0f messages/s (parse + verify + apply + commit + file)\n",
-	    handled, ngames, nmoves, t_in, handled / t_in);
+	printf("mail ingestion%s: %d messages (%d games x %d moves) in %.2f "
+	    "s: %.0f messages/s (parse + verify + apply + commit + file)\n",
+	    use_writer ? " (through the writer)" : "", handled, ngames, nmoves,
+	    t_in, handled / t_in);
+	getrusage(RUSAGE_SELF, &ru);
+	printf("  CPU per message: %.0f us user + %.0f us system; peak RSS "
+	    "%ld KiB\n", 1e6 * (u1 - u0) / handled, 1e6 * (s1 - s0) / handled,
+	    ru.ru_maxrss);
 
 	snprintf(path, sizeof(path), "%s/templates", top != NULL ? top : ".");
 	if ((tpl = templates_load(path, err, sizeof(err))) == NULL)

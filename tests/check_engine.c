@@ -407,6 +407,45 @@ START_TEST(test_tampering)
 }
 END_TEST
 
+/*
+ * The signatures are checked by worker threads in any order (verifier.h),
+ * yet the audit blames the first bad entry in log order: two faults in a
+ * long log, the later one found first or not, in both orders.
+ */
+static void
+two_faults(int64_t game, int64_t seq1, const char *col1, int64_t seq2,
+    const char *col2)
+{
+	struct audit_report report;
+
+	testenv_flip(&env, "log", col1, game, seq1, 5);
+	testenv_flip(&env, "log", col2, game, seq2, 7);
+	ck_assert_int_ne(audit_game(game, &report), 0);
+	ck_assert_msg(report.bad_seq == (seq1 < seq2 ? seq1 : seq2), "%s of "
+	    "%lld and %s of %lld altered; audit blamed %lld: %s", col1,
+	    (long long)seq1, col2, (long long)seq2, (long long)report.bad_seq,
+	    report.reason);
+	testenv_flip(&env, "log", col1, game, seq1, 5);
+	testenv_flip(&env, "log", col2, game, seq2, 7);
+	ck_assert_msg(audit_game(game, &report) == 0, "%s", report.reason);
+}
+
+START_TEST(test_tampering_first_fault)
+{
+	int64_t game = testenv_game(&env, "stmissions", 3), last;
+	unsigned char hash[STORE_HASH_BYTES];
+
+	play_out(game, 5);
+	ck_assert_int_eq(store_log_head(env.st, game, &last, hash), STORE_OK);
+	/* Longer than two of a worker's chunks (16 entries, verifier.c). */
+	ck_assert_int_gt(last, 2 * ENGINE_SNAPSHOT_EVERY);
+	two_faults(game, last - 1, "signature", 20, "receipt");
+	two_faults(game, last, "receipt", 1, "signature");
+	two_faults(game, last / 2, "signature", last / 2 + 1, "receipt");
+	two_faults(game, 0, "signature", last, "signature");
+}
+END_TEST
+
 /* Snapshots are kept every ENGINE_SNAPSHOT_EVERY entries and for the
  * newest state; every other state is rebuilt by replaying the entries
  * since the snapshot before it, and must hash to what its entry says. */
@@ -481,6 +520,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_audit_export_verify);
 	tcase_add_test(tc, test_bundle_running_game);
 	tcase_add_test(tc, test_tampering);
+	tcase_add_test(tc, test_tampering_first_fault);
 	tcase_add_test(tc, test_snapshot_checkpoints);
 	tcase_add_test(tc, test_tampered_game_row);
 	suite_add_tcase(s, tc);

@@ -1067,6 +1067,15 @@ proto_pubkey_parse(const char *text, unsigned char pk[PROTO_PUBKEY_BYTES],
 	return PROTO_OK;
 }
 
+enum proto_status
+proto_pubkey_decode(const char *text, unsigned char pk[PROTO_PUBKEY_BYTES])
+{
+	char err[256];
+
+	return key_parse(text, pubkey_tag, "an Ed25519 public key", pk,
+	    PROTO_PUBKEY_BYTES, err, sizeof(err));
+}
+
 size_t
 proto_seckey_format(const unsigned char sk[PROTO_SECKEY_BYTES], char *out,
     size_t outlen)

@@ -117,6 +117,12 @@ size_t	proto_pubkey_format(const unsigned char pk[PROTO_PUBKEY_BYTES],
 	    char *out, size_t outlen);
 enum proto_status proto_pubkey_parse(const char *text,
 	    unsigned char pk[PROTO_PUBKEY_BYTES], char *err, size_t errlen);
+/* The 32 bytes of a public key's text, without the curve-point check
+ * (which costs more than a signature check): only for a caller that
+ * compares them with a key proto_pubkey_parse() accepted before trusting
+ * anything they verify (daemon/engine/verifier.c). */
+enum proto_status proto_pubkey_decode(const char *text,
+	    unsigned char pk[PROTO_PUBKEY_BYTES]);
 size_t	proto_seckey_format(const unsigned char sk[PROTO_SECKEY_BYTES],
 	    char *out, size_t outlen);
 enum proto_status proto_seckey_parse(const char *text,

@@ -14,9 +14,9 @@
 #include "delegation.h"
 #include "engine.h"
 #include "protocol.h"
-#include "receipts.h"
 #include "replay.h"
 #include "rng.h"
+#include "verifier.h"
 
 /* A certificate a kind 10 entry recorded, until a kind 11 entry revokes it
  * or a replacement (kind 5) changes the seat's key. */
@@ -27,7 +27,8 @@ struct held {
 	struct delegation	cert;
 };
 
-/* What the genesis record told us, and the certificates in force. */
+/* What the genesis record told us, the certificates in force, and the
+ * workers checking the log's signatures (verifier.h). */
 struct genesis {
 	const struct rules_module *module;
 	json_t		*options;
@@ -44,6 +45,7 @@ struct genesis {
 	int		 bot_level[STORE_MAX_SEATS];
 	struct held	 held[AUDIT_DELEGATIONS_MAX];
 	size_t		 nheld;
+	struct verifier	*verifier;	/* NULL: every check made here */
 };
 
 static int
@@ -59,10 +61,28 @@ fail(struct audit_report *r, int64_t seq, const char *fmt, ...)
 	return -1;
 }
 
+/* Is entry e (at its place: e->seq is its index) signed by key, over its
+ * canonical block (a move) or over its text (the genesis and server
+ * records)?  The workers' answer when they checked it with that key
+ * (verifier.h), else checked here. */
+static int
+signed_by(struct verifier *v, const struct store_entry *e,
+    const unsigned char *key, int is_move)
+{
+	int ok = verifier_signature_ok(v, (size_t)e->seq, key);
+
+	if (ok >= 0)
+		return ok;
+	if (is_move)
+		return move_entry_verifies(e, key);
+	return crypto_sign_verify_detached(e->signature,
+	    (const unsigned char *)e->text, strlen(e->text), key) == 0;
+}
+
 /* Check the links, hash and receipt of entry i. */
 static int
-check_link(const struct audit_log *log, size_t i,
-    struct receipt_checker *receipts, struct audit_report *r)
+check_link(const struct audit_log *log, size_t i, struct verifier *v,
+    struct audit_report *r)
 {
 	static const unsigned char zero[STORE_HASH_BYTES];
 	const struct store_entry *e = &log->entries[i];
@@ -88,7 +108,7 @@ check_link(const struct audit_log *log, size_t i,
 	if (memcmp(hash, e->hash, STORE_HASH_BYTES) != 0)
 		return fail(r, e->seq, "entry %lld: its contents do not match "
 		    "its hash (the entry was altered)", (long long)e->seq);
-	if (!receipts_ok(receipts, log->entries, i, log->server_pub))
+	if (!verifier_receipt_ok(v, log->entries, i, log->server_pub))
 		return fail(r, e->seq, "entry %lld: the server's receipt "
 		    "signature does not verify", (long long)e->seq);
 	return 0;
@@ -163,9 +183,7 @@ read_genesis(const struct audit_log *log, struct genesis *gen,
 	int version = 0;
 	size_t i;
 
-	if (crypto_sign_verify_detached(e->signature,
-	    (const unsigned char *)e->text, strlen(e->text),
-	    log->server_pub) != 0)
+	if (!signed_by(gen->verifier, e, log->server_pub, 0))
 		return fail(r, 0, "genesis entry: the server's signature over "
 		    "the game record does not verify");
 	root = json_loads(e->text, 0, NULL);
@@ -253,8 +271,8 @@ check_row(const struct audit_log *log, const struct genesis *gen,
  * earlier entry recorded for this seat, not revoked, and not expired at
  * the entry's time. */
 static int
-check_bot_signature(const struct store_entry *e, const struct proto_move *m,
-    const struct genesis *gen, struct audit_report *r)
+check_bot_signature(const struct store_entry *e, const struct genesis *gen,
+    struct audit_report *r)
 {
 	size_t i, n;
 
@@ -263,7 +281,7 @@ check_bot_signature(const struct store_entry *e, const struct proto_move *m,
 
 		if (h->seat == e->seat && h->cert.scope == DELEGATION_MOVES &&
 		    e->time < h->cert.expires &&
-		    proto_move_verify(m, h->cert.bot) == PROTO_OK) {
+		    move_entry_verifies(e, h->cert.bot)) {
 			r->ndelegated++;
 			n = strlen(r->delegated);
 			if (n + 48 < sizeof(r->delegated))
@@ -284,27 +302,18 @@ static int
 check_move_signature(const struct store_entry *e, const struct genesis *gen,
     const unsigned char *server_pub, struct audit_report *r)
 {
-	struct proto_move m;
-
 	if (e->seat < 0 || e->seat >= gen->nseats)
 		return fail(r, e->seq, "entry %lld names seat %d; the game has "
 		    "%d seats", (long long)e->seq, e->seat, gen->nseats);
 	if (strlen(e->text) > PROTO_MOVE_MAX)
 		return fail(r, e->seq, "entry %lld: move text too long",
 		    (long long)e->seq);
-	memset(&m, 0, sizeof(m));
-	m.game_id = e->game_id;
-	m.seq = e->seq;
-	m.seat = e->seat;
-	snprintf(m.text, sizeof(m.text), "%s", e->text);
-	memcpy(m.signature, e->signature, STORE_SIG_BYTES);
 	if (e->kind == STORE_ENTRY_DELEGATED)
-		return check_bot_signature(e, &m, gen, r);
+		return check_bot_signature(e, gen, r);
 	/* An automatic or a bot's move is signed the same way, by the
 	 * server. */
-	if (proto_move_verify(&m, e->kind == STORE_ENTRY_AUTO ||
-	    e->kind == STORE_ENTRY_BOT ? server_pub : gen->keys[e->seat]) !=
-	    PROTO_OK)
+	if (!signed_by(gen->verifier, e, e->kind == STORE_ENTRY_AUTO ||
+	    e->kind == STORE_ENTRY_BOT ? server_pub : gen->keys[e->seat], 1))
 		return fail(r, e->seq, "entry %lld: the %s's signature does "
 		    "not verify with %s", (long long)e->seq,
 		    e->kind == STORE_ENTRY_AUTO ? "automatic move" :
@@ -407,8 +416,7 @@ check_record(const struct store_entry *e, struct genesis *gen,
 	char perr[256];
 	int seat = -1, ok;
 
-	if (crypto_sign_verify_detached(e->signature,
-	    (const unsigned char *)e->text, strlen(e->text), server_pub) != 0)
+	if (!signed_by(gen->verifier, e, server_pub, 0))
 		return fail(r, e->seq, "entry %lld: the server's signature over "
 		    "the %s record does not verify", (long long)e->seq,
 		    events[e->kind]);
@@ -559,18 +567,18 @@ walk(const struct audit_log *log, struct genesis *gen,
 {
 	char err[RULES_ERRLEN];
 	struct rules_rng rng;
-	struct receipt_checker *receipts;
 	void *state = NULL;
 	size_t i;
 	int rc = -1, ends = 0, ended = 0;
 
-	/* The receipts on the other core (receipts.h); NULL: here. */
-	receipts = receipts_start(log->entries, log->nentries,
+	/* The signatures on every core (verifier.h); NULL: here. */
+	gen->verifier = verifier_start(log->entries, log->nentries,
 	    log->server_pub);
+
 	for (i = 0; i < log->nentries; i++) {
 		const struct store_entry *e = &log->entries[i];
 
-		if (check_link(log, i, receipts, r) != 0)
+		if (check_link(log, i, gen->verifier, r) != 0)
 			goto out;
 		if (ended) {
 			fail(r, e->seq, "entry %lld follows the entry that "
@@ -615,7 +623,8 @@ walk(const struct audit_log *log, struct genesis *gen,
 	r->replayed = log->have_seed;
 	rc = 0;
 out:
-	receipts_stop(receipts);
+	verifier_stop(gen->verifier);
+	gen->verifier = NULL;
 	if (state != NULL)
 		gen->module->destroy(state);
 	return rc;
@@ -685,13 +694,26 @@ collect_entry(const struct store_entry *e, void *arg)
 	return 0;
 }
 
+/* A snapshot read with the others: kept at its entry's place. */
+static int
+collect_snapshot(int64_t seq, char *state, void *arg)
+{
+	struct audit_log *log = arg;
+
+	if (seq >= 0 && (size_t)seq < log->nentries &&
+	    log->snapshots[seq] == NULL)
+		log->snapshots[seq] = state;
+	else
+		free(state);
+	return 0;
+}
+
 int
 audit_load_store(struct store *st, int64_t game_id, struct audit_log *log,
     struct store_game *row, char *err, size_t errlen)
 {
 	struct collect c;
 	char *pub = NULL, perr[256];
-	size_t i;
 
 	memset(log, 0, sizeof(*log));
 	memset(&c, 0, sizeof(c));
@@ -737,10 +759,13 @@ audit_load_store(struct store *st, int64_t game_id, struct audit_log *log,
 		audit_log_clear(log);
 		return -1;
 	}
-	for (i = 0; i < log->nentries; i++)
-		if (store_snapshot_get(st, game_id, (int64_t)i,
-		    &log->snapshots[i]) != STORE_OK)
-			log->snapshots[i] = NULL;
+	if (store_snapshot_foreach(st, game_id, collect_snapshot, log) !=
+	    STORE_OK) {
+		snprintf(err, errlen, "reading the snapshots of game %lld: %s",
+		    (long long)game_id, store_errmsg(st));
+		audit_log_clear(log);
+		return -1;
+	}
 	return 0;
 }
 

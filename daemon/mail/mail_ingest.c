@@ -107,18 +107,22 @@ key_charge(struct mail_ingest_ctx *ctx, const unsigned char key[32])
 }
 
 /*
- * Record the Message-ID (and the move, for a played one) and queue the
- * reply, in one transaction.  The reply is dropped, not queued, when the
- * recipient is over the rate limit.
+ * Record the Message-ID (and the move, for a played one), queue the
+ * reply and end the message's attempt (mail_attempt, named by the
+ * content hash), in one transaction: one commit fewer per message than
+ * ending the attempt apart, and the attempt row goes exactly when the
+ * message's outcome is stored.  The reply is dropped, not queued, when
+ * the recipient is over the rate limit.  1 if the attempt was ended
+ * here; else the caller ends it.
  */
-static void
+static int
 record(struct mail_ingest_ctx *ctx, struct mail_result *r,
-    struct mail_answer *rep)
+    struct mail_answer *rep, const char *attempt)
 {
 	struct store *st = ctx->st;
 	struct store_outbox o;
 	enum store_status rc;
-	int allowed = 1;
+	int allowed = 1, ended = 0;
 	char *text = NULL;
 
 	if ((rc = store_begin(st)) != STORE_OK)
@@ -166,8 +170,11 @@ record(struct mail_ingest_ctx *ctx, struct mail_result *r,
 			    ctx->set->rate_max, ctx->set->rate_window);
 		}
 	}
+	if ((rc = store_mail_attempt_end(st, attempt)) != STORE_OK)
+		goto fail;
 	if ((rc = store_commit(st)) != STORE_OK)
 		goto fail;
+	ended = 1;
 	goto out;
 fail:
 	store_rollback(st);
@@ -183,6 +190,7 @@ out:
 	free(text);
 	if (rep != NULL)
 		json_decref(rep->payload);
+	return ended;
 }
 
 /* A reply to the sender that holds no view: an error or the help. */
@@ -514,8 +522,9 @@ automated(const struct mail_msg *m, const char *sender, int sender_known,
 	return 0;
 }
 
-/* The part of mail_ingest() between its attempt's begin and end. */
-static void
+/* The part of mail_ingest() between its attempt's begin and end: 1 if
+ * it ended the attempt itself (record()). */
+static int
 ingest_parsed(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
     const char *content_hash, const char *envelope_sender,
     struct mail_result *r)
@@ -525,7 +534,7 @@ ingest_parsed(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 	struct mail_msg m;
 	struct mail_answer rep, *reply = NULL;
 	enum mail_command cmd;
-	int sender_known, fr = 0;
+	int sender_known, fr = 0, ended = 0;
 	long off;
 
 	memset(&rep, 0, sizeof(rep));
@@ -535,7 +544,7 @@ ingest_parsed(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 	    "content.%s@pbem.invalid", content_hash);
 	if (mail_parse(raw, len, &m, err, sizeof(err)) != 0) {
 		set_reason(r, MAIL_QUARANTINED, "%s", err);
-		return;
+		return 0;
 	}
 	if (m.message_id[0] != '\0')
 		snprintf(r->message_id, sizeof(r->message_id), "%s",
@@ -557,14 +566,14 @@ ingest_parsed(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 	sender = envelope_sender != NULL ? envelope_sender :
 	    m.has_return_path ? m.return_path : m.from;
 	if (automated(&m, sender, sender_known, r)) {
-		record(ctx, r, NULL);
+		ended = record(ctx, r, NULL, content_hash);
 		goto done;
 	}
 	if (m.from[0] == '\0' && m.reply_to[0] == '\0') {
 		/* Not a mail from a person (or not a mail at all). */
 		set_reason(r, MAIL_QUARANTINED, "no From: address: not a mail "
 		    "a player sent; kept, not answered");
-		record(ctx, r, NULL);
+		ended = record(ctx, r, NULL, content_hash);
 		goto done;
 	}
 	reply_to = m.reply_to[0] != '\0' ? m.reply_to : m.from;
@@ -611,13 +620,14 @@ ingest_parsed(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 		 * recorded so that a second copy is not quarantined again;
 		 * a duplicate block is recorded under its own id. */
 		if (r->outcome != MAIL_TEMPFAIL)
-			record(ctx, r, NULL);
+			ended = record(ctx, r, NULL, content_hash);
 		json_decref(rep.payload);
 		goto done;
 	}
-	record(ctx, r, reply);
+	ended = record(ctx, r, reply, content_hash);
 done:
 	mail_msg_clear(&m);
+	return ended;
 }
 
 void
@@ -655,12 +665,14 @@ mail_ingest(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 		    store_errmsg(ctx->st));
 		return;
 	}
-	ingest_parsed(ctx, raw, len, content_hash, envelope_sender, r);
+	if (ingest_parsed(ctx, raw, len, content_hash, envelope_sender, r))
+		goto clean;
 end:
 	if (store_mail_attempt_end(ctx->st, content_hash) != STORE_OK)
 		log_warnx("mail: <%s>: the end of its processing was not "
 		    "noted (%s): the same bytes will be quarantined if they "
 		    "come again", r->message_id, store_errmsg(ctx->st));
+clean:
 	/* The reason goes to the log and into a header: one clean line. */
 	mail_clean_text(r->reason);
 }
