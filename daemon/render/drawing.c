@@ -42,7 +42,7 @@
 #define CARD_KIND_LINE	21
 #define CARD_NOTE_LINE	24
 #define CARD_NAME_LINES	3
-#define CARD_NOTE_LINES	4
+#define CARD_NOTE_LINES	3
 #define KIND_BOTTOM	118
 #define KIND_STEP	12
 
