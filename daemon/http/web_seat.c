@@ -174,7 +174,8 @@ web_seat_answer(struct api_request *req, const struct store_web_session *ws,
 	info.module = gs.module;
 	info.viewer = ws->seat;
 	info.forms = forms;
-	info.legal = legal;
+	/* No examples to sign in the page's words: the page has buttons. */
+	info.legal = NULL;
 	info.state = acting ? gs.state : NULL;
 	info.nseats = names_of(st, &gs, lang, seat_names, names);
 	info.seat_names = seat_names;

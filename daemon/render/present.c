@@ -469,7 +469,7 @@ json_t *
 present_view(const json_t *view, const struct present_info *info)
 {
 	const struct rules_module	*m = info->module;
-	json_t				*v, *to_act, *empty;
+	json_t				*v, *to_act, *empty, *examples;
 	int				 fr = info->lang == RULES_LANG_FR;
 
 	v = json_deep_copy(view);
@@ -499,8 +499,13 @@ present_view(const json_t *view, const struct present_info *info)
 	empty = json_array();
 	json_object_set_new(v, "forms", sign_lines(v, info->forms != NULL ?
 	    info->forms : empty, info->viewer, 16, NULL));
-	json_object_set_new(v, "examples", sign_lines(v, info->legal != NULL ?
-	    info->legal : empty, info->viewer, 3, info));
+	examples = sign_lines(v, info->legal != NULL ? info->legal : empty,
+	    info->viewer, 3, info);
+	/* What the examples' heading says: answer the mail, or sign. */
+	if (json_array_size(examples) > 0)
+		json_object_set_new(v, info->hosted ? "plain_examples" :
+		    "sign_examples", json_true());
+	json_object_set_new(v, "examples", examples);
 	json_decref(empty);
 	if (info->move != NULL)
 		json_object_set_new(v, "move", json_string(info->move));

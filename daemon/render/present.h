@@ -34,6 +34,8 @@
  *   spectator    true for the public view
  *   hosted       true when info->hosted: the viewer plays by answering
  *                mail in plain words (examples show "text", not "sign")
+ *   plain_examples, sign_examples   true when there are examples, for a
+ *                hosted viewer or not: which heading they get
  *   your_turn    the viewer is in to_act
  *   waiting_for  the seats in to_act as text, in the player's language:
  *                "alice (seat 0), bruno (seat 2)" when the seats' names
