@@ -205,16 +205,16 @@ cc_move_forms(const struct cc_state *s, int seat, enum rules_lang lang)
 		    "cartes)" : "pass (forced discards take your first "
 		    "cards)"));
 		json_array_append_new(a, json_string(fr ?
-		    "reagir <carte de votre table>" :
+		    "réagir <carte de votre table>" :
 		    "react <card on your table>"));
 		json_array_append_new(a, json_string(fr ?
-		    "defausser <carte de votre main>" :
+		    "défausser <carte de votre main>" :
 		    "discard <card in your hand>"));
 		return a;
 	}
 	if (s->phase == CC_PH_CONTROL && !s->controlled_this_turn)
 		json_array_append_new(a, json_string(fr ?
-		    "controler <lieu sécurisé de la Zone Neutre>" :
+		    "contrôler <lieu sécurisé de la Zone Neutre>" :
 		    "control <secured Neutral Zone location>"));
 	json_array_append_new(a, json_string(fr ?
 	    "jouer <carte de votre main> [N] [sur <cible>]" :
