@@ -471,6 +471,61 @@ START_TEST(test_vector_delegation)
 }
 END_TEST
 
+/* docs/PROTOCOL.md section 13, "Revocation": the revocation's vector (the
+ * player key of section 9 revoking the certificate above; cross-checked
+ * with Python's cryptography package). */
+#define VEC_REV_CANON "pbem-revocation-v1\nplayer: alice\n" \
+	"certificate: d308e8005b592030\n"
+#define VEC_REV_SIG "eAlWLZx74sJIcRNuzLHswWSxzSiRi1FYMdIdZjUVcE0wwg3O7DH20P" \
+	"JoXrdnMmbBmGZeHIp8q/zHY5UkPevZBw=="
+
+START_TEST(test_vector_revocation)
+{
+	unsigned char pk[32], sk[64], buf[512];
+	struct delegation_revocation r, back;
+	char err[256];
+	json_t *j;
+	size_t len;
+
+	player_keys(pk, sk);
+	memset(&r, 0, sizeof(r));
+	snprintf(r.player, sizeof(r.player), "alice");
+	snprintf(r.id, sizeof(r.id), "d308e8005b592030");
+	len = delegation_revocation_canonical(&r, buf, sizeof(buf));
+	ck_assert_uint_eq(len, strlen(VEC_REV_CANON));
+	ck_assert_mem_eq(buf, VEC_REV_CANON, len);
+	ck_assert_int_eq(delegation_revocation_sign(&r, sk), 0);
+	j = delegation_revocation_to_json(&r);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "signature")),
+	    VEC_REV_SIG);
+	ck_assert_int_eq(delegation_revocation_verify(&r, pk), PROTO_OK);
+	ck_assert_int_eq(delegation_revocation_from_json(j, &back, err,
+	    sizeof(err)), PROTO_OK);
+	ck_assert_int_eq(delegation_revocation_verify(&back, pk), PROTO_OK);
+	/* Another certificate or player: the signature fails. */
+	back.id[15] = '1';
+	ck_assert_int_eq(delegation_revocation_verify(&back, pk),
+	    PROTO_BAD_SIGNATURE);
+	snprintf(back.id, sizeof(back.id), "d308e8005b592030");
+	snprintf(back.player, sizeof(back.player), "bob");
+	ck_assert_int_eq(delegation_revocation_verify(&back, pk),
+	    PROTO_BAD_SIGNATURE);
+	/* Refusals name the field; an id must be 16 lower-case hex. */
+	json_object_set_new(j, "certificate", json_string("D308E8005B592030"));
+	ck_assert_int_eq(delegation_revocation_from_json(j, &back, err,
+	    sizeof(err)), PROTO_MALFORMED);
+	ck_assert_ptr_nonnull(strstr(err, "\"certificate\""));
+	json_object_set_new(j, "certificate", json_string("d308e8005b592030"));
+	json_object_set_new(j, "signature", json_string("AAAA"));
+	ck_assert_int_eq(delegation_revocation_from_json(j, &back, err,
+	    sizeof(err)), PROTO_MALFORMED);
+	ck_assert_ptr_nonnull(strstr(err, "\"signature\""));
+	json_decref(j);
+	ck_assert_int_eq(delegation_revocation_from_json(NULL, &back, err,
+	    sizeof(err)), PROTO_MALFORMED);
+}
+END_TEST
+
 /* The header reader: every malformed form gets a specific sentence. */
 START_TEST(test_request_header_refusals)
 {
@@ -1607,6 +1662,7 @@ protocol_suite(void)
 	tcase_add_test(tc, test_vector_request);
 	tcase_add_test(tc, test_vector_request_v2);
 	tcase_add_test(tc, test_vector_delegation);
+	tcase_add_test(tc, test_vector_revocation);
 	tcase_add_test(tc, test_request_header_refusals);
 	suite_add_tcase(s, tc);
 

@@ -99,6 +99,21 @@ delegation_to_json(const struct delegation *d)
 	    "expires", (json_int_t)d->expires, "signature", sig);
 }
 
+/* A JSON string of standard base64 holding exactly 64 bytes into sig: 0,
+ * or -1. */
+static int
+read_signature(const json_t *value, unsigned char sig[PROTO_SIG_BYTES])
+{
+	const char *s = json_string_value(value);
+	size_t siglen;
+
+	if (s == NULL || sodium_base642bin(sig, PROTO_SIG_BYTES, s, strlen(s),
+	    NULL, &siglen, NULL, sodium_base64_VARIANT_ORIGINAL) != 0 ||
+	    siglen != PROTO_SIG_BYTES)
+		return -1;
+	return 0;
+}
+
 static enum proto_status
 bad(char *err, size_t errlen, const char *what)
 {
@@ -113,7 +128,6 @@ delegation_from_json(const json_t *obj, struct delegation *d, char *err,
 	const json_t *game = json_object_get(obj, "game");
 	const char *s;
 	char perr[256];
-	size_t siglen;
 
 	memset(d, 0, sizeof(*d));
 	if (!json_is_object(obj))
@@ -152,11 +166,107 @@ delegation_from_json(const json_t *obj, struct delegation *d, char *err,
 	d->expires = json_integer_value(json_object_get(obj, "expires"));
 	if (d->issued < 0 || d->expires <= d->issued)
 		return bad(err, errlen, "\"expires\" must come after \"issued\"");
-	s = json_string_value(json_object_get(obj, "signature"));
-	if (s == NULL || sodium_base642bin(d->signature, PROTO_SIG_BYTES, s,
-	    strlen(s), NULL, &siglen, NULL, sodium_base64_VARIANT_ORIGINAL) !=
-	    0 || siglen != PROTO_SIG_BYTES)
+	if (read_signature(json_object_get(obj, "signature"),
+	    d->signature) != 0)
 		return bad(err, errlen, "\"signature\" is not 64 bytes of "
 		    "standard base64 (88 characters)");
+	return PROTO_OK;
+}
+
+/* ---- revocations ------------------------------------------------------ */
+
+int
+delegation_id_valid(const char *id)
+{
+	return id != NULL && strlen(id) == DELEGATION_ID_TEXT - 1 &&
+	    strspn(id, "0123456789abcdef") == DELEGATION_ID_TEXT - 1;
+}
+
+size_t
+delegation_revocation_canonical(const struct delegation_revocation *r,
+    unsigned char *buf, size_t buflen)
+{
+	int n;
+
+	if (!reqsig_valid_player(r->player) || !delegation_id_valid(r->id))
+		return 0;
+	n = snprintf((char *)buf, buflen, "pbem-revocation-v1\nplayer: %s\n"
+	    "certificate: %s\n", r->player, r->id);
+	if (n < 0 || (size_t)n >= buflen)
+		return 0;
+	return (size_t)n;
+}
+
+int
+delegation_revocation_sign(struct delegation_revocation *r,
+    const unsigned char seckey[PROTO_SECKEY_BYTES])
+{
+	unsigned char buf[DELEGATION_CANONICAL_MAX];
+	size_t len = delegation_revocation_canonical(r, buf, sizeof(buf));
+
+	if (len == 0)
+		return -1;
+	crypto_sign_detached(r->signature, NULL, buf, len, seckey);
+	return 0;
+}
+
+enum proto_status
+delegation_revocation_verify(const struct delegation_revocation *r,
+    const unsigned char player_key[PROTO_PUBKEY_BYTES])
+{
+	unsigned char buf[DELEGATION_CANONICAL_MAX];
+	size_t len = delegation_revocation_canonical(r, buf, sizeof(buf));
+
+	if (len == 0)
+		return PROTO_MALFORMED;
+	if (crypto_sign_verify_detached(r->signature, buf, len,
+	    player_key) != 0)
+		return PROTO_BAD_SIGNATURE;
+	return PROTO_OK;
+}
+
+json_t *
+delegation_revocation_to_json(const struct delegation_revocation *r)
+{
+	char sig[sodium_base64_ENCODED_LEN(PROTO_SIG_BYTES,
+	    sodium_base64_VARIANT_ORIGINAL)];
+
+	sodium_bin2base64(sig, sizeof(sig), r->signature, PROTO_SIG_BYTES,
+	    sodium_base64_VARIANT_ORIGINAL);
+	return json_pack("{s:s, s:s, s:s}", "player", r->player,
+	    "certificate", r->id, "signature", sig);
+}
+
+static enum proto_status
+bad_revocation(char *err, size_t errlen, const char *what)
+{
+	snprintf(err, errlen, "the revocation's %s", what);
+	return PROTO_MALFORMED;
+}
+
+enum proto_status
+delegation_revocation_from_json(const json_t *obj,
+    struct delegation_revocation *r, char *err, size_t errlen)
+{
+	const char *s;
+
+	memset(r, 0, sizeof(*r));
+	if (!json_is_object(obj))
+		return bad_revocation(err, errlen, "body is not a JSON object "
+		    "with player, certificate and signature");
+	s = json_string_value(json_object_get(obj, "player"));
+	if (s == NULL || !reqsig_valid_player(s))
+		return bad_revocation(err, errlen, "\"player\" is not a player "
+		    "name (1-63 letters, digits, '.', '-' or '_')");
+	snprintf(r->player, sizeof(r->player), "%s", s);
+	s = json_string_value(json_object_get(obj, "certificate"));
+	if (!delegation_id_valid(s))
+		return bad_revocation(err, errlen, "\"certificate\" is not a "
+		    "certificate id (16 lower-case hexadecimal digits)");
+	snprintf(r->id, sizeof(r->id), "%s", s);
+	if (read_signature(json_object_get(obj, "signature"), r->signature) !=
+	    0)
+		return bad_revocation(err, errlen, "\"signature\" is not 64 "
+		    "bytes of standard base64 (88 characters)");
 	return PROTO_OK;
 }
