@@ -64,10 +64,13 @@ tests_check_web_LDADD = $(CORE_LIBS) $(CHECK_LIBS) -lpthread
 # played by clicking, no hidden card in any page (docs/WEB.md).
 TESTS += tests/web-e2e.sh
 EXTRA_DIST += tests/web-e2e.sh tests/web_e2e.py
+# The seat page's bots part (docs/WEB.md "Bots"), a minute in Chromium.
+TESTS += tests/web-bots-e2e.sh
+EXTRA_DIST += tests/web-bots-e2e.sh tests/web_bots_e2e.py
 # The browser test's screenshots (tests/web-e2e/); `make clean` removes them.
 clean-local: clean-web-e2e
 clean-web-e2e:
-	-rm -rf tests/web-e2e
+	-rm -rf tests/web-e2e tests/web-bots-e2e
 .PHONY: clean-web-e2e
 
 check_PROGRAMS += tests/check_random_play
