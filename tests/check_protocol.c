@@ -433,7 +433,7 @@ START_TEST(test_vector_delegation)
 	ck_assert_int_eq(delegation_verify(&d, pk), PROTO_OK);
 	/* The bot's own key, or any change to a field, does not verify. */
 	ck_assert_int_eq(delegation_verify(&d, d.bot), PROTO_BAD_SIGNATURE);
-	ck_assert_int_eq(delegation_from_json(j, &back, err, sizeof(err)),
+	ck_assert_int_eq(delegation_from_json(j, &back, 0, err, sizeof(err)),
 	    PROTO_OK);
 	ck_assert_int_eq(delegation_verify(&back, pk), PROTO_OK);
 	back.expires++;
@@ -446,22 +446,25 @@ START_TEST(test_vector_delegation)
 	ck_assert_int_eq(delegation_verify(&back, pk), PROTO_BAD_SIGNATURE);
 	/* Refusals name the field. */
 	json_object_set_new(j, "game", json_string("some"));
-	ck_assert_int_eq(delegation_from_json(j, &back, err, sizeof(err)),
+	ck_assert_int_eq(delegation_from_json(j, &back, 0, err, sizeof(err)),
 	    PROTO_MALFORMED);
 	ck_assert_ptr_nonnull(strstr(err, "\"game\""));
+	ck_assert_int_eq(delegation_from_json(j, &back, 1, err, sizeof(err)),
+	    PROTO_MALFORMED);
+	ck_assert_ptr_nonnull(strstr(err, "n'est ni un numéro de partie"));
 	json_object_set_new(j, "game", json_string("all"));
 	json_object_set_new(j, "expires", json_integer(1700000000));
-	ck_assert_int_eq(delegation_from_json(j, &back, err, sizeof(err)),
+	ck_assert_int_eq(delegation_from_json(j, &back, 0, err, sizeof(err)),
 	    PROTO_MALFORMED);
 	ck_assert_ptr_nonnull(strstr(err, "\"expires\""));
 	json_object_set_new(j, "expires", json_integer(1702592000));
 	json_object_set_new(j, "scope", json_string("everything"));
-	ck_assert_int_eq(delegation_from_json(j, &back, err, sizeof(err)),
+	ck_assert_int_eq(delegation_from_json(j, &back, 0, err, sizeof(err)),
 	    PROTO_MALFORMED);
 	ck_assert_ptr_nonnull(strstr(err, "\"scope\""));
 	json_object_set_new(j, "scope", json_string("views"));
 	json_object_set_new(j, "bot", json_string("ed25519:AAAA"));
-	ck_assert_int_eq(delegation_from_json(j, &back, err, sizeof(err)),
+	ck_assert_int_eq(delegation_from_json(j, &back, 0, err, sizeof(err)),
 	    PROTO_MALFORMED);
 	ck_assert_ptr_nonnull(strstr(err, "\"bot\""));
 	json_decref(j);
@@ -499,7 +502,7 @@ START_TEST(test_vector_revocation)
 	ck_assert_str_eq(json_string_value(json_object_get(j, "signature")),
 	    VEC_REV_SIG);
 	ck_assert_int_eq(delegation_revocation_verify(&r, pk), PROTO_OK);
-	ck_assert_int_eq(delegation_revocation_from_json(j, &back, err,
+	ck_assert_int_eq(delegation_revocation_from_json(j, &back, 0, err,
 	    sizeof(err)), PROTO_OK);
 	ck_assert_int_eq(delegation_revocation_verify(&back, pk), PROTO_OK);
 	/* Another certificate or player: the signature fails. */
@@ -512,16 +515,16 @@ START_TEST(test_vector_revocation)
 	    PROTO_BAD_SIGNATURE);
 	/* Refusals name the field; an id must be 16 lower-case hex. */
 	json_object_set_new(j, "certificate", json_string("D308E8005B592030"));
-	ck_assert_int_eq(delegation_revocation_from_json(j, &back, err,
+	ck_assert_int_eq(delegation_revocation_from_json(j, &back, 0, err,
 	    sizeof(err)), PROTO_MALFORMED);
 	ck_assert_ptr_nonnull(strstr(err, "\"certificate\""));
 	json_object_set_new(j, "certificate", json_string("d308e8005b592030"));
 	json_object_set_new(j, "signature", json_string("AAAA"));
-	ck_assert_int_eq(delegation_revocation_from_json(j, &back, err,
+	ck_assert_int_eq(delegation_revocation_from_json(j, &back, 0, err,
 	    sizeof(err)), PROTO_MALFORMED);
 	ck_assert_ptr_nonnull(strstr(err, "\"signature\""));
 	json_decref(j);
-	ck_assert_int_eq(delegation_revocation_from_json(NULL, &back, err,
+	ck_assert_int_eq(delegation_revocation_from_json(NULL, &back, 0, err,
 	    sizeof(err)), PROTO_MALFORMED);
 }
 END_TEST

@@ -45,7 +45,7 @@ certificate(const json_t *root)
 	size_t len, again_len;
 	json_t *out;
 
-	if (delegation_from_json(root, &d, err, sizeof(err)) != PROTO_OK) {
+	if (delegation_from_json(root, &d, 0, err, sizeof(err)) != PROTO_OK) {
 		if (err[0] == '\0')
 			abort();
 		return;
@@ -59,7 +59,7 @@ certificate(const json_t *root)
 		abort();
 	if ((out = delegation_to_json(&d)) == NULL)
 		abort();
-	if (delegation_from_json(out, &again, err, sizeof(err)) != PROTO_OK)
+	if (delegation_from_json(out, &again, 0, err, sizeof(err)) != PROTO_OK)
 		abort();
 	json_decref(out);
 	again_len = delegation_canonical(&again, again_bytes,
@@ -81,7 +81,7 @@ revocation(const json_t *root)
 	size_t len, again_len;
 	json_t *out;
 
-	if (delegation_revocation_from_json(root, &r, err, sizeof(err)) !=
+	if (delegation_revocation_from_json(root, &r, 0, err, sizeof(err)) !=
 	    PROTO_OK) {
 		if (err[0] == '\0')
 			abort();
@@ -94,7 +94,7 @@ revocation(const json_t *root)
 	if (vs != PROTO_OK && vs != PROTO_BAD_SIGNATURE)
 		abort();
 	if ((out = delegation_revocation_to_json(&r)) == NULL ||
-	    delegation_revocation_from_json(out, &again, err, sizeof(err)) !=
+	    delegation_revocation_from_json(out, &again, 0, err, sizeof(err)) !=
 	    PROTO_OK)
 		abort();
 	json_decref(out);

@@ -114,16 +114,17 @@ read_signature(const json_t *value, unsigned char sig[PROTO_SIG_BYTES])
 	return 0;
 }
 
+/* A refusal of the reader: what is wrong, in English or French. */
 static enum proto_status
-bad(char *err, size_t errlen, const char *what)
+bad(char *err, size_t errlen, int french, const char *en, const char *fr)
 {
-	snprintf(err, errlen, "the delegation certificate's %s", what);
+	snprintf(err, errlen, "%s", french ? fr : en);
 	return PROTO_MALFORMED;
 }
 
 enum proto_status
-delegation_from_json(const json_t *obj, struct delegation *d, char *err,
-    size_t errlen)
+delegation_from_json(const json_t *obj, struct delegation *d, int french,
+    char *err, size_t errlen)
 {
 	const json_t *game = json_object_get(obj, "game");
 	const char *s;
@@ -131,45 +132,67 @@ delegation_from_json(const json_t *obj, struct delegation *d, char *err,
 
 	memset(d, 0, sizeof(*d));
 	if (!json_is_object(obj))
-		return bad(err, errlen, "body is not a JSON object with player, "
-		    "bot, game, scope, issued, expires and signature");
+		return bad(err, errlen, french, "the delegation certificate is "
+		    "not a JSON object with player, bot, game, scope, issued, "
+		    "expires and signature", "le certificat de délégation n'est "
+		    "pas un objet JSON avec player, bot, game, scope, issued, "
+		    "expires et signature");
 	s = json_string_value(json_object_get(obj, "player"));
 	if (s == NULL || !reqsig_valid_player(s))
-		return bad(err, errlen, "\"player\" is not a player name (1-63 "
-		    "letters, digits, '.', '-' or '_')");
+		return bad(err, errlen, french, "the delegation certificate's "
+		    "\"player\" is not a player name (1-63 letters, digits, "
+		    "'.', '-' or '_')", "le champ \"player\" du certificat de "
+		    "délégation n'est pas un nom de joueur (1 à 63 lettres, "
+		    "chiffres, '.', '-' ou '_')");
 	snprintf(d->player, sizeof(d->player), "%s", s);
 	s = json_string_value(json_object_get(obj, "bot"));
 	if (s == NULL || proto_pubkey_parse(s, d->bot, perr, sizeof(perr)) !=
 	    PROTO_OK)
-		return bad(err, errlen, "\"bot\" is not a public key "
-		    "(\"ed25519:\" and 44 base64 characters)");
+		return bad(err, errlen, french, "the delegation certificate's "
+		    "\"bot\" is not a public key (\"ed25519:\" and 44 base64 "
+		    "characters)", "le champ \"bot\" du certificat de "
+		    "délégation n'est pas une clé publique (\"ed25519:\" et 44 "
+		    "caractères base64)");
 	if (json_is_string(game) && strcmp(json_string_value(game), "all") == 0)
 		d->game = DELEGATION_ALL_GAMES;
 	else if (json_is_integer(game) && json_integer_value(game) > 0)
 		d->game = json_integer_value(game);
 	else
-		return bad(err, errlen, "\"game\" is neither a game number nor "
-		    "\"all\"");
+		return bad(err, errlen, french, "the delegation certificate's "
+		    "\"game\" is neither a game number nor \"all\"", "le champ "
+		    "\"game\" du certificat de délégation n'est ni un numéro de "
+		    "partie ni \"all\"");
 	s = json_string_value(json_object_get(obj, "scope"));
 	if (s != NULL && strcmp(s, "moves") == 0)
 		d->scope = DELEGATION_MOVES;
 	else if (s != NULL && strcmp(s, "views") == 0)
 		d->scope = DELEGATION_VIEWS;
 	else
-		return bad(err, errlen, "\"scope\" is neither \"moves\" nor "
-		    "\"views\"");
+		return bad(err, errlen, french, "the delegation certificate's "
+		    "\"scope\" is neither \"moves\" nor \"views\"", "le champ "
+		    "\"scope\" du certificat de délégation n'est ni \"moves\" "
+		    "ni \"views\"");
 	if (!json_is_integer(json_object_get(obj, "issued")) ||
 	    !json_is_integer(json_object_get(obj, "expires")))
-		return bad(err, errlen, "\"issued\" and \"expires\" must be unix "
-		    "times (whole seconds)");
+		return bad(err, errlen, french, "the delegation certificate's "
+		    "\"issued\" and \"expires\" must be unix times (whole "
+		    "seconds)", "les champs \"issued\" et \"expires\" du "
+		    "certificat de délégation doivent être des heures unix "
+		    "(secondes entières)");
 	d->issued = json_integer_value(json_object_get(obj, "issued"));
 	d->expires = json_integer_value(json_object_get(obj, "expires"));
 	if (d->issued < 0 || d->expires <= d->issued)
-		return bad(err, errlen, "\"expires\" must come after \"issued\"");
+		return bad(err, errlen, french, "the delegation certificate's "
+		    "\"expires\" must come after \"issued\"", "le champ "
+		    "\"expires\" du certificat de délégation doit suivre "
+		    "\"issued\"");
 	if (read_signature(json_object_get(obj, "signature"),
 	    d->signature) != 0)
-		return bad(err, errlen, "\"signature\" is not 64 bytes of "
-		    "standard base64 (88 characters)");
+		return bad(err, errlen, french, "the delegation certificate's "
+		    "\"signature\" is not 64 bytes of standard base64 (88 "
+		    "characters)", "le champ \"signature\" du certificat de "
+		    "délégation n'est pas 64 octets en base64 standard (88 "
+		    "caractères)");
 	return PROTO_OK;
 }
 
@@ -237,36 +260,38 @@ delegation_revocation_to_json(const struct delegation_revocation *r)
 	    "certificate", r->id, "signature", sig);
 }
 
-static enum proto_status
-bad_revocation(char *err, size_t errlen, const char *what)
-{
-	snprintf(err, errlen, "the revocation's %s", what);
-	return PROTO_MALFORMED;
-}
-
 enum proto_status
 delegation_revocation_from_json(const json_t *obj,
-    struct delegation_revocation *r, char *err, size_t errlen)
+    struct delegation_revocation *r, int french, char *err, size_t errlen)
 {
 	const char *s;
 
 	memset(r, 0, sizeof(*r));
 	if (!json_is_object(obj))
-		return bad_revocation(err, errlen, "body is not a JSON object "
-		    "with player, certificate and signature");
+		return bad(err, errlen, french, "the revocation is not a JSON "
+		    "object with player, certificate and signature", "la "
+		    "révocation n'est pas un objet JSON avec player, certificate "
+		    "et signature");
 	s = json_string_value(json_object_get(obj, "player"));
 	if (s == NULL || !reqsig_valid_player(s))
-		return bad_revocation(err, errlen, "\"player\" is not a player "
-		    "name (1-63 letters, digits, '.', '-' or '_')");
+		return bad(err, errlen, french, "the revocation's \"player\" is "
+		    "not a player name (1-63 letters, digits, '.', '-' or '_')",
+		    "le champ \"player\" de la révocation n'est pas un nom de "
+		    "joueur (1 à 63 lettres, chiffres, '.', '-' ou '_')");
 	snprintf(r->player, sizeof(r->player), "%s", s);
 	s = json_string_value(json_object_get(obj, "certificate"));
 	if (!delegation_id_valid(s))
-		return bad_revocation(err, errlen, "\"certificate\" is not a "
-		    "certificate id (16 lower-case hexadecimal digits)");
+		return bad(err, errlen, french, "the revocation's "
+		    "\"certificate\" is not a certificate id (16 lower-case "
+		    "hexadecimal digits)", "le champ \"certificate\" de la "
+		    "révocation n'est pas un numéro de certificat (16 chiffres "
+		    "hexadécimaux en minuscules)");
 	snprintf(r->id, sizeof(r->id), "%s", s);
 	if (read_signature(json_object_get(obj, "signature"), r->signature) !=
 	    0)
-		return bad_revocation(err, errlen, "\"signature\" is not 64 "
-		    "bytes of standard base64 (88 characters)");
+		return bad(err, errlen, french, "the revocation's \"signature\" "
+		    "is not 64 bytes of standard base64 (88 characters)", "le "
+		    "champ \"signature\" de la révocation n'est pas 64 octets en "
+		    "base64 standard (88 caractères)");
 	return PROTO_OK;
 }

@@ -87,10 +87,11 @@ int	delegation_id(const struct delegation *d,
 json_t *delegation_to_json(const struct delegation *d);
 
 /* Read the JSON object into d: PROTO_OK, or PROTO_MALFORMED with a
- * sentence in err naming the field that is wrong and what it must be.
- * The signature is not checked here (delegation_verify). */
+ * sentence in err naming the field that is wrong and what it must be, in
+ * French if french, else in English.  The signature is not checked here
+ * (delegation_verify). */
 enum proto_status delegation_from_json(const json_t *obj,
-	    struct delegation *d, char *err, size_t errlen);
+	    struct delegation *d, int french, char *err, size_t errlen);
 
 /* ---- revocations ------------------------------------------------------ */
 
@@ -120,10 +121,9 @@ enum proto_status delegation_revocation_verify(
 /* r as JSON (a new reference). */
 json_t *delegation_revocation_to_json(const struct delegation_revocation *r);
 
-/* Read the JSON object into r: PROTO_OK, or PROTO_MALFORMED with a
- * sentence in err naming the field that is wrong.  The signature is not
- * checked here. */
+/* Read the JSON object into r, as delegation_from_json(). */
 enum proto_status delegation_revocation_from_json(const json_t *obj,
-	    struct delegation_revocation *r, char *err, size_t errlen);
+	    struct delegation_revocation *r, int french, char *err,
+	    size_t errlen);
 
 #endif /* PBEM_DELEGATION_H */

@@ -148,8 +148,8 @@ browser_certificate(struct api_request *req, enum rules_lang lang,
 		    "certificat pour vous : chargez votre fichier de clé dans "
 		    "cette page (avec script), ou utilisez pbem delegate");
 	root = json_loads(text, JSON_REJECT_DUPLICATES, NULL);
-	ps = root != NULL ? delegation_from_json(root, d, detail,
-	    sizeof(detail)) : PROTO_MALFORMED;
+	ps = root != NULL ? delegation_from_json(root, d, lang ==
+	    RULES_LANG_FR, detail, sizeof(detail)) : PROTO_MALFORMED;
 	json_decref(root);
 	if (ps != PROTO_OK)
 		return engine_refusal_in(err, errlen, ENGINE_BAD_REQUEST, lang,

@@ -146,14 +146,14 @@ mail_revocation(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
 	root = block_text(m->text, m->textlen, REVOKE_BEGIN_LINE,
 	    REVOKE_END_LINE, text, sizeof(text)) == 0 ? json_loads(text,
 	    JSON_REJECT_DUPLICATES, NULL) : NULL;
-	if (root == NULL || delegation_revocation_from_json(root, &rv, detail,
+	if (root == NULL || delegation_revocation_from_json(root, &rv, fr, detail,
 	    sizeof(detail)) != PROTO_OK)
-		snprintf(err, sizeof(err), fr ? "la révocation est illisible "
-		    "(%s) ; envoyez ce qu'imprime pbem delegate revoke -m ID" :
-		    "the revocation does not read (%s); send what pbem "
-		    "delegate revoke -m ID prints", root == NULL ? (fr ? "pas "
-		    "d'objet JSON entre les lignes BEGIN et END" : "no JSON "
-		    "object between the BEGIN and END lines") : detail);
+		snprintf(err, sizeof(err), fr ? "%s ; envoyez ce qu'imprime "
+		    "pbem delegate revoke -m ID" : "%s; send what pbem delegate "
+		    "revoke -m ID prints", root != NULL ? detail : fr ? "la "
+		    "révocation est illisible : pas d'objet JSON entre les "
+		    "lignes BEGIN et END" : "the revocation does not read: no "
+		    "JSON object between the BEGIN and END lines");
 	else if (store_player_find(ctx->st, rv.player, &p) != STORE_OK)
 		snprintf(err, sizeof(err), fr ? "il n'y a pas de joueur nommé "
 		    "%s" : "there is no player named %s", rv.player);
@@ -204,14 +204,14 @@ mail_delegation(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
 	root = block_text(m->text, m->textlen, BEGIN_LINE, END_LINE, text,
 	    sizeof(text)) == 0 ? json_loads(text, JSON_REJECT_DUPLICATES,
 	    NULL) : NULL;
-	if (root == NULL || delegation_from_json(root, &d, detail,
+	if (root == NULL || delegation_from_json(root, &d, fr, detail,
 	    sizeof(detail)) != PROTO_OK)
-		snprintf(err, sizeof(err), fr ? "le certificat de délégation "
-		    "est illisible (%s) ; envoyez ce qu'imprime pbem delegate "
-		    "-m" : "the delegation certificate does not read (%s); "
-		    "send what pbem delegate -m prints", root == NULL ? (fr ?
-		    "pas d'objet JSON entre les lignes BEGIN et END" : "no "
-		    "JSON object between the BEGIN and END lines") : detail);
+		snprintf(err, sizeof(err), fr ? "%s ; envoyez ce qu'imprime "
+		    "pbem delegate -m" : "%s; send what pbem delegate -m "
+		    "prints", root != NULL ? detail : fr ? "le certificat de "
+		    "délégation est illisible : pas d'objet JSON entre les "
+		    "lignes BEGIN et END" : "the delegation certificate does "
+		    "not read: no JSON object between the BEGIN and END lines");
 	else if (store_player_find(ctx->st, d.player, &p) != STORE_OK)
 		snprintf(err, sizeof(err), fr ? "il n'y a pas de joueur nommé "
 		    "%s" : "there is no player named %s", d.player);
