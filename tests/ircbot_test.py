@@ -2,10 +2,11 @@
 """ircbot_test.py -- run by tests/ircbot-test.sh (see there): a real
 ngircd, pbemd and contrib/ircbot/pbem-ircbot, two scripted players (alice
 in English, bob in French) and an observer, a whole Ladder game played
-through the bot; then ngircd is stopped and started again (the bot must
-come back to the channel by itself), then pbemd (the channel hears it is
-away and back, commands say so meanwhile), and a second game is played
-through the bot to show it works again."""
+through the bot; then pbemd is stopped and started again (the channel
+hears it is away and back, commands say so meanwhile) and a second game
+starts, one move played through the bot; then ngircd is stopped and
+started again: the bot must come back to the channel by itself and tell
+the player to act again, who plays two more moves through it."""
 import argparse
 import json
 import os
@@ -171,6 +172,8 @@ def play(observer, players, game, limit):
         if over:
             break
         for name, client in players.items():
+            if limit and moves >= limit:
+                break
             says = SAYS[LANG[name]]
             line, cursor[name] = client.wait_for(
                 r"(game|partie) %d, " % game + says["turn"], cursor[name],
@@ -332,20 +335,6 @@ def run(args, work, procs):
     for text in channel:
         print("  " + text)
 
-    # The IRC server goes away and comes back: the bot connects again by
-    # itself (backoff up to 2 s here) and is back in the channel.
-    stop(ngircd)
-    time.sleep(3)
-    ngircd = start_ngircd()
-    check(wait_port(irc_port), "ngircd answers again")
-    observer, players = connect_clients()
-    line, _ = observer.wait_for(r"^:%s!.* JOIN " % BOTNICK, seconds=60)
-    check(line is not None, "the bot comes back to the channel after "
-          "ngircd restarted")
-    players["alice"].send("PRIVMSG %s :!show %d" % (CHANNEL, game))
-    line, _ = observer.wait_for(r"game %d \(template\): alice, bob" % game)
-    check(line is not None, "!show answers after ngircd restarted")
-
     # The pbem server goes away: the channel hears it once, commands say
     # so; it comes back: the channel hears it, commands work again.
     stop(pbemd)
@@ -359,8 +348,8 @@ def run(args, work, procs):
     line, _ = observer.wait_for(re.escape(BACK), seconds=60)
     check(line is not None, "the channel hears the pbem server is back")
 
-    # A second game, played through the bot after both restarts: the
-    # certificates for all games are recorded when it starts.
+    # A second game after the restart: the certificates for all games
+    # are recorded when it starts, and the bot plays it.
     rc, out = pbem_run("request", "-u", url, "-k", "bob.key", "-p", "bob",
                        "POST", "/v1/games", "new.json")
     check(rc == 0, "bob creates a second game: " + out)
@@ -368,8 +357,27 @@ def run(args, work, procs):
     rc, out = pbem_run("request", "-u", url, "-k", "alice.key", "-p",
                        "alice", "POST", "/v1/games/%d/join" % second)
     check(rc == 0, "alice joins the second game: " + out)
-    more = play(observer, players, second, 3)
-    check(more >= 3, "moves through the bot after the restarts: %d" % more)
+    more = play(observer, players, second, 1)
+    check(more == 1, "a move through the bot after pbemd restarted")
+    time.sleep(3)       # the turn that follows is told before IRC goes
+
+    # The IRC server goes away and comes back: the bot connects again by
+    # itself (backoff up to 2 s here), is back in the channel, and tells
+    # the player whose turn it is again (no event happened since).
+    stop(ngircd)
+    time.sleep(3)
+    ngircd = start_ngircd()
+    check(wait_port(irc_port), "ngircd answers again")
+    observer, players = connect_clients()
+    line, _ = observer.wait_for(r"^:%s!.* JOIN " % BOTNICK, seconds=60)
+    check(line is not None, "the bot comes back to the channel after "
+          "ngircd restarted")
+    players["alice"].send("PRIVMSG %s :!show %d" % (CHANNEL, game))
+    line, _ = observer.wait_for(r"game %d \(template\): alice, bob" % game)
+    check(line is not None, "!show answers after ngircd restarted")
+    more = play(observer, players, second, 2)
+    check(more == 2, "the turn is told again after the reconnect, and "
+          "played: %d moves" % more)
     channel = observer.said_by_bot(CHANNEL)
     check(all(re.match(r"^(\[game \d+\] |game \d+ \()", t) is not None
               or t in (AWAY, BACK) or "does not answer" in t
