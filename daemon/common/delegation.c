@@ -41,17 +41,40 @@ delegation_canonical(const struct delegation *d, unsigned char *buf,
 	return (size_t)n;
 }
 
+/* Sign the len canonical bytes buf (none: they could not be encoded)
+ * into sig: 0, or -1. */
+static int
+sign_canonical(const unsigned char *buf, size_t len,
+    unsigned char sig[PROTO_SIG_BYTES],
+    const unsigned char seckey[PROTO_SECKEY_BYTES])
+{
+	if (len == 0)
+		return -1;
+	crypto_sign_detached(sig, NULL, buf, len, seckey);
+	return 0;
+}
+
+/* Does sig over the len canonical bytes buf verify with key? */
+static enum proto_status
+verify_canonical(const unsigned char *buf, size_t len,
+    const unsigned char sig[PROTO_SIG_BYTES],
+    const unsigned char key[PROTO_PUBKEY_BYTES])
+{
+	if (len == 0)
+		return PROTO_MALFORMED;
+	if (crypto_sign_verify_detached(sig, buf, len, key) != 0)
+		return PROTO_BAD_SIGNATURE;
+	return PROTO_OK;
+}
+
 int
 delegation_sign(struct delegation *d,
     const unsigned char seckey[PROTO_SECKEY_BYTES])
 {
 	unsigned char buf[DELEGATION_CANONICAL_MAX];
-	size_t len = delegation_canonical(d, buf, sizeof(buf));
 
-	if (len == 0)
-		return -1;
-	crypto_sign_detached(d->signature, NULL, buf, len, seckey);
-	return 0;
+	return sign_canonical(buf, delegation_canonical(d, buf, sizeof(buf)),
+	    d->signature, seckey);
 }
 
 enum proto_status
@@ -59,14 +82,9 @@ delegation_verify(const struct delegation *d,
     const unsigned char player_key[PROTO_PUBKEY_BYTES])
 {
 	unsigned char buf[DELEGATION_CANONICAL_MAX];
-	size_t len = delegation_canonical(d, buf, sizeof(buf));
 
-	if (len == 0)
-		return PROTO_MALFORMED;
-	if (crypto_sign_verify_detached(d->signature, buf, len,
-	    player_key) != 0)
-		return PROTO_BAD_SIGNATURE;
-	return PROTO_OK;
+	return verify_canonical(buf, delegation_canonical(d, buf,
+	    sizeof(buf)), d->signature, player_key);
 }
 
 int
@@ -225,12 +243,9 @@ delegation_revocation_sign(struct delegation_revocation *r,
     const unsigned char seckey[PROTO_SECKEY_BYTES])
 {
 	unsigned char buf[DELEGATION_CANONICAL_MAX];
-	size_t len = delegation_revocation_canonical(r, buf, sizeof(buf));
 
-	if (len == 0)
-		return -1;
-	crypto_sign_detached(r->signature, NULL, buf, len, seckey);
-	return 0;
+	return sign_canonical(buf, delegation_revocation_canonical(r, buf,
+	    sizeof(buf)), r->signature, seckey);
 }
 
 enum proto_status
@@ -238,14 +253,9 @@ delegation_revocation_verify(const struct delegation_revocation *r,
     const unsigned char player_key[PROTO_PUBKEY_BYTES])
 {
 	unsigned char buf[DELEGATION_CANONICAL_MAX];
-	size_t len = delegation_revocation_canonical(r, buf, sizeof(buf));
 
-	if (len == 0)
-		return PROTO_MALFORMED;
-	if (crypto_sign_verify_detached(r->signature, buf, len,
-	    player_key) != 0)
-		return PROTO_BAD_SIGNATURE;
-	return PROTO_OK;
+	return verify_canonical(buf, delegation_revocation_canonical(r, buf,
+	    sizeof(buf)), r->signature, player_key);
 }
 
 json_t *

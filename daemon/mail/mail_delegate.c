@@ -129,6 +129,37 @@ answer_player(const struct store_player *p, enum engine_status es,
 	}
 }
 
+/* The JSON object between the lines begin and end of m (a new
+ * reference), or NULL with why in err, in French if fr. */
+static json_t *
+block_json(const struct mail_msg *m, const char *begin, const char *end_line,
+    int fr, char *err, size_t errlen)
+{
+	char text[CERT_MAX];
+	json_t *root = NULL;
+
+	if (block_text(m->text, m->textlen, begin, end_line, text,
+	    sizeof(text)) == 0)
+		root = json_loads(text, JSON_REJECT_DUPLICATES, NULL);
+	if (root == NULL)
+		snprintf(err, errlen, fr ? "pas d'objet JSON entre les lignes "
+		    "%s et %s" : "no JSON object between the lines %s and %s",
+		    begin, end_line);
+	return root;
+}
+
+/* The player named name into p: 0, or -1 with why in err. */
+static int
+player_named(struct mail_ingest_ctx *ctx, const char *name, int fr,
+    struct store_player *p, char *err, size_t errlen)
+{
+	if (store_player_find(ctx->st, name, p) == STORE_OK)
+		return 0;
+	snprintf(err, errlen, fr ? "il n'y a pas de joueur nommé %s" :
+	    "there is no player named %s", name);
+	return -1;
+}
+
 /* A revocation block: check the player's signature, then revoke. */
 static void
 mail_revocation(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
@@ -139,26 +170,23 @@ mail_revocation(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
 	struct store_player p;
 	enum engine_status es;
 	json_t *root;
-	char text[CERT_MAX], err[1024], detail[512];
-	int fr = strcmp(lang, "fr") == 0;
+	char err[1024], detail[512];
+	int fr = strcmp(lang, "fr") == 0, refused;
 
-	err[0] = '\0';
-	root = block_text(m->text, m->textlen, REVOKE_BEGIN_LINE,
-	    REVOKE_END_LINE, text, sizeof(text)) == 0 ? json_loads(text,
-	    JSON_REJECT_DUPLICATES, NULL) : NULL;
-	if (root == NULL || delegation_revocation_from_json(root, &rv, fr, detail,
-	    sizeof(detail)) != PROTO_OK)
-		snprintf(err, sizeof(err), fr ? "%s ; envoyez ce qu'imprime "
-		    "pbem delegate revoke -m ID" : "%s; send what pbem delegate "
-		    "revoke -m ID prints", root != NULL ? detail : fr ? "la "
-		    "révocation est illisible : pas d'objet JSON entre les "
-		    "lignes BEGIN et END" : "the revocation does not read: no "
-		    "JSON object between the BEGIN and END lines");
-	else if (store_player_find(ctx->st, rv.player, &p) != STORE_OK)
-		snprintf(err, sizeof(err), fr ? "il n'y a pas de joueur nommé "
-		    "%s" : "there is no player named %s", rv.player);
+	root = block_json(m, REVOKE_BEGIN_LINE, REVOKE_END_LINE, fr, detail,
+	    sizeof(detail));
+	refused = root == NULL || delegation_revocation_from_json(root, &rv,
+	    fr, detail, sizeof(detail)) != PROTO_OK;
+	if (refused)
+		snprintf(err, sizeof(err), fr ? "la révocation est illisible "
+		    "(%s) ; envoyez ce qu'imprime pbem delegate revoke -m ID" :
+		    "the revocation does not read (%s); send what pbem "
+		    "delegate revoke -m ID prints", detail);
+	else
+		refused = player_named(ctx, rv.player, fr, &p, err,
+		    sizeof(err));
 	json_decref(root);
-	if (err[0] != '\0') {
+	if (refused) {
 		refuse_to_sender(reply_to, lang, err, r, a);
 		return;
 	}
@@ -192,31 +220,27 @@ mail_delegation(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
 	struct delegation d;
 	enum engine_status es;
 	json_t *root, *games;
-	char text[CERT_MAX], err[1024], detail[512];
-	int fr = strcmp(lang, "fr") == 0;
+	char err[1024], detail[512];
+	int fr = strcmp(lang, "fr") == 0, refused;
 	size_t i;
 
 	if (!holds_line(m->text, m->textlen, BEGIN_LINE)) {
 		mail_revocation(ctx, m, reply_to, lang, r, a);
 		return;
 	}
-	err[0] = '\0';
-	root = block_text(m->text, m->textlen, BEGIN_LINE, END_LINE, text,
-	    sizeof(text)) == 0 ? json_loads(text, JSON_REJECT_DUPLICATES,
-	    NULL) : NULL;
-	if (root == NULL || delegation_from_json(root, &d, fr, detail,
-	    sizeof(detail)) != PROTO_OK)
-		snprintf(err, sizeof(err), fr ? "%s ; envoyez ce qu'imprime "
-		    "pbem delegate -m" : "%s; send what pbem delegate -m "
-		    "prints", root != NULL ? detail : fr ? "le certificat de "
-		    "délégation est illisible : pas d'objet JSON entre les "
-		    "lignes BEGIN et END" : "the delegation certificate does "
-		    "not read: no JSON object between the BEGIN and END lines");
-	else if (store_player_find(ctx->st, d.player, &p) != STORE_OK)
-		snprintf(err, sizeof(err), fr ? "il n'y a pas de joueur nommé "
-		    "%s" : "there is no player named %s", d.player);
+	root = block_json(m, BEGIN_LINE, END_LINE, fr, detail, sizeof(detail));
+	refused = root == NULL || delegation_from_json(root, &d, fr, detail,
+	    sizeof(detail)) != PROTO_OK;
+	if (refused)
+		snprintf(err, sizeof(err), fr ? "le certificat de délégation "
+		    "est illisible (%s) ; envoyez ce qu'imprime pbem delegate "
+		    "-m" : "the delegation certificate does not read (%s); "
+		    "send what pbem delegate -m prints", detail);
+	else
+		refused = player_named(ctx, d.player, fr, &p, err,
+		    sizeof(err));
 	json_decref(root);
-	if (err[0] != '\0') {
+	if (refused) {
 		refuse_to_sender(reply_to, lang, err, r, a);
 		return;
 	}
