@@ -948,22 +948,34 @@ certificate_json(struct delegation *d)
 	return text;
 }
 
+/* A certificate of player (secret key sk) for bot's key, all games, in
+ * force from now for a day, signed, into d. */
+static void
+signed_certificate(struct delegation *d, const char *player,
+    const unsigned char *sk, const unsigned char *bot,
+    enum delegation_scope scope)
+{
+	memset(d, 0, sizeof(*d));
+	snprintf(d->player, sizeof(d->player), "%s", player);
+	memcpy(d->bot, bot, sizeof(d->bot));
+	d->game = DELEGATION_ALL_GAMES;
+	d->scope = scope;
+	d->issued = (int64_t)time(NULL);
+	d->expires = d->issued + 86400;
+	ck_assert_int_eq(delegation_sign(d, sk), 0);
+}
+
 START_TEST(test_delegation_by_mail)
 {
 	struct store_delegation rows[STORE_DELEGATIONS_MAX];
-	unsigned char bot_sk[64];
+	unsigned char bot_pk[32], bot_sk[64];
 	struct delegation d;
 	char text[900], *json, *m, *b;
 	size_t n;
 
-	memset(&d, 0, sizeof(d));
-	snprintf(d.player, sizeof(d.player), "p0");
-	crypto_sign_keypair(d.bot, bot_sk);
-	d.game = DELEGATION_ALL_GAMES;
-	d.scope = DELEGATION_MOVES;
-	d.issued = (int64_t)time(NULL);
-	d.expires = d.issued + 86400;
-	ck_assert_int_eq(delegation_sign(&d, env.player_sk[0]), 0);
+	crypto_sign_keypair(bot_pk, bot_sk);
+	signed_certificate(&d, "p0", env.player_sk[0], bot_pk,
+	    DELEGATION_MOVES);
 	json = certificate_json(&d);
 	snprintf(text, sizeof(text), "> -----BEGIN PBEM DELEGATION-----\n> "
 	    "%.60s\n> %s\n> -----END PBEM DELEGATION-----", json, json + 60);
@@ -1051,20 +1063,15 @@ START_TEST(test_revocation_by_mail)
 {
 	struct store_delegation rows[STORE_DELEGATIONS_MAX];
 	struct engine_delegation_result res;
-	unsigned char bot_sk[64], fr_sk[64];
+	unsigned char bot_pk[32], bot_sk[64], fr_sk[64];
 	struct store_player p0, zoe;
 	struct delegation d;
 	char text[900], err[512];
 	size_t n;
 
-	memset(&d, 0, sizeof(d));
-	snprintf(d.player, sizeof(d.player), "p0");
-	crypto_sign_keypair(d.bot, bot_sk);
-	d.game = DELEGATION_ALL_GAMES;
-	d.scope = DELEGATION_VIEWS;
-	d.issued = (int64_t)time(NULL);
-	d.expires = d.issued + 86400;
-	ck_assert_int_eq(delegation_sign(&d, env.player_sk[0]), 0);
+	crypto_sign_keypair(bot_pk, bot_sk);
+	signed_certificate(&d, "p0", env.player_sk[0], bot_pk,
+	    DELEGATION_VIEWS);
 	ck_assert_int_eq(store_player_find(env.st, "p0", &p0), STORE_OK);
 	ck_assert_int_eq(engine_delegation_submit(env.st, env.key, &p0, &d,
 	    d.issued, RULES_LANG_EN, &res, err, sizeof(err)), ENGINE_OK);
@@ -1109,14 +1116,7 @@ START_TEST(test_revocation_by_mail)
 	snprintf(zoe.lang, sizeof(zoe.lang), "fr");
 	crypto_sign_keypair(zoe.pubkey, fr_sk);
 	ck_assert_int_eq(store_player_add(env.st, &zoe), STORE_OK);
-	memset(&d, 0, sizeof(d));
-	snprintf(d.player, sizeof(d.player), "zoe");
-	crypto_sign_ed25519_sk_to_pk(d.bot, bot_sk);
-	d.game = DELEGATION_ALL_GAMES;
-	d.scope = DELEGATION_MOVES;
-	d.issued = (int64_t)time(NULL);
-	d.expires = d.issued + 3600;
-	ck_assert_int_eq(delegation_sign(&d, fr_sk), 0);
+	signed_certificate(&d, "zoe", fr_sk, bot_pk, DELEGATION_MOVES);
 	ck_assert_int_eq(engine_delegation_submit(env.st, env.key, &zoe, &d,
 	    d.issued, RULES_LANG_FR, &res, err, sizeof(err)), ENGINE_OK);
 	revocation_text("zoe", res.id, fr_sk, 0, text, sizeof(text));
