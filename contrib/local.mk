@@ -67,6 +67,9 @@ uninstall-example-config:
 # The manual pages (mdoc), linted by tests/man-test.sh.
 dist_man_MANS = docs/man/pbem.1 docs/man/pbemd.conf.5 docs/man/pbemctl.8 \
 	docs/man/pbemd.8
+# The IRC bot is not installed (contrib/ircbot, docs/BOTS.md section 9):
+# its page travels with it.
+EXTRA_DIST += contrib/ircbot/pbem-ircbot docs/man/pbem-ircbot.1
 TESTS += tests/man-test.sh
 EXTRA_DIST += tests/man-test.sh
 

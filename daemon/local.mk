@@ -101,6 +101,7 @@ daemon_pbemd_SOURCES = \
 	daemon/http/api_webhooks.c daemon/http/api_ops.c \
 	daemon/http/web.h daemon/http/web_page.c daemon/http/web_signin.c \
 	daemon/http/web_seat.c daemon/http/web_move.c \
+	daemon/http/web_form.c daemon/http/web_bots.c \
 	daemon/http/web_static.c \
 	daemon/http/web_origin.h daemon/http/web_origin.c \
 	daemon/http/web_pick.h daemon/http/web_pick.c \

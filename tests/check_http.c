@@ -1492,8 +1492,8 @@ check_game_webhooks(int64_t game)
 /* The player's pages under /play/ (docs/WEB.md), each answer recorded
  * for openapi-test.sh: the static files, the public page, a sign-in link
  * (its page, then its POST setting the session cookie), the seat's page
- * with and without the cookie, a move form without its token, and a
- * code that is none. */
+ * with and without the cookie, a move form and the bots forms without
+ * their token, and a code that is none. */
 static void
 check_play_pages(int64_t game)
 {
@@ -1547,6 +1547,19 @@ check_play_pages(int64_t game)
 	snprintf(target, sizeof(target), "/play/games/%lld/move",
 	    (long long)game);
 	http_raw_header("POST", target, "move=x&seq=1", cookie, &r);
+	ck_assert_int_eq(r.status, 403);
+	free(r.body);
+	/* The bots forms (docs/WEB.md "Bots"): without their token,
+	 * refused and nothing kept (tests/web-bots-e2e.sh fills them). */
+	snprintf(target, sizeof(target), "/play/games/%lld/bots",
+	    (long long)game);
+	http_raw_header("POST", target, "bot=x&cover=all&scope=moves&"
+	    "expires=2099-01-01", cookie, &r);
+	ck_assert_int_eq(r.status, 403);
+	free(r.body);
+	snprintf(target, sizeof(target), "/play/games/%lld/bots/revoke",
+	    (long long)game);
+	http_raw_header("POST", target, "id=0123456789abcdef", cookie, &r);
 	ck_assert_int_eq(r.status, 403);
 	free(r.body);
 }

@@ -955,22 +955,34 @@ certificate_json(struct delegation *d)
 	return text;
 }
 
+/* A certificate of player (secret key sk) for bot's key, all games, in
+ * force from now for a day, signed, into d. */
+static void
+signed_certificate(struct delegation *d, const char *player,
+    const unsigned char *sk, const unsigned char *bot,
+    enum delegation_scope scope)
+{
+	memset(d, 0, sizeof(*d));
+	snprintf(d->player, sizeof(d->player), "%s", player);
+	memcpy(d->bot, bot, sizeof(d->bot));
+	d->game = DELEGATION_ALL_GAMES;
+	d->scope = scope;
+	d->issued = (int64_t)time(NULL);
+	d->expires = d->issued + 86400;
+	ck_assert_int_eq(delegation_sign(d, sk), 0);
+}
+
 START_TEST(test_delegation_by_mail)
 {
 	struct store_delegation rows[STORE_DELEGATIONS_MAX];
-	unsigned char bot_sk[64];
+	unsigned char bot_pk[32], bot_sk[64];
 	struct delegation d;
 	char text[900], *json, *m, *b;
 	size_t n;
 
-	memset(&d, 0, sizeof(d));
-	snprintf(d.player, sizeof(d.player), "p0");
-	crypto_sign_keypair(d.bot, bot_sk);
-	d.game = DELEGATION_ALL_GAMES;
-	d.scope = DELEGATION_MOVES;
-	d.issued = (int64_t)time(NULL);
-	d.expires = d.issued + 86400;
-	ck_assert_int_eq(delegation_sign(&d, env.player_sk[0]), 0);
+	crypto_sign_keypair(bot_pk, bot_sk);
+	signed_certificate(&d, "p0", env.player_sk[0], bot_pk,
+	    DELEGATION_MOVES);
 	json = certificate_json(&d);
 	snprintf(text, sizeof(text), "> -----BEGIN PBEM DELEGATION-----\n> "
 	    "%.60s\n> %s\n> -----END PBEM DELEGATION-----", json, json + 60);
@@ -1007,6 +1019,119 @@ START_TEST(test_delegation_by_mail)
 	ck_assert_int_eq(store_delegation_active(env.st, env.player_id[0],
 	    (int64_t)time(NULL), rows, STORE_DELEGATIONS_MAX, &n), STORE_OK);
 	ck_assert_uint_eq(n, 1);
+}
+END_TEST
+
+/* The revocation of certificate id by player, signed with sk, as the
+ * lines pbem delegate revoke -m prints (quoted with "> " if quoted). */
+static void
+revocation_text(const char *player, const char *id,
+    const unsigned char *sk, int quoted, char *out, size_t outlen)
+{
+	struct delegation_revocation rv;
+	json_t *j;
+	char *json;
+
+	memset(&rv, 0, sizeof(rv));
+	snprintf(rv.player, sizeof(rv.player), "%s", player);
+	snprintf(rv.id, sizeof(rv.id), "%s", id);
+	ck_assert_int_eq(delegation_revocation_sign(&rv, sk), 0);
+	j = delegation_revocation_to_json(&rv);
+	json = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	/* Re-wrapped at 50 characters, as a mail client may. */
+	snprintf(out, outlen, "%s-----BEGIN PBEM REVOCATION-----\n%s%.50s\n%s"
+	    "%s\n%s-----END PBEM REVOCATION-----", quoted ? "> " : "",
+	    quoted ? "> " : "", json, quoted ? "> " : "", json + 50,
+	    quoted ? "> " : "");
+	free(json);
+}
+
+/* The newest mail to addr holds needle (checked), freed. */
+static void
+answered(const char *addr, const char *needle)
+{
+	char *m = newest(addr, NULL), *b;
+
+	ck_assert_ptr_nonnull(m);
+	b = body_of(m);
+	ck_assert_msg(strstr(b, needle) != NULL, "no \"%s\" in: %s", needle,
+	    b);
+	free(b);
+	free(m);
+}
+
+/* A revocation by mail (docs/MAIL.md "Delegation"): a forged one is
+ * answered to the sender and changes nothing; an unknown id is answered
+ * to the player; a good one, quoted and re-wrapped, ends the certificate
+ * and is answered at the player's address in their language (English
+ * for p0, French for a French player with a key of their own). */
+START_TEST(test_revocation_by_mail)
+{
+	struct store_delegation rows[STORE_DELEGATIONS_MAX];
+	struct engine_delegation_result res;
+	unsigned char bot_pk[32], bot_sk[64], fr_sk[64];
+	struct store_player p0, zoe;
+	struct delegation d;
+	char text[900], err[512];
+	size_t n;
+
+	crypto_sign_keypair(bot_pk, bot_sk);
+	signed_certificate(&d, "p0", env.player_sk[0], bot_pk,
+	    DELEGATION_VIEWS);
+	ck_assert_int_eq(store_player_find(env.st, "p0", &p0), STORE_OK);
+	ck_assert_int_eq(engine_delegation_submit(env.st, env.key, &p0, &d,
+	    d.issued, RULES_LANG_EN, &res, err, sizeof(err)), ENGINE_OK);
+
+	/* Signed by another key: refused, to the sender, nothing changed. */
+	revocation_text("p0", res.id, env.player_sk[1], 0, text,
+	    sizeof(text));
+	command("eve@example.com", text);
+	answered("eve@example.com", "bad_signature");
+	ck_assert_int_eq(store_delegation_active(env.st, p0.id,
+	    (int64_t)time(NULL), rows, STORE_DELEGATIONS_MAX, &n), STORE_OK);
+	ck_assert_uint_eq(n, 1);
+	/* Not JSON, or not a certificate id. */
+	command("eve@example.com", "-----BEGIN PBEM REVOCATION-----\n{}\n"
+	    "-----END PBEM REVOCATION-----");
+	answered("eve@example.com", "\"player\" is not a player name");
+	/* Another certificate of p0's: no such one, said to p0. */
+	revocation_text("p0", "0123456789abcdef", env.player_sk[0], 0, text,
+	    sizeof(text));
+	command("someone@example.com", text);
+	answered("p0@example.org", "has no certificate 0123456789abcdef");
+	ck_assert_int_eq(store_delegation_active(env.st, p0.id,
+	    (int64_t)time(NULL), rows, STORE_DELEGATIONS_MAX, &n), STORE_OK);
+	ck_assert_uint_eq(n, 1);
+
+	/* The player's own, quoted and re-wrapped: revoked. */
+	revocation_text("p0", res.id, env.player_sk[0], 1, text,
+	    sizeof(text));
+	command("someone@example.com", text);
+	answered("p0@example.org", "is revoked");
+	ck_assert_int_eq(store_delegation_active(env.st, p0.id,
+	    (int64_t)time(NULL), rows, STORE_DELEGATIONS_MAX, &n), STORE_OK);
+	ck_assert_uint_eq(n, 0);
+	/* Sent again: nothing more to do, still answered as revoked. */
+	command("someone@example.com", text);
+	answered("p0@example.org", "is revoked");
+
+	/* A French player with a key of their own hears in French. */
+	memset(&zoe, 0, sizeof(zoe));
+	snprintf(zoe.name, sizeof(zoe.name), "zoe");
+	snprintf(zoe.email, sizeof(zoe.email), "zoe@example.net");
+	snprintf(zoe.lang, sizeof(zoe.lang), "fr");
+	crypto_sign_keypair(zoe.pubkey, fr_sk);
+	ck_assert_int_eq(store_player_add(env.st, &zoe), STORE_OK);
+	signed_certificate(&d, "zoe", fr_sk, bot_pk, DELEGATION_MOVES);
+	ck_assert_int_eq(engine_delegation_submit(env.st, env.key, &zoe, &d,
+	    d.issued, RULES_LANG_FR, &res, err, sizeof(err)), ENGINE_OK);
+	revocation_text("zoe", res.id, fr_sk, 0, text, sizeof(text));
+	command("zoe@example.net", text);
+	answered("zoe@example.net", "est révoqué");
+	ck_assert_int_eq(store_delegation_active(env.st, zoe.id,
+	    (int64_t)time(NULL), rows, STORE_DELEGATIONS_MAX, &n), STORE_OK);
+	ck_assert_uint_eq(n, 0);
 }
 END_TEST
 
@@ -1092,6 +1217,7 @@ mail_hosted_tcase(void)
 	tcase_add_test(tc, test_forming_cap_by_mail);
 	tcase_add_test(tc, test_new_with_bots_by_mail);
 	tcase_add_test(tc, test_delegation_by_mail);
+	tcase_add_test(tc, test_revocation_by_mail);
 	tcase_add_test(tc, test_chat_link_by_mail);
 	return tc;
 }

@@ -433,7 +433,7 @@ START_TEST(test_vector_delegation)
 	ck_assert_int_eq(delegation_verify(&d, pk), PROTO_OK);
 	/* The bot's own key, or any change to a field, does not verify. */
 	ck_assert_int_eq(delegation_verify(&d, d.bot), PROTO_BAD_SIGNATURE);
-	ck_assert_int_eq(delegation_from_json(j, &back, err, sizeof(err)),
+	ck_assert_int_eq(delegation_from_json(j, &back, 0, err, sizeof(err)),
 	    PROTO_OK);
 	ck_assert_int_eq(delegation_verify(&back, pk), PROTO_OK);
 	back.expires++;
@@ -446,28 +446,86 @@ START_TEST(test_vector_delegation)
 	ck_assert_int_eq(delegation_verify(&back, pk), PROTO_BAD_SIGNATURE);
 	/* Refusals name the field. */
 	json_object_set_new(j, "game", json_string("some"));
-	ck_assert_int_eq(delegation_from_json(j, &back, err, sizeof(err)),
+	ck_assert_int_eq(delegation_from_json(j, &back, 0, err, sizeof(err)),
 	    PROTO_MALFORMED);
 	ck_assert_ptr_nonnull(strstr(err, "\"game\""));
+	ck_assert_int_eq(delegation_from_json(j, &back, 1, err, sizeof(err)),
+	    PROTO_MALFORMED);
+	ck_assert_ptr_nonnull(strstr(err, "n'est ni un numéro de partie"));
 	json_object_set_new(j, "game", json_string("all"));
 	json_object_set_new(j, "expires", json_integer(1700000000));
-	ck_assert_int_eq(delegation_from_json(j, &back, err, sizeof(err)),
+	ck_assert_int_eq(delegation_from_json(j, &back, 0, err, sizeof(err)),
 	    PROTO_MALFORMED);
 	ck_assert_ptr_nonnull(strstr(err, "\"expires\""));
 	json_object_set_new(j, "expires", json_integer(1702592000));
 	json_object_set_new(j, "scope", json_string("everything"));
-	ck_assert_int_eq(delegation_from_json(j, &back, err, sizeof(err)),
+	ck_assert_int_eq(delegation_from_json(j, &back, 0, err, sizeof(err)),
 	    PROTO_MALFORMED);
 	ck_assert_ptr_nonnull(strstr(err, "\"scope\""));
 	json_object_set_new(j, "scope", json_string("views"));
 	json_object_set_new(j, "bot", json_string("ed25519:AAAA"));
-	ck_assert_int_eq(delegation_from_json(j, &back, err, sizeof(err)),
+	ck_assert_int_eq(delegation_from_json(j, &back, 0, err, sizeof(err)),
 	    PROTO_MALFORMED);
 	ck_assert_ptr_nonnull(strstr(err, "\"bot\""));
 	json_decref(j);
 	/* A name that is not a player name cannot be encoded. */
 	snprintf(d.player, sizeof(d.player), "al ice");
 	ck_assert_uint_eq(delegation_canonical(&d, buf, sizeof(buf)), 0);
+}
+END_TEST
+
+/* docs/PROTOCOL.md section 13, "Revocation": the revocation's vector (the
+ * player key of section 9 revoking the certificate above; cross-checked
+ * with Python's cryptography package). */
+#define VEC_REV_CANON "pbem-revocation-v1\nplayer: alice\n" \
+	"certificate: d308e8005b592030\n"
+#define VEC_REV_SIG "eAlWLZx74sJIcRNuzLHswWSxzSiRi1FYMdIdZjUVcE0wwg3O7DH20P" \
+	"JoXrdnMmbBmGZeHIp8q/zHY5UkPevZBw=="
+
+START_TEST(test_vector_revocation)
+{
+	unsigned char pk[32], sk[64], buf[512];
+	struct delegation_revocation r, back;
+	char err[256];
+	json_t *j;
+	size_t len;
+
+	player_keys(pk, sk);
+	memset(&r, 0, sizeof(r));
+	snprintf(r.player, sizeof(r.player), "alice");
+	snprintf(r.id, sizeof(r.id), "d308e8005b592030");
+	len = delegation_revocation_canonical(&r, buf, sizeof(buf));
+	ck_assert_uint_eq(len, strlen(VEC_REV_CANON));
+	ck_assert_mem_eq(buf, VEC_REV_CANON, len);
+	ck_assert_int_eq(delegation_revocation_sign(&r, sk), 0);
+	j = delegation_revocation_to_json(&r);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "signature")),
+	    VEC_REV_SIG);
+	ck_assert_int_eq(delegation_revocation_verify(&r, pk), PROTO_OK);
+	ck_assert_int_eq(delegation_revocation_from_json(j, &back, 0, err,
+	    sizeof(err)), PROTO_OK);
+	ck_assert_int_eq(delegation_revocation_verify(&back, pk), PROTO_OK);
+	/* Another certificate or player: the signature fails. */
+	back.id[15] = '1';
+	ck_assert_int_eq(delegation_revocation_verify(&back, pk),
+	    PROTO_BAD_SIGNATURE);
+	snprintf(back.id, sizeof(back.id), "d308e8005b592030");
+	snprintf(back.player, sizeof(back.player), "bob");
+	ck_assert_int_eq(delegation_revocation_verify(&back, pk),
+	    PROTO_BAD_SIGNATURE);
+	/* Refusals name the field; an id must be 16 lower-case hex. */
+	json_object_set_new(j, "certificate", json_string("D308E8005B592030"));
+	ck_assert_int_eq(delegation_revocation_from_json(j, &back, 0, err,
+	    sizeof(err)), PROTO_MALFORMED);
+	ck_assert_ptr_nonnull(strstr(err, "\"certificate\""));
+	json_object_set_new(j, "certificate", json_string("d308e8005b592030"));
+	json_object_set_new(j, "signature", json_string("AAAA"));
+	ck_assert_int_eq(delegation_revocation_from_json(j, &back, 0, err,
+	    sizeof(err)), PROTO_MALFORMED);
+	ck_assert_ptr_nonnull(strstr(err, "\"signature\""));
+	json_decref(j);
+	ck_assert_int_eq(delegation_revocation_from_json(NULL, &back, 0, err,
+	    sizeof(err)), PROTO_MALFORMED);
 }
 END_TEST
 
@@ -1607,6 +1665,7 @@ protocol_suite(void)
 	tcase_add_test(tc, test_vector_request);
 	tcase_add_test(tc, test_vector_request_v2);
 	tcase_add_test(tc, test_vector_delegation);
+	tcase_add_test(tc, test_vector_revocation);
 	tcase_add_test(tc, test_request_header_refusals);
 	suite_add_tcase(s, tc);
 

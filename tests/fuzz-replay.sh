@@ -49,4 +49,5 @@ replay mail "$top"/tests/mail/*.eml "$top"/tests/vectors/fuzz_corpus
 replay moves "$top"/tests/vectors/fuzz_moves
 replay config "$top"/contrib/pbemd.conf "$top"/tests/vectors/fuzz_corpus
 replay body "$top"/tests/vectors/fuzz_body
+replay delegation "$top"/tests/vectors/fuzz_delegation
 exit $fail

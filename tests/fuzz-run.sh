@@ -45,4 +45,6 @@ run moves "$top"/tests/vectors/fuzz_moves/*
 run config "$top"/contrib/pbemd.conf "$top"/tests/vectors/fuzz_corpus/*
 # The JSON bodies of the HTTP API.
 run body "$top"/tests/vectors/fuzz_body/*
+# Delegation certificates and revocations.
+run delegation "$top"/tests/vectors/fuzz_delegation/*
 echo "=== fuzzing: no failure in $seconds s per harness"

@@ -6,7 +6,9 @@
 # each player links their nick, delegates to the bot's key, gets their
 # hand and legal moves by private message and answers with !move -- and
 # checks that nothing the bot said privately, nor any hand, ever reached
-# the channel, and that the audit checks every move the bot signed.
+# the channel, and that the audit checks every move the bot signed; then
+# stops and restarts pbemd and ngircd under the bot, which must say so in
+# the channel, come back by itself and go on playing a second game.
 # Skipped (77) with the reason when ngircd is not installed
 # (contrib/install-deps.sh installs it).
 set -u

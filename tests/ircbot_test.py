@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """ircbot_test.py -- run by tests/ircbot-test.sh (see there): a real
-ngircd, pbemd and contrib/ircbot/pbem-ircbot, two scripted players and an
-observer, a whole Ladder game played through the bot."""
+ngircd, pbemd and contrib/ircbot/pbem-ircbot, two scripted players (alice
+in English, bob in French) and an observer, a whole Ladder game played
+through the bot; then pbemd is stopped and started again (the channel
+hears it is away and back, commands say so meanwhile) and a second game
+starts, one move played through the bot; then ngircd is stopped and
+started again: the bot must come back to the channel by itself and tell
+the player to act again, who plays two more moves through it."""
 import argparse
 import json
 import os
@@ -19,6 +24,19 @@ import urllib.request
 CHANNEL = "#pbem"
 BOTNICK = "pbembot"
 failures = []
+
+# What the bot tells each player, in their language.
+SAYS = {
+    "en": {"turn": r"your turn \(move (\d+)\).*Legal: (.*)$",
+           "legal": "Legal: ", "accepted": "accepted",
+           "in_channel": r"not played: a move can name a hidden card"},
+    "fr": {"turn": r"à vous de jouer \(coup (\d+)\).*Coups : (.*)$",
+           "legal": "Coups : ", "accepted": "accepté",
+           "in_channel": r"non joué : un coup peut nommer une carte cachée"},
+}
+LANG = {"alice": "en", "bob": "fr"}
+AWAY = "the pbem server does not answer; I keep trying"
+BACK = "the pbem server answers again"
 
 
 def check(ok, what):
@@ -141,6 +159,45 @@ def main():
     sys.exit(1 if failures else 0)
 
 
+def play(observer, players, game, limit):
+    """Whoever the bot tells it is their turn answers with the first legal
+    move, privately; until the game is over (or limit moves, if not 0).
+    The number of moves played."""
+    cursor = {name: 0 for name in players}
+    moves = 0
+    until = time.time() + 240
+    while time.time() < until and (limit == 0 or moves < limit):
+        over, _ = observer.wait_for(r"\[game %d\] .*(game over|partie "
+                                    r"termin)" % game, seconds=0)
+        if over:
+            break
+        for name, client in players.items():
+            if limit and moves >= limit:
+                break
+            says = SAYS[LANG[name]]
+            line, cursor[name] = client.wait_for(
+                r"(game|partie) %d, " % game + says["turn"], cursor[name],
+                seconds=1)
+            if line is None:
+                continue
+            legal = line.split(says["legal"], 1)[1].split(" | ")[0]
+            if moves == 0 and limit == 0:
+                # In the channel: refused privately, not played.
+                client.send("PRIVMSG %s :!move %d %s" % (CHANNEL, game,
+                                                         legal))
+                refusal, cursor[name] = client.wait_for(
+                    says["in_channel"], cursor[name])
+                check(refusal is not None, "a move said in the channel is "
+                      "refused privately")
+            client.send("PRIVMSG %s :!move %d %s" % (BOTNICK, game, legal))
+            answer, cursor[name] = client.wait_for(
+                r"(game|partie) %d ?: (.*)" % game, cursor[name])
+            check(answer is not None and says["accepted"] in answer,
+                  "%s's move through the bot: %s" % (name, answer))
+            moves += 1
+    return moves
+
+
 def run(args, work, procs):
     pbem = os.path.join(args.bin, "pbem")
     irc_port, http_port = free_port(), free_port()
@@ -151,15 +208,28 @@ def run(args, work, procs):
                    "[Limits]\nMaxNickLength = 30\n"
                    "[Options]\nDNS = no\nIdent = no\nPAM = no\n"
                    "[Channel]\nName = %s\nModes = +t\n" % (irc_port, CHANNEL))
-    procs.append(subprocess.Popen(
-        [args.ngircd, "-n", "-f", os.path.join(work, "ngircd.conf")],
-        stdout=open(os.path.join(work, "ngircd.log"), "w"),
-        stderr=subprocess.STDOUT))
-    procs.append(subprocess.Popen(
-        [os.path.join(args.bin, "pbemd"), "-d", os.path.join(work, "db"),
-         "-p", str(http_port), "-t", args.templates, "-o",
-         "rate_per_address=0", "-o", "rate_per_key=0"],
-        stderr=open(os.path.join(work, "pbemd.log"), "w")))
+    def start_ngircd():
+        procs.append(subprocess.Popen(
+            [args.ngircd, "-n", "-f", os.path.join(work, "ngircd.conf")],
+            stdout=open(os.path.join(work, "ngircd.log"), "a"),
+            stderr=subprocess.STDOUT))
+        return procs[-1]
+
+    def start_pbemd():
+        procs.append(subprocess.Popen(
+            [os.path.join(args.bin, "pbemd"), "-d", os.path.join(work, "db"),
+             "-p", str(http_port), "-t", args.templates, "-o",
+             "rate_per_address=0", "-o", "rate_per_key=0"],
+            stderr=open(os.path.join(work, "pbemd.log"), "a")))
+        return procs[-1]
+
+    def stop(proc):
+        proc.terminate()
+        proc.wait(timeout=20)
+        procs.remove(proc)
+
+    ngircd = start_ngircd()
+    pbemd = start_pbemd()
     check(wait_port(irc_port), "ngircd answers")
     check(wait_port(http_port), "pbemd answers")
     if failures:
@@ -175,21 +245,27 @@ def run(args, work, procs):
         pbem_run("keygen", "-o", name + ".key")
         key = open(os.path.join(work, name + ".key.pub")).read().strip()
         status, _ = http(url + "/v1/players", "POST", json.dumps(
-            {"name": name, "key": key}).encode())
+            {"name": name, "key": key,
+             "lang": LANG.get(name, "en")}).encode())
         check(status == 201, "register " + name)
     procs.append(subprocess.Popen(
         [sys.executable, args.bot, "--irc", "127.0.0.1:%d" % irc_port,
          "--channel", CHANNEL, "--nick", BOTNICK, "--network", "testnet",
          "--url", url, "--player", "ircbot", "--key",
-         os.path.join(work, "ircbot.key"), "--pbem", pbem],
+         os.path.join(work, "ircbot.key"), "--pbem", pbem,
+         "--max-backoff", "2"],
         stderr=open(os.path.join(work, "bot.log"), "w")))
 
-    observer = Client(irc_port, "watcher")
-    players = {name: Client(irc_port, name) for name in ("alice", "bob")}
-    for client in [observer] + list(players.values()):
-        client.wait_for(r" 001 ")
-        client.send("JOIN " + CHANNEL)
-        client.wait_for(r" 366 ")
+    def connect_clients():
+        observer = Client(irc_port, "watcher")
+        players = {name: Client(irc_port, name) for name in ("alice", "bob")}
+        for client in [observer] + list(players.values()):
+            client.wait_for(r" 001 ")
+            client.send("JOIN " + CHANNEL)
+            client.wait_for(r" 366 ")
+        return observer, players
+
+    observer, players = connect_clients()
     line, _ = observer.wait_for(r"^:%s!.* JOIN " % BOTNICK, seconds=30)
     check(line is not None, "the bot joins the channel")
 
@@ -226,37 +302,7 @@ def run(args, work, procs):
                            name, "-b", "ircbot.key.pub", "-e", "2099-12-31")
         check(rc == 0 and '"created": true' in out, name + " delegates")
 
-    # Play: whoever the bot tells it is their turn answers with the first
-    # legal move, privately.
-    cursor = {name: 0 for name in players}
-    moves = 0
-    until = time.time() + 240
-    while time.time() < until:
-        over, _ = observer.wait_for(r"game over|partie termin", seconds=0)
-        if over:
-            break
-        for name, client in players.items():
-            line, cursor[name] = client.wait_for(
-                r"your turn \(move (\d+)\).*Legal: (.*)$", cursor[name],
-                seconds=1)
-            if line is None:
-                continue
-            legal = line.split("Legal: ", 1)[1].split(" | ")[0]
-            if moves == 0:
-                # In the channel: refused privately, not played.
-                client.send("PRIVMSG %s :!move %d %s" % (CHANNEL, game,
-                                                         legal))
-                refusal, cursor[name] = client.wait_for(
-                    r"not played: a move can name a hidden card",
-                    cursor[name])
-                check(refusal is not None, "a move said in the channel is "
-                      "refused privately")
-            client.send("PRIVMSG %s :!move %d %s" % (BOTNICK, game, legal))
-            answer, cursor[name] = client.wait_for(
-                r"game %d: (move \d+ accepted|.*)" % game, cursor[name])
-            check(answer is not None and "accepted" in answer,
-                  "%s's move through the bot: %s" % (name, answer))
-            moves += 1
+    moves = play(observer, players, game, 0)
     over, _ = observer.wait_for(r"game over|partie termin", seconds=10)
     check(over is not None, "the game ends, announced in the channel")
     check(moves >= 6, "the game was played through the bot (%d moves)" % moves)
@@ -288,6 +334,55 @@ def run(args, work, procs):
           % (moves, len(channel)))
     for text in channel:
         print("  " + text)
+
+    # The pbem server goes away: the channel hears it once, commands say
+    # so; it comes back: the channel hears it, commands work again.
+    stop(pbemd)
+    line, _ = observer.wait_for(re.escape(AWAY), seconds=60)
+    check(line is not None, "the channel hears the pbem server is away")
+    players["bob"].send("PRIVMSG %s :!games" % CHANNEL)
+    line, _ = observer.wait_for(r"does not answer; try again later")
+    check(line is not None, "!games says the pbem server is away")
+    pbemd = start_pbemd()
+    check(wait_port(http_port), "pbemd answers again")
+    line, _ = observer.wait_for(re.escape(BACK), seconds=60)
+    check(line is not None, "the channel hears the pbem server is back")
+
+    # A second game after the restart: the certificates for all games
+    # are recorded when it starts, and the bot plays it.
+    rc, out = pbem_run("request", "-u", url, "-k", "bob.key", "-p", "bob",
+                       "POST", "/v1/games", "new.json")
+    check(rc == 0, "bob creates a second game: " + out)
+    second = json.loads(out)["id"]
+    rc, out = pbem_run("request", "-u", url, "-k", "alice.key", "-p",
+                       "alice", "POST", "/v1/games/%d/join" % second)
+    check(rc == 0, "alice joins the second game: " + out)
+    more = play(observer, players, second, 1)
+    check(more == 1, "a move through the bot after pbemd restarted")
+    time.sleep(3)       # the turn that follows is told before IRC goes
+
+    # The IRC server goes away and comes back: the bot connects again by
+    # itself (backoff up to 2 s here), is back in the channel, and tells
+    # the player whose turn it is again (no event happened since).
+    stop(ngircd)
+    time.sleep(3)
+    ngircd = start_ngircd()
+    check(wait_port(irc_port), "ngircd answers again")
+    observer, players = connect_clients()
+    line, _ = observer.wait_for(r"^:%s!.* JOIN " % BOTNICK, seconds=60)
+    check(line is not None, "the bot comes back to the channel after "
+          "ngircd restarted")
+    players["alice"].send("PRIVMSG %s :!show %d" % (CHANNEL, game))
+    line, _ = observer.wait_for(r"game %d \(template\): alice, bob" % game)
+    check(line is not None, "!show answers after ngircd restarted")
+    more = play(observer, players, second, 2)
+    check(more == 2, "the turn is told again after the reconnect, and "
+          "played: %d moves" % more)
+    channel = observer.said_by_bot(CHANNEL)
+    check(all(re.match(r"^(\[game \d+\] |game \d+ \()", t) is not None
+              or t in (AWAY, BACK) or "does not answer" in t
+              for t in channel),
+          "an unexpected channel line after the restarts: %r" % channel)
 
 
 if __name__ == "__main__":

@@ -64,10 +64,13 @@ tests_check_web_LDADD = $(CORE_LIBS) $(CHECK_LIBS) -lpthread
 # played by clicking, no hidden card in any page (docs/WEB.md).
 TESTS += tests/web-e2e.sh
 EXTRA_DIST += tests/web-e2e.sh tests/web_e2e.py
+# The seat page's bots part (docs/WEB.md "Bots"), a minute in Chromium.
+TESTS += tests/web-bots-e2e.sh
+EXTRA_DIST += tests/web-bots-e2e.sh tests/web_bots_e2e.py
 # The browser test's screenshots (tests/web-e2e/); `make clean` removes them.
 clean-local: clean-web-e2e
 clean-web-e2e:
-	-rm -rf tests/web-e2e
+	-rm -rf tests/web-e2e tests/web-bots-e2e
 .PHONY: clean-web-e2e
 
 check_PROGRAMS += tests/check_random_play
@@ -149,8 +152,11 @@ FUZZ_CONFIG_FILES = $(srcdir)/tests/fuzz_config.c \
 FUZZ_BODY_FILES = $(srcdir)/tests/fuzz_body.c \
 	$(srcdir)/daemon/http/api_body.c $(srcdir)/daemon/common/reqsig.c \
 	$(srcdir)/daemon/common/protocol.c
+FUZZ_DELEGATION_FILES = $(srcdir)/tests/fuzz_delegation.c \
+	$(srcdir)/daemon/common/delegation.c $(srcdir)/daemon/common/reqsig.c \
+	$(srcdir)/daemon/common/protocol.c
 FUZZERS = tests/fuzz_protocol tests/fuzz_mail tests/fuzz_moves \
-	tests/fuzz_config tests/fuzz_body
+	tests/fuzz_config tests/fuzz_body tests/fuzz_delegation
 tests/fuzz_protocol: $(FUZZ_PROTOCOL_FILES) $(srcdir)/daemon/common/protocol.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(srcdir)/daemon/common $(SODIUM_CFLAGS) \
 	    $(FUZZ_PROTOCOL_FILES) $(SODIUM_LIBS) -o $@
@@ -180,6 +186,12 @@ tests/fuzz_config: $(FUZZ_CONFIG_FILES) $(srcdir)/daemon/runtime/conf.h
 tests/fuzz_body: $(FUZZ_BODY_FILES) $(srcdir)/daemon/http/api_body.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(CORE_CPPFLAGS) $(FUZZ_BODY_FILES) \
 	    $(JANSSON_LIBS) $(SODIUM_LIBS) -o $@
+# Delegation certificates and revocations (docs/PROTOCOL.md section 13).
+tests/fuzz_delegation: $(FUZZ_DELEGATION_FILES) \
+    $(srcdir)/daemon/common/delegation.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(srcdir)/daemon/common $(SODIUM_CFLAGS) \
+	    $(JANSSON_CFLAGS) $(FUZZ_DELEGATION_FILES) $(JANSSON_LIBS) \
+	    $(SODIUM_LIBS) -o $@
 fuzz: $(FUZZERS)
 .PHONY: fuzz
 # ... and in every `make check`, each harness built by its recipe above
@@ -188,7 +200,8 @@ fuzz: $(FUZZERS)
 TESTS += tests/fuzz-replay.sh
 CLEANFILES += $(FUZZERS)
 EXTRA_DIST += tests/fuzz_mail.c tests/fuzz_moves.c tests/fuzz_config.c \
-	tests/fuzz_body.c tests/fuzz_replay.c tests/fuzz-replay.sh \
+	tests/fuzz_body.c tests/fuzz_delegation.c tests/fuzz_replay.c \
+	tests/fuzz-replay.sh \
 	tests/fuzz-run.sh
 
 # Load against the real pbemd (bench_load) and its crash test share

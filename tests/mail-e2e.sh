@@ -21,7 +21,13 @@
 #      "Envoyé de mon iPhone", base64, format=flowed); a reply from
 #      another address with a valid token and a reused token play
 #      nothing and are answered; the audit names the hosted moves;
-#   6. a newcomer signs up by mail and confirms by replying.
+#   6. a newcomer signs up by mail and confirms by replying;
+#   7. alice (English) and bruno (French) send a delegation certificate
+#      and then its revocation, each from `pbem delegate -m` and
+#      `pbem delegate revoke -m`, by mail from another address: answered
+#      at their own address in their language, recorded in game 1's log
+#      (kinds 10 and 11); a revocation signed by another key is answered
+#      to its sender and changes nothing.
 # Needs root and postfix, dovecot-imapd, swaks, curl, sqlite3 (see
 # contrib/install-deps.sh).  Without them it skips (exit 77) -- unless
 # PBEM_REQUIRE_MAIL_E2E=1, as CI sets, when it fails instead.
@@ -553,6 +559,65 @@ wait_mail zoe 2
 [ "$(sqlite3 "$DB" "SELECT count(*) FROM players p JOIN hosted_keys h ON h.player_id = p.id WHERE email = 'zoe@$DOM' AND email_pending = 0")" = 1 ] ||
     fail "zoe's sign-up was not confirmed"
 echo "ok: sign-up by mail, confirmed by a reply"
+
+# ---- Delegation and revocation by mail ----------------------------------------
+$PBEM keygen -o bot.key >/dev/null || fail "keygen bot"
+log_kind() {	# entries of KIND in game 1's log
+	sqlite3 "$DB" "SELECT count(*) FROM log WHERE game_id = 1 AND kind = $1"
+}
+deleg_of() {	# the certificate ids of PLAYER, revoked or not: "id revoked"
+	sqlite3 "$DB" "SELECT d.id || ' ' || d.revoked FROM delegations d
+	    JOIN players p ON p.id = d.player_id WHERE p.name = '$1'"
+}
+# The text/plain parts of USER's newest mail, decoded (quoted-printable
+# or base64, any charset).
+newest_text() {
+	fetch_all "$1" | python3 -c '
+import email, email.policy, sys
+last = [c for c in sys.stdin.read().split("=====\n") if c.strip()][-1]
+msg = email.message_from_string(last, policy=email.policy.default)
+for part in msg.walk():
+    if part.get_content_type() == "text/plain":
+        print(part.get_content())'
+}
+# mail_answer USER FROM-NAME FILE TEXT: send FILE from FROM-NAME's address
+# and wait for a new mail to USER holding TEXT.
+mail_answer() {
+	n=$(count_mail "$1")
+	send "$2" "pbem" "$3"
+	wait_mail "$1" $((n + 1))
+	newest_text "$1" | tr '\n' ' ' | grep -q "$4" ||
+	    fail "$1's answer does not say \"$4\": $(newest_text "$1")"
+}
+k10=$(log_kind 10); k11=$(log_kind 11)
+for p in alice bruno; do
+	$PBEM delegate -m -k "$p.key" -p "$p" -b bot.key.pub -e 2099-12-31 \
+	    > "dl-$p.txt" || fail "pbem delegate -m for $p"
+	if [ "$p" = alice ]; then kept="is kept"; done_="is revoked"
+	else kept="est enregistré"; done_="est révoqué"; fi
+	mail_answer "$p" mallory "dl-$p.txt" "$kept"
+	ID=$(deleg_of "$p" | cut -d' ' -f1)
+	[ -n "$ID" ] && [ "$(deleg_of "$p" | cut -d' ' -f2)" = 0 ] ||
+	    fail "$p's certificate was not kept: $(deleg_of "$p")"
+	# Signed by another key: answered to the sender, nothing changed.
+	other=$([ "$p" = alice ] && echo bruno || echo alice)
+	$PBEM delegate revoke -m -k "$other.key" -p "$p" "$ID" > "rvx-$p.txt" ||
+	    fail "pbem delegate revoke -m (forged)"
+	mail_answer mallory mallory "rvx-$p.txt" "bad_signature"
+	[ "$(deleg_of "$p" | cut -d' ' -f2)" = 0 ] ||
+	    fail "a forged revocation revoked $p's certificate"
+	$PBEM delegate revoke -m -k "$p.key" -p "$p" "$ID" > "rv-$p.txt" ||
+	    fail "pbem delegate revoke -m for $p"
+	grep -q "BEGIN PBEM REVOCATION" "rv-$p.txt" || fail "no revocation block"
+	mail_answer "$p" mallory "rv-$p.txt" "$done_"
+	[ "$(deleg_of "$p" | cut -d' ' -f2)" != 0 ] ||
+	    fail "$p's certificate is not revoked"
+done
+[ "$(log_kind 10)" -eq $((k10 + 2)) ] && [ "$(log_kind 11)" -eq $((k11 + 2)) ] ||
+    fail "game 1's log: $(log_kind 10) delegation and $(log_kind 11) revocation records"
+$PBEMCTL -d "$DB" audit 1 >audit-dl.txt 2>&1 ||
+    fail "audit of game 1 after delegation: $(tail -5 audit-dl.txt)"
+echo "ok: delegation and revocation by mail, answered in each player's language"
 
 kill "$PBEMD_PID"; wait "$PBEMD_PID" 2>/dev/null; PBEMD_PID=
 echo "PASS: mail end to end"

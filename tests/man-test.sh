@@ -3,7 +3,8 @@
 # warning: `mandoc -T lint -W warning` when mandoc is installed
 # (contrib/install-deps.sh installs it), else `groff -mdoc -ww -z`; every
 # option pbemd knows is in pbemd.conf(5); every pbemctl command is in
-# pbemctl(8); each program's exit codes are in its page.
+# pbemctl(8); each program's exit codes are in its page; every option of
+# the IRC bot is in pbem-ircbot(1).
 set -u
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"
@@ -14,7 +15,7 @@ work=$(mktemp -d /tmp/pbem-man-XXXXXX)
 trap 'rm -rf "$work"' EXIT INT TERM
 . "$top_srcdir/tests/checks.sh"
 
-for page in pbem.1 pbemd.conf.5 pbemctl.8 pbemd.8; do
+for page in pbem.1 pbemd.conf.5 pbemctl.8 pbemd.8 pbem-ircbot.1; do
 	if command -v mandoc >/dev/null; then
 		mandoc -T lint -W warning "$man/$page" >"$work/lint" 2>&1
 	elif command -v groff >/dev/null; then
@@ -50,6 +51,20 @@ for pair in pbemd:pbemd.8 pbemctl:pbemctl.8 pbem:pbem.1; do
 	grep -q "^\.Sh EXIT STATUS" "$man/$page" && ok || bad "$page lacks EXIT STATUS"
 done
 grep -q "EX_CONFIG" "$man/pbemd.8" && ok || bad "pbemd.8 lacks EX_CONFIG"
+
+# Every option of the IRC bot (contrib/ircbot/pbem-ircbot --help) is in
+# pbem-ircbot.1.
+if command -v python3 >/dev/null; then
+	python3 "$top_srcdir/contrib/ircbot/pbem-ircbot" --help |
+	    grep -o -- '--[a-z][a-z-]*' | grep -v -- '--help' | sort -u \
+	    >"$work/ircbot"
+	[ "$(wc -l <"$work/ircbot")" -gt 8 ] && ok ||
+	    bad "pbem-ircbot --help lists too few options"
+	while read -r option; do
+		grep -q "^\.It Fl -${option#--}" "$man/pbem-ircbot.1" && ok ||
+		    bad "pbem-ircbot.1 does not describe $option"
+	done <"$work/ircbot"
+fi
 
 echo "man-test: $pass passed, $fail failed"
 [ $fail -eq 0 ]

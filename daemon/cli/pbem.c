@@ -43,6 +43,8 @@ print_usage(FILE *out)
 "                                     the signed certificate, do not send it;\n"
 "                                     -m: print it to mail to the server)\n"
 "       pbem delegate list|revoke [-k KEYFILE] -p PLAYER [-u URL] [ID]\n"
+"       pbem delegate revoke -m [-k KEYFILE] -p PLAYER ID\n"
+"                                     print the signed revocation to mail\n"
 "KEYFILE defaults to $PBEM_KEY or ./pbem.key, PLAYER to $PBEM_PLAYER,\n"
 "URL to $PBEM_URL or http://127.0.0.1:8080\n"
 "       pbem --help | --version\n"

@@ -3,7 +3,8 @@
  * lets a bot key act for the player (docs/PROTOCOL.md section 13,
  * docs/BOTS.md "Delegation") and send it to pbemd; list the player's
  * certificates in force; revoke one.  Each is a signed request made with
- * the player's own key (pbem_send()).
+ * the player's own key (pbem_send()); -m prints, instead, the certificate
+ * or revocation for a mail to the server.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -91,25 +92,57 @@ delegate_list(int argc, char **argv)
 	return pbem_send(&rq);
 }
 
+/* -m: the revocation signed with the player's key, between the lines a
+ * mail to the server is read by (docs/MAIL.md "Delegation"). */
+static int
+print_revocation(const struct pbem_request *rq, const char *id)
+{
+	unsigned char sk[PROTO_SECKEY_BYTES];
+	struct delegation_revocation rv;
+	json_t *json;
+	char *text;
+
+	memset(&rv, 0, sizeof(rv));
+	snprintf(rv.player, sizeof(rv.player), "%s", rq->player);
+	snprintf(rv.id, sizeof(rv.id), "%s", id);
+	pbem_load_secret(rq->keyfile, sk);
+	if (delegation_revocation_sign(&rv, sk) != 0)
+		cli_fatal("cannot sign this revocation: the player name must "
+		    "be 1-63 letters, digits, '.', '-' or '_'");
+	sodium_memzero(sk, sizeof(sk));
+	json = delegation_revocation_to_json(&rv);
+	text = json_dumps(json, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(json);
+	if (text == NULL)
+		cli_fatal("out of memory");
+	printf("-----BEGIN PBEM REVOCATION-----\n%s\n"
+	    "-----END PBEM REVOCATION-----\n", text);
+	free(text);
+	return 0;
+}
+
 static int
 delegate_revoke(int argc, char **argv)
 {
 	struct pbem_request rq;
 	char body[64];
-	int ch;
+	int ch, for_mail = 0;
 
 	request_defaults(&rq);
-	while ((ch = getopt(argc, argv, "+k:p:u:")) != -1)
-		if (!common_option(ch, &rq))
+	while ((ch = getopt(argc, argv, "+k:p:u:m")) != -1) {
+		if (ch == 'm')
+			for_mail = 1;
+		else if (!common_option(ch, &rq))
 			pbem_usage();
+	}
 	if (rq.player == NULL || optind + 1 != argc)
 		pbem_usage();
-	if (strlen(argv[optind]) != DELEGATION_ID_TEXT - 1 ||
-	    strspn(argv[optind], "0123456789abcdef") !=
-	    DELEGATION_ID_TEXT - 1)
+	if (!delegation_id_valid(argv[optind]))
 		cli_fatal("%s is not a certificate id (16 lower-case "
 		    "hexadecimal digits; pbem delegate list shows them)",
 		    argv[optind]);
+	if (for_mail)
+		return print_revocation(&rq, argv[optind]);
 	snprintf(body, sizeof(body), "{\"id\": \"%s\"}", argv[optind]);
 	rq.method = "POST";
 	rq.target = "/v1/delegations/revoke";

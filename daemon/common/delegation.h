@@ -17,6 +17,17 @@
  * "all"), "scope", "issued", "expires", "signature" (base64)}); its id is
  * the first 8 bytes, in hex, of the BLAKE2b-256 of the canonical bytes.
  *
+ * A revocation is the player's signed statement that one certificate
+ * is ended, for a channel that carries no signed request (a mail):
+ *
+ *   pbem-revocation-v1 LF
+ *   player: <name> LF
+ *   certificate: <the certificate's 16-hex-digit id> LF
+ *
+ * as JSON {"player", "certificate", "signature"}.  It holds no time: a
+ * revoked certificate stays revoked, so a revocation replayed changes
+ * nothing.
+ *
  * Pure functions over bytes, like protocol.h and reqsig.h: no store, no
  * clock.  sodium_init() must have been called.
  */
@@ -76,9 +87,43 @@ int	delegation_id(const struct delegation *d,
 json_t *delegation_to_json(const struct delegation *d);
 
 /* Read the JSON object into d: PROTO_OK, or PROTO_MALFORMED with a
- * sentence in err naming the field that is wrong and what it must be.
- * The signature is not checked here (delegation_verify). */
+ * sentence in err naming the field that is wrong and what it must be, in
+ * French if french, else in English.  The signature is not checked here
+ * (delegation_verify). */
 enum proto_status delegation_from_json(const json_t *obj,
-	    struct delegation *d, char *err, size_t errlen);
+	    struct delegation *d, int french, char *err, size_t errlen);
+
+/* ---- revocations ------------------------------------------------------ */
+
+struct delegation_revocation {
+	char		player[64];		/* the player's name */
+	char		id[DELEGATION_ID_TEXT];	/* the certificate's id */
+	unsigned char	signature[PROTO_SIG_BYTES];	/* the player's */
+};
+
+/* 1 if id is 16 lower-case hexadecimal digits (a certificate id). */
+int	delegation_id_valid(const char *id);
+
+/* The canonical bytes of r into buf; the length, or 0 if a field cannot
+ * be encoded or buf is too small. */
+size_t	delegation_revocation_canonical(const struct delegation_revocation *r,
+	    unsigned char *buf, size_t buflen);
+
+/* Sign r with the player's secret key; 0, or -1 if r cannot be encoded. */
+int	delegation_revocation_sign(struct delegation_revocation *r,
+	    const unsigned char seckey[PROTO_SECKEY_BYTES]);
+
+/* PROTO_OK, PROTO_BAD_SIGNATURE or PROTO_MALFORMED, as delegation_verify. */
+enum proto_status delegation_revocation_verify(
+	    const struct delegation_revocation *r,
+	    const unsigned char player_key[PROTO_PUBKEY_BYTES]);
+
+/* r as JSON (a new reference). */
+json_t *delegation_revocation_to_json(const struct delegation_revocation *r);
+
+/* Read the JSON object into r, as delegation_from_json(). */
+enum proto_status delegation_revocation_from_json(const json_t *obj,
+	    struct delegation_revocation *r, int french, char *err,
+	    size_t errlen);
 
 #endif /* PBEM_DELEGATION_H */

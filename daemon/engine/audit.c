@@ -367,7 +367,7 @@ check_delegation(const struct store_entry *e, json_t *rec, int seat,
 	}
 	memset(&h, 0, sizeof(h));
 	if (delegation_from_json(json_object_get(rec, "certificate"), &h.cert,
-	    err, sizeof(err)) != PROTO_OK)
+	    0, err, sizeof(err)) != PROTO_OK)
 		return fail(r, e->seq, "entry %lld: %s", (long long)e->seq,
 		    err);
 	if (delegation_verify(&h.cert, gen->keys[seat]) != PROTO_OK)

@@ -747,6 +747,12 @@ enum engine_status engine_hosted_player_add(struct store *st,
 	    size_t errlen);
 /* 1 if the server holds p's active key (a hosted player). */
 int	engine_player_hosted(struct store *st, const struct store_player *p);
+/* Sign certificate d (its player p's) with p's hosted key: ENGINE_OK,
+ * or ENGINE_REFUSED when p plays with a key of their own (the web page's
+ * bot form, docs/WEB.md "Bots"). */
+enum engine_status engine_hosted_sign_delegation(struct store *st,
+	    const struct hosted_kek *kek, const struct store_player *p,
+	    struct delegation *d, char *err, size_t errlen);
 /*
  * Play text for seat as move seq of game, signed with the hosted key of
  * the seat's player, as a log entry of kind (STORE_ENTRY_HOSTED_MAIL or

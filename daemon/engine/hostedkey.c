@@ -205,25 +205,25 @@ engine_player_hosted(struct store *st, const struct store_player *p)
 	    STORE_OK && sodium_memcmp(pk, p->pubkey, STORE_KEY_BYTES) == 0;
 }
 
-/* Sign m with the hosted key of player p (whose active key it must be). */
+/* Sign the len bytes msg with the hosted key of player p (whose active
+ * key it must be) into sig. */
 static enum engine_status
-hosted_sign(struct store *st, const struct hosted_kek *kek,
-    const struct store_player *p, struct proto_move *m, char *err,
-    size_t errlen)
+hosted_sign_bytes(struct store *st, const struct hosted_kek *kek,
+    const struct store_player *p, const unsigned char *msg, size_t len,
+    unsigned char sig[PROTO_SIG_BYTES], char *err, size_t errlen)
 {
 	unsigned char pk[STORE_KEY_BYTES], nonce[STORE_HOSTED_NONCE],
 	    sealed[STORE_HOSTED_SEALED], ad[64], *sk;
-	unsigned char msg[PROTO_CANONICAL_MAX];
 	unsigned long long plen;
 	enum store_status rc;
-	size_t adlen, n;
+	size_t adlen;
 
 	rc = store_hosted_key_get(st, p->id, pk, nonce, sealed);
 	if (rc == STORE_NOTFOUND || (rc == STORE_OK && sodium_memcmp(pk,
 	    p->pubkey, STORE_KEY_BYTES) != 0)) {
 		snprintf(err, errlen, "%s plays with a key of their own: the "
-		    "server holds no key for them and cannot sign their "
-		    "moves; sign the move with `pbem sign`", p->name);
+		    "server holds no key for them and cannot sign for them; "
+		    "sign with `pbem sign` or `pbem delegate`", p->name);
 		return ENGINE_REFUSED;
 	}
 	if (rc != STORE_OK) {
@@ -244,10 +244,38 @@ hosted_sign(struct store *st, const struct hosted_kek *kek,
 		    p->name);
 		return ENGINE_INTERNAL;
 	}
-	n = proto_move_canonical(m, msg, sizeof(msg));
-	crypto_sign_detached(m->signature, NULL, msg, n, sk);
+	crypto_sign_detached(sig, NULL, msg, len, sk);
 	sodium_free(sk);
 	return ENGINE_OK;
+}
+
+/* Sign m with the hosted key of player p. */
+static enum engine_status
+hosted_sign(struct store *st, const struct hosted_kek *kek,
+    const struct store_player *p, struct proto_move *m, char *err,
+    size_t errlen)
+{
+	unsigned char msg[PROTO_CANONICAL_MAX];
+	size_t n = proto_move_canonical(m, msg, sizeof(msg));
+
+	return hosted_sign_bytes(st, kek, p, msg, n, m->signature, err,
+	    errlen);
+}
+
+enum engine_status
+engine_hosted_sign_delegation(struct store *st, const struct hosted_kek *kek,
+    const struct store_player *p, struct delegation *d, char *err,
+    size_t errlen)
+{
+	unsigned char msg[DELEGATION_CANONICAL_MAX];
+	size_t n = delegation_canonical(d, msg, sizeof(msg));
+
+	if (n == 0) {
+		snprintf(err, errlen, "the certificate cannot be encoded");
+		return ENGINE_BAD_REQUEST;
+	}
+	return hosted_sign_bytes(st, kek, p, msg, n, d->signature, err,
+	    errlen);
 }
 
 void

@@ -40,8 +40,8 @@ api_delegation_add(struct api_request *req)
 
 	if (api_signed_json(req, &p, &lang, &root, &rc) != 0)
 		return rc;
-	if (delegation_from_json(root, &d, detail, sizeof(detail)) !=
-	    PROTO_OK) {
+	if (delegation_from_json(root, &d, lang == RULES_LANG_FR, detail,
+	    sizeof(detail)) != PROTO_OK) {
 		json_decref(root);
 		if (lang == RULES_LANG_FR)
 			snprintf(err, sizeof(err), "le certificat de "

@@ -99,6 +99,8 @@ static const struct api_route routes[] = {
 	{ "GET",  "/play/games/{id}",		web_seat_page },
 	{ "GET",  "/play/games/{id}/public",	web_public_page },
 	{ "POST", "/play/games/{id}/move",	web_move_post },
+	{ "POST", "/play/games/{id}/bots",	web_bots_post },
+	{ "POST", "/play/games/{id}/bots/revoke", web_bots_revoke_post },
 	{ "GET",  "/play/{code}",		web_signin_page },
 	{ "POST", "/play/{code}",		web_signin_post },
 	{ NULL, NULL, NULL }

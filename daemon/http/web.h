@@ -13,7 +13,9 @@
  *   web_origin.c	is a POST from this server's own page?
  *   web_signin.c	GET and POST /play/TOKEN: the sign-in link
  *   web_seat.c		GET /play/games/N and /play/games/N/public
+ *   web_form.c		what every form POST of the seat page checks
  *   web_move.c		POST /play/games/N/move
+ *   web_bots.c		the seat page's bots: delegation certificates
  *   web_pick.c		the cards each move button involves (web_pick.h)
  *   web_static.c	/play/static/play.js and play.css
  */
@@ -80,8 +82,34 @@ enum MHD_Result	web_seat_answer(struct api_request *req,
 int		web_session_for(struct api_request *req, struct store *st,
 		    int64_t game_id, struct store_web_session *ws,
 		    enum MHD_Result *rc);
+/* web_seat.c: the seat page with a note of the bots form (done, or
+ * refused when failed) instead of a move's refusal. */
+enum MHD_Result	web_seat_answer_bots(struct api_request *req,
+		    const struct store_web_session *ws, const char *session,
+		    unsigned int status, const char *note, int failed);
+
+/* web_form.c */
+/* A form POST of the seat page of game_id: from this server's own page
+ * (web_post_from_own_page()), with this game's session, whose player
+ * still holds its seat, and the session's CSRF token (field "csrf").
+ * 0 with *st, *ws and *me filled, or -1 with a page answered into *rc
+ * and nothing done. */
+int		web_form_session(struct api_request *req, int64_t game_id,
+		    struct store **st, struct store_web_session *ws,
+		    struct store_player *me, enum MHD_Result *rc);
+/* The key-encryption key of hosted keys (hosted_key_file, or the
+ * database's path and ".kek"), or NULL (logged). */
+struct hosted_kek *web_hosted_kek(struct api_request *req);
+
 /* web_move.c */
 enum MHD_Result	web_move_post(struct api_request *req);
+/* web_bots.c */
+/* The bots part of the seat page's data: the player's certificates in
+ * force and the form's defaults, into data. */
+void		web_bots_fill(struct store *st, const struct store_player *me,
+		    json_t *data);
+enum MHD_Result	web_bots_post(struct api_request *req);
+enum MHD_Result	web_bots_revoke_post(struct api_request *req);
 /* web_static.c */
 enum MHD_Result	web_static_js(struct api_request *req);
 enum MHD_Result	web_static_css(struct api_request *req);

@@ -18,63 +18,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf.h"
 #include "web.h"
 
 enum MHD_Result
 web_move_post(struct api_request *req)
 {
-	const char *file = config_str(req->d->cfg, "hosted_key_file");
 	const char *session = web_session_cookie(req);
-	char move[PROTO_MOVE_MAX + 1], seqtext[24], csrf[ENGINE_CSRF_LEN + 8];
-	char path[1024], err[512], *end;
+	char move[PROTO_MOVE_MAX + 1], seqtext[24], path[64], *end;
 	struct store_web_session ws;
 	struct store_player me;
-	struct store_game g;
 	struct engine_reply er;
 	struct hosted_kek *kek;
 	enum rules_lang lang;
 	enum MHD_Result rc = MHD_NO;
 	struct store *st;
 	long long seq;
-	int holds;
 
-	if (web_post_from_own_page(req, web_request_lang(req), &rc) != 0)
+	if (web_form_session(req, req->params[0], &st, &ws, &me, &rc) != 0)
 		return rc;
-	if ((st = api_store(req, &rc)) == NULL)
-		return rc;
-	if (web_session_for(req, st, req->params[0], &ws, &rc) != 0)
-		return rc;
-	if (store_player_get(st, ws.player_id, &me) != STORE_OK)
-		return web_notice(req, MHD_HTTP_SERVICE_UNAVAILABLE,
-		    web_request_lang(req), "busy");
 	lang = web_lang_of(me.lang);
-	if (!web_form_field(req->body, "csrf", csrf, sizeof(csrf)) ||
-	    !engine_web_csrf_check(session, csrf))
-		return web_notice(req, MHD_HTTP_FORBIDDEN, lang, "csrf");
 	if (!web_form_field(req->body, "move", move, sizeof(move)) ||
 	    move[0] == '\0' || !web_form_field(req->body, "seq", seqtext,
 	    sizeof(seqtext)) || (seq = strtoll(seqtext, &end, 10)) < 1 ||
 	    *end != '\0')
 		return web_notice(req, MHD_HTTP_BAD_REQUEST, lang, "bad_form");
-	/* The session names a player and a seat: if the seat has changed
-	 * hands since, the hosted key that would sign is another's. */
-	if (store_game_get(st, ws.game_id, &g) != STORE_OK)
-		return web_notice(req, MHD_HTTP_SERVICE_UNAVAILABLE, lang,
-		    "busy");
-	holds = ws.seat < g.nseats && g.seat_player[ws.seat] == me.id;
-	store_game_clear(&g);
-	if (!holds)
-		return web_notice(req, MHD_HTTP_FORBIDDEN, lang, "signin_seat");
 	if (!engine_player_hosted(st, &me))
 		return web_notice(req, MHD_HTTP_FORBIDDEN, lang, "own_key");
-	snprintf(path, sizeof(path), *file != '\0' ? "%s" : "%s.kek",
-	    *file != '\0' ? file : req->d->dbpath);
-	if ((kek = hosted_kek_open(path, 0, err, sizeof(err))) == NULL) {
-		log_warnx("http: web move: %s", err);
+	if ((kek = web_hosted_kek(req)) == NULL)
 		return web_notice(req, MHD_HTTP_SERVICE_UNAVAILABLE, lang,
 		    "busy");
-	}
 	engine_submit_hosted(st, req->d->key, kek, ws.game_id, seq, ws.seat,
 	    move, STORE_ENTRY_HOSTED_WEB, lang, &er);
 	hosted_kek_close(kek);

@@ -13,7 +13,8 @@
  * text with the expected sequence number and the session's CSRF token.  A player whose
  * key the server does not hold gets the same page; play.js signs for
  * them in the browser, and without script the page says to use `pbem
- * sign`.  The public page shows the public view and needs nothing.
+ * sign`.  Below, the bots the player lets act for them (web_bots.c).
+ * The public page shows the public view and needs nothing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,9 +133,12 @@ move_buttons(const struct gamestate *gs, int seat, const json_t *legal,
 	return out;
 }
 
-enum MHD_Result
-web_seat_answer(struct api_request *req, const struct store_web_session *ws,
-    const char *session, unsigned int status, const char *refusal)
+/* The seat page: a move's refusal, or a note of the bots form (failed
+ * or done), or neither. */
+static enum MHD_Result
+seat_answer(struct api_request *req, const struct store_web_session *ws,
+    const char *session, unsigned int status, const char *refusal,
+    const char *bots_note, int bots_failed)
 {
 	const char *names[STORE_MAX_SEATS], *seat_names[STORE_MAX_SEATS];
 	const struct store_player *me;
@@ -160,8 +164,12 @@ web_seat_answer(struct api_request *req, const struct store_web_session *ws,
 	}
 	lang = web_lang_of(me->lang);
 	/* The kept player has no key (gamestate_seat_player()): read it. */
-	hosted = store_player_get(st, me->id, &full) == STORE_OK &&
-	    engine_player_hosted(st, &full);
+	if (store_player_get(st, me->id, &full) != STORE_OK) {
+		gamestate_clear(&gs);
+		return web_notice(req, MHD_HTTP_SERVICE_UNAVAILABLE, lang,
+		    "busy");
+	}
+	hosted = engine_player_hosted(st, &full);
 	acting = seat_acts(&gs, ws->seat);
 	over = game_over(&gs);
 	view = gamestate_view(&gs, ws->seat);
@@ -191,6 +199,10 @@ web_seat_answer(struct api_request *req, const struct store_web_session *ws,
 	    moves);
 	if (refusal != NULL)
 		json_object_set_new(data, "refusal", json_string(refusal));
+	if (bots_note != NULL)
+		json_object_set_new(data, bots_failed ? "bots_refusal" :
+		    "bots_done", json_string(bots_note));
+	web_bots_fill(st, &full, data);
 	json_object_set_new(data, "view_text", view_text(req, &gs, shown,
 	    lang, over ? "game_over" : acting ? "your_turn" : "waiting"));
 	draw_view_fill(data, shown, gs.game.nseats, names, ws->seat);
@@ -202,6 +214,21 @@ web_seat_answer(struct api_request *req, const struct store_web_session *ws,
 	json_decref(legal);
 	gamestate_clear(&gs);
 	return web_send_page(req, status, lang, "seat", data);
+}
+
+enum MHD_Result
+web_seat_answer(struct api_request *req, const struct store_web_session *ws,
+    const char *session, unsigned int status, const char *refusal)
+{
+	return seat_answer(req, ws, session, status, refusal, NULL, 0);
+}
+
+enum MHD_Result
+web_seat_answer_bots(struct api_request *req,
+    const struct store_web_session *ws, const char *session,
+    unsigned int status, const char *note, int failed)
+{
+	return seat_answer(req, ws, session, status, NULL, note, failed);
 }
 
 /*

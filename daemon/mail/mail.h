@@ -365,14 +365,15 @@ int	mail_reply_play(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
 int	mail_account(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
 	    const char *sender, struct mail_result *r, struct mail_answer *a);
 
-/* ---- mail_delegate.c: a delegation certificate by mail ------------------ */
+/* ---- mail_delegate.c: a delegation certificate or revocation by mail --- */
 
-/* 1 if text holds the line -----BEGIN PBEM DELEGATION----- (docs/MAIL.md
- * "Delegation"). */
+/* 1 if text holds the line -----BEGIN PBEM DELEGATION----- or
+ * -----BEGIN PBEM REVOCATION----- (docs/MAIL.md "Delegation"). */
 int	mail_delegation_found(const char *text, size_t len);
-/* Keep the certificate m carries (engine_delegation_submit()) and answer:
- * to the sender if it does not read or is not the named player's, else
- * to the player's registered address. */
+/* Keep the certificate m carries (engine_delegation_submit()), or revoke
+ * the one its signed revocation names (engine_delegation_revoke()), and
+ * answer: to the sender if it does not read or names no player, else to
+ * the player's registered address in their language. */
 void	mail_delegation(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
 	    const char *reply_to, const char *lang, struct mail_result *r,
 	    struct mail_answer *a);
