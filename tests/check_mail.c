@@ -519,7 +519,7 @@ START_TEST(test_wrap)
 	/* A real French mail line: no line of it starts with ; or :. */
 	w = mail_wrap("  - prendre <une de : Ambassadeur Sarek, Probl\xc3\xa8mes "
 	    "de personnel, L'Appel du profit, Les machines ont-elles des "
-	    "droits ?>, d\xc3\xa9fausser <une autre carte> ; ou piocher "
+	    "droits ?>, d\xc3\xa9" "fausser <une autre carte> ; ou piocher "
 	    "galaxie : au choix\n", 78);
 	ck_assert(lines_fit(w, 78));
 	ck_assert_ptr_null(strstr(w, "\n    ;"));
