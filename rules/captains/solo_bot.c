@@ -337,9 +337,10 @@ cc_bot_turn(struct cc_ctx *c, int seat)
 			break;
 		drawn[ndrawn++] = card;
 	}
-	for (int i = 0; i < ndrawn && !s->over; i++) {
+	for (int i = 0; i < ndrawn; i++) {
 		pile_push(&b->staging, drawn[i]);
-		bot_resolve(&t, drawn[i], -1, 0);
+		if (!s->over)	/* after a BURN the rest stay face down */
+			bot_resolve(&t, drawn[i], -1, 0);
 	}
 	summary(&t);
 	if (s->over)
@@ -359,8 +360,7 @@ cc_bot_turn(struct cc_ctx *c, int seat)
 		}
 		pile_push(&b->discard, card);
 	}
-	if ((k = cc_bot_cleanup_offer(s)) >= 0)
-		cc_glory_to_offer(s, k);
+	cc_glory_to_offer(s, cc_bot_cleanup_offer(s));
 	cc_next_turn(c);
 	return 0;
 }

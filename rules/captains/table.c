@@ -107,10 +107,18 @@ cc_gain_glory(struct cc_state *s, int seat, int n)
 }
 
 /* Clean-up 4.3: a glory from the STARDATE (the supply once the
- * resolution is under way) onto market offer k. */
+ * resolution is under way) onto market offer k; with no offer (k -1) it
+ * still leaves the STARDATE, so a game alone always ends. */
 void
 cc_glory_to_offer(struct cc_state *s, int k)
 {
+	if (k < 0) {	/* an empty market: the glory leaves the game */
+		if (s->final_turns < 0) {
+			stardate_out(s);
+			s->glory_returned++;
+		}
+		return;
+	}
 	if (s->final_turns >= 0)
 		s->glory_from_supply++;
 	else

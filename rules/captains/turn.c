@@ -269,7 +269,7 @@ step_end(struct cc_ctx *c, int seat, int glory_on)
 	p->nstardates = 0;
 	if (s->mode == CC_MODE_CADET)
 		cc_cadet_cleanup(s);
-	if (k >= 0)	/* 4.3: a glory from the STARDATE onto an offer */
+	if (k >= 0 || s->mode != CC_MODE_TWO)	/* 4.3: a glory onto an offer */
 		cc_glory_to_offer(s, k);
 	while (p->staging.n > 0)
 		pile_push(&p->discard, pile_pop(&p->staging));
