@@ -780,8 +780,13 @@ whole_game(const struct cc_set *set, int nseats, const char *options,
 	}
 	r = M->result(s);
 	ck_assert(r != NULL);
-	json_decref(r);
 	end = M->save(s);
+	/* who won, for the figures (not part of the position) */
+	json_object_set_new(end, "bot_won", json_integer(s->mode ==
+	    CC_MODE_BOT && json_array_size(json_object_get(r, "winners")) ==
+	    1 && json_integer_value(json_array_get(json_object_get(r,
+	    "winners"), 0)) == s->bot_seat));
+	json_decref(r);
 	M->destroy(s);
 	return end;
 }
@@ -810,6 +815,8 @@ START_TEST(whole_games)
 			    (uint64_t)(g + 1), total, g < 20);
 			json_t *last = json_object_get(a, "state");
 			burns += json_is_true(json_object_get(last, "burn"));
+			wins += json_integer_value(json_object_get(a,
+			    "bot_won")) > 0;
 			if (g < 10) {	/* the same seed, the same game */
 				json_t *b = whole_game(set, l < CC_LEVELS ? 2 :
 				    1, opts, (uint64_t)(g + 1), total, 0);
@@ -817,11 +824,10 @@ START_TEST(whole_games)
 				json_decref(b);
 			}
 			json_decref(a);
-			wins += 0;
 		}
-		printf("captains %s: %d games, %d ended by the BURN\n",
-		    l < CC_LEVELS ? levels[l] : "cadet", games, burns);
-		(void)wins;
+		printf("captains %s: %d games, %d ended by the BURN, the Bot "
+		    "won %d (against random moves)\n", l < CC_LEVELS ?
+		    levels[l] : "cadet", games, burns, wins);
 	}
 	M->cards_free(set);
 }

@@ -98,21 +98,26 @@ engine_bot_level_check(const struct rules_module *m,
     const struct engine_bot_spec *spec, char *err, size_t errlen)
 {
 	const char *const *own = rules_module_bot_levels(m);
-	char list[256] = "random and normal";
+	char list_en[256] = "random and normal", list_fr[256] =
+	    "random et normal";
 	size_t len;
 
 	if (rules_bot_level_of(m, spec->level_name) >= 0)
 		return ENGINE_OK;
-	if (own != NULL && own[0] != NULL)
-		snprintf(list, sizeof(list), "random, normal");
+	if (own != NULL && own[0] != NULL) {
+		snprintf(list_en, sizeof(list_en), "random, normal");
+		snprintf(list_fr, sizeof(list_fr), "random, normal");
+	}
 	for (int i = 0; own != NULL && own[i] != NULL; i++) {
-		len = strlen(list);
-		snprintf(list + len, sizeof(list) - len, ", %s", own[i]);
+		len = strlen(list_en);
+		snprintf(list_en + len, sizeof(list_en) - len, ", %s", own[i]);
+		len = strlen(list_fr);
+		snprintf(list_fr + len, sizeof(list_fr) - len, ", %s", own[i]);
 	}
 	snprintf(err, errlen, "there is no bot level \"%s\" for %s; the "
 	    "levels are %s / il n'y a pas de niveau de robot « %s » pour %s ; "
-	    "les niveaux sont %s", spec->level_name, m->name, list,
-	    spec->level_name, m->name, list);
+	    "les niveaux sont %s", spec->level_name, m->name, list_en,
+	    spec->level_name, m->name, list_fr);
 	return ENGINE_BAD_REQUEST;
 }
 

@@ -23,6 +23,8 @@ cc_cadet_wipe(struct cc_ctx *c, int seat, int card)
 	for (int k = 0; k < CC_MARKET_SUITS; k++)
 		if (card >= 0 && s->offer[k] == card) {
 			s->cadet_wiped = card + 1;
+			cc_note(s, "chose the market card to wipe",
+			    "a choisi la carte du Marché à effacer");
 			return 0;
 		}
 	return cc_refuse(c, "%s is not a market offer to wipe",
@@ -83,14 +85,14 @@ cc_solo_view(const struct cc_state *s)
 {
 	if (s->mode == CC_MODE_CADET) {
 		int score = cc_score(s, 0, NULL);
-		return json_pack("{s:s,s:i,s:s,s:s,s:b}", "mode", "cadet",
-		    "score", score, "rank_en", cc_cadet_rank(score,
+		return json_pack("{s:s,s:b,s:i,s:s,s:s,s:b}", "mode", "cadet",
+		    "cadet", 1, "score", score, "rank_en", cc_cadet_rank(score,
 		    RULES_LANG_EN), "rank_fr", cc_cadet_rank(score,
 		    RULES_LANG_FR), "lost_to_burn", s->burn);
 	}
 	if (s->mode == CC_MODE_BOT)
-		return json_pack("{s:s,s:i,s:s,s:s,s:i,s:i}", "mode", "bot",
-		    "bot_seat", s->bot_seat, "level_en",
+		return json_pack("{s:s,s:b,s:i,s:s,s:s,s:i,s:i}", "mode", "bot",
+		    "bot", 1, "bot_seat", s->bot_seat, "level_en",
 		    cc_level_name(s->level, RULES_LANG_EN), "level_fr",
 		    cc_level_name(s->level, RULES_LANG_FR), "bot_deck_count",
 		    s->seat[s->bot_seat].deck.n, "supplement_count",

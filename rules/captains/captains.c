@@ -102,6 +102,11 @@ cp_setup_cards(const void *cards, int nseats, const json_t *options,
 		    "a seat @bot:LEVEL");
 		return NULL;
 	}
+	if (nseats < 1 || nseats > 2) {
+		snprintf(err, errlen, "Captain's Chair is for 1 seat (cadet "
+		    "training) or 2, not %d", nseats);
+		return NULL;
+	}
 	cadet = mode != NULL || nseats == 1;
 	if (cadet != (nseats == 1)) {
 		snprintf(err, errlen, "cadet training is played by one seat, "

@@ -56,6 +56,8 @@ int	cc_in_play_count(const struct cc_state *s, int seat, int suit,
 	    int trait, int skills);
 void	cc_fire(struct cc_ctx *c, int seat, enum cc_trigger on);
 
+/* turn.c: a public phrase added to what the move did (describe_last). */
+void	cc_note(struct cc_state *s, const char *en, const char *fr);
 /* turn.c: a STARDATE's wipes; the end of a turn (the last turns, the
  * next seat, its RESUPPLY). */
 void	cc_wipe(struct cc_state *s, const struct cc_stardate *sd);

@@ -21,6 +21,12 @@ say(struct cc_state *s, const char *en, const char *fr, const char *name_en,
 	    lf > 0 ? ", " : "", fr, name_fr != NULL ? name_fr : "");
 }
 
+void
+cc_note(struct cc_state *s, const char *en, const char *fr)
+{
+	say(s, en, fr, NULL, NULL);
+}
+
 /* Operations of kind `kind` on the table cards (and staging cards when
  * staging) of seat, resolved in table order. */
 static void
