@@ -20,6 +20,7 @@
 #include "rules.h"
 #include "rng.h"
 #include "captains.h"
+#include "nopeek.h"
 #include "solo.h"
 
 static const struct rules_module *M = &captains_module;
@@ -739,6 +740,46 @@ round_trip(const struct cc_state *s)
 	M->destroy(t);
 }
 
+/* What the person (or anyone, public) reads of a position: the view,
+ * the moves and their forms; NULL-free text to compare. */
+static char *
+what_seat_reads(const struct cc_state *s, int seat)
+{
+	json_t *all = json_pack("{s:o,s:o,s:o}", "view", M->view(s, seat),
+	    "legal", M->legal_moves(s, seat), "forms", M->move_forms(s, seat,
+	    RULES_LANG_EN));
+	char *text = json_dumps(all, JSON_SORT_KEYS | JSON_COMPACT);
+
+	json_decref(all);
+	return text;
+}
+
+/* The Bot's deck, its SUPPLEMENT and every other hidden pile moved
+ * about by the game's hider change nothing the person or the public
+ * reads. */
+static void
+no_peek(const struct cc_state *s, int seat, struct rules_rng *rng)
+{
+	const struct nopeek_hider *h = nopeek_find("captains");
+	struct nopeek_known known = { 0 };
+	json_t *saved = M->save(s);
+	char err[RULES_ERRLEN], *before, *after;
+	struct cc_state *moved;
+
+	h->note(saved, &known);
+	h->hide(saved, seat, &known, rng);
+	moved = M->load_cards(s->set, saved, err, sizeof(err));
+	ck_assert_msg(moved != NULL, "%s", err);
+	before = what_seat_reads(s, seat);
+	after = what_seat_reads(moved, seat);
+	ck_assert_msg(strcmp(before, after) == 0, "seat %d reads hidden "
+	    "cards", seat);
+	free(before);
+	free(after);
+	json_decref(saved);
+	M->destroy(moved);
+}
+
 /* One whole game; its final position saved (for the determinism
  * check).  Picks from legal moves, ending a turn one time in five. */
 static json_t *
@@ -773,8 +814,15 @@ whole_game(const struct cc_set *set, int nseats, const char *options,
 		for (int i = 0; i < 2; i++)
 			for (int k = 0; k < CC_NRESOURCES; k++)
 				ck_assert_int_ge(s->seat[i].res[k], 0);
-		if (check_trips && moves % 5 == 0)
+		if (check_trips && moves % 5 == 0) {
+			struct rules_rng hide;	/* not pick's: a replay
+						 * without checks picks the
+						 * same moves */
+			stream(&hide, seed, (uint64_t)moves);
 			round_trip(s);
+			no_peek(s, 0, &hide);
+			no_peek(s, RULES_VIEW_PUBLIC, &hide);
+		}
 		ck_assert_msg(++moves < 6000, "seed %llu never ends",
 		    (unsigned long long)seed);
 	}

@@ -17,6 +17,6 @@ tests_check_captains_LDADD = daemon/libpbem.a rules/librules.a \
 # each rule through a small card file, then whole games of every level.
 check_PROGRAMS += tests/check_captains_bot
 TESTS += tests/check_captains_bot
-tests_check_captains_bot_SOURCES = tests/check_captains_bot.c
+tests_check_captains_bot_SOURCES = tests/check_captains_bot.c $(NOPEEK_HIDERS)
 tests_check_captains_bot_CPPFLAGS = $(tests_check_captains_CPPFLAGS)
 tests_check_captains_bot_LDADD = $(tests_check_captains_LDADD)

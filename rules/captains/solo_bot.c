@@ -337,10 +337,12 @@ cc_bot_turn(struct cc_ctx *c, int seat)
 			break;
 		drawn[ndrawn++] = card;
 	}
-	for (int i = 0; i < ndrawn; i++) {
+	for (int i = 0; i < ndrawn && !s->over; i++) {
 		pile_push(&b->staging, drawn[i]);
-		if (!s->over)	/* after a BURN the rest stay face down */
-			bot_resolve(&t, drawn[i], -1, 0);
+		bot_resolve(&t, drawn[i], -1, 0);
+		if (s->over)	/* a BURN: the cards not revealed stay hidden */
+			while (ndrawn > i + 1)
+				pile_push(&b->deck, drawn[--ndrawn]);
 	}
 	summary(&t);
 	if (s->over)
