@@ -1,6 +1,8 @@
 /*
  * captains.c -- the module table of Star Trek: Captain's Chair (two
- * players), a card module (rules API 7): its cards come from a card file
+ * players, a person against the solo Bot, or cadet training alone), a
+ * card module (rules API 7) with bot levels of its own (API 9, the
+ * Bot's five difficulties): its cards come from a card file
  * (rules/captains/cards.yaml, docs/captains-cards.md).  docs/captains.md
  * states every rule as built.
  */

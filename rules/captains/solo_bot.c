@@ -340,7 +340,8 @@ cc_bot_turn(struct cc_ctx *c, int seat)
 	for (int i = 0; i < ndrawn && !s->over; i++) {
 		pile_push(&b->staging, drawn[i]);
 		bot_resolve(&t, drawn[i], -1, 0);
-		if (s->over)	/* a BURN: the cards not revealed stay hidden */
+		/* a BURN: the cards not revealed yet stay hidden */
+		if (s->over)
 			while (ndrawn > i + 1)
 				pile_push(&b->deck, drawn[--ndrawn]);
 	}

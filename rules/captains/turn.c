@@ -262,8 +262,8 @@ step_end(struct cc_ctx *c, int seat, int glory_on)
 	if (s->mode == CC_MODE_CADET && k >= 0 && glory_on >= 0 &&
 	    k == cc_cadet_wiped_slot(s))
 		return cc_refuse(c, "%s is wiped at this clean-up: put the "
-		    "glory on another offer", "%s est effacée à ce nettoyage : "
-		    "posez la gloire sur une autre offre",
+		    "glory on another offer", "%s est effacée à ce "
+		    "nettoyage : posez la gloire sur une autre offre",
 		    cc_name(s, glory_on, c->lang));
 	say(s, "ended the turn", "a fini son tour", NULL, NULL);
 	resolve_all(c, seat, CC_CLEANUP, 1);
@@ -275,7 +275,8 @@ step_end(struct cc_ctx *c, int seat, int glory_on)
 	p->nstardates = 0;
 	if (s->mode == CC_MODE_CADET)
 		cc_cadet_cleanup(s);
-	if (k >= 0 || s->mode != CC_MODE_TWO)	/* 4.3: a glory onto an offer */
+	/* 4.3: a glory onto an offer */
+	if (k >= 0 || s->mode != CC_MODE_TWO)
 		cc_glory_to_offer(s, k);
 	while (p->staging.n > 0)
 		pile_push(&p->discard, pile_pop(&p->staging));
