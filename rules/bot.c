@@ -24,6 +24,23 @@ rules_bot_level(const char *name)
 	return -1;
 }
 
+const char *const *
+rules_module_bot_levels(const struct rules_module *m)
+{
+	return m->api_version >= 9 ? m->bot_levels : NULL;
+}
+
+int
+rules_bot_level_of(const struct rules_module *m, const char *name)
+{
+	const char *const *own = rules_module_bot_levels(m);
+
+	for (int i = 0; own != NULL && own[i] != NULL; i++)
+		if (strcmp(name, own[i]) == 0)
+			return RULES_BOT_NORMAL;
+	return rules_bot_level(name);
+}
+
 const char *
 rules_bot_level_name(int level)
 {

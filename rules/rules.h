@@ -51,6 +51,8 @@
  *   7  cards as data (optional): cards_parse, cards_free, setup_cards
  *      and load_cards, for games whose cards come from a card file.
  *   8  bot_move (optional): the move a server-played seat chooses.
+ *   9  bot_levels (optional): bot levels of the module's own, and the
+ *      server-played seats passed to setup in the options.
  */
 #ifndef PBEM_RULES_H
 #define PBEM_RULES_H
@@ -59,7 +61,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define RULES_API_VERSION 8
+#define RULES_API_VERSION 9
 
 /* Every error message a module writes fits in this many bytes. */
 #define RULES_ERRLEN 1024
@@ -448,6 +450,24 @@ struct rules_module {
 	 */
 	enum rules_status (*bot_move)(const void *state, int seat, int level,
 	    struct rules_rng *rng, char *out, size_t outlen);
+
+	/* ---- api_version 9 and later ---- */
+
+	/*
+	 * bot_levels -- optional (NULL: the core's levels only).  The
+	 * module's own bot levels, a NULL-terminated list of lower-case
+	 * names (with any other language's words for them), which "@bot:
+	 * LEVEL" then accepts beside random and normal.  A module that has
+	 * the list is told its server-played seats at setup: the core adds
+	 * "bot_seats": {"SEAT": "LEVEL", ...} to the options of a game
+	 * created with @bot seats (LEVEL as the seat was written, "normal"
+	 * for a bare @bot), so the genesis record holds it and every replay
+	 * sets up the same game; a creator may not give bot_seats.  The
+	 * core asks bot_move() for a seat of such a level with
+	 * RULES_BOT_NORMAL: what the level changes is the module's to set
+	 * up.  docs/SERVER-BOTS.md.
+	 */
+	const char *const *bot_levels;
 };
 
 /*
@@ -497,6 +517,11 @@ enum rules_status rules_bot_move(const struct rules_module *m,
     char *out, size_t outlen);
 /* The level called name ("random", "normal"), or -1; and its name. */
 int rules_bot_level(const char *name);
+/* The same for a game of m: a name in m's bot_levels (api_version 9) is
+ * RULES_BOT_NORMAL; -1 for a name neither knows. */
+int rules_bot_level_of(const struct rules_module *m, const char *name);
+/* m's own bot levels (api_version 9), or NULL. */
+const char *const *rules_module_bot_levels(const struct rules_module *m);
 const char *rules_bot_level_name(int level);
 /* 0 if the table is well formed, else -1 with the reason in err.  The core
  * checks each module once at start-up and refuses to run a bad one. */

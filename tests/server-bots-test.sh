@@ -1,9 +1,15 @@
 #!/bin/sh
 # server-bots-test.sh -- a person plays by mail against a seat the server
 # plays (docs/SERVER-BOTS.md), through the real pbemd, to the end:
-#   - pbemctl makes a Ladder game alice,@bot:normal and a Parry game with
-#     a named bot; a bad level and a name that is taken are refused and
-#     change nothing;
+#   - pbemctl makes a Ladder game alice,@bot:normal, a Parry game with
+#     a named bot, a Captain's Chair game against its solo Bot at the
+#     level "amiral" (its level in the view, EN and FR) and a cadet
+#     training game (its score in the view); a bad level, bot_seats
+#     written by hand and a name that is taken are refused and change
+#     nothing;
+#   - alice plays Captain's Chair by mail too, ending each turn, and the
+#     Bot plays its turns (the move "bot") to the end, audited and
+#     verified like the Ladder game;
 #   - alice sends each move as a signed block in a mail dropped into the
 #     daemon's Maildir; the daemon's scheduler plays the bot's turns (BOT
 #     entries, kind 9) in its own passes, until the game is over;
@@ -63,6 +69,31 @@ expect "create Parry against a named bot" 0 ctl game create respond \
 	alice,@bot:random=Worf
 [ "$(sqlite3 pbem.db "SELECT bot FROM players WHERE name = 'Worf'")" = \
     random ] && ok || bad "the named bot has not its level"
+# Captain's Chair against its solo Bot (game 3), a level in French.
+expect "a Bot level Captain's Chair does not have" 1 ctl game create \
+	captains alice,@bot:genius
+contains "the levels named" err.txt "ensign, lieutenant, commander"
+expect "create Captain's Chair against the Bot" 0 ctl game create captains \
+	alice,@bot:amiral
+contains "game 3 created" out.txt "game 3 created: captains, 2 seats"
+expect "the Bot's level in the view" 0 ctl view 3 --text --seat 0 \
+	--templates "$top_srcdir/templates"
+contains "in English" out.txt "Against the Bot, Admiral level"
+expect "in French" 0 ctl view 3 --text --seat 0 --lang fr \
+	--templates "$top_srcdir/templates"
+contains "in French" out.txt "Contre le Bot, niveau Amiral"
+# Cadet training (game 4): one seat, its score in the view.
+expect "create cadet training" 0 ctl game create captains alice
+contains "game 4 created" out.txt "game 4 created: captains, 1 seat"
+expect "the cadet score in English" 0 ctl view 4 --text --seat 0 \
+	--templates "$top_srcdir/templates"
+contains "in English" out.txt "Cadet training: your cadet score is"
+expect "in French" 0 ctl view 4 --text --seat 0 --lang fr \
+	--templates "$top_srcdir/templates"
+contains "in French" out.txt "Entraînement des cadets : votre score cadet"
+expect "the creator may not write bot_seats" 1 ctl game create captains \
+	alice,@bot --options '{"bot_seats": {"1": "admiral"}}'
+contains "refused" err.txt "bot_seats is the server's"
 
 cat >pbemd.conf <<EOF
 database = $work/pbem.db
@@ -98,15 +129,17 @@ mail_move() {
 view() { ctl view "$1" --seat 0 >view.json 2>/dev/null; }
 field() { python3 -c "import json,sys; v=json.load(open('view.json')); print($1)"; }
 
-# play GAME: alice plays the first legal move until the game is over.
+# play GAME [MOVE]: alice plays MOVE (else the first legal move) until
+# the game is over.
 play() {
-	game=$1 sent=-1
+	game=$1 want=${2:-} sent=-1
 	for _ in $(seq 1 300); do
 		view "$game" || { sleep 0.2; continue; }
 		[ "$(field "v['over']")" = True ] && return 0
 		seq=$(field "v['next_seq']")
 		if [ "$(field "0 in v['to_act']")" = True ] && [ "$seq" != "$sent" ]; then
-			move=$(ctl moves "$game" 2>/dev/null |
+			move=$want
+			[ -n "$move" ] || move=$(ctl moves "$game" 2>/dev/null |
 			    awk -F '\t' '$1 == "0" { print $3; exit }')
 			mail_move "$game" "$seq" 0 "$move"
 			sent=$seq
@@ -117,7 +150,16 @@ play() {
 }
 if command -v python3 >/dev/null; then
 	play 1 && ok || bad "Ladder against the bot did not end"
+	play 3 end && ok || bad "Captain's Chair against the Bot did not end"
 	kill "$pid"; wait "$pid" 2>/dev/null; pid=
+	cbots=$(sqlite3 pbem.db "SELECT count(*) FROM log WHERE game_id = 3 AND kind = 9")
+	[ "$cbots" -ge 2 ] && ok || bad "the Bot played $cbots turns, not 2"
+	[ "$(sqlite3 pbem.db "SELECT count(*) FROM log WHERE game_id = 3 AND kind = 9 AND text != 'bot'")" = 0 ] &&
+		ok || bad "a Bot entry is not its move \"bot\""
+	expect "audit re-runs the Bot" 0 ctl audit 3
+	contains "audit" out.txt "game 3: ok"
+	expect "export the Bot's game" 0 ctl export 3 -o game3.bundle
+	expect "pbem verify the Bot's game" 0 "$bin/pbem" verify game3.bundle
 	bots=$(sqlite3 pbem.db "SELECT count(*) FROM log WHERE game_id = 1 AND kind = 9")
 	[ "$bots" -ge 3 ] && ok || bad "the bot made $bots moves, not 3"
 	mine=$(sqlite3 pbem.db "SELECT count(*) FROM log WHERE game_id = 1 AND kind = 1")

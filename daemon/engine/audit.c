@@ -225,8 +225,8 @@ read_genesis(const struct audit_log *log, struct genesis *gen,
 		const char *level = json_string_value(json_object_get(seat,
 		    "bot"));
 
-		gen->bot_level[i] = level != NULL ? rules_bot_level(level) :
-		    RULES_BOT_NORMAL;
+		gen->bot_level[i] = level != NULL ? rules_bot_level_of(
+		    gen->module, level) : RULES_BOT_NORMAL;
 		if (gen->bot_level[i] < 0) {
 			json_decref(root);
 			return fail(r, 0, "genesis entry: seat %zu has an "

@@ -15,6 +15,7 @@
  * game's bot stream of step n (rng_init_bot): a replay applies the
  * recorded text, and an audit holding the seed re-runs the choice.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,11 +41,12 @@ engine_bot_spec_read(const char *text, struct engine_bot_spec *spec,
     char *err, size_t errlen)
 {
 	const char *p = text + strlen(BOT_PREFIX), *eq;
-	char level[32];
+	char level[sizeof(spec->level_name)];
 	size_t n;
 
 	memset(spec, 0, sizeof(*spec));
 	spec->level = RULES_BOT_NORMAL;
+	snprintf(spec->level_name, sizeof(spec->level_name), "normal");
 	if (!engine_is_bot_spec(text) || (*p != '\0' && *p != ':' &&
 	    *p != '='))
 		goto bad;
@@ -54,15 +56,19 @@ engine_bot_spec_read(const char *text, struct engine_bot_spec *spec,
 		n = eq != NULL ? (size_t)(eq - p) : strlen(p);
 		if (n == 0 || n >= sizeof(level))
 			goto bad;
-		memcpy(level, p, n);
-		level[n] = '\0';
-		if ((spec->level = rules_bot_level(level)) < 0) {
-			snprintf(err, errlen, "\"%s\": there is no bot level "
-			    "\"%s\"; the levels are random and normal / il n'y "
-			    "a pas de niveau de robot « %s » ; les niveaux sont "
-			    "random et normal", text, level, level);
-			return ENGINE_BAD_REQUEST;
+		for (size_t i = 0; i < n; i++) {
+			if (!isalpha((unsigned char)p[i]))
+				goto bad;
+			level[i] = (char)tolower((unsigned char)p[i]);
 		}
+		level[n] = '\0';
+		/* A level of the game's own is checked when the game is
+		 * made (engine_bot_level_check): it is played as normal. */
+		spec->level = rules_bot_level(level);
+		if (spec->level < 0)
+			spec->level = RULES_BOT_NORMAL;
+		snprintf(spec->level_name, sizeof(spec->level_name), "%s",
+		    level);
 		p += n;
 	}
 	if (*p == '=') {
@@ -80,9 +86,38 @@ engine_bot_spec_read(const char *text, struct engine_bot_spec *spec,
 	return ENGINE_OK;
 bad:
 	snprintf(err, errlen, "\"%s\" is not a bot seat: write @bot, "
-	    "@bot:LEVEL or @bot:LEVEL=NAME (levels random and normal) / "
-	    "« %s » n'est pas une place de robot : écrivez @bot, @bot:NIVEAU "
-	    "ou @bot:NIVEAU=NOM (niveaux random et normal)", text, text);
+	    "@bot:LEVEL or @bot:LEVEL=NAME (levels random, normal and the "
+	    "game's own) / « %s » n'est pas une place de robot : écrivez "
+	    "@bot, @bot:NIVEAU ou @bot:NIVEAU=NOM (niveaux random, normal et "
+	    "ceux du jeu)", text, text);
+	return ENGINE_BAD_REQUEST;
+}
+
+enum engine_status
+engine_bot_level_check(const struct rules_module *m,
+    const struct engine_bot_spec *spec, char *err, size_t errlen)
+{
+	const char *const *own = rules_module_bot_levels(m);
+	char list_en[256] = "random and normal", list_fr[256] =
+	    "random et normal";
+	size_t len;
+
+	if (rules_bot_level_of(m, spec->level_name) >= 0)
+		return ENGINE_OK;
+	if (own != NULL && own[0] != NULL) {
+		snprintf(list_en, sizeof(list_en), "random, normal");
+		snprintf(list_fr, sizeof(list_fr), "random, normal");
+	}
+	for (int i = 0; own != NULL && own[i] != NULL; i++) {
+		len = strlen(list_en);
+		snprintf(list_en + len, sizeof(list_en) - len, ", %s", own[i]);
+		len = strlen(list_fr);
+		snprintf(list_fr + len, sizeof(list_fr) - len, ", %s", own[i]);
+	}
+	snprintf(err, errlen, "there is no bot level \"%s\" for %s; the "
+	    "levels are %s / il n'y a pas de niveau de robot « %s » pour %s ; "
+	    "les niveaux sont %s", spec->level_name, m->name, list_en,
+	    spec->level_name, m->name, list_fr);
 	return ENGINE_BAD_REQUEST;
 }
 
@@ -105,8 +140,7 @@ engine_bot_player_add(struct store *st, const struct engine_bot_spec *spec,
 		    tag[0], tag[1], tag[2], tag[3]);
 	}
 	snprintf(p.lang, sizeof(p.lang), "en");
-	snprintf(p.bot, sizeof(p.bot), "%s",
-	    rules_bot_level_name(spec->level));
+	snprintf(p.bot, sizeof(p.bot), "%s", spec->level_name);
 	p.email_pending = 1;		/* no address: no mail, ever */
 	crypto_sign_keypair(p.pubkey, secret);
 	sodium_memzero(secret, sizeof(secret));

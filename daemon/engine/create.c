@@ -294,6 +294,38 @@ read_bot_seats(const char *const *bots, const int64_t *players, int nseats,
 	return ENGINE_OK;
 }
 
+/* A module with levels of its own (rules.h, bot_levels) is told its bot
+ * seats in the options: "bot_seats": {"SEAT": "LEVEL"}.  0, or -1 when
+ * the creator wrote bot_seats. */
+static int
+add_bot_seats(const struct rules_module *m, const char *const *bots,
+    const struct engine_bot_spec *specs, int nseats, json_t *opts,
+    char *err, size_t errlen)
+{
+	json_t *seats;
+	char key[16];
+
+	if (json_object_get(opts, "bot_seats") != NULL) {
+		snprintf(err, errlen, "the option bot_seats is the server's: "
+		    "write the seats as @bot:LEVEL");
+		return -1;
+	}
+	if (rules_module_bot_levels(m) == NULL || bots == NULL)
+		return 0;
+	seats = json_object();
+	for (int s = 0; s < nseats; s++)
+		if (bots[s] != NULL) {
+			snprintf(key, sizeof(key), "%d", s);
+			json_object_set_new(seats, key,
+			    json_string(specs[s].level_name));
+		}
+	if (json_object_size(seats) > 0)
+		json_object_set_new(opts, "bot_seats", seats);
+	else
+		json_decref(seats);
+	return 0;
+}
+
 enum engine_status
 engine_form_game(struct store *st, const struct serverkey *key,
     const char *ruleset, const char *options, const int64_t *players,
@@ -343,9 +375,15 @@ engine_form_game_with(struct store *st, const struct serverkey *key,
 		    m->name, m->min_seats, m->max_seats, nseats);
 		return ENGINE_BAD_REQUEST;
 	}
+	for (s = 0; bots != NULL && s < nseats; s++)
+		if (bots[s] != NULL && (rc = engine_bot_level_check(m,
+		    &specs[s], err, errlen)) != ENGINE_OK)
+			return rc;
 	if (choose_cards(m, cards, &own, &chosen, &set, &rc, err, errlen) != 0)
 		goto out_cards;
-	if ((opts = parse_options(options, err, errlen)) == NULL) {
+	if ((opts = parse_options(options, err, errlen)) == NULL ||
+	    add_bot_seats(m, bots, specs, nseats, opts, err, errlen) != 0) {
+		json_decref(opts);
 		rc = ENGINE_BAD_REQUEST;
 		goto out_cards;
 	}

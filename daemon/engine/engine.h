@@ -653,11 +653,18 @@ enum engine_status engine_seat_may_move(struct store *st, int64_t game_id,
  */
 struct engine_bot_spec {
 	int	level;			/* enum rules_bot_level */
+	char	level_name[16];		/* as written: a core level, or one
+					 * of the game's own (rules.h,
+					 * bot_levels), checked at creation */
 	char	name[STORE_NAME_MAX];	/* "": a name is made up */
 };
 int	engine_is_bot_spec(const char *text);
 enum engine_status engine_bot_spec_read(const char *text,
 	    struct engine_bot_spec *spec, char *err, size_t errlen);
+/* Does the game of m know the seat's level (a core level, or one of
+ * m's own)?  ENGINE_BAD_REQUEST naming the levels otherwise. */
+enum engine_status engine_bot_level_check(const struct rules_module *m,
+	    const struct engine_bot_spec *spec, char *err, size_t errlen);
 enum engine_status engine_bot_player_add(struct store *st,
 	    const struct engine_bot_spec *spec, int64_t *player_id, char *err,
 	    size_t errlen);

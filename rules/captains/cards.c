@@ -12,6 +12,7 @@
 #include "rules.h"
 #include "cardfile.h"
 #include "cardset.h"
+#include "solo.h"
 
 static const char *const suit_names[CC_NSUITS] = {
 	"PERSON", "CARGO", "SHIP", "ALLY", "ENCOUNTER", "INCIDENT",
@@ -665,7 +666,8 @@ cc_set_from_file(const struct rules_cardfile *file, char *err, size_t errlen)
 			goto bad;
 		set->ncards++;
 	}
-	if (check_whole(&r, set, cards, ref, ref_node) < 0)
+	if (check_whole(&r, set, cards, ref, ref_node) < 0 ||
+	    cc_solo_read(file, set, err, errlen) < 0)
 		goto bad;
 	return set;
 bad:

@@ -115,6 +115,74 @@ struct cc_stardate {
 	int	glory;
 	int	wipe_market;
 	int	wipe_neutral;
+	int	bot_actions;	/* solo: cards the Bot resolves a turn */
+};
+
+/*
+ * The solo part of a card file (rules/captains/solofile.c, the `solo:`
+ * mapping): cadet training's STARDATEs, the Bot's STARDATEs of each
+ * difficulty, and each bot captain's two AUTOMATED COMMAND cards.
+ */
+#define CC_LEVELS	5	/* ensign lieutenant commander captain admiral */
+#define CC_AC_ROWS	8	/* rows on one side of an AUTOMATED COMMAND */
+#define CC_AC_DO	4	/* effects in one row */
+#define CC_EXPR_GROUPS	4	/* "A > B > C": groups tried in order */
+#define CC_EXPR_TERMS	4	/* "A / B": any term of a group */
+
+/* What the Bot does (one word of an AUTOMATED COMMAND row). */
+enum cc_botword {
+	BW_GLORY, BW_SPECIALTY, BW_GAIN, BW_TAKE, BW_SEND_TEAM, BW_DEPLOY,
+	BW_EXPLORE, BW_ENGAGE, BW_PROMOTE, BW_RESOLVE_DECK,
+	BW_RESOLVE_SUPPLEMENT, BW_JUNK, BW_LOG, BW_DISMISS_OFFICER,
+	BW_RECALL_SHIP, BW_ATTACK_INCIDENT, BW_NWORDS
+};
+
+/* A term of a card expression: a suit, a trait or a SKILL icon. */
+enum cc_term_kind { CC_TERM_SUIT, CC_TERM_TRAIT, CC_TERM_SKILL };
+struct cc_term {
+	enum cc_term_kind kind;
+	int	value;		/* enum cc_suit, trait index, enum cc_track */
+};
+struct cc_expr {
+	int		ngroups;
+	int		nterms[CC_EXPR_GROUPS];
+	struct cc_term	term[CC_EXPR_GROUPS][CC_EXPR_TERMS];
+};
+
+struct cc_botdo {
+	enum cc_botword	word;
+	int		amount;		/* glory, specialty */
+	int		track;		/* specialty: enum cc_track, or -1
+					 * lowest, -2 highest */
+	int		trait;		/* send_team: a trait, or -1 */
+	struct cc_expr	expr;		/* gain, take */
+};
+
+/* One row: a trait (TRAITS card) or a suit (SUITS card) and its effects. */
+struct cc_acrow {
+	int		match;		/* trait index or enum cc_suit */
+	int		ndo;
+	struct cc_botdo	todo[CC_AC_DO];
+};
+
+struct cc_acside {
+	int		nrows;
+	struct cc_acrow	row[CC_AC_ROWS];
+};
+
+/* A bot captain's AUTOMATED COMMAND cards. */
+struct cc_automated {
+	int		captain;	/* kind index of its CAPTAIN */
+	struct cc_acside traits, suits_without, suits_with;
+};
+
+struct cc_solo {
+	int		ncadet;
+	struct cc_stardate cadet[CC_STARDATES_MAX];
+	int		nlevel[CC_LEVELS];
+	struct cc_stardate level[CC_LEVELS][CC_STARDATES_MAX];
+	int		nautomated;
+	struct cc_automated automated[CC_CAPTAINS_MAX];
 };
 
 struct cc_set {
@@ -128,6 +196,7 @@ struct cc_set {
 	struct cc_stardate stardate[CC_STARDATES_MAX];
 	int		hand_size;
 	int		actions;
+	struct cc_solo	solo;		/* all zero when the file has none */
 };
 
 struct rules_cardfile;

@@ -12,3 +12,11 @@ tests_check_captains_CPPFLAGS = $(RULES_CPPFLAGS) \
 	$(SODIUM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_captains_LDADD = daemon/libpbem.a rules/librules.a \
 	$(SODIUM_LIBS) $(YAML_LIBS) $(JANSSON_LIBS) $(CHECK_LIBS)
+
+# The solo Bot and cadet training (rules/captains/solo*.c, cadet.c):
+# each rule through a small card file, then whole games of every level.
+check_PROGRAMS += tests/check_captains_bot
+TESTS += tests/check_captains_bot
+tests_check_captains_bot_SOURCES = tests/check_captains_bot.c $(NOPEEK_HIDERS)
+tests_check_captains_bot_CPPFLAGS = $(tests_check_captains_CPPFLAGS)
+tests_check_captains_bot_LDADD = $(tests_check_captains_LDADD)

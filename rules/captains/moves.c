@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "captains.h"
+#include "solo.h"
 
 #define MOVE_LEN 200
 
@@ -153,6 +154,10 @@ cc_legal_moves(const struct cc_state *s, int seat)
 
 	if (s->over || seat != (s->pending ? 1 - s->active : s->active))
 		return l.out;
+	if (cc_is_bot(s, seat)) {
+		try_text(&l, "bot");
+		return l.out;
+	}
 	p = &s->seat[seat];
 	if (s->pending) {
 		try_text(&l, "pass");
@@ -187,6 +192,10 @@ cc_legal_moves(const struct cc_state *s, int seat)
 			snprintf(text, sizeof(text), "end %s",
 			    s->set->card[s->offer[k]].name);
 			try_text(&l, text);
+			snprintf(text, sizeof(text), "wipe %s",
+			    s->set->card[s->offer[k]].name);
+			if (s->mode == CC_MODE_CADET)
+				try_text(&l, text);
 		}
 	return l.out;
 }
@@ -199,6 +208,15 @@ cc_move_forms(const struct cc_state *s, int seat, enum rules_lang lang)
 
 	if (s->over || seat != (s->pending ? 1 - s->active : s->active))
 		return a;
+	if (cc_is_bot(s, seat)) {
+		json_array_append_new(a, json_string(fr ? "robot (le tour "
+		    "entier du Bot)" : "bot (the Bot's whole turn)"));
+		return a;
+	}
+	if (s->mode == CC_MODE_CADET)
+		json_array_append_new(a, json_string(fr ?
+		    "effacer <offre du Marché que le nettoyage efface>" :
+		    "wipe <market offer the clean-up wipes>"));
 	if (s->pending) {
 		json_array_append_new(a, json_string(fr ?
 		    "passer (les défausses forcées prennent vos premières "

@@ -23,6 +23,8 @@ static const struct verb_word verbs[] = {
 	{ "pass", V_PASS }, { "passer", V_PASS },
 	{ "react", V_REACT }, { "reagir", V_REACT },
 	{ "discard", V_DISCARD }, { "defausser", V_DISCARD },
+	{ "bot", V_BOT }, { "robot", V_BOT },
+	{ "wipe", V_WIPE }, { "effacer", V_WIPE },
 };
 #define NVERBS (sizeof(verbs) / sizeof(verbs[0]))
 
@@ -152,22 +154,24 @@ read_step(const struct cc_set *set, char *text, json_t *steps,
 	if (v == NVERBS) {
 		snprintf(err, errlen, lang == RULES_LANG_FR ?
 		    "« %s » n'est pas un mot de coup : controler, jouer, "
-		    "activer, fin, passer, reagir, defausser" :
+		    "activer, fin, passer, reagir, defausser, effacer, robot" :
 		    "\"%s\" is not a move word: control, play, activate, end, "
-		    "pass, react, discard", text);
+		    "pass, react, discard, wipe, bot", text);
 		return RULES_SYNTAX;
 	}
 	step = json_pack("{s:i}", "verb", verbs[v].verb);
 	json_array_append_new(steps, step);
 	switch (verbs[v].verb) {
 	case V_PASS:
+	case V_BOT:
 		if (rest != NULL) {
 			snprintf(err, errlen, lang == RULES_LANG_FR ?
-			    "« passer » se dit seul" :
-			    "\"pass\" takes nothing after it");
+			    "« %s » se dit seul" :
+			    "\"%s\" takes nothing after it", text);
 			return RULES_SYNTAX;
 		}
 		return RULES_OK;
+	case V_WIPE:
 	case V_END:
 	case V_CONTROL: {
 		int card;
@@ -175,7 +179,7 @@ read_step(const struct cc_set *set, char *text, json_t *steps,
 			if (verbs[v].verb == V_END)
 				return RULES_OK;
 			snprintf(err, errlen, lang == RULES_LANG_FR ?
-			    "controler quel lieu ?" : "control which location?");
+			    "%s quelle carte ?" : "%s which card?", text);
 			return RULES_SYNTAX;
 		}
 		if ((card = cc_card_by_name(set, rest)) < 0)

@@ -47,12 +47,21 @@ void	cc_draw(struct cc_ctx *c, int seat, int n);
 void	cc_take(struct cc_ctx *c, int seat, int suit);
 int	cc_secured(const struct cc_state *s, int seat, int k);
 void	cc_take_control(struct cc_ctx *c, int seat, int k);
+int	cc_take_location(struct cc_ctx *c, int seat, int k);
+void	cc_glory_to_offer(struct cc_state *s, int k);
 void	cc_refill_offer(struct cc_state *s, int k);
 void	cc_slot_to_pile(struct cc_state *s, int seat, int zone, int i,
 	    struct cc_pile *dest);
 int	cc_in_play_count(const struct cc_state *s, int seat, int suit,
 	    int trait, int skills);
 void	cc_fire(struct cc_ctx *c, int seat, enum cc_trigger on);
+
+/* turn.c: a public phrase added to what the move did (describe_last). */
+void	cc_note(struct cc_state *s, const char *en, const char *fr);
+/* turn.c: a STARDATE's wipes; the end of a turn (the last turns, the
+ * next seat, its RESUPPLY). */
+void	cc_wipe(struct cc_state *s, const struct cc_stardate *sd);
+void	cc_next_turn(struct cc_ctx *c);
 
 /* effects.c: resolve operation opi of the source card; aim is the
  * target the step named (for the one effect that takes one). */

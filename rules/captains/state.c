@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state.h"
+#include "solo.h"
 
 void
 pile_push(struct cc_pile *p, int card)
@@ -144,14 +144,25 @@ struct cc_state *
 cc_new(const struct cc_set *set, struct rules_rng *rng, char *err,
     size_t errlen)
 {
+	return cc_new_mode(set, CC_MODE_TWO, 0, 0, rng, err, errlen);
+}
+
+struct cc_state *
+cc_new_mode(const struct cc_set *set, int mode, int bot_seat, int level,
+    struct rules_rng *rng, char *err, size_t errlen)
+{
 	struct cc_state *s = calloc(1, sizeof(*s));
 	struct cc_pile start = { 0 };
+	int nsd;
 
 	if (s == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	s->set = set;
+	s->mode = mode;
+	s->bot_seat = bot_seat;
+	s->level = level;
 	s->final_turns = -1;
 	for (int i = 0; i < set->ncards; i++) {
 		const struct cc_card *c = &set->card[i];
@@ -184,10 +195,13 @@ cc_new(const struct cc_set *set, struct rules_rng *rng, char *err,
 		s->neutral[k] = pile_pop(&start);
 	while (start.n > 0)
 		pile_push(&s->box, pile_pop(&start));
-	s->stardate_glory = set->stardate[0].glory;
+	s->stardate_glory = cc_stardates(s, &nsd)[0].glory;
 	for (int i = 0; i < 2; i++)
 		deal_seat(s, i, i, rng);
-	s->active = (int)rules_rng_below(rng, 2);
+	if (mode == CC_MODE_TWO)
+		s->active = (int)rules_rng_below(rng, 2);
+	else
+		cc_solo_setup(s, rng);
 	cc_start_turn(s, rng);
 	return s;
 }
@@ -289,6 +303,10 @@ cc_save(const struct cc_state *s)
 	    s->pending_card, "pending_op", s->pending_op));
 	json_object_set_new(o, "last_en", json_string(s->last_en));
 	json_object_set_new(o, "last_fr", json_string(s->last_fr));
+	if (s->mode != CC_MODE_TWO)
+		json_object_set_new(o, "solo", json_pack("{s:i,s:i,s:i,s:i}",
+		    "mode", s->mode, "bot_seat", s->bot_seat, "level",
+		    s->level, "wiped", s->cadet_wiped));
 	return o;
 }
 
@@ -361,7 +379,7 @@ load_seat(const struct cc_set *set, const json_t *o, struct cc_seat *p)
 	    rules_json_read_ints(json_object_get(o, "teams_at"), p->teams_at,
 	    CC_NEUTRAL, 0, 6, &n) < 0 || n != CC_NEUTRAL ||
 	    rules_json_read_ints(json_object_get(o, "stardates"), p->stardate,
-	    CC_STARDATES_MAX, 0, set->nstardates - 1, &p->nstardates) < 0 ||
+	    CC_STARDATES_MAX, 0, CC_STARDATES_MAX - 1, &p->nstardates) < 0 ||
 	    json_unpack((json_t *)o, "{s:i,s:i}", "actions", &p->actions, "free_plays",
 	    &p->free_plays) < 0 || p->actions < 0 || p->actions > 10000 ||
 	    p->free_plays < 0 || p->free_plays > 10000)
@@ -432,7 +450,7 @@ cc_load(const struct cc_set *set, const json_t *saved, char *err,
 {
 	struct cc_state *s = calloc(1, sizeof(*s));
 	const json_t *seats, *st;
-	int v[CC_NEUTRAL + CC_MARKET_SUITS], n;
+	int v[CC_NEUTRAL + CC_MARKET_SUITS], n, nsd;
 	const char *le, *lf;
 
 	if (s == NULL) {
@@ -440,12 +458,27 @@ cc_load(const struct cc_set *set, const json_t *saved, char *err,
 		return NULL;
 	}
 	s->set = set;
+	if (json_object_get(saved, "solo") != NULL && (json_unpack(
+	    json_object_get(saved, "solo"), "{s:i,s:i,s:i,s:i}", "mode",
+	    &s->mode, "bot_seat", &s->bot_seat, "level", &s->level, "wiped",
+	    &s->cadet_wiped) < 0 || s->mode < CC_MODE_BOT ||
+	    s->mode > CC_MODE_CADET || s->bot_seat < 0 || s->bot_seat > 1 ||
+	    s->level < 0 || s->level >= CC_LEVELS || s->cadet_wiped < 0 ||
+	    s->cadet_wiped > set->ncards))
+		goto bad;
+	(void)cc_stardates(s, &nsd);
+	if (nsd == 0)
+		goto bad;
 	seats = json_object_get(saved, "seats");
 	st = json_object_get(saved, "state");
 	if (!json_is_array(seats) || json_array_size(seats) != 2 ||
 	    load_seat(set, json_array_get(seats, 0), &s->seat[0]) < 0 ||
 	    load_seat(set, json_array_get(seats, 1), &s->seat[1]) < 0)
 		goto bad;
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < s->seat[i].nstardates; j++)
+			if (s->seat[i].stardate[j] >= nsd)
+				goto bad;
 	if (!json_is_array(json_object_get(saved, "market")) ||
 	    json_array_size(json_object_get(saved, "market")) !=
 	    CC_MARKET_SUITS)
@@ -493,8 +526,8 @@ cc_load(const struct cc_set *set, const json_t *saved, char *err,
 	    &s->pending_card, "pending_op", &s->pending_op) < 0 ||
 	    s->active < 0 || s->active > 1 || s->turn < 0 ||
 	    s->phase < 0 || s->phase > CC_PH_ACTION ||
-	    s->final_turns < -1 || s->final_turns > 2 || s->stardate < 0 ||
-	    s->stardate >= set->nstardates || s->stardate_glory < 0 ||
+	    s->final_turns < -1 || s->final_turns > 3 || s->stardate < 0 ||
+	    s->stardate >= nsd || s->stardate_glory < 0 ||
 	    s->stardate_glory > 30 || s->glory_from_supply < 0 ||
 	    s->glory_returned < 0 || s->pending_card < 0 ||
 	    s->pending_card >= set->ncards || s->pending_op < 0 ||

@@ -58,8 +58,16 @@ struct cc_seat {
 
 enum cc_phase { CC_PH_CONTROL, CC_PH_ACTION };
 
+/* Who plays: two people, a person against the Bot, or cadet training
+ * (one seat; seat 1 is the virtual opponent).  docs/captains.md. */
+enum cc_mode { CC_MODE_TWO, CC_MODE_BOT, CC_MODE_CADET };
+
 struct cc_state {
 	const struct cc_set *set;
+	int		mode;		/* enum cc_mode */
+	int		bot_seat;	/* CC_MODE_BOT: the Bot's seat */
+	int		level;		/* CC_MODE_BOT: its difficulty, 0-4 */
+	int		cadet_wiped;	/* CC_MODE_CADET: wiped this turn */
 	int		active;
 	int		turn;
 	int		phase;
@@ -89,10 +97,14 @@ struct cc_state {
 
 /* A step of a message, as parse() reads it. */
 enum cc_verb { V_CONTROL, V_PLAY, V_ACTIVATE, V_END, V_PASS, V_REACT,
-	V_DISCARD };
+	V_DISCARD, V_BOT, V_WIPE };
 
 /* setup, copy, save, load (state.c). */
 struct cc_state *cc_new(const struct cc_set *set, struct rules_rng *rng,
+		    char *err, size_t errlen);
+/* The same for a mode (enum cc_mode); bot_seat and level for the Bot. */
+struct cc_state *cc_new_mode(const struct cc_set *set, int mode,
+		    int bot_seat, int level, struct rules_rng *rng,
 		    char *err, size_t errlen);
 json_t	       *cc_save(const struct cc_state *s);
 struct cc_state *cc_load(const struct cc_set *set, const json_t *saved,

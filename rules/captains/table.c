@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "resolve.h"
+#include "solo.h"
 
 int
 cc_refuse(struct cc_ctx *c, const char *en, const char *fr, ...)
@@ -66,28 +66,64 @@ cc_pay_cost(struct cc_ctx *c, int seat, const int cost[2])
 	return 0;
 }
 
-/* Glory comes from the STARDATE in play; an emptied STARDATE goes to the
- * inactive seat and the next one comes into play; after the last, glory
- * comes from the supply and the game's resolution is under way. */
+/* One glory leaves the STARDATE in play: an emptied STARDATE goes to
+ * the inactive seat (to the player in cadet training) and the next one
+ * comes into play; after the last, the game's resolution is under way. */
+static void
+stardate_out(struct cc_state *s)
+{
+	const struct cc_stardate *sd;
+	int n;
+
+	if (--s->stardate_glory > 0)
+		return;
+	sd = cc_stardates(s, &n);
+	if (s->stardate + 1 < n) {
+		struct cc_seat *idle = &s->seat[s->mode == CC_MODE_CADET ?
+		    s->active : 1 - s->active];
+		idle->stardate[idle->nstardates++] = s->stardate;
+		s->stardate++;
+		s->stardate_glory = sd[s->stardate].glory;
+	} else
+		s->final_turns = cc_final_turns(s);
+}
+
+/* Glory comes from the STARDATE in play, or from the supply once the
+ * resolution is under way -- and always in cadet training (line 325),
+ * where the virtual opponent gains nothing. */
 void
 cc_gain_glory(struct cc_state *s, int seat, int n)
 {
 	for (int i = 0; i < n; i++) {
+		if (s->mode == CC_MODE_CADET && seat == 1)
+			return;
 		s->seat[seat].res[CC_GLORY]++;
-		if (s->final_turns >= 0) {
+		if (s->final_turns >= 0 || s->mode == CC_MODE_CADET) {
 			s->glory_from_supply++;
 			continue;
 		}
-		if (--s->stardate_glory > 0)
-			continue;
-		if (s->stardate + 1 < s->set->nstardates) {
-			struct cc_seat *idle = &s->seat[1 - s->active];
-			idle->stardate[idle->nstardates++] = s->stardate;
-			s->stardate++;
-			s->stardate_glory = s->set->stardate[s->stardate].glory;
-		} else
-			s->final_turns = 2;
+		stardate_out(s);
 	}
+}
+
+/* Clean-up 4.3: a glory from the STARDATE (the supply once the
+ * resolution is under way) onto market offer k; with no offer (k -1) it
+ * still leaves the STARDATE, so a game alone always ends. */
+void
+cc_glory_to_offer(struct cc_state *s, int k)
+{
+	if (k < 0) {	/* an empty market: the glory leaves the game */
+		if (s->final_turns < 0) {
+			stardate_out(s);
+			s->glory_returned++;
+		}
+		return;
+	}
+	if (s->final_turns >= 0)
+		s->glory_from_supply++;
+	else
+		stardate_out(s);
+	s->offer_glory[k]++;
 }
 
 /* Shuffle the discard into the deck, then enlist a RESERVE card. */
@@ -197,15 +233,16 @@ cc_refill_offer(struct cc_state *s, int k)
 }
 
 /* The opponent gains a glory per token of theirs; every token leaves
- * (teams to their captain, ships dismissed); the location comes to seat,
- * its CONTROL operations resolve, and the Neutral Zone is refilled. */
-void
-cc_take_control(struct cc_ctx *c, int seat, int k)
+ * (teams to their captain, ships dismissed); the location comes to
+ * seat's table and the Neutral Zone is refilled.  The location's slot
+ * among seat's locations, or -1 when the zone is full (it goes to the
+ * box). */
+int
+cc_take_location(struct cc_ctx *c, int seat, int k)
 {
 	struct cc_state *s = c->s;
 	int loc = s->neutral[k];
 	struct cc_zone *z = &s->seat[seat].zone[CC_Z_LOCATIONS];
-	struct cc_src src;
 
 	cc_gain_glory(s, 1 - seat, cc_tokens(s, 1 - seat, k));
 	for (int w = 0; w < 2; w++) {
@@ -219,13 +256,25 @@ cc_take_control(struct cc_ctx *c, int seat, int k)
 	s->neutral[k] = pile_pop(&s->locations);
 	if (z->n == CC_ZONE_MAX) {
 		pile_push(&s->box, loc);
-		return;
+		return -1;
 	}
 	memset(&z->s[z->n], 0, sizeof(z->s[0]));
 	z->s[z->n].card = loc;
 	z->s[z->n].at = -1;
-	src = (struct cc_src){ seat, loc, CC_Z_LOCATIONS, z->n, 0 };
-	z->n++;
+	return z->n++;
+}
+
+/* cc_take_location(), then the location's CONTROL operations and the
+ * PASSIVE take_control ones. */
+void
+cc_take_control(struct cc_ctx *c, int seat, int k)
+{
+	struct cc_state *s = c->s;
+	int loc = s->neutral[k], at = cc_take_location(c, seat, k);
+	struct cc_src src = { seat, loc, CC_Z_LOCATIONS, at, 0 };
+
+	if (at < 0)
+		return;
 	for (int o = 0; o < s->set->card[loc].nops; o++)
 		if (s->set->card[loc].op[o].kind == CC_CONTROL && !s->over)
 			(void)cc_resolve(c, &src, o, NULL);

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "resolve.h"
+#include "solo.h"
 
 static void
 say(struct cc_state *s, const char *en, const char *fr, const char *name_en,
@@ -19,6 +19,12 @@ say(struct cc_state *s, const char *en, const char *fr, const char *name_en,
 	    le > 0 ? ", " : "", en, name_en != NULL ? name_en : "");
 	snprintf(s->last_fr + lf, CC_LAST_LEN - lf, "%s%s%s",
 	    lf > 0 ? ", " : "", fr, name_fr != NULL ? name_fr : "");
+}
+
+void
+cc_note(struct cc_state *s, const char *en, const char *fr)
+{
+	say(s, en, fr, NULL, NULL);
 }
 
 /* Operations of kind `kind` on the table cards (and staging cards when
@@ -58,7 +64,9 @@ cc_start_turn(struct cc_state *s, struct rules_rng *rng)
 
 	s->phase = CC_PH_CONTROL;
 	s->controlled_this_turn = 0;
-	resolve_all(&c, s->active, CC_RESUPPLY, 0);
+	s->cadet_wiped = 0;
+	if (!cc_is_bot(s, s->active))	/* the Bot ignores RESUPPLY */
+		resolve_all(&c, s->active, CC_RESUPPLY, 0);
 }
 
 /* The n-th (1-based; 0: the first) operation of kind on card, or -1. */
@@ -87,6 +95,25 @@ spend_action(struct cc_ctx *c, struct cc_seat *p)
 	return 0;
 }
 
+/* An ATTACK waits for the defender's answer; one on the Bot or on the
+ * virtual opponent of cadet training resolves at once. */
+static void
+start_attack(struct cc_ctx *c, int card, int o)
+{
+	struct cc_state *s = c->s;
+	const struct cc_op *op = &s->set->card[card].op[o];
+
+	if (!op->attack || s->over)
+		return;
+	if (cc_no_defender(s, 1 - s->active)) {
+		cc_solo_attack(c, op);
+		return;
+	}
+	s->pending = 1;
+	s->pending_card = card;
+	s->pending_op = o;
+}
+
 static int
 step_play(struct cc_ctx *c, int seat, int card, int n,
     const struct cc_aim *aim)
@@ -112,11 +139,7 @@ step_play(struct cc_ctx *c, int seat, int card, int n,
 	say(s, "played ", "a joué ", k->name, k->name_fr);
 	if (cc_resolve(c, &src, o, aim) < 0)
 		return -1;
-	if (k->op[o].attack && !s->over) {
-		s->pending = 1;
-		s->pending_card = card;
-		s->pending_op = o;
-	}
+	start_attack(c, card, o);
 	return 0;
 }
 
@@ -167,11 +190,7 @@ step_use(struct cc_ctx *c, int seat, int card, int n,
 		say(s, "used ", "a utilisé ", k->name, k->name_fr);
 	if (cc_resolve(c, &src, o, aim) < 0)
 		return -1;
-	if (k->op[o].attack && !s->over) {
-		s->pending = 1;
-		s->pending_card = card;
-		s->pending_op = o;
-	}
+	start_attack(c, card, o);
 	return 0;
 }
 
@@ -204,8 +223,8 @@ step_control(struct cc_ctx *c, int seat, int card)
 	return 0;
 }
 
-static void
-wipe(struct cc_state *s, const struct cc_stardate *sd)
+void
+cc_wipe(struct cc_state *s, const struct cc_stardate *sd)
 {
 	if (sd->wipe_market)
 		for (int k = 0; k < CC_MARKET_SUITS; k++) {
@@ -229,7 +248,8 @@ step_end(struct cc_ctx *c, int seat, int glory_on)
 {
 	struct cc_state *s = c->s;
 	struct cc_seat *p = &s->seat[seat];
-	int k = -1;
+	const struct cc_stardate *sd;
+	int k = -1, n;
 
 	for (int i = 0; i < CC_MARKET_SUITS; i++)
 		if (s->offer[i] >= 0 && (glory_on < 0 ? k < 0 :
@@ -239,21 +259,25 @@ step_end(struct cc_ctx *c, int seat, int glory_on)
 		return cc_refuse(c, "%s is not a market offer to put glory on",
 		    "%s n'est pas une offre du Marché où poser la gloire",
 		    cc_name(s, glory_on, c->lang));
+	if (s->mode == CC_MODE_CADET && k >= 0 && glory_on >= 0 &&
+	    k == cc_cadet_wiped_slot(s))
+		return cc_refuse(c, "%s is wiped at this clean-up: put the "
+		    "glory on another offer", "%s est effacée à ce "
+		    "nettoyage : posez la gloire sur une autre offre",
+		    cc_name(s, glory_on, c->lang));
 	say(s, "ended the turn", "a fini son tour", NULL, NULL);
 	resolve_all(c, seat, CC_CLEANUP, 1);
 	if (s->over)
 		return 0;
+	sd = cc_stardates(s, &n);
 	for (int i = 0; i < p->nstardates; i++)
-		wipe(s, &s->set->stardate[p->stardate[i]]);
+		cc_wipe(s, &sd[p->stardate[i]]);
 	p->nstardates = 0;
-	if (k >= 0) {	/* 4.3: a glory from the STARDATE onto an offer */
-		if (s->final_turns < 0) {
-			cc_gain_glory(s, seat, 1);
-			p->res[CC_GLORY]--;
-		} else
-			s->glory_from_supply++;
-		s->offer_glory[k]++;
-	}
+	if (s->mode == CC_MODE_CADET)
+		cc_cadet_cleanup(s);
+	/* 4.3: a glory onto an offer */
+	if (k >= 0 || s->mode != CC_MODE_TWO)
+		cc_glory_to_offer(s, k);
 	while (p->staging.n > 0)
 		pile_push(&p->discard, pile_pop(&p->staging));
 	if (p->hand.n < s->set->hand_size)
@@ -263,16 +287,27 @@ step_end(struct cc_ctx *c, int seat, int glory_on)
 			p->zone[z].s[i].exhausted = 0;
 	p->actions = s->set->actions;
 	p->free_plays = 0;
+	cc_next_turn(c);
+	return 0;
+}
+
+/* The end of a turn: the game ends after the last of its last turns;
+ * else the next seat (the same one in cadet training) starts. */
+void
+cc_next_turn(struct cc_ctx *c)
+{
+	struct cc_state *s = c->s;
+
 	if (s->final_turns == 0) {
 		s->over = 1;
-		return 0;
+		return;
 	}
 	if (s->final_turns > 0)
 		s->final_turns--;
-	s->active = 1 - s->active;
+	if (s->mode != CC_MODE_CADET)
+		s->active = 1 - s->active;
 	s->turn++;
 	cc_start_turn(s, c->rng);
-	return 0;
 }
 
 static int
@@ -398,6 +433,13 @@ cc_run_steps(struct cc_state *s, int seat, const json_t *steps,
 			    "message", "l'étape précédente a amené des cartes "
 			    "que vous n'avez pas encore vues : envoyez les "
 			    "étapes suivantes dans un nouveau message");
+		else if (verb == V_BOT)
+			rc = cc_bot_turn(&c, seat);
+		else if (cc_is_bot(s, seat))
+			rc = cc_refuse(&c, "the Bot's seat plays \"bot\" only",
+			    "la place du Bot ne joue que « robot »");
+		else if (verb == V_WIPE)
+			rc = cc_cadet_wipe(&c, seat, aim.card);
 		else if (verb == V_CONTROL)
 			rc = step_control(&c, seat, aim.card);
 		else if (verb == V_PLAY || verb == V_ACTIVATE) {

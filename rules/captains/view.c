@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "captains.h"
+#include "solo.h"
 
 static const char *const keyword_fr[KW_NKEYWORDS] = {
 	"gagner", "dépenser", "gagner une action", "piocher",
@@ -196,6 +197,7 @@ cc_view(const struct cc_state *s, int viewer)
 {
 	json_t *v = json_object(), *to_act = json_array(), *seats = json_array(),
 	    *market = json_array(), *nz = json_array();
+	int nsd;
 
 	if (!s->over)
 		json_array_append_new(to_act, json_integer(s->pending ?
@@ -213,8 +215,9 @@ cc_view(const struct cc_state *s, int viewer)
 		json_object_set_new(v, "attacker_seat",
 		    json_integer(s->active));
 	}
+	(void)cc_stardates(s, &nsd);
 	json_object_set_new(v, "stardate", json_pack("{s:i,s:i,s:i,s:b}",
-	    "number", s->stardate + 1, "of", s->set->nstardates, "glory",
+	    "number", s->stardate + 1, "of", nsd, "glory",
 	    s->stardate_glory, "final", s->final_turns >= 0));
 	if (s->final_turns >= 0)
 		json_object_set_new(v, "final_turns_left",
@@ -245,9 +248,12 @@ cc_view(const struct cc_state *s, int viewer)
 		json_array_append_new(nz, e);
 	}
 	json_object_set_new(v, "neutral_zone", nz);
-	for (int i = 0; i < 2; i++)
+	/* Cadet training has one seat: the virtual opponent is not one. */
+	for (int i = 0; i < (s->mode == CC_MODE_CADET ? 1 : 2); i++)
 		json_array_append_new(seats, seat_json(s, i, viewer));
 	json_object_set_new(v, "seats", seats);
+	if (s->mode != CC_MODE_TWO)
+		json_object_set_new(v, "solo", cc_solo_view(s));
 	json_object_set_new(v, "last_en", json_string(s->last_en));
 	json_object_set_new(v, "last_fr", json_string(s->last_fr));
 	if (viewer == RULES_VIEW_FULL)
