@@ -534,7 +534,14 @@ int
 cc_resolve(struct cc_ctx *c, struct cc_src *src, int opi,
     const struct cc_aim *aim)
 {
-	const struct cc_op *op = &c->s->set->card[src->card].op[opi];
+	return cc_resolve_op(c, src, &c->s->set->card[src->card].op[opi],
+	    aim);
+}
+
+int
+cc_resolve_op(struct cc_ctx *c, struct cc_src *src, const struct cc_op *op,
+    const struct cc_aim *aim)
+{
 	const struct cc_seat *p = &c->s->seat[src->seat];
 
 	for (int t = 0; t < CC_NTRACKS; t++)

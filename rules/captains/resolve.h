@@ -58,6 +58,18 @@ void	cc_fire(struct cc_ctx *c, int seat, enum cc_trigger on);
  * target the step named (for the one effect that takes one). */
 int	cc_resolve(struct cc_ctx *c, struct cc_src *src, int opi,
 	    const struct cc_aim *aim);
+/* The same for an operation that is no card's (a mission's reward). */
+int	cc_resolve_op(struct cc_ctx *c, struct cc_src *src,
+	    const struct cc_op *op, const struct cc_aim *aim);
+
+/* turn.c: add to what the last move did, in both languages. */
+void	cc_say(struct cc_state *s, const char *en, const char *fr,
+	    const char *name_en, const char *name_fr);
+
+/* missions.c: complete every mission of seat whose goal is met (seed
+ * lines 137-139, 268-272): its reward resolves, the beamed cards that
+ * made up the goal are dismissed, a Mission Completed token marks it. */
+void	cc_check_missions(struct cc_ctx *c, int seat);
 /* The effects of an attack, against the defender, after the window. */
 void	cc_resolve_attack(struct cc_ctx *c, int card, int opi,
 	    const int *discards, int ndiscards);

@@ -122,6 +122,9 @@ deal_seat(struct cc_state *s, int seat, int cap, struct rules_rng *rng)
 			case CC_P_DEVELOPMENT:
 				pile_push(&p->development, i);
 				break;
+			case CC_P_STATUS:	/* beside its captain */
+				z = &p->zone[CC_Z_CAPTAIN];
+				/* fall through */
 			case CC_P_CONTROLLED:
 				if (z->n < CC_ZONE_MAX) {
 					z->s[z->n].card = i;
@@ -255,6 +258,8 @@ cc_save(const struct cc_state *s)
 		json_object_set_new(so, "actions", json_integer(p->actions));
 		json_object_set_new(so, "free_plays",
 		    json_integer(p->free_plays));
+		json_object_set_new(so, "missions_done",
+		    json_integer(p->missions_done));
 		json_array_append_new(seats, so);
 	}
 	for (int k = 0; k < CC_MARKET_SUITS; k++) {
@@ -366,8 +371,19 @@ load_seat(const struct cc_set *set, const json_t *o, struct cc_seat *p)
 	    &p->free_plays) < 0 || p->actions < 0 || p->actions > 10000 ||
 	    p->free_plays < 0 || p->free_plays > 10000)
 		return -1;
-	if (p->zone[CC_Z_CAPTAIN].n != 1 ||
-	    set->card[p->zone[CC_Z_CAPTAIN].s[0].card].suit != CC_CAPTAIN)
+	/* missions_done: absent from positions saved before missions */
+	if (json_object_get(o, "missions_done") != NULL &&
+	    (json_unpack((json_t *)o, "{s:i}", "missions_done",
+	    &p->missions_done) < 0 || p->missions_done < 0 ||
+	    p->missions_done >= 1 << CC_MISSIONS_MAX))
+		return -1;
+	if (p->zone[CC_Z_CAPTAIN].n < 1 || p->zone[CC_Z_CAPTAIN].n > 2 ||
+	    set->card[p->zone[CC_Z_CAPTAIN].s[0].card].suit != CC_CAPTAIN ||
+	    (p->zone[CC_Z_CAPTAIN].n == 2 &&
+	    set->card[p->zone[CC_Z_CAPTAIN].s[1].card].suit != CC_STATUS))
+		return -1;
+	if (p->missions_done >= 1 << set->card[p->zone[CC_Z_CAPTAIN].s[0].card]
+	    .nmissions)
 		return -1;
 	n = set->card[p->zone[CC_Z_CAPTAIN].s[0].card].away_teams;
 	for (int k = 0; k < CC_NEUTRAL; k++)

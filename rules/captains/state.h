@@ -52,6 +52,9 @@ struct cc_seat {
 	int		free_plays;
 	int		track[CC_NTRACKS];
 	int		teams_at[CC_NEUTRAL];
+	int		missions_done;	/* bit i: its captain's mission i is
+					 * completed (a Mission Completed
+					 * token on it) */
 	int		nstardates;	/* STARDATE cards handed to this seat */
 	int		stardate[CC_STARDATES_MAX];
 };
@@ -120,6 +123,12 @@ void		cc_start_turn(struct cc_state *s, struct rules_rng *rng);
 int		cc_incidents(const struct cc_state *s, int seat);
 /* Final score of seat, and its parts into breakdown (may be NULL). */
 int		cc_score(const struct cc_state *s, int seat, json_t *breakdown);
+/* Missions seat has completed (its Mission Completed tokens), and the
+ * VP its FOCUS icons are worth now, missions or not (score.c). */
+int		cc_missions_done(const struct cc_state *s, int seat);
+int		cc_focus_points(const struct cc_state *s, int seat);
+/* Is the goal of seat's captain's mission m met now? (missions.c) */
+int		cc_goal_met(const struct cc_state *s, int seat, int m);
 /* Tokens of seat on Neutral slot k (ships and away teams). */
 int		cc_tokens(const struct cc_state *s, int seat, int k);
 int		cc_ships_at(const struct cc_state *s, int seat, int k);

@@ -9,9 +9,9 @@
 
 #include "resolve.h"
 
-static void
-say(struct cc_state *s, const char *en, const char *fr, const char *name_en,
-    const char *name_fr)
+void
+cc_say(struct cc_state *s, const char *en, const char *fr,
+    const char *name_en, const char *name_fr)
 {
 	size_t le = strlen(s->last_en), lf = strlen(s->last_fr);
 
@@ -59,6 +59,7 @@ cc_start_turn(struct cc_state *s, struct rules_rng *rng)
 	s->phase = CC_PH_CONTROL;
 	s->controlled_this_turn = 0;
 	resolve_all(&c, s->active, CC_RESUPPLY, 0);
+	cc_check_missions(&c, s->active);
 }
 
 /* The n-th (1-based; 0: the first) operation of kind on card, or -1. */
@@ -109,7 +110,7 @@ step_play(struct cc_ctx *c, int seat, int card, int n,
 		return -1;
 	pile_remove_at(&p->hand, i);
 	pile_push(&p->staging, card);
-	say(s, "played ", "a joué ", k->name, k->name_fr);
+	cc_say(s, "played ", "a joué ", k->name, k->name_fr);
 	if (cc_resolve(c, &src, o, aim) < 0)
 		return -1;
 	if (k->op[o].attack && !s->over) {
@@ -164,7 +165,7 @@ step_use(struct cc_ctx *c, int seat, int card, int n,
 	if (k->op[o].action && spend_action(c, &s->seat[seat]) < 0)
 		return -1;
 	if (kind == CC_ACTIVATION)
-		say(s, "used ", "a utilisé ", k->name, k->name_fr);
+		cc_say(s, "used ", "a utilisé ", k->name, k->name_fr);
 	if (cc_resolve(c, &src, o, aim) < 0)
 		return -1;
 	if (k->op[o].attack && !s->over) {
@@ -196,7 +197,7 @@ step_control(struct cc_ctx *c, int seat, int card)
 		    "and 2 more than your opponent", "vous n'avez pas sécurisé "
 		    "%s : 3 jetons et 2 de plus que l'adversaire",
 		    cc_name(s, card, c->lang));
-	say(s, "took control of ", "a pris le contrôle de ",
+	cc_say(s, "took control of ", "a pris le contrôle de ",
 	    s->set->card[card].name, s->set->card[card].name_fr);
 	cc_take_control(c, seat, k);
 	s->controlled_this_turn = 1;
@@ -239,8 +240,9 @@ step_end(struct cc_ctx *c, int seat, int glory_on)
 		return cc_refuse(c, "%s is not a market offer to put glory on",
 		    "%s n'est pas une offre du Marché où poser la gloire",
 		    cc_name(s, glory_on, c->lang));
-	say(s, "ended the turn", "a fini son tour", NULL, NULL);
+	cc_say(s, "ended the turn", "a fini son tour", NULL, NULL);
 	resolve_all(c, seat, CC_CLEANUP, 1);
+	cc_check_missions(c, seat);	/* the staging area is still in play */
 	if (s->over)
 		return 0;
 	for (int i = 0; i < p->nstardates; i++)
@@ -339,7 +341,7 @@ refused:
 		return RULES_ILLEGAL;
 	}
 	s->last_en[0] = s->last_fr[0] = '\0';
-	say(s, "answered the attack", "a répondu à l'attaque", NULL, NULL);
+	cc_say(s, "answered the attack", "a répondu à l'attaque", NULL, NULL);
 	s->pending = 0;
 	cc_resolve_attack(c, s->pending_card, s->pending_op, discards, nd);
 	return RULES_OK;
@@ -412,6 +414,8 @@ cc_run_steps(struct cc_state *s, int seat, const json_t *steps,
 			    "attack; none waits for you", "passer, réagir et "
 			    "défausser répondent à une attaque ; aucune ne vous "
 			    "attend");
+		if (rc == 0 && !s->over && s->turn == turn)
+			cc_check_missions(&c, seat);
 		if (rc < 0) {
 			char tmp[RULES_ERRLEN];
 			snprintf(tmp, sizeof(tmp), "%s %zu: %s",

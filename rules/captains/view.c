@@ -33,16 +33,11 @@ static const char *const opkind_fr[CC_NOPKINDS] = {
 	"NETTOYAGE", "FIN DE PARTIE", "SPÉCIAL"
 };
 
-/* One operation in words: "PLAY (action): gain 2 latinum, draw 1". */
+/* An operation's effects in words: "gain 2 latinum, draw 1", from n. */
 static void
-op_text(const struct cc_set *set, const struct cc_op *op, int fr, char *out,
-    size_t len)
+effects_text(const struct cc_set *set, const struct cc_op *op, int fr,
+    char *out, size_t len, size_t n)
 {
-	size_t n = (size_t)snprintf(out, len, "%s%s%s%s", op->attack ?
-	    (fr ? "ATTAQUE " : "ATTACK ") : "", fr ? opkind_fr[op->kind] :
-	    cc_opkind_name(op->kind), op->action ? " (action)" : "",
-	    fr ? " : " : ": ");
-
 	for (int i = 0; i < op->neffects && n < len; i++) {
 		const struct cc_effect *e = &op->effect[i];
 		char arg[96] = "";
@@ -74,12 +69,87 @@ op_text(const struct cc_set *set, const struct cc_op *op, int fr, char *out,
 	}
 }
 
+/* One operation in words: "PLAY (action): gain 2 latinum, draw 1". */
+static void
+op_text(const struct cc_set *set, const struct cc_op *op, int fr, char *out,
+    size_t len)
+{
+	size_t n = (size_t)snprintf(out, len, "%s%s%s%s", op->attack ?
+	    (fr ? "ATTAQUE " : "ATTACK ") : "", fr ? opkind_fr[op->kind] :
+	    cc_opkind_name(op->kind), op->action ? " (action)" : "",
+	    fr ? " : " : ": ");
+
+	effects_text(set, op, fr, out, len, n);
+}
+
+/* A mission's goal in words: "influence 6+, 2 DIPLOMAT in play". */
+static void
+goal_text(const struct cc_set *set, const struct cc_mission *m, int fr,
+    char *out, size_t len)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < m->ngoals && n < len; i++) {
+		const struct cc_goal *g = &m->goal[i];
+		char what[96] = "";
+		if (g->kind == CC_GOAL_TRACK) {
+			n += (size_t)snprintf(out + n, len - n, "%s%s %d+",
+			    i ? ", " : "", fr ? track_fr[g->track] :
+			    cc_track_name(g->track), g->at_least);
+			continue;
+		}
+		for (int su = 0; su < CC_NSUITS; su++)
+			if (g->suits & (1 << su))
+				snprintf(what + strlen(what), sizeof(what) -
+				    strlen(what), "%s%s", what[0] ? "/" : " ",
+				    cc_suit_name(su));
+		if (g->trait >= 0)
+			snprintf(what + strlen(what), sizeof(what) -
+			    strlen(what), " %s", set->trait_name[g->trait]);
+		if (g->icon >= 0)
+			snprintf(what + strlen(what), sizeof(what) -
+			    strlen(what), fr ? " à icône %s" : " with a %s icon",
+			    fr ? track_fr[g->icon] : cc_track_name(g->icon));
+		n += (size_t)snprintf(out + n, len - n, "%s%d%s%s%s",
+		    i ? ", " : "", g->at_least, what[0] ? what :
+		    (fr ? " carte(s)" : " card(s)"), g->beamed ?
+		    (fr ? " téléportée(s)" : " beamed") : "",
+		    fr ? " en jeu" : " in play");
+	}
+}
+
+static json_t *
+missions_json(const struct cc_state *s, int seat)
+{
+	const struct cc_card *cap =
+	    &s->set->card[s->seat[seat].zone[CC_Z_CAPTAIN].s[0].card];
+	json_t *a = json_array();
+	char goal_en[256], goal_fr[256], reward_en[256], reward_fr[256];
+
+	for (int m = 0; m < cap->nmissions; m++) {
+		const struct cc_mission *mi = &cap->mission[m];
+		goal_text(s->set, mi, 0, goal_en, sizeof(goal_en));
+		goal_text(s->set, mi, 1, goal_fr, sizeof(goal_fr));
+		effects_text(s->set, &mi->reward, 0, reward_en,
+		    sizeof(reward_en), 0);
+		effects_text(s->set, &mi->reward, 1, reward_fr,
+		    sizeof(reward_fr), 0);
+		json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,"
+		    "s:b}", "name_en", mi->name, "name_fr", mi->name_fr,
+		    "goal_en", goal_en, "goal_fr", goal_fr, "reward_en",
+		    reward_en, "reward_fr", reward_fr, "done",
+		    (s->seat[seat].missions_done >> m) & 1));
+	}
+	return a;
+}
+
 json_t *
 cc_card_json(const struct cc_state *s, int card)
 {
 	const struct cc_card *k = &s->set->card[card];
 	json_t *traits = json_array(), *ops_en = json_array(),
-	    *ops_fr = json_array();
+	    *ops_fr = json_array(), *card_obj;
 	char buf[512];
 
 	for (int t = 0; t < k->ntraits; t++)
@@ -87,17 +157,32 @@ cc_card_json(const struct cc_state *s, int card)
 		    json_string(s->set->trait_name[k->trait[t]]));
 	if (k->wildcard)
 		json_array_append_new(traits, json_string("WILDCARD"));
+	if (k->ongoing)
+		json_array_append_new(traits, json_string("ONGOING"));
 	for (int o = 0; o < k->nops; o++) {
 		op_text(s->set, &k->op[o], 0, buf, sizeof(buf));
 		json_array_append_new(ops_en, json_string(buf));
 		op_text(s->set, &k->op[o], 1, buf, sizeof(buf));
 		json_array_append_new(ops_fr, json_string(buf));
 	}
-	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:i,s:o,s:o}", "id", k->id,
-	    "name_en", k->name, "name_fr", k->name_fr, "suit",
+	card_obj = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:i,s:o,s:o}",
+	    "id", k->id, "name_en", k->name, "name_fr", k->name_fr, "suit",
 	    cc_suit_name(k->suit), "suit_fr", cc_suit_name_fr(k->suit),
 	    "traits", traits, "vp", k->vp,
 	    "ops_en", ops_en, "ops_fr", ops_fr);
+	for (int t = 0; t < CC_NTRACKS; t++)
+		if (k->focus[t] > 0) {
+			char en[64], fr[64];
+			snprintf(en, sizeof(en), "FOCUS %s %d",
+			    cc_track_name(t), k->focus[t]);
+			snprintf(fr, sizeof(fr), "FOCUS %s %d", track_fr[t],
+			    k->focus[t]);
+			json_object_set_new(card_obj, "focus_en",
+			    json_string(en));
+			json_object_set_new(card_obj, "focus_fr",
+			    json_string(fr));
+		}
+	return card_obj;
 }
 
 static json_t *
@@ -164,11 +249,25 @@ seat_json(const struct cc_state *s, int i, int viewer)
 	    zone_json(s, &p->zone[CC_Z_LOCATIONS]));
 	json_object_set_new(o, "stardates_held",
 	    json_integer(p->nstardates));
+	if (p->zone[CC_Z_CAPTAIN].n > 1) {
+		json_t *st = cc_card_json(s, p->zone[CC_Z_CAPTAIN].s[1].card);
+		json_object_set_new(st, "exhausted",
+		    json_boolean(p->zone[CC_Z_CAPTAIN].s[1].exhausted));
+		json_object_set_new(o, "status", st);
+	} else
+		json_object_set_new(o, "status", json_null());
+	json_object_set_new(o, "missions", missions_json(s, i));
+	json_object_set_new(o, "mission_tokens",
+	    json_integer(cc_missions_done(s, i)));
 	if (own) {
 		json_object_set_new(o, "hand", cards_of(s, &p->hand));
 		json_object_set_new(o, "log", cards_of(s, &p->log));
 		json_object_set_new(o, "incidents",
 		    json_integer(cc_incidents(s, i)));
+		/* what its FOCUS icons are worth now (its hand, deck and
+		 * log count: its own eyes only) */
+		json_object_set_new(o, "focus_points",
+		    json_integer(cc_focus_points(s, i)));
 	}
 	if (viewer == RULES_VIEW_FULL) {
 		json_object_set_new(o, "deck", cards_of(s, &p->deck));
