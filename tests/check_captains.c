@@ -22,6 +22,8 @@
 
 static const struct rules_module *M = &captains_module;
 
+static void round_trip(const struct cc_state *s);
+
 static void
 seeded(struct rules_rng *rng, uint64_t seed, uint64_t step)
 {
@@ -64,43 +66,69 @@ project_set(void)
 	return set;
 }
 
-/* The smallest legal set, then the cards of a test. */
-static const char base_yaml[] =
-    "game: captains\n"
-    "stardates:\n"
-    "  - {glory: 3}\n"
-    "  - {glory: 3, wipe_market: true, wipe_neutral: true}\n"
+/* The smallest legal set, then the cards of a test: its head, the
+ * first captain (a test may give its own), the rest. */
+#define BASE_HEAD \
+    "game: captains\n" \
+    "stardates:\n" \
+    "  - {glory: 3}\n" \
+    "  - {glory: 3, wipe_market: true, wipe_neutral: true}\n" \
     "cards:\n"
-    "  - {id: cap-a, name: Captain Ada, suit: CAPTAIN, away_teams: 3,\n"
-    "     traits: [HUMAN], operations: [\n"
-    "       {kind: ACTIVATION, effects: [{keyword: send_team, amount: 3}]},\n"
-    "       {kind: ACTIVATION, effects: [{keyword: remove_team}]},\n"
+#define CAPTAIN_ADA_OPS \
+    "       {kind: ACTIVATION, effects: [{keyword: send_team, amount: 3}]},\n" \
+    "       {kind: ACTIVATION, effects: [{keyword: remove_team}]},\n" \
     "       {kind: ENDGAME, effects: [{keyword: score, amount: 5}]}]}\n"
-    "  - {id: cap-b, name: Captain Bex, suit: CAPTAIN, away_teams: 3}\n"
-    "  - {id: filler-a, name: Filler A, suit: PERSON, pile: deck,\n"
-    "     captain: cap-a, copies: 6, operations: [{kind: PLAY, effects:\n"
-    "       [{keyword: gain, resource: dilithium}]}]}\n"
-    "  - {id: filler-b, name: Filler B, suit: PERSON, pile: deck,\n"
-    "     captain: cap-b, copies: 6, operations: [{kind: PLAY, effects:\n"
-    "       [{keyword: gain, resource: latinum}]}]}\n"
-    "  - {id: res-a, name: Reserve A, suit: CARGO, pile: reserve,\n"
-    "     captain: cap-a}\n"
-    "  - {id: dev-a, name: Dev A, suit: CARGO, pile: development,\n"
-    "     captain: cap-a, cost: {latinum: 2}}\n"
-    "  - {id: m-person, name: Market Person, suit: PERSON, copies: 2,\n"
-    "     traits: [FOO], cost: {latinum: 1}, vp: 2}\n"
-    "  - {id: m-cargo, name: Market Cargo, suit: CARGO, copies: 2}\n"
-    "  - {id: m-ship, name: Market Ship, suit: SHIP, copies: 2}\n"
-    "  - {id: m-ally, name: Market Ally, suit: ALLY, copies: 2}\n"
-    "  - {id: inc, name: Trouble, suit: INCIDENT, copies: 4, vp: -1}\n"
-    "  - {id: enc, name: Wonder, suit: ENCOUNTER, copies: 2}\n"
-    "  - {id: l1, name: Loc One, suit: LOCATION, pile: location-start,\n"
-    "     operations: [{kind: CONTROL, effects: [{keyword: gain,\n"
-    "       resource: latinum, amount: 4}]}]}\n"
-    "  - {id: l2, name: Loc Two, suit: LOCATION, pile: location-start}\n"
-    "  - {id: l3, name: Loc Three, suit: LOCATION, pile: location-start}\n"
-    "  - {id: l4, name: Loc Four, suit: LOCATION, pile: location-start}\n"
-    "  - {id: l5, name: Loc Five, suit: LOCATION}\n";
+#define CAPTAIN_ADA \
+    "  - {id: cap-a, name: Captain Ada, suit: CAPTAIN, away_teams: 3,\n" \
+    "     traits: [HUMAN], operations: [\n" CAPTAIN_ADA_OPS
+#define BASE_REST \
+    "  - {id: cap-b, name: Captain Bex, suit: CAPTAIN, away_teams: 3}\n" \
+    "  - {id: filler-a, name: Filler A, suit: PERSON, pile: deck,\n" \
+    "     captain: cap-a, copies: 6, operations: [{kind: PLAY, effects:\n" \
+    "       [{keyword: gain, resource: dilithium}]}]}\n" \
+    "  - {id: filler-b, name: Filler B, suit: PERSON, pile: deck,\n" \
+    "     captain: cap-b, copies: 6, operations: [{kind: PLAY, effects:\n" \
+    "       [{keyword: gain, resource: latinum}]}]}\n" \
+    "  - {id: res-a, name: Reserve A, suit: CARGO, pile: reserve,\n" \
+    "     captain: cap-a}\n" \
+    "  - {id: dev-a, name: Dev A, suit: CARGO, pile: development,\n" \
+    "     captain: cap-a, cost: {latinum: 2}}\n" \
+    "  - {id: m-person, name: Market Person, suit: PERSON, copies: 2,\n" \
+    "     traits: [FOO], cost: {latinum: 1}, vp: 2}\n" \
+    "  - {id: m-cargo, name: Market Cargo, suit: CARGO, copies: 2}\n" \
+    "  - {id: m-ship, name: Market Ship, suit: SHIP, copies: 2}\n" \
+    "  - {id: m-ally, name: Market Ally, suit: ALLY, copies: 2}\n" \
+    "  - {id: inc, name: Trouble, suit: INCIDENT, copies: 4, vp: -1}\n" \
+    "  - {id: enc, name: Wonder, suit: ENCOUNTER, copies: 2}\n" \
+    "  - {id: l1, name: Loc One, suit: LOCATION, pile: location-start,\n" \
+    "     operations: [{kind: CONTROL, effects: [{keyword: gain,\n" \
+    "       resource: latinum, amount: 4}]}]}\n" \
+    "  - {id: l2, name: Loc Two, suit: LOCATION, pile: location-start}\n" \
+    "  - {id: l3, name: Loc Three, suit: LOCATION, pile: location-start}\n" \
+    "  - {id: l4, name: Loc Four, suit: LOCATION, pile: location-start}\n" \
+    "  - {id: l5, name: Loc Five, suit: LOCATION}\n"
+static const char base_yaml[] = BASE_HEAD CAPTAIN_ADA BASE_REST;
+static const char base_rest[] = BASE_REST;
+
+/* The base set with captain as its first captain, then cards. */
+static struct cc_set *
+set_with_captain(const char *captain, const char *cards)
+{
+	char *yaml = malloc(strlen(BASE_HEAD) + strlen(captain) +
+	    sizeof(base_rest) + strlen(cards) + 1);
+	char err[RULES_ERRLEN];
+	struct cc_set *set;
+
+	strcpy(yaml, BASE_HEAD);
+	strcat(yaml, captain);
+	strcat(yaml, base_rest);
+	strcat(yaml, cards);
+	set = M->cards_parse(yaml, strlen(yaml), "test.yaml", err,
+	    sizeof(err));
+	ck_assert_msg(set != NULL, "%s", err);
+	free(yaml);
+	return set;
+}
 
 static struct cc_set *
 set_with(const char *cards)
@@ -877,6 +905,234 @@ START_TEST(burn_ends_at_once)
 }
 END_TEST
 
+/* ---- missions and FOCUS ---- */
+
+/* Captain Ada with three missions and track multipliers of her own. */
+static const char mission_captain[] =
+    "  - id: cap-a\n"
+    "    name: Captain Ada\n"
+    "    suit: CAPTAIN\n"
+    "    away_teams: 3\n"
+    "    traits: [HUMAN]\n"
+    "    multipliers: [{at: 2, times: 1}, {at: 4, times: 3}]\n"
+    "    missions:\n"
+    "      - name: Hold Fast\n"
+    "        name_fr: Tenir bon\n"
+    "        goal: [{track: military, at_least: 4}]\n"
+    "        reward: [{keyword: gain, resource: glory, amount: 2}]\n"
+    "      - name: Away Mission\n"
+    "        goal: [{cards: 2, trait: FOO, beamed: true},\n"
+    "               {cards: 1, suit: SHIP}]\n"
+    "        reward: [{keyword: draw}]\n"
+    "      - name: Supply Run\n"
+    "        goal: [{cards: 2, suit: CARGO, icon: military}]\n"
+    "        reward: [{keyword: gain, resource: latinum, amount: 3}]\n"
+    "    operations:\n"
+    "      - {kind: ACTIVATION, effects: [{keyword: send_team, amount: 3}]}\n"
+    "      - {kind: ACTIVATION, effects: [{keyword: remove_team}]}\n";
+
+static const char mission_cards[] =
+    "  - {id: t-off, name: T Officer, suit: PERSON, pile: deck,\n"
+    "     captain: cap-a, operations: [\n"
+    "     {kind: PLAY, effects: [{keyword: promote}]},\n"
+    "     {kind: ACTIVATION, effects: [{keyword: specialty, track:\n"
+    "     military, amount: 4}]}]}\n"
+    "  - {id: t-ship, name: T Ship, suit: SHIP, pile: deck, captain: cap-a,\n"
+    "     operations: [{kind: PLAY, effects: [{keyword: deploy}]},\n"
+    "     {kind: ACTIVATION, effects: [{keyword: beam}]}]}\n"
+    "  - {id: t-foo, name: T Foo, suit: PERSON, pile: deck, captain: cap-a,\n"
+    "     traits: [FOO], copies: 2}\n"
+    "  - {id: t-crate, name: T Crate, suit: CARGO, pile: deck,\n"
+    "     captain: cap-a, copies: 2, focus: {military: 1}, operations:\n"
+    "     [{kind: PLAY, effects: [{keyword: gain, resource: dilithium}]}]}\n"
+    "  - {id: t-box, name: T Box, suit: CARGO, pile: deck, captain: cap-a,\n"
+    "     traits: [ONGOING], operations: [{kind: PLAY, effects:\n"
+    "     [{keyword: deploy}]}, {kind: ACTIVATION, effects: [{keyword:\n"
+    "     gain, resource: latinum}]}]}\n"
+    "  - {id: t-badge, name: T Badge, suit: STATUS, captain: cap-a,\n"
+    "     focus: {research: 2}, operations: [{kind: ACTIVATION, effects:\n"
+    "     [{keyword: gain, resource: dilithium, amount: 2}]}]}\n";
+
+START_TEST(missions_complete)
+{
+	struct cc_set *set = set_with_captain(mission_captain, mission_cards);
+	struct cc_state *s = turn_of_a(set);
+	struct cc_seat *p = &s->seat[0];
+	int foo = cc_find_id(set, "t-foo"), hand;
+	json_t *v, *m;
+
+	/* the missions are public: the other seat sees them, undone */
+	v = M->view(s, 1);
+	m = json_object_get(json_array_get(json_object_get(v, "seats"), 0),
+	    "missions");
+	ck_assert_int_eq(json_array_size(m), 3);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(m,
+	    0), "name_fr")), "Tenir bon");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(m,
+	    0), "goal_fr")), "militaire 4+");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(m,
+	    1), "goal_en")), "2 FOO beamed in play, 1 SHIP in play");
+	ck_assert(json_is_false(json_object_get(json_array_get(m, 0),
+	    "done")));
+	json_decref(v);
+	/* a track goal: met by the step, completed at once */
+	give(s, 0, "t-off");
+	ok(s, 0, "play T Officer");
+	ok(s, 0, "activate T Officer");
+	ck_assert_int_eq(p->missions_done, 1);
+	ck_assert_int_eq(p->res[CC_GLORY], 2);
+	ck_assert_msg(strstr(s->last_en, "completed the mission Hold Fast") !=
+	    NULL, "%s", s->last_en);
+	ck_assert(strstr(s->last_fr, "a accompli la mission Tenir bon") !=
+	    NULL);
+	/* once a game: meeting it again gives nothing */
+	p->zone[CC_Z_DUTY].s[0].exhausted = 0;
+	ok(s, 0, "activate T Officer");
+	ck_assert_int_eq(p->res[CC_GLORY], 2);
+	/* beamed cards make up the goal, and are dismissed; the ship stays */
+	give(s, 0, "t-ship");
+	ok(s, 0, "play T Ship");
+	give(s, 0, "t-foo");
+	give(s, 0, "t-foo");
+	ok(s, 0, "activate T Ship on T Foo");
+	ck_assert_int_eq(p->missions_done, 1);
+	p->zone[CC_Z_FLEET].s[0].exhausted = 0;
+	hand = p->hand.n;
+	ok(s, 0, "activate T Ship on T Foo");
+	ck_assert_int_eq(p->missions_done, 3);
+	ck_assert_int_eq(p->zone[CC_Z_FLEET].n, 1);
+	ck_assert_int_eq(p->zone[CC_Z_FLEET].s[0].nbeam, 0);
+	ck_assert_int_eq(p->discard.card[p->discard.n - 1], foo);
+	ck_assert_int_eq(p->discard.card[p->discard.n - 2], foo);
+	ck_assert_int_eq(p->hand.n, hand - 1 + 1);	/* the reward drew */
+	/* cards in the staging area count, and stay; the second of two
+	 * steps completes it (check on a copy and apply agree) */
+	give(s, 0, "t-crate");
+	give(s, 0, "t-crate");
+	p->res[CC_LATINUM] = 0;
+	ok(s, 0, "play T Crate");
+	ck_assert_int_eq(p->missions_done, 3);
+	ok(s, 0, "play T Crate");
+	ck_assert_int_eq(p->missions_done, 7);
+	ck_assert_int_eq(p->res[CC_LATINUM], 3);
+	ck_assert_int_eq(p->staging.n, 2);
+	v = M->view(s, 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(
+	    json_object_get(v, "seats"), 0), "mission_tokens")), 3);
+	json_decref(v);
+	round_trip(s);
+	M->destroy(s);
+	M->cards_free(set);
+}
+END_TEST
+
+START_TEST(focus_scoring)
+{
+	struct cc_set *set = set_with_captain(mission_captain, mission_cards);
+	struct cc_state *s = turn_of_a(set);
+	struct cc_seat *p = &s->seat[0];
+	json_t *r, *b;
+
+	/* two T Crates (FOCUS military) and T Badge (FOCUS research 2, on
+	 * the table beside the captain from the start) */
+	ck_assert_int_eq(p->zone[CC_Z_CAPTAIN].n, 2);
+	ck_assert_int_eq(p->zone[CC_Z_CAPTAIN].s[1].card,
+	    cc_find_id(set, "t-badge"));
+	p->track[CC_MILITARY] = 4;	/* box "at 4": x3 */
+	p->track[CC_RESEARCH] = 3;	/* box "at 2": x1 */
+	ck_assert_int_eq(cc_focus_points(s, 0), 2 * 3 + 2 * 1);
+	/* no mission completed: FOCUS is worth nothing */
+	s->over = 1;
+	r = M->result(s);
+	b = json_object_get(json_array_get(json_object_get(r, "breakdown"), 0),
+	    "score");
+	ck_assert_int_eq(json_integer_value(json_object_get(b, "focus")), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(b, "missions")), 0);
+	json_decref(r);
+	p->missions_done = 4;
+	r = M->result(s);
+	b = json_object_get(json_array_get(json_object_get(r, "breakdown"), 0),
+	    "score");
+	ck_assert_int_eq(json_integer_value(json_object_get(b, "focus")), 8);
+	ck_assert_int_eq(json_integer_value(json_object_get(b, "missions")), 1);
+	json_decref(r);
+	/* below the first box a track is worth nothing */
+	p->track[CC_MILITARY] = 1;
+	p->track[CC_RESEARCH] = 0;
+	ck_assert_int_eq(cc_focus_points(s, 0), 0);
+	M->destroy(s);
+	M->cards_free(set);
+}
+END_TEST
+
+START_TEST(status_and_ongoing)
+{
+	struct cc_set *set = set_with_captain(mission_captain, mission_cards);
+	struct cc_state *s = turn_of_a(set);
+	struct cc_seat *p = &s->seat[0];
+	json_t *v, *st;
+
+	/* the STATUS card is in play beside the captain: activated like it */
+	ok(s, 0, "activate T Badge");
+	ck_assert_int_eq(p->res[CC_DILITHIUM], 2);
+	refused(s, 0, "activate T Badge", RULES_LANG_EN, "is exhausted");
+	v = M->view(s, 1);
+	st = json_object_get(json_array_get(json_object_get(v, "seats"), 0),
+	    "status");
+	ck_assert_str_eq(json_string_value(json_object_get(st, "name_en")),
+	    "T Badge");
+	ck_assert(json_is_true(json_object_get(st, "exhausted")));
+	ck_assert_str_eq(json_string_value(json_object_get(st, "focus_fr")),
+	    "FOCUS recherche 2");
+	json_decref(v);
+	/* an ONGOING card deploys to the fleet, its operations at hand */
+	give(s, 0, "t-box");
+	ok(s, 0, "play T Box");
+	ck_assert_int_eq(p->zone[CC_Z_FLEET].s[0].card,
+	    cc_find_id(set, "t-box"));
+	ok(s, 0, "activate T Box");
+	ck_assert_int_eq(p->res[CC_LATINUM], 1);
+	round_trip(s);
+	M->destroy(s);
+	M->cards_free(set);
+}
+END_TEST
+
+START_TEST(mission_file_refusals)
+{
+	bad_file("  - {id: x1, name: X, suit: PERSON, missions: []}\n",
+	    "card x1, field missions: only a CAPTAIN card");
+	bad_file("  - {id: x2, name: X, suit: CAPTAIN, away_teams: 1,\n"
+	    "     missions: [{name: M, goal: [{track: military, cards: 2}],\n"
+	    "     reward: [{keyword: draw}]}]}\n",
+	    "card x2, field goal: a condition is");
+	bad_file("  - {id: x3, name: X, suit: CAPTAIN, away_teams: 1,\n"
+	    "     missions: [{name: M, goal: [{cards: 2}],\n"
+	    "     reward: [{keyword: discard}]}]}\n",
+	    "card x3, field reward: discard cannot be a reward");
+	bad_file("  - {id: x4, name: X, suit: CAPTAIN, away_teams: 1,\n"
+	    "     missions: [{name: M, goal: [{cards: 2}]}]}\n",
+	    "card x4, field reward: a list of 1 to 6 effects");
+	bad_file("  - {id: x5, name: X, suit: CAPTAIN, away_teams: 1,\n"
+	    "     multipliers: [{at: 5, times: 2}, {at: 3, times: 3}]}\n",
+	    "card x5, field multipliers: each box needs times, and an at");
+	bad_file("  - {id: x6, name: X, suit: CARGO, operations: [{kind: PLAY,"
+	    " effects: [{keyword: deploy}]}]}\n",
+	    "card x6, field operations: only a SHIP or an ONGOING card");
+	bad_file("  - {id: x7, name: X, suit: CAPTAIN, away_teams: 1,\n"
+	    "     missions: [{name: A, goal: [{cards: 1}], reward: [{keyword:"
+	    " draw}]}, {name: B, goal: [{cards: 1}], reward: [{keyword: "
+	    "draw}]},\n     {name: C, goal: [{cards: 1}], reward: [{keyword:"
+	    " draw}]}, {name: D, goal: [{cards: 1}], reward: [{keyword: "
+	    "draw}]}]}\n", "card x7, field missions: a list of at most 3");
+	bad_file("  - {id: x8, name: X, suit: STATUS, captain: cap-a}\n"
+	    "  - {id: x9, name: Y, suit: STATUS, captain: cap-a}\n",
+	    "card x9, field captain: this captain has a STATUS card already");
+	bad_file("  - {id: x10, name: X, suit: PERSON, focus: {military: 4}}\n",
+	    "card x10, field military: must be from 0 to 3");
+}
+END_TEST
+
 START_TEST(parse_refusals)
 {
 	struct cc_set *set = project_set();
@@ -1104,6 +1360,10 @@ captains_suite(void)
 	tcase_add_test(t, attack_and_reaction);
 	tcase_add_test(t, cleanup_resupply_and_score);
 	tcase_add_test(t, burn_ends_at_once);
+	tcase_add_test(t, missions_complete);
+	tcase_add_test(t, focus_scoring);
+	tcase_add_test(t, status_and_ongoing);
+	tcase_add_test(t, mission_file_refusals);
 	tcase_add_test(t, parse_refusals);
 	tcase_add_test(t, random_games);
 	suite_add_tcase(s, t);
