@@ -1286,7 +1286,7 @@ START_TEST(random_games)
 	if (env == NULL && sample != NULL && atoi(sample) > 0 &&
 	    atoi(sample) < games)
 		games = atoi(sample);
-	int ends[2] = { 0, 0 }, total = 0, glory_total = 0;
+	int ends[2] = { 0, 0 }, total = 0, glory_total = 0, missions = 0;
 	long turns = 0;
 
 	for (int i = 0; i < set->ncards; i++)
@@ -1322,6 +1322,7 @@ START_TEST(random_games)
 		}
 		ends[s->burn]++;
 		turns += s->turn;
+		missions += cc_missions_done(s, 0) + cc_missions_done(s, 1);
 		{
 			json_t *r = M->result(s);
 			ck_assert(r != NULL);
@@ -1332,8 +1333,9 @@ START_TEST(random_games)
 		M->destroy(s);
 	}
 	printf("captains: %d games, %d ended by the STARDATE, %d by the "
-	    "BURN, %.1f turns a game\n", games, ends[0], ends[1],
-	    (double)turns / games);
+	    "BURN, %.1f turns a game, %d missions completed\n", games,
+	    ends[0], ends[1], (double)turns / games, missions);
+	ck_assert_msg(games < 100 || missions > 0, "no mission completed");
 	ck_assert_msg(games < 2000 || (ends[0] > 0 && ends[1] > 0),
 	    "ends: %d by STARDATE, %d by BURN", ends[0], ends[1]);
 	M->cards_free(set);
