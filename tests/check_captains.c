@@ -905,6 +905,47 @@ START_TEST(burn_ends_at_once)
 }
 END_TEST
 
+START_TEST(cleanup_discard_and_to_deck)
+{
+	struct cc_set *set = set_with(keyword_cards);
+	struct cc_state *s = turn_of_a(set);
+	struct cc_seat *p = &s->seat[0];
+	int person = cc_find_id(set, "m-person"), ally = cc_find_id(set,
+	    "m-ally"), cargo = cc_find_id(set, "m-cargo");
+
+	/* GAIN onto the deck (line 187: deck or discard, the player's) */
+	pile_push(&s->market[CC_PERSON], s->offer[CC_PERSON]);
+	pile_remove_at(&s->market[CC_PERSON], pile_find(&s->market[CC_PERSON],
+	    person));
+	s->offer[CC_PERSON] = person;
+	p->res[CC_LATINUM] = 1;
+	give(s, 0, "t-gain");
+	ok(s, 0, "jouer T Gain 1 sur Market Person vers pioche");
+	ck_assert_int_eq(p->deck.card[p->deck.n - 1], person);
+	ck_assert_int_lt(pile_find(&p->discard, person), 0);
+	give(s, 0, "t-res");
+	refused(s, 0, "play T Res to deck", RULES_LANG_EN,
+	    "\"to deck\" places a gained card: this operation gains none");
+	refused(s, 0, "jouer T Res vers pioche", RULES_LANG_FR,
+	    "cette opération n'en gagne pas");
+	/* 4.4: chosen hand cards are discarded with the staging area */
+	give(s, 0, "m-ally");
+	give(s, 0, "m-cargo");
+	refused(s, 0, "end discard Market Ship", RULES_LANG_EN,
+	    "you hold no Market Ship to discard at clean-up");
+	refused(s, 0, "fin defausser Market Ally, Market Ally", RULES_LANG_FR,
+	    "vous n'avez pas Market Ally à défausser au nettoyage");
+	ok(s, 0, "end discard Market Ally, Market Cargo");
+	ck_assert_int_ge(pile_find(&p->discard, ally), 0);
+	ck_assert_int_ge(pile_find(&p->discard, cargo), 0);
+	ck_assert_int_lt(pile_find(&p->hand, ally), 0);
+	ck_assert_int_eq(p->hand.n, 5);
+	ck_assert_int_eq(s->active, 1);
+	M->destroy(s);
+	M->cards_free(set);
+}
+END_TEST
+
 /* ---- missions and FOCUS ---- */
 
 /* Captain Ada with three missions and track multipliers of her own. */
@@ -1362,6 +1403,7 @@ captains_suite(void)
 	tcase_add_test(t, attack_and_reaction);
 	tcase_add_test(t, cleanup_resupply_and_score);
 	tcase_add_test(t, burn_ends_at_once);
+	tcase_add_test(t, cleanup_discard_and_to_deck);
 	tcase_add_test(t, missions_complete);
 	tcase_add_test(t, focus_scoring);
 	tcase_add_test(t, status_and_ongoing);

@@ -85,16 +85,21 @@ offer(struct cc_ctx *c, const struct cc_aim *aim, int suits)
 	    nm(c, aim->card));
 }
 
-/* Gain card into seat's discard (GAIN, SCAN), with the passives. */
+/* Gain card into seat's discard, or onto its deck when the step said
+ * "to deck" (GAIN, SCAN: the player's choice, line 187), with the
+ * passives. */
 static void
-gained(struct cc_ctx *c, int seat, int card)
+gained(struct cc_ctx *c, int seat, int card, const struct cc_aim *aim)
 {
-	pile_push(&c->s->seat[seat].discard, card);
+	struct cc_seat *p = &c->s->seat[seat];
+
+	pile_push(aim != NULL && aim->to_deck ? &p->deck : &p->discard, card);
 	cc_fire(c, seat, CC_ON_GAIN_CARD);
 }
 
 static int
-take_offer(struct cc_ctx *c, int seat, int k, int pay)
+take_offer(struct cc_ctx *c, int seat, int k, int pay,
+    const struct cc_aim *aim)
 {
 	int card = c->s->offer[k];
 
@@ -102,7 +107,7 @@ take_offer(struct cc_ctx *c, int seat, int k, int pay)
 		return -1;
 	c->s->seat[seat].res[CC_GLORY] += c->s->offer_glory[k];
 	cc_refill_offer(c->s, k);
-	gained(c, seat, card);
+	gained(c, seat, card, aim);
 	return 0;
 }
 
@@ -127,13 +132,13 @@ gain_card(struct cc_ctx *c, int seat, const struct cc_effect *e,
 		/* A blind gain from the deck is not paid for: a refusal
 		 * would tell the top card's cost (docs/captains.md). */
 		card = pile_pop(&c->s->market[k]);
-		gained(c, seat, card);
+		gained(c, seat, card, aim);
 		c->s->unseen = 1;
 		return 0;
 	}
 	if ((k = offer(c, aim, e->suits)) < 0)
 		return -1;
-	return take_offer(c, seat, k, e->pay);
+	return take_offer(c, seat, k, e->pay, aim);
 }
 
 static int
@@ -148,14 +153,14 @@ trait_of(const struct cc_card *k, int trait)
 /* SCAN FOR a trait: the offers first, then each market deck revealed
  * until one shows, the others shuffled back; nothing: 2 glory. */
 static void
-scan_for(struct cc_ctx *c, int seat, int trait)
+scan_for(struct cc_ctx *c, int seat, int trait, const struct cc_aim *aim)
 {
 	struct cc_state *s = c->s;
 
 	for (int k = 0; k < CC_MARKET_SUITS; k++)
 		if (s->offer[k] >= 0 &&
 		    trait_of(&s->set->card[s->offer[k]], trait)) {
-			(void)take_offer(c, seat, k, 0);
+			(void)take_offer(c, seat, k, 0, aim);
 			return;
 		}
 	for (int k = 0; k < CC_MARKET_SUITS; k++) {
@@ -166,7 +171,7 @@ scan_for(struct cc_ctx *c, int seat, int trait)
 				pile_remove_at(d, i);
 				if (i < d->n)	/* more than one revealed */
 					pile_shuffle(d, c->rng);
-				gained(c, seat, card);
+				gained(c, seat, card, aim);
 				s->unseen = 1;
 				return;
 			}
@@ -372,7 +377,7 @@ resolve_effect(struct cc_ctx *c, struct cc_src *src,
 	case KW_GAIN_CARD:
 		return gain_card(c, seat, e, aim);
 	case KW_SCAN_FOR:
-		scan_for(c, seat, e->trait);
+		scan_for(c, seat, e->trait, aim);
 		return 0;
 	case KW_JUNK:
 		if ((k = offer(c, aim, 0xf)) < 0)

@@ -54,6 +54,17 @@ add_zone_kinds(int *kinds, int *n, const struct cc_seat *p, int from)
 		}
 }
 
+/* Does op gain a card, which "to deck" may place on the deck? */
+static int
+gains_a_card(const struct cc_op *op)
+{
+	for (int i = 0; i < op->neffects; i++)
+		if (op->effect[i].keyword == KW_GAIN_CARD ||
+		    op->effect[i].keyword == KW_SCAN_FOR)
+			return 1;
+	return 0;
+}
+
 /* The names the step "VERB CARD N" may aim at, for its target kind. */
 static void
 with_targets(struct list *l, const char *head, const struct cc_op *op)
@@ -73,6 +84,10 @@ with_targets(struct list *l, const char *head, const struct cc_op *op)
 	switch (t) {
 	case CC_T_NONE:
 		try_text(l, head);
+		if (gains_a_card(op)) {
+			snprintf(text, sizeof(text), "%s to deck", head);
+			try_text(l, text);
+		}
 		return;
 	case CC_T_HAND: add_kinds(kinds, &n, &p->hand); break;
 	case CC_T_DISCARD: add_kinds(kinds, &n, &p->discard); break;
@@ -103,6 +118,10 @@ with_targets(struct list *l, const char *head, const struct cc_op *op)
 					snprintf(text, sizeof(text),
 					    "%s on deck %s", head, deck[k]);
 					try_text(l, text);
+					snprintf(text, sizeof(text),
+					    "%s on deck %s to deck", head,
+					    deck[k]);
+					try_text(l, text);
 				}
 		}
 		break;
@@ -117,6 +136,11 @@ with_targets(struct list *l, const char *head, const struct cc_op *op)
 		snprintf(text, sizeof(text), "%s on %s", head,
 		    s->set->card[kinds[i]].name);
 		try_text(l, text);
+		if (e->keyword == KW_GAIN_CARD) {
+			snprintf(text, sizeof(text), "%s on %s to deck", head,
+			    s->set->card[kinds[i]].name);
+			try_text(l, text);
+		}
 	}
 }
 
@@ -182,6 +206,13 @@ cc_legal_moves(const struct cc_state *s, int seat)
 	for (int i = 0; i < n; i++)
 		each_op(&l, "activate", kinds[i], CC_ACTIVATION);
 	try_text(&l, "end");
+	n = 0;
+	add_kinds(kinds, &n, &p->hand);
+	for (int i = 0; i < n; i++) {	/* 4.4: a hand card discarded */
+		snprintf(text, sizeof(text), "end discard %s",
+		    s->set->card[kinds[i]].name);
+		try_text(&l, text);
+	}
 	for (int k = 0; k < CC_MARKET_SUITS; k++)
 		if (s->offer[k] >= 0) {
 			snprintf(text, sizeof(text), "end %s",
@@ -223,8 +254,15 @@ cc_move_forms(const struct cc_state *s, int seat, enum rules_lang lang)
 	    "activer <carte de votre table> [N] [sur <cible>]" :
 	    "activate <card on your table> [N] [on <target>]"));
 	json_array_append_new(a, json_string(fr ?
-	    "fin [<offre du Marché où poser la gloire>]" :
-	    "end [<market offer to put the glory on>]"));
+	    "fin [<offre du Marché où poser la gloire>] [defausser <cartes "
+	    "de votre main, séparées par des virgules>]" :
+	    "end [<market offer to put the glory on>] [discard <cards in "
+	    "your hand, separated by commas>]"));
+	json_array_append_new(a, json_string(fr ?
+	    "... vers pioche : la carte gagnée va sur votre pioche, pas dans "
+	    "votre défausse" :
+	    "... to deck: the gained card goes onto your deck, not into "
+	    "your discard"));
 	json_array_append_new(a, json_string(fr ?
 	    "plusieurs étapes : séparez-les par « ; »" :
 	    "several steps: separate them with ';'"));

@@ -34,6 +34,8 @@ struct cc_src {
 struct cc_aim {
 	int	card;		/* kind, or -1 */
 	int	deck;		/* market suit for "deck SUIT", -2 none, -1 any */
+	int	to_deck;	/* a gained card goes onto the deck (GAIN,
+				 * SCAN: "sur votre deck", line 187) */
 };
 
 /* Write a refusal in c->lang (en and fr take the same arguments). */

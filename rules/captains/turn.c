@@ -74,6 +74,23 @@ pick_op(const struct cc_card *k, enum cc_opkind kind, int n)
 	return -1;
 }
 
+/* "to deck" needs an operation that gains a card (GAIN, SCAN); told
+ * from the card alone, never from what a deck holds. */
+static int
+to_deck_fits(struct cc_ctx *c, const struct cc_op *op,
+    const struct cc_aim *aim)
+{
+	if (!aim->to_deck)
+		return 0;
+	for (int i = 0; i < op->neffects; i++)
+		if (op->effect[i].keyword == KW_GAIN_CARD ||
+		    op->effect[i].keyword == KW_SCAN_FOR)
+			return 0;
+	return cc_refuse(c, "\"to deck\" places a gained card: this "
+	    "operation gains none", "« vers pioche » place une carte gagnée : "
+	    "cette opération n'en gagne pas");
+}
+
 static int
 spend_action(struct cc_ctx *c, struct cc_seat *p)
 {
@@ -106,7 +123,8 @@ step_play(struct cc_ctx *c, int seat, int card, int n,
 		    "%s cannot be played", n > 1 ? "%s n'a pas d'opération "
 		    "JOUER %d" : "%s ne peut pas être jouée",
 		    cc_name(s, card, c->lang), n);
-	if (k->op[o].action && spend_action(c, p) < 0)
+	if (to_deck_fits(c, &k->op[o], aim) < 0 ||
+	    (k->op[o].action && spend_action(c, p) < 0))
 		return -1;
 	pile_remove_at(&p->hand, i);
 	pile_push(&p->staging, card);
@@ -160,6 +178,8 @@ step_use(struct cc_ctx *c, int seat, int card, int n,
 		    kind == CC_REACTION ? "%s n'a pas de RÉACTION à une "
 		    "attaque" : "%s n'a pas d'ACTIVATION%s",
 		    cc_name(s, card, c->lang), n > 1 ? " of that number" : "");
+	if (to_deck_fits(c, &k->op[o], aim) < 0)
+		return -1;
 	src = (struct cc_src){ seat, card, where / 100, where % 100, 0 };
 	s->seat[seat].zone[src.zone].s[src.slot].exhausted = 1;
 	if (k->op[o].action && spend_action(c, &s->seat[seat]) < 0)
@@ -224,13 +244,39 @@ wipe(struct cc_state *s, const struct cc_stardate *sd)
 			}
 }
 
+/* The hand cards an "end" discards at 4.4, checked against the hand
+ * as the step begins (CLEAN-UP operations only add to a hand). */
+static int
+hand_holds(struct cc_ctx *c, int seat, const json_t *discards)
+{
+	const struct cc_pile *hand = &c->s->seat[seat].hand;
+
+	for (size_t i = 0; i < json_array_size(discards); i++) {
+		int card = (int)json_integer_value(json_array_get(discards, i));
+		int have = 0, want = 0;
+		for (int j = 0; j < hand->n; j++)
+			have += hand->card[j] == card;
+		for (size_t j = 0; j <= i; j++)
+			want += json_integer_value(json_array_get(discards,
+			    j)) == card;
+		if (have < want)
+			return cc_refuse(c, "you hold no %s to discard at "
+			    "clean-up", "vous n'avez pas %s à défausser au "
+			    "nettoyage", cc_name(c->s, card, c->lang));
+	}
+	return 0;
+}
+
 /* CLEAN-UP (seed 4.1 to 4.6), then the next seat's turn. */
 static int
-step_end(struct cc_ctx *c, int seat, int glory_on)
+step_end(struct cc_ctx *c, int seat, int glory_on, const json_t *discards)
 {
 	struct cc_state *s = c->s;
 	struct cc_seat *p = &s->seat[seat];
 	int k = -1;
+
+	if (hand_holds(c, seat, discards) < 0)
+		return -1;
 
 	for (int i = 0; i < CC_MARKET_SUITS; i++)
 		if (s->offer[i] >= 0 && (glory_on < 0 ? k < 0 :
@@ -256,8 +302,16 @@ step_end(struct cc_ctx *c, int seat, int glory_on)
 			s->glory_from_supply++;
 		s->offer_glory[k]++;
 	}
-	while (p->staging.n > 0)
+	while (p->staging.n > 0)	/* 4.4, and the chosen hand cards */
 		pile_push(&p->discard, pile_pop(&p->staging));
+	for (size_t i = 0; i < json_array_size(discards); i++) {
+		int card = (int)json_integer_value(json_array_get(discards, i));
+		int at = pile_find(&p->hand, card);
+		if (at >= 0) {	/* hand_holds() made sure */
+			pile_remove_at(&p->hand, at);
+			pile_push(&p->discard, card);
+		}
+	}
 	if (p->hand.n < s->set->hand_size)
 		cc_draw(c, seat, s->set->hand_size - p->hand.n);
 	for (int z = 0; z < CC_NZONES; z++)
@@ -285,6 +339,7 @@ aim_of(const json_t *step, struct cc_aim *aim)
 
 	aim->card = t != NULL ? (int)json_integer_value(t) : -1;
 	aim->deck = d != NULL ? (int)json_integer_value(d) : -2;
+	aim->to_deck = json_is_true(json_object_get(step, "to_deck"));
 	return 0;
 }
 
@@ -408,7 +463,8 @@ cc_run_steps(struct cc_state *s, int seat, const json_t *steps,
 			    &aim) : step_use(&c, seat, card, opn, &aim,
 			    CC_ACTIVATION);
 		} else if (verb == V_END)
-			rc = step_end(&c, seat, aim.card);
+			rc = step_end(&c, seat, aim.card,
+			    json_object_get(st, "discards"));
 		else
 			rc = cc_refuse(&c, "pass, react and discard answer an "
 			    "attack; none waits for you", "passer, réagir et "
