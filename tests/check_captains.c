@@ -23,6 +23,8 @@
 static const struct rules_module *M = &captains_module;
 
 static void round_trip(const struct cc_state *s);
+static void no_peek(const struct cc_state *s, int seat,
+    struct rules_rng *rng);
 
 static void
 seeded(struct rules_rng *rng, uint64_t seed, uint64_t step)
@@ -946,6 +948,101 @@ START_TEST(cleanup_discard_and_to_deck)
 }
 END_TEST
 
+static const char scan_cards[] =
+    "  - {id: t-scan, name: T Scan, suit: PERSON, pile: deck,\n"
+    "     captain: cap-a, operations: [{kind: PLAY, effects: [{keyword:\n"
+    "     scan, amount: 2, suit: [PERSON, CARGO]}]}, {kind: PLAY, effects:\n"
+    "     [{keyword: scan, amount: 5, suit: ALLY}]}]}\n"
+    "  - {id: m-crate, name: Market Crate, suit: CARGO, copies: 3}\n";
+
+static int
+has_text(const json_t *list, const char *text)
+{
+	for (size_t i = 0; i < json_array_size(list); i++)
+		if (strcmp(json_string_value(json_array_get(list, i)), text) ==
+		    0)
+			return 1;
+	return 0;
+}
+
+START_TEST(scan_of_suit)
+{
+	struct cc_set *set = set_with(scan_cards);
+	struct cc_state *s = turn_of_a(set);
+	struct cc_seat *p = &s->seat[0];
+	struct rules_rng rng;
+	int deck = s->market[CC_CARGO].n, seen, other, offer;
+	char text[160];
+	json_t *v, *legal;
+
+	seeded(&rng, 77, 0);
+	give(s, 0, "t-scan");
+	refused(s, 0, "play T Scan 1", RULES_LANG_EN,
+	    "name the deck to scan: \"on deck SUIT\"");
+	refused(s, 0, "jouer T Scan 1 sur pioche allie", RULES_LANG_FR,
+	    "cet effet ne scanne pas cette pioche");
+	refused(s, 0, "play T Scan 1 on deck cargo; end", RULES_LANG_EN,
+	    "step 2: the step before brought cards you have not seen");
+	ok(s, 0, "play T Scan 1 on deck cargo");
+	ck_assert_int_eq(s->scan.n, 2);
+	ck_assert_int_eq(s->market[CC_CARGO].n, deck - 2);
+	/* the scanning seat alone sees the cards */
+	v = M->view(s, 0);
+	ck_assert_int_eq(json_array_size(json_object_get(json_object_get(v,
+	    "scan"), "cards")), 2);
+	json_decref(v);
+	v = M->view(s, 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(v,
+	    "scan"), "count")), 2);
+	ck_assert_ptr_null(json_object_get(json_object_get(v, "scan"),
+	    "cards"));
+	json_decref(v);
+	no_peek(s, 0, &rng);
+	no_peek(s, 1, &rng);
+	no_peek(s, RULES_VIEW_PUBLIC, &rng);
+	round_trip(s);
+	/* nothing but the pick until it is made */
+	refused(s, 0, "end", RULES_LANG_EN, "you scanned: first pick one card");
+	refused(s, 0, "fin", RULES_LANG_FR, "vous avez scanné");
+	refused(s, 0, "pick Market Ally", RULES_LANG_EN,
+	    "Market Ally is neither a card you scanned nor the CARGO offer");
+	seen = s->scan.card[1];
+	other = s->scan.card[0];
+	legal = M->legal_moves(s, 0);
+	snprintf(text, sizeof(text), "pick %s to deck", set->card[seen].name);
+	ck_assert_msg(has_text(legal, text), "%s not legal", text);
+	json_decref(legal);
+	legal = M->legal_moves(s, 1);
+	ck_assert_int_eq(json_array_size(legal), 0);
+	json_decref(legal);
+	ck_assert(M->default_move(s, 0, text, sizeof(text)) == RULES_OK);
+	ck_assert_msg(strncmp(text, "pick ", 5) == 0, "%s", text);
+	snprintf(text, sizeof(text), "choisir %s vers pioche",
+	    set->card[seen].name_fr);
+	ok(s, 0, text);
+	ck_assert_int_eq(p->deck.card[p->deck.n - 1], seen);
+	ck_assert_int_eq(s->market[CC_CARGO].card[0], other);
+	ck_assert_int_eq(s->market[CC_CARGO].n, deck - 1);
+	ck_assert_int_eq(s->scan_suit, -1);
+	ck_assert(strstr(s->last_en, "put a scanned card onto the deck") !=
+	    NULL);
+	/* one suit: no deck to name; the offer may be picked instead */
+	give(s, 0, "t-scan");
+	s->offer_glory[CC_ALLY] = 1;
+	offer = s->offer[CC_ALLY];
+	ok(s, 0, "play T Scan 2");
+	ck_assert_int_eq(s->scan_suit, CC_ALLY);
+	snprintf(text, sizeof(text), "pick %s", set->card[offer].name);
+	ok(s, 0, text);
+	ck_assert_int_eq(p->discard.card[p->discard.n - 1], offer);
+	ck_assert_int_eq(p->res[CC_GLORY], 1);
+	ck_assert_int_ge(s->offer[CC_ALLY], 0);	/* refilled */
+	ck_assert_int_eq(s->scan.n, 0);
+	M->destroy(s);
+	M->cards_free(set);
+}
+END_TEST
+
 /* ---- missions and FOCUS ---- */
 
 /* Captain Ada with three missions and track multipliers of her own. */
@@ -1328,6 +1425,7 @@ START_TEST(random_games)
 	    atoi(sample) < games)
 		games = atoi(sample);
 	int ends[2] = { 0, 0 }, total = 0, glory_total = 0, missions = 0;
+	int picks = 0;
 	long turns = 0;
 
 	for (int i = 0; i < set->ncards; i++)
@@ -1349,6 +1447,7 @@ START_TEST(random_games)
 			ck_assert_msg(n > 0, "game %d: seat %d has no move", g,
 			    seat);
 			text = pick_move(legal, &pick);
+			picks += strncmp(text, "pick ", 5) == 0;
 			ck_assert_msg(run(s, seat, text, RULES_LANG_EN, err) ==
 			    RULES_OK, "game %d: %s: %s", g, text, err);
 			json_decref(legal);
@@ -1374,8 +1473,9 @@ START_TEST(random_games)
 		M->destroy(s);
 	}
 	printf("captains: %d games, %d ended by the STARDATE, %d by the "
-	    "BURN, %.1f turns a game, %d missions completed\n", games,
-	    ends[0], ends[1], (double)turns / games, missions);
+	    "BURN, %.1f turns a game, %d missions completed, %d scans "
+	    "picked\n", games, ends[0], ends[1], (double)turns / games,
+	    missions, picks);
 	ck_assert_msg(games < 100 || missions > 0, "no mission completed");
 	ck_assert_msg(games < 2000 || (ends[0] > 0 && ends[1] > 0),
 	    "ends: %d by STARDATE, %d by BURN", ends[0], ends[1]);
@@ -1404,6 +1504,7 @@ captains_suite(void)
 	tcase_add_test(t, cleanup_resupply_and_score);
 	tcase_add_test(t, burn_ends_at_once);
 	tcase_add_test(t, cleanup_discard_and_to_deck);
+	tcase_add_test(t, scan_of_suit);
 	tcase_add_test(t, missions_complete);
 	tcase_add_test(t, focus_scoring);
 	tcase_add_test(t, status_and_ongoing);

@@ -41,7 +41,7 @@ static const char *const keyword_names[KW_NKEYWORDS] = {
 	"promote", "deploy", "warp", "send_team", "remove_team", "beam",
 	"dismiss", "destroy", "recall", "exhaust", "refresh", "find",
 	"free_play", "duplicate", "steal", "take_control",
-	"trigger_control", "specialty", "utilize", "score"
+	"trigger_control", "specialty", "utilize", "score", "scan"
 };
 static const char *const pile_names[] = {
 	"market", "encounter", "incident", "location-start",
@@ -80,6 +80,8 @@ cc_keyword_target(const struct cc_effect *e)
 		return CC_T_DEVELOPMENT;
 	case KW_FIND:
 		return CC_T_NAME;
+	case KW_SCAN:
+		return CC_T_DECK;
 	default:
 		return CC_T_NONE;
 	}
@@ -314,7 +316,7 @@ read_effect(struct reader *r, struct cc_set *set, const json_t *v,
 		if (e->trait < 0)
 			return fail(r, v, "trait", "scan_for needs a trait");
 		break;
-	case KW_GAIN_CARD: case KW_DUPLICATE:
+	case KW_GAIN_CARD: case KW_DUPLICATE: case KW_SCAN:
 		if ((e->suits & ~((1 << CC_MARKET_SUITS) - 1)) != 0 ||
 		    e->suits == 0)
 			return fail(r, v, "suit",
@@ -406,6 +408,11 @@ read_op(struct reader *r, struct cc_set *set, const json_t *v,
 		return fail(r, effects, "effects", "a %s operation resolves on "
 		    "its own: none of its effects may choose a target",
 		    opkind_names[kind]);
+	for (int j = 0; j + 1 < op->neffects; j++)
+		if (op->effect[j].keyword == KW_SCAN)
+			return fail(r, effects, "effects", "scan is the last "
+			    "effect of its operation: the player picks a card "
+			    "after it, in a new message");
 	return 0;
 }
 

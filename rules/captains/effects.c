@@ -85,11 +85,8 @@ offer(struct cc_ctx *c, const struct cc_aim *aim, int suits)
 	    nm(c, aim->card));
 }
 
-/* Gain card into seat's discard, or onto its deck when the step said
- * "to deck" (GAIN, SCAN: the player's choice, line 187), with the
- * passives. */
-static void
-gained(struct cc_ctx *c, int seat, int card, const struct cc_aim *aim)
+void
+cc_gained(struct cc_ctx *c, int seat, int card, const struct cc_aim *aim)
 {
 	struct cc_seat *p = &c->s->seat[seat];
 
@@ -107,7 +104,7 @@ take_offer(struct cc_ctx *c, int seat, int k, int pay,
 		return -1;
 	c->s->seat[seat].res[CC_GLORY] += c->s->offer_glory[k];
 	cc_refill_offer(c->s, k);
-	gained(c, seat, card, aim);
+	cc_gained(c, seat, card, aim);
 	return 0;
 }
 
@@ -132,7 +129,7 @@ gain_card(struct cc_ctx *c, int seat, const struct cc_effect *e,
 		/* A blind gain from the deck is not paid for: a refusal
 		 * would tell the top card's cost (docs/captains.md). */
 		card = pile_pop(&c->s->market[k]);
-		gained(c, seat, card, aim);
+		cc_gained(c, seat, card, aim);
 		c->s->unseen = 1;
 		return 0;
 	}
@@ -171,7 +168,7 @@ scan_for(struct cc_ctx *c, int seat, int trait, const struct cc_aim *aim)
 				pile_remove_at(d, i);
 				if (i < d->n)	/* more than one revealed */
 					pile_shuffle(d, c->rng);
-				gained(c, seat, card, aim);
+				cc_gained(c, seat, card, aim);
 				s->unseen = 1;
 				return;
 			}
@@ -528,6 +525,8 @@ resolve_effect(struct cc_ctx *c, struct cc_src *src,
 				p->track[t] = 15;
 		}
 		return 0;
+	case KW_SCAN:
+		return cc_scan(c, seat, e, aim);
 	case KW_SCORE:
 	case KW_NKEYWORDS:
 		return 0;

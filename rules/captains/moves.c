@@ -54,6 +54,10 @@ add_zone_kinds(int *kinds, int *n, const struct cc_seat *p, int from)
 		}
 }
 
+static const char *const deck_words[CC_MARKET_SUITS] = {
+	"person", "cargo", "ship", "ally"
+};
+
 /* Does op gain a card, which "to deck" may place on the deck? */
 static int
 gains_a_card(const struct cc_op *op)
@@ -89,6 +93,15 @@ with_targets(struct list *l, const char *head, const struct cc_op *op)
 			try_text(l, text);
 		}
 		return;
+	case CC_T_DECK:		/* scan: the deck, when it lists several */
+		try_text(l, head);
+		for (int k = 0; k < CC_MARKET_SUITS; k++)
+			if (e->suits & (1 << k)) {
+				snprintf(text, sizeof(text), "%s on deck %s",
+				    head, deck_words[k]);
+				try_text(l, text);
+			}
+		return;
 	case CC_T_HAND: add_kinds(kinds, &n, &p->hand); break;
 	case CC_T_DISCARD: add_kinds(kinds, &n, &p->discard); break;
 	case CC_T_DEVELOPMENT: add_kinds(kinds, &n, &p->development); break;
@@ -110,17 +123,15 @@ with_targets(struct list *l, const char *head, const struct cc_op *op)
 			if (s->offer[k] >= 0)
 				kinds[n++] = s->offer[k];
 		if (e->keyword == KW_GAIN_CARD) {
-			static const char *const deck[CC_MARKET_SUITS] = {
-				"person", "cargo", "ship", "ally"
-			};
 			for (int k = 0; k < CC_MARKET_SUITS; k++)
 				if (e->suits & (1 << k)) {
 					snprintf(text, sizeof(text),
-					    "%s on deck %s", head, deck[k]);
+					    "%s on deck %s", head,
+					    deck_words[k]);
 					try_text(l, text);
 					snprintf(text, sizeof(text),
 					    "%s on deck %s to deck", head,
-					    deck[k]);
+					    deck_words[k]);
 					try_text(l, text);
 				}
 		}
@@ -178,6 +189,20 @@ cc_legal_moves(const struct cc_state *s, int seat)
 	if (s->over || seat != (s->pending ? 1 - s->active : s->active))
 		return l.out;
 	p = &s->seat[seat];
+	if (s->scan_suit >= 0) {	/* a scan waits for its pick */
+		add_kinds(kinds, &n, &s->scan);
+		if (s->offer[s->scan_suit] >= 0 && n < CC_KINDS_MAX)
+			kinds[n++] = s->offer[s->scan_suit];
+		for (int i = 0; i < n; i++) {
+			snprintf(text, sizeof(text), "pick %s",
+			    s->set->card[kinds[i]].name);
+			try_text(&l, text);
+			snprintf(text, sizeof(text), "pick %s to deck",
+			    s->set->card[kinds[i]].name);
+			try_text(&l, text);
+		}
+		return l.out;
+	}
 	if (s->pending) {
 		try_text(&l, "pass");
 		add_zone_kinds(kinds, &n, p, CC_Z_CAPTAIN);
@@ -241,6 +266,13 @@ cc_move_forms(const struct cc_state *s, int seat, enum rules_lang lang)
 		json_array_append_new(a, json_string(fr ?
 		    "defausser <carte de votre main>" :
 		    "discard <card in your hand>"));
+		return a;
+	}
+	if (s->scan_suit >= 0) {
+		json_array_append_new(a, json_string(fr ?
+		    "choisir <carte scannée, ou l'offre de sa catégorie> "
+		    "[vers pioche]" : "pick <card you scanned, or the offer "
+		    "of its suit> [to deck]"));
 		return a;
 	}
 	if (s->phase == CC_PH_CONTROL && !s->controlled_this_turn)

@@ -23,6 +23,7 @@ static const struct verb_word verbs[] = {
 	{ "pass", V_PASS }, { "passer", V_PASS },
 	{ "react", V_REACT }, { "reagir", V_REACT },
 	{ "discard", V_DISCARD }, { "defausser", V_DISCARD },
+	{ "pick", V_PICK }, { "choisir", V_PICK },
 };
 #define NVERBS (sizeof(verbs) / sizeof(verbs[0]))
 
@@ -231,9 +232,9 @@ read_step(const struct cc_set *set, char *text, json_t *steps,
 	if (v == NVERBS) {
 		snprintf(err, errlen, lang == RULES_LANG_FR ?
 		    "« %s » n'est pas un mot de coup : controler, jouer, "
-		    "activer, fin, passer, reagir, defausser" :
+		    "activer, fin, choisir, passer, reagir, defausser" :
 		    "\"%s\" is not a move word: control, play, activate, end, "
-		    "pass, react, discard", text);
+		    "pick, pass, react, discard", text);
 		return RULES_SYNTAX;
 	}
 	step = json_pack("{s:i}", "verb", verbs[v].verb);

@@ -56,6 +56,19 @@ int	cc_in_play_count(const struct cc_state *s, int seat, int suit,
 	    int trait, int skills);
 void	cc_fire(struct cc_ctx *c, int seat, enum cc_trigger on);
 
+/* effects.c: a gained card into seat's discard, or onto its deck when
+ * the step said "to deck" (GAIN, SCAN: the player's choice, line 187);
+ * the PASSIVEs on gain_card fire. */
+void	cc_gained(struct cc_ctx *c, int seat, int card,
+	    const struct cc_aim *aim);
+
+/* scan.c: SCAN # OF SUIT looks at the top cards of a market deck (the
+ * seat alone sees them) and waits for the pick; cc_pick takes one of
+ * them, or the offer of that suit, and puts the others under the deck. */
+int	cc_scan(struct cc_ctx *c, int seat, const struct cc_effect *e,
+	    const struct cc_aim *aim);
+int	cc_pick(struct cc_ctx *c, int seat, int card, const struct cc_aim *aim);
+
 /* effects.c: resolve operation opi of the source card; aim is the
  * target the step named (for the one effect that takes one). */
 int	cc_resolve(struct cc_ctx *c, struct cc_src *src, int opi,

@@ -77,7 +77,7 @@ int
 cc_count_cards(const struct cc_state *s)
 {
 	int n = s->junk.n + s->encounter.n + s->incident.n +
-	    s->locations.n + s->box.n;
+	    s->locations.n + s->box.n + s->scan.n;
 
 	for (int k = 0; k < CC_MARKET_SUITS; k++)
 		n += s->market[k].n + (s->offer[k] >= 0);
@@ -156,6 +156,7 @@ cc_new(const struct cc_set *set, struct rules_rng *rng, char *err,
 	}
 	s->set = set;
 	s->final_turns = -1;
+	s->scan_suit = -1;
 	for (int i = 0; i < set->ncards; i++) {
 		const struct cc_card *c = &set->card[i];
 		for (int k = 0; k < c->copies; k++) {
@@ -276,6 +277,8 @@ cc_save(const struct cc_state *s)
 	json_object_set_new(o, "incident", save_pile(&s->incident));
 	json_object_set_new(o, "locations", save_pile(&s->locations));
 	json_object_set_new(o, "box", save_pile(&s->box));
+	json_object_set_new(o, "scan", save_pile(&s->scan));
+	json_object_set_new(o, "scan_suit", json_integer(s->scan_suit));
 	{
 		int nz[CC_NEUTRAL];
 		for (int k = 0; k < CC_NEUTRAL; k++)
@@ -413,6 +416,7 @@ conserved(const struct cc_state *s)
 	piles[np++] = &s->incident;
 	piles[np++] = &s->locations;
 	piles[np++] = &s->box;
+	piles[np++] = &s->scan;
 	for (int k = 0; k < CC_NEUTRAL; k++)
 		if (s->neutral[k] >= 0)
 			count[s->neutral[k]]++;
@@ -524,6 +528,21 @@ cc_load(const struct cc_set *set, const json_t *saved, char *err,
 		goto bad;
 	strcpy(s->last_en, le);
 	strcpy(s->last_fr, lf);
+	/* a scan waiting for its pick (absent from positions saved before
+	 * SCAN was built: none waits) */
+	s->scan_suit = -1;
+	if (json_object_get(saved, "scan_suit") != NULL &&
+	    (json_unpack((json_t *)saved, "{s:i}", "scan_suit",
+	    &s->scan_suit) < 0 || s->scan_suit < -1 ||
+	    s->scan_suit >= CC_MARKET_SUITS ||
+	    load_pile(set, json_object_get(saved, "scan"), &s->scan) < 0 ||
+	    (s->scan_suit < 0 && s->scan.n > 0) ||
+	    (s->scan_suit >= 0 && s->pending) ||
+	    s->scan.n > CC_SCAN_MAX))
+		goto bad;
+	for (int i = 0; i < s->scan.n; i++)
+		if ((int)set->card[s->scan.card[i]].suit != s->scan_suit)
+			goto bad;
 	if (conserved(s) < 0) {
 		snprintf(err, errlen, "saved state: the cards do not match "
 		    "the game's card set");

@@ -19,6 +19,7 @@
 #define CC_NEUTRAL	3	/* locations in the Neutral Zone */
 #define CC_STEPS_MAX	16	/* steps in one message */
 #define CC_LAST_LEN	160
+#define CC_SCAN_MAX	10	/* cards one SCAN looks at (amount's top) */
 
 struct cc_pile {
 	int	n;
@@ -80,6 +81,11 @@ struct cc_state {
 	int		stardate_glory;
 	int		glory_from_supply;	/* for the glory invariant */
 	int		glory_returned;
+	/* SCAN # OF SUIT: the cards the active seat looked at, waiting
+	 * for its pick (seen by that seat alone), from market deck
+	 * scan_suit; -1 when no scan waits. */
+	struct cc_pile	scan;
+	int		scan_suit;
 	/* An ATTACK waiting for the defender's answer. */
 	int		pending;
 	int		pending_card, pending_op;
@@ -92,7 +98,7 @@ struct cc_state {
 
 /* A step of a message, as parse() reads it. */
 enum cc_verb { V_CONTROL, V_PLAY, V_ACTIVATE, V_END, V_PASS, V_REACT,
-	V_DISCARD };
+	V_DISCARD, V_PICK };
 
 /* setup, copy, save, load (state.c). */
 struct cc_state *cc_new(const struct cc_set *set, struct rules_rng *rng,

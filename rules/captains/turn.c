@@ -455,6 +455,13 @@ cc_run_steps(struct cc_state *s, int seat, const json_t *steps,
 			    "message", "l'étape précédente a amené des cartes "
 			    "que vous n'avez pas encore vues : envoyez les "
 			    "étapes suivantes dans un nouveau message");
+		else if (s->scan_suit >= 0 && verb != V_PICK)
+			rc = cc_refuse(&c, "you scanned: first pick one card, "
+			    "\"pick CARD [to deck]\"", "vous avez scanné : "
+			    "choisissez d'abord une carte, « choisir CARTE "
+			    "[vers pioche] »");
+		else if (verb == V_PICK)
+			rc = cc_pick(&c, seat, card, &aim);
 		else if (verb == V_CONTROL)
 			rc = step_control(&c, seat, aim.card);
 		else if (verb == V_PLAY || verb == V_ACTIVATE) {

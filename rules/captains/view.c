@@ -20,7 +20,7 @@ static const char *const keyword_fr[KW_NKEYWORDS] = {
 	"téléporter", "renvoyer", "détruire", "rappeler", "épuiser",
 	"réactiver", "chercher", "jouer gratuitement", "dupliquer", "dérober",
 	"contrôler", "déclencher le contrôle", "spécialité", "utiliser",
-	"PV"
+	"PV", "scanner"
 };
 static const char *const resource_fr[CC_NRESOURCES] = {
 	"dilithium", "latinum", "gloire"
@@ -330,6 +330,15 @@ cc_view(const struct cc_state *s, int viewer)
 		json_array_append_new(nz, e);
 	}
 	json_object_set_new(v, "neutral_zone", nz);
+	if (s->scan_suit >= 0) {	/* the scanned cards: its eyes only */
+		json_t *scan = json_pack("{s:s,s:s,s:i}", "suit_en",
+		    cc_suit_name(s->scan_suit), "suit_fr",
+		    suit_fr[s->scan_suit], "count", s->scan.n);
+		if (viewer == s->active || viewer == RULES_VIEW_FULL)
+			json_object_set_new(scan, "cards",
+			    cards_of(s, &s->scan));
+		json_object_set_new(v, "scan", scan);
+	}
 	for (int i = 0; i < 2; i++)
 		json_array_append_new(seats, seat_json(s, i, viewer));
 	json_object_set_new(v, "seats", seats);
