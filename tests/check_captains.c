@@ -1053,6 +1053,7 @@ static const char mission_captain[] =
     "    away_teams: 3\n"
     "    traits: [HUMAN]\n"
     "    multipliers: [{at: 2, times: 1}, {at: 4, times: 3}]\n"
+    "    mission_vp: 4\n"
     "    missions:\n"
     "      - name: Hold Fast\n"
     "        name_fr: Tenir bon\n"
@@ -1193,6 +1194,9 @@ START_TEST(focus_scoring)
 	    "score");
 	ck_assert_int_eq(json_integer_value(json_object_get(b, "focus")), 8);
 	ck_assert_int_eq(json_integer_value(json_object_get(b, "missions")), 1);
+	/* the advanced side: 4 VP per completed mission */
+	ck_assert_int_eq(json_integer_value(json_object_get(b, "mission_vp")),
+	    4);
 	json_decref(r);
 	/* below the first box a track is worth nothing */
 	p->track[CC_MILITARY] = 1;

@@ -710,12 +710,14 @@ read_card(struct reader *r, struct cc_set *set, const json_t *v,
 	if (read_icons(r, v, "focus", c->focus) < 0)
 		return -1;
 	if (suit == CC_CAPTAIN && (read_multipliers(r, v, c->multiplier) < 0 ||
-	    read_missions(r, set, v, c) < 0))
+	    read_missions(r, set, v, c) < 0 ||
+	    read_int(r, v, "mission_vp", 0, 10, 0, &c->mission_vp) < 0))
 		return -1;
 	if (suit != CC_CAPTAIN && (json_object_get(v, "missions") != NULL ||
-	    json_object_get(v, "multipliers") != NULL))
+	    json_object_get(v, "multipliers") != NULL ||
+	    json_object_get(v, "mission_vp") != NULL))
 		return fail(r, v, "missions", "only a CAPTAIN card has "
-		    "missions and track multipliers");
+		    "missions, mission_vp and track multipliers");
 	if ((ops = json_object_get(v, "operations")) != NULL) {
 		if (!json_is_array(ops) || json_array_size(ops) > CC_OPS_MAX)
 			return fail(r, ops, "operations",

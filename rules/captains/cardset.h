@@ -146,6 +146,8 @@ struct cc_card {
 	int		multiplier[CC_TRACK_TOP + 1];
 	int		nmissions;
 	struct cc_mission mission[CC_MISSIONS_MAX];
+	int		mission_vp;	/* VP per completed mission: the
+					 * board's advanced side (line 309) */
 	int		nops;
 	struct cc_op	op[CC_OPS_MAX];
 };

@@ -115,6 +115,9 @@ cc_score(const struct cc_state *s, int seat, json_t *breakdown)
 	struct owned o;
 	int glory = p->res[CC_GLORY], tokens = 0, endgame = 0, cards = 0,
 	    special = 0, missions = cc_missions_done(s, seat);
+	/* the captain board's advanced side: VP per mission (line 309) */
+	int mission_vp = missions *
+	    s->set->card[p->zone[CC_Z_CAPTAIN].s[0].card].mission_vp;
 	/* No mission completed: FOCUS is worth nothing (line 274). */
 	int focus = missions > 0 ? cc_focus_points(s, seat) : 0;
 
@@ -137,5 +140,8 @@ cc_score(const struct cc_state *s, int seat, json_t *breakdown)
 		    "tokens", tokens, "endgame", endgame, "cards", cards,
 		    "special", special, "focus", focus, "missions", missions,
 		    "incidents", cc_incidents(s, seat)));
-	return glory + tokens + endgame + cards + special + focus;
+	if (breakdown != NULL)
+		json_object_set_new(json_object_get(breakdown, "score"),
+		    "mission_vp", json_integer(mission_vp));
+	return glory + tokens + endgame + cards + special + focus + mission_vp;
 }

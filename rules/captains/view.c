@@ -259,6 +259,9 @@ seat_json(const struct cc_state *s, int i, int viewer)
 	json_object_set_new(o, "missions", missions_json(s, i));
 	json_object_set_new(o, "mission_tokens",
 	    json_integer(cc_missions_done(s, i)));
+	if (s->set->card[p->zone[CC_Z_CAPTAIN].s[0].card].mission_vp > 0)
+		json_object_set_new(o, "mission_vp", json_integer(
+		    s->set->card[p->zone[CC_Z_CAPTAIN].s[0].card].mission_vp));
 	if (own) {
 		json_object_set_new(o, "hand", cards_of(s, &p->hand));
 		json_object_set_new(o, "log", cards_of(s, &p->log));
