@@ -953,7 +953,57 @@ static const char scan_cards[] =
     "     captain: cap-a, operations: [{kind: PLAY, effects: [{keyword:\n"
     "     scan, amount: 2, suit: [PERSON, CARGO]}]}, {kind: PLAY, effects:\n"
     "     [{keyword: scan, amount: 5, suit: ALLY}]}]}\n"
-    "  - {id: m-crate, name: Market Crate, suit: CARGO, copies: 3}\n";
+    "  - {id: m-crate, name: Market Crate, suit: CARGO, copies: 3,\n"
+    "     cost: {latinum: 1}}\n"
+    "  - {id: t-junk, name: T Junk, suit: PERSON, pile: deck,\n"
+    "     captain: cap-a, operations: [{kind: PLAY, effects: [{keyword:\n"
+    "     gain_card, junk: true, suit: CARGO, pay: true}]}, {kind: PLAY,\n"
+    "     effects: [{keyword: scan, junk: true, suit: PERSON}]}, {kind:\n"
+    "     PLAY, effects: [{keyword: scan_for, junk: true, trait: FOO}]}]}\n";
+
+/* Move one copy of id into the Junk (through seat 1's hand). */
+static int
+junk_it(struct cc_state *s, const char *id)
+{
+	int card = give(s, 1, id);
+
+	pile_remove_at(&s->seat[1].hand, pile_find(&s->seat[1].hand, card));
+	pile_push(&s->junk, card);
+	return card;
+}
+
+START_TEST(junk_gains)
+{
+	struct cc_set *set = set_with(scan_cards);
+	struct cc_state *s = turn_of_a(set);
+	struct cc_seat *p = &s->seat[0];
+	int crate = junk_it(s, "m-crate"), person = junk_it(s, "m-person");
+
+	/* GAIN from the Junk (line 199), paid, onto the deck */
+	give(s, 0, "t-junk");
+	refused(s, 0, "play T Junk 1 on Market Person", RULES_LANG_EN,
+	    "Market Person is not a card of the Junk this effect may take");
+	refused(s, 0, "play T Junk 1 on Market Crate", RULES_LANG_EN,
+	    "the cost, 0 dilithium and 1 latinum");
+	p->res[CC_LATINUM] = 1;
+	ok(s, 0, "play T Junk 1 on Market Crate to deck");
+	ck_assert_int_eq(p->deck.card[p->deck.n - 1], crate);
+	ck_assert_int_lt(pile_find(&s->junk, crate), 0);
+	/* SCAN the Junk: it is public, the pick is the step's target */
+	give(s, 0, "t-junk");
+	ok(s, 0, "jouer T Junk 2 sur Market Person");
+	ck_assert_int_eq(p->discard.card[p->discard.n - 1], person);
+	ck_assert_int_eq(s->scan_suit, -1);
+	/* SCAN FOR a trait looks in the Junk first (line 551) */
+	junk_it(s, "m-person");
+	give(s, 0, "t-junk");
+	ok(s, 0, "play T Junk 3");
+	ck_assert_int_eq(s->junk.n, 0);
+	ck_assert_int_eq(p->discard.card[p->discard.n - 1], person);
+	M->destroy(s);
+	M->cards_free(set);
+}
+END_TEST
 
 static int
 has_text(const json_t *list, const char *text)
@@ -1509,6 +1559,7 @@ captains_suite(void)
 	tcase_add_test(t, burn_ends_at_once);
 	tcase_add_test(t, cleanup_discard_and_to_deck);
 	tcase_add_test(t, scan_of_suit);
+	tcase_add_test(t, junk_gains);
 	tcase_add_test(t, missions_complete);
 	tcase_add_test(t, focus_scoring);
 	tcase_add_test(t, status_and_ongoing);

@@ -65,7 +65,9 @@ cc_keyword_target(const struct cc_effect *e)
 	case KW_RETURN_INCIDENT:
 	case KW_LOG:
 		return e->self ? CC_T_NONE : CC_T_HAND;
-	case KW_GAIN_CARD: case KW_JUNK: case KW_DUPLICATE:
+	case KW_GAIN_CARD:
+		return e->junk ? CC_T_JUNK : CC_T_OFFER;
+	case KW_JUNK: case KW_DUPLICATE:
 		return CC_T_OFFER;
 	case KW_WARP: case KW_SEND_TEAM: case KW_REMOVE_TEAM:
 	case KW_TAKE_CONTROL:
@@ -81,10 +83,21 @@ cc_keyword_target(const struct cc_effect *e)
 	case KW_FIND:
 		return CC_T_NAME;
 	case KW_SCAN:
-		return CC_T_DECK;
+		return e->junk ? CC_T_JUNK : CC_T_DECK;
 	default:
 		return CC_T_NONE;
 	}
+}
+
+int
+cc_op_gains_card(const struct cc_op *op)
+{
+	for (int i = 0; i < op->neffects; i++)
+		if (op->effect[i].keyword == KW_GAIN_CARD ||
+		    op->effect[i].keyword == KW_SCAN_FOR ||
+		    (op->effect[i].keyword == KW_SCAN && op->effect[i].junk))
+			return 1;
+	return 0;
 }
 
 int
@@ -284,8 +297,13 @@ read_effect(struct reader *r, struct cc_set *set, const json_t *v,
 	    &e->track) < 0 ||
 	    read_suits(r, v, &e->suits) < 0 ||
 	    read_bool(r, v, "self", &e->self) < 0 ||
-	    read_bool(r, v, "pay", &e->pay) < 0)
+	    read_bool(r, v, "pay", &e->pay) < 0 ||
+	    read_bool(r, v, "junk", &e->junk) < 0)
 		return -1;
+	if (e->junk && e->keyword != KW_GAIN_CARD && e->keyword != KW_SCAN &&
+	    e->keyword != KW_SCAN_FOR)
+		return fail(r, v, "junk", "only gain_card, scan and scan_for "
+		    "take from the Junk");
 	e->trait = e->per_trait = e->per_suit = -1;
 	if ((t = json_object_get(v, "trait")) != NULL &&
 	    (e->trait = intern_trait(r, set, t, "trait")) < 0)

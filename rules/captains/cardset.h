@@ -64,7 +64,8 @@ enum cc_keyword {
 enum cc_target {
 	CC_T_NONE, CC_T_HAND, CC_T_OFFER, CC_T_NEUTRAL, CC_T_INPLAY,
 	CC_T_LOCATION, CC_T_DISCARD, CC_T_DEVELOPMENT, CC_T_NAME,
-	CC_T_DECK	/* scan: "on deck SUIT" when it lists several */
+	CC_T_DECK,	/* scan: "on deck SUIT" when it lists several */
+	CC_T_JUNK	/* gain_card or scan from the Junk */
 };
 
 struct cc_effect {
@@ -76,6 +77,8 @@ struct cc_effect {
 	int		track;		/* enum cc_track, or -1 */
 	int		self;		/* log: this card rather than one in hand */
 	int		pay;		/* gain_card: pay the card's cost */
+	int		junk;		/* gain_card, scan, scan_for: from the
+					 * Junk (line 199) */
 	int		per_suit;	/* score: per card of this suit, or -1 */
 	int		per_trait;	/* score: per card of this trait, or -1 */
 };
@@ -187,6 +190,9 @@ const char     *cc_track_name(int t);
 const char     *cc_resource_name(int r);
 /* Where the keyword's target is chosen (CC_T_NONE: it needs none). */
 enum cc_target	cc_keyword_target(const struct cc_effect *e);
+/* Does op gain a card in its step (gain_card, scan_for, scan from the
+ * Junk), which "to deck" may place on the deck? */
+int		cc_op_gains_card(const struct cc_op *op);
 /* The kind index whose id is id, or -1. */
 int		cc_find_id(const struct cc_set *set, const char *id);
 

@@ -108,12 +108,37 @@ take_offer(struct cc_ctx *c, int seat, int k, int pay,
 	return 0;
 }
 
+/* GAIN (or SCAN: the Junk is public, so the look and the pick are one
+ * step) a card of the Junk, of the effect's suits (line 199). */
+static int
+gain_from_junk(struct cc_ctx *c, int seat, const struct cc_effect *e,
+    const struct cc_aim *aim)
+{
+	struct cc_state *s = c->s;
+	int i;
+
+	if (need_aim(c, aim) < 0)
+		return -1;
+	if ((i = pile_find(&s->junk, aim->card)) < 0 || (e->suits != 0 &&
+	    !(e->suits & (1 << s->set->card[aim->card].suit))))
+		return cc_refuse(c, "%s is not a card of the Junk this effect "
+		    "may take", "%s n'est pas une carte de la Poubelle que cet "
+		    "effet peut prendre", nm(c, aim->card));
+	if (e->pay && cc_pay_cost(c, seat, s->set->card[aim->card].cost) < 0)
+		return -1;
+	pile_remove_at(&s->junk, i);
+	cc_gained(c, seat, aim->card, aim);
+	return 0;
+}
+
 static int
 gain_card(struct cc_ctx *c, int seat, const struct cc_effect *e,
     const struct cc_aim *aim)
 {
 	int k, card;
 
+	if (e->junk)
+		return gain_from_junk(c, seat, e, aim);
 	if (aim != NULL && aim->deck != -2) {
 		k = aim->deck;
 		if (k == -1)
@@ -150,10 +175,20 @@ trait_of(const struct cc_card *k, int trait)
 /* SCAN FOR a trait: the offers first, then each market deck revealed
  * until one shows, the others shuffled back; nothing: 2 glory. */
 static void
-scan_for(struct cc_ctx *c, int seat, int trait, const struct cc_aim *aim)
+scan_for(struct cc_ctx *c, int seat, const struct cc_effect *e,
+    const struct cc_aim *aim)
 {
 	struct cc_state *s = c->s;
+	int trait = e->trait;
 
+	/* from the Junk: its cards first, before the market (line 551) */
+	for (int i = s->junk.n - 1; e->junk && i >= 0; i--)
+		if (trait_of(&s->set->card[s->junk.card[i]], trait)) {
+			int card = s->junk.card[i];
+			pile_remove_at(&s->junk, i);
+			cc_gained(c, seat, card, aim);
+			return;
+		}
 	for (int k = 0; k < CC_MARKET_SUITS; k++)
 		if (s->offer[k] >= 0 &&
 		    trait_of(&s->set->card[s->offer[k]], trait)) {
@@ -374,7 +409,7 @@ resolve_effect(struct cc_ctx *c, struct cc_src *src,
 	case KW_GAIN_CARD:
 		return gain_card(c, seat, e, aim);
 	case KW_SCAN_FOR:
-		scan_for(c, seat, e->trait, aim);
+		scan_for(c, seat, e, aim);
 		return 0;
 	case KW_JUNK:
 		if ((k = offer(c, aim, 0xf)) < 0)
@@ -526,6 +561,8 @@ resolve_effect(struct cc_ctx *c, struct cc_src *src,
 		}
 		return 0;
 	case KW_SCAN:
+		if (e->junk)
+			return gain_from_junk(c, seat, e, aim);
 		return cc_scan(c, seat, e, aim);
 	case KW_SCORE:
 	case KW_NKEYWORDS:

@@ -58,17 +58,6 @@ static const char *const deck_words[CC_MARKET_SUITS] = {
 	"person", "cargo", "ship", "ally"
 };
 
-/* Does op gain a card, which "to deck" may place on the deck? */
-static int
-gains_a_card(const struct cc_op *op)
-{
-	for (int i = 0; i < op->neffects; i++)
-		if (op->effect[i].keyword == KW_GAIN_CARD ||
-		    op->effect[i].keyword == KW_SCAN_FOR)
-			return 1;
-	return 0;
-}
-
 /* The names the step "VERB CARD N" may aim at, for its target kind. */
 static void
 with_targets(struct list *l, const char *head, const struct cc_op *op)
@@ -88,7 +77,7 @@ with_targets(struct list *l, const char *head, const struct cc_op *op)
 	switch (t) {
 	case CC_T_NONE:
 		try_text(l, head);
-		if (gains_a_card(op)) {
+		if (cc_op_gains_card(op)) {
 			snprintf(text, sizeof(text), "%s to deck", head);
 			try_text(l, text);
 		}
@@ -102,6 +91,7 @@ with_targets(struct list *l, const char *head, const struct cc_op *op)
 				try_text(l, text);
 			}
 		return;
+	case CC_T_JUNK: add_kinds(kinds, &n, &s->junk); break;
 	case CC_T_HAND: add_kinds(kinds, &n, &p->hand); break;
 	case CC_T_DISCARD: add_kinds(kinds, &n, &p->discard); break;
 	case CC_T_DEVELOPMENT: add_kinds(kinds, &n, &p->development); break;
@@ -147,7 +137,7 @@ with_targets(struct list *l, const char *head, const struct cc_op *op)
 		snprintf(text, sizeof(text), "%s on %s", head,
 		    s->set->card[kinds[i]].name);
 		try_text(l, text);
-		if (e->keyword == KW_GAIN_CARD) {
+		if (e->keyword == KW_GAIN_CARD || e->keyword == KW_SCAN) {
 			snprintf(text, sizeof(text), "%s on %s to deck", head,
 			    s->set->card[kinds[i]].name);
 			try_text(l, text);

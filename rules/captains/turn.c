@@ -80,12 +80,8 @@ static int
 to_deck_fits(struct cc_ctx *c, const struct cc_op *op,
     const struct cc_aim *aim)
 {
-	if (!aim->to_deck)
+	if (!aim->to_deck || cc_op_gains_card(op))
 		return 0;
-	for (int i = 0; i < op->neffects; i++)
-		if (op->effect[i].keyword == KW_GAIN_CARD ||
-		    op->effect[i].keyword == KW_SCAN_FOR)
-			return 0;
 	return cc_refuse(c, "\"to deck\" places a gained card: this "
 	    "operation gains none", "« vers pioche » place une carte gagnée : "
 	    "cette opération n'en gagne pas");
