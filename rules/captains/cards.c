@@ -19,7 +19,7 @@ static const char *const suit_names[CC_NSUITS] = {
 };
 static const char *const suit_names_fr[CC_NSUITS] = {
 	"PERSONNE", "CARGAISON", "VAISSEAU", "ALLIÉ", "RENCONTRE", "INCIDENT",
-	"LIEU", "DIRECTIVE", "CAPITAINE"
+	"LIEU", "DIRECTIVE", "CAPITAINE", "STATUT"
 };
 static const char *const track_names[CC_NTRACKS] = {
 	"research", "influence", "military"

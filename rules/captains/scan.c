@@ -65,6 +65,7 @@ cc_pick(struct cc_ctx *c, int seat, int card, const struct cc_aim *aim)
 		return cc_refuse(c, "%s is neither a card you scanned nor the "
 		    "%s offer", "%s n'est ni une carte scannée ni l'offre %s",
 		    card >= 0 ? cc_name(s, card, c->lang) : "?",
+		    c->lang == RULES_LANG_FR ? cc_suit_name_fr((enum cc_suit)k) :
 		    cc_suit_name((enum cc_suit)k));
 	/* the others go under their deck (reading: the seed lets the
 	 * player order them, line 546; here the last seen goes lowest) */

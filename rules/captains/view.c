@@ -103,7 +103,7 @@ goal_text(const struct cc_set *set, const struct cc_mission *m, int fr,
 			if (g->suits & (1 << su))
 				snprintf(what + strlen(what), sizeof(what) -
 				    strlen(what), "%s%s", what[0] ? "/" : " ",
-				    cc_suit_name(su));
+				    fr ? cc_suit_name_fr(su) : cc_suit_name(su));
 		if (g->trait >= 0)
 			snprintf(what + strlen(what), sizeof(what) -
 			    strlen(what), " %s", set->trait_name[g->trait]);
@@ -336,7 +336,7 @@ cc_view(const struct cc_state *s, int viewer)
 	if (s->scan_suit >= 0) {	/* the scanned cards: its eyes only */
 		json_t *scan = json_pack("{s:s,s:s,s:i}", "suit_en",
 		    cc_suit_name(s->scan_suit), "suit_fr",
-		    suit_fr[s->scan_suit], "count", s->scan.n);
+		    cc_suit_name_fr(s->scan_suit), "count", s->scan.n);
 		if (viewer == s->active || viewer == RULES_VIEW_FULL)
 			json_object_set_new(scan, "cards",
 			    cards_of(s, &s->scan));
