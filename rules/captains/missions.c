@@ -5,6 +5,7 @@
  * that made up the goal are dismissed, a Mission Completed token marks it.
  * A mission completes once a game.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "resolve.h"
@@ -126,6 +127,21 @@ dismiss_used(struct cc_state *s, int seat, const struct placed *cards,
 	}
 }
 
+/* In the last move's words; the captain is named, as a turn's start
+ * completes the missions of a seat that did not send the message. */
+static void
+said(struct cc_state *s, const struct cc_card *cap,
+    const struct cc_mission *mi)
+{
+	char en[CC_LAST_LEN], fr[CC_LAST_LEN];
+
+	snprintf(en, sizeof(en), "mission %s of %s completed", mi->name,
+	    cap->name);
+	snprintf(fr, sizeof(fr), "mission %s de %s accomplie", mi->name_fr,
+	    cap->name_fr);
+	cc_say(s, en, fr, NULL, NULL);
+}
+
 void
 cc_check_missions(struct cc_ctx *c, int seat)
 {
@@ -153,8 +169,7 @@ cc_check_missions(struct cc_ctx *c, int seat)
 			 * first; the outcome is the seed's order. */
 			dismiss_used(s, seat, cards, n, used);
 			s->seat[seat].missions_done |= 1 << m;
-			cc_say(s, "completed the mission ", "a accompli la "
-			    "mission ", mi->name, mi->name_fr);
+			said(s, cap, mi);
 			(void)cc_resolve_op(c, &src, &mi->reward, NULL);
 			again = 1;
 		}

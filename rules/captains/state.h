@@ -18,7 +18,7 @@
 #define CC_BEAM_MAX	6	/* cards beamed under one card */
 #define CC_NEUTRAL	3	/* locations in the Neutral Zone */
 #define CC_STEPS_MAX	16	/* steps in one message */
-#define CC_LAST_LEN	160
+#define CC_LAST_LEN	320
 #define CC_SCAN_MAX	10	/* cards one SCAN looks at (amount's top) */
 
 struct cc_pile {

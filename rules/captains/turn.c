@@ -9,16 +9,31 @@
 
 #include "resolve.h"
 
+/* Append words and name to a last-move line; cut, when it is full, at
+ * a character's boundary (the line is UTF-8 text in a saved state). */
+static void
+append(char *line, const char *words, const char *name)
+{
+	size_t l = strlen(line);
+
+	if ((size_t)snprintf(line + l, CC_LAST_LEN - l, "%s%s%s",
+	    l > 0 ? ", " : "", words, name != NULL ? name : "") <
+	    CC_LAST_LEN - l)
+		return;
+	l = strlen(line);
+	while (l > 0 && ((unsigned char)line[l - 1] & 0xc0) == 0x80)
+		l--;	/* continuation bytes of a cut character */
+	if (l > 0 && (unsigned char)line[l - 1] >= 0xc0)
+		l--;	/* and its first byte */
+	line[l] = '\0';
+}
+
 void
 cc_say(struct cc_state *s, const char *en, const char *fr,
     const char *name_en, const char *name_fr)
 {
-	size_t le = strlen(s->last_en), lf = strlen(s->last_fr);
-
-	snprintf(s->last_en + le, CC_LAST_LEN - le, "%s%s%s",
-	    le > 0 ? ", " : "", en, name_en != NULL ? name_en : "");
-	snprintf(s->last_fr + lf, CC_LAST_LEN - lf, "%s%s%s",
-	    lf > 0 ? ", " : "", fr, name_fr != NULL ? name_fr : "");
+	append(s->last_en, en, name_en);
+	append(s->last_fr, fr, name_fr);
 }
 
 /* Operations of kind `kind` on the table cards (and staging cards when
