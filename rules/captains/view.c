@@ -107,13 +107,15 @@ goal_text(const struct cc_set *set, const struct cc_mission *m, int fr,
 		if (g->trait >= 0)
 			snprintf(what + strlen(what), sizeof(what) -
 			    strlen(what), " %s", set->trait_name[g->trait]);
+		if (what[0] == '\0')	/* neither suit nor trait */
+			snprintf(what, sizeof(what), "%s",
+			    fr ? " carte(s)" : " card(s)");
 		if (g->icon >= 0)
 			snprintf(what + strlen(what), sizeof(what) -
 			    strlen(what), fr ? " à icône %s" : " with a %s icon",
 			    fr ? track_fr[g->icon] : cc_track_name(g->icon));
 		n += (size_t)snprintf(out + n, len - n, "%s%d%s%s%s",
-		    i ? ", " : "", g->at_least, what[0] ? what :
-		    (fr ? " carte(s)" : " card(s)"), g->beamed ?
+		    i ? ", " : "", g->at_least, what, g->beamed ?
 		    (fr ? " téléportée(s)" : " beamed") : "",
 		    fr ? " en jeu" : " in play");
 	}
