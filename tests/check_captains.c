@@ -1215,12 +1215,24 @@ START_TEST(missions_complete)
 }
 END_TEST
 
+/* One part of seat's final score breakdown ("focus", "missions"...). */
+static int
+score_part(const struct cc_state *s, int seat, const char *part)
+{
+	json_t *r = M->result(s);
+	int n = (int)json_integer_value(json_object_get(json_object_get(
+	    json_array_get(json_object_get(r, "breakdown"), (size_t)seat),
+	    "score"), part));
+
+	json_decref(r);
+	return n;
+}
+
 START_TEST(focus_scoring)
 {
 	struct cc_set *set = set_with_captain(mission_captain, mission_cards);
 	struct cc_state *s = turn_of_a(set);
 	struct cc_seat *p = &s->seat[0];
-	json_t *r, *b;
 
 	/* two T Crates (FOCUS military) and T Badge (FOCUS research 2, on
 	 * the table beside the captain from the start) */
@@ -1232,22 +1244,13 @@ START_TEST(focus_scoring)
 	ck_assert_int_eq(cc_focus_points(s, 0), 2 * 3 + 2 * 1);
 	/* no mission completed: FOCUS is worth nothing */
 	s->over = 1;
-	r = M->result(s);
-	b = json_object_get(json_array_get(json_object_get(r, "breakdown"), 0),
-	    "score");
-	ck_assert_int_eq(json_integer_value(json_object_get(b, "focus")), 0);
-	ck_assert_int_eq(json_integer_value(json_object_get(b, "missions")), 0);
-	json_decref(r);
+	ck_assert_int_eq(score_part(s, 0, "focus"), 0);
+	ck_assert_int_eq(score_part(s, 0, "missions"), 0);
 	p->missions_done = 4;
-	r = M->result(s);
-	b = json_object_get(json_array_get(json_object_get(r, "breakdown"), 0),
-	    "score");
-	ck_assert_int_eq(json_integer_value(json_object_get(b, "focus")), 8);
-	ck_assert_int_eq(json_integer_value(json_object_get(b, "missions")), 1);
+	ck_assert_int_eq(score_part(s, 0, "focus"), 8);
+	ck_assert_int_eq(score_part(s, 0, "missions"), 1);
 	/* the advanced side: 4 VP per completed mission */
-	ck_assert_int_eq(json_integer_value(json_object_get(b, "mission_vp")),
-	    4);
-	json_decref(r);
+	ck_assert_int_eq(score_part(s, 0, "mission_vp"), 4);
 	/* below the first box a track is worth nothing */
 	p->track[CC_MILITARY] = 1;
 	p->track[CC_RESEARCH] = 0;
