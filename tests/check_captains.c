@@ -774,6 +774,17 @@ START_TEST(control_keywords)
 	ck_assert_int_eq(p->zone[CC_Z_LOCATIONS].s[p->zone[CC_Z_LOCATIONS].n -
 	    1].card, loc);
 	ck_assert_int_eq(p->teams_at[2], 0);
+	/* every team out: they come from the other locations, the one with
+	 * the fewest tokens first (line 255; line 776's choice) */
+	p->teams_at[0] = 2;
+	p->teams_at[1] = 1;
+	p->zone[CC_Z_CAPTAIN].s[0].exhausted = 0;
+	snprintf(text, sizeof(text), "activate Captain Ada 1 on %s",
+	    set->card[s->neutral[2]].name);
+	ok(s, 0, text);
+	ck_assert_int_eq(p->teams_at[2], 3);
+	ck_assert_int_eq(p->teams_at[0] + p->teams_at[1], 0);
+	ck_assert_int_eq(cc_teams_free(s, 0), 0);
 	M->destroy(s);
 	M->cards_free(set);
 }

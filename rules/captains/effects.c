@@ -305,6 +305,22 @@ beam(struct cc_ctx *c, struct cc_src *src, const struct cc_effect *e,
 	return 0;
 }
 
+/* No team left on the captain: one comes from another location (line
+ * 255), the one where seat has the fewest tokens, the first of equals
+ * (reading: the seed's Bot rule, line 776); -1 when none has one. */
+static int
+team_elsewhere(const struct cc_state *s, int seat, int target)
+{
+	int from = -1;
+
+	for (int k = 0; k < CC_NEUTRAL; k++)
+		if (k != target && s->seat[seat].teams_at[k] > 0 &&
+		    (from < 0 || cc_tokens(s, seat, k) <
+		    cc_tokens(s, seat, from)))
+			from = k;
+	return from;
+}
+
 static int
 send_team(struct cc_ctx *c, int seat, int n, const struct cc_aim *aim)
 {
@@ -316,8 +332,15 @@ send_team(struct cc_ctx *c, int seat, int n, const struct cc_aim *aim)
 		return cc_refuse(c, "your opponent has more ships than you at "
 		    "%s", "votre adversaire a plus de vaisseaux que vous à %s",
 		    nm(c, aim->card));
-	for (int i = 0; i < n && cc_teams_free(c->s, seat) > 0; i++)
+	for (int i = 0; i < n; i++) {
+		if (cc_teams_free(c->s, seat) == 0) {
+			int from = team_elsewhere(c->s, seat, k);
+			if (from < 0)
+				break;
+			c->s->seat[seat].teams_at[from]--;
+		}
 		c->s->seat[seat].teams_at[k]++;
+	}
 	return 0;
 }
 
