@@ -22,6 +22,10 @@
 
 static const struct rules_module *M = &captains_module;
 
+static void round_trip(const struct cc_state *s);
+static void no_peek(const struct cc_state *s, int seat,
+    struct rules_rng *rng);
+
 static void
 seeded(struct rules_rng *rng, uint64_t seed, uint64_t step)
 {
@@ -64,43 +68,69 @@ project_set(void)
 	return set;
 }
 
-/* The smallest legal set, then the cards of a test. */
-static const char base_yaml[] =
-    "game: captains\n"
-    "stardates:\n"
-    "  - {glory: 3}\n"
-    "  - {glory: 3, wipe_market: true, wipe_neutral: true}\n"
+/* The smallest legal set, then the cards of a test: its head, the
+ * first captain (a test may give its own), the rest. */
+#define BASE_HEAD \
+    "game: captains\n" \
+    "stardates:\n" \
+    "  - {glory: 3}\n" \
+    "  - {glory: 3, wipe_market: true, wipe_neutral: true}\n" \
     "cards:\n"
-    "  - {id: cap-a, name: Captain Ada, suit: CAPTAIN, away_teams: 3,\n"
-    "     traits: [HUMAN], operations: [\n"
-    "       {kind: ACTIVATION, effects: [{keyword: send_team, amount: 3}]},\n"
-    "       {kind: ACTIVATION, effects: [{keyword: remove_team}]},\n"
+#define CAPTAIN_ADA_OPS \
+    "       {kind: ACTIVATION, effects: [{keyword: send_team, amount: 3}]},\n" \
+    "       {kind: ACTIVATION, effects: [{keyword: remove_team}]},\n" \
     "       {kind: ENDGAME, effects: [{keyword: score, amount: 5}]}]}\n"
-    "  - {id: cap-b, name: Captain Bex, suit: CAPTAIN, away_teams: 3}\n"
-    "  - {id: filler-a, name: Filler A, suit: PERSON, pile: deck,\n"
-    "     captain: cap-a, copies: 6, operations: [{kind: PLAY, effects:\n"
-    "       [{keyword: gain, resource: dilithium}]}]}\n"
-    "  - {id: filler-b, name: Filler B, suit: PERSON, pile: deck,\n"
-    "     captain: cap-b, copies: 6, operations: [{kind: PLAY, effects:\n"
-    "       [{keyword: gain, resource: latinum}]}]}\n"
-    "  - {id: res-a, name: Reserve A, suit: CARGO, pile: reserve,\n"
-    "     captain: cap-a}\n"
-    "  - {id: dev-a, name: Dev A, suit: CARGO, pile: development,\n"
-    "     captain: cap-a, cost: {latinum: 2}}\n"
-    "  - {id: m-person, name: Market Person, suit: PERSON, copies: 2,\n"
-    "     traits: [FOO], cost: {latinum: 1}, vp: 2}\n"
-    "  - {id: m-cargo, name: Market Cargo, suit: CARGO, copies: 2}\n"
-    "  - {id: m-ship, name: Market Ship, suit: SHIP, copies: 2}\n"
-    "  - {id: m-ally, name: Market Ally, suit: ALLY, copies: 2}\n"
-    "  - {id: inc, name: Trouble, suit: INCIDENT, copies: 4, vp: -1}\n"
-    "  - {id: enc, name: Wonder, suit: ENCOUNTER, copies: 2}\n"
-    "  - {id: l1, name: Loc One, suit: LOCATION, pile: location-start,\n"
-    "     operations: [{kind: CONTROL, effects: [{keyword: gain,\n"
-    "       resource: latinum, amount: 4}]}]}\n"
-    "  - {id: l2, name: Loc Two, suit: LOCATION, pile: location-start}\n"
-    "  - {id: l3, name: Loc Three, suit: LOCATION, pile: location-start}\n"
-    "  - {id: l4, name: Loc Four, suit: LOCATION, pile: location-start}\n"
-    "  - {id: l5, name: Loc Five, suit: LOCATION}\n";
+#define CAPTAIN_ADA \
+    "  - {id: cap-a, name: Captain Ada, suit: CAPTAIN, away_teams: 3,\n" \
+    "     traits: [HUMAN], operations: [\n" CAPTAIN_ADA_OPS
+#define BASE_REST \
+    "  - {id: cap-b, name: Captain Bex, suit: CAPTAIN, away_teams: 3}\n" \
+    "  - {id: filler-a, name: Filler A, suit: PERSON, pile: deck,\n" \
+    "     captain: cap-a, copies: 6, operations: [{kind: PLAY, effects:\n" \
+    "       [{keyword: gain, resource: dilithium}]}]}\n" \
+    "  - {id: filler-b, name: Filler B, suit: PERSON, pile: deck,\n" \
+    "     captain: cap-b, copies: 6, operations: [{kind: PLAY, effects:\n" \
+    "       [{keyword: gain, resource: latinum}]}]}\n" \
+    "  - {id: res-a, name: Reserve A, suit: CARGO, pile: reserve,\n" \
+    "     captain: cap-a}\n" \
+    "  - {id: dev-a, name: Dev A, suit: CARGO, pile: development,\n" \
+    "     captain: cap-a, cost: {latinum: 2}}\n" \
+    "  - {id: m-person, name: Market Person, suit: PERSON, copies: 2,\n" \
+    "     traits: [FOO], cost: {latinum: 1}, vp: 2}\n" \
+    "  - {id: m-cargo, name: Market Cargo, suit: CARGO, copies: 2}\n" \
+    "  - {id: m-ship, name: Market Ship, suit: SHIP, copies: 2}\n" \
+    "  - {id: m-ally, name: Market Ally, suit: ALLY, copies: 2}\n" \
+    "  - {id: inc, name: Trouble, suit: INCIDENT, copies: 4, vp: -1}\n" \
+    "  - {id: enc, name: Wonder, suit: ENCOUNTER, copies: 2}\n" \
+    "  - {id: l1, name: Loc One, suit: LOCATION, pile: location-start,\n" \
+    "     operations: [{kind: CONTROL, effects: [{keyword: gain,\n" \
+    "       resource: latinum, amount: 4}]}]}\n" \
+    "  - {id: l2, name: Loc Two, suit: LOCATION, pile: location-start}\n" \
+    "  - {id: l3, name: Loc Three, suit: LOCATION, pile: location-start}\n" \
+    "  - {id: l4, name: Loc Four, suit: LOCATION, pile: location-start}\n" \
+    "  - {id: l5, name: Loc Five, suit: LOCATION}\n"
+static const char base_yaml[] = BASE_HEAD CAPTAIN_ADA BASE_REST;
+static const char base_rest[] = BASE_REST;
+
+/* The base set with captain as its first captain, then cards. */
+static struct cc_set *
+set_with_captain(const char *captain, const char *cards)
+{
+	char *yaml = malloc(strlen(BASE_HEAD) + strlen(captain) +
+	    sizeof(base_rest) + strlen(cards) + 1);
+	char err[RULES_ERRLEN];
+	struct cc_set *set;
+
+	strcpy(yaml, BASE_HEAD);
+	strcat(yaml, captain);
+	strcat(yaml, base_rest);
+	strcat(yaml, cards);
+	set = M->cards_parse(yaml, strlen(yaml), "test.yaml", err,
+	    sizeof(err));
+	ck_assert_msg(set != NULL, "%s", err);
+	free(yaml);
+	return set;
+}
 
 static struct cc_set *
 set_with(const char *cards)
@@ -744,6 +774,17 @@ START_TEST(control_keywords)
 	ck_assert_int_eq(p->zone[CC_Z_LOCATIONS].s[p->zone[CC_Z_LOCATIONS].n -
 	    1].card, loc);
 	ck_assert_int_eq(p->teams_at[2], 0);
+	/* every team out: they come from the other locations, the one with
+	 * the fewest tokens first (line 255; line 776's choice) */
+	p->teams_at[0] = 2;
+	p->teams_at[1] = 1;
+	p->zone[CC_Z_CAPTAIN].s[0].exhausted = 0;
+	snprintf(text, sizeof(text), "activate Captain Ada 1 on %s",
+	    set->card[s->neutral[2]].name);
+	ok(s, 0, text);
+	ck_assert_int_eq(p->teams_at[2], 3);
+	ck_assert_int_eq(p->teams_at[0] + p->teams_at[1], 0);
+	ck_assert_int_eq(cc_teams_free(s, 0), 0);
 	M->destroy(s);
 	M->cards_free(set);
 }
@@ -874,6 +915,427 @@ START_TEST(burn_ends_at_once)
 	json_decref(r);
 	M->destroy(s);
 	M->cards_free(set);
+}
+END_TEST
+
+START_TEST(cleanup_discard_and_to_deck)
+{
+	struct cc_set *set = set_with(keyword_cards);
+	struct cc_state *s = turn_of_a(set);
+	struct cc_seat *p = &s->seat[0];
+	int person = cc_find_id(set, "m-person"), ally = cc_find_id(set,
+	    "m-ally"), cargo = cc_find_id(set, "m-cargo");
+
+	/* GAIN onto the deck (line 187: deck or discard, the player's) */
+	pile_push(&s->market[CC_PERSON], s->offer[CC_PERSON]);
+	pile_remove_at(&s->market[CC_PERSON], pile_find(&s->market[CC_PERSON],
+	    person));
+	s->offer[CC_PERSON] = person;
+	p->res[CC_LATINUM] = 1;
+	give(s, 0, "t-gain");
+	ok(s, 0, "jouer T Gain 1 sur Market Person vers pioche");
+	ck_assert_int_eq(p->deck.card[p->deck.n - 1], person);
+	ck_assert_int_lt(pile_find(&p->discard, person), 0);
+	give(s, 0, "t-res");
+	refused(s, 0, "play T Res to deck", RULES_LANG_EN,
+	    "\"to deck\" places a gained card: this operation gains none");
+	refused(s, 0, "jouer T Res vers pioche", RULES_LANG_FR,
+	    "cette opération n'en gagne pas");
+	/* 4.4: chosen hand cards are discarded with the staging area */
+	give(s, 0, "m-ally");
+	give(s, 0, "m-cargo");
+	refused(s, 0, "end discard Market Ship", RULES_LANG_EN,
+	    "you hold no Market Ship to discard at clean-up");
+	refused(s, 0, "fin defausser Market Ally, Market Ally", RULES_LANG_FR,
+	    "vous n'avez pas Market Ally à défausser au nettoyage");
+	ok(s, 0, "end discard Market Ally, Market Cargo");
+	ck_assert_int_ge(pile_find(&p->discard, ally), 0);
+	ck_assert_int_ge(pile_find(&p->discard, cargo), 0);
+	ck_assert_int_lt(pile_find(&p->hand, ally), 0);
+	ck_assert_int_eq(p->hand.n, 5);
+	ck_assert_int_eq(s->active, 1);
+	M->destroy(s);
+	M->cards_free(set);
+}
+END_TEST
+
+static const char scan_cards[] =
+    "  - {id: t-scan, name: T Scan, suit: PERSON, pile: deck,\n"
+    "     captain: cap-a, operations: [{kind: PLAY, effects: [{keyword:\n"
+    "     scan, amount: 2, suit: [PERSON, CARGO]}]}, {kind: PLAY, effects:\n"
+    "     [{keyword: scan, amount: 5, suit: ALLY}]}]}\n"
+    "  - {id: m-crate, name: Market Crate, suit: CARGO, copies: 3,\n"
+    "     cost: {latinum: 1}}\n"
+    "  - {id: t-junk, name: T Junk, suit: PERSON, pile: deck,\n"
+    "     captain: cap-a, operations: [{kind: PLAY, effects: [{keyword:\n"
+    "     gain_card, junk: true, suit: CARGO, pay: true}]}, {kind: PLAY,\n"
+    "     effects: [{keyword: scan, junk: true, suit: PERSON}]}, {kind:\n"
+    "     PLAY, effects: [{keyword: scan_for, junk: true, trait: FOO}]}]}\n";
+
+/* Move one copy of id into the Junk (through seat 1's hand). */
+static int
+junk_it(struct cc_state *s, const char *id)
+{
+	int card = give(s, 1, id);
+
+	pile_remove_at(&s->seat[1].hand, pile_find(&s->seat[1].hand, card));
+	pile_push(&s->junk, card);
+	return card;
+}
+
+START_TEST(junk_gains)
+{
+	struct cc_set *set = set_with(scan_cards);
+	struct cc_state *s = turn_of_a(set);
+	struct cc_seat *p = &s->seat[0];
+	int crate = junk_it(s, "m-crate"), person = junk_it(s, "m-person");
+
+	/* GAIN from the Junk (line 199), paid, onto the deck */
+	give(s, 0, "t-junk");
+	refused(s, 0, "play T Junk 1 on Market Person", RULES_LANG_EN,
+	    "Market Person is not a card of the Junk this effect may take");
+	refused(s, 0, "play T Junk 1 on Market Crate", RULES_LANG_EN,
+	    "the cost, 0 dilithium and 1 latinum");
+	p->res[CC_LATINUM] = 1;
+	ok(s, 0, "play T Junk 1 on Market Crate to deck");
+	ck_assert_int_eq(p->deck.card[p->deck.n - 1], crate);
+	ck_assert_int_lt(pile_find(&s->junk, crate), 0);
+	/* SCAN the Junk: it is public, the pick is the step's target */
+	give(s, 0, "t-junk");
+	ok(s, 0, "jouer T Junk 2 sur Market Person");
+	ck_assert_int_eq(p->discard.card[p->discard.n - 1], person);
+	ck_assert_int_eq(s->scan_suit, -1);
+	/* SCAN FOR a trait looks in the Junk first (line 551) */
+	junk_it(s, "m-person");
+	give(s, 0, "t-junk");
+	ok(s, 0, "play T Junk 3");
+	ck_assert_int_eq(s->junk.n, 0);
+	ck_assert_int_eq(p->discard.card[p->discard.n - 1], person);
+	M->destroy(s);
+	M->cards_free(set);
+}
+END_TEST
+
+static int
+has_text(const json_t *list, const char *text)
+{
+	for (size_t i = 0; i < json_array_size(list); i++)
+		if (strcmp(json_string_value(json_array_get(list, i)), text) ==
+		    0)
+			return 1;
+	return 0;
+}
+
+START_TEST(scan_of_suit)
+{
+	struct cc_set *set = set_with(scan_cards);
+	struct cc_state *s = turn_of_a(set);
+	struct cc_seat *p = &s->seat[0];
+	struct rules_rng rng;
+	int deck = s->market[CC_CARGO].n, seen, other, offer;
+	char text[160];
+	json_t *v, *legal;
+
+	seeded(&rng, 77, 0);
+	give(s, 0, "t-scan");
+	refused(s, 0, "play T Scan 1", RULES_LANG_EN,
+	    "name the deck to scan: \"on deck SUIT\"");
+	refused(s, 0, "jouer T Scan 1 sur pioche allie", RULES_LANG_FR,
+	    "cet effet ne scanne pas cette pioche");
+	refused(s, 0, "play T Scan 1 on deck cargo; end", RULES_LANG_EN,
+	    "step 2: the step before brought cards you have not seen");
+	ok(s, 0, "play T Scan 1 on deck cargo");
+	ck_assert_int_eq(s->scan.n, 2);
+	ck_assert_int_eq(s->market[CC_CARGO].n, deck - 2);
+	/* the scanning seat alone sees the cards */
+	v = M->view(s, 0);
+	ck_assert_int_eq(json_array_size(json_object_get(json_object_get(v,
+	    "scan"), "cards")), 2);
+	json_decref(v);
+	v = M->view(s, 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(v,
+	    "scan"), "count")), 2);
+	ck_assert_ptr_null(json_object_get(json_object_get(v, "scan"),
+	    "cards"));
+	json_decref(v);
+	no_peek(s, 0, &rng);
+	no_peek(s, 1, &rng);
+	no_peek(s, RULES_VIEW_PUBLIC, &rng);
+	round_trip(s);
+	/* nothing but the pick until it is made */
+	refused(s, 0, "end", RULES_LANG_EN, "you scanned: first pick one card");
+	refused(s, 0, "fin", RULES_LANG_FR, "vous avez scanné");
+	refused(s, 0, "pick Market Ally", RULES_LANG_EN,
+	    "Market Ally is neither a card you scanned nor the CARGO offer");
+	seen = s->scan.card[1];
+	other = s->scan.card[0];
+	legal = M->legal_moves(s, 0);
+	snprintf(text, sizeof(text), "pick %s to deck", set->card[seen].name);
+	ck_assert_msg(has_text(legal, text), "%s not legal", text);
+	json_decref(legal);
+	legal = M->legal_moves(s, 1);
+	ck_assert_int_eq(json_array_size(legal), 0);
+	json_decref(legal);
+	ck_assert(M->default_move(s, 0, text, sizeof(text)) == RULES_OK);
+	ck_assert_msg(strncmp(text, "pick ", 5) == 0, "%s", text);
+	snprintf(text, sizeof(text), "choisir %s vers pioche",
+	    set->card[seen].name_fr);
+	ok(s, 0, text);
+	ck_assert_int_eq(p->deck.card[p->deck.n - 1], seen);
+	ck_assert_int_eq(s->market[CC_CARGO].card[0], other);
+	ck_assert_int_eq(s->market[CC_CARGO].n, deck - 1);
+	ck_assert_int_eq(s->scan_suit, -1);
+	ck_assert(strstr(s->last_en, "put a scanned card onto the deck") !=
+	    NULL);
+	/* one suit: no deck to name; the offer may be picked instead */
+	give(s, 0, "t-scan");
+	s->offer_glory[CC_ALLY] = 1;
+	offer = s->offer[CC_ALLY];
+	ok(s, 0, "play T Scan 2");
+	ck_assert_int_eq(s->scan_suit, CC_ALLY);
+	snprintf(text, sizeof(text), "pick %s", set->card[offer].name);
+	ok(s, 0, text);
+	ck_assert_int_eq(p->discard.card[p->discard.n - 1], offer);
+	ck_assert_int_eq(p->res[CC_GLORY], 1);
+	ck_assert_int_ge(s->offer[CC_ALLY], 0);	/* refilled */
+	ck_assert_int_eq(s->scan.n, 0);
+	M->destroy(s);
+	M->cards_free(set);
+}
+END_TEST
+
+/* ---- missions and FOCUS ---- */
+
+/* Captain Ada with three missions and track multipliers of her own. */
+static const char mission_captain[] =
+    "  - id: cap-a\n"
+    "    name: Captain Ada\n"
+    "    suit: CAPTAIN\n"
+    "    away_teams: 3\n"
+    "    traits: [HUMAN]\n"
+    "    multipliers: [{at: 2, times: 1}, {at: 4, times: 3}]\n"
+    "    mission_vp: 4\n"
+    "    missions:\n"
+    "      - name: Hold Fast\n"
+    "        name_fr: Tenir bon\n"
+    "        goal: [{track: military, at_least: 4}]\n"
+    "        reward: [{keyword: gain, resource: glory, amount: 2}]\n"
+    "      - name: Away Mission\n"
+    "        goal: [{cards: 2, trait: FOO, beamed: true},\n"
+    "               {cards: 1, suit: SHIP}]\n"
+    "        reward: [{keyword: draw}]\n"
+    "      - name: Supply Run\n"
+    "        goal: [{cards: 2, suit: CARGO, icon: military}]\n"
+    "        reward: [{keyword: gain, resource: latinum, amount: 3}]\n"
+    "    operations:\n"
+    "      - {kind: ACTIVATION, effects: [{keyword: send_team, amount: 3}]}\n"
+    "      - {kind: ACTIVATION, effects: [{keyword: remove_team}]}\n";
+
+static const char mission_cards[] =
+    "  - {id: t-off, name: T Officer, suit: PERSON, pile: deck,\n"
+    "     captain: cap-a, operations: [\n"
+    "     {kind: PLAY, effects: [{keyword: promote}]},\n"
+    "     {kind: ACTIVATION, effects: [{keyword: specialty, track:\n"
+    "     military, amount: 4}]}]}\n"
+    "  - {id: t-ship, name: T Ship, suit: SHIP, pile: deck, captain: cap-a,\n"
+    "     operations: [{kind: PLAY, effects: [{keyword: deploy}]},\n"
+    "     {kind: ACTIVATION, effects: [{keyword: beam}]}]}\n"
+    "  - {id: t-foo, name: T Foo, suit: PERSON, pile: deck, captain: cap-a,\n"
+    "     traits: [FOO], copies: 2}\n"
+    "  - {id: t-crate, name: T Crate, suit: CARGO, pile: deck,\n"
+    "     captain: cap-a, copies: 2, focus: {military: 1}, operations:\n"
+    "     [{kind: PLAY, effects: [{keyword: gain, resource: dilithium}]}]}\n"
+    "  - {id: t-box, name: T Box, suit: CARGO, pile: deck, captain: cap-a,\n"
+    "     traits: [ONGOING], operations: [{kind: PLAY, effects:\n"
+    "     [{keyword: deploy}]}, {kind: ACTIVATION, effects: [{keyword:\n"
+    "     gain, resource: latinum}]}]}\n"
+    "  - {id: t-badge, name: T Badge, suit: STATUS, captain: cap-a,\n"
+    "     focus: {research: 2}, operations: [{kind: ACTIVATION, effects:\n"
+    "     [{keyword: gain, resource: dilithium, amount: 2}]}]}\n";
+
+START_TEST(missions_complete)
+{
+	struct cc_set *set = set_with_captain(mission_captain, mission_cards);
+	struct cc_state *s = turn_of_a(set);
+	struct cc_seat *p = &s->seat[0];
+	int foo = cc_find_id(set, "t-foo"), hand;
+	json_t *v, *m;
+
+	/* the missions are public: the other seat sees them, undone */
+	v = M->view(s, 1);
+	m = json_object_get(json_array_get(json_object_get(v, "seats"), 0),
+	    "missions");
+	ck_assert_int_eq(json_array_size(m), 3);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(m,
+	    0), "name_fr")), "Tenir bon");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(m,
+	    0), "goal_fr")), "militaire 4+");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(m,
+	    1), "goal_en")), "2 FOO beamed in play, 1 SHIP in play");
+	ck_assert(json_is_false(json_object_get(json_array_get(m, 0),
+	    "done")));
+	json_decref(v);
+	/* a track goal: met by the step, completed at once */
+	give(s, 0, "t-off");
+	ok(s, 0, "play T Officer");
+	ok(s, 0, "activate T Officer");
+	ck_assert_int_eq(p->missions_done, 1);
+	ck_assert_int_eq(p->res[CC_GLORY], 2);
+	ck_assert_msg(strstr(s->last_en, "mission Hold Fast of Captain Ada "
+	    "completed") != NULL, "%s", s->last_en);
+	ck_assert(strstr(s->last_fr, "mission Tenir bon de Captain Ada "
+	    "accomplie") != NULL);
+	/* once a game: meeting it again gives nothing */
+	p->zone[CC_Z_DUTY].s[0].exhausted = 0;
+	ok(s, 0, "activate T Officer");
+	ck_assert_int_eq(p->res[CC_GLORY], 2);
+	/* beamed cards make up the goal, and are dismissed; the ship stays */
+	give(s, 0, "t-ship");
+	ok(s, 0, "play T Ship");
+	give(s, 0, "t-foo");
+	give(s, 0, "t-foo");
+	ok(s, 0, "activate T Ship on T Foo");
+	ck_assert_int_eq(p->missions_done, 1);
+	p->zone[CC_Z_FLEET].s[0].exhausted = 0;
+	hand = p->hand.n;
+	ok(s, 0, "activate T Ship on T Foo");
+	ck_assert_int_eq(p->missions_done, 3);
+	ck_assert_int_eq(p->zone[CC_Z_FLEET].n, 1);
+	ck_assert_int_eq(p->zone[CC_Z_FLEET].s[0].nbeam, 0);
+	ck_assert_int_eq(p->discard.card[p->discard.n - 1], foo);
+	ck_assert_int_eq(p->discard.card[p->discard.n - 2], foo);
+	ck_assert_int_eq(p->hand.n, hand - 1 + 1);	/* the reward drew */
+	/* cards in the staging area count, and stay; the second of two
+	 * steps completes it (check on a copy and apply agree) */
+	give(s, 0, "t-crate");
+	give(s, 0, "t-crate");
+	p->res[CC_LATINUM] = 0;
+	ok(s, 0, "play T Crate");
+	ck_assert_int_eq(p->missions_done, 3);
+	ok(s, 0, "play T Crate");
+	ck_assert_int_eq(p->missions_done, 7);
+	ck_assert_int_eq(p->res[CC_LATINUM], 3);
+	ck_assert_int_eq(p->staging.n, 2);
+	v = M->view(s, 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(
+	    json_object_get(v, "seats"), 0), "mission_tokens")), 3);
+	json_decref(v);
+	round_trip(s);
+	M->destroy(s);
+	M->cards_free(set);
+}
+END_TEST
+
+/* One part of seat's final score breakdown ("focus", "missions"...). */
+static int
+score_part(const struct cc_state *s, int seat, const char *part)
+{
+	json_t *r = M->result(s);
+	int n = (int)json_integer_value(json_object_get(json_object_get(
+	    json_array_get(json_object_get(r, "breakdown"), (size_t)seat),
+	    "score"), part));
+
+	json_decref(r);
+	return n;
+}
+
+START_TEST(focus_scoring)
+{
+	struct cc_set *set = set_with_captain(mission_captain, mission_cards);
+	struct cc_state *s = turn_of_a(set);
+	struct cc_seat *p = &s->seat[0];
+
+	/* two T Crates (FOCUS military) and T Badge (FOCUS research 2, on
+	 * the table beside the captain from the start) */
+	ck_assert_int_eq(p->zone[CC_Z_CAPTAIN].n, 2);
+	ck_assert_int_eq(p->zone[CC_Z_CAPTAIN].s[1].card,
+	    cc_find_id(set, "t-badge"));
+	p->track[CC_MILITARY] = 4;	/* box "at 4": x3 */
+	p->track[CC_RESEARCH] = 3;	/* box "at 2": x1 */
+	ck_assert_int_eq(cc_focus_points(s, 0), 2 * 3 + 2 * 1);
+	/* no mission completed: FOCUS is worth nothing */
+	s->over = 1;
+	ck_assert_int_eq(score_part(s, 0, "focus"), 0);
+	ck_assert_int_eq(score_part(s, 0, "missions"), 0);
+	p->missions_done = 4;
+	ck_assert_int_eq(score_part(s, 0, "focus"), 8);
+	ck_assert_int_eq(score_part(s, 0, "missions"), 1);
+	/* the advanced side: 4 VP per completed mission */
+	ck_assert_int_eq(score_part(s, 0, "mission_vp"), 4);
+	/* below the first box a track is worth nothing */
+	p->track[CC_MILITARY] = 1;
+	p->track[CC_RESEARCH] = 0;
+	ck_assert_int_eq(cc_focus_points(s, 0), 0);
+	M->destroy(s);
+	M->cards_free(set);
+}
+END_TEST
+
+START_TEST(status_and_ongoing)
+{
+	struct cc_set *set = set_with_captain(mission_captain, mission_cards);
+	struct cc_state *s = turn_of_a(set);
+	struct cc_seat *p = &s->seat[0];
+	json_t *v, *st;
+
+	/* the STATUS card is in play beside the captain: activated like it */
+	ok(s, 0, "activate T Badge");
+	ck_assert_int_eq(p->res[CC_DILITHIUM], 2);
+	refused(s, 0, "activate T Badge", RULES_LANG_EN, "is exhausted");
+	v = M->view(s, 1);
+	st = json_object_get(json_array_get(json_object_get(v, "seats"), 0),
+	    "status");
+	ck_assert_str_eq(json_string_value(json_object_get(st, "name_en")),
+	    "T Badge");
+	ck_assert(json_is_true(json_object_get(st, "exhausted")));
+	ck_assert_str_eq(json_string_value(json_object_get(st, "focus_fr")),
+	    "FOCUS recherche 2");
+	json_decref(v);
+	/* an ONGOING card deploys to the fleet, its operations at hand */
+	give(s, 0, "t-box");
+	ok(s, 0, "play T Box");
+	ck_assert_int_eq(p->zone[CC_Z_FLEET].s[0].card,
+	    cc_find_id(set, "t-box"));
+	ok(s, 0, "activate T Box");
+	ck_assert_int_eq(p->res[CC_LATINUM], 1);
+	round_trip(s);
+	M->destroy(s);
+	M->cards_free(set);
+}
+END_TEST
+
+START_TEST(mission_file_refusals)
+{
+	bad_file("  - {id: x1, name: X, suit: PERSON, missions: []}\n",
+	    "card x1, field missions: only a CAPTAIN card");
+	bad_file("  - {id: x2, name: X, suit: CAPTAIN, away_teams: 1,\n"
+	    "     missions: [{name: M, goal: [{track: military, cards: 2}],\n"
+	    "     reward: [{keyword: draw}]}]}\n",
+	    "card x2, field goal: a condition is");
+	bad_file("  - {id: x3, name: X, suit: CAPTAIN, away_teams: 1,\n"
+	    "     missions: [{name: M, goal: [{cards: 2}],\n"
+	    "     reward: [{keyword: discard}]}]}\n",
+	    "card x3, field reward: discard cannot be a reward");
+	bad_file("  - {id: x4, name: X, suit: CAPTAIN, away_teams: 1,\n"
+	    "     missions: [{name: M, goal: [{cards: 2}]}]}\n",
+	    "card x4, field reward: a list of 1 to 6 effects");
+	bad_file("  - {id: x5, name: X, suit: CAPTAIN, away_teams: 1,\n"
+	    "     multipliers: [{at: 5, times: 2}, {at: 3, times: 3}]}\n",
+	    "card x5, field multipliers: each box needs times, and an at");
+	bad_file("  - {id: x6, name: X, suit: CARGO, operations: [{kind: PLAY,"
+	    " effects: [{keyword: deploy}]}]}\n",
+	    "card x6, field operations: only a SHIP or an ONGOING card");
+	bad_file("  - {id: x7, name: X, suit: CAPTAIN, away_teams: 1,\n"
+	    "     missions: [{name: A, goal: [{cards: 1}], reward: [{keyword:"
+	    " draw}]}, {name: B, goal: [{cards: 1}], reward: [{keyword: "
+	    "draw}]},\n     {name: C, goal: [{cards: 1}], reward: [{keyword:"
+	    " draw}]}, {name: D, goal: [{cards: 1}], reward: [{keyword: "
+	    "draw}]}]}\n", "card x7, field missions: a list of at most 3");
+	bad_file("  - {id: x8, name: X, suit: STATUS, captain: cap-a}\n"
+	    "  - {id: x9, name: Y, suit: STATUS, captain: cap-a}\n",
+	    "card x9, field captain: this captain has a STATUS card already");
+	bad_file("  - {id: x10, name: X, suit: PERSON, focus: {military: 4}}\n",
+	    "card x10, field military: must be from 0 to 3");
 }
 END_TEST
 
@@ -1030,7 +1492,8 @@ START_TEST(random_games)
 	if (env == NULL && sample != NULL && atoi(sample) > 0 &&
 	    atoi(sample) < games)
 		games = atoi(sample);
-	int ends[2] = { 0, 0 }, total = 0, glory_total = 0;
+	int ends[2] = { 0, 0 }, total = 0, glory_total = 0, missions = 0;
+	int picks = 0;
 	long turns = 0;
 
 	for (int i = 0; i < set->ncards; i++)
@@ -1052,6 +1515,7 @@ START_TEST(random_games)
 			ck_assert_msg(n > 0, "game %d: seat %d has no move", g,
 			    seat);
 			text = pick_move(legal, &pick);
+			picks += strncmp(text, "pick ", 5) == 0;
 			ck_assert_msg(run(s, seat, text, RULES_LANG_EN, err) ==
 			    RULES_OK, "game %d: %s: %s", g, text, err);
 			json_decref(legal);
@@ -1066,6 +1530,7 @@ START_TEST(random_games)
 		}
 		ends[s->burn]++;
 		turns += s->turn;
+		missions += cc_missions_done(s, 0) + cc_missions_done(s, 1);
 		{
 			json_t *r = M->result(s);
 			ck_assert(r != NULL);
@@ -1076,8 +1541,10 @@ START_TEST(random_games)
 		M->destroy(s);
 	}
 	printf("captains: %d games, %d ended by the STARDATE, %d by the "
-	    "BURN, %.1f turns a game\n", games, ends[0], ends[1],
-	    (double)turns / games);
+	    "BURN, %.1f turns a game, %d missions completed, %d scans "
+	    "picked\n", games, ends[0], ends[1], (double)turns / games,
+	    missions, picks);
+	ck_assert_msg(games < 100 || missions > 0, "no mission completed");
 	ck_assert_msg(games < 2000 || (ends[0] > 0 && ends[1] > 0),
 	    "ends: %d by STARDATE, %d by BURN", ends[0], ends[1]);
 	M->cards_free(set);
@@ -1104,6 +1571,13 @@ captains_suite(void)
 	tcase_add_test(t, attack_and_reaction);
 	tcase_add_test(t, cleanup_resupply_and_score);
 	tcase_add_test(t, burn_ends_at_once);
+	tcase_add_test(t, cleanup_discard_and_to_deck);
+	tcase_add_test(t, scan_of_suit);
+	tcase_add_test(t, junk_gains);
+	tcase_add_test(t, missions_complete);
+	tcase_add_test(t, focus_scoring);
+	tcase_add_test(t, status_and_ongoing);
+	tcase_add_test(t, mission_file_refusals);
 	tcase_add_test(t, parse_refusals);
 	tcase_add_test(t, random_games);
 	suite_add_tcase(s, t);

@@ -299,6 +299,14 @@ cp_default_move(const void *state, int seat, char *out, size_t outlen)
 
 	if (cp_to_act(s, &who, 1) == 0 || who != seat)
 		return RULES_NOT_YOUR_TURN;
+	if (s->scan_suit >= 0) {	/* the offer, else the first seen */
+		int card = s->offer[s->scan_suit] >= 0 ?
+		    s->offer[s->scan_suit] : s->scan.card[0];
+		if ((size_t)snprintf(out, outlen, "pick %s",
+		    s->set->card[card].name) >= outlen)
+			return RULES_ILLEGAL;	/* out too small */
+		return RULES_OK;
+	}
 	if ((size_t)snprintf(out, outlen, "%s", s->pending ? "pass" :
 	    cc_is_bot(s, seat) ? "bot" : "end") >= outlen)
 		return RULES_ILLEGAL;	/* out too small */

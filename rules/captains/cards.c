@@ -16,11 +16,11 @@
 
 static const char *const suit_names[CC_NSUITS] = {
 	"PERSON", "CARGO", "SHIP", "ALLY", "ENCOUNTER", "INCIDENT",
-	"LOCATION", "DIRECTIVE", "CAPTAIN"
+	"LOCATION", "DIRECTIVE", "CAPTAIN", "STATUS"
 };
 static const char *const suit_names_fr[CC_NSUITS] = {
 	"PERSONNE", "CARGAISON", "VAISSEAU", "ALLIÉ", "RENCONTRE", "INCIDENT",
-	"LIEU", "DIRECTIVE", "CAPITAINE"
+	"LIEU", "DIRECTIVE", "CAPITAINE", "STATUT"
 };
 static const char *const track_names[CC_NTRACKS] = {
 	"research", "influence", "military"
@@ -42,12 +42,12 @@ static const char *const keyword_names[KW_NKEYWORDS] = {
 	"promote", "deploy", "warp", "send_team", "remove_team", "beam",
 	"dismiss", "destroy", "recall", "exhaust", "refresh", "find",
 	"free_play", "duplicate", "steal", "take_control",
-	"trigger_control", "specialty", "utilize", "score"
+	"trigger_control", "specialty", "utilize", "score", "scan"
 };
 static const char *const pile_names[] = {
 	"market", "encounter", "incident", "location-start",
 	"location-advanced", "captain", "deck", "reserve", "development",
-	"controlled", NULL
+	"controlled", "status", NULL
 };
 
 const char *cc_suit_name(enum cc_suit s) { return suit_names[s]; }
@@ -66,7 +66,9 @@ cc_keyword_target(const struct cc_effect *e)
 	case KW_RETURN_INCIDENT:
 	case KW_LOG:
 		return e->self ? CC_T_NONE : CC_T_HAND;
-	case KW_GAIN_CARD: case KW_JUNK: case KW_DUPLICATE:
+	case KW_GAIN_CARD:
+		return e->junk ? CC_T_JUNK : CC_T_OFFER;
+	case KW_JUNK: case KW_DUPLICATE:
 		return CC_T_OFFER;
 	case KW_WARP: case KW_SEND_TEAM: case KW_REMOVE_TEAM:
 	case KW_TAKE_CONTROL:
@@ -81,9 +83,22 @@ cc_keyword_target(const struct cc_effect *e)
 		return CC_T_DEVELOPMENT;
 	case KW_FIND:
 		return CC_T_NAME;
+	case KW_SCAN:
+		return e->junk ? CC_T_JUNK : CC_T_DECK;
 	default:
 		return CC_T_NONE;
 	}
+}
+
+int
+cc_op_gains_card(const struct cc_op *op)
+{
+	for (int i = 0; i < op->neffects; i++)
+		if (op->effect[i].keyword == KW_GAIN_CARD ||
+		    op->effect[i].keyword == KW_SCAN_FOR ||
+		    (op->effect[i].keyword == KW_SCAN && op->effect[i].junk))
+			return 1;
+	return 0;
 }
 
 int
@@ -283,8 +298,13 @@ read_effect(struct reader *r, struct cc_set *set, const json_t *v,
 	    &e->track) < 0 ||
 	    read_suits(r, v, &e->suits) < 0 ||
 	    read_bool(r, v, "self", &e->self) < 0 ||
-	    read_bool(r, v, "pay", &e->pay) < 0)
+	    read_bool(r, v, "pay", &e->pay) < 0 ||
+	    read_bool(r, v, "junk", &e->junk) < 0)
 		return -1;
+	if (e->junk && e->keyword != KW_GAIN_CARD && e->keyword != KW_SCAN &&
+	    e->keyword != KW_SCAN_FOR)
+		return fail(r, v, "junk", "only gain_card, scan and scan_for "
+		    "take from the Junk");
 	e->trait = e->per_trait = e->per_suit = -1;
 	if ((t = json_object_get(v, "trait")) != NULL &&
 	    (e->trait = intern_trait(r, set, t, "trait")) < 0)
@@ -315,7 +335,7 @@ read_effect(struct reader *r, struct cc_set *set, const json_t *v,
 		if (e->trait < 0)
 			return fail(r, v, "trait", "scan_for needs a trait");
 		break;
-	case KW_GAIN_CARD: case KW_DUPLICATE:
+	case KW_GAIN_CARD: case KW_DUPLICATE: case KW_SCAN:
 		if ((e->suits & ~((1 << CC_MARKET_SUITS) - 1)) != 0 ||
 		    e->suits == 0)
 			return fail(r, v, "suit",
@@ -407,6 +427,188 @@ read_op(struct reader *r, struct cc_set *set, const json_t *v,
 		return fail(r, effects, "effects", "a %s operation resolves on "
 		    "its own: none of its effects may choose a target",
 		    opkind_names[kind]);
+	for (int j = 0; j + 1 < op->neffects; j++)
+		if (op->effect[j].keyword == KW_SCAN)
+			return fail(r, effects, "effects", "scan is the last "
+			    "effect of its operation: the player picks a card "
+			    "after it, in a new message");
+	return 0;
+}
+
+/* skills / focus: a mapping of specialty icons, 0 to 3 of each. */
+static int
+read_icons(struct reader *r, const json_t *card, const char *field,
+    int icons[CC_NTRACKS])
+{
+	const json_t *v = json_object_get(card, field);
+
+	if (v == NULL)
+		return 0;
+	if (!json_is_object(v))
+		return fail(r, v, field, "a mapping of specialty icons "
+		    "(research, influence, military)");
+	for (int t = 0; t < CC_NTRACKS; t++)
+		if (read_int(r, v, track_names[t], 0, 3, 0, &icons[t]) < 0)
+			return -1;
+	return 0;
+}
+
+/* The track's multiplier boxes: [{at: LEVEL, times: N}, ...], levels
+ * rising; a FOCUS icon is worth the last box reached (seed line 301). */
+static const int default_boxes[][2] = { {4, 1}, {8, 2}, {12, 3}, {15, 4} };
+
+static int
+read_multipliers(struct reader *r, const json_t *card,
+    int multiplier[CC_TRACK_TOP + 1])
+{
+	const json_t *v = json_object_get(card, "multipliers");
+	int at[CC_TRACK_TOP + 1], times[CC_TRACK_TOP + 1], n = 0, last = 0;
+
+	if (v == NULL)
+		for (n = 0; n < 4; n++) {
+			at[n] = default_boxes[n][0];
+			times[n] = default_boxes[n][1];
+		}
+	else if (!json_is_array(v) || json_array_size(v) == 0 ||
+	    json_array_size(v) > CC_TRACK_TOP)
+		return fail(r, v, "multipliers", "a list of 1 to %d boxes "
+		    "{at: LEVEL, times: N}", CC_TRACK_TOP);
+	for (size_t i = 0; v != NULL && i < json_array_size(v); i++, n++) {
+		const json_t *box = json_array_get(v, i);
+		if (!json_is_object(box))
+			return fail(r, box, "multipliers",
+			    "each box is {at: LEVEL, times: N}");
+		r->where = box;
+		if (read_int(r, box, "at", 1, CC_TRACK_TOP, 0, &at[n]) < 0 ||
+		    read_int(r, box, "times", 1, 10, 0, &times[n]) < 0)
+			return -1;
+		if (at[n] <= last || times[n] == 0)
+			return fail(r, box, "multipliers", "each box needs "
+			    "times, and an at higher than the box before");
+		last = at[n];
+	}
+	r->where = card;
+	for (int level = 0, b = -1; level <= CC_TRACK_TOP; level++) {
+		while (b + 1 < n && at[b + 1] <= level)
+			b++;
+		multiplier[level] = b < 0 ? 0 : times[b];
+	}
+	return 0;
+}
+
+static int
+read_goal(struct reader *r, struct cc_set *set, const json_t *v,
+    struct cc_goal *g)
+{
+	const json_t *t;
+
+	memset(g, 0, sizeof(*g));
+	g->trait = -1;
+	if (!json_is_object(v))
+		return fail(r, v, "goal", "each condition is a mapping");
+	r->where = v;
+	if ((json_object_get(v, "track") != NULL) ==
+	    (json_object_get(v, "cards") != NULL))
+		return fail(r, v, "goal", "a condition is {track: T, "
+		    "at_least: N} or {cards: N, suit/trait/icon/beamed}");
+	if (json_object_get(v, "track") != NULL) {
+		g->kind = CC_GOAL_TRACK;
+		return read_word(r, v, "track", track_names, CC_NTRACKS, 1,
+		    &g->track) < 0 || read_int(r, v, "at_least", 1,
+		    CC_TRACK_TOP, 1, &g->at_least) < 0 ? -1 : 0;
+	}
+	g->kind = CC_GOAL_CARDS;
+	if (read_int(r, v, "cards", 1, 20, 1, &g->at_least) < 0 ||
+	    read_suits(r, v, &g->suits) < 0 ||
+	    read_word(r, v, "icon", track_names, CC_NTRACKS, 0, &g->icon) < 0 ||
+	    read_bool(r, v, "beamed", &g->beamed) < 0)
+		return -1;
+	if ((t = json_object_get(v, "trait")) != NULL &&
+	    (g->trait = intern_trait(r, set, t, "trait")) < 0)
+		return -1;
+	return 0;
+}
+
+/* A reward is a benefit resolved on its own: no target, no cost, no
+ * scan, nothing about "this card" (a mission is not a card). */
+static int
+reward_keyword(enum cc_keyword k, const struct cc_effect *e)
+{
+	switch (k) {
+	case KW_SPEND: case KW_PROMOTE: case KW_DEPLOY: case KW_WARP:
+	case KW_BEAM: case KW_DUPLICATE:
+		return 0;
+	case KW_LOG: case KW_RETURN_INCIDENT:
+		return !e->self && cc_keyword_target(e) == CC_T_NONE;
+	default:
+		return cc_keyword_target(e) == CC_T_NONE;
+	}
+}
+
+static int
+read_mission(struct reader *r, struct cc_set *set, const json_t *v,
+    struct cc_mission *m)
+{
+	const json_t *goal, *reward;
+
+	memset(m, 0, sizeof(*m));
+	if (!json_is_object(v))
+		return fail(r, v, "missions", "each mission is a mapping");
+	r->where = v;
+	if (read_text(r, v, "name", 1, m->name) < 0 ||
+	    read_text(r, v, "name_fr", 0, m->name_fr) < 0)
+		return -1;
+	if (m->name_fr[0] == '\0')
+		strcpy(m->name_fr, m->name);
+	goal = json_object_get(v, "goal");
+	if (!json_is_array(goal) || json_array_size(goal) == 0 ||
+	    json_array_size(goal) > CC_GOALS_MAX)
+		return fail(r, goal != NULL ? goal : v, "goal",
+		    "a list of 1 to %d conditions", CC_GOALS_MAX);
+	for (size_t i = 0; i < json_array_size(goal); i++) {
+		if (read_goal(r, set, json_array_get(goal, i),
+		    &m->goal[m->ngoals++]) < 0)
+			return -1;
+		r->where = v;
+	}
+	reward = json_object_get(v, "reward");
+	if (!json_is_array(reward) || json_array_size(reward) == 0 ||
+	    json_array_size(reward) > CC_EFFECTS_MAX)
+		return fail(r, reward != NULL ? reward : v, "reward",
+		    "a list of 1 to %d effects", CC_EFFECTS_MAX);
+	m->reward.kind = CC_PLAY;
+	for (size_t i = 0; i < json_array_size(reward); i++) {
+		struct cc_effect *e = &m->reward.effect[m->reward.neffects++];
+		if (read_effect(r, set, json_array_get(reward, i), &m->reward,
+		    e) < 0)
+			return -1;
+		if (!reward_keyword(e->keyword, e))
+			return fail(r, json_array_get(reward, i), "reward",
+			    "%s cannot be a reward: a reward chooses no target, "
+			    "costs nothing and is no card",
+			    keyword_names[e->keyword]);
+		r->where = v;
+	}
+	return 0;
+}
+
+static int
+read_missions(struct reader *r, struct cc_set *set, const json_t *card,
+    struct cc_card *c)
+{
+	const json_t *v = json_object_get(card, "missions");
+
+	if (v == NULL)
+		return 0;
+	if (!json_is_array(v) || json_array_size(v) > CC_MISSIONS_MAX)
+		return fail(r, v, "missions", "a list of at most %d missions "
+		    "(one Mission Completed token each)", CC_MISSIONS_MAX);
+	for (size_t i = 0; i < json_array_size(v); i++) {
+		if (read_mission(r, set, json_array_get(v, i),
+		    &c->mission[c->nmissions++]) < 0)
+			return -1;
+		r->where = card;
+	}
 	return 0;
 }
 
@@ -414,7 +616,7 @@ static int
 read_card(struct reader *r, struct cc_set *set, const json_t *v,
     struct cc_card *c, const char **captain_ref, const json_t **ref_node)
 {
-	const json_t *traits, *ops, *cost, *skills, *x;
+	const json_t *traits, *ops, *cost, *x;
 	int suit, pile;
 	size_t i;
 
@@ -458,6 +660,8 @@ read_card(struct reader *r, struct cc_set *set, const json_t *v,
 			pile = CC_P_LOCATION_ADVANCED;
 		else if (suit == CC_CAPTAIN)
 			pile = CC_P_CAPTAIN;
+		else if (suit == CC_STATUS)
+			pile = CC_P_STATUS;
 		else
 			return fail(r, v, "pile", "a %s card needs its pile "
 			    "(deck, reserve, development)", suit_names[suit]);
@@ -469,13 +673,17 @@ read_card(struct reader *r, struct cc_set *set, const json_t *v,
 	if ((pile == CC_P_LOCATION_START || pile == CC_P_LOCATION_ADVANCED ||
 	    pile == CC_P_CONTROLLED) && suit != CC_LOCATION)
 		return fail(r, v, "pile", "only LOCATION cards go there");
+	if ((suit == CC_STATUS) != (pile == CC_P_STATUS))
+		return fail(r, v, "pile", "STATUS cards, and only they, are "
+		    "in the status pile (beside their captain)");
 	if (pile == CC_P_MARKET && suit >= CC_MARKET_SUITS)
 		return fail(r, v, "pile", "the market holds PERSON, CARGO, "
 		    "SHIP and ALLY cards");
 	if (suit == CC_CAPTAIN && c->away_teams == 0)
 		return fail(r, v, "away_teams", "a captain needs away teams");
-	if (suit == CC_CAPTAIN && c->copies != 1)
-		return fail(r, v, "copies", "a captain is unique");
+	if ((suit == CC_CAPTAIN || suit == CC_STATUS) && c->copies != 1)
+		return fail(r, v, "copies", "a captain, and its STATUS card, "
+		    "are unique");
 	*captain_ref = NULL;
 	if ((x = json_object_get(v, "captain")) != NULL) {
 		if (!json_is_string(x))
@@ -497,6 +705,11 @@ read_card(struct reader *r, struct cc_set *set, const json_t *v,
 				c->wildcard = 1;
 				continue;
 			}
+			if (json_is_string(t) &&
+			    strcasecmp(json_string_value(t), "ONGOING") == 0) {
+				c->ongoing = 1;
+				continue;
+			}
 			if ((c->trait[c->ntraits] = intern_trait(r, set, t,
 			    "traits")) < 0)
 				return -1;
@@ -511,15 +724,19 @@ read_card(struct reader *r, struct cc_set *set, const json_t *v,
 		    read_int(r, cost, "latinum", 0, 20, 0, &c->cost[1]) < 0)
 			return -1;
 	}
-	if ((skills = json_object_get(v, "skills")) != NULL) {
-		if (!json_is_object(skills))
-			return fail(r, skills, "skills",
-			    "a mapping of specialty icons");
-		for (int t = 0; t < CC_NTRACKS; t++)
-			if (read_int(r, skills, track_names[t], 0, 3, 0,
-			    &c->skill[t]) < 0)
-				return -1;
-	}
+	if (read_icons(r, v, "skills", c->skill) < 0)
+		return -1;
+	if (read_icons(r, v, "focus", c->focus) < 0)
+		return -1;
+	if (suit == CC_CAPTAIN && (read_multipliers(r, v, c->multiplier) < 0 ||
+	    read_missions(r, set, v, c) < 0 ||
+	    read_int(r, v, "mission_vp", 0, 10, 0, &c->mission_vp) < 0))
+		return -1;
+	if (suit != CC_CAPTAIN && (json_object_get(v, "missions") != NULL ||
+	    json_object_get(v, "multipliers") != NULL ||
+	    json_object_get(v, "mission_vp") != NULL))
+		return fail(r, v, "missions", "only a CAPTAIN card has "
+		    "missions, mission_vp and track multipliers");
 	if ((ops = json_object_get(v, "operations")) != NULL) {
 		if (!json_is_array(ops) || json_array_size(ops) > CC_OPS_MAX)
 			return fail(r, ops, "operations",
@@ -531,6 +748,12 @@ read_card(struct reader *r, struct cc_set *set, const json_t *v,
 			r->where = v;
 		}
 	}
+	for (int o = 0; o < c->nops; o++)
+		for (int e = 0; e < c->op[o].neffects; e++)
+			if (c->op[o].effect[e].keyword == KW_DEPLOY &&
+			    suit != CC_SHIP && !c->ongoing)
+				return fail(r, v, "operations", "only a SHIP or "
+				    "an ONGOING card deploys (seed line 372)");
 	return 0;
 }
 
@@ -592,6 +815,13 @@ check_whole(struct reader *r, struct cc_set *set, const json_t *cards,
 				if (set->captain[j] == k)
 					c->owner = j;
 		}
+		if (c->pile == CC_P_STATUS)
+			for (int j = 0; j < i; j++)
+				if (set->card[j].pile == CC_P_STATUS &&
+				    set->card[j].owner == c->owner)
+					return fail(r, json_array_get(cards, i),
+					    "captain", "this captain has a "
+					    "STATUS card already");
 		total += c->copies;
 		if (c->pile == CC_P_LOCATION_START)
 			start_locations += c->copies;

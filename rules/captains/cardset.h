@@ -25,10 +25,14 @@
 #define CC_CAPTAINS_MAX	4
 #define CC_STARDATES_MAX 8
 #define CC_NAME_LEN	48
+#define CC_MISSIONS_MAX	3	/* a captain's missions: one Mission
+				 * Completed token each (seed line 20) */
+#define CC_GOALS_MAX	4	/* conditions of one mission's goal */
+#define CC_TRACK_TOP	15	/* a specialty track's last box */
 
 enum cc_suit {
 	CC_PERSON, CC_CARGO, CC_SHIP, CC_ALLY, CC_ENCOUNTER, CC_INCIDENT,
-	CC_LOCATION, CC_DIRECTIVE, CC_CAPTAIN, CC_NSUITS
+	CC_LOCATION, CC_DIRECTIVE, CC_CAPTAIN, CC_STATUS, CC_NSUITS
 };
 #define CC_MARKET_SUITS	4	/* PERSON, CARGO, SHIP, ALLY */
 
@@ -52,13 +56,16 @@ enum cc_keyword {
 	KW_PROMOTE, KW_DEPLOY, KW_WARP, KW_SEND_TEAM, KW_REMOVE_TEAM, KW_BEAM,
 	KW_DISMISS, KW_DESTROY, KW_RECALL, KW_EXHAUST, KW_REFRESH, KW_FIND,
 	KW_FREE_PLAY, KW_DUPLICATE, KW_STEAL, KW_TAKE_CONTROL,
-	KW_TRIGGER_CONTROL, KW_SPECIALTY, KW_UTILIZE, KW_SCORE, KW_NKEYWORDS
+	KW_TRIGGER_CONTROL, KW_SPECIALTY, KW_UTILIZE, KW_SCORE, KW_SCAN,
+	KW_NKEYWORDS
 };
 
 /* Where an effect's target is chosen, for the keywords that need one. */
 enum cc_target {
 	CC_T_NONE, CC_T_HAND, CC_T_OFFER, CC_T_NEUTRAL, CC_T_INPLAY,
-	CC_T_LOCATION, CC_T_DISCARD, CC_T_DEVELOPMENT, CC_T_NAME
+	CC_T_LOCATION, CC_T_DISCARD, CC_T_DEVELOPMENT, CC_T_NAME,
+	CC_T_DECK,	/* scan: "on deck SUIT" when it lists several */
+	CC_T_JUNK	/* gain_card or scan from the Junk */
 };
 
 struct cc_effect {
@@ -70,6 +77,8 @@ struct cc_effect {
 	int		track;		/* enum cc_track, or -1 */
 	int		self;		/* log: this card rather than one in hand */
 	int		pay;		/* gain_card: pay the card's cost */
+	int		junk;		/* gain_card, scan, scan_for: from the
+					 * Junk (line 199) */
 	int		per_suit;	/* score: per card of this suit, or -1 */
 	int		per_trait;	/* score: per card of this trait, or -1 */
 };
@@ -84,11 +93,37 @@ struct cc_op {
 	struct cc_effect effect[CC_EFFECTS_MAX];
 };
 
+/* One condition of a mission's goal (seed lines 264-266): a specialty
+ * level reached, or a number of cards in play of a suit, a trait
+ * (WILDCARD counts), a specialty icon, beamed or not. */
+enum cc_goal_kind { CC_GOAL_TRACK, CC_GOAL_CARDS };
+
+struct cc_goal {
+	enum cc_goal_kind kind;
+	int		at_least;	/* the level, or the number of cards */
+	int		track;		/* CC_GOAL_TRACK: which track */
+	int		suits;		/* CC_GOAL_CARDS: mask, 0 = any */
+	int		trait;		/* index in trait names, or -1 */
+	int		icon;		/* a SKILL or FOCUS icon of this
+					 * track, or -1 */
+	int		beamed;		/* only beamed cards count */
+};
+
+/* A mission of a captain: its goal (every condition holds) and its
+ * reward (effects that choose no target), completed once a game. */
+struct cc_mission {
+	char		name[CC_NAME_LEN];
+	char		name_fr[CC_NAME_LEN];
+	int		ngoals;
+	struct cc_goal	goal[CC_GOALS_MAX];
+	struct cc_op	reward;		/* kind PLAY, never an attack */
+};
+
 /* Which pile a kind starts in. */
 enum cc_pile_kind {
 	CC_P_MARKET, CC_P_ENCOUNTER, CC_P_INCIDENT, CC_P_LOCATION_START,
 	CC_P_LOCATION_ADVANCED, CC_P_CAPTAIN, CC_P_DECK, CC_P_RESERVE,
-	CC_P_DEVELOPMENT, CC_P_CONTROLLED
+	CC_P_DEVELOPMENT, CC_P_CONTROLLED, CC_P_STATUS
 };
 
 struct cc_card {
@@ -100,13 +135,22 @@ struct cc_card {
 	int		ntraits;
 	int		trait[CC_TRAITS_MAX];	/* indexes in trait names */
 	int		wildcard;		/* carries the WILDCARD trait */
+	int		ongoing;		/* carries the ONGOING trait */
 	int		vp;
 	int		cost[2];		/* dilithium, latinum */
 	int		skill[CC_NTRACKS];
+	int		focus[CC_NTRACKS];	/* FOCUS icons (final score) */
 	int		copies;
 	enum cc_pile_kind pile;
 	int		owner;		/* captain index for crew cards, or -1 */
 	int		away_teams;	/* CAPTAIN cards */
+	/* CAPTAIN cards: the multiplier a FOCUS icon is worth at each level
+	 * of a track (0 below the first box), and the missions. */
+	int		multiplier[CC_TRACK_TOP + 1];
+	int		nmissions;
+	struct cc_mission mission[CC_MISSIONS_MAX];
+	int		mission_vp;	/* VP per completed mission: the
+					 * board's advanced side (line 309) */
 	int		nops;
 	struct cc_op	op[CC_OPS_MAX];
 };
@@ -215,6 +259,9 @@ const char     *cc_track_name(int t);
 const char     *cc_resource_name(int r);
 /* Where the keyword's target is chosen (CC_T_NONE: it needs none). */
 enum cc_target	cc_keyword_target(const struct cc_effect *e);
+/* Does op gain a card in its step (gain_card, scan_for, scan from the
+ * Junk), which "to deck" may place on the deck? */
+int		cc_op_gains_card(const struct cc_op *op);
 /* The kind index whose id is id, or -1. */
 int		cc_find_id(const struct cc_set *set, const char *id);
 

@@ -85,16 +85,18 @@ offer(struct cc_ctx *c, const struct cc_aim *aim, int suits)
 	    nm(c, aim->card));
 }
 
-/* Gain card into seat's discard (GAIN, SCAN), with the passives. */
-static void
-gained(struct cc_ctx *c, int seat, int card)
+void
+cc_gained(struct cc_ctx *c, int seat, int card, const struct cc_aim *aim)
 {
-	pile_push(&c->s->seat[seat].discard, card);
+	struct cc_seat *p = &c->s->seat[seat];
+
+	pile_push(aim != NULL && aim->to_deck ? &p->deck : &p->discard, card);
 	cc_fire(c, seat, CC_ON_GAIN_CARD);
 }
 
 static int
-take_offer(struct cc_ctx *c, int seat, int k, int pay)
+take_offer(struct cc_ctx *c, int seat, int k, int pay,
+    const struct cc_aim *aim)
 {
 	int card = c->s->offer[k];
 
@@ -102,7 +104,30 @@ take_offer(struct cc_ctx *c, int seat, int k, int pay)
 		return -1;
 	c->s->seat[seat].res[CC_GLORY] += c->s->offer_glory[k];
 	cc_refill_offer(c->s, k);
-	gained(c, seat, card);
+	cc_gained(c, seat, card, aim);
+	return 0;
+}
+
+/* GAIN (or SCAN: the Junk is public, so the look and the pick are one
+ * step) a card of the Junk, of the effect's suits (line 199). */
+static int
+gain_from_junk(struct cc_ctx *c, int seat, const struct cc_effect *e,
+    const struct cc_aim *aim)
+{
+	struct cc_state *s = c->s;
+	int i;
+
+	if (need_aim(c, aim) < 0)
+		return -1;
+	if ((i = pile_find(&s->junk, aim->card)) < 0 || (e->suits != 0 &&
+	    !(e->suits & (1 << s->set->card[aim->card].suit))))
+		return cc_refuse(c, "%s is not a card of the Junk this effect "
+		    "may take", "%s n'est pas une carte de la Poubelle que cet "
+		    "effet peut prendre", nm(c, aim->card));
+	if (e->pay && cc_pay_cost(c, seat, s->set->card[aim->card].cost) < 0)
+		return -1;
+	pile_remove_at(&s->junk, i);
+	cc_gained(c, seat, aim->card, aim);
 	return 0;
 }
 
@@ -112,6 +137,8 @@ gain_card(struct cc_ctx *c, int seat, const struct cc_effect *e,
 {
 	int k, card;
 
+	if (e->junk)
+		return gain_from_junk(c, seat, e, aim);
 	if (aim != NULL && aim->deck != -2) {
 		k = aim->deck;
 		if (k == -1)
@@ -127,13 +154,13 @@ gain_card(struct cc_ctx *c, int seat, const struct cc_effect *e,
 		/* A blind gain from the deck is not paid for: a refusal
 		 * would tell the top card's cost (docs/captains.md). */
 		card = pile_pop(&c->s->market[k]);
-		gained(c, seat, card);
+		cc_gained(c, seat, card, aim);
 		c->s->unseen = 1;
 		return 0;
 	}
 	if ((k = offer(c, aim, e->suits)) < 0)
 		return -1;
-	return take_offer(c, seat, k, e->pay);
+	return take_offer(c, seat, k, e->pay, aim);
 }
 
 static int
@@ -148,14 +175,24 @@ trait_of(const struct cc_card *k, int trait)
 /* SCAN FOR a trait: the offers first, then each market deck revealed
  * until one shows, the others shuffled back; nothing: 2 glory. */
 static void
-scan_for(struct cc_ctx *c, int seat, int trait)
+scan_for(struct cc_ctx *c, int seat, const struct cc_effect *e,
+    const struct cc_aim *aim)
 {
 	struct cc_state *s = c->s;
+	int trait = e->trait;
 
+	/* from the Junk: its cards first, before the market (line 551) */
+	for (int i = s->junk.n - 1; e->junk && i >= 0; i--)
+		if (trait_of(&s->set->card[s->junk.card[i]], trait)) {
+			int card = s->junk.card[i];
+			pile_remove_at(&s->junk, i);
+			cc_gained(c, seat, card, aim);
+			return;
+		}
 	for (int k = 0; k < CC_MARKET_SUITS; k++)
 		if (s->offer[k] >= 0 &&
 		    trait_of(&s->set->card[s->offer[k]], trait)) {
-			(void)take_offer(c, seat, k, 0);
+			(void)take_offer(c, seat, k, 0, aim);
 			return;
 		}
 	for (int k = 0; k < CC_MARKET_SUITS; k++) {
@@ -166,7 +203,7 @@ scan_for(struct cc_ctx *c, int seat, int trait)
 				pile_remove_at(d, i);
 				if (i < d->n)	/* more than one revealed */
 					pile_shuffle(d, c->rng);
-				gained(c, seat, card);
+				cc_gained(c, seat, card, aim);
 				s->unseen = 1;
 				return;
 			}
@@ -268,6 +305,22 @@ beam(struct cc_ctx *c, struct cc_src *src, const struct cc_effect *e,
 	return 0;
 }
 
+/* No team left on the captain: one comes from another location (line
+ * 255), the one where seat has the fewest tokens, the first of equals
+ * (reading: the seed's Bot rule, line 776); -1 when none has one. */
+static int
+team_elsewhere(const struct cc_state *s, int seat, int target)
+{
+	int from = -1;
+
+	for (int k = 0; k < CC_NEUTRAL; k++)
+		if (k != target && s->seat[seat].teams_at[k] > 0 &&
+		    (from < 0 || cc_tokens(s, seat, k) <
+		    cc_tokens(s, seat, from)))
+			from = k;
+	return from;
+}
+
 static int
 send_team(struct cc_ctx *c, int seat, int n, const struct cc_aim *aim)
 {
@@ -279,8 +332,15 @@ send_team(struct cc_ctx *c, int seat, int n, const struct cc_aim *aim)
 		return cc_refuse(c, "your opponent has more ships than you at "
 		    "%s", "votre adversaire a plus de vaisseaux que vous à %s",
 		    nm(c, aim->card));
-	for (int i = 0; i < n && cc_teams_free(c->s, seat) > 0; i++)
+	for (int i = 0; i < n; i++) {
+		if (cc_teams_free(c->s, seat) == 0) {
+			int from = team_elsewhere(c->s, seat, k);
+			if (from < 0)
+				break;
+			c->s->seat[seat].teams_at[from]--;
+		}
 		c->s->seat[seat].teams_at[k]++;
+	}
 	return 0;
 }
 
@@ -372,7 +432,7 @@ resolve_effect(struct cc_ctx *c, struct cc_src *src,
 	case KW_GAIN_CARD:
 		return gain_card(c, seat, e, aim);
 	case KW_SCAN_FOR:
-		scan_for(c, seat, e->trait);
+		scan_for(c, seat, e, aim);
 		return 0;
 	case KW_JUNK:
 		if ((k = offer(c, aim, 0xf)) < 0)
@@ -523,6 +583,10 @@ resolve_effect(struct cc_ctx *c, struct cc_src *src,
 				p->track[t] = 15;
 		}
 		return 0;
+	case KW_SCAN:
+		if (e->junk)
+			return gain_from_junk(c, seat, e, aim);
+		return cc_scan(c, seat, e, aim);
 	case KW_SCORE:
 	case KW_NKEYWORDS:
 		return 0;
@@ -534,7 +598,14 @@ int
 cc_resolve(struct cc_ctx *c, struct cc_src *src, int opi,
     const struct cc_aim *aim)
 {
-	const struct cc_op *op = &c->s->set->card[src->card].op[opi];
+	return cc_resolve_op(c, src, &c->s->set->card[src->card].op[opi],
+	    aim);
+}
+
+int
+cc_resolve_op(struct cc_ctx *c, struct cc_src *src, const struct cc_op *op,
+    const struct cc_aim *aim)
+{
 	const struct cc_seat *p = &c->s->seat[src->seat];
 
 	for (int t = 0; t < CC_NTRACKS; t++)

@@ -55,6 +55,10 @@ add_zone_kinds(int *kinds, int *n, const struct cc_seat *p, int from)
 		}
 }
 
+static const char *const deck_words[CC_MARKET_SUITS] = {
+	"person", "cargo", "ship", "ally"
+};
+
 /* The names the step "VERB CARD N" may aim at, for its target kind. */
 static void
 with_targets(struct list *l, const char *head, const struct cc_op *op)
@@ -74,7 +78,21 @@ with_targets(struct list *l, const char *head, const struct cc_op *op)
 	switch (t) {
 	case CC_T_NONE:
 		try_text(l, head);
+		if (cc_op_gains_card(op)) {
+			snprintf(text, sizeof(text), "%s to deck", head);
+			try_text(l, text);
+		}
 		return;
+	case CC_T_DECK:		/* scan: the deck, when it lists several */
+		try_text(l, head);
+		for (int k = 0; k < CC_MARKET_SUITS; k++)
+			if (e->suits & (1 << k)) {
+				snprintf(text, sizeof(text), "%s on deck %s",
+				    head, deck_words[k]);
+				try_text(l, text);
+			}
+		return;
+	case CC_T_JUNK: add_kinds(kinds, &n, &s->junk); break;
 	case CC_T_HAND: add_kinds(kinds, &n, &p->hand); break;
 	case CC_T_DISCARD: add_kinds(kinds, &n, &p->discard); break;
 	case CC_T_DEVELOPMENT: add_kinds(kinds, &n, &p->development); break;
@@ -96,13 +114,15 @@ with_targets(struct list *l, const char *head, const struct cc_op *op)
 			if (s->offer[k] >= 0)
 				kinds[n++] = s->offer[k];
 		if (e->keyword == KW_GAIN_CARD) {
-			static const char *const deck[CC_MARKET_SUITS] = {
-				"person", "cargo", "ship", "ally"
-			};
 			for (int k = 0; k < CC_MARKET_SUITS; k++)
 				if (e->suits & (1 << k)) {
 					snprintf(text, sizeof(text),
-					    "%s on deck %s", head, deck[k]);
+					    "%s on deck %s", head,
+					    deck_words[k]);
+					try_text(l, text);
+					snprintf(text, sizeof(text),
+					    "%s on deck %s to deck", head,
+					    deck_words[k]);
 					try_text(l, text);
 				}
 		}
@@ -118,6 +138,11 @@ with_targets(struct list *l, const char *head, const struct cc_op *op)
 		snprintf(text, sizeof(text), "%s on %s", head,
 		    s->set->card[kinds[i]].name);
 		try_text(l, text);
+		if (e->keyword == KW_GAIN_CARD || e->keyword == KW_SCAN) {
+			snprintf(text, sizeof(text), "%s on %s to deck", head,
+			    s->set->card[kinds[i]].name);
+			try_text(l, text);
+		}
 	}
 }
 
@@ -159,6 +184,20 @@ cc_legal_moves(const struct cc_state *s, int seat)
 		return l.out;
 	}
 	p = &s->seat[seat];
+	if (s->scan_suit >= 0) {	/* a scan waits for its pick */
+		add_kinds(kinds, &n, &s->scan);
+		if (s->offer[s->scan_suit] >= 0 && n < CC_KINDS_MAX)
+			kinds[n++] = s->offer[s->scan_suit];
+		for (int i = 0; i < n; i++) {
+			snprintf(text, sizeof(text), "pick %s",
+			    s->set->card[kinds[i]].name);
+			try_text(&l, text);
+			snprintf(text, sizeof(text), "pick %s to deck",
+			    s->set->card[kinds[i]].name);
+			try_text(&l, text);
+		}
+		return l.out;
+	}
 	if (s->pending) {
 		try_text(&l, "pass");
 		add_zone_kinds(kinds, &n, p, CC_Z_CAPTAIN);
@@ -187,6 +226,13 @@ cc_legal_moves(const struct cc_state *s, int seat)
 	for (int i = 0; i < n; i++)
 		each_op(&l, "activate", kinds[i], CC_ACTIVATION);
 	try_text(&l, "end");
+	n = 0;
+	add_kinds(kinds, &n, &p->hand);
+	for (int i = 0; i < n; i++) {	/* 4.4: a hand card discarded */
+		snprintf(text, sizeof(text), "end discard %s",
+		    s->set->card[kinds[i]].name);
+		try_text(&l, text);
+	}
 	for (int k = 0; k < CC_MARKET_SUITS; k++)
 		if (s->offer[k] >= 0) {
 			snprintf(text, sizeof(text), "end %s",
@@ -230,6 +276,13 @@ cc_move_forms(const struct cc_state *s, int seat, enum rules_lang lang)
 		    "discard <card in your hand>"));
 		return a;
 	}
+	if (s->scan_suit >= 0) {
+		json_array_append_new(a, json_string(fr ?
+		    "choisir <carte scannée, ou l'offre de sa catégorie> "
+		    "[vers pioche]" : "pick <card you scanned, or the offer "
+		    "of its suit> [to deck]"));
+		return a;
+	}
 	if (s->phase == CC_PH_CONTROL && !s->controlled_this_turn)
 		json_array_append_new(a, json_string(fr ?
 		    "contrôler <lieu sécurisé de la Zone Neutre>" :
@@ -241,8 +294,15 @@ cc_move_forms(const struct cc_state *s, int seat, enum rules_lang lang)
 	    "activer <carte de votre table> [N] [sur <cible>]" :
 	    "activate <card on your table> [N] [on <target>]"));
 	json_array_append_new(a, json_string(fr ?
-	    "fin [<offre du Marché où poser la gloire>]" :
-	    "end [<market offer to put the glory on>]"));
+	    "fin [<offre du Marché où poser la gloire>] [defausser <cartes "
+	    "de votre main, séparées par des virgules>]" :
+	    "end [<market offer to put the glory on>] [discard <cards in "
+	    "your hand, separated by commas>]"));
+	json_array_append_new(a, json_string(fr ?
+	    "... vers pioche : la carte gagnée va sur votre pioche, pas dans "
+	    "votre défausse" :
+	    "... to deck: the gained card goes onto your deck, not into "
+	    "your discard"));
 	json_array_append_new(a, json_string(fr ?
 	    "plusieurs étapes : séparez-les par « ; »" :
 	    "several steps: separate them with ';'"));

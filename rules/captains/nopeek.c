@@ -5,7 +5,8 @@
  * Hidden from every seat: the order of every face-down deck (the four
  * market decks, ENCOUNTER, INCIDENT, LOCATION) and of each seat's deck
  * and reserve.  Hidden from the other seat (and spectators): which of a
- * seat's cards lie in its hand, its deck or its Captain's Log.  Cards
+ * seat's cards lie in its hand, its deck or its Captain's Log, and which
+ * cards of a market deck a scan waiting for its pick has taken.  Cards
  * are saved as kind numbers, so a kind once shown stays in place.
  */
 #include <stdio.h>
@@ -39,9 +40,18 @@ hide(json_t *saved, int seat, const struct nopeek_known *k,
 	json_t *market = json_object_get(saved, "market");
 	static const char *const decks[] = { "encounter", "incident",
 		"locations", NULL };
+	json_t *st = json_object_get(saved, "state");
+	int scan_suit = (int)json_integer_value(json_object_get(saved,
+	    "scan_suit"));
 
 	for (size_t m = 0; m < json_array_size(market); m++)
 		permute_one(json_array_get(market, m), k, rng);
+	if (json_object_get(saved, "scan_suit") != NULL && scan_suit >= 0 &&
+	    seat != (int)json_integer_value(json_object_get(st, "active"))) {
+		json_t *slot[2] = { json_object_get(saved, "scan"),
+			json_array_get(market, (size_t)scan_suit) };
+		nopeek_permute(slot, 2, k, NULL, rng);
+	}
 	for (int d = 0; decks[d] != NULL; d++)
 		permute_one(json_object_get(saved, decks[d]), k, rng);
 	for (size_t i = 0; i < json_array_size(seats); i++) {
@@ -63,7 +73,8 @@ text(const json_t *saved, int seat, struct rules_rng *rng, char *buf,
     size_t len)
 {
 	static const char *const verbs[] = { "play", "jouer", "activate",
-		"discard", "react", "control", "end", "pass" };
+		"discard", "react", "control", "end", "pass", "pick",
+		"choisir" };
 	static const char *const names[] = { "Ensign Talis", "Warrior Gath",
 		"Doctor Yune", "Broker Nix", "Outpost Kessel", "Amber Nebula",
 		"Open Channels", "Call to Arms", "Warp Core Breach",
@@ -71,7 +82,7 @@ text(const json_t *saved, int seat, struct rules_rng *rng, char *buf,
 
 	(void)saved;
 	(void)seat;
-	snprintf(buf, len, "%s %s%s%s", verbs[rules_rng_below(rng, 8)],
+	snprintf(buf, len, "%s %s%s%s", verbs[rules_rng_below(rng, 10)],
 	    names[rules_rng_below(rng, 12)], rules_rng_below(rng, 2) ?
 	    " on " : "", rules_rng_below(rng, 2) ? "" :
 	    names[rules_rng_below(rng, 12)]);

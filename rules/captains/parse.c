@@ -25,6 +25,7 @@ static const struct verb_word verbs[] = {
 	{ "discard", V_DISCARD }, { "defausser", V_DISCARD },
 	{ "bot", V_BOT }, { "robot", V_BOT },
 	{ "wipe", V_WIPE }, { "effacer", V_WIPE },
+	{ "pick", V_PICK }, { "choisir", V_PICK },
 };
 #define NVERBS (sizeof(verbs) / sizeof(verbs[0]))
 
@@ -94,14 +95,36 @@ deck_word(const char *text)
 	return -3;
 }
 
-/* Split "NAME [N] [on|sur TARGET]" into the step object. */
+/* Cut a trailing " WORD" (either language's) off text; 1 if cut. */
+static int
+cut_suffix(char *text, const char *en, const char *fr)
+{
+	const char *words[2] = { en, fr };
+
+	for (int w = 0; w < 2; w++) {
+		size_t lt = strlen(text), lw = strlen(words[w]);
+		if (lt > lw && strcmp(text + lt - lw, words[w]) == 0) {
+			text[lt - lw] = '\0';
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Split "NAME [N] [on|sur TARGET] [to deck|vers pioche]" into the step
+ * object. */
 static enum rules_status
 read_card_words(const struct cc_set *set, char *rest, json_t *step,
     enum rules_lang lang, char *err, size_t errlen)
 {
-	char *on = strstr(rest, " on "), *sur = strstr(rest, " sur ");
-	char *target = NULL, *sp;
+	char *on, *sur, *target = NULL, *sp;
 	int card, n = 0;
+
+	/* a gained card goes onto the deck instead of the discard */
+	if (cut_suffix(rest, " to deck", " vers pioche"))
+		json_object_set_new(step, "to_deck", json_true());
+	on = strstr(rest, " on ");
+	sur = strstr(rest, " sur ");
 
 	if (sur != NULL && (on == NULL || sur < on))
 		on = sur;
@@ -139,6 +162,63 @@ read_card_words(const struct cc_set *set, char *rest, json_t *step,
 	return RULES_OK;
 }
 
+/* "end [OFFER] [discard CARD, CARD...]": the glory's offer, and the
+ * hand cards discarded at clean-up (4.4). */
+static enum rules_status
+read_end(const struct cc_set *set, char *rest, json_t *step,
+    enum rules_lang lang, char *err, size_t errlen)
+{
+	static const char *const words[] = { "discard ", "defausser " };
+	char *list = NULL, *save = NULL, *name;
+	json_t *discards;
+	int card;
+
+	if (rest == NULL)
+		return RULES_OK;
+	for (int w = 0; w < 2 && list == NULL; w++) {
+		size_t lw = strlen(words[w]);
+		char *at = strncmp(rest, words[w], lw) == 0 ? rest : NULL;
+		char *mid;
+		if (at == NULL && (mid = strstr(rest, words[w])) != NULL &&
+		    mid[-1] == ' ')
+			at = mid;
+		if (at != NULL) {
+			list = at + lw;
+			*at = '\0';
+			if (at > rest)
+				at[-1] = '\0';
+		}
+	}
+	if (list != NULL) {
+		discards = json_array();
+		json_object_set_new(step, "discards", discards);
+		for (name = strtok_r(list, ",", &save); name != NULL;
+		    name = strtok_r(NULL, ",", &save)) {
+			while (*name == ' ')
+				name++;
+			for (size_t l = strlen(name); l > 0 &&
+			    name[l - 1] == ' '; l--)
+				name[l - 1] = '\0';
+			if ((card = cc_card_by_name(set, name)) < 0)
+				return unknown_card(set, name, lang, err,
+				    errlen);
+			if (json_array_size(discards) == CC_STEPS_MAX) {
+				snprintf(err, errlen, lang == RULES_LANG_FR ?
+				    "au plus %d cartes à défausser" :
+				    "at most %d cards to discard", CC_STEPS_MAX);
+				return RULES_SYNTAX;
+			}
+			json_array_append_new(discards, json_integer(card));
+		}
+	}
+	if (rest[0] == '\0')
+		return RULES_OK;
+	if ((card = cc_card_by_name(set, rest)) < 0)
+		return unknown_card(set, rest, lang, err, errlen);
+	json_object_set_new(step, "target", json_integer(card));
+	return RULES_OK;
+}
+
 static enum rules_status
 read_step(const struct cc_set *set, char *text, json_t *steps,
     enum rules_lang lang, char *err, size_t errlen)
@@ -154,9 +234,9 @@ read_step(const struct cc_set *set, char *text, json_t *steps,
 	if (v == NVERBS) {
 		snprintf(err, errlen, lang == RULES_LANG_FR ?
 		    "« %s » n'est pas un mot de coup : controler, jouer, "
-		    "activer, fin, passer, reagir, defausser, effacer, robot" :
-		    "\"%s\" is not a move word: control, play, activate, end, "
-		    "pass, react, discard, wipe, bot", text);
+		    "activer, fin, choisir, passer, reagir, defausser, effacer, "
+		    "robot" : "\"%s\" is not a move word: control, play, "
+		    "activate, end, pick, pass, react, discard, wipe, bot", text);
 		return RULES_SYNTAX;
 	}
 	step = json_pack("{s:i}", "verb", verbs[v].verb);
@@ -173,11 +253,10 @@ read_step(const struct cc_set *set, char *text, json_t *steps,
 		return RULES_OK;
 	case V_WIPE:
 	case V_END:
+		return read_end(set, rest, step, lang, err, errlen);
 	case V_CONTROL: {
 		int card;
 		if (rest == NULL) {
-			if (verbs[v].verb == V_END)
-				return RULES_OK;
 			snprintf(err, errlen, lang == RULES_LANG_FR ?
 			    "%s quelle carte ?" : "%s which card?", text);
 			return RULES_SYNTAX;

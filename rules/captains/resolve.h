@@ -34,6 +34,8 @@ struct cc_src {
 struct cc_aim {
 	int	card;		/* kind, or -1 */
 	int	deck;		/* market suit for "deck SUIT", -2 none, -1 any */
+	int	to_deck;	/* a gained card goes onto the deck (GAIN,
+				 * SCAN: "sur votre deck", line 187) */
 };
 
 /* Write a refusal in c->lang (en and fr take the same arguments). */
@@ -63,10 +65,35 @@ void	cc_note(struct cc_state *s, const char *en, const char *fr);
 void	cc_wipe(struct cc_state *s, const struct cc_stardate *sd);
 void	cc_next_turn(struct cc_ctx *c);
 
+/* effects.c: a gained card into seat's discard, or onto its deck when
+ * the step said "to deck" (GAIN, SCAN: the player's choice, line 187);
+ * the PASSIVEs on gain_card fire. */
+void	cc_gained(struct cc_ctx *c, int seat, int card,
+	    const struct cc_aim *aim);
+
+/* scan.c: SCAN # OF SUIT looks at the top cards of a market deck (the
+ * seat alone sees them) and waits for the pick; cc_pick takes one of
+ * them, or the offer of that suit, and puts the others under the deck. */
+int	cc_scan(struct cc_ctx *c, int seat, const struct cc_effect *e,
+	    const struct cc_aim *aim);
+int	cc_pick(struct cc_ctx *c, int seat, int card, const struct cc_aim *aim);
+
 /* effects.c: resolve operation opi of the source card; aim is the
  * target the step named (for the one effect that takes one). */
 int	cc_resolve(struct cc_ctx *c, struct cc_src *src, int opi,
 	    const struct cc_aim *aim);
+/* The same for an operation that is no card's (a mission's reward). */
+int	cc_resolve_op(struct cc_ctx *c, struct cc_src *src,
+	    const struct cc_op *op, const struct cc_aim *aim);
+
+/* turn.c: add to what the last move did, in both languages. */
+void	cc_say(struct cc_state *s, const char *en, const char *fr,
+	    const char *name_en, const char *name_fr);
+
+/* missions.c: complete every mission of seat whose goal is met (seed
+ * lines 137-139, 268-272): its reward resolves, the beamed cards that
+ * made up the goal are dismissed, a Mission Completed token marks it. */
+void	cc_check_missions(struct cc_ctx *c, int seat);
 /* The effects of an attack, against the defender, after the window. */
 void	cc_resolve_attack(struct cc_ctx *c, int card, int opi,
 	    const int *discards, int ndiscards);

@@ -2,8 +2,9 @@
  * score.c -- the final score (seed, SCORE FINAL): glory, tokens on
  * Neutral Zone locations, ENDGAME operations of the captain and the
  * controlled locations, every card's VP (log and beamed cards included;
- * reserve and development removed first), and SPECIAL operations.
- * WILDCARD traits never count for a score.
+ * reserve and development removed first), SPECIAL operations, and
+ * the FOCUS icons when a mission is completed.  WILDCARD traits never
+ * count for a score.
  */
 #include <string.h>
 
@@ -79,12 +80,46 @@ ops_score(const struct cc_set *set, int card, enum cc_opkind kind,
 }
 
 int
+cc_missions_done(const struct cc_state *s, int seat)
+{
+	int n = 0;
+
+	for (int m = 0; m < CC_MISSIONS_MAX; m++)
+		n += (s->seat[seat].missions_done >> m) & 1;
+	return n;
+}
+
+/* Each FOCUS icon of an owned card is worth the multiplier of the last
+ * box its track reached (seed lines 224, 301). */
+int
+cc_focus_points(const struct cc_state *s, int seat)
+{
+	const struct cc_seat *p = &s->seat[seat];
+	const struct cc_card *cap =
+	    &s->set->card[p->zone[CC_Z_CAPTAIN].s[0].card];
+	struct owned o;
+	int points = 0;
+
+	owned_cards(s, seat, &o);
+	for (int i = 0; i < o.n; i++)
+		for (int t = 0; t < CC_NTRACKS; t++)
+			points += s->set->card[o.card[i]].focus[t] *
+			    cap->multiplier[p->track[t]];
+	return points;
+}
+
+int
 cc_score(const struct cc_state *s, int seat, json_t *breakdown)
 {
 	const struct cc_seat *p = &s->seat[seat];
 	struct owned o;
 	int glory = p->res[CC_GLORY], tokens = 0, endgame = 0, cards = 0,
-	    special = 0;
+	    special = 0, missions = cc_missions_done(s, seat);
+	/* the captain board's advanced side: VP per mission (line 309) */
+	int mission_vp = missions *
+	    s->set->card[p->zone[CC_Z_CAPTAIN].s[0].card].mission_vp;
+	/* No mission completed: FOCUS is worth nothing (line 274). */
+	int focus = missions > 0 ? cc_focus_points(s, seat) : 0;
 
 	owned_cards(s, seat, &o);
 	for (int k = 0; k < CC_NEUTRAL; k++)
@@ -101,8 +136,12 @@ cc_score(const struct cc_state *s, int seat, json_t *breakdown)
 	}
 	if (breakdown != NULL)
 		json_object_set_new(breakdown, "score", json_pack(
-		    "{s:i,s:i,s:i,s:i,s:i,s:i}", "glory", glory, "tokens",
-		    tokens, "endgame", endgame, "cards", cards, "special",
-		    special, "incidents", cc_incidents(s, seat)));
-	return glory + tokens + endgame + cards + special;
+		    "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "glory", glory,
+		    "tokens", tokens, "endgame", endgame, "cards", cards,
+		    "special", special, "focus", focus, "missions", missions,
+		    "incidents", cc_incidents(s, seat)));
+	if (breakdown != NULL)
+		json_object_set_new(json_object_get(breakdown, "score"),
+		    "mission_vp", json_integer(mission_vp));
+	return glory + tokens + endgame + cards + special + focus + mission_vp;
 }

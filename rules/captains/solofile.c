@@ -34,7 +34,7 @@ static const char *const botwords[BW_NWORDS] = {
 
 static const char *const suit_words[CC_NSUITS] = {
 	"PERSON", "CARGO", "SHIP", "ALLY", "ENCOUNTER", "INCIDENT",
-	"LOCATION", "DIRECTIVE", "CAPTAIN"
+	"LOCATION", "DIRECTIVE", "CAPTAIN", "STATUS"
 };
 static const char *const track_words[CC_NTRACKS] = {
 	"research", "influence", "military"

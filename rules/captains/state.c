@@ -77,7 +77,7 @@ int
 cc_count_cards(const struct cc_state *s)
 {
 	int n = s->junk.n + s->encounter.n + s->incident.n +
-	    s->locations.n + s->box.n;
+	    s->locations.n + s->box.n + s->scan.n;
 
 	for (int k = 0; k < CC_MARKET_SUITS; k++)
 		n += s->market[k].n + (s->offer[k] >= 0);
@@ -122,6 +122,9 @@ deal_seat(struct cc_state *s, int seat, int cap, struct rules_rng *rng)
 			case CC_P_DEVELOPMENT:
 				pile_push(&p->development, i);
 				break;
+			case CC_P_STATUS:	/* beside its captain */
+				z = &p->zone[CC_Z_CAPTAIN];
+				/* fall through */
 			case CC_P_CONTROLLED:
 				if (z->n < CC_ZONE_MAX) {
 					z->s[z->n].card = i;
@@ -164,6 +167,7 @@ cc_new_mode(const struct cc_set *set, int mode, int bot_seat, int level,
 	s->bot_seat = bot_seat;
 	s->level = level;
 	s->final_turns = -1;
+	s->scan_suit = -1;
 	for (int i = 0; i < set->ncards; i++) {
 		const struct cc_card *c = &set->card[i];
 		for (int k = 0; k < c->copies; k++) {
@@ -269,6 +273,8 @@ cc_save(const struct cc_state *s)
 		json_object_set_new(so, "actions", json_integer(p->actions));
 		json_object_set_new(so, "free_plays",
 		    json_integer(p->free_plays));
+		json_object_set_new(so, "missions_done",
+		    json_integer(p->missions_done));
 		json_array_append_new(seats, so);
 	}
 	for (int k = 0; k < CC_MARKET_SUITS; k++) {
@@ -285,6 +291,8 @@ cc_save(const struct cc_state *s)
 	json_object_set_new(o, "incident", save_pile(&s->incident));
 	json_object_set_new(o, "locations", save_pile(&s->locations));
 	json_object_set_new(o, "box", save_pile(&s->box));
+	json_object_set_new(o, "scan", save_pile(&s->scan));
+	json_object_set_new(o, "scan_suit", json_integer(s->scan_suit));
 	{
 		int nz[CC_NEUTRAL];
 		for (int k = 0; k < CC_NEUTRAL; k++)
@@ -384,8 +392,19 @@ load_seat(const struct cc_set *set, const json_t *o, struct cc_seat *p)
 	    &p->free_plays) < 0 || p->actions < 0 || p->actions > 10000 ||
 	    p->free_plays < 0 || p->free_plays > 10000)
 		return -1;
-	if (p->zone[CC_Z_CAPTAIN].n != 1 ||
-	    set->card[p->zone[CC_Z_CAPTAIN].s[0].card].suit != CC_CAPTAIN)
+	/* missions_done: absent from positions saved before missions */
+	if (json_object_get(o, "missions_done") != NULL &&
+	    (json_unpack((json_t *)o, "{s:i}", "missions_done",
+	    &p->missions_done) < 0 || p->missions_done < 0 ||
+	    p->missions_done >= 1 << CC_MISSIONS_MAX))
+		return -1;
+	if (p->zone[CC_Z_CAPTAIN].n < 1 || p->zone[CC_Z_CAPTAIN].n > 2 ||
+	    set->card[p->zone[CC_Z_CAPTAIN].s[0].card].suit != CC_CAPTAIN ||
+	    (p->zone[CC_Z_CAPTAIN].n == 2 &&
+	    set->card[p->zone[CC_Z_CAPTAIN].s[1].card].suit != CC_STATUS))
+		return -1;
+	if (p->missions_done >= 1 << set->card[p->zone[CC_Z_CAPTAIN].s[0].card]
+	    .nmissions)
 		return -1;
 	n = set->card[p->zone[CC_Z_CAPTAIN].s[0].card].away_teams;
 	for (int k = 0; k < CC_NEUTRAL; k++)
@@ -415,6 +434,7 @@ conserved(const struct cc_state *s)
 	piles[np++] = &s->incident;
 	piles[np++] = &s->locations;
 	piles[np++] = &s->box;
+	piles[np++] = &s->scan;
 	for (int k = 0; k < CC_NEUTRAL; k++)
 		if (s->neutral[k] >= 0)
 			count[s->neutral[k]]++;
@@ -541,6 +561,21 @@ cc_load(const struct cc_set *set, const json_t *saved, char *err,
 		goto bad;
 	strcpy(s->last_en, le);
 	strcpy(s->last_fr, lf);
+	/* a scan waiting for its pick (absent from positions saved before
+	 * SCAN was built: none waits) */
+	s->scan_suit = -1;
+	if (json_object_get(saved, "scan_suit") != NULL &&
+	    (json_unpack((json_t *)saved, "{s:i}", "scan_suit",
+	    &s->scan_suit) < 0 || s->scan_suit < -1 ||
+	    s->scan_suit >= CC_MARKET_SUITS ||
+	    load_pile(set, json_object_get(saved, "scan"), &s->scan) < 0 ||
+	    (s->scan_suit < 0 && s->scan.n > 0) ||
+	    (s->scan_suit >= 0 && s->pending) ||
+	    s->scan.n > CC_SCAN_MAX))
+		goto bad;
+	for (int i = 0; i < s->scan.n; i++)
+		if ((int)set->card[s->scan.card[i]].suit != s->scan_suit)
+			goto bad;
 	if (conserved(s) < 0) {
 		snprintf(err, errlen, "saved state: the cards do not match "
 		    "the game's card set");

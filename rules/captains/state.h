@@ -18,7 +18,8 @@
 #define CC_BEAM_MAX	6	/* cards beamed under one card */
 #define CC_NEUTRAL	3	/* locations in the Neutral Zone */
 #define CC_STEPS_MAX	16	/* steps in one message */
-#define CC_LAST_LEN	160
+#define CC_LAST_LEN	320
+#define CC_SCAN_MAX	10	/* cards one SCAN looks at (amount's top) */
 
 struct cc_pile {
 	int	n;
@@ -52,6 +53,9 @@ struct cc_seat {
 	int		free_plays;
 	int		track[CC_NTRACKS];
 	int		teams_at[CC_NEUTRAL];
+	int		missions_done;	/* bit i: its captain's mission i is
+					 * completed (a Mission Completed
+					 * token on it) */
 	int		nstardates;	/* STARDATE cards handed to this seat */
 	int		stardate[CC_STARDATES_MAX];
 };
@@ -85,6 +89,11 @@ struct cc_state {
 	int		stardate_glory;
 	int		glory_from_supply;	/* for the glory invariant */
 	int		glory_returned;
+	/* SCAN # OF SUIT: the cards the active seat looked at, waiting
+	 * for its pick (seen by that seat alone), from market deck
+	 * scan_suit; -1 when no scan waits. */
+	struct cc_pile	scan;
+	int		scan_suit;
 	/* An ATTACK waiting for the defender's answer. */
 	int		pending;
 	int		pending_card, pending_op;
@@ -97,7 +106,7 @@ struct cc_state {
 
 /* A step of a message, as parse() reads it. */
 enum cc_verb { V_CONTROL, V_PLAY, V_ACTIVATE, V_END, V_PASS, V_REACT,
-	V_DISCARD, V_BOT, V_WIPE };
+	V_DISCARD, V_BOT, V_WIPE, V_PICK };
 
 /* setup, copy, save, load (state.c). */
 struct cc_state *cc_new(const struct cc_set *set, struct rules_rng *rng,
@@ -132,6 +141,12 @@ void		cc_start_turn(struct cc_state *s, struct rules_rng *rng);
 int		cc_incidents(const struct cc_state *s, int seat);
 /* Final score of seat, and its parts into breakdown (may be NULL). */
 int		cc_score(const struct cc_state *s, int seat, json_t *breakdown);
+/* Missions seat has completed (its Mission Completed tokens), and the
+ * VP its FOCUS icons are worth now, missions or not (score.c). */
+int		cc_missions_done(const struct cc_state *s, int seat);
+int		cc_focus_points(const struct cc_state *s, int seat);
+/* Is the goal of seat's captain's mission m met now? (missions.c) */
+int		cc_goal_met(const struct cc_state *s, int seat, int m);
 /* Tokens of seat on Neutral slot k (ships and away teams). */
 int		cc_tokens(const struct cc_state *s, int seat, int k);
 int		cc_ships_at(const struct cc_state *s, int seat, int k);

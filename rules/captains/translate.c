@@ -11,10 +11,11 @@
 #include "captains.h"
 
 /* The move word of each enum cc_verb, in English and in French. */
-static const char *const verb_words[2][V_DISCARD + 1] = {
-	{ "control", "play", "activate", "end", "pass", "react", "discard" },
+static const char *const verb_words[2][V_PICK + 1] = {
+	{ "control", "play", "activate", "end", "pass", "react", "discard",
+	    "bot", "wipe", "pick" },
 	{ "contrôler", "jouer", "activer", "fin", "passer", "réagir",
-	    "défausser" },
+	    "défausser", "robot", "effacer", "choisir" },
 };
 
 /* The market decks, as parse.c reads them after "on" / "sur". */
@@ -34,14 +35,16 @@ write_step(const struct cc_set *set, const json_t *step, int fr, char *out,
 	const json_t *target = json_object_get(step, "target");
 	const json_t *deck = json_object_get(step, "deck");
 	int op = (int)json_integer_value(json_object_get(step, "op"));
+	const struct cc_card *k;
+	const json_t *one;
 	char text[512];
-	size_t n;
+	size_t n, i;
 
-	if (verb < 0 || verb > V_DISCARD)
+	if (verb < 0 || verb > V_PICK)
 		return -1;
 	n = (size_t)snprintf(text, sizeof(text), "%s", verb_words[fr][verb]);
 	if (card != NULL) {
-		const struct cc_card *k = &set->card[json_integer_value(card)];
+		k = &set->card[json_integer_value(card)];
 		n += (size_t)snprintf(text + n, sizeof(text) - n, " %s",
 		    fr ? k->name_fr : k->name);
 		if (op > 0 && n < sizeof(text))
@@ -61,6 +64,18 @@ write_step(const struct cc_set *set, const json_t *step, int fr, char *out,
 		    card != NULL ? " " : "", card != NULL ? (fr ? "sur" :
 		    "on") : "", fr ? t->name_fr : t->name);
 	}
+	/* "end [OFFER] discard A, B": the hand cards discarded at clean-up */
+	json_array_foreach(json_object_get(step, "discards"), i, one) {
+		if (n >= sizeof(text))
+			break;
+		k = &set->card[json_integer_value(one)];
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s",
+		    i == 0 ? (fr ? " défausser " : " discard ") : ", ",
+		    fr ? k->name_fr : k->name);
+	}
+	if (json_is_true(json_object_get(step, "to_deck")) && n < sizeof(text))
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s",
+		    fr ? " vers pioche" : " to deck");
 	if (n >= sizeof(text) ||
 	    *used + n + (*used > 0 ? 2 : 0) >= outlen)
 		return -1;

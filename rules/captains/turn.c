@@ -9,22 +9,37 @@
 
 #include "solo.h"
 
+/* Append words and name to a last-move line; cut, when it is full, at
+ * a character's boundary (the line is UTF-8 text in a saved state). */
 static void
-say(struct cc_state *s, const char *en, const char *fr, const char *name_en,
-    const char *name_fr)
+append(char *line, const char *words, const char *name)
 {
-	size_t le = strlen(s->last_en), lf = strlen(s->last_fr);
+	size_t l = strlen(line);
 
-	snprintf(s->last_en + le, CC_LAST_LEN - le, "%s%s%s",
-	    le > 0 ? ", " : "", en, name_en != NULL ? name_en : "");
-	snprintf(s->last_fr + lf, CC_LAST_LEN - lf, "%s%s%s",
-	    lf > 0 ? ", " : "", fr, name_fr != NULL ? name_fr : "");
+	if ((size_t)snprintf(line + l, CC_LAST_LEN - l, "%s%s%s",
+	    l > 0 ? ", " : "", words, name != NULL ? name : "") <
+	    CC_LAST_LEN - l)
+		return;
+	l = strlen(line);
+	while (l > 0 && ((unsigned char)line[l - 1] & 0xc0) == 0x80)
+		l--;	/* continuation bytes of a cut character */
+	if (l > 0 && (unsigned char)line[l - 1] >= 0xc0)
+		l--;	/* and its first byte */
+	line[l] = '\0';
+}
+
+void
+cc_say(struct cc_state *s, const char *en, const char *fr,
+    const char *name_en, const char *name_fr)
+{
+	append(s->last_en, en, name_en);
+	append(s->last_fr, fr, name_fr);
 }
 
 void
 cc_note(struct cc_state *s, const char *en, const char *fr)
 {
-	say(s, en, fr, NULL, NULL);
+	cc_say(s, en, fr, NULL, NULL);
 }
 
 /* Operations of kind `kind` on the table cards (and staging cards when
@@ -67,6 +82,7 @@ cc_start_turn(struct cc_state *s, struct rules_rng *rng)
 	s->cadet_wiped = 0;
 	if (!cc_is_bot(s, s->active))	/* the Bot ignores RESUPPLY */
 		resolve_all(&c, s->active, CC_RESUPPLY, 0);
+	cc_check_missions(&c, s->active);
 }
 
 /* The n-th (1-based; 0: the first) operation of kind on card, or -1. */
@@ -79,6 +95,19 @@ pick_op(const struct cc_card *k, enum cc_opkind kind, int n)
 		if (k->op[o].kind == kind && ++seen == (n > 0 ? n : 1))
 			return o;
 	return -1;
+}
+
+/* "to deck" needs an operation that gains a card (GAIN, SCAN); told
+ * from the card alone, never from what a deck holds. */
+static int
+to_deck_fits(struct cc_ctx *c, const struct cc_op *op,
+    const struct cc_aim *aim)
+{
+	if (!aim->to_deck || cc_op_gains_card(op))
+		return 0;
+	return cc_refuse(c, "\"to deck\" places a gained card: this "
+	    "operation gains none", "« vers pioche » place une carte gagnée : "
+	    "cette opération n'en gagne pas");
 }
 
 static int
@@ -132,11 +161,12 @@ step_play(struct cc_ctx *c, int seat, int card, int n,
 		    "%s cannot be played", n > 1 ? "%s n'a pas d'opération "
 		    "JOUER %d" : "%s ne peut pas être jouée",
 		    cc_name(s, card, c->lang), n);
-	if (k->op[o].action && spend_action(c, p) < 0)
+	if (to_deck_fits(c, &k->op[o], aim) < 0 ||
+	    (k->op[o].action && spend_action(c, p) < 0))
 		return -1;
 	pile_remove_at(&p->hand, i);
 	pile_push(&p->staging, card);
-	say(s, "played ", "a joué ", k->name, k->name_fr);
+	cc_say(s, "played ", "a joué ", k->name, k->name_fr);
 	if (cc_resolve(c, &src, o, aim) < 0)
 		return -1;
 	start_attack(c, card, o);
@@ -182,12 +212,14 @@ step_use(struct cc_ctx *c, int seat, int card, int n,
 		    kind == CC_REACTION ? "%s n'a pas de RÉACTION à une "
 		    "attaque" : "%s n'a pas d'ACTIVATION%s",
 		    cc_name(s, card, c->lang), n > 1 ? " of that number" : "");
+	if (to_deck_fits(c, &k->op[o], aim) < 0)
+		return -1;
 	src = (struct cc_src){ seat, card, where / 100, where % 100, 0 };
 	s->seat[seat].zone[src.zone].s[src.slot].exhausted = 1;
 	if (k->op[o].action && spend_action(c, &s->seat[seat]) < 0)
 		return -1;
 	if (kind == CC_ACTIVATION)
-		say(s, "used ", "a utilisé ", k->name, k->name_fr);
+		cc_say(s, "used ", "a utilisé ", k->name, k->name_fr);
 	if (cc_resolve(c, &src, o, aim) < 0)
 		return -1;
 	start_attack(c, card, o);
@@ -215,7 +247,7 @@ step_control(struct cc_ctx *c, int seat, int card)
 		    "and 2 more than your opponent", "vous n'avez pas sécurisé "
 		    "%s : 3 jetons et 2 de plus que l'adversaire",
 		    cc_name(s, card, c->lang));
-	say(s, "took control of ", "a pris le contrôle de ",
+	cc_say(s, "took control of ", "a pris le contrôle de ",
 	    s->set->card[card].name, s->set->card[card].name_fr);
 	cc_take_control(c, seat, k);
 	s->controlled_this_turn = 1;
@@ -242,14 +274,40 @@ cc_wipe(struct cc_state *s, const struct cc_stardate *sd)
 			}
 }
 
+/* The hand cards an "end" discards at 4.4, checked against the hand
+ * as the step begins (CLEAN-UP operations only add to a hand). */
+static int
+hand_holds(struct cc_ctx *c, int seat, const json_t *discards)
+{
+	const struct cc_pile *hand = &c->s->seat[seat].hand;
+
+	for (size_t i = 0; i < json_array_size(discards); i++) {
+		int card = (int)json_integer_value(json_array_get(discards, i));
+		int have = 0, want = 0;
+		for (int j = 0; j < hand->n; j++)
+			have += hand->card[j] == card;
+		for (size_t j = 0; j <= i; j++)
+			want += json_integer_value(json_array_get(discards,
+			    j)) == card;
+		if (have < want)
+			return cc_refuse(c, "you hold no %s to discard at "
+			    "clean-up", "vous n'avez pas %s à défausser au "
+			    "nettoyage", cc_name(c->s, card, c->lang));
+	}
+	return 0;
+}
+
 /* CLEAN-UP (seed 4.1 to 4.6), then the next seat's turn. */
 static int
-step_end(struct cc_ctx *c, int seat, int glory_on)
+step_end(struct cc_ctx *c, int seat, int glory_on, const json_t *discards)
 {
 	struct cc_state *s = c->s;
 	struct cc_seat *p = &s->seat[seat];
 	const struct cc_stardate *sd;
 	int k = -1, n;
+
+	if (hand_holds(c, seat, discards) < 0)
+		return -1;
 
 	for (int i = 0; i < CC_MARKET_SUITS; i++)
 		if (s->offer[i] >= 0 && (glory_on < 0 ? k < 0 :
@@ -265,8 +323,9 @@ step_end(struct cc_ctx *c, int seat, int glory_on)
 		    "glory on another offer", "%s est effacée à ce "
 		    "nettoyage : posez la gloire sur une autre offre",
 		    cc_name(s, glory_on, c->lang));
-	say(s, "ended the turn", "a fini son tour", NULL, NULL);
+	cc_say(s, "ended the turn", "a fini son tour", NULL, NULL);
 	resolve_all(c, seat, CC_CLEANUP, 1);
+	cc_check_missions(c, seat);	/* the staging area is still in play */
 	if (s->over)
 		return 0;
 	sd = cc_stardates(s, &n);
@@ -278,8 +337,16 @@ step_end(struct cc_ctx *c, int seat, int glory_on)
 	/* 4.3: a glory onto an offer */
 	if (k >= 0 || s->mode != CC_MODE_TWO)
 		cc_glory_to_offer(s, k);
-	while (p->staging.n > 0)
+	while (p->staging.n > 0)	/* 4.4, and the chosen hand cards */
 		pile_push(&p->discard, pile_pop(&p->staging));
+	for (size_t i = 0; i < json_array_size(discards); i++) {
+		int card = (int)json_integer_value(json_array_get(discards, i));
+		int at = pile_find(&p->hand, card);
+		if (at >= 0) {	/* hand_holds() made sure */
+			pile_remove_at(&p->hand, at);
+			pile_push(&p->discard, card);
+		}
+	}
 	if (p->hand.n < s->set->hand_size)
 		cc_draw(c, seat, s->set->hand_size - p->hand.n);
 	for (int z = 0; z < CC_NZONES; z++)
@@ -318,6 +385,7 @@ aim_of(const json_t *step, struct cc_aim *aim)
 
 	aim->card = t != NULL ? (int)json_integer_value(t) : -1;
 	aim->deck = d != NULL ? (int)json_integer_value(d) : -2;
+	aim->to_deck = json_is_true(json_object_get(step, "to_deck"));
 	return 0;
 }
 
@@ -374,7 +442,7 @@ refused:
 		return RULES_ILLEGAL;
 	}
 	s->last_en[0] = s->last_fr[0] = '\0';
-	say(s, "answered the attack", "a répondu à l'attaque", NULL, NULL);
+	cc_say(s, "answered the attack", "a répondu à l'attaque", NULL, NULL);
 	s->pending = 0;
 	cc_resolve_attack(c, s->pending_card, s->pending_op, discards, nd);
 	return RULES_OK;
@@ -438,6 +506,13 @@ cc_run_steps(struct cc_state *s, int seat, const json_t *steps,
 		else if (cc_is_bot(s, seat))
 			rc = cc_refuse(&c, "the Bot's seat plays \"bot\" only",
 			    "la place du Bot ne joue que « robot »");
+		else if (s->scan_suit >= 0 && verb != V_PICK)
+			rc = cc_refuse(&c, "you scanned: first pick one card, "
+			    "\"pick CARD [to deck]\"", "vous avez scanné : "
+			    "choisissez d'abord une carte, « choisir CARTE "
+			    "[vers pioche] »");
+		else if (verb == V_PICK)
+			rc = cc_pick(&c, seat, card, &aim);
 		else if (verb == V_WIPE)
 			rc = cc_cadet_wipe(&c, seat, aim.card);
 		else if (verb == V_CONTROL)
@@ -448,12 +523,15 @@ cc_run_steps(struct cc_state *s, int seat, const json_t *steps,
 			    &aim) : step_use(&c, seat, card, opn, &aim,
 			    CC_ACTIVATION);
 		} else if (verb == V_END)
-			rc = step_end(&c, seat, aim.card);
+			rc = step_end(&c, seat, aim.card,
+			    json_object_get(st, "discards"));
 		else
 			rc = cc_refuse(&c, "pass, react and discard answer an "
 			    "attack; none waits for you", "passer, réagir et "
 			    "défausser répondent à une attaque ; aucune ne vous "
 			    "attend");
+		if (rc == 0 && !s->over && s->turn == turn)
+			cc_check_missions(&c, seat);
 		if (rc < 0) {
 			char tmp[RULES_ERRLEN];
 			snprintf(tmp, sizeof(tmp), "%s %zu: %s",

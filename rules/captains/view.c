@@ -21,7 +21,7 @@ static const char *const keyword_fr[KW_NKEYWORDS] = {
 	"téléporter", "renvoyer", "détruire", "rappeler", "épuiser",
 	"réactiver", "chercher", "jouer gratuitement", "dupliquer", "dérober",
 	"contrôler", "déclencher le contrôle", "spécialité", "utiliser",
-	"PV"
+	"PV", "scanner"
 };
 static const char *const resource_fr[CC_NRESOURCES] = {
 	"dilithium", "latinum", "gloire"
@@ -34,16 +34,11 @@ static const char *const opkind_fr[CC_NOPKINDS] = {
 	"NETTOYAGE", "FIN DE PARTIE", "SPÉCIAL"
 };
 
-/* One operation in words: "PLAY (action): gain 2 latinum, draw 1". */
+/* An operation's effects in words: "gain 2 latinum, draw 1", from n. */
 static void
-op_text(const struct cc_set *set, const struct cc_op *op, int fr, char *out,
-    size_t len)
+effects_text(const struct cc_set *set, const struct cc_op *op, int fr,
+    char *out, size_t len, size_t n)
 {
-	size_t n = (size_t)snprintf(out, len, "%s%s%s%s", op->attack ?
-	    (fr ? "ATTAQUE " : "ATTACK ") : "", fr ? opkind_fr[op->kind] :
-	    cc_opkind_name(op->kind), op->action ? " (action)" : "",
-	    fr ? " : " : ": ");
-
 	for (int i = 0; i < op->neffects && n < len; i++) {
 		const struct cc_effect *e = &op->effect[i];
 		char arg[96] = "";
@@ -85,12 +80,89 @@ append_line(char *line, size_t len, const char *sep, const char *text)
 	snprintf(line + used, len - used, "%s%s", used > 0 ? sep : "", text);
 }
 
+/* One operation in words: "PLAY (action): gain 2 latinum, draw 1". */
+static void
+op_text(const struct cc_set *set, const struct cc_op *op, int fr, char *out,
+    size_t len)
+{
+	size_t n = (size_t)snprintf(out, len, "%s%s%s%s", op->attack ?
+	    (fr ? "ATTAQUE " : "ATTACK ") : "", fr ? opkind_fr[op->kind] :
+	    cc_opkind_name(op->kind), op->action ? " (action)" : "",
+	    fr ? " : " : ": ");
+
+	effects_text(set, op, fr, out, len, n);
+}
+
+/* A mission's goal in words: "influence 6+, 2 DIPLOMAT in play". */
+static void
+goal_text(const struct cc_set *set, const struct cc_mission *m, int fr,
+    char *out, size_t len)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < m->ngoals && n < len; i++) {
+		const struct cc_goal *g = &m->goal[i];
+		char what[96] = "";
+		if (g->kind == CC_GOAL_TRACK) {
+			n += (size_t)snprintf(out + n, len - n, "%s%s %d+",
+			    i ? ", " : "", fr ? track_fr[g->track] :
+			    cc_track_name(g->track), g->at_least);
+			continue;
+		}
+		for (int su = 0; su < CC_NSUITS; su++)
+			if (g->suits & (1 << su))
+				snprintf(what + strlen(what), sizeof(what) -
+				    strlen(what), "%s%s", what[0] ? "/" : " ",
+				    fr ? cc_suit_name_fr(su) : cc_suit_name(su));
+		if (g->trait >= 0)
+			snprintf(what + strlen(what), sizeof(what) -
+			    strlen(what), " %s", set->trait_name[g->trait]);
+		if (what[0] == '\0')	/* neither suit nor trait */
+			snprintf(what, sizeof(what), "%s",
+			    fr ? " carte(s)" : " card(s)");
+		if (g->icon >= 0)
+			snprintf(what + strlen(what), sizeof(what) -
+			    strlen(what), fr ? " à icône %s" : " with a %s icon",
+			    fr ? track_fr[g->icon] : cc_track_name(g->icon));
+		n += (size_t)snprintf(out + n, len - n, "%s%d%s%s%s",
+		    i ? ", " : "", g->at_least, what, g->beamed ?
+		    (fr ? " téléportée(s)" : " beamed") : "",
+		    fr ? " en jeu" : " in play");
+	}
+}
+
+static json_t *
+missions_json(const struct cc_state *s, int seat)
+{
+	const struct cc_card *cap =
+	    &s->set->card[s->seat[seat].zone[CC_Z_CAPTAIN].s[0].card];
+	json_t *a = json_array();
+	char goal_en[256], goal_fr[256], reward_en[256], reward_fr[256];
+
+	for (int m = 0; m < cap->nmissions; m++) {
+		const struct cc_mission *mi = &cap->mission[m];
+		goal_text(s->set, mi, 0, goal_en, sizeof(goal_en));
+		goal_text(s->set, mi, 1, goal_fr, sizeof(goal_fr));
+		effects_text(s->set, &mi->reward, 0, reward_en,
+		    sizeof(reward_en), 0);
+		effects_text(s->set, &mi->reward, 1, reward_fr,
+		    sizeof(reward_fr), 0);
+		json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,"
+		    "s:b}", "name_en", mi->name, "name_fr", mi->name_fr,
+		    "goal_en", goal_en, "goal_fr", goal_fr, "reward_en",
+		    reward_en, "reward_fr", reward_fr, "done",
+		    (s->seat[seat].missions_done >> m) & 1));
+	}
+	return a;
+}
+
 json_t *
 cc_card_json(const struct cc_state *s, int card)
 {
 	const struct cc_card *k = &s->set->card[card];
 	json_t *traits = json_array(), *ops_en = json_array(),
-	    *ops_fr = json_array();
+	    *ops_fr = json_array(), *card_obj;
 	char buf[512], line_en[2048] = "", line_fr[2048] = "";
 
 	for (int t = 0; t < k->ntraits; t++)
@@ -98,6 +170,8 @@ cc_card_json(const struct cc_state *s, int card)
 		    json_string(s->set->trait_name[k->trait[t]]));
 	if (k->wildcard)
 		json_array_append_new(traits, json_string("WILDCARD"));
+	if (k->ongoing)
+		json_array_append_new(traits, json_string("ONGOING"));
 	/* Each operation alone (ops), and all of them on one line
 	 * (ops_line, for text: "A; B" / "A ; B"). */
 	for (int o = 0; o < k->nops; o++) {
@@ -108,11 +182,25 @@ cc_card_json(const struct cc_state *s, int card)
 		json_array_append_new(ops_fr, json_string(buf));
 		append_line(line_fr, sizeof(line_fr), " ; ", buf);
 	}
-	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:i,s:o,s:o,s:s,s:s}",
+	card_obj = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:i,s:o,s:o,s:s,s:s}",
 	    "id", k->id, "name_en", k->name, "name_fr", k->name_fr, "suit",
 	    cc_suit_name(k->suit), "suit_fr", cc_suit_name_fr(k->suit),
-	    "traits", traits, "vp", k->vp, "ops_en", ops_en, "ops_fr", ops_fr,
-	    "ops_line_en", line_en, "ops_line_fr", line_fr);
+	    "traits", traits, "vp", k->vp,
+	    "ops_en", ops_en, "ops_fr", ops_fr, "ops_line_en", line_en,
+	    "ops_line_fr", line_fr);
+	for (int t = 0; t < CC_NTRACKS; t++)
+		if (k->focus[t] > 0) {
+			char en[64], fr[64];
+			snprintf(en, sizeof(en), "FOCUS %s %d",
+			    cc_track_name(t), k->focus[t]);
+			snprintf(fr, sizeof(fr), "FOCUS %s %d", track_fr[t],
+			    k->focus[t]);
+			json_object_set_new(card_obj, "focus_en",
+			    json_string(en));
+			json_object_set_new(card_obj, "focus_fr",
+			    json_string(fr));
+		}
+	return card_obj;
 }
 
 static json_t *
@@ -179,11 +267,28 @@ seat_json(const struct cc_state *s, int i, int viewer)
 	    zone_json(s, &p->zone[CC_Z_LOCATIONS]));
 	json_object_set_new(o, "stardates_held",
 	    json_integer(p->nstardates));
+	if (p->zone[CC_Z_CAPTAIN].n > 1) {
+		json_t *st = cc_card_json(s, p->zone[CC_Z_CAPTAIN].s[1].card);
+		json_object_set_new(st, "exhausted",
+		    json_boolean(p->zone[CC_Z_CAPTAIN].s[1].exhausted));
+		json_object_set_new(o, "status", st);
+	} else
+		json_object_set_new(o, "status", json_null());
+	json_object_set_new(o, "missions", missions_json(s, i));
+	json_object_set_new(o, "mission_tokens",
+	    json_integer(cc_missions_done(s, i)));
+	if (s->set->card[p->zone[CC_Z_CAPTAIN].s[0].card].mission_vp > 0)
+		json_object_set_new(o, "mission_vp", json_integer(
+		    s->set->card[p->zone[CC_Z_CAPTAIN].s[0].card].mission_vp));
 	if (own) {
 		json_object_set_new(o, "hand", cards_of(s, &p->hand));
 		json_object_set_new(o, "log", cards_of(s, &p->log));
 		json_object_set_new(o, "incidents",
 		    json_integer(cc_incidents(s, i)));
+		/* what its FOCUS icons are worth now (its hand, deck and
+		 * log count: its own eyes only) */
+		json_object_set_new(o, "focus_points",
+		    json_integer(cc_focus_points(s, i)));
 	}
 	if (viewer == RULES_VIEW_FULL) {
 		json_object_set_new(o, "deck", cards_of(s, &p->deck));
@@ -248,6 +353,15 @@ cc_view(const struct cc_state *s, int viewer)
 		json_array_append_new(nz, e);
 	}
 	json_object_set_new(v, "neutral_zone", nz);
+	if (s->scan_suit >= 0) {	/* the scanned cards: its eyes only */
+		json_t *scan = json_pack("{s:s,s:s,s:i}", "suit_en",
+		    cc_suit_name(s->scan_suit), "suit_fr",
+		    cc_suit_name_fr(s->scan_suit), "count", s->scan.n);
+		if (viewer == s->active || viewer == RULES_VIEW_FULL)
+			json_object_set_new(scan, "cards",
+			    cards_of(s, &s->scan));
+		json_object_set_new(v, "scan", scan);
+	}
 	/* Cadet training has one seat: the virtual opponent is not one. */
 	for (int i = 0; i < (s->mode == CC_MODE_CADET ? 1 : 2); i++)
 		json_array_append_new(seats, seat_json(s, i, viewer));
