@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "resolve.h"
+#include "solo.h"
 
 /* A card seat has in play (seed "In Play", lines 460-467): the staging
  * area, the table zones, and the cards beamed under table cards. */
@@ -150,6 +150,8 @@ cc_check_missions(struct cc_ctx *c, int seat)
 	struct placed cards[CC_COPIES_MAX];
 	int used[CC_COPIES_MAX], again = 1;
 
+	if (cc_is_bot(s, seat))
+		return;		/* the Bot ignores missions (line 690) */
 	while (again && !s->over) {
 		again = 0;
 		for (int m = 0; m < cap->nmissions && !s->over; m++) {

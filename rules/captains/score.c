@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "state.h"
+#include "solo.h"
 
 struct owned {
 	int	n;
@@ -89,22 +89,32 @@ cc_missions_done(const struct cc_state *s, int seat)
 	return n;
 }
 
-/* Each FOCUS icon of an owned card is worth the multiplier of the last
- * box its track reached (seed lines 224, 301). */
+/* Each FOCUS icon of a card is worth to seat the multiplier of the last
+ * box its track reached on seat's captain (seed lines 224, 301, 704). */
 int
-cc_focus_points(const struct cc_state *s, int seat)
+cc_focus_value(const struct cc_state *s, int seat, int card)
 {
 	const struct cc_seat *p = &s->seat[seat];
 	const struct cc_card *cap =
 	    &s->set->card[p->zone[CC_Z_CAPTAIN].s[0].card];
+	int points = 0;
+
+	for (int t = 0; t < CC_NTRACKS; t++)
+		points += s->set->card[card].focus[t] *
+		    cap->multiplier[p->track[t]];
+	return points;
+}
+
+/* The FOCUS icons of every card seat owns. */
+int
+cc_focus_points(const struct cc_state *s, int seat)
+{
 	struct owned o;
 	int points = 0;
 
 	owned_cards(s, seat, &o);
 	for (int i = 0; i < o.n; i++)
-		for (int t = 0; t < CC_NTRACKS; t++)
-			points += s->set->card[o.card[i]].focus[t] *
-			    cap->multiplier[p->track[t]];
+		points += cc_focus_value(s, seat, o.card[i]);
 	return points;
 }
 
@@ -118,8 +128,10 @@ cc_score(const struct cc_state *s, int seat, json_t *breakdown)
 	/* the captain board's advanced side: VP per mission (line 309) */
 	int mission_vp = missions *
 	    s->set->card[p->zone[CC_Z_CAPTAIN].s[0].card].mission_vp;
-	/* No mission completed: FOCUS is worth nothing (line 274). */
-	int focus = missions > 0 ? cc_focus_points(s, seat) : 0;
+	/* No mission completed: FOCUS is worth nothing (line 274), but
+	 * for the Bot, which ignores missions and scores it (line 690). */
+	int focus = missions > 0 || cc_is_bot(s, seat) ?
+	    cc_focus_points(s, seat) : 0;
 
 	owned_cards(s, seat, &o);
 	for (int k = 0; k < CC_NEUTRAL; k++)

@@ -48,8 +48,10 @@ void		cc_solo_attack(struct cc_ctx *c, const struct cc_op *op);
 void		cc_solo_setup(struct cc_state *s, struct rules_rng *rng);
 
 /* solo_value.c */
-/* A card's value for seat (seed line 699): VP, +5 an ENDGAME, + glory. */
-int		cc_value(const struct cc_state *s, int card, int glory);
+/* A card's value for seat (seed lines 699-710): VP, +5 an ENDGAME, +
+ * glory, + its FOCUS icons at seat's multipliers. */
+int		cc_value(const struct cc_state *s, int seat, int card,
+		    int glory);
 /* Does card carry term? */
 int		cc_term_on(const struct cc_set *set, const struct cc_term *t,
 		    int card);

@@ -16,14 +16,16 @@ has_endgame(const struct cc_card *k)
 	return 0;
 }
 
-/* VP, +5 for an ENDGAME whatever its text, +1 a glory on it.  FOCUS
- * icons are not in the card set (docs/captains.md), so they add 0. */
+/* VP, +5 for an ENDGAME whatever its text, +1 a glory on it, and its
+ * FOCUS icons at seat's multipliers (line 704; line 710: the person's
+ * own tracks when the card is valued for the person). */
 int
-cc_value(const struct cc_state *s, int card, int glory)
+cc_value(const struct cc_state *s, int seat, int card, int glory)
 {
 	const struct cc_card *k = &s->set->card[card];
 
-	return k->vp + (has_endgame(k) ? 5 : 0) + glory;
+	return k->vp + (has_endgame(k) ? 5 : 0) + glory +
+	    cc_focus_value(s, seat, card);
 }
 
 int
@@ -66,7 +68,8 @@ cc_bot_offer_for(const struct cc_state *s, const struct cc_expr *e)
 			if (s->offer[k] < 0 || !group_on(s->set, e, g,
 			    s->offer[k]))
 				continue;
-			v = cc_value(s, s->offer[k], s->offer_glory[k]);
+			v = cc_value(s, s->bot_seat, s->offer[k],
+			    s->offer_glory[k]);
 			if (best < 0 || v > bv || (v == bv &&
 			    s->offer_glory[k] > s->offer_glory[best])) {
 				best = k;
@@ -90,7 +93,7 @@ cc_bot_junk_offer(const struct cc_state *s)
 		int v;
 		if (s->offer[k] < 0 || s->offer_glory[k] > 0)
 			continue;
-		v = cc_value(s, s->offer[k], 0);
+		v = cc_value(s, s->bot_seat, s->offer[k], 0);
 		if (best < 0 || v > bv) {
 			best = k;
 			bv = v;
@@ -110,7 +113,8 @@ cc_bot_cleanup_offer(const struct cc_state *s)
 		int v;
 		if (s->offer[k] < 0)
 			continue;
-		v = cc_value(s, s->offer[k], s->offer_glory[k]);
+		v = cc_value(s, 1 - s->bot_seat, s->offer[k],
+		    s->offer_glory[k]);
 		if (best < 0 || v < bv || (v == bv &&
 		    s->offer_glory[k] < s->offer_glory[best])) {
 			best = k;
@@ -130,7 +134,7 @@ cc_bot_control_slot(const struct cc_state *s)
 		int v;
 		if (!cc_secured(s, s->bot_seat, k))
 			continue;
-		v = cc_value(s, s->neutral[k], 0);
+		v = cc_value(s, s->bot_seat, s->neutral[k], 0);
 		if (best < 0 || v > bv) {
 			best = k;
 			bv = v;
@@ -185,7 +189,7 @@ team_destination(const struct cc_state *s, int trait, int except)
 		    !location_has_trait(s, k, trait)))
 			continue;
 		t = cc_tokens(s, s->bot_seat, k);
-		v = cc_value(s, s->neutral[k], 0);
+		v = cc_value(s, s->bot_seat, s->neutral[k], 0);
 		if (best < 0 || t > bt || (t == bt && v > bv)) {
 			best = k;
 			bt = t;
@@ -211,7 +215,7 @@ cc_bot_team_slot(const struct cc_state *s, int trait, int *from)
 		if (b->teams_at[k] == 0 || s->neutral[k] < 0)
 			continue;
 		t = cc_tokens(s, s->bot_seat, k);
-		v = cc_value(s, s->neutral[k], 0);
+		v = cc_value(s, s->bot_seat, s->neutral[k], 0);
 		if (*from < 0 || t < bt || (t == bt && v < bv)) {
 			*from = k;
 			bt = t;
@@ -234,7 +238,7 @@ cc_bot_ship_slot(const struct cc_state *s, int explore)
 			continue;
 		t = explore ? -(cc_tokens(s, 0, k) + cc_tokens(s, 1, k)) :
 		    cc_tokens(s, human, k);
-		v = cc_value(s, s->neutral[k], 0);
+		v = cc_value(s, s->bot_seat, s->neutral[k], 0);
 		if (best < 0 || t > bt || (t == bt && v > bv)) {
 			best = k;
 			bt = t;

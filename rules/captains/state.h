@@ -145,6 +145,8 @@ int		cc_score(const struct cc_state *s, int seat, json_t *breakdown);
  * VP its FOCUS icons are worth now, missions or not (score.c). */
 int		cc_missions_done(const struct cc_state *s, int seat);
 int		cc_focus_points(const struct cc_state *s, int seat);
+/* The VP the FOCUS icons of one card are worth to seat now (score.c). */
+int		cc_focus_value(const struct cc_state *s, int seat, int card);
 /* Is the goal of seat's captain's mission m met now? (missions.c) */
 int		cc_goal_met(const struct cc_state *s, int seat, int m);
 /* Tokens of seat on Neutral slot k (ships and away teams). */
