@@ -378,6 +378,21 @@ START_TEST(card_refusals)
 	bad_card("    play: [{do: roll, at_least: 4, then: {do: actions, "
 	    "n: 2}}]", "    play: [{do: roll, at_least: 4}]",
 	    "card time-loop, field play: roll needs then:");
+	/* Conditions and gained actions (docs/hexx-cards.md). */
+	bad_card("    play: [{do: if_base, at_least: 6, then: {do: draw, "
+	    "n: 2}}]", "    play: [{do: if_base, at_least: 6}]",
+	    "card data-broker, field play: if_base needs then:");
+	bad_card("    or: [{do: if_planet, at_least: 3, then: {do: collect, "
+	    "n: 2}}]", "    or: [{do: if_planet, at_least: 3, then: "
+	    "{do: if_base}}]",
+	    "card data-broker, field or: then: may not roll, test or copy");
+	bad_card("    play: [{do: move_action, n: 2}]",
+	    "    play: [{do: move_action, n: 2, at_least: 3}]",
+	    "card hyperdrive, field play: then: and at_least: belong to "
+	    "roll, if_base and if_planet only");
+	bad_card("    play: [{do: if_base, at_least: 6, then: {do: draw, "
+	    "n: 2}}]", "    play: [{do: if_base, at_least: 151, then: "
+	    "{do: draw, n: 2}}]", "card data-broker, field at_least:");
 	/* The line is the one of the field. */
 	bad_card("    text: {en: \"Starting data 3.\"",
 	    "    colour: blue\n    text: {en: \"Starting data 3.\"",
@@ -917,6 +932,20 @@ START_TEST(gained_actions_and_conditions)
 	all_pass(g);
 	ck_assert_int_eq(hexx_mission_count(g, 0), 1);
 	ck_assert_int_eq(g->transmit_actions, 0);
+	end_turn(g, 0);
+	end_turn(g, 1);
+	/* use_event_action: an Event action gained goes first. */
+	g->actions = 2;
+	g->event_actions = 1;
+	give(g, 0, "overclocked-relay");
+	play(g, 0, "event overclocked-relay");	/* uses the Event action */
+	all_pass(g);
+	ck_assert_int_eq(g->event_actions, 0);
+	ck_assert_int_eq(g->actions, 1);
+	give(g, 0, "overclocked-relay");
+	play(g, 0, "event overclocked-relay");
+	all_pass(g);
+	ck_assert_int_eq(g->actions, 0);
 	end_turn(g, 0);
 	end_turn(g, 1);
 	/* if_base: 6 data or more draws 2; fewer does nothing. */

@@ -28,7 +28,7 @@ const char *const hexx_op_names[HEXX_OPS] = {
 	"no_move", "no_transmit", "delete", "disintegrate", "show_top",
 	"roll", "copy", "cancel", "die_mod", "mucus", "transmit",
 	"event_action", "counter", "shift", "move_action", "transmit_action",
-	"if_base", "if_planet"
+	"if_base", "if_planet", "use_event_action"
 };
 const char *const hexx_target_names[HEXX_TARGETS] = {
 	"you", "each_opponent", "next", "all"

@@ -131,6 +131,16 @@ hexx_list_needs_with(const struct hexx_fxlist *list)
 	return 0;
 }
 
+/* "Utiliser une Action Événement": n actions that could play an Event
+ * are lost, the extra Event actions first. */
+static void
+use_event_actions(struct hexx *g, int n)
+{
+	for (; n > 0 && g->event_actions > 0; n--)
+		g->event_actions--;
+	g->actions -= n < g->actions ? n : g->actions;
+}
+
 /* Is seat one the target reaches from you? */
 static int
 targeted(const struct hexx *g, int you, int target, int seat)
@@ -305,6 +315,7 @@ run_step(struct hexx *g, int you, const struct hexx_step *st, int at,
 	case HEXX_OP_MOVE_ACTION:
 	case HEXX_OP_TRANSMIT_ACTION:
 	case HEXX_OP_USE_ACTIONS:
+	case HEXX_OP_USE_EVENT_ACTION:
 		/* Actions belong to the turn: only the seat playing it. */
 		if (!targeted(g, you, st->target, g->current))
 			return;
@@ -316,6 +327,8 @@ run_step(struct hexx *g, int you, const struct hexx_step *st, int at,
 			g->move_actions += n;
 		else if (st->op == HEXX_OP_TRANSMIT_ACTION)
 			g->transmit_actions += n;
+		else if (st->op == HEXX_OP_USE_EVENT_ACTION)
+			use_event_actions(g, n);
 		else
 			g->actions -= n < g->actions ? n : g->actions;
 		return;

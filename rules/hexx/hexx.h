@@ -86,6 +86,8 @@ enum hexx_op {
 				   Transmissions */
 	HEXX_OP_IF_BASE,	/* "then" if your data base holds >= at_least */
 	HEXX_OP_IF_PLANET,	/* "then" if the planet holds >= at_least */
+	HEXX_OP_USE_EVENT_ACTION,	/* lose N Event actions (extra Event
+				   actions first, then any action) */
 	HEXX_OPS
 };
 
