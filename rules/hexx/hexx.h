@@ -15,6 +15,8 @@
  *   turn.c    move reading (EN/FR), check, apply, response windows.
  *   view.c    views, move forms, legal moves, default and sample moves,
  *             describe_last, and the board drawing (SVG).
+ *   bot.c     the "normal" bot (bot_move): the best-scoring legal move on
+ *             a copy of the game with the hidden cards dealt at random.
  * Every state keeps a pointer to its card set and writes card ids only.
  */
 #ifndef PBEM_HEXX_H
@@ -375,6 +377,9 @@ enum rules_status hexx_sample_illegal(const void *state, int seat,
 enum rules_status hexx_describe_last(const void *state, int seat,
 	    const char *const *names, enum rules_lang lang, char *out,
 	    size_t outlen);
+/* bot.c: the move of a "normal" bot (rules.h, bot_move). */
+enum rules_status hexx_bot_move(const void *state, int seat, int level,
+	    struct rules_rng *rng, char *out, size_t outlen);
 /* The board as an SVG document (a new string, freed by the caller). */
 char	*hexx_board_svg(const struct hexx *g, enum rules_lang lang);
 
