@@ -238,6 +238,50 @@ all_pass(struct hexx *g)
 		play(g, seats[i], "pass");
 }
 
+/* ---- the normal bot ---- */
+
+/* Games of normal bots at every seat count: every move they choose is
+ * accepted, choosing changes nothing, and every game ends. */
+START_TEST(normal_bot)
+{
+	struct rules_rng rng;
+	char err[RULES_ERRLEN], text[512];
+	struct hexx *g;
+	json_t *before, *after, *move;
+	int nseats, game, step, seats[4];
+
+	load_set();
+	for (nseats = 2; nseats <= 4; nseats++)
+		for (game = 0; game < 3; game++) {
+			seeded(&rng, 500 + (uint64_t)game, 0);
+			g = M->setup_cards(set, nseats, no_options(), &rng, err,
+			    sizeof(err));
+			ck_assert_msg(g != NULL, "setup: %s", err);
+			for (step = 1; step < 5000 &&
+			    M->to_act(g, seats, 4) > 0; step++) {
+				before = M->save(g);
+				seeded(&rng, 600 + (uint64_t)game, (uint64_t)step);
+				ck_assert_int_eq(M->bot_move(g, seats[0],
+				    RULES_BOT_NORMAL, &rng, text, sizeof(text)),
+				    RULES_OK);
+				after = M->save(g);
+				ck_assert(json_equal(before, after));
+				json_decref(before);
+				json_decref(after);
+				ck_assert_msg(M->parse(g, seats[0], text,
+				    RULES_LANG_EN, &move, err, sizeof(err)) ==
+				    RULES_OK && M->check(g, seats[0], move,
+				    RULES_LANG_EN, err, sizeof(err)) == RULES_OK,
+				    "bot move \"%s\" refused: %s", text, err);
+				M->apply(g, seats[0], move, &rng);
+				json_decref(move);
+			}
+			ck_assert_int_eq(g->phase, HEXX_PHASE_OVER);
+			M->destroy(g);
+		}
+}
+END_TEST
+
 /* ---- the card file ---- */
 
 START_TEST(project_set)
@@ -1633,6 +1677,7 @@ main(void)
 	tcase_add_test(tc, disintegrate_and_delete);
 	tcase_add_test(tc, surprises);
 	tcase_add_test(tc, riposte);
+	tcase_add_test(tc, normal_bot);
 	tcase_add_test(tc, gained_actions_and_conditions);
 	tcase_add_test(tc, copy_top_event);
 	tcase_add_test(tc, transmission);

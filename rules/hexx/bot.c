@@ -39,6 +39,12 @@ shown(const struct hexx *g, int card)
 	return 0;
 }
 
+static int
+by_index(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
 /* The game as seat may picture it (a new copy, freed by the caller). */
 static struct hexx *
 guess(const struct hexx *g, int seat, struct rules_rng *rng)
@@ -55,6 +61,9 @@ guess(const struct hexx *g, int seat, struct rules_rng *rng)
 		for (i = 0; s != seat && i < g->seat[s].nhand; i++)
 			if (!shown(g, g->seat[s].hand[i]))
 				pool[n++] = g->seat[s].hand[i];
+	/* In card order first, so the guess depends on which cards are
+	 * unseen, never on where they lie. */
+	qsort(pool, (size_t)n, sizeof(pool[0]), by_index);
 	rules_rng_shuffle(rng, pool, (size_t)n);
 	for (i = 0; i < c->ndeck; i++)
 		c->deck[i] = pool[k++];
