@@ -1029,6 +1029,114 @@ START_TEST(gained_actions_and_conditions)
 }
 END_TEST
 
+/* A card file of its own for the keywords this stop added: missions,
+ * the two start cards and one card per keyword. */
+#define SMALL_SIDE \
+	"   - {title: {en: T, fr: T}, icons: [alien, alien, dilemma, " \
+	"dilemma, object, object], conclusion: {en: x, fr: x}}\n"
+#define SMALL_MISSION(id) " - id: " id "\n   sides:\n" SMALL_SIDE SMALL_SIDE
+#define SMALL_CARD(id, kind, play) \
+	" - {id: " id ", kind: " kind ", name: {en: " id ", fr: " id "}, " \
+	"text: {en: t, fr: t}, play: " play "}\n"
+static const char small_file[] =
+    "format: hexx-cards-1\nmissions:\n"
+    SMALL_MISSION("m1") SMALL_MISSION("m2") SMALL_MISSION("m3")
+    SMALL_MISSION("m4")
+    "cards:\n"
+    " - {id: base, kind: void, start: base, name: {en: B, fr: B}, "
+    "text: {en: t, fr: t}}\n"
+    " - {id: colony, kind: planet, start: colony, data: 4, "
+    "name: {en: C, fr: C}, text: {en: t, fr: t}}\n"
+    SMALL_CARD("rich", "alien", "[{do: if_base, at_least: 2, then: "
+    "{do: gain, n: 5}}]")
+    SMALL_CARD("mine", "alien", "[{do: if_planet, at_least: 4, then: "
+    "{do: collect, n: 3}}]")
+    SMALL_CARD("warp", "dilemma", "[{do: move_action, n: 1}]")
+    SMALL_CARD("beam", "dilemma", "[{do: transmit_action, n: 1}]")
+    SMALL_CARD("drain", "object", "[{do: use_event_action, n: 2}]");
+
+/* The event on top of the discard pile back into seat 0's hand. */
+static void
+again(struct hexx *g)
+{
+	ck_assert_int_gt(g->ndiscard, 0);
+	g->seat[0].hand[g->seat[0].nhand++] = g->discard[--g->ndiscard];
+}
+
+START_TEST(small_card_file)
+{
+	char err[RULES_ERRLEN], text[sizeof(small_file) + 2048];
+	struct hexx_cards *small;
+	struct rules_rng rng;
+	struct hexx *g;
+	int i, s;
+
+	/* Blank voids up to the 30 cards four hands need. */
+	snprintf(text, sizeof(text), "%s", small_file);
+	for (i = 0; i < 25; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+		    " - {id: v%d, kind: void, name: {en: v%d, fr: v%d}, "
+		    "text: {en: t, fr: t}}\n", i, i, i);
+	small = M->cards_parse(text, strlen(text), "small.yaml", err,
+	    sizeof(err));
+	ck_assert_msg(small != NULL, "small.yaml: %s", err);
+	seeded(&rng, 31, 0);
+	g = M->setup_cards(small, 2, no_options(), &rng, err, sizeof(err));
+	ck_assert_msg(g != NULL, "setup: %s", err);
+	for (s = 0; s < 2; s++)
+		g->seat[s].side = 0;
+	hexx_begin_play(g);
+	g->first = g->current = 0;
+	g->actions = HEXX_ACTIONS;
+	/* Every card in seat 0's hand. */
+	for (s = 0; s < 2; s++)
+		g->seat[s].nhand = 0;
+	g->ndeck = 0;
+	for (i = 0; i < small->ncards; i++)
+		if (!small->card[i].start)
+			g->seat[0].hand[g->seat[0].nhand++] = i;
+	/* if_base: 1 datum is not 2; then 2 is. */
+	g->seat[0].base = 1;
+	play(g, 0, "event rich");
+	all_pass(g);
+	ck_assert_int_eq(g->seat[0].base, 1);
+	again(g);
+	g->seat[0].base = 2;
+	play(g, 0, "event rich");
+	all_pass(g);
+	ck_assert_int_eq(g->seat[0].base, 7);
+	/* if_planet at a named hex: Delta Colony holds 4. */
+	play(g, 0, "event mine at 1,0");
+	all_pass(g);
+	ck_assert_int_eq(g->seat[0].base, 10);
+	ck_assert_int_eq(g->tile[1].data, 1);
+	/* move_action: the next action is a Movement of its own. */
+	g->actions = 1;
+	play(g, 0, "event warp");
+	all_pass(g);
+	ck_assert_int_eq(g->move_actions, 1);
+	refused(g, 0, "event beam", RULES_LANG_EN,
+	    "may only play Movements");
+	play(g, 0, "move 1,0");
+	all_pass(g);
+	ck_assert_int_eq(hexx_actions_left(g), 0);
+	ck_assert_int_eq(g->seat[0].base, 11);	/* landed, collected 1 */
+	/* use_event_action takes Event actions and any actions, never a
+	 * Transmission action. */
+	g->actions = 1;
+	g->event_actions = 1;
+	play(g, 0, "event beam");		/* the Event action */
+	all_pass(g);
+	ck_assert_int_eq(g->transmit_actions, 1);
+	play(g, 0, "event drain");		/* the last any action */
+	all_pass(g);
+	ck_assert_int_eq(g->actions, 0);
+	ck_assert_int_eq(g->transmit_actions, 1);
+	M->destroy(g);
+	M->cards_free(small);
+}
+END_TEST
+
 START_TEST(copy_top_event)
 {
 	struct hexx *g = game(2, 13);
@@ -1678,6 +1786,7 @@ main(void)
 	tcase_add_test(tc, surprises);
 	tcase_add_test(tc, riposte);
 	tcase_add_test(tc, normal_bot);
+	tcase_add_test(tc, small_card_file);
 	tcase_add_test(tc, gained_actions_and_conditions);
 	tcase_add_test(tc, copy_top_event);
 	tcase_add_test(tc, transmission);
