@@ -29,7 +29,8 @@ struct tally {
 /* Play one game; the tally gets its outcome for the normal seat.  0, or
  * -1 with the reason printed. */
 static int
-play_game(const struct rules_module *m, int game, struct tally *t)
+play_game(const struct rules_module *m, const void *cards, int game,
+    struct tally *t)
 {
 	unsigned char seed[RNG_SEED_BYTES];
 	char text[2048], err[RULES_ERRLEN];
@@ -44,7 +45,7 @@ play_game(const struct rules_module *m, int game, struct tally *t)
 	seed[1] = (unsigned char)(game >> 8);
 	memcpy(seed + 2, m->name, strlen(m->name) < 20 ? strlen(m->name) : 20);
 	rng_init(&rng, seed, 0);
-	state = rules_setup_game(m, NULL, m->ruleset_version, 2, opts, &rng,
+	state = rules_setup_game(m, cards, m->ruleset_version, 2, opts, &rng,
 	    err, sizeof(err));
 	json_decref(opts);
 	if (state == NULL) {
@@ -101,6 +102,41 @@ play_game(const struct rules_module *m, int game, struct tally *t)
 	return 0;
 }
 
+/* The module's own card set (rules/GAME/cards.yaml) for a game whose
+ * cards are data, else NULL; *failed is set when it cannot be read. */
+static void *
+own_cards(const struct rules_module *m, int *failed)
+{
+	char path[1024], err[RULES_ERRLEN] = "", *bytes;
+	void *cards = NULL;
+	long len;
+	FILE *f;
+
+	if (m->cards_parse == NULL)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/rules/%s/cards.yaml", BENCH_SRCDIR,
+	    m->name);
+	if ((f = fopen(path, "rb")) == NULL || fseek(f, 0, SEEK_END) != 0 ||
+	    (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
+	    (bytes = malloc((size_t)len + 1)) == NULL) {
+		printf("%s: cannot read %s\n", m->name, path);
+		if (f != NULL)
+			fclose(f);
+		*failed = 1;
+		return NULL;
+	}
+	if (fread(bytes, 1, (size_t)len, f) == (size_t)len)
+		cards = m->cards_parse(bytes, (size_t)len, path, err,
+		    sizeof(err));
+	if (cards == NULL) {
+		printf("%s: %s: %s\n", m->name, path, err);
+		*failed = 1;
+	}
+	free(bytes);
+	fclose(f);
+	return cards;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -116,13 +152,17 @@ main(int argc, char **argv)
 	    "losses", "normal bot's win rate against the random one");
 	for (i = 0; all[i] != NULL; i++) {
 		struct tally t = { 0, 0, 0 };
+		void *cards;
 
 		if (all[i]->min_seats > 2 || all[i]->max_seats < 2 ||
 		    (argc > 2 && strcmp(argv[2], all[i]->name) != 0))
 			continue;
+		cards = own_cards(all[i], &failed);
 		for (g = 0; g < games; g++)
-			if (play_game(all[i], g, &t) != 0)
+			if (play_game(all[i], cards, g, &t) != 0)
 				failed = 1;
+		if (cards != NULL)
+			all[i]->cards_free(cards);
 		printf("%-12s %6d %6d %6d %6d  %.1f%% (ties %.1f%%)\n",
 		    all[i]->name, games, t.wins, t.ties, t.losses,
 		    100.0 * t.wins / games, 100.0 * t.ties / games);

@@ -24,6 +24,7 @@
 #include "drawing.h"
 #include "present.h"
 #include "templates.h"
+#include "mail.h"
 
 extern const struct rules_module hexx_module;
 extern const struct nopeek_hider hexx_nopeek;
@@ -237,6 +238,50 @@ all_pass(struct hexx *g)
 		play(g, seats[i], "pass");
 }
 
+/* ---- the normal bot ---- */
+
+/* Games of normal bots at every seat count: every move they choose is
+ * accepted, choosing changes nothing, and every game ends. */
+START_TEST(normal_bot)
+{
+	struct rules_rng rng;
+	char err[RULES_ERRLEN], text[512];
+	struct hexx *g;
+	json_t *before, *after, *move;
+	int nseats, game, step, seats[4];
+
+	load_set();
+	for (nseats = 2; nseats <= 4; nseats++)
+		for (game = 0; game < 3; game++) {
+			seeded(&rng, 500 + (uint64_t)game, 0);
+			g = M->setup_cards(set, nseats, no_options(), &rng, err,
+			    sizeof(err));
+			ck_assert_msg(g != NULL, "setup: %s", err);
+			for (step = 1; step < 5000 &&
+			    M->to_act(g, seats, 4) > 0; step++) {
+				before = M->save(g);
+				seeded(&rng, 600 + (uint64_t)game, (uint64_t)step);
+				ck_assert_int_eq(M->bot_move(g, seats[0],
+				    RULES_BOT_NORMAL, &rng, text, sizeof(text)),
+				    RULES_OK);
+				after = M->save(g);
+				ck_assert(json_equal(before, after));
+				json_decref(before);
+				json_decref(after);
+				ck_assert_msg(M->parse(g, seats[0], text,
+				    RULES_LANG_EN, &move, err, sizeof(err)) ==
+				    RULES_OK && M->check(g, seats[0], move,
+				    RULES_LANG_EN, err, sizeof(err)) == RULES_OK,
+				    "bot move \"%s\" refused: %s", text, err);
+				M->apply(g, seats[0], move, &rng);
+				json_decref(move);
+			}
+			ck_assert_int_eq(g->phase, HEXX_PHASE_OVER);
+			M->destroy(g);
+		}
+}
+END_TEST
+
 /* ---- the card file ---- */
 
 START_TEST(project_set)
@@ -377,6 +422,21 @@ START_TEST(card_refusals)
 	bad_card("    play: [{do: roll, at_least: 4, then: {do: actions, "
 	    "n: 2}}]", "    play: [{do: roll, at_least: 4}]",
 	    "card time-loop, field play: roll needs then:");
+	/* Conditions and gained actions (docs/hexx-cards.md). */
+	bad_card("    play: [{do: if_base, at_least: 6, then: {do: draw, "
+	    "n: 2}}]", "    play: [{do: if_base, at_least: 6}]",
+	    "card data-broker, field play: if_base needs then:");
+	bad_card("    or: [{do: if_planet, at_least: 3, then: {do: collect, "
+	    "n: 2}}]", "    or: [{do: if_planet, at_least: 3, then: "
+	    "{do: if_base}}]",
+	    "card data-broker, field or: then: may not roll, test or copy");
+	bad_card("    play: [{do: move_action, n: 2}]",
+	    "    play: [{do: move_action, n: 2, at_least: 3}]",
+	    "card hyperdrive, field play: then: and at_least: belong to "
+	    "roll, if_base and if_planet only");
+	bad_card("    play: [{do: if_base, at_least: 6, then: {do: draw, "
+	    "n: 2}}]", "    play: [{do: if_base, at_least: 151, then: "
+	    "{do: draw, n: 2}}]", "card data-broker, field at_least:");
 	/* The line is the one of the field. */
 	bad_card("    text: {en: \"Starting data 3.\"",
 	    "    colour: blue\n    text: {en: \"Starting data 3.\"",
@@ -773,6 +833,11 @@ START_TEST(surprises)
 	/* The answer stays hidden: the card is still in the hand. */
 	ck_assert(hexx_hand_has(g, 1, card("critical-circuit")));
 	play(g, 2, "pass");
+	/* A Surprise answered: the seat playing may riposte (line 345). */
+	ck_assert(M->response_window(g));
+	ck_assert_int_eq(M->to_act(g, seats, 4), 1);
+	ck_assert_int_eq(seats[0], 0);
+	play(g, 0, "pass");
 	ck_assert(!M->response_window(g));
 	ck_assert_int_eq(g->seat[0].q, 0);	/* cancelled */
 	ck_assert_int_eq(g->actions, 2);	/* still used */
@@ -785,6 +850,7 @@ START_TEST(surprises)
 	play(g, 0, "move -1,0 -2,0 -3,0");
 	play(g, 1, "surprise solar-wind");
 	play(g, 2, "pass");
+	play(g, 0, "pass");
 	ck_assert_int_le(g->last.steps, 3);
 	ck_assert_int_eq(g->seat[0].q, -g->last.steps);
 	/* Missu counters the other Surprises of the same window. */
@@ -799,6 +865,7 @@ START_TEST(surprises)
 	play(g, 0, "move 1,0");
 	play(g, 1, "surprise critical-circuit");
 	play(g, 2, "surprise nebulous-people-of-missu");
+	play(g, 0, "pass");
 	ck_assert_int_eq(g->seat[0].q, 1);	/* not cancelled */
 	/* Robotic Union copies the top event of the discard. */
 	c = card("lucky-star");
@@ -807,9 +874,266 @@ START_TEST(surprises)
 	give(g, 1, "robotic-union");
 	play(g, 1, "surprise robotic-union");
 	play(g, 2, "pass");
+	play(g, 0, "pass");
 	(void)c;
 	ck_assert_int_ge(g->seat[1].base, 0);
 	M->destroy(g);
+}
+END_TEST
+
+/* Riposting with a Surprise to a Surprise in one's own turn (seed line
+ * 345): the rulebook's example, Missu against Critical Circuit. */
+START_TEST(riposte)
+{
+	struct hexx *g = game(3, 21);
+	json_t *view;
+	char text[256];
+	int seats[4];
+
+	give(g, 1, "critical-circuit");
+	give(g, 0, "nebulous-people-of-missu");
+	give(g, 0, "lucky-star");
+	play(g, 0, "move 1,0");
+	play(g, 1, "surprise critical-circuit");
+	/* Until the last answer, the riposte is not open. */
+	refused(g, 0, "surprise nebulous-people-of-missu", RULES_LANG_EN,
+	    "It is not your turn");
+	play(g, 2, "pass");
+	ck_assert(g->pending.riposte);
+	ck_assert_int_eq(M->to_act(g, seats, 4), 1);
+	/* The Surprises answering are shown to everyone now. */
+	view = M->view(g, 2);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(
+	    json_array_get(json_object_get(json_object_get(view, "pending"),
+	    "surprises"), 0), "card"), "id")), "critical-circuit");
+	json_decref(view);
+	ck_assert_int_eq(M->describe_last(g, 2, (const char *const[]){ "ann",
+	    "bob", "cy" }, RULES_LANG_EN, text, sizeof(text)), RULES_OK);
+	ck_assert_msg(strstr(text, "ann may riposte") != NULL, "%s", text);
+	refused(g, 0, "move 1,0", RULES_LANG_EN, "riposte with surprise CARD");
+	refused(g, 0, "surprise lucky-star", RULES_LANG_FR,
+	    "Cette carte n'est pas une Surprise");
+	refused(g, 1, "pass", RULES_LANG_EN, "It is not your turn");
+	ck_assert_str_eq((M->default_move(g, 0, text, sizeof(text)),
+	    text), "pass");
+	play(g, 0, "surprise nebulous-people-of-missu");
+	/* Critical Circuit is stopped: the ship moves; two actions used. */
+	ck_assert(!M->response_window(g));
+	ck_assert_int_eq(g->seat[0].q, 1);
+	ck_assert_int_eq(g->actions, 1);
+	ck_assert(!hexx_hand_has(g, 0, card("nebulous-people-of-missu")));
+	ck_assert(!hexx_hand_has(g, 1, card("critical-circuit")));
+	ck_assert_int_eq(g->last.surprises, 2);
+	/* With no action left, no riposte is offered: the window closes. */
+	give(g, 1, "critical-circuit");
+	give(g, 0, "comet-shower");
+	play(g, 0, "event comet-shower");
+	play(g, 1, "surprise critical-circuit");
+	play(g, 2, "pass");
+	ck_assert(!M->response_window(g));
+	ck_assert_int_eq(g->tile[1].data, 4);	/* cancelled: 5 - 1 */
+	M->destroy(g);
+}
+END_TEST
+
+/* Gained Movement and Transmission actions, and the conditions on a
+ * data base and a planet ("X Données"). */
+START_TEST(gained_actions_and_conditions)
+{
+	struct hexx *g = game(2, 22);
+
+	/* Hyperdrive: two actions that may only be Movements. */
+	g->actions = 1;
+	give(g, 0, "hyperdrive");
+	play(g, 0, "event hyperdrive");
+	all_pass(g);
+	ck_assert_int_eq(g->actions, 0);
+	ck_assert_int_eq(g->move_actions, 2);
+	give(g, 0, "open-space-1");
+	refused(g, 0, "schema open-space-1 at -1,0", RULES_LANG_EN,
+	    "may only play Movements");
+	refused(g, 0, "schema open-space-1 at -1,0", RULES_LANG_FR,
+	    "ne peuvent jouer que des Déplacements");
+	play(g, 0, "move 1,0");
+	all_pass(g);
+	ck_assert_int_eq(g->move_actions, 1);
+	ck_assert_int_eq(g->current, 0);	/* one left: the turn goes on */
+	end_turn(g, 0);
+	end_turn(g, 1);
+	/* Priority Channel: a Transmission action of its own. */
+	g->actions = 1;
+	give(g, 0, "priority-channel");
+	play(g, 0, "event priority-channel");
+	all_pass(g);
+	ck_assert_int_eq(g->transmit_actions, 1);
+	give(g, 0, "duplicate");
+	refused(g, 0, "refresh duplicate", RULES_LANG_EN,
+	    "may only play Transmissions");
+	g->seat[0].q = 0;
+	g->seat[0].base += 3;
+	g->supply -= 3;
+	play(g, 0, "transmit duplicate");
+	all_pass(g);
+	ck_assert_int_eq(hexx_mission_count(g, 0), 1);
+	ck_assert_int_eq(g->transmit_actions, 0);
+	end_turn(g, 0);
+	end_turn(g, 1);
+	/* use_event_action: an Event action gained goes first. */
+	g->actions = 2;
+	g->event_actions = 1;
+	give(g, 0, "overclocked-relay");
+	play(g, 0, "event overclocked-relay");	/* uses the Event action */
+	all_pass(g);
+	ck_assert_int_eq(g->event_actions, 0);
+	ck_assert_int_eq(g->actions, 1);
+	give(g, 0, "overclocked-relay");
+	play(g, 0, "event overclocked-relay");
+	all_pass(g);
+	ck_assert_int_eq(g->actions, 0);
+	end_turn(g, 0);
+	end_turn(g, 1);
+	/* if_base: 6 data or more draws 2; fewer does nothing. */
+	g->seat[0].base = 5;
+	g->supply -= 5;
+	give(g, 0, "data-broker");
+	{
+		int n = g->seat[0].nhand;
+
+		play(g, 0, "event data-broker");
+		all_pass(g);
+		ck_assert_int_eq(g->seat[0].nhand, n - 1);
+		give(g, 0, "data-broker");
+		g->seat[0].base++;
+		g->supply--;
+		n = g->seat[0].nhand;
+		play(g, 0, "event data-broker");
+		all_pass(g);
+		ck_assert_int_eq(g->seat[0].nhand, n - 1 + 2);
+	}
+	/* if_planet: the planet under the ship holds 3 or more. */
+	g->actions = 2;
+	g->seat[0].q = 1;
+	g->tile[1].data = 2;
+	g->supply += 3;
+	give(g, 0, "data-broker");
+	play(g, 0, "event data-broker or");
+	all_pass(g);
+	ck_assert_int_eq(g->tile[1].data, 2);
+	g->tile[1].data = 3;
+	g->supply--;
+	give(g, 0, "data-broker");
+	play(g, 0, "event data-broker or");
+	all_pass(g);
+	ck_assert_int_eq(g->tile[1].data, 1);
+	M->destroy(g);
+}
+END_TEST
+
+/* A card file of its own for the keywords this stop added: missions,
+ * the two start cards and one card per keyword. */
+#define SMALL_SIDE \
+	"   - {title: {en: T, fr: T}, icons: [alien, alien, dilemma, " \
+	"dilemma, object, object], conclusion: {en: x, fr: x}}\n"
+#define SMALL_MISSION(id) " - id: " id "\n   sides:\n" SMALL_SIDE SMALL_SIDE
+#define SMALL_CARD(id, kind, play) \
+	" - {id: " id ", kind: " kind ", name: {en: " id ", fr: " id "}, " \
+	"text: {en: t, fr: t}, play: " play "}\n"
+static const char small_file[] =
+    "format: hexx-cards-1\nmissions:\n"
+    SMALL_MISSION("m1") SMALL_MISSION("m2") SMALL_MISSION("m3")
+    SMALL_MISSION("m4")
+    "cards:\n"
+    " - {id: base, kind: void, start: base, name: {en: B, fr: B}, "
+    "text: {en: t, fr: t}}\n"
+    " - {id: colony, kind: planet, start: colony, data: 4, "
+    "name: {en: C, fr: C}, text: {en: t, fr: t}}\n"
+    SMALL_CARD("rich", "alien", "[{do: if_base, at_least: 2, then: "
+    "{do: gain, n: 5}}]")
+    SMALL_CARD("mine", "alien", "[{do: if_planet, at_least: 4, then: "
+    "{do: collect, n: 3}}]")
+    SMALL_CARD("warp", "dilemma", "[{do: move_action, n: 1}]")
+    SMALL_CARD("beam", "dilemma", "[{do: transmit_action, n: 1}]")
+    SMALL_CARD("drain", "object", "[{do: use_event_action, n: 2}]");
+
+/* The event on top of the discard pile back into seat 0's hand. */
+static void
+again(struct hexx *g)
+{
+	ck_assert_int_gt(g->ndiscard, 0);
+	g->seat[0].hand[g->seat[0].nhand++] = g->discard[--g->ndiscard];
+}
+
+START_TEST(small_card_file)
+{
+	char err[RULES_ERRLEN], text[sizeof(small_file) + 2048];
+	struct hexx_cards *small;
+	struct rules_rng rng;
+	struct hexx *g;
+	int i, s;
+
+	/* Blank voids up to the 30 cards four hands need. */
+	snprintf(text, sizeof(text), "%s", small_file);
+	for (i = 0; i < 25; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+		    " - {id: v%d, kind: void, name: {en: v%d, fr: v%d}, "
+		    "text: {en: t, fr: t}}\n", i, i, i);
+	small = M->cards_parse(text, strlen(text), "small.yaml", err,
+	    sizeof(err));
+	ck_assert_msg(small != NULL, "small.yaml: %s", err);
+	seeded(&rng, 31, 0);
+	g = M->setup_cards(small, 2, no_options(), &rng, err, sizeof(err));
+	ck_assert_msg(g != NULL, "setup: %s", err);
+	for (s = 0; s < 2; s++)
+		g->seat[s].side = 0;
+	hexx_begin_play(g);
+	g->first = g->current = 0;
+	g->actions = HEXX_ACTIONS;
+	/* Every card in seat 0's hand. */
+	for (s = 0; s < 2; s++)
+		g->seat[s].nhand = 0;
+	g->ndeck = 0;
+	for (i = 0; i < small->ncards; i++)
+		if (!small->card[i].start)
+			g->seat[0].hand[g->seat[0].nhand++] = i;
+	/* if_base: 1 datum is not 2; then 2 is. */
+	g->seat[0].base = 1;
+	play(g, 0, "event rich");
+	all_pass(g);
+	ck_assert_int_eq(g->seat[0].base, 1);
+	again(g);
+	g->seat[0].base = 2;
+	play(g, 0, "event rich");
+	all_pass(g);
+	ck_assert_int_eq(g->seat[0].base, 7);
+	/* if_planet at a named hex: Delta Colony holds 4. */
+	play(g, 0, "event mine at 1,0");
+	all_pass(g);
+	ck_assert_int_eq(g->seat[0].base, 10);
+	ck_assert_int_eq(g->tile[1].data, 1);
+	/* move_action: the next action is a Movement of its own. */
+	g->actions = 1;
+	play(g, 0, "event warp");
+	all_pass(g);
+	ck_assert_int_eq(g->move_actions, 1);
+	refused(g, 0, "event beam", RULES_LANG_EN,
+	    "may only play Movements");
+	play(g, 0, "move 1,0");
+	all_pass(g);
+	ck_assert_int_eq(hexx_actions_left(g), 0);
+	ck_assert_int_eq(g->seat[0].base, 11);	/* landed, collected 1 */
+	/* use_event_action takes Event actions and any actions, never a
+	 * Transmission action. */
+	g->actions = 1;
+	g->event_actions = 1;
+	play(g, 0, "event beam");		/* the Event action */
+	all_pass(g);
+	ck_assert_int_eq(g->transmit_actions, 1);
+	play(g, 0, "event drain");		/* the last any action */
+	all_pass(g);
+	ck_assert_int_eq(g->actions, 0);
+	ck_assert_int_eq(g->transmit_actions, 1);
+	M->destroy(g);
+	M->cards_free(small);
 }
 END_TEST
 
@@ -1300,6 +1624,50 @@ START_TEST(board_picture)
 }
 END_TEST
 
+/* Columns (UTF-8 code points) of the line at s, up to its newline. */
+static size_t
+line_columns(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s != '\0' && *s != '\n'; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+/* Does the line at s (up to its newline) hold needle? */
+static int
+line_has(const char *s, const char *needle)
+{
+	const char *found = strstr(s, needle), *nl = strchr(s, '\n');
+
+	return found != NULL && (nl == NULL || found < nl);
+}
+
+/* No line of text is wider than 80 columns, but the lines a player
+ * copies whole ("pbem sign ..."), and in a text view (not yet wrapped
+ * for mail, footer_too 1) the shared footer's seed commitment. */
+static void
+fits_80(const char *text, int footer_too)
+{
+	const char *line, *at;
+
+	for (line = text; *line != '\0'; line = at + 1) {
+		at = line;
+		while (*at == ' ')
+			at++;
+		if (line_columns(line) > 80)
+			ck_assert_msg(strncmp(at, "pbem sign ", 10) == 0 ||
+			    (footer_too && (line_has(line, "Seed commitment") ||
+			    line_has(line, "Engagement sur la graine"))),
+			    "a line of %zu columns:\n%.*s", line_columns(line),
+			    (int)line_columns(line) * 2, line);
+		if ((at = strchr(line, '\n')) == NULL)
+			break;
+	}
+}
+
 /* Every template of the game, in both languages, for a seat and for
  * spectators, at positions of every phase: it renders, fills every
  * field, and the text form lists hexes with their neighbours. */
@@ -1351,6 +1719,7 @@ START_TEST(templates_render_all)
 					shown = present_view(view, &info);
 					for (k = 0; k < 7; k++) {
 						struct mustache_buf out;
+						char *wrapped;
 
 						mustache_buf_init(&out);
 						ck_assert_msg(templates_render(tpl,
@@ -1364,6 +1733,11 @@ START_TEST(templates_render_all)
 						ck_assert_msg(strstr(out.data, lang ?
 						    "voisines : " : "next to: ") !=
 						    NULL, "%s", out.data);
+						fits_80(out.data, 1);
+						wrapped = mail_wrap(out.data,
+						    MAIL_WRAP_WIDTH);
+						fits_80(wrapped, 0);
+						free(wrapped);
 						mustache_buf_free(&out);
 					}
 					json_decref(shown);
@@ -1410,6 +1784,10 @@ main(void)
 	tcase_add_test(tc, every_effect);
 	tcase_add_test(tc, disintegrate_and_delete);
 	tcase_add_test(tc, surprises);
+	tcase_add_test(tc, riposte);
+	tcase_add_test(tc, normal_bot);
+	tcase_add_test(tc, small_card_file);
+	tcase_add_test(tc, gained_actions_and_conditions);
 	tcase_add_test(tc, copy_top_event);
 	tcase_add_test(tc, transmission);
 	tcase_add_test(tc, winning);

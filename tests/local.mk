@@ -117,9 +117,9 @@ EXTRA_PROGRAMS += tests/bench_bots
 BENCHES += tests/bench_bots
 tests_bench_bots_SOURCES = tests/bench_bots.c
 tests_bench_bots_CPPFLAGS = $(RULES_CPPFLAGS) -I$(srcdir)/daemon/common \
-	$(SODIUM_CFLAGS) $(JANSSON_CFLAGS)
+	$(SODIUM_CFLAGS) $(JANSSON_CFLAGS) -DBENCH_SRCDIR='"$(abs_srcdir)"'
 tests_bench_bots_LDADD = daemon/libpbem.a rules/librules.a \
-	$(SODIUM_LIBS) $(JANSSON_LIBS)
+	$(SODIUM_LIBS) $(JANSSON_LIBS) $(YAML_LIBS)
 
 EXTRA_PROGRAMS += tests/bench_engine
 BENCHES += tests/bench_engine

@@ -126,6 +126,12 @@ wrap(json_t *lines, const char *text, size_t width, size_t max_lines)
 		json_array_append_new(lines, json_string(line));
 }
 
+void
+draw_wrap_lines(json_t *lines, const char *text, size_t width)
+{
+	wrap(lines, text, width, 0);
+}
+
 /* Lines (strings) as [{"text", "y"}] from y on, step apart. */
 static json_t *
 placed(json_t *lines, int y, int step)

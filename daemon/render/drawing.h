@@ -29,4 +29,11 @@
 void	draw_view_fill(json_t *data, const json_t *shown, int nseats,
 	    const char *const *names, int viewer);
 
+/*
+ * Append text to lines (an array) as strings of at most width
+ * characters (UTF-8 code points, width < 150), broken at spaces and
+ * after hyphens; a word longer than width is cut.  For text templates.
+ */
+void	draw_wrap_lines(json_t *lines, const char *text, size_t width);
+
 #endif /* PBEM_DRAWING_H */

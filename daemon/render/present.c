@@ -7,12 +7,15 @@
 
 #include "botname.h"
 #include "clock.h"
+#include "drawing.h"
 #include "present.h"
 #include "timetext.h"
 #include "xalloc.h"
 
 /* Room for one seat as text: a player's name and "(siège N)". */
 #define SEAT_TEXT_MAX	256
+/* The width of K_lines: an 80-column text with an indent of up to 8. */
+#define PRESENT_WRAP_WIDTH	72
 
 const char *
 present_lang_code(enum rules_lang lang)
@@ -63,7 +66,21 @@ join_strings(const json_t *a, const char *sep)
 	return out;
 }
 
-/* K from K_en / K_fr, and K_text for arrays of strings. */
+/* The lines of a string for an 80-column text: at most
+ * PRESENT_WRAP_WIDTH characters, so that an indent of up to 8 fits. */
+static json_t *
+wrapped(const json_t *s)
+{
+	json_t	*lines = json_array();
+
+	if (json_is_string(s))
+		draw_wrap_lines(lines, json_string_value(s),
+		    PRESENT_WRAP_WIDTH);
+	return lines;
+}
+
+/* K from K_en / K_fr, and K_text for arrays of strings; K_lines and
+ * K_text_lines, the same wrapped for text templates. */
 static void
 localise(json_t *obj, const char *code)
 {
@@ -81,7 +98,13 @@ localise(json_t *obj, const char *code)
 		memcpy(base, key, len - 3);
 		base[len - 3] = '\0';
 		json_object_set(add, base, v);
+		if (json_is_string(v)) {
+			snprintf(k, sizeof(k), "%s_lines", base);
+			json_object_set_new(add, k, wrapped(v));
+		}
 		if (json_is_array(v) && (text = join_strings(v, ", ")) != NULL) {
+			snprintf(k, sizeof(k), "%s_text_lines", base);
+			json_object_set_new(add, k, wrapped(text));
 			snprintf(k, sizeof(k), "%s_text", base);
 			json_object_set_new(add, k, text);
 		}
@@ -397,9 +420,12 @@ add_standings(json_t *v, const struct present_info *info)
 		return;
 	scores = json_object_get(result, "scores");
 	winners = json_object_get(result, "winners");
-	if (json_is_array(winners))
+	if (json_is_array(winners)) {
 		json_object_set_new(v, "winners_text",
 		    seats_text(winners, info));
+		json_object_set_new(v, "winners_text_lines",
+		    wrapped(json_object_get(v, "winners_text")));
+	}
 	nrows = json_is_array(scores) ? json_array_size(scores) :
 	    (size_t)(info->nseats > 0 ? info->nseats : 0);
 	hands = json_object_get(v, "hands");
@@ -484,6 +510,8 @@ present_view(const json_t *view, const struct present_info *info)
 		    json_string(fr ? m->title_fr : m->title_en));
 		json_object_set_new(v, "summary",
 		    json_string(fr ? m->summary_fr : m->summary_en));
+		json_object_set_new(v, "summary_lines",
+		    wrapped(json_object_get(v, "summary")));
 	}
 	to_act = json_object_get(v, "to_act");
 	json_object_set_new(v, "spectator", json_boolean(info->viewer < 0));
@@ -494,6 +522,8 @@ present_view(const json_t *view, const struct present_info *info)
 	    in_array(to_act, info->viewer) &&
 	    (json_object_get(v, "seat_status") == NULL || held_by_bot(v))));
 	json_object_set_new(v, "waiting_for", seats_text(to_act, info));
+	json_object_set_new(v, "waiting_for_lines",
+	    wrapped(json_object_get(v, "waiting_for")));
 	mark_seats(v, info);
 	add_players(v, info);
 	empty = json_array();

@@ -27,7 +27,8 @@ const char *const hexx_op_names[HEXX_OPS] = {
 	"use_actions", "planet_add", "planet_remove", "collect", "return",
 	"no_move", "no_transmit", "delete", "disintegrate", "show_top",
 	"roll", "copy", "cancel", "die_mod", "mucus", "transmit",
-	"event_action", "counter", "shift"
+	"event_action", "counter", "shift", "move_action", "transmit_action",
+	"if_base", "if_planet", "use_event_action"
 };
 const char *const hexx_target_names[HEXX_TARGETS] = {
 	"you", "each_opponent", "next", "all"
@@ -224,26 +225,33 @@ read_effect(struct reader *rd, const json_t *v, const char *field,
     struct hexx_effect *fx)
 {
 	const json_t *then;
+	int conditional;
 
 	memset(fx, 0, sizeof(*fx));
 	if (read_step(rd, v, field, &fx->step) != 0)
 		return -1;
 	then = json_object_get(v, "then");
-	if (fx->step.op != HEXX_OP_ROLL) {
+	conditional = fx->step.op == HEXX_OP_ROLL ||
+	    fx->step.op == HEXX_OP_IF_BASE || fx->step.op == HEXX_OP_IF_PLANET;
+	if (!conditional) {
 		if (then != NULL || json_object_get(v, "at_least") != NULL)
 			return fail(rd, v, field, "then: and at_least: belong "
-			    "to roll only");
+			    "to roll, if_base and if_planet only");
 		return 0;
 	}
-	if (read_int(rd, v, "at_least", 1, 6, 4, &fx->at_least) != 0)
+	if (fx->step.op == HEXX_OP_ROLL ? read_int(rd, v, "at_least", 1, 6, 4,
+	    &fx->at_least) != 0 : read_int(rd, v, "at_least", 0,
+	    HEXX_DATA_TOTAL, 1, &fx->at_least) != 0)
 		return -1;
 	if (then == NULL)
-		return fail(rd, v, field, "roll needs then: (the effect of a "
-		    "high enough die)");
+		return fail(rd, v, field, "%s needs then: (the effect that "
+		    "follows when the condition holds)", hexx_op_names[
+		    fx->step.op]);
 	if (read_step(rd, then, field, &fx->then) != 0)
 		return -1;
-	if (fx->then.op == HEXX_OP_ROLL || fx->then.op == HEXX_OP_COPY)
-		return fail(rd, then, field, "then: may not roll or copy");
+	if (fx->then.op == HEXX_OP_ROLL || fx->then.op == HEXX_OP_COPY ||
+	    fx->then.op == HEXX_OP_IF_BASE || fx->then.op == HEXX_OP_IF_PLANET)
+		return fail(rd, then, field, "then: may not roll, test or copy");
 	return 0;
 }
 

@@ -131,6 +131,16 @@ hexx_list_needs_with(const struct hexx_fxlist *list)
 	return 0;
 }
 
+/* "Utiliser une Action Événement": n actions that could play an Event
+ * are lost, the extra Event actions first. */
+static void
+use_event_actions(struct hexx *g, int n)
+{
+	for (; n > 0 && g->event_actions > 0; n--)
+		g->event_actions--;
+	g->actions -= n < g->actions ? n : g->actions;
+}
+
 /* Is seat one the target reaches from you? */
 static int
 targeted(const struct hexx *g, int you, int target, int seat)
@@ -302,7 +312,10 @@ run_step(struct hexx *g, int you, const struct hexx_step *st, int at,
 		return;
 	case HEXX_OP_ACTIONS:
 	case HEXX_OP_EVENT_ACTION:
+	case HEXX_OP_MOVE_ACTION:
+	case HEXX_OP_TRANSMIT_ACTION:
 	case HEXX_OP_USE_ACTIONS:
+	case HEXX_OP_USE_EVENT_ACTION:
 		/* Actions belong to the turn: only the seat playing it. */
 		if (!targeted(g, you, st->target, g->current))
 			return;
@@ -310,6 +323,12 @@ run_step(struct hexx *g, int you, const struct hexx_step *st, int at,
 			g->actions += n;
 		else if (st->op == HEXX_OP_EVENT_ACTION)
 			g->event_actions += n;
+		else if (st->op == HEXX_OP_MOVE_ACTION)
+			g->move_actions += n;
+		else if (st->op == HEXX_OP_TRANSMIT_ACTION)
+			g->transmit_actions += n;
+		else if (st->op == HEXX_OP_USE_EVENT_ACTION)
+			use_event_actions(g, n);
 		else
 			g->actions -= n < g->actions ? n : g->actions;
 		return;
@@ -391,16 +410,31 @@ static void
 run_effect(struct hexx *g, int you, const struct hexx_effect *fx, int at,
     int *with, int depth, struct rules_rng *rng)
 {
-	int die;
+	int die, tiles[HEXX_CARDS_MAX];
 
-	if (fx->step.op != HEXX_OP_ROLL) {
+	switch (fx->step.op) {
+	case HEXX_OP_ROLL:
+		die = 1 + (int)rules_rng_below(rng, 6);
+		g->last.roll = die;
+		if (die >= fx->at_least)
+			run_step(g, you, &fx->then, at, with, depth, rng);
+		return;
+	case HEXX_OP_IF_BASE:
+		/* "X Données dans votre Base de Données". */
+		if (g->seat[you].base >= fx->at_least)
+			run_step(g, you, &fx->then, at, with, depth, rng);
+		return;
+	case HEXX_OP_IF_PLANET:
+		/* "Une Planète avec X Données": the planet at the target
+		 * hex, else the one under your ship; none, no effect. */
+		if (planet_tiles(g, you, HEXX_YOU, at, tiles) == 1 &&
+		    g->tile[tiles[0]].data >= fx->at_least)
+			run_step(g, you, &fx->then, at, with, depth, rng);
+		return;
+	default:
 		run_step(g, you, &fx->step, at, with, depth, rng);
 		return;
 	}
-	die = 1 + (int)rules_rng_below(rng, 6);
-	g->last.roll = die;
-	if (die >= fx->at_least)
-		run_step(g, you, &fx->then, at, with, depth, rng);
 }
 
 void

@@ -10,7 +10,9 @@ TESTS += tests/check_hexx
 tests_check_hexx_SOURCES = tests/check_hexx.c $(NOPEEK_HIDERS)
 tests_check_hexx_CPPFLAGS = $(RULES_CPPFLAGS) -I$(srcdir)/rules/hexx \
 	-I$(srcdir)/daemon/common -I$(srcdir)/daemon/render $(SODIUM_CFLAGS) $(CHECK_CFLAGS) \
+	-I$(srcdir)/daemon/mail -I$(srcdir)/daemon/engine -I$(srcdir)/store \
 	-DHEXX_SRCDIR='"$(abs_srcdir)"'
-tests_check_hexx_LDADD = daemon/libpbem.a rules/librules.a \
+# daemon/libmail.a: mail_wrap(), the text a mail's reader gets.
+tests_check_hexx_LDADD = daemon/libmail.a daemon/libpbem.a rules/librules.a \
 	$(SODIUM_LIBS) $(JANSSON_LIBS) $(YAML_LIBS) $(GLIB_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += rules/hexx/cards.yaml

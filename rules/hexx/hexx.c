@@ -45,4 +45,5 @@ const struct rules_module hexx_module = {
 	.cards_free = hexx_cards_free,
 	.setup_cards = hexx_setup,
 	.load_cards = hexx_load,
+	.bot_move = hexx_bot_move,
 };

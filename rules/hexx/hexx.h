@@ -15,6 +15,8 @@
  *   turn.c    move reading (EN/FR), check, apply, response windows.
  *   view.c    views, move forms, legal moves, default and sample moves,
  *             describe_last, and the board drawing (SVG).
+ *   bot.c     the "normal" bot (bot_move): the best-scoring legal move on
+ *             a copy of the game with the hidden cards dealt at random.
  * Every state keeps a pointer to its card set and writes card ids only.
  */
 #ifndef PBEM_HEXX_H
@@ -81,6 +83,13 @@ enum hexx_op {
 	HEXX_OP_COUNTER,	/* cancel the other Surprises answering */
 	HEXX_OP_SHIFT,		/* move the schema at the target hex, with its
 				   ships, to the "to" hex */
+	HEXX_OP_MOVE_ACTION,	/* gain N actions that must be Movements */
+	HEXX_OP_TRANSMIT_ACTION,	/* gain N actions that must be
+				   Transmissions */
+	HEXX_OP_IF_BASE,	/* "then" if your data base holds >= at_least */
+	HEXX_OP_IF_PLANET,	/* "then" if the planet holds >= at_least */
+	HEXX_OP_USE_EVENT_ACTION,	/* lose N Event actions (extra Event
+				   actions first, then any action) */
 	HEXX_OPS
 };
 
@@ -113,8 +122,9 @@ struct hexx_step {
 
 struct hexx_effect {
 	struct hexx_step step;
-	int	at_least;	/* HEXX_OP_ROLL: the die face needed */
-	struct hexx_step then;	/* HEXX_OP_ROLL: what that face does */
+	int	at_least;	/* HEXX_OP_ROLL: the die face needed;
+				   HEXX_OP_IF_*: the data needed */
+	struct hexx_step then;	/* HEXX_OP_ROLL, _IF_*: what follows */
 };
 
 struct hexx_fxlist {
@@ -224,8 +234,12 @@ struct hexx_pending {
 	int	path[HEXX_PATH_MAX][2];
 	int	die_mod;	/* Surprises' changes to the die */
 	int	cancelled;
-	int	answer[HEXX_SEATS_MAX];	/* 0 none, 1 pass, 2 surprise */
+	int	answer[HEXX_SEATS_MAX];	/* 0 none, 1 answered */
 	int	surprise[HEXX_SEATS_MAX];	/* the surprise card, or -1 */
+	int	riposte;	/* 1: the others' Surprises are shown and the
+				   seat playing may riposte (seed line 345) */
+	int	riposte_card;	/* its riposting Surprise while it resolves,
+				   else -1 (never saved) */
 };
 
 /* What the last move did, for describe_last and the views. */
@@ -251,6 +265,9 @@ struct hexx {
 	int	round;
 	int	actions;	/* actions left this turn */
 	int	event_actions;	/* extra actions that must be Events */
+	int	move_actions;	/* extra actions that must be Movements */
+	int	transmit_actions;	/* extra actions that must be
+				   Transmissions */
 	int	supply;		/* data left in the box */
 	int	winner_mask;	/* seats that won, when over */
 	int	ndeck;
@@ -345,6 +362,9 @@ enum rules_status hexx_check(const void *state, int seat, const json_t *move,
 	    enum rules_lang lang, char *err, size_t errlen);
 void	hexx_apply(void *state, int seat, const json_t *move,
 	    struct rules_rng *rng);
+/* Actions left this turn, the extra Event, Movement and Transmission
+ * actions included. */
+int	hexx_actions_left(const struct hexx *g);
 
 /* view.c */
 json_t	*hexx_view(const void *state, int viewer);
@@ -357,6 +377,9 @@ enum rules_status hexx_sample_illegal(const void *state, int seat,
 enum rules_status hexx_describe_last(const void *state, int seat,
 	    const char *const *names, enum rules_lang lang, char *out,
 	    size_t outlen);
+/* bot.c: the move of a "normal" bot (rules.h, bot_move). */
+enum rules_status hexx_bot_move(const void *state, int seat, int level,
+	    struct rules_rng *rng, char *out, size_t outlen);
 /* The board as an SVG document (a new string, freed by the caller). */
 char	*hexx_board_svg(const struct hexx *g, enum rules_lang lang);
 

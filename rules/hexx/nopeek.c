@@ -5,7 +5,8 @@
  * What a seat cannot see (docs/hexx.md, "Hidden information"): the deck's
  * order and the cards of the other hands (only their sizes are public),
  * and, while a window is open, which other seats answered with a
- * Surprise.  A card shown from the deck's top is known to all.
+ * Surprise (until they are shown for a riposte).  A card shown from the
+ * deck's top is known to all.
  */
 #include <stdio.h>
 
@@ -17,8 +18,18 @@ hexx_note(const json_t *saved, struct nopeek_known *k)
 	const json_t *shown = json_object_get(json_object_get(saved, "last"),
 	    "shown");
 
+	const json_t *pending = json_object_get(saved, "pending");
+	const json_t *card;
+	size_t s;
+
 	if (json_is_string(shown))
 		nopeek_add_known(k, shown);
+	/* Surprises shown to the seat that may riposte are public. */
+	if (json_integer_value(json_object_get(pending, "riposte")) == 1)
+		json_array_foreach(json_object_get(pending, "surprises"), s,
+		    card)
+			if (json_is_string(card))
+				nopeek_add_known(k, card);
 }
 
 static void
@@ -30,9 +41,13 @@ hexx_hide(json_t *saved, int seat, const struct nopeek_known *k,
 
 	nopeek_permute(slot, nopeek_deck_and_hands(saved, "deck", "hands",
 	    seat, slot, 8), k, NULL, rng);
-	/* Answers stay secret until the window closes. */
+	/* Answers stay secret until the window closes, or until they are
+	 * shown to the seat that may riposte. */
 	surprises = json_object_get(json_object_get(saved, "pending"),
 	    "surprises");
+	if (json_integer_value(json_object_get(json_object_get(saved,
+	    "pending"), "riposte")) == 1)
+		return;
 	for (s = 0; s < json_array_size(surprises); s++)
 		if ((int)s != seat)
 			json_array_set_new(surprises, s, json_null());

@@ -34,7 +34,7 @@ start_turn(struct hexx *g)
 	g->actions = HEXX_ACTIONS - (s->mucus < HEXX_ACTIONS ? s->mucus :
 	    HEXX_ACTIONS);
 	s->mucus = 0;
-	g->event_actions = 0;
+	g->event_actions = g->move_actions = g->transmit_actions = 0;
 }
 
 /* The game runs out of rounds: most Mission cards, then most data. */
@@ -141,7 +141,7 @@ hexx_setup(const void *cards, int nseats, const json_t *options,
 	g->nseats = nseats;
 	g->last.seat = -1;
 	g->last.card = g->last.shown = g->last.resolved = -1;
-	g->pending.card = g->pending.with = -1;
+	g->pending.card = g->pending.with = g->pending.riposte_card = -1;
 	for (s = 0; s < HEXX_SEATS_MAX; s++)
 		g->pending.surprise[s] = -1;
 	for (i = 0; i < set->nmissions; i++)
@@ -235,6 +235,7 @@ hexx_save(const void *state)
 	    p->has_to ? json_pack("[i,i]", p->tq, p->tr) : json_null(), "path",
 	    path, "die_mod", p->die_mod, "cancelled", p->cancelled, "answers",
 	    answers, "surprises", surp);
+	json_object_set_new(pend, "riposte", json_integer(p->riposte));
 	o = json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:o,s:o,s:o,"
 	    "s:o,s:o,s:o}", "version", SAVE_VERSION, "nseats", g->nseats,
 	    "phase", g->phase, "current", g->current, "first", g->first,
@@ -243,6 +244,9 @@ hexx_save(const void *state)
 	    "deck", cards_json(g, g->deck, g->ndeck), "discard",
 	    cards_json(g, g->discard, g->ndiscard), "tiles", tiles, "seats",
 	    seats, "hands", hands, "pending", pend);
+	json_object_set_new(o, "move_actions", json_integer(g->move_actions));
+	json_object_set_new(o, "transmit_actions",
+	    json_integer(g->transmit_actions));
 	json_object_set_new(o, "last", json_pack("{s:i,s:i,s:i,s:i,s:o,s:i,"
 	    "s:i,s:i,s:i,s:o}", "resolved", g->last.resolved, "surprises",
 	    g->last.surprises, "seat", g->last.seat, "verb", g->last.verb, "card",
@@ -273,6 +277,17 @@ get_int(const json_t *o, const char *key, int lo, int hi, int *out,
 	}
 	*out = (int)json_integer_value(v);
 	return 0;
+}
+
+/* An integer field added after the first saves: absent reads as 0. */
+static void
+get_new_int(const json_t *o, const char *key, int lo, int hi, int *out,
+    struct loader *ld)
+{
+	if (json_object_get(o, key) == NULL)
+		*out = 0;
+	else
+		get_int(o, key, lo, hi, out, ld);
 }
 
 /* A card id (or null when allow_null) to its index; each card may be
@@ -428,6 +443,10 @@ load_pending(struct hexx *g, const json_t *p, struct loader *ld)
 		ld->bad = 1;
 		return;
 	}
+	get_new_int(p, "riposte", 0, 1, &pd->riposte, ld);
+	pd->riposte_card = -1;	/* only set while a riposte resolves */
+	if (pd->riposte && g->phase != HEXX_PHASE_WINDOW)
+		ld->bad = 1;
 	for (s = 0; s < g->nseats; s++) {
 		pd->surprise[s] = get_card(json_array_get(surp, (size_t)s), 1,
 		    0, ld);
@@ -469,6 +488,9 @@ hexx_load(const void *cards, const json_t *saved, char *err, size_t errlen)
 	get_int(saved, "round", 0, HEXX_ROUND_LIMIT, &g->round, &ld);
 	get_int(saved, "actions", 0, 50, &g->actions, &ld);
 	get_int(saved, "event_actions", 0, 50, &g->event_actions, &ld);
+	get_new_int(saved, "move_actions", 0, 50, &g->move_actions, &ld);
+	get_new_int(saved, "transmit_actions", 0, 50, &g->transmit_actions,
+	    &ld);
 	get_int(saved, "supply", 0, HEXX_DATA_TOTAL, &g->supply, &ld);
 	get_int(saved, "winners", 0, (1 << g->nseats) - 1, &g->winner_mask,
 	    &ld);
@@ -543,7 +565,8 @@ hexx_to_act(const void *state, int *seats, int max)
 			acts = s == g->current;
 			break;
 		case HEXX_PHASE_WINDOW:
-			acts = s != g->current && !g->pending.answer[s];
+			acts = g->pending.riposte ? s == g->current :
+			    s != g->current && !g->pending.answer[s];
 			break;
 		default:
 			acts = 0;

@@ -37,6 +37,43 @@ refuse(enum rules_status st, char *err, size_t errlen, enum rules_lang lang,
 	return st;
 }
 
+/* The extra actions that may only play verb (Event, Movement or
+ * Transmission actions gained from cards), or NULL. */
+static int *
+extra_actions(struct hexx *g, int verb)
+{
+	switch (verb) {
+	case HEXX_V_EVENT:
+	case HEXX_V_SURPRISE:	/* a riposte is an Event of one's turn */
+		return &g->event_actions;
+	case HEXX_V_MOVE:
+		return &g->move_actions;
+	case HEXX_V_TRANSMIT:
+		return &g->transmit_actions;
+	default:
+		return NULL;
+	}
+}
+
+int
+hexx_actions_left(const struct hexx *g)
+{
+	return g->actions + g->event_actions + g->move_actions +
+	    g->transmit_actions;
+}
+
+/* Use one action for verb: an extra action of its kind first. */
+static void
+use_action(struct hexx *g, int verb)
+{
+	int *extra = extra_actions(g, verb);
+
+	if (extra != NULL && *extra > 0)
+		(*extra)--;
+	else
+		g->actions--;
+}
+
 /* The card whose folded id or name is text, or -1. */
 static int
 card_named(const struct hexx_cards *set, const char *text)
@@ -596,6 +633,41 @@ check_transmit(const struct hexx *g, int seat, const struct parsed *p,
 	return RULES_OK;
 }
 
+/* May verb use one of the extra actions left? */
+static int
+extra_fits(const struct hexx *g, int verb)
+{
+	return (verb == HEXX_V_EVENT && g->event_actions > 0) ||
+	    (verb == HEXX_V_MOVE && g->move_actions > 0) ||
+	    (verb == HEXX_V_TRANSMIT && g->transmit_actions > 0);
+}
+
+/* The refusal of an action no extra action left may play. */
+static enum rules_status
+only_extra(const struct hexx *g, enum rules_lang lang, char *err,
+    size_t errlen)
+{
+	const char *kinds[3];
+	int n = 0, i;
+	size_t len;
+
+	if (g->event_actions > 0)
+		kinds[n++] = SAY(lang, "Events", "Événements");
+	if (g->move_actions > 0)
+		kinds[n++] = SAY(lang, "Movements", "Déplacements");
+	if (g->transmit_actions > 0)
+		kinds[n++] = SAY(lang, "Transmissions", "Transmissions");
+	len = (size_t)snprintf(err, errlen, "%s", SAY(lang,
+	    "Your remaining actions may only play ",
+	    "Vos Actions restantes ne peuvent jouer que des "));
+	for (i = 0; i < n && len < errlen; i++)
+		len += (size_t)snprintf(err + len, errlen - len, "%s%s",
+		    i == 0 ? "" : SAY(lang, " or ", " ou "), kinds[i]);
+	if (len < errlen)
+		snprintf(err + len, errlen - len, ".");
+	return RULES_ILLEGAL;
+}
+
 static enum rules_status
 check_action(const struct hexx *g, int seat, const struct parsed *p,
     enum rules_lang lang, char *err, size_t errlen)
@@ -636,15 +708,12 @@ check_action(const struct hexx *g, int seat, const struct parsed *p,
 		    "refresh, event) or end.", "C'est votre tour : jouez une "
 		    "Action (schema, deplacer, transmettre, actualiser, "
 		    "evenement) ou fin.");
-	if (g->actions == 0 && g->event_actions == 0)
+	if (hexx_actions_left(g) == 0)
 		return refuse(RULES_ILLEGAL, err, errlen, lang,
 		    "You have no action left: end your turn.",
 		    "Il ne vous reste aucune Action : finissez votre tour.");
-	if (g->actions == 0 && p->verb != HEXX_V_EVENT)
-		return refuse(RULES_ILLEGAL, err, errlen, lang,
-		    "Your remaining actions may only play Events.",
-		    "Vos Actions restantes ne peuvent jouer que des "
-		    "Événements.");
+	if (g->actions == 0 && !extra_fits(g, p->verb))
+		return only_extra(g, lang, err, errlen);
 	if (p->verb == HEXX_V_MOVE)
 		return check_move(g, seat, p, lang, err, errlen);
 	if (p->card < 0)
@@ -719,6 +788,13 @@ hexx_check(const void *state, int seat, const json_t *move,
 	if (g->phase == HEXX_PHASE_WINDOW) {
 		if (p.verb == HEXX_V_PASS)
 			return RULES_OK;
+		if (p.verb != HEXX_V_SURPRISE && g->pending.riposte)
+			return refuse(RULES_ILLEGAL, err, errlen, lang,
+			    "Surprises answer your action: riposte with "
+			    "surprise CARD (it uses an action) or pass.",
+			    "Des Surprises répondent à votre Action : ripostez "
+			    "avec surprise CARTE (cela utilise une Action) ou "
+			    "passer.");
 		if (p.verb != HEXX_V_SURPRISE)
 			return refuse(RULES_ILLEGAL, err, errlen, lang,
 			    "An action was declared: answer with surprise CARD "
@@ -760,7 +836,7 @@ finish_action(struct hexx *g, struct rules_rng *rng)
 	if (g->phase == HEXX_PHASE_OVER)
 		return;
 	g->phase = HEXX_PHASE_ACTIONS;
-	if (g->actions == 0 && g->event_actions == 0 &&
+	if (hexx_actions_left(g) == 0 &&
 	    g->seat[g->current].nhand <= HEXX_HAND)
 		hexx_end_turn(g, rng);
 }
@@ -875,32 +951,85 @@ countered(const struct hexx *g)
 	return -1;
 }
 
-/* The last answer is in: Surprises, then the action. */
+/* Play seat's Surprise card now: pay its data (no effect if it cannot)
+ * and run it, when effective; it goes to the discard pile. */
+static void
+play_surprise(struct hexx *g, int seat, int card, int effective,
+    struct rules_rng *rng)
+{
+	int none = -1;
+
+	if (hexx_hand_take(g, seat, card) != 0)
+		return;
+	if (effective && g->cards->card[card].cost_data <= g->seat[seat].base) {
+		g->seat[seat].base -= g->cards->card[card].cost_data;
+		g->supply += g->cards->card[card].cost_data;
+		hexx_run(g, seat, &g->cards->card[card].on[HEXX_ON_PLAY], -1,
+		    &none, rng);
+	}
+	hexx_to_discard(g, card);
+	g->last.surprises++;
+}
+
+/*
+ * The riposte of the seat playing (seed line 345): its Surprise answers
+ * the others' Surprises and resolves first.  Its cancel or counter
+ * effect stops those Surprises (not its own action); its other effects
+ * run as written.  Returns whether the others' Surprises are stopped.
+ */
+static int
+riposte(struct hexx *g, struct rules_rng *rng)
+{
+	struct hexx_pending *p = &g->pending;
+	const struct hexx_fxlist *list;
+	int card = p->riposte_card, cancelled = p->cancelled, stops;
+
+	p->riposte_card = -1;
+	if (card < 0)
+		return 0;
+	list = &g->cards->card[card].on[HEXX_ON_PLAY];
+	stops = (hexx_list_has(list, HEXX_OP_CANCEL) ||
+	    hexx_list_has(list, HEXX_OP_COUNTER)) &&
+	    g->cards->card[card].cost_data <= g->seat[g->current].base;
+	play_surprise(g, g->current, card, 1, rng);
+	p->cancelled = cancelled;
+	return stops;
+}
+
+/* Did another seat answer with a Surprise, and may the seat playing
+ * still riposte (an action, or an Event action, left)? */
+static int
+riposte_open(const struct hexx *g)
+{
+	int s;
+
+	if (g->actions + g->event_actions == 0)
+		return 0;
+	for (s = 0; s < g->nseats; s++)
+		if (s != g->current && g->pending.surprise[s] >= 0)
+			return 1;
+	return 0;
+}
+
+/* The last answer is in: a riposte, the Surprises, then the action. */
 static void
 close_window(struct hexx *g, struct rules_rng *rng)
 {
 	struct hexx_pending *p = &g->pending;
-	int i, s, card, none, counter = countered(g);
+	int i, s, card, stopped, counter = countered(g);
 
 	g->last.resolved = p->verb;
 	g->last.card = p->card;
 	g->last.surprises = 0;
+	stopped = riposte(g, rng);
+	p->riposte = 0;
 	for (i = 1; i < g->nseats; i++) {
 		s = (g->current + i) % g->nseats;
 		card = p->surprise[s];
 		p->surprise[s] = -1;
-		if (card < 0 || hexx_hand_take(g, s, card) != 0)
-			continue;
-		if ((counter < 0 || counter == s) &&
-		    g->cards->card[card].cost_data <= g->seat[s].base) {
-			g->seat[s].base -= g->cards->card[card].cost_data;
-			g->supply += g->cards->card[card].cost_data;
-			none = -1;
-			hexx_run(g, s, &g->cards->card[card].on[HEXX_ON_PLAY],
-			    -1, &none, rng);
-		}
-		hexx_to_discard(g, card);
-		g->last.surprises++;
+		if (card >= 0)
+			play_surprise(g, s, card, !stopped && (counter < 0 ||
+			    counter == s), rng);
 	}
 	if (g->phase == HEXX_PHASE_OVER)
 		return;
@@ -951,7 +1080,8 @@ declare(struct hexx *g, int seat, const struct parsed *mv)
 	p->tr = mv->tr;
 	p->npath = mv->npath;
 	memcpy(p->path, mv->path, sizeof(p->path));
-	p->die_mod = p->cancelled = 0;
+	p->die_mod = p->cancelled = p->riposte = 0;
+	p->riposte_card = -1;
 	if (p->card >= 0)
 		hexx_hand_take(g, seat, p->card);
 	if (mv->verb == HEXX_V_MOVE && mv->with >= 0) {
@@ -1002,12 +1132,23 @@ hexx_apply(void *state, int seat, const json_t *move, struct rules_rng *rng)
 		return;
 	case HEXX_V_PASS:
 	case HEXX_V_SURPRISE:
+		if (g->pending.riposte) {
+			/* The seat playing ripostes, or not. */
+			if (p.verb == HEXX_V_SURPRISE) {
+				use_action(g, HEXX_V_SURPRISE);
+				g->pending.riposte_card = p.card;
+			}
+			close_window(g, rng);
+			return;
+		}
 		g->pending.answer[seat] = 1;
 		g->pending.surprise[seat] = p.verb == HEXX_V_SURPRISE ?
 		    p.card : -1;
 		for (s2 = 0; s2 < g->nseats; s2++)
 			all &= g->pending.answer[s2];
-		if (all)
+		if (all && riposte_open(g))
+			g->pending.riposte = 1;	/* the Surprises show */
+		else if (all)
 			close_window(g, rng);
 		return;
 	case HEXX_V_END:
@@ -1021,10 +1162,7 @@ hexx_apply(void *state, int seat, const json_t *move, struct rules_rng *rng)
 		break;
 	}
 	/* An action: it uses one action, and engages the ship's schema. */
-	if (p.verb == HEXX_V_EVENT && g->event_actions > 0)
-		g->event_actions--;
-	else
-		g->actions--;
+	use_action(g, p.verb);
 	g->last.card = p.verb == HEXX_V_MOVE ? -1 : p.card;
 	switch (p.verb) {
 	case HEXX_V_SCHEMA:

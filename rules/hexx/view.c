@@ -50,6 +50,21 @@ cards_arr(const struct hexx *g, const int *cards, int n)
 	return a;
 }
 
+/* The names of cards in one language, for text lists. */
+static json_t *
+card_names(const struct hexx *g, const int *cards, int n,
+    enum rules_lang lang)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_string(lang == RULES_LANG_FR ?
+		    g->cards->card[cards[i]].name_fr :
+		    g->cards->card[cards[i]].name_en));
+	return a;
+}
+
 static void
 hex_centre(int q, int r, double *x, double *y)
 {
@@ -311,6 +326,20 @@ conclusion(const struct hexx *g, int seat, enum rules_lang lang)
 	return json_string(out);
 }
 
+/* The Surprises that answered, once shown for a riposte: [{seat, card}]. */
+static json_t *
+shown_surprises(const struct hexx *g)
+{
+	json_t *a = json_array();
+	int s;
+
+	for (s = 0; s < g->nseats; s++)
+		if (g->pending.surprise[s] >= 0)
+			json_array_append_new(a, json_pack("{s:i,s:o}", "seat",
+			    s, "card", card_obj(g, g->pending.surprise[s])));
+	return a;
+}
+
 json_t *
 hexx_view(const void *state, int viewer)
 {
@@ -354,6 +383,11 @@ hexx_view(const void *state, int viewer)
 		    "you", s == viewer, "answered", g->phase ==
 		    HEXX_PHASE_WINDOW && g->pending.answer[s] &&
 		    s != g->current, "to_act", 0));
+		/* Flags for templates, where a 0 reads as true. */
+		json_object_update_new(json_array_get(seats, (size_t)s),
+		    json_pack("{s:b,s:b,s:b}", "has_mucus", st->mucus > 0,
+		    "move_forbidden", st->no_move > 0, "transmit_forbidden",
+		    st->no_transmit > 0));
 		if (g->phase == HEXX_PHASE_OVER &&
 		    (g->winner_mask & (1 << s))) {
 			json_object_set_new(json_array_get(seats, (size_t)s),
@@ -378,6 +412,15 @@ hexx_view(const void *state, int viewer)
 	    "board", board, "board_width", w, "board_height", h,
 	    "board_svg_en", svg);
 	free(svg);
+	json_object_set_new(v, "discard_names_en", card_names(g, g->discard,
+	    g->ndiscard, RULES_LANG_EN));
+	json_object_set_new(v, "discard_names_fr", card_names(g, g->discard,
+	    g->ndiscard, RULES_LANG_FR));
+	json_object_update_new(v, json_pack("{s:i,s:i,s:b,s:b,s:b}",
+	    "move_actions", g->move_actions, "transmit_actions", g->transmit_actions,
+	    "has_event_actions", g->event_actions > 0, "has_move_actions",
+	    g->move_actions > 0, "has_transmit_actions",
+	    g->transmit_actions > 0));
 	svg = hexx_board_svg(g, RULES_LANG_FR);
 	json_object_set_new(v, "board_svg_fr", json_string(svg));
 	free(svg);
@@ -406,6 +449,10 @@ hexx_view(const void *state, int viewer)
 		pend = json_pack("{s:s,s:i,s:o,s:o,s:b}", "verb",
 		    verb_names[p->verb], "seat", g->current, "card",
 		    card_obj(g, p->card), "path", path, "alt", p->alt);
+		json_object_set_new(pend, "riposte", json_boolean(p->riposte));
+		if (p->riposte)
+			json_object_set_new(pend, "surprises",
+			    shown_surprises(g));
 		if (viewer >= 0 && viewer < g->nseats &&
 		    p->surprise[viewer] >= 0)
 			json_object_set_new(pend, "your_surprise",
@@ -742,6 +789,14 @@ hexx_move_forms(const void *state, int seat, enum rules_lang lang)
 		    "of your Mission)"));
 		return a;
 	}
+	if (g->phase == HEXX_PHASE_WINDOW && g->pending.riposte) {
+		json_array_append_new(a, json_string(fr ? "passer" : "pass"));
+		json_array_append_new(a, json_string(fr ? "surprise <une "
+		    "Surprise de votre main> (riposte : utilise une Action)" :
+		    "surprise <a Surprise in your hand> (riposte: uses an "
+		    "action)"));
+		return a;
+	}
 	if (g->phase == HEXX_PHASE_WINDOW) {
 		json_array_append_new(a, json_string(fr ? "passer" : "pass"));
 		json_array_append_new(a, json_string(fr ? "surprise <une "
@@ -879,6 +934,10 @@ describe_into(const void *state, int seat, const char *const *names,
 			    "est sans effet" : "has no effect") : (fr ?
 			    "est résolu" : "resolved"));
 	}
+	else if (g->phase == HEXX_PHASE_WINDOW && g->pending.riposte)
+		snprintf(tail, sizeof(tail), fr ? " ; des Surprises répondent, "
+		    "%s peut riposter" : "; Surprises answer, %s may riposte",
+		    names[g->current]);
 	snprintf(out, outlen, fr ? "%s a répondu%s" : "%s answered%s",
 	    names[seat], tail);
 	return RULES_OK;
