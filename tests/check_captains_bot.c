@@ -462,7 +462,7 @@ START_TEST(bot_junk_and_cleanup_glory)
 	int person = offer_of(s, "m-person"), ally = offer_of(s, "m-ally");
 
 	/* values: person 2, cargo 1, ship 1, ally 0 + 5 (ENDGAME) = 5 */
-	ck_assert_int_eq(cc_value(s, s->offer[ally], 0), 5);
+	ck_assert_int_eq(cc_value(s, 1 - s->bot_seat, s->offer[ally], 0), 5);
 	bot_deck(s, deck, 1);
 	to_bot(s);
 	ck_assert_int_eq(cc_bot_junk_offer(s), ally);

@@ -82,8 +82,8 @@ cc_bot_offer_for(const struct cc_state *s, const struct cc_expr *e)
 	return -1;
 }
 
-/* Line 766: the offer of most value for the person, with no token on it
- * (the person's value: FOCUS aside, a value is the same for both). */
+/* Line 766: the offer of most value for the person (FOCUS at the
+ * person's multipliers, line 710), with no token on it. */
 int
 cc_bot_junk_offer(const struct cc_state *s)
 {
@@ -93,7 +93,7 @@ cc_bot_junk_offer(const struct cc_state *s)
 		int v;
 		if (s->offer[k] < 0 || s->offer_glory[k] > 0)
 			continue;
-		v = cc_value(s, s->bot_seat, s->offer[k], 0);
+		v = cc_value(s, 1 - s->bot_seat, s->offer[k], 0);
 		if (best < 0 || v > bv) {
 			best = k;
 			bv = v;
