@@ -28,11 +28,15 @@
  * MOVES_PER_COUNT moves were played (at least MIN_GAMES_PER_COUNT); the
  * full contract checks run on each move of the first games, until
  * CHECKED_MOVES_PER_COUNT moves were checked (at least 3 games), so a
- * game of long turns costs no more than a short one. */
+ * game of long turns costs no more than a short one.  The sanitizer run
+ * (tests/run-all.sh) sets PBEM_RULES_API_SAMPLE=1, which divides the
+ * three counts by SAMPLE_DIVISOR: the sanitizers need every path, not
+ * the full count, which the normal build has just played. */
 #define GAMES_PER_COUNT		200
 #define MIN_GAMES_PER_COUNT	20
 #define MOVES_PER_COUNT		20000L
 #define CHECKED_MOVES_PER_COUNT	3000L
+#define SAMPLE_DIVISOR		4
 #define MAX_MOVES	5000	/* four seats of Planet Hexx play ~1,400 */
 
 static char *
@@ -470,19 +474,28 @@ play(const struct rules_module *m, int nseats, uint64_t game, int checks,
 START_TEST(test_random_play_contract)
 {
 	const struct rules_module *const *m;
+	const char *sample = getenv("PBEM_RULES_API_SAMPLE");
+	long moves_per_count = MOVES_PER_COUNT;
+	long checked_moves_per_count = CHECKED_MOVES_PER_COUNT;
+	int min_games_per_count = MIN_GAMES_PER_COUNT;
 	char *a, *b;
 	long played, replayed;
 	int nseats, g, checks;
 
+	if (sample != NULL && strcmp(sample, "1") == 0) {
+		moves_per_count /= SAMPLE_DIVISOR;
+		checked_moves_per_count /= SAMPLE_DIVISOR;
+		min_games_per_count /= SAMPLE_DIVISOR;
+	}
 	for (m = rules_all(); *m != NULL; m++)
 		for (nseats = (*m)->min_seats; nseats <= (*m)->max_seats;
 		    nseats++) {
 			played = 0;
 			for (g = 0; g < GAMES_PER_COUNT && (g <
-			    MIN_GAMES_PER_COUNT || played < MOVES_PER_COUNT);
+			    min_games_per_count || played < moves_per_count);
 			    g++) {
 				checks = g < 3 || played <
-				    CHECKED_MOVES_PER_COUNT;
+				    checked_moves_per_count;
 				replayed = 0;
 				a = play(*m, nseats, (uint64_t)g, checks,
 				    &played);

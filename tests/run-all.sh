@@ -1,8 +1,8 @@
 #!/bin/sh
 # run-all.sh -- the whole test suite, as CI runs it: a normal build with
 # `make check`; `make distcheck`, which plays a sample of the random games
-# (PBEM_DISTCHECK_RANDOM_GAMES, default 200) and of the browser's moves
-# (PBEM_WEB_SAMPLE); a bounded run of the libFuzzer harnesses
+# (PBEM_DISTCHECK_RANDOM_GAMES, default 50), of the rules-contract games
+# (PBEM_RULES_API_SAMPLE) and of the browser's moves (PBEM_WEB_SAMPLE); a bounded run of the libFuzzer harnesses
 # (tests/fuzz-run.sh, PBEM_FUZZ_SECONDS per harness, default 45); then the
 # same suite built with AddressSanitizer and UndefinedBehaviorSanitizer,
 # with the same samples.  Builds happen in _build/ and _build-asan/ so
@@ -34,8 +34,8 @@ make -j"$jobs" check || { cat tests/*.log; exit 1; }
 echo "=== make distcheck"
 # distcheck proves the tarball builds and passes; the full count of
 # random games has just been played above, so it plays a sample.
-PBEM_RANDOM_GAMES=${PBEM_DISTCHECK_RANDOM_GAMES:-200} PBEM_RANDOM_MOVES=5000 \
-PBEM_WEB_SAMPLE=1 make -j"$jobs" distcheck
+PBEM_RANDOM_GAMES=${PBEM_DISTCHECK_RANDOM_GAMES:-50} PBEM_RANDOM_MOVES=5000 \
+PBEM_RULES_API_SAMPLE=1 PBEM_WEB_SAMPLE=1 make -j"$jobs" distcheck
 echo "=== fuzzing (clang, libFuzzer): a crash fails the suite"
 sh "$top"/tests/fuzz-run.sh "${PBEM_FUZZ_SECONDS:-45}"
 cd "$top"
@@ -47,7 +47,8 @@ make -j"$jobs"
 # The normal build already played the full count of random games; here
 # fewer suffice to exercise every path under the sanitizers, which run
 # code several times slower (hence also the longer check timeouts).
-PBEM_RANDOM_GAMES=100 PBEM_RANDOM_MOVES=5000 PBEM_WEB_SAMPLE=1 \
+PBEM_RANDOM_GAMES=40 PBEM_RANDOM_MOVES=5000 PBEM_RULES_API_SAMPLE=1 \
+PBEM_WEB_SAMPLE=1 \
 CK_TIMEOUT_MULTIPLIER=2 \
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
