@@ -482,6 +482,47 @@ START_TEST(bot_junk_and_cleanup_glory)
 }
 END_TEST
 
+/* Lines 690, 704, 710: the Bot ignores missions but values a card's
+ * FOCUS icons at the multipliers of the seat it values the card for --
+ * the person's own tracks when it judges what to junk. */
+START_TEST(bot_values_focus)
+{
+	struct cc_set *set = small_set();
+	struct cc_state *s = against_bot(set, "ensign", 5);
+	int person_seat = 1 - s->bot_seat;
+	int cargo = offer_of(s, "m-cargo"), ally = offer_of(s, "m-ally");
+	int cargo_card = s->offer[cargo];
+	struct cc_card *person_captain = &set->card[
+	    s->seat[person_seat].zone[CC_Z_CAPTAIN].s[0].card];
+	struct cc_card *bot_captain = &set->card[
+	    s->seat[s->bot_seat].zone[CC_Z_CAPTAIN].s[0].card];
+
+	/* two MILITARY icons on the cargo: worth 3 each at the person's
+	 * level 4, nothing at the Bot's level 0 */
+	set->card[cargo_card].focus[CC_MILITARY] = 2;
+	memset(person_captain->multiplier, 0,
+	    sizeof(person_captain->multiplier));
+	memset(bot_captain->multiplier, 0, sizeof(bot_captain->multiplier));
+	person_captain->multiplier[4] = 3;
+	s->seat[person_seat].track[CC_MILITARY] = 4;
+	s->seat[s->bot_seat].track[CC_MILITARY] = 0;
+	ck_assert_int_eq(cc_value(s, person_seat, cargo_card, 0), 1 + 2 * 3);
+	ck_assert_int_eq(cc_value(s, s->bot_seat, cargo_card, 0), 1);
+	/* the cargo (7 for the person) now beats the ENDGAME ally (5) */
+	ck_assert_int_eq(cc_value(s, person_seat, s->offer[ally], 0), 5);
+	ck_assert_int_eq(cc_bot_junk_offer(s), cargo);
+	/* at the Bot's multipliers the icons count for the Bot too */
+	bot_captain->multiplier[2] = 5;
+	s->seat[s->bot_seat].track[CC_MILITARY] = 2;
+	ck_assert_int_eq(cc_value(s, s->bot_seat, cargo_card, 0), 1 + 2 * 5);
+	/* no icons, no FOCUS value: the ally is junked again */
+	set->card[cargo_card].focus[CC_MILITARY] = 0;
+	ck_assert_int_eq(cc_bot_junk_offer(s), ally);
+	M->destroy(s);
+	M->cards_free(set);
+}
+END_TEST
+
 /* The Neutral Zone made of a, b, c (the other locations to the deck). */
 static void
 neutral_is(struct cc_state *s, const char *a, const char *b, const char *c)
@@ -895,6 +936,7 @@ bot_suite(void)
 	tcase_add_test(t, bot_automated_command_rows);
 	tcase_add_test(t, bot_gains_and_takes);
 	tcase_add_test(t, bot_junk_and_cleanup_glory);
+	tcase_add_test(t, bot_values_focus);
 	tcase_add_test(t, bot_neutral_zone);
 	tcase_add_test(t, bot_deck_cycle_and_locations);
 	tcase_add_test(t, bot_end_of_game);
