@@ -95,13 +95,16 @@ expect "the creator may not write bot_seats" 1 ctl game create captains \
 	alice,@bot --options '{"bot_seats": {"1": "admiral"}}'
 contains "refused" err.txt "bot_seats is the server's"
 
+# An hour between the scheduler's own passes: the bot answers each of
+# alice's moves only because her commit nudges the scheduler (a pass a
+# second after the last began, daemon/server/scheduler.c).
 cat >pbemd.conf <<EOF
 database = $work/pbem.db
 templates = $top_srcdir/templates
 http_port = $port
 log = $work/pbemd.log
 log_level = debug
-schedule_interval = 1
+schedule_interval = 3600
 mail_maildir_in = $work/mail/in
 mail_maildir_out = $work/mail/out
 mail_quarantine = $work/mail/quarantine

@@ -48,30 +48,53 @@
 #include "writer.h"
 #include "xalloc.h"
 
-/* The deadline scheduler, on its own store connection (schedule.h). */
+/* The deadline scheduler, on its own store connection (schedule.h).
+ * Commits on any thread nudge it (committed() below), so the pointer
+ * is read and changed under scheduler_lock. */
 static struct schedule_thread *scheduler;
+static pthread_mutex_t scheduler_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int
 scheduler_start(struct daemon *d)
 {
+	struct schedule_thread *started;
 	char err[512];
 
-	if ((scheduler = schedule_start(d->dbpath, d->key,
+	if ((started = schedule_start(d->dbpath, d->key,
 	    (int)config_int(d->cfg, "schedule_interval"),
 	    (int)config_int(d->cfg, "outbox_keep_days"), err,
 	    sizeof(err))) == NULL) {
 		log_warnx("scheduler: %s", err);
 		return -1;
 	}
+	pthread_mutex_lock(&scheduler_lock);
+	scheduler = started;
+	pthread_mutex_unlock(&scheduler_lock);
 	return 0;
 }
 
 static void
 scheduler_stop(struct daemon *d)
 {
+	struct schedule_thread *stopping;
+
 	(void)d;
-	schedule_stop(scheduler);	/* waits for a pass in progress */
+	pthread_mutex_lock(&scheduler_lock);
+	stopping = scheduler;
 	scheduler = NULL;
+	pthread_mutex_unlock(&scheduler_lock);
+	schedule_stop(stopping);	/* waits for a pass in progress */
+}
+
+/* The engine's commit hook: wake the event long-polls, and nudge the
+ * scheduler (a bot seat may be to act now). */
+static void
+committed(int64_t game_id, int64_t seq, void *events)
+{
+	evhub_committed(game_id, seq, events);
+	pthread_mutex_lock(&scheduler_lock);
+	schedule_nudge(scheduler);
+	pthread_mutex_unlock(&scheduler_lock);
 }
 
 /* The batching writer (writer.h): every thread that submits moves hands
@@ -593,7 +616,7 @@ main(int argc, char **argv)
 	if ((d.replay = replaycache_new()) == NULL ||
 	    (d.events = evhub_new()) == NULL)
 		fatalx("out of memory");
-	engine_set_commit_hook(evhub_committed, d.events);
+	engine_set_commit_hook(committed, d.events);
 	if (limits_init(&d) != 0)
 		fatalx("out of memory");
 	start_stages(&d);

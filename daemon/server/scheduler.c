@@ -1,7 +1,12 @@
 /*
  * scheduler.c -- pbemd's scheduler thread (scheduler.h): one pass of
  * schedule_tick() (daemon/engine/schedule.h) every interval seconds, and
- * after it the outbox's delivered rows past their retention removed.
+ * after it the outbox's delivered rows past their retention removed.  A
+ * commit anywhere nudges it (schedule_nudge()): the next pass then comes
+ * NUDGE_GAP_SECONDS after the start of the last one, so a bot seat
+ * answers a person's move in about a second rather than an interval, and
+ * a game of bots goes on pass after pass -- at most one pass a second,
+ * however many moves are committed.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -15,39 +20,69 @@
 #include "schedule.h"
 #include "scheduler.h"
 
+#define NUDGE_GAP_SECONDS	1
+
 struct schedule_thread {
 	pthread_t		 thread;
 	pthread_mutex_t		 lock;
 	pthread_cond_t		 wake;
 	int			 stop;
+	int			 nudged;	/* a commit since the pass began */
 	int			 interval;
 	int			 keep_days;	/* outbox_keep_days */
 	struct store		*st;
 	const struct serverkey	*key;
 };
 
+static int
+sooner(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec &&
+	    a->tv_nsec < b->tv_nsec);
+}
+
+/* Wait, with t->lock held, until the interval has passed since the end
+ * of the last pass, or a nudge came and NUDGE_GAP_SECONDS have passed
+ * since its start, or the thread is stopped. */
+static void
+wait_for_next_pass(struct schedule_thread *t, const struct timespec *started)
+{
+	struct timespec until, soonest;
+	const struct timespec *deadline;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += t->interval;
+	soonest = *started;
+	soonest.tv_sec += NUDGE_GAP_SECONDS;
+	while (!t->stop) {
+		deadline = t->nudged && sooner(&soonest, &until) ? &soonest :
+		    &until;
+		if (pthread_cond_timedwait(&t->wake, &t->lock, deadline) ==
+		    ETIMEDOUT && (deadline == &until || t->nudged))
+			break;
+	}
+}
+
 static void *
 run(void *arg)
 {
 	struct schedule_thread *t = arg;
 	struct schedule_stats stats;
-	struct timespec until;
+	struct timespec started;
 	char err[1024];
 
 	pthread_mutex_lock(&t->lock);
 	while (!t->stop) {
+		t->nudged = 0;
 		pthread_mutex_unlock(&t->lock);
+		clock_gettime(CLOCK_REALTIME, &started);
 		schedule_tick(t->st, t->key, clock_now(), &stats, err,
 		    sizeof(err));
 		if (engine_outbox_prune(t->st, clock_now() -
 		    (int64_t)t->keep_days * 86400) < 0)
 			log_warnx("outbox: %s", store_errmsg(t->st));
 		pthread_mutex_lock(&t->lock);
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += t->interval;
-		while (!t->stop && pthread_cond_timedwait(&t->wake, &t->lock,
-		    &until) != ETIMEDOUT)
-			;
+		wait_for_next_pass(t, &started);
 	}
 	pthread_mutex_unlock(&t->lock);
 	return NULL;
@@ -79,6 +114,17 @@ schedule_start(const char *dbpath, const struct serverkey *key, int interval,
 		return NULL;
 	}
 	return t;
+}
+
+void
+schedule_nudge(struct schedule_thread *t)
+{
+	if (t == NULL)
+		return;
+	pthread_mutex_lock(&t->lock);
+	t->nudged = 1;
+	pthread_cond_signal(&t->wake);
+	pthread_mutex_unlock(&t->lock);
 }
 
 void
