@@ -28,7 +28,6 @@ Arguments: BUILD_DIR SRC_DIR ARTIFACTS_DIR.  Exit 0 pass, 1 fail.
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -260,13 +259,7 @@ def main():
         print("ok: %d checks in %.0f s; screenshots in %s" % (
             web_e2e.CHECKS, time.time() - started, artifacts))
     finally:
-        if br is not None:
-            br.driver.quit()
-        srv.stop()
-        if os.environ.get("PBEM_KEEP_E2E") == "1":
-            print("kept " + work)
-        else:
-            shutil.rmtree(work, ignore_errors=True)
+        web_e2e.tear_down(br, srv, work)
 
 
 if __name__ == "__main__":

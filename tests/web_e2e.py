@@ -65,6 +65,18 @@ def ok(cond, msg):
         fail(msg)
 
 
+def tear_down(br, srv, work):
+    """Quit the browser (br may be None), stop pbemd and remove the work
+    folder, unless PBEM_KEEP_E2E=1 asks to keep it."""
+    if br is not None:
+        br.driver.quit()
+    srv.stop()
+    if os.environ.get("PBEM_KEEP_E2E") == "1":
+        print("kept " + work)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def free_port():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -887,13 +899,7 @@ def main():
         print("ok: %d checks in %.0f s; screenshots in %s" % (
             CHECKS, time.time() - started, ARTIFACTS))
     finally:
-        if br is not None:
-            br.driver.quit()
-        srv.stop()
-        if os.environ.get("PBEM_KEEP_E2E") == "1":
-            print("kept " + work)
-        else:
-            shutil.rmtree(work, ignore_errors=True)
+        tear_down(br, srv, work)
 
 
 if __name__ == "__main__":
