@@ -19,6 +19,9 @@
                    the media type's x-event-data schema.  An answer
                    to a path or method the API does not serve must be the
                    404 or 405 error object, a 405 with an Allow header.
+  --require-all    with --answers: every operation of the spec must be in
+                   the recording, and each that declares a
+                   text/event-stream answer must have answered one.
 
 Exit 0 when everything holds, 1 with one line per problem otherwise.
 Uses python3-yaml and python3-jsonschema (Debian 12 packages).
@@ -272,7 +275,10 @@ def check_event_stream(doc, media_object, body, where, problems):
                        % (where, number), problems)
 
 
-def check_answers(doc, answers_file, problems):
+def check_answers(doc, answers_file, problems, streams):
+    """Every recorded answer against the spec; the (method, path) of
+    each operation answered is returned, and each whose answer was a
+    text/event-stream is added to streams."""
     seen = set()
     for number, line in enumerate(open(answers_file, encoding="utf-8"), 1):
         answer = json.loads(line)
@@ -314,9 +320,35 @@ def check_answers(doc, answers_file, problems):
         elif schema is not None:
             validate_value(doc, schema, answer["body"], where, problems)
         if media == "text/event-stream":
+            streams.add((method, path))
             check_event_stream(doc, content[media], answer["body"], where,
                                problems)
     return seen
+
+
+def declares_stream(op):
+    """Does an operation declare a text/event-stream answer?"""
+    for response in op.get("responses", {}).values():
+        if isinstance(response, dict) and \
+                "text/event-stream" in response.get("content", {}):
+            return True
+    return False
+
+
+def check_coverage(doc, seen, streams, problems):
+    """--require-all: every operation of the spec was answered in the
+    recording, and each that declares a stream answered one."""
+    for path, item in doc["paths"].items():
+        for method in METHODS:
+            if method not in item:
+                continue
+            if (method, path) not in seen:
+                problems.append("%s %s: not in the recording"
+                                % (method.upper(), path))
+            elif declares_stream(item[method]) and \
+                    (method, path) not in streams:
+                problems.append("%s %s: no text/event-stream answer in "
+                                "the recording" % (method.upper(), path))
 
 
 def main():
@@ -324,6 +356,7 @@ def main():
     parser.add_argument("--spec", required=True)
     parser.add_argument("--routes")
     parser.add_argument("--answers")
+    parser.add_argument("--require-all", action="store_true")
     args = parser.parse_args()
     problems = []
     try:
@@ -338,14 +371,18 @@ def main():
     if args.routes:
         check_routes(doc, args.routes, problems)
     if args.answers and not problems:
-        seen = check_answers(doc, args.answers, problems)
+        streams = set()
+        seen = check_answers(doc, args.answers, problems, streams)
         print("openapi-check: %d operations answered in the recording"
               % len(seen))
-        for path, item in doc["paths"].items():
-            for method in METHODS:
-                if method in item and (method, path) not in seen:
-                    print("openapi-check: not in the recording: %s %s"
-                          % (method.upper(), path))
+        if args.require_all:
+            check_coverage(doc, seen, streams, problems)
+        else:
+            for path, item in doc["paths"].items():
+                for method in METHODS:
+                    if method in item and (method, path) not in seen:
+                        print("openapi-check: not in the recording: %s %s"
+                              % (method.upper(), path))
     for problem in problems:
         print(problem)
     if not problems:
