@@ -73,29 +73,39 @@ def deref(doc, node):
     return node
 
 
+def rewrite_refs(node):
+    """node with references to #/components/schemas/X as #/$defs/X."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                out[key] = value.replace("#/components/schemas/", "#/$defs/")
+            else:
+                out[key] = rewrite_refs(value)
+        return out
+    if isinstance(node, list):
+        return [rewrite_refs(v) for v in node]
+    return node
+
+
+# The component schemas rewritten once per document (by id), since every
+# answer's check needs them.
+REWRITTEN_DEFS = {}
+
+
 def standalone(doc, schema):
     """schema as a document jsonschema can use alone: references to
     #/components/schemas/X become #/$defs/X, with every component schema
     under $defs."""
-    def rewrite(node):
-        if isinstance(node, dict):
-            out = {}
-            for key, value in node.items():
-                if key == "$ref" and isinstance(value, str):
-                    out[key] = value.replace("#/components/schemas/",
-                                             "#/$defs/")
-                else:
-                    out[key] = rewrite(value)
-            return out
-        if isinstance(node, list):
-            return [rewrite(v) for v in node]
-        return node
-    whole = rewrite(schema)
+    whole = rewrite_refs(schema)
     if not isinstance(whole, dict):
         return whole
+    if id(doc) not in REWRITTEN_DEFS:
+        REWRITTEN_DEFS[id(doc)] = rewrite_refs(
+            doc.get("components", {}).get("schemas", {}))
     whole = dict(whole)
     whole["$schema"] = DIALECT
-    whole["$defs"] = rewrite(doc.get("components", {}).get("schemas", {}))
+    whole["$defs"] = REWRITTEN_DEFS[id(doc)]
     return whole
 
 
@@ -160,9 +170,14 @@ def check_structure(doc, problems):
                                                        {}).items():
         schemas.append(("#/components/schemas/" + name, schema))
     cls = validator_class()
+    # Each schema against the meta-schema alone: a $ref is checked above
+    # (it resolves), so the component schemas need not come along.
     for where, schema in schemas:
+        alone = rewrite_refs(schema)
+        if isinstance(alone, dict):
+            alone = dict(alone, **{"$schema": DIALECT})
         try:
-            cls.check_schema(standalone(doc, schema))
+            cls.check_schema(alone)
         except jsonschema.exceptions.SchemaError as e:
             problems.append("%s: not a valid JSON Schema: %s"
                             % (where, e.message))
@@ -225,9 +240,14 @@ def validate(doc, schema, body, where, problems):
     validate_value(doc, schema, value, where, problems)
 
 
+# One validator per schema of the spec (by id), reused for every answer.
+VALIDATORS = {}
+
+
 def validate_value(doc, schema, value, where, problems):
-    cls = validator_class()
-    validator = cls(standalone(doc, schema))
+    if id(schema) not in VALIDATORS:
+        VALIDATORS[id(schema)] = validator_class()(standalone(doc, schema))
+    validator = VALIDATORS[id(schema)]
     for error in sorted(validator.iter_errors(value), key=str)[:3]:
         problems.append("%s: at /%s: %s" % (
             where, "/".join(str(p) for p in error.absolute_path),

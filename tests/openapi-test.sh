@@ -77,8 +77,8 @@ grep -q 'GET /v1/events: no text/event-stream answer' "$bad.out" ||
 	fail "openapi-check.py did not name the stream not answered"
 echo "openapi-test: the spec, the routes and every recorded answer agree"
 
-# 4. The spec check can fail: a route left out of the spec, and a $ref to
-#    nothing.
+# 4. The spec check can fail: a route left out of the spec, a $ref to
+#    nothing, and a schema that is no JSON Schema.
 spec=$(mktemp)
 trap 'rm -f "$record" "$bad" "$bad.out" "$spec"' EXIT
 sed 's|^  /v1/games/{id}/commands:|  /v1/games/{id}/command:|' \
@@ -94,4 +94,10 @@ python3 "$top/tests/openapi-check.py" --spec "$spec" >"$bad" &&
 	fail "openapi-check.py missed a \$ref to nothing"
 grep -q 'does not resolve' "$bad" ||
 	fail "openapi-check.py did not name the \$ref to nothing"
-echo "openapi-test: the checker refuses a spec missing a route or a \$ref"
+sed 's|text/css: {schema: {type: string, minLength: 1}}|text/css: {schema: {type: string, minLength: -1}}|' \
+    "$top/docs/openapi.yaml" >"$spec"
+python3 "$top/tests/openapi-check.py" --spec "$spec" >"$bad" &&
+	fail "openapi-check.py missed a schema that is no JSON Schema"
+grep -q 'play.css/get/responses/200/content/text/css/schema: not a valid JSON Schema' "$bad" ||
+	fail "openapi-check.py did not name the schema that is no JSON Schema"
+echo "openapi-test: the checker refuses a spec missing a route, a \$ref or a valid schema"
