@@ -73,7 +73,9 @@ EXTRA_DIST += contrib/ircbot/pbem-ircbot docs/man/pbem-ircbot.1
 TESTS += tests/man-test.sh
 EXTRA_DIST += tests/man-test.sh
 
-# The unit as made here passes `systemd-analyze verify` (skipped, with a
-# message, where systemd-analyze is not installed).
+# The unit as made here and as `make install DESTDIR=...` puts it: the
+# installed unit passes `systemd-analyze verify --root` with its installed
+# ExecStart (skipped, with a message, where systemd-analyze is not
+# installed).
 TESTS += tests/unit-test.sh
 EXTRA_DIST += tests/unit-test.sh

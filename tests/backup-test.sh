@@ -74,22 +74,28 @@ expect "add bob" 0 ctl player add bob --key-file bob.key.pub \
 	--email bob@example.org
 expect "game 1" 0 ctl game create stmissions alice,bob
 expect "game 2" 0 ctl game create stmissions bob,alice
-for _ in 1 2 3 4 5; do
-	"$bin/pbemd" -d "$work/pbem.db" -t "$top_srcdir/templates" -p "$port" \
-	    -o log="$work/pbemd.log" -o rate_per_address=0 -o rate_per_key=0 \
-	    >/dev/null 2>daemon.err &
-	pid=$!
-	up=0
-	for _ in $(seq 1 100); do
-		curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null &&
-		    { up=1; break; }
-		sleep 0.05
+# start_pbemd ARGS...: pbemd with ARGS on a free port, in $pid, answering.
+start_pbemd() {
+	for _ in 1 2 3 4 5; do
+		"$bin/pbemd" "$@" -t "$top_srcdir/templates" -p "$port" \
+		    -o log="$work/pbemd.log" -o rate_per_address=0 \
+		    -o rate_per_key=0 >/dev/null 2>daemon.err &
+		pid=$!
+		up=0
+		for _ in $(seq 1 100); do
+			curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null &&
+			    { up=1; break; }
+			sleep 0.05
+		done
+		[ $up = 1 ] && return
+		kill -9 "$pid" 2>/dev/null
+		port=$((20000 + (port + 997) % 20000))
 	done
-	[ $up = 1 ] && break
-	kill -9 "$pid" 2>/dev/null
-	port=$((20000 + (port + 997) % 20000))
-done
-[ $up = 1 ] || { echo "FAIL: pbemd does not start" >&2; cat daemon.err >&2; exit 1; }
+	echo "FAIL: pbemd does not start" >&2
+	cat daemon.err >&2
+	exit 1
+}
+start_pbemd -d "$work/pbem.db"
 
 # --- backups under load -------------------------------------------------------
 ( play 1 http alice.key bob.key >played1.txt
@@ -220,16 +226,18 @@ expect "backup -c: the hosted keys' key" 0 cmp etc/hosted.kek conf.db.kek
 expect "backup -c: the SMTP password" 0 cmp etc/smtp.pass conf.db.mail_smtp_password_file
 [ "$(stat -c %a conf.db.mail_smtp_password_file)" = 600 ] && ok ||
     bad "conf.db.mail_smtp_password_file is mode $(stat -c %a conf.db.mail_smtp_password_file)"
-# A stand-in for pbemd: the configured lock held until ./release exists.
-( exec 9>run/pbemd.pid; flock 9
-  while [ ! -e release ]; do sleep 0.05; done ) &
-holder=$!
-sleep 0.3
-expect "restore -c while the configured pid file is locked" 1 \
+# pbemd run with the same file holds its lock at the configured
+# pid_file, not at <database>.pid: restore finds it there.
+start_pbemd -c pbemd.conf
+[ -e pbem.db.pid ] && bad "pbemd -c locked pbem.db.pid, not its pid_file" || ok
+expect "restore -c while pbemd -c runs" 1 \
     "$bin/pbemctl" -c pbemd.conf restore conf.db
 contains "restore -c reads the configured pid file" err.txt "run/pbemd.pid is locked"
-touch release
-wait "$holder"
+expect "restore -c while pbemd -c runs: the database audits" 0 \
+    "$bin/pbemctl" -c pbemd.conf audit
+kill -TERM "$pid"
+wait "$pid"
+pid=
 rm -f etc/smtp.pass
 printf 'changed\n' >etc/hosted.kek
 expect "restore with -c" 0 "$bin/pbemctl" -c pbemd.conf restore conf.db

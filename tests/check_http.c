@@ -1492,12 +1492,15 @@ check_game_webhooks(int64_t game)
 /* The player's pages under /play/ (docs/WEB.md), each answer recorded
  * for openapi-test.sh: the static files, the public page, a sign-in link
  * (its page, then its POST setting the session cookie), the seat's page
- * with and without the cookie, a move form and the bots forms without
- * their token, and a code that is none. */
+ * with and without the cookie, a move form without its token, without
+ * its move and from a player who keeps her own key, the bots forms
+ * without their token, and a code that is none. */
 static void
 check_play_pages(int64_t game)
 {
 	char target[160], code[ENGINE_TOKEN_LEN + 1], cookie[300];
+	char csrf[ENGINE_CSRF_LEN + 1], form[200];
+	const char *field;
 	struct store_player p;
 	struct reply r;
 
@@ -1543,11 +1546,27 @@ check_play_pages(int64_t game)
 	snprintf(target, sizeof(target), "/play/games/%lld", (long long)game);
 	http_raw_header("GET", target, NULL, cookie, &r);
 	ck_assert_int_eq(r.status, 200);
+	/* The page's forms carry the session's form token. */
+	ck_assert_ptr_nonnull(field = strstr(r.body, "name=\"csrf\" value=\""));
+	field += strlen("name=\"csrf\" value=\"");
+	snprintf(csrf, sizeof(csrf), "%.*s", (int)strcspn(field, "\""),
+	    field);
 	free(r.body);
 	snprintf(target, sizeof(target), "/play/games/%lld/move",
 	    (long long)game);
 	http_raw_header("POST", target, "move=x&seq=1", cookie, &r);
-	ck_assert_int_eq(r.status, 403);
+	ck_assert_int_eq(r.status, 403);		/* no form token */
+	free(r.body);
+	/* With the token: a form without its move is refused (400), and
+	 * alice, who keeps her own key, is told to sign it herself (403). */
+	snprintf(form, sizeof(form), "csrf=%s&seq=1", csrf);
+	http_raw_header("POST", target, form, cookie, &r);
+	ck_assert_msg(r.status == 400, "%ld %s", r.status, r.body);
+	free(r.body);
+	snprintf(form, sizeof(form), "csrf=%s&move=x&seq=1", csrf);
+	http_raw_header("POST", target, form, cookie, &r);
+	ck_assert_msg(r.status == 403, "%ld %s", r.status, r.body);
+	ck_assert_ptr_null(strstr(r.body, "out of date"));
 	free(r.body);
 	/* The bots forms (docs/WEB.md "Bots"): without their token,
 	 * refused and nothing kept (tests/web-bots-e2e.sh fills them). */

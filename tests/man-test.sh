@@ -44,6 +44,21 @@ while read -r cmd; do
 	    bad "pbemctl.8 does not describe $cmd"
 done <"$work/commands"
 
+# Every option each program's --help names (-x, --long) is in its page,
+# as Fl x or Fl -long (or after a | in a Fl list: .Fl -help | -version).
+for pair in pbemd:pbemd.8 pbemctl:pbemctl.8 pbem:pbem.1; do
+	prog=${pair%%:*} page=${pair#*:}
+	"$bin/$prog" --help 2>&1 |
+	    grep -oE -- '(^|[][ |(])--?[a-zA-Z0-9][a-z0-9-]*([],: |=]|$)' |
+	    sed -e 's/^[][ |(]*//' -e 's/[],: |=]*$//' | sort -u >"$work/flags"
+	[ "$(wc -l <"$work/flags")" -gt 5 ] && ok ||
+	    bad "$prog --help lists too few options"
+	while read -r flag; do
+		grep -qE -- "(Fl|Fl .* \|) ${flag#-}([^a-zA-Z0-9-]|\$)" "$man/$page" &&
+		    ok || bad "$page does not describe $flag"
+	done <"$work/flags"
+done
+
 # The exit codes each program's --help names are in its page.
 for pair in pbemd:pbemd.8 pbemctl:pbemctl.8 pbem:pbem.1; do
 	prog=${pair%%:*} page=${pair#*:}

@@ -19,6 +19,9 @@
                    the media type's x-event-data schema.  An answer
                    to a path or method the API does not serve must be the
                    404 or 405 error object, a 405 with an Allow header.
+  --require-all    with --answers: every operation of the spec must be in
+                   the recording, and each that declares a
+                   text/event-stream answer must have answered one.
 
 Exit 0 when everything holds, 1 with one line per problem otherwise.
 Uses python3-yaml and python3-jsonschema (Debian 12 packages).
@@ -70,29 +73,39 @@ def deref(doc, node):
     return node
 
 
+def rewrite_refs(node):
+    """node with references to #/components/schemas/X as #/$defs/X."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                out[key] = value.replace("#/components/schemas/", "#/$defs/")
+            else:
+                out[key] = rewrite_refs(value)
+        return out
+    if isinstance(node, list):
+        return [rewrite_refs(v) for v in node]
+    return node
+
+
+# The component schemas rewritten once per document (by id), since every
+# answer's check needs them.
+REWRITTEN_DEFS = {}
+
+
 def standalone(doc, schema):
     """schema as a document jsonschema can use alone: references to
     #/components/schemas/X become #/$defs/X, with every component schema
     under $defs."""
-    def rewrite(node):
-        if isinstance(node, dict):
-            out = {}
-            for key, value in node.items():
-                if key == "$ref" and isinstance(value, str):
-                    out[key] = value.replace("#/components/schemas/",
-                                             "#/$defs/")
-                else:
-                    out[key] = rewrite(value)
-            return out
-        if isinstance(node, list):
-            return [rewrite(v) for v in node]
-        return node
-    whole = rewrite(schema)
+    whole = rewrite_refs(schema)
     if not isinstance(whole, dict):
         return whole
+    if id(doc) not in REWRITTEN_DEFS:
+        REWRITTEN_DEFS[id(doc)] = rewrite_refs(
+            doc.get("components", {}).get("schemas", {}))
     whole = dict(whole)
     whole["$schema"] = DIALECT
-    whole["$defs"] = rewrite(doc.get("components", {}).get("schemas", {}))
+    whole["$defs"] = REWRITTEN_DEFS[id(doc)]
     return whole
 
 
@@ -157,9 +170,14 @@ def check_structure(doc, problems):
                                                        {}).items():
         schemas.append(("#/components/schemas/" + name, schema))
     cls = validator_class()
+    # Each schema against the meta-schema alone: a $ref is checked above
+    # (it resolves), so the component schemas need not come along.
     for where, schema in schemas:
+        alone = rewrite_refs(schema)
+        if isinstance(alone, dict):
+            alone = dict(alone, **{"$schema": DIALECT})
         try:
-            cls.check_schema(standalone(doc, schema))
+            cls.check_schema(alone)
         except jsonschema.exceptions.SchemaError as e:
             problems.append("%s: not a valid JSON Schema: %s"
                             % (where, e.message))
@@ -222,9 +240,14 @@ def validate(doc, schema, body, where, problems):
     validate_value(doc, schema, value, where, problems)
 
 
+# One validator per schema of the spec (by id), reused for every answer.
+VALIDATORS = {}
+
+
 def validate_value(doc, schema, value, where, problems):
-    cls = validator_class()
-    validator = cls(standalone(doc, schema))
+    if id(schema) not in VALIDATORS:
+        VALIDATORS[id(schema)] = validator_class()(standalone(doc, schema))
+    validator = VALIDATORS[id(schema)]
     for error in sorted(validator.iter_errors(value), key=str)[:3]:
         problems.append("%s: at /%s: %s" % (
             where, "/".join(str(p) for p in error.absolute_path),
@@ -272,7 +295,10 @@ def check_event_stream(doc, media_object, body, where, problems):
                        % (where, number), problems)
 
 
-def check_answers(doc, answers_file, problems):
+def check_answers(doc, answers_file, problems, streams):
+    """Every recorded answer against the spec; the (method, path) of
+    each operation answered is returned, and each whose answer was a
+    text/event-stream is added to streams."""
     seen = set()
     for number, line in enumerate(open(answers_file, encoding="utf-8"), 1):
         answer = json.loads(line)
@@ -314,9 +340,35 @@ def check_answers(doc, answers_file, problems):
         elif schema is not None:
             validate_value(doc, schema, answer["body"], where, problems)
         if media == "text/event-stream":
+            streams.add((method, path))
             check_event_stream(doc, content[media], answer["body"], where,
                                problems)
     return seen
+
+
+def declares_stream(op):
+    """Does an operation declare a text/event-stream answer?"""
+    for response in op.get("responses", {}).values():
+        if isinstance(response, dict) and \
+                "text/event-stream" in response.get("content", {}):
+            return True
+    return False
+
+
+def check_coverage(doc, seen, streams, problems):
+    """--require-all: every operation of the spec was answered in the
+    recording, and each that declares a stream answered one."""
+    for path, item in doc["paths"].items():
+        for method in METHODS:
+            if method not in item:
+                continue
+            if (method, path) not in seen:
+                problems.append("%s %s: not in the recording"
+                                % (method.upper(), path))
+            elif declares_stream(item[method]) and \
+                    (method, path) not in streams:
+                problems.append("%s %s: no text/event-stream answer in "
+                                "the recording" % (method.upper(), path))
 
 
 def main():
@@ -324,6 +376,7 @@ def main():
     parser.add_argument("--spec", required=True)
     parser.add_argument("--routes")
     parser.add_argument("--answers")
+    parser.add_argument("--require-all", action="store_true")
     args = parser.parse_args()
     problems = []
     try:
@@ -338,14 +391,18 @@ def main():
     if args.routes:
         check_routes(doc, args.routes, problems)
     if args.answers and not problems:
-        seen = check_answers(doc, args.answers, problems)
+        streams = set()
+        seen = check_answers(doc, args.answers, problems, streams)
         print("openapi-check: %d operations answered in the recording"
               % len(seen))
-        for path, item in doc["paths"].items():
-            for method in METHODS:
-                if method in item and (method, path) not in seen:
-                    print("openapi-check: not in the recording: %s %s"
-                          % (method.upper(), path))
+        if args.require_all:
+            check_coverage(doc, seen, streams, problems)
+        else:
+            for path, item in doc["paths"].items():
+                for method in METHODS:
+                    if method in item and (method, path) not in seen:
+                        print("openapi-check: not in the recording: %s %s"
+                              % (method.upper(), path))
     for problem in problems:
         print(problem)
     if not problems:

@@ -6,7 +6,9 @@
 #      answer it receives (the JSON API, the /play/ pages and the
 #      Server-Sent Events streams), and each recorded answer has a status
 #      the spec declares for its route, and a body its schema accepts (each
-#      event of a stream, its x-event-data schema).
+#      event of a stream, its x-event-data schema); every operation of the
+#      spec, the /play/ pages' included, was answered, and each that
+#      declares a Server-Sent Events stream answered one (--require-all).
 # One script, so that the check of the answers always follows the run.
 set -eu
 top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -30,15 +32,17 @@ grep -q '"content_type":"text/event-stream' "$record" ||
 grep -q '"path":"/play/games/[0-9]*","status":200,"content_type":"text/html' \
     "$record" || fail "tests/check_http recorded no seat page"
 python3 "$top/tests/openapi-check.py" --spec "$top/docs/openapi.yaml" \
-    --answers "$record" || fail "an answer does not match docs/openapi.yaml"
+    --answers "$record" --require-all ||
+	fail "an answer does not match docs/openapi.yaml, or an operation was not answered"
 
 # 3. The check can fail: an undeclared field, an undeclared status, a 405
 #    without Allow, a wrong type, a field added to an extended schema (the
 #    created game), a hand in an event (long-poll or Server-Sent Events), a
 #    stream line that is no SSE field and a page that is not a whole HTML
-#    page are each refused.
+#    page are each refused; so is a recording without the move form's
+#    answers, or without the global stream.
 bad=$(mktemp)
-trap 'rm -f "$record" "$bad"' EXIT
+trap 'rm -f "$record" "$bad" "$bad.out"' EXIT
 for line in \
     '{"method":"POST","path":"/v1/players","status":201,"content_type":"application/json","allow":"","body":"{\"id\":1,\"name\":\"a\",\"email\":\"\",\"lang\":\"en\",\"key\":\"k\",\"email_confirmed\":true,\"secret\":\"x\"}"}' \
     '{"method":"GET","path":"/v1/games/1/seed","status":418,"content_type":"application/json","allow":"","body":"{}"}' \
@@ -56,12 +60,27 @@ do
 		fail "openapi-check.py accepted a wrong answer: $line"
 	fi
 done
+# A recording that lacks an operation, or holds an event route's
+# long-poll answer but not its stream, is refused by --require-all.
+grep -v '"path":"/play/games/[0-9]*/move"' "$record" >"$bad"
+python3 "$top/tests/openapi-check.py" --spec "$top/docs/openapi.yaml" \
+    --answers "$bad" --require-all >"$bad.out" &&
+	fail "openapi-check.py --require-all missed an operation not answered"
+grep -q 'POST /play/games/{id}/move: not in the recording' "$bad.out" ||
+	fail "openapi-check.py did not name the operation not answered"
+grep -v '"path":"/v1/events","status":200,"content_type":"text/event-stream' \
+    "$record" >"$bad"
+python3 "$top/tests/openapi-check.py" --spec "$top/docs/openapi.yaml" \
+    --answers "$bad" --require-all >"$bad.out" &&
+	fail "openapi-check.py --require-all missed a stream not answered"
+grep -q 'GET /v1/events: no text/event-stream answer' "$bad.out" ||
+	fail "openapi-check.py did not name the stream not answered"
 echo "openapi-test: the spec, the routes and every recorded answer agree"
 
-# 4. The spec check can fail: a route left out of the spec, and a $ref to
-#    nothing.
+# 4. The spec check can fail: a route left out of the spec, a $ref to
+#    nothing, and a schema that is no JSON Schema.
 spec=$(mktemp)
-trap 'rm -f "$record" "$bad" "$spec"' EXIT
+trap 'rm -f "$record" "$bad" "$bad.out" "$spec"' EXIT
 sed 's|^  /v1/games/{id}/commands:|  /v1/games/{id}/command:|' \
     "$top/docs/openapi.yaml" >"$spec"
 python3 "$top/tests/openapi-check.py" --spec "$spec" \
@@ -75,4 +94,10 @@ python3 "$top/tests/openapi-check.py" --spec "$spec" >"$bad" &&
 	fail "openapi-check.py missed a \$ref to nothing"
 grep -q 'does not resolve' "$bad" ||
 	fail "openapi-check.py did not name the \$ref to nothing"
-echo "openapi-test: the checker refuses a spec missing a route or a \$ref"
+sed 's|text/css: {schema: {type: string, minLength: 1}}|text/css: {schema: {type: string, minLength: -1}}|' \
+    "$top/docs/openapi.yaml" >"$spec"
+python3 "$top/tests/openapi-check.py" --spec "$spec" >"$bad" &&
+	fail "openapi-check.py missed a schema that is no JSON Schema"
+grep -q 'play.css/get/responses/200/content/text/css/schema: not a valid JSON Schema' "$bad" ||
+	fail "openapi-check.py did not name the schema that is no JSON Schema"
+echo "openapi-test: the checker refuses a spec missing a route, a \$ref or a valid schema"

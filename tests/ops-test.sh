@@ -165,6 +165,18 @@ head -c 32 /dev/urandom >loose.kek
 chmod 0644 loose.kek
 expect "a world-readable hosted key" 78 "$bin/pbemd" -n -c good.conf -o hosted_key_file=loose.kek
 contains "the hosted key's mode is refused" err.txt "loose.kek: mode 0644"
+# One run names every problem, the secret files' too, not only the first.
+chmod 0644 token
+expect "pbemd -n: several problems" 78 "$bin/pbemd" -n -c good.conf \
+    -t "$work/no-templates" -o mail_smtp_password_file="$work/nope" \
+    -o webhook_admin_token_file=token -o hosted_key_file=loose.kek
+contains "several: the templates" err.txt "templates: $work/no-templates: No such file or directory"
+contains "several: the password file" err.txt "mail_smtp_password_file: $work/nope: No such file or directory"
+contains "several: the token file" err.txt "webhook_admin_token_file: token: mode 0644"
+contains "several: the hosted key" err.txt "loose.kek: mode 0644"
+contains "several: refused" err.txt "configuration good.conf refused"
+lacks "several: no secret printed" err.txt "s3cret-token"
+chmod 0640 token
 
 # --- start, and the lock -------------------------------------------------
 # start_pbemd ARGS...: start pbemd -c good.conf on $port and wait until it

@@ -14,6 +14,7 @@
 #define PBEM_CONF_SECRETS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "conf.h"
 
@@ -22,5 +23,10 @@
  * secrets, and the caller drops it. */
 int	config_read_secret_files(struct config *cfg, char *err,
 	    size_t errlen);
+
+/* `pbemd -n`: try every NAME_file that is set, as above, without
+ * keeping a secret; one line on errors for each that would be refused.
+ * The number of them. */
+int	config_check_secret_files(const struct config *cfg, FILE *errors);
 
 #endif /* PBEM_CONF_SECRETS_H */

@@ -1,7 +1,8 @@
 /*
  * checkfiles.c -- what `pbemd -n` checks beyond the settings' syntax: the
  * templates load, and every file or folder the configuration names
- * exists and can be used, or can be made (see server.h).
+ * exists and can be used, or can be made, the secret files included;
+ * every problem is named, not only the first (see server.h).
  *
  * Nothing is created or changed: the database is not opened (opening it
  * would migrate it), a missing database, server key or hosted key is
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "cardsets.h"
+#include "conf_secrets.h"
 #include "secretfile.h"
 #include "server.h"
 #include "serverkey.h"
@@ -189,5 +191,6 @@ daemon_check_files(const struct config *cfg, FILE *out)
 	    config_str(cfg, "mail_maildir_out"));
 	check_maildir(&problems, "mail_quarantine",
 	    config_str(cfg, "mail_quarantine"));
+	problems += config_check_secret_files(cfg, stderr);
 	return problems;
 }

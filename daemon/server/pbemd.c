@@ -31,6 +31,7 @@
 
 #include <sodium.h>
 
+#include "conf_secrets.h"
 #include "daemon.h"
 #include "engine.h"
 #include "events.h"
@@ -475,7 +476,7 @@ main(int argc, char **argv)
 	char err[1024], keytext[128], *keypath, *pidpath;
 	char **overrides;
 	size_t noverrides = 0, i;
-	int ch, sig, want_demo = 0, verbose = 0, check_only = 0;
+	int ch, sig, want_demo = 0, verbose = 0, check_only = 0, problems;
 
 	/* The MTA pipe mode: one message on stdin (docs/MAIL.md). */
 	if (argc > 1 && strcmp(argv[1], "deliver") == 0)
@@ -522,15 +523,25 @@ main(int argc, char **argv)
 		add_override(overrides, &noverrides, "log_level", "debug");
 	d.overrides = overrides;
 	d.noverrides = noverrides;
-	if ((cfg = daemon_settings(&d, err, sizeof(err))) == NULL) {
+	if ((cfg = check_only ? daemon_settings_unread(&d, err, sizeof(err)) :
+	    daemon_settings(&d, err, sizeof(err))) == NULL) {
 		fprintf(stderr, "pbemd: %s\n", err);
 		exit(EX_CONFIG);
 	}
 	d.cfg = cfg;
 	if (check_only) {
+		/* Every file first, the secret files among them, each
+		 * problem named; then the secrets read as pbemd would, so
+		 * that -v shows which are set (never their values). */
+		problems = daemon_check_files(cfg, stdout);
+		if (problems == 0 && config_read_secret_files(cfg, err,
+		    sizeof(err)) != 0) {
+			fprintf(stderr, "pbemd: %s\n", err);
+			problems++;
+		}
 		if (verbose)
 			config_write(cfg, stdout);
-		if (daemon_check_files(cfg, stdout) != 0) {
+		if (problems != 0) {
 			fprintf(stderr, "pbemd: configuration %s refused: a file "
 			    "it names is missing or unusable (above)\n",
 			    d.config_file ? d.config_file :

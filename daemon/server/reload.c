@@ -39,7 +39,7 @@ struct retired_config {
 };
 
 struct config *
-daemon_settings(struct daemon *d, char *err, size_t errlen)
+daemon_settings_unread(struct daemon *d, char *err, size_t errlen)
 {
 	struct config *cfg;
 	size_t i;
@@ -58,6 +58,16 @@ daemon_settings(struct daemon *d, char *err, size_t errlen)
 			config_free(cfg);
 			return NULL;
 		}
+	return cfg;
+}
+
+struct config *
+daemon_settings(struct daemon *d, char *err, size_t errlen)
+{
+	struct config *cfg;
+
+	if ((cfg = daemon_settings_unread(d, err, errlen)) == NULL)
+		return NULL;
 	if (config_read_secret_files(cfg, err, errlen) != 0) {
 		config_free(cfg);
 		return NULL;

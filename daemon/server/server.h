@@ -14,9 +14,14 @@
 
 /* ---- reload.c ------------------------------------------------------------ */
 
-/* Build the settings: defaults, then the -c file, then the command line.
- * NULL with "file:line: reason" in err if the file is refused. */
+/* Build the settings: defaults, then the -c file, then the command line,
+ * then the secrets from the files they name (conf_secrets.h).  NULL with
+ * "file:line: reason" in err if the file is refused. */
 struct config	*daemon_settings(struct daemon *d, char *err, size_t errlen);
+/* The same without reading the secret files: `pbemd -n`, which tries
+ * them with every other file (daemon_check_files). */
+struct config	*daemon_settings_unread(struct daemon *d, char *err,
+		    size_t errlen);
 /* SIGHUP: read the settings again and apply what may change while
  * running; a refused file changes nothing (-1).  Main thread only. */
 int		 daemon_reload(struct daemon *d);
@@ -27,10 +32,11 @@ void		 daemon_retired_free(struct daemon *d);
 
 /* `pbemd -n`: load the templates, read each card game's own card file
  * (a warning when it is missing or refused), and check every file and
- * folder cfg names (database, keys, pid file, log file, Maildirs)
- * without creating or changing any.  Each problem goes to stderr as "pbemd: WHAT: PATH:
- * why"; notes (templates loaded, a file pbemd will make) go to out.
- * Returns the number of problems. */
+ * folder cfg names (database, keys, pid file, log file, Maildirs, the
+ * secret files: cfg as daemon_settings_unread() builds it) without
+ * creating or changing any.  Each problem goes to stderr as "pbemd:
+ * WHAT: PATH: why"; notes (templates loaded, a file pbemd will make) go
+ * to out.  Returns the number of problems. */
 int	daemon_check_files(const struct config *cfg, FILE *out);
 
 /* ---- sdnotify.c ---------------------------------------------------------- */
