@@ -177,7 +177,7 @@ static const struct expect expects[] = {
 	    "nouvelles pour le maître du jeu", "This is the game's public view",
 	    "Voici la vue publique de la partie" },
 	{ "clock_changed", "the deadline has changed", "le délai a changé",
-	    "now", "désormais" },
+	    ", game ", ", partie " },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -1440,8 +1440,10 @@ END_TEST
 /*
  * The game master's own mails: named, the game starting, a seat late, a
  * move the server played for a seat, the answer to each gm command, the
- * end; and every player told when the master extends the turn or
- * resumes the game, in their own language and time zone.
+ * end; and every player told when the master extends the turn, pauses
+ * or resumes the game or changes its policy, in their own language and
+ * time zone (the deadline in words and ISO 8601); the master told of
+ * what the administrator does.
  */
 START_TEST(test_master_mail)
 {
@@ -1470,9 +1472,30 @@ START_TEST(test_master_mail)
 		    "2024, 09:00 UTC", -2, 0, 0 },
 		{ "clock_changed", "resumed the game", "a repris la partie",
 		    -2, 0, 0 },
-		{ "clock_changed", "is now Wednesday 3 January 2024, 11:00 UTC",
-		    "court désormais jusqu'au mercredi 3 janvier 2024, 11:00 "
-		    "UTC", -2, 0, 0 },
+		{ "clock_changed", "is now Wednesday 3 January 2024, 11:00 UTC\n"
+		    "(2024-01-03T11:00:00Z)", "court désormais jusqu'au "
+		    "mercredi 3 janvier 2024, 11:00 UTC\n"
+		    "(2024-01-03T11:00:00Z)", -2, 0, 0 },
+		{ "clock_changed", "game master paused the game on\nTuesday 2 "
+		    "January 2024, 09:00 UTC (2024-01-02T09:00:00Z)", "maître "
+		    "du jeu a mis la partie en pause le\nmardi 2 janvier 2024, "
+		    "09:00 UTC (2024-01-02T09:00:00Z)", -2, 0, 0 },
+		{ "clock_changed", "changed the game's policy:\nturn_time=48h",
+		    "a modifié la politique de la\npartie : turn_time=48h",
+		    -2, 0, 0 },
+		{ "clock_changed", "is now Thursday 4 January 2024, 11:00 UTC\n"
+		    "(2024-01-04T11:00:00Z)", "court désormais jusqu'au "
+		    "jeudi 4 janvier 2024, 11:00 UTC\n(2024-01-04T11:00:00Z)",
+		    -2, 0, 0 },
+		{ "clock_changed", "the administrator gave the current turn 1 "
+		    "hour more", "l'administrateur a prolongé le tour en cours "
+		    "de 1 heure", -2, 0, 0 },
+		{ "master_notice", "administrator gave the current turn 1 hour "
+		    "more.\nSeat ", "l'administrateur a prolongé le tour en "
+		    "cours de 1 heure.\nLe siège ", -1, 0, 0 },
+		{ "master_notice", "13:00 (Europe/Paris)\n"
+		    "(2024-01-04T13:00:00+01", "13:00 (Europe/Paris)\n"
+		    "(2024-01-04T13:00:00+01", -1, 0, 0 },
 		{ NULL, NULL, NULL, 0, 0, 0 }
 	};
 	int64_t players[2], game, formed, t0;
@@ -1519,14 +1542,25 @@ START_TEST(test_master_mail)
 	command(4, game, 2, 0, "gm pause");
 	fake_now += 2 * HOUR;
 	command(4, game, 3, 0, "gm resume");
-	ck_assert_int_eq(count_rows("clock_changed"), 2);
+	ck_assert_int_eq(count_rows("clock_changed"), 4);
 	ck_assert_int_eq(count_rows("master_notice"), 2);
+	render_new(check_want, want, 1);
+	/* A new policy: every seat hears of it and of its deadline. */
+	command(4, game, 4, 0, "gm policy turn_time=48h");
+	ck_assert_int_eq(count_rows("clock_changed"), 2);
+	ck_assert_int_eq(count_rows("master_notice"), 1);
+	render_new(check_want, want, 1);
+	/* What the administrator does, the master hears of too. */
+	ck_assert_int_eq(engine_master_extend(env.st, game, 0, HOUR,
+	    RULES_LANG_EN, err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(count_rows("clock_changed"), 2);
+	ck_assert_int_eq(count_rows("master_notice"), 1);
 	render_new(check_want, want, 1);
 
 	/* The extended turn passes under "default": the server plays. */
 	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": [], "
 	    "\"missed\": \"default\"}");
-	tick(t0 + 50 * HOUR);
+	tick(t0 + 51 * HOUR);	/* 24 h + 24 h + 2 h paused + 1 h */
 	ck_assert_int_eq(count_rows("auto_move"), 1);
 	ck_assert_int_eq(count_rows("master_notice"), 1);
 	render_new(check_want, want, 1);

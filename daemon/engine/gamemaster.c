@@ -47,52 +47,70 @@ claim(struct store_master *m, int64_t command_seq, enum rules_lang lang,
 
 /*
  * Tell every seat what the master (by_master) or the administrator did
- * to the clock of the current turn, now turn: what is "extended" (by
- * seconds) or "resumed"; each row names the first seat to act and its
- * new deadline (0: the game has no deadlines), rendered in each player's
- * language and time zone (clock_changed.txt).
+ * to the game's clock or policy: what is "extended" (by seconds),
+ * "resumed", "paused" or "policy"; extra holds that action's own fields
+ * ("since" for a pause, "change" for a policy; taken, may be NULL).
+ * Each row names the first seat to act and its deadline in turn (0: the
+ * game has no deadline, or turn is NULL: it is paused), rendered in each
+ * player's language and time zone (clock_changed.txt).  A master who
+ * did not act (the administrator did) hears of it too, by a
+ * master_notice "clock" with the same fields.
  */
 static enum engine_status
 tell_seats(struct store *st, struct gamestate *gs,
-    const struct store_turn *turn, const char *what, int64_t seconds,
+    const struct store_turn *turn, const char *what, json_t *extra,
     int by_master, char *err, size_t errlen)
 {
 	const struct store_player *p;
 	struct store_seat row;
 	struct policy pol;
-	enum engine_status es;
+	enum engine_status es = ENGINE_OK;
 	int seats[STORE_MAX_SEATS], nact, s;
 	unsigned waiting;
 	int64_t deadline = 0;
+	json_t *fields, *payload;
 
 	(void)turnclock_shape(gs, seats, &nact, &waiting);
 	if (nact == 0)
-		return ENGINE_OK;
+		goto out;
 	if ((es = engine_policy_of(st, gs->game.id, gs->module, &pol, err,
 	    errlen)) != ENGINE_OK)
-		return es;
-	if (store_seat_get(st, gs->game.id, seats[0], &row) == STORE_OK)
+		goto out;
+	if (turn != NULL && store_seat_get(st, gs->game.id, seats[0], &row) ==
+	    STORE_OK)
 		deadline = turnclock_deadline(&pol, turn, &row);
-	for (s = 0; s < gs->game.nseats; s++) {
-		if ((p = gamestate_seat_player(st, gs, s)) == NULL ||
-		    engine_outbox_mail(st, gs->game.id, gs->seq,
-		    p->email, "clock_changed", json_pack("{s:I, s:I, s:i, s:s, "
-		    "s:s, s:I, s:I, s:i, s:b}", "game", (json_int_t)gs->game.id,
-		    "seq", (json_int_t)gs->seq, "seat", s, "event",
-		    "clock_changed", "what", what, "extension",
-		    (json_int_t)seconds, "deadline", (json_int_t)deadline,
-		    "late_seat", seats[0], "by_master", by_master),
-		    clock_now()) != 0)
-			return engine_refusal(err, errlen, ENGINE_INTERNAL,
+	fields = json_pack("{s:s, s:I, s:i, s:b}", "action", what, "deadline",
+	    (json_int_t)deadline, "late_seat", seats[0], "by_master",
+	    by_master);
+	if (fields != NULL && extra != NULL)
+		json_object_update(fields, extra);
+	for (s = 0; s < gs->game.nseats && es == ENGINE_OK; s++) {
+		payload = json_pack("{s:I, s:I, s:i, s:s}", "game",
+		    (json_int_t)gs->game.id, "seq", (json_int_t)gs->seq,
+		    "seat", s, "event", "clock_changed");
+		if (payload != NULL && fields != NULL)
+			json_object_update(payload, fields);
+		if ((p = gamestate_seat_player(st, gs, s)) == NULL)
+			json_decref(payload);
+		if (p == NULL || engine_outbox_mail(st, gs->game.id, gs->seq,
+		    p->email, "clock_changed", payload, clock_now()) != 0)
+			es = engine_refusal(err, errlen, ENGINE_INTERNAL,
 			    "store: %s", store_errmsg(st));
 	}
-	return ENGINE_OK;
+	if (es == ENGINE_OK && !by_master && engine_queue_master(st,
+	    gs->game.id, gs->seq, "clock", json_incref(fields),
+	    clock_now()) != 0)
+		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
+		    store_errmsg(st));
+	json_decref(fields);
+out:
+	json_decref(extra);
+	return es;
 }
 
-/* Move the start of gs's current turn by delta seconds; *turn: the turn
- * after. */
+/* The clock of gs's current turn, brought up to its last entry. */
 static enum engine_status
-shift_turn(struct store *st, const struct gamestate *gs, int64_t delta,
+current_turn(struct store *st, const struct gamestate *gs,
     struct store_turn *turn, char *err, size_t errlen)
 {
 	int seats[STORE_MAX_SEATS], nact, window;
@@ -102,6 +120,19 @@ shift_turn(struct store *st, const struct gamestate *gs, int64_t delta,
 	if (turnclock_update(st, gs, window, waiting, -1, turn) != STORE_OK)
 		return engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
+	return ENGINE_OK;
+}
+
+/* Move the start of gs's current turn by delta seconds; *turn: the turn
+ * after. */
+static enum engine_status
+shift_turn(struct store *st, const struct gamestate *gs, int64_t delta,
+    struct store_turn *turn, char *err, size_t errlen)
+{
+	enum engine_status es;
+
+	if ((es = current_turn(st, gs, turn, err, errlen)) != ENGINE_OK)
+		return es;
 	turn->started += delta;
 	if (store_turn_put(st, turn) != STORE_OK)
 		return engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
@@ -182,7 +213,8 @@ engine_master_extend(struct store *st, int64_t game_id,
 	else if ((es = claim(&m, command_seq, lang, err, errlen)) == ENGINE_OK &&
 	    (es = shift_turn(st, &gs, seconds, &turn, err, errlen)) ==
 	    ENGINE_OK && (es = tell_seats(st, &gs, &turn, "extended",
-	    seconds, command_seq != 0, err, errlen)) == ENGINE_OK &&
+	    json_pack("{s:I}", "extension", (json_int_t)seconds),
+	    command_seq != 0, err, errlen)) == ENGINE_OK &&
 	    store_master_put(st, &m) != STORE_OK)
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
@@ -220,11 +252,14 @@ engine_master_pause(struct store *st, int64_t game_id,
 		    "not paused", "la partie %lld n'est pas en pause",
 		    (long long)game_id);
 	/* Resuming gives the turn back the time it stood paused, and every
-	 * seat is told its new deadline. */
+	 * seat is told its new deadline; pausing, that no clock runs. */
 	else if (!pause && (es = shift_turn(st, &gs, now > m.paused_at ?
 	    now - m.paused_at : 0, &turn, err, errlen)) == ENGINE_OK)
-		es = tell_seats(st, &gs, &turn, "resumed", 0,
+		es = tell_seats(st, &gs, &turn, "resumed", NULL,
 		    command_seq != 0, err, errlen);
+	else if (pause)
+		es = tell_seats(st, &gs, NULL, "paused", json_pack("{s:I}",
+		    "since", (json_int_t)now), command_seq != 0, err, errlen);
 	if (es != ENGINE_OK)
 		goto out;
 	m.paused_at = pause ? now : 0;
@@ -277,6 +312,7 @@ engine_master_policy(struct store *st, int64_t game_id, int64_t command_seq,
 {
 	struct gamestate gs;
 	struct store_master m;
+	struct store_turn turn;
 	struct policy pol;
 	enum engine_status es;
 	char perr[512];
@@ -299,6 +335,14 @@ engine_master_policy(struct store *st, int64_t game_id, int64_t command_seq,
 	    ENGINE_OK && store_master_put(st, &m) != STORE_OK)
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
+	/* Every seat is told the change and its deadline under the new
+	 * policy (none while the game is paused). */
+	else if (es == ENGINE_OK && (es = current_turn(st, &gs, &turn, err,
+	    errlen)) == ENGINE_OK)
+		es = tell_seats(st, &gs, m.paused_at != 0 ? NULL : &turn,
+		    "policy", json_pack("{s:s, s:b}", "change", assignment,
+		    "paused", m.paused_at != 0), command_seq != 0, err,
+		    errlen);
 	return engine_game_finish(st, &gs, es, err, errlen);
 }
 
