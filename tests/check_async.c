@@ -931,6 +931,47 @@ START_TEST(test_extend_late_again)
 }
 END_TEST
 
+/* With late_every, the repeats of an extended late turn count from its
+ * new deadline: none while the extension runs, the late notice once at
+ * the new deadline, then one repeat to the late seat every late_every. */
+START_TEST(test_extend_late_every)
+{
+	struct engine_reply reply;
+	struct schedule_stats s;
+	char err[512];
+	int64_t game, t0 = fake_now;
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"wait\", \"late_every\": \"12h\"}");
+	ck_assert_int_eq(engine_master_name(env.st, game, env.player_id[2],
+	    err, sizeof(err)), ENGINE_OK);
+	(void)tick(t0);
+	s = tick(t0 + 24 * HOUR);
+	ck_assert_int_eq(s.late, 1);
+	ck_assert_int_eq(outbox("late"), 2);
+	fake_now = t0 + 30 * HOUR;
+	command(2, game, 1, 0, "gm extend 24h", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	s = tick(t0 + 36 * HOUR);			/* no repeat: extended */
+	ck_assert_int_eq(s.late, 0);
+	s = tick(t0 + 48 * HOUR);
+	ck_assert_int_eq(s.late, 1);			/* late again, to all */
+	ck_assert_int_eq(outbox("late"), 4);
+	s = tick(t0 + 59 * HOUR);
+	ck_assert_int_eq(s.late, 0);
+	s = tick(t0 + 60 * HOUR);
+	ck_assert_int_eq(s.late, 1);			/* the late seat only */
+	ck_assert_int_eq(outbox("late"), 5);
+	s = tick(t0 + 61 * HOUR);
+	ck_assert_int_eq(s.late, 0);
+	s = tick(t0 + 72 * HOUR);
+	ck_assert_int_eq(s.late, 1);
+	ck_assert_int_eq(outbox("late"), 6);
+}
+END_TEST
+
 START_TEST(test_press)
 {
 	struct engine_reply reply;
@@ -1120,6 +1161,83 @@ START_TEST(test_refusals_in_french)
 	ck_assert_msg(strstr(reply.message, "du maître du jeu de la partie") !=
 	    NULL, "%s", reply.message);
 	engine_reply_clear(&reply);
+}
+END_TEST
+
+/* What still works while a game is paused (docs/ASYNC.md): messages,
+ * votes to call off and taking them back, vacations, time zones,
+ * resigning, and the master's policy and resume; what does not: moves,
+ * gm extend and gm force (refused in the reader's language, nothing
+ * changed), and the server's own moves (a resigned seat's default
+ * waits for the game to resume). */
+START_TEST(test_paused_commands)
+{
+	struct engine_reply reply;
+	struct schedule_stats s;
+	char err[512];
+	int64_t game, before, t0 = fake_now;
+	int seat;
+
+	game = testenv_game(&env, "template", 3);
+	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"wait\"}");
+	ck_assert_int_eq(engine_master_name(env.st, game, env.player_id[3],
+	    err, sizeof(err)), ENGINE_OK);
+	(void)tick(t0);
+	command(3, game, 1, 0, "gm pause", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	seat = to_act(game, NULL);
+
+	before = testenv_rows(&env);
+	ck_assert_int_eq(play_as(game, -1), ENGINE_REFUSED);
+	command_fr(3, game, 2, 0, "mj prolonger 24h", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
+	ck_assert_msg(strstr(reply.message, "est en pause") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	command(3, game, 2, 0, "gm force", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
+	ck_assert_msg(strstr(reply.message, "is paused") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(testenv_rows(&env), before);
+
+	command(0, game, 1, 0, "press all: shall we wait?", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(1, game, 1, 1, "vacation 2024-01-10 2024-01-12", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(0, game, 2, 0, "call off", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(0, game, 3, 0, "keep playing", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(2, game, 1, 2, "timezone Europe/Paris", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(3, game, 2, 0, "gm policy missed=default", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+
+	/* The seat to act resigns: the server plays for it only once the
+	 * game runs again. */
+	command(seat, game, seat == 0 ? 4 : 2, seat, "resign", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	s = tick(t0 + 3 * DAY);
+	ck_assert_int_eq(s.auto_moves, 0);
+	ck_assert_int_eq(to_act(game, NULL), seat);
+	fake_now = t0 + 3 * DAY;
+	command(3, game, 3, 0, "gm resume", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	s = tick(t0 + 3 * DAY + HOUR);
+	ck_assert_int_eq(s.auto_moves, 1);
+	ck_assert_int_ne(to_act(game, NULL), seat);
+	audit_ok(game);
 }
 END_TEST
 
@@ -1357,6 +1475,8 @@ async_suite(void)
 	tcase_add_test(tc, test_reminder_in_playing_time);
 	tcase_add_test(tc, test_response_window);
 	tcase_add_test(tc, test_observers);
+	tcase_add_test(tc, test_paused_commands);
+	tcase_add_test(tc, test_extend_late_every);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -877,6 +877,8 @@ START_TEST(test_master_command_refused)
 	char block[PROTO_ARMOUR_MAX], raw[4096], payload[1024], err[256];
 	struct mail_result r;
 	struct store_player p1;
+	int64_t next, after;
+	int seat;
 
 	ck_assert_int_eq(store_player_find(env.st, "p1", &p1), STORE_OK);
 	ck_assert_int_eq(engine_master_name(env.st, game, p1.id, err,
@@ -896,6 +898,30 @@ START_TEST(test_master_command_refused)
 	testenv_block(&env, 1, game, 2, 0, "gm pause", block, sizeof(block));
 	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <gm2@x>\n\n%s",
 	    email(1), block);
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	ck_assert_msg(r.outcome == MAIL_COMMAND, "%s: %s",
+	    mail_outcome_name(r.outcome), r.reason);
+
+	/* Paused: a move by mail is refused in its player's language,
+	 * naming the master, and changes nothing; a message still goes. */
+	seat = acting(&next);
+	testenv_block(&env, seat, game, next, seat,
+	    "draw galaxy, discard drawn", block, sizeof(block));
+	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <mvp@x>\n\n%s",
+	    email(seat), block);
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	ck_assert_int_eq(r.outcome, MAIL_REJECTED);
+	ck_assert_int_eq(outbox_count("rejected", email(seat), payload,
+	    sizeof(payload)), 1);
+	ck_assert_msg(strstr(payload, seat == 1 ? "est en pause : son maître "
+	    "du jeu, p1," : "is paused: its game master, p1,") != NULL, "%s",
+	    payload);
+	ck_assert_int_eq(acting(&after), seat);
+	ck_assert_int_eq(after, next);
+	testenv_block(&env, seat, game, 1, seat, seat == 1 ? "message tous : "
+	    "on attend" : "press all: waiting", block, sizeof(block));
+	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <prp@x>\n\n%s",
+	    email(seat), block);
 	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
 	ck_assert_msg(r.outcome == MAIL_COMMAND, "%s: %s",
 	    mail_outcome_name(r.outcome), r.reason);

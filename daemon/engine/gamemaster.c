@@ -365,8 +365,8 @@ engine_master_paused(struct store *st, int64_t game_id, enum rules_lang lang,
 	timetext_iso(m.paused_at, zone, iso, sizeof(iso));
 	if (m.paused_by != 0 && store_player_get(st, m.paused_by, &p) ==
 	    STORE_OK)
-		snprintf(who, sizeof(who), fr ? "son maître du jeu, %s" :
-		    "its game master, %s", p.name);
+		snprintf(who, sizeof(who), fr ? "son maître du jeu, %s," :
+		    "its game master, %s,", p.name);
 	else
 		snprintf(who, sizeof(who), fr ? "l'administrateur" :
 		    "the administrator");
