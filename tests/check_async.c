@@ -931,6 +931,37 @@ START_TEST(test_extend_late_again)
 }
 END_TEST
 
+/* A reminder already sent goes out again before the new deadline of a
+ * turn the master extended, once. */
+START_TEST(test_extend_reminds_again)
+{
+	struct engine_reply reply;
+	struct schedule_stats s;
+	char err[512];
+	int64_t game, t0 = fake_now;
+
+	game = testenv_game(&env, "template", 2);
+	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": "
+	    "[\"1h\"], \"missed\": \"wait\"}");
+	ck_assert_int_eq(engine_master_name(env.st, game, env.player_id[2],
+	    err, sizeof(err)), ENGINE_OK);
+	(void)tick(t0);
+	s = tick(t0 + 23 * HOUR);
+	ck_assert_int_eq(s.reminders, 1);
+	fake_now = t0 + 23 * HOUR + 1800;
+	command(2, game, 1, 0, "gm extend 24h", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	s = tick(t0 + 24 * HOUR);
+	ck_assert_int_eq(s.reminders + s.late, 0);
+	s = tick(t0 + 47 * HOUR);
+	ck_assert_int_eq(s.reminders, 1);		/* before the new one */
+	s = tick(t0 + 47 * HOUR + 1800);
+	ck_assert_int_eq(s.reminders, 0);		/* once */
+	ck_assert_int_eq(outbox("reminder"), 2);
+}
+END_TEST
+
 /* With late_every, the repeats of an extended late turn count from its
  * new deadline: none while the extension runs, the late notice once at
  * the new deadline, then one repeat to the late seat every late_every. */
@@ -1477,6 +1508,7 @@ async_suite(void)
 	tcase_add_test(tc, test_observers);
 	tcase_add_test(tc, test_paused_commands);
 	tcase_add_test(tc, test_extend_late_every);
+	tcase_add_test(tc, test_extend_reminds_again);
 	suite_add_tcase(s, tc);
 	return s;
 }
