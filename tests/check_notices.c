@@ -1464,6 +1464,8 @@ START_TEST(test_master_mail)
 		{ "master_notice", "which you ran as its game master, is over",
 		    "dont vous étiez le maître du jeu, est terminée", -1, 0,
 		    0 },
+		{ "master_notice", "The game is over. No winner.",
+		    "La partie est finie. Pas de gagnant.", -1, 0, 0 },
 		{ "clock_changed", "the game master gave the current turn 1 "
 		    "day more", "le maître du jeu a prolongé le tour en cours "
 		    "de 1 jour", -2, 0, 0 },
