@@ -1304,6 +1304,19 @@ END_TEST
 
 /* In Parry, a strike opens a response window: its reminder says the
  * window closes with the default answer, whatever the "missed" policy. */
+/* A clock_changed mail to a seat of a response window (every seat but
+ * the striker, *arg) gives that seat's own deadline. */
+static void
+check_own_deadline(struct store_outbox *o, int seat, int fr,
+    const char *body, void *arg)
+{
+	if (strcmp(o->event, "clock_changed") != 0)
+		return;
+	ck_assert_msg((strstr(body, fr ? "Votre délai" : "Your deadline") !=
+	    NULL) == (seat != *(int *)arg), "clock_changed to seat %d "
+	    "(striker %d):\n%s", seat, *(int *)arg, body);
+}
+
 START_TEST(test_window_reminder)
 {
 	struct engine_reply reply;
@@ -1340,6 +1353,13 @@ START_TEST(test_window_reminder)
 		tick(t0 + 11 * HOUR);
 		ck_assert_int_eq(count_rows("reminder"), 2);
 		render_new(check_want, want, 1);
+		/* Extended: each seat of the window hears of its own
+		 * deadline, the striker of the first one's. */
+		ck_assert_int_eq(engine_master_extend(env.st, game, 0, HOUR,
+		    RULES_LANG_EN, err, sizeof(err)), ENGINE_OK);
+		ck_assert_int_eq(count_rows("clock_changed"), 3);
+		ck_assert_int_eq(render_new(check_own_deadline, &striker, 1),
+		    3);
 		t0 += 4 * DAY;
 	}
 	all_seen(want);

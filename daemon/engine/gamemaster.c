@@ -45,16 +45,43 @@ claim(struct store_master *m, int64_t command_seq, enum rules_lang lang,
 	return ENGINE_OK;
 }
 
+/* The row's fields for recipient seat (-1: the master): fields, the
+ * seat it names -- the recipient's own when it is to act, else the
+ * first to act -- and that seat's deadline in turn under pol (0: none,
+ * or turn is NULL: the game is paused). */
+static json_t *
+clock_row(struct store *st, const struct gamestate *gs,
+    const struct policy *pol, const struct store_turn *turn,
+    const int *seats, int nact, int seat, json_t *fields)
+{
+	struct store_seat row;
+	int64_t deadline = 0;
+	int named = seats[0], k;
+	json_t *payload;
+
+	for (k = 0; k < nact; k++)
+		if (seats[k] == seat)
+			named = seat;
+	if (turn != NULL && store_seat_get(st, gs->game.id, named, &row) ==
+	    STORE_OK)
+		deadline = turnclock_deadline(pol, turn, &row);
+	payload = json_pack("{s:I, s:I, s:I, s:i}", "game",
+	    (json_int_t)gs->game.id, "seq", (json_int_t)gs->seq, "deadline",
+	    (json_int_t)deadline, "late_seat", named);
+	if (payload != NULL && fields != NULL)
+		json_object_update(payload, fields);
+	return payload;
+}
+
 /*
  * Tell every seat what the master (by_master) or the administrator did
  * to the game's clock or policy: what is "extended" (by seconds),
  * "resumed", "paused" or "policy"; extra holds that action's own fields
  * ("since" for a pause, "change" for a policy; taken, may be NULL).
- * Each row names the first seat to act and its deadline in turn (0: the
- * game has no deadline, or turn is NULL: it is paused), rendered in each
- * player's language and time zone (clock_changed.txt).  A master who
- * did not act (the administrator did) hears of it too, by a
- * master_notice "clock" with the same fields.
+ * Each row names a seat to act and its deadline (clock_row(): each seat
+ * of a response window hears of its own), rendered in each player's
+ * language and time zone (clock_changed.txt).  A master who did not act
+ * (the administrator did) hears of it too, by a master_notice "clock".
  */
 static enum engine_status
 tell_seats(struct store *st, struct gamestate *gs,
@@ -62,13 +89,11 @@ tell_seats(struct store *st, struct gamestate *gs,
     int by_master, char *err, size_t errlen)
 {
 	const struct store_player *p;
-	struct store_seat row;
 	struct policy pol;
 	enum engine_status es = ENGINE_OK;
 	int seats[STORE_MAX_SEATS], nact, s;
 	unsigned waiting;
-	int64_t deadline = 0;
-	json_t *fields, *payload;
+	json_t *fields = NULL, *payload;
 
 	(void)turnclock_shape(gs, seats, &nact, &waiting);
 	if (nact == 0)
@@ -76,20 +101,15 @@ tell_seats(struct store *st, struct gamestate *gs,
 	if ((es = engine_policy_of(st, gs->game.id, gs->module, &pol, err,
 	    errlen)) != ENGINE_OK)
 		goto out;
-	if (turn != NULL && store_seat_get(st, gs->game.id, seats[0], &row) ==
-	    STORE_OK)
-		deadline = turnclock_deadline(&pol, turn, &row);
-	fields = json_pack("{s:s, s:I, s:i, s:b}", "action", what, "deadline",
-	    (json_int_t)deadline, "late_seat", seats[0], "by_master",
+	fields = json_pack("{s:s, s:b}", "action", what, "by_master",
 	    by_master);
 	if (fields != NULL && extra != NULL)
 		json_object_update(fields, extra);
 	for (s = 0; s < gs->game.nseats && es == ENGINE_OK; s++) {
-		payload = json_pack("{s:I, s:I, s:i, s:s}", "game",
-		    (json_int_t)gs->game.id, "seq", (json_int_t)gs->seq,
-		    "seat", s, "event", "clock_changed");
-		if (payload != NULL && fields != NULL)
-			json_object_update(payload, fields);
+		payload = clock_row(st, gs, &pol, turn, seats, nact, s, fields);
+		json_object_set_new(payload, "seat", json_integer(s));
+		json_object_set_new(payload, "event",
+		    json_string("clock_changed"));
 		if ((p = gamestate_seat_player(st, gs, s)) == NULL)
 			json_decref(payload);
 		if (p == NULL || engine_outbox_mail(st, gs->game.id, gs->seq,
@@ -98,12 +118,12 @@ tell_seats(struct store *st, struct gamestate *gs,
 			    "store: %s", store_errmsg(st));
 	}
 	if (es == ENGINE_OK && !by_master && engine_queue_master(st,
-	    gs->game.id, gs->seq, "clock", json_incref(fields),
-	    clock_now()) != 0)
+	    gs->game.id, gs->seq, "clock", clock_row(st, gs, &pol, turn,
+	    seats, nact, -1, fields), clock_now()) != 0)
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
-	json_decref(fields);
 out:
+	json_decref(fields);
 	json_decref(extra);
 	return es;
 }
