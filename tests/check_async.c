@@ -897,29 +897,58 @@ START_TEST(test_game_master)
 }
 END_TEST
 
-/* A turn late under wait that the master extends is announced late
- * again when its new deadline passes, once, with its repeats counted
- * from there. */
-START_TEST(test_extend_late_again)
+/* A two-seat Ladder game under policy whose master is player 2. */
+static int64_t
+mastered_game(const char *policy)
 {
-	struct engine_reply reply;
-	struct schedule_stats s;
 	char err[512];
-	int64_t game, t0 = fake_now;
+	int64_t game;
 
 	game = testenv_game(&env, "template", 2);
-	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": [], "
-	    "\"missed\": \"wait\"}");
+	set_policy(game, policy);
 	ck_assert_int_eq(engine_master_name(env.st, game, env.player_id[2],
 	    err, sizeof(err)), ENGINE_OK);
+	return game;
+}
+
+/* The master's signed command number n, text, done at fake_now. */
+static void
+master_does(int64_t game, int64_t n, const char *text)
+{
+	struct engine_reply reply;
+
+	command(2, game, n, 0, text, &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s: %s", text,
+	    reply.message);
+	engine_reply_clear(&reply);
+}
+
+/* Late under wait at t0 + 24 h (each seat told), then extended by the
+ * master at t0 + 30 h: the new deadline is t0 + 48 h. */
+static void
+late_then_extended(int64_t game, int64_t t0)
+{
+	struct schedule_stats s;
+
 	(void)tick(t0);
 	s = tick(t0 + 24 * HOUR);
 	ck_assert_int_eq(s.late, 1);
 	ck_assert_int_eq(outbox("late"), 2);
 	fake_now = t0 + 30 * HOUR;
-	command(2, game, 1, 0, "gm extend 24h", &reply);
-	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
-	engine_reply_clear(&reply);
+	master_does(game, 1, "gm extend 24h");
+}
+
+/* A turn late under wait that the master extends is announced late
+ * again when its new deadline passes, once, with its repeats counted
+ * from there. */
+START_TEST(test_extend_late_again)
+{
+	struct schedule_stats s;
+	int64_t game, t0 = fake_now;
+
+	game = mastered_game("{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"wait\"}");
+	late_then_extended(game, t0);
 	s = tick(t0 + 47 * HOUR);
 	ck_assert_int_eq(s.late, 0);
 	s = tick(t0 + 48 * HOUR);
@@ -935,23 +964,16 @@ END_TEST
  * turn the master extended, once. */
 START_TEST(test_extend_reminds_again)
 {
-	struct engine_reply reply;
 	struct schedule_stats s;
-	char err[512];
 	int64_t game, t0 = fake_now;
 
-	game = testenv_game(&env, "template", 2);
-	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": "
+	game = mastered_game("{\"turn_time\": \"24h\", \"reminders\": "
 	    "[\"1h\"], \"missed\": \"wait\"}");
-	ck_assert_int_eq(engine_master_name(env.st, game, env.player_id[2],
-	    err, sizeof(err)), ENGINE_OK);
 	(void)tick(t0);
 	s = tick(t0 + 23 * HOUR);
 	ck_assert_int_eq(s.reminders, 1);
 	fake_now = t0 + 23 * HOUR + 1800;
-	command(2, game, 1, 0, "gm extend 24h", &reply);
-	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
-	engine_reply_clear(&reply);
+	master_does(game, 1, "gm extend 24h");
 	s = tick(t0 + 24 * HOUR);
 	ck_assert_int_eq(s.reminders + s.late, 0);
 	s = tick(t0 + 47 * HOUR);
@@ -967,24 +989,12 @@ END_TEST
  * the new deadline, then one repeat to the late seat every late_every. */
 START_TEST(test_extend_late_every)
 {
-	struct engine_reply reply;
 	struct schedule_stats s;
-	char err[512];
 	int64_t game, t0 = fake_now;
 
-	game = testenv_game(&env, "template", 2);
-	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": [], "
+	game = mastered_game("{\"turn_time\": \"24h\", \"reminders\": [], "
 	    "\"missed\": \"wait\", \"late_every\": \"12h\"}");
-	ck_assert_int_eq(engine_master_name(env.st, game, env.player_id[2],
-	    err, sizeof(err)), ENGINE_OK);
-	(void)tick(t0);
-	s = tick(t0 + 24 * HOUR);
-	ck_assert_int_eq(s.late, 1);
-	ck_assert_int_eq(outbox("late"), 2);
-	fake_now = t0 + 30 * HOUR;
-	command(2, game, 1, 0, "gm extend 24h", &reply);
-	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
-	engine_reply_clear(&reply);
+	late_then_extended(game, t0);
 	s = tick(t0 + 36 * HOUR);			/* no repeat: extended */
 	ck_assert_int_eq(s.late, 0);
 	s = tick(t0 + 48 * HOUR);
