@@ -984,6 +984,32 @@ START_TEST(test_extend_reminds_again)
 }
 END_TEST
 
+/* Per-key rate limits charge a master's command to the master's key,
+ * not to the key of the seat its block names. */
+START_TEST(test_master_block_key)
+{
+	unsigned char key[STORE_KEY_BYTES];
+	struct store_player master, seat0;
+	struct proto_move m;
+	int64_t game;
+
+	game = mastered_game("{\"turn_time\": \"24h\"}");
+	ck_assert_int_eq(store_player_get(env.st, env.player_id[2], &master),
+	    STORE_OK);
+	ck_assert_int_eq(store_player_get(env.st, env.player_id[0], &seat0),
+	    STORE_OK);
+	memset(&m, 0, sizeof(m));
+	m.game_id = game;
+	m.seat = 0;
+	snprintf(m.text, sizeof(m.text), "gm pause");
+	ck_assert_int_eq(engine_block_seat_key(env.st, &m, key), 0);
+	ck_assert_int_eq(memcmp(key, master.pubkey, STORE_KEY_BYTES), 0);
+	snprintf(m.text, sizeof(m.text), "press all: hi");
+	ck_assert_int_eq(engine_block_seat_key(env.st, &m, key), 0);
+	ck_assert_int_eq(memcmp(key, seat0.pubkey, STORE_KEY_BYTES), 0);
+}
+END_TEST
+
 /* With late_every, the repeats of an extended late turn count from its
  * new deadline: none while the extension runs, the late notice once at
  * the new deadline, then one repeat to the late seat every late_every. */
@@ -1519,6 +1545,7 @@ async_suite(void)
 	tcase_add_test(tc, test_paused_commands);
 	tcase_add_test(tc, test_extend_late_every);
 	tcase_add_test(tc, test_extend_reminds_again);
+	tcase_add_test(tc, test_master_block_key);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -227,7 +227,8 @@ void	engine_submit(struct store *st, const struct serverkey *key,
 
 /*
  * For per-key rate limits (HTTP and mail): the public key of the player
- * in the seat a block names, read before anything is verified -- 0, or
+ * in the seat a block names (of the game's master for a master's
+ * command), read before anything is verified -- 0, or
  * -1 if the game or seat is unknown or open (the engine will say so) --
  * and whether a reply's status means the block's signature was checked
  * and good, so that a token is spent only for the key's own blocks.
