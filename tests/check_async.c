@@ -897,29 +897,58 @@ START_TEST(test_game_master)
 }
 END_TEST
 
-/* A turn late under wait that the master extends is announced late
- * again when its new deadline passes, once, with its repeats counted
- * from there. */
-START_TEST(test_extend_late_again)
+/* A two-seat Ladder game under policy whose master is player 2. */
+static int64_t
+mastered_game(const char *policy)
 {
-	struct engine_reply reply;
-	struct schedule_stats s;
 	char err[512];
-	int64_t game, t0 = fake_now;
+	int64_t game;
 
 	game = testenv_game(&env, "template", 2);
-	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": [], "
-	    "\"missed\": \"wait\"}");
+	set_policy(game, policy);
 	ck_assert_int_eq(engine_master_name(env.st, game, env.player_id[2],
 	    err, sizeof(err)), ENGINE_OK);
+	return game;
+}
+
+/* The master's signed command number n, text, done at fake_now. */
+static void
+master_does(int64_t game, int64_t n, const char *text)
+{
+	struct engine_reply reply;
+
+	command(2, game, n, 0, text, &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s: %s", text,
+	    reply.message);
+	engine_reply_clear(&reply);
+}
+
+/* Late under wait at t0 + 24 h (each seat told), then extended by the
+ * master at t0 + 30 h: the new deadline is t0 + 48 h. */
+static void
+late_then_extended(int64_t game, int64_t t0)
+{
+	struct schedule_stats s;
+
 	(void)tick(t0);
 	s = tick(t0 + 24 * HOUR);
 	ck_assert_int_eq(s.late, 1);
 	ck_assert_int_eq(outbox("late"), 2);
 	fake_now = t0 + 30 * HOUR;
-	command(2, game, 1, 0, "gm extend 24h", &reply);
-	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
-	engine_reply_clear(&reply);
+	master_does(game, 1, "gm extend 24h");
+}
+
+/* A turn late under wait that the master extends is announced late
+ * again when its new deadline passes, once, with its repeats counted
+ * from there. */
+START_TEST(test_extend_late_again)
+{
+	struct schedule_stats s;
+	int64_t game, t0 = fake_now;
+
+	game = mastered_game("{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"wait\"}");
+	late_then_extended(game, t0);
 	s = tick(t0 + 47 * HOUR);
 	ck_assert_int_eq(s.late, 0);
 	s = tick(t0 + 48 * HOUR);
@@ -928,6 +957,85 @@ START_TEST(test_extend_late_again)
 	s = tick(t0 + 49 * HOUR);
 	ck_assert_int_eq(s.late, 0);			/* once */
 	ck_assert_int_eq(outbox("late"), 4);
+}
+END_TEST
+
+/* A reminder already sent goes out again before the new deadline of a
+ * turn the master extended, once. */
+START_TEST(test_extend_reminds_again)
+{
+	struct schedule_stats s;
+	int64_t game, t0 = fake_now;
+
+	game = mastered_game("{\"turn_time\": \"24h\", \"reminders\": "
+	    "[\"1h\"], \"missed\": \"wait\"}");
+	(void)tick(t0);
+	s = tick(t0 + 23 * HOUR);
+	ck_assert_int_eq(s.reminders, 1);
+	fake_now = t0 + 23 * HOUR + 1800;
+	master_does(game, 1, "gm extend 24h");
+	s = tick(t0 + 24 * HOUR);
+	ck_assert_int_eq(s.reminders + s.late, 0);
+	s = tick(t0 + 47 * HOUR);
+	ck_assert_int_eq(s.reminders, 1);		/* before the new one */
+	s = tick(t0 + 47 * HOUR + 1800);
+	ck_assert_int_eq(s.reminders, 0);		/* once */
+	ck_assert_int_eq(outbox("reminder"), 2);
+}
+END_TEST
+
+/* Per-key rate limits charge a master's command to the master's key,
+ * not to the key of the seat its block names. */
+START_TEST(test_master_block_key)
+{
+	unsigned char key[STORE_KEY_BYTES];
+	struct store_player master, seat0;
+	struct proto_move m;
+	int64_t game;
+
+	game = mastered_game("{\"turn_time\": \"24h\"}");
+	ck_assert_int_eq(store_player_get(env.st, env.player_id[2], &master),
+	    STORE_OK);
+	ck_assert_int_eq(store_player_get(env.st, env.player_id[0], &seat0),
+	    STORE_OK);
+	memset(&m, 0, sizeof(m));
+	m.game_id = game;
+	m.seat = 0;
+	snprintf(m.text, sizeof(m.text), "gm pause");
+	ck_assert_int_eq(engine_block_seat_key(env.st, &m, key), 0);
+	ck_assert_int_eq(memcmp(key, master.pubkey, STORE_KEY_BYTES), 0);
+	snprintf(m.text, sizeof(m.text), "press all: hi");
+	ck_assert_int_eq(engine_block_seat_key(env.st, &m, key), 0);
+	ck_assert_int_eq(memcmp(key, seat0.pubkey, STORE_KEY_BYTES), 0);
+}
+END_TEST
+
+/* With late_every, the repeats of an extended late turn count from its
+ * new deadline: none while the extension runs, the late notice once at
+ * the new deadline, then one repeat to the late seat every late_every. */
+START_TEST(test_extend_late_every)
+{
+	struct schedule_stats s;
+	int64_t game, t0 = fake_now;
+
+	game = mastered_game("{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"wait\", \"late_every\": \"12h\"}");
+	late_then_extended(game, t0);
+	s = tick(t0 + 36 * HOUR);			/* no repeat: extended */
+	ck_assert_int_eq(s.late, 0);
+	s = tick(t0 + 48 * HOUR);
+	ck_assert_int_eq(s.late, 1);			/* late again, to all */
+	ck_assert_int_eq(outbox("late"), 4);
+	s = tick(t0 + 59 * HOUR);
+	ck_assert_int_eq(s.late, 0);
+	s = tick(t0 + 60 * HOUR);
+	ck_assert_int_eq(s.late, 1);			/* the late seat only */
+	ck_assert_int_eq(outbox("late"), 5);
+	s = tick(t0 + 61 * HOUR);
+	ck_assert_int_eq(s.late, 0);
+	s = tick(t0 + 72 * HOUR);
+	ck_assert_int_eq(s.late, 1);
+	ck_assert_int_eq(outbox("late"), 6);
 }
 END_TEST
 
@@ -1120,6 +1228,83 @@ START_TEST(test_refusals_in_french)
 	ck_assert_msg(strstr(reply.message, "du maître du jeu de la partie") !=
 	    NULL, "%s", reply.message);
 	engine_reply_clear(&reply);
+}
+END_TEST
+
+/* What still works while a game is paused (docs/ASYNC.md): messages,
+ * votes to call off and taking them back, vacations, time zones,
+ * resigning, and the master's policy and resume; what does not: moves,
+ * gm extend and gm force (refused in the reader's language, nothing
+ * changed), and the server's own moves (a resigned seat's default
+ * waits for the game to resume). */
+START_TEST(test_paused_commands)
+{
+	struct engine_reply reply;
+	struct schedule_stats s;
+	char err[512];
+	int64_t game, before, t0 = fake_now;
+	int seat;
+
+	game = testenv_game(&env, "template", 3);
+	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"wait\"}");
+	ck_assert_int_eq(engine_master_name(env.st, game, env.player_id[3],
+	    err, sizeof(err)), ENGINE_OK);
+	(void)tick(t0);
+	command(3, game, 1, 0, "gm pause", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	seat = to_act(game, NULL);
+
+	before = testenv_rows(&env);
+	ck_assert_int_eq(play_as(game, -1), ENGINE_REFUSED);
+	command_fr(3, game, 2, 0, "mj prolonger 24h", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
+	ck_assert_msg(strstr(reply.message, "est en pause") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	command(3, game, 2, 0, "gm force", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
+	ck_assert_msg(strstr(reply.message, "is paused") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(testenv_rows(&env), before);
+
+	command(0, game, 1, 0, "press all: shall we wait?", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(1, game, 1, 1, "vacation 2024-01-10 2024-01-12", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(0, game, 2, 0, "call off", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(0, game, 3, 0, "keep playing", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(2, game, 1, 2, "timezone Europe/Paris", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	command(3, game, 2, 0, "gm policy missed=default", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+
+	/* The seat to act resigns: the server plays for it only once the
+	 * game runs again. */
+	command(seat, game, seat == 0 ? 4 : 2, seat, "resign", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	s = tick(t0 + 3 * DAY);
+	ck_assert_int_eq(s.auto_moves, 0);
+	ck_assert_int_eq(to_act(game, NULL), seat);
+	fake_now = t0 + 3 * DAY;
+	command(3, game, 3, 0, "gm resume", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	s = tick(t0 + 3 * DAY + HOUR);
+	ck_assert_int_eq(s.auto_moves, 1);
+	ck_assert_int_ne(to_act(game, NULL), seat);
+	audit_ok(game);
 }
 END_TEST
 
@@ -1357,6 +1542,10 @@ async_suite(void)
 	tcase_add_test(tc, test_reminder_in_playing_time);
 	tcase_add_test(tc, test_response_window);
 	tcase_add_test(tc, test_observers);
+	tcase_add_test(tc, test_paused_commands);
+	tcase_add_test(tc, test_extend_late_every);
+	tcase_add_test(tc, test_extend_reminds_again);
+	tcase_add_test(tc, test_master_block_key);
 	suite_add_tcase(s, tc);
 	return s;
 }

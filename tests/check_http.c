@@ -1583,6 +1583,36 @@ check_play_pages(int64_t game)
 	free(r.body);
 }
 
+/* A game master's command over HTTP is answered in the master's
+ * language (alice: English), whatever seat its block names (carol's
+ * reads French). */
+static void
+check_master_command_lang(int64_t game)
+{
+	struct proto_move m;
+	char block[PROTO_ARMOUR_MAX], path[64];
+	long status;
+	json_t *j;
+	int seat;
+
+	snprintf(path, sizeof(path), "/v1/games/%lld/commands",
+	    (long long)game);
+	for (seat = 0; seat < 2; seat++) {
+		memset(&m, 0, sizeof(m));
+		m.game_id = game;
+		m.seq = 1;
+		m.seat = seat;
+		snprintf(m.text, sizeof(m.text), "gm resume");
+		proto_move_sign(&m, alice.sk);
+		ck_assert(proto_move_armour(&m, block, sizeof(block)) > 0);
+		j = http_json(NULL, "POST", path, block, &status);
+		ck_assert_msg(status >= 400 && strstr(error_message(j),
+		    "is not paused") != NULL, "gm resume (seat %d): %ld %s",
+		    seat, status, error_message(j));
+		json_decref(j);
+	}
+}
+
 START_TEST(test_http_api)
 {
 	char path[128];
@@ -1598,6 +1628,7 @@ START_TEST(test_http_api)
 	check_signing_refusals();
 	game = form_game();		/* alice and carol */
 	join_and_leave();
+	check_master_command_lang(game);
 
 	/* A seat's view: unsigned, another player, the holder. */
 	snprintf(path, sizeof(path), "/v1/games/%lld/seats/1",

@@ -690,7 +690,7 @@ static const struct corpus_case {
 	{ "help.eml", MAIL_COMMAND, 0, "mail_help", NULL },
 	{ "aide.eml", MAIL_COMMAND, 0, "mail_help", NULL },
 	{ "nothing.eml", MAIL_HELP, 0, "mail_help", NULL },
-	{ "status-unsigned.eml", MAIL_REJECTED, 0, "mail_error", "unsigned" },
+	{ "status-unsigned.eml", MAIL_REJECTED, 0, "mail_error", "sign" },
 	{ "status-signed.eml", MAIL_COMMAND, 0, "status", NULL },
 	{ "garbage.eml", MAIL_QUARANTINED, 0, NULL, "not a mail" },
 };
@@ -877,6 +877,8 @@ START_TEST(test_master_command_refused)
 	char block[PROTO_ARMOUR_MAX], raw[4096], payload[1024], err[256];
 	struct mail_result r;
 	struct store_player p1;
+	int64_t next, after;
+	int seat;
 
 	ck_assert_int_eq(store_player_find(env.st, "p1", &p1), STORE_OK);
 	ck_assert_int_eq(engine_master_name(env.st, game, p1.id, err,
@@ -899,6 +901,45 @@ START_TEST(test_master_command_refused)
 	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
 	ck_assert_msg(r.outcome == MAIL_COMMAND, "%s: %s",
 	    mail_outcome_name(r.outcome), r.reason);
+
+	/* Paused: a move by mail is refused in its player's language,
+	 * naming the master, and changes nothing; a message still goes. */
+	seat = acting(&next);
+	testenv_block(&env, seat, game, next, seat,
+	    "draw galaxy, discard drawn", block, sizeof(block));
+	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <mvp@x>\n\n%s",
+	    email(seat), block);
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	ck_assert_int_eq(r.outcome, MAIL_REJECTED);
+	ck_assert_int_eq(outbox_count("rejected", email(seat), payload,
+	    sizeof(payload)), 1);
+	ck_assert_msg(strstr(payload, seat == 1 ? "est en pause : son maître "
+	    "du jeu, p1," : "is paused: its game master, p1,") != NULL, "%s",
+	    payload);
+	ck_assert_int_eq(acting(&after), seat);
+	ck_assert_int_eq(after, next);
+	testenv_block(&env, seat, game, 1, seat, seat == 1 ? "message tous : "
+	    "on attend" : "press all: waiting", block, sizeof(block));
+	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <prp@x>\n\n%s",
+	    email(seat), block);
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	ck_assert_msg(r.outcome == MAIL_COMMAND, "%s: %s",
+	    mail_outcome_name(r.outcome), r.reason);
+}
+END_TEST
+
+/* An unsigned STATUS is refused in its sender's language (p1: French). */
+START_TEST(test_unsigned_status_in_french)
+{
+	struct mail_result r;
+	char raw[256];
+
+	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <etat@x>\n"
+	    "Subject: ETAT\n\nETAT\n", email(1));
+	mail_ingest(&ctx, raw, strlen(raw), NULL, &r);
+	ck_assert_int_eq(r.outcome, MAIL_REJECTED);
+	ck_assert_msg(strstr(r.reason, "un ETAT non signé") != NULL, "%s",
+	    r.reason);
 }
 END_TEST
 
@@ -1695,6 +1736,7 @@ mail_suite(void)
 	tcase_add_test(tc, test_signed_engine_command);
 	tcase_add_test(tc, test_refused_command_current_view);
 	tcase_add_test(tc, test_master_command_refused);
+	tcase_add_test(tc, test_unsigned_status_in_french);
 	tcase_add_test(tc, test_too_large);
 	tcase_add_test(tc, test_rate_limit);
 	tcase_add_test(tc, test_maildir_scan);

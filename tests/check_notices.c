@@ -177,7 +177,7 @@ static const struct expect expects[] = {
 	    "nouvelles pour le maître du jeu", "This is the game's public view",
 	    "Voici la vue publique de la partie" },
 	{ "clock_changed", "the deadline has changed", "le délai a changé",
-	    "now", "désormais" },
+	    ", game ", ", partie " },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -1304,6 +1304,19 @@ END_TEST
 
 /* In Parry, a strike opens a response window: its reminder says the
  * window closes with the default answer, whatever the "missed" policy. */
+/* A clock_changed mail to a seat of a response window (every seat but
+ * the striker, *arg) gives that seat's own deadline. */
+static void
+check_own_deadline(struct store_outbox *o, int seat, int fr,
+    const char *body, void *arg)
+{
+	if (strcmp(o->event, "clock_changed") != 0)
+		return;
+	ck_assert_msg((strstr(body, fr ? "Votre délai" : "Your deadline") !=
+	    NULL) == (seat != *(int *)arg), "clock_changed to seat %d "
+	    "(striker %d):\n%s", seat, *(int *)arg, body);
+}
+
 START_TEST(test_window_reminder)
 {
 	struct engine_reply reply;
@@ -1340,6 +1353,13 @@ START_TEST(test_window_reminder)
 		tick(t0 + 11 * HOUR);
 		ck_assert_int_eq(count_rows("reminder"), 2);
 		render_new(check_want, want, 1);
+		/* Extended: each seat of the window hears of its own
+		 * deadline, the striker of the first one's. */
+		ck_assert_int_eq(engine_master_extend(env.st, game, 0, HOUR,
+		    RULES_LANG_EN, err, sizeof(err)), ENGINE_OK);
+		ck_assert_int_eq(count_rows("clock_changed"), 3);
+		ck_assert_int_eq(render_new(check_own_deadline, &striker, 1),
+		    3);
 		t0 += 4 * DAY;
 	}
 	all_seen(want);
@@ -1440,8 +1460,10 @@ END_TEST
 /*
  * The game master's own mails: named, the game starting, a seat late, a
  * move the server played for a seat, the answer to each gm command, the
- * end; and every player told when the master extends the turn or
- * resumes the game, in their own language and time zone.
+ * end; and every player told when the master extends the turn, pauses
+ * or resumes the game or changes its policy, in their own language and
+ * time zone (the deadline in words and ISO 8601); the master told of
+ * what the administrator does.
  */
 START_TEST(test_master_mail)
 {
@@ -1462,6 +1484,8 @@ START_TEST(test_master_mail)
 		{ "master_notice", "which you ran as its game master, is over",
 		    "dont vous étiez le maître du jeu, est terminée", -1, 0,
 		    0 },
+		{ "master_notice", "The game is over. No winner.",
+		    "La partie est finie. Pas de gagnant.", -1, 0, 0 },
 		{ "clock_changed", "the game master gave the current turn 1 "
 		    "day more", "le maître du jeu a prolongé le tour en cours "
 		    "de 1 jour", -2, 0, 0 },
@@ -1470,9 +1494,30 @@ START_TEST(test_master_mail)
 		    "2024, 09:00 UTC", -2, 0, 0 },
 		{ "clock_changed", "resumed the game", "a repris la partie",
 		    -2, 0, 0 },
-		{ "clock_changed", "is now Wednesday 3 January 2024, 11:00 UTC",
-		    "court désormais jusqu'au mercredi 3 janvier 2024, 11:00 "
-		    "UTC", -2, 0, 0 },
+		{ "clock_changed", "is now Wednesday 3 January 2024, 11:00 UTC\n"
+		    "(2024-01-03T11:00:00Z)", "court désormais jusqu'au "
+		    "mercredi 3 janvier 2024, 11:00 UTC\n"
+		    "(2024-01-03T11:00:00Z)", -2, 0, 0 },
+		{ "clock_changed", "game master paused the game on\nTuesday 2 "
+		    "January 2024, 09:00 UTC (2024-01-02T09:00:00Z)", "maître "
+		    "du jeu a mis la partie en pause le\nmardi 2 janvier 2024, "
+		    "09:00 UTC (2024-01-02T09:00:00Z)", -2, 0, 0 },
+		{ "clock_changed", "changed the game's policy:\nturn_time=48h",
+		    "a modifié la politique de la\npartie : turn_time=48h",
+		    -2, 0, 0 },
+		{ "clock_changed", "is now Thursday 4 January 2024, 11:00 UTC\n"
+		    "(2024-01-04T11:00:00Z)", "court désormais jusqu'au "
+		    "jeudi 4 janvier 2024, 11:00 UTC\n(2024-01-04T11:00:00Z)",
+		    -2, 0, 0 },
+		{ "clock_changed", "the administrator gave the current turn 1 "
+		    "hour more", "l'administrateur a prolongé le tour en cours "
+		    "de 1 heure", -2, 0, 0 },
+		{ "master_notice", "administrator gave the current turn 1 hour "
+		    "more.\nSeat ", "l'administrateur a prolongé le tour en "
+		    "cours de 1 heure.\nLe siège ", -1, 0, 0 },
+		{ "master_notice", "13:00 (Europe/Paris)\n"
+		    "(2024-01-04T13:00:00+01", "13:00 (Europe/Paris)\n"
+		    "(2024-01-04T13:00:00+01", -1, 0, 0 },
 		{ NULL, NULL, NULL, 0, 0, 0 }
 	};
 	int64_t players[2], game, formed, t0;
@@ -1519,14 +1564,25 @@ START_TEST(test_master_mail)
 	command(4, game, 2, 0, "gm pause");
 	fake_now += 2 * HOUR;
 	command(4, game, 3, 0, "gm resume");
-	ck_assert_int_eq(count_rows("clock_changed"), 2);
+	ck_assert_int_eq(count_rows("clock_changed"), 4);
 	ck_assert_int_eq(count_rows("master_notice"), 2);
+	render_new(check_want, want, 1);
+	/* A new policy: every seat hears of it and of its deadline. */
+	command(4, game, 4, 0, "gm policy turn_time=48h");
+	ck_assert_int_eq(count_rows("clock_changed"), 2);
+	ck_assert_int_eq(count_rows("master_notice"), 1);
+	render_new(check_want, want, 1);
+	/* What the administrator does, the master hears of too. */
+	ck_assert_int_eq(engine_master_extend(env.st, game, 0, HOUR,
+	    RULES_LANG_EN, err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(count_rows("clock_changed"), 2);
+	ck_assert_int_eq(count_rows("master_notice"), 1);
 	render_new(check_want, want, 1);
 
 	/* The extended turn passes under "default": the server plays. */
 	set_policy(game, "{\"turn_time\": \"24h\", \"reminders\": [], "
 	    "\"missed\": \"default\"}");
-	tick(t0 + 50 * HOUR);
+	tick(t0 + 51 * HOUR);	/* 24 h + 24 h + 2 h paused + 1 h */
 	ck_assert_int_eq(count_rows("auto_move"), 1);
 	ck_assert_int_eq(count_rows("master_notice"), 1);
 	render_new(check_want, want, 1);

@@ -133,6 +133,16 @@ contains "unknown card lists legal forms" err.txt "draw galaxy, discard"
 printf 'Hello,\n> -----BEGIN PBEM MOVE-----\n> Version: 1\n> -----END PBEM MOVE-----\n' >broken.txt
 expect "malformed block" 1 ctl submit broken.txt
 contains "malformed block" err.txt "malformed_block"
+# A paused game takes no move by pbemctl submit either (the administrator
+# paused it): why, in the language asked for (--lang), nothing stored.
+"$bin/pbem" sign -k "$key" -g 1 -n "$seq" -s "$seat" "$move" >paused.txt
+expect "pause for the refusal" 0 ctl gm 1 pause
+expect "move to a paused game" 1 ctl submit paused.txt
+contains "move to a paused game" err.txt "refused"
+contains "paused: who and since when" err.txt "the administrator paused it on"
+expect "move to a paused game (fr)" 1 ctl submit --lang fr paused.txt
+contains "paused: who and since when (fr)" err.txt "l'administrateur l'a mise en pause le"
+expect "resume after the refusal" 0 ctl gm 1 resume
 expect "nothing stored" 0 ctl audit 1
 contains "nothing stored" out.txt "ok, 1 entries"
 

@@ -227,7 +227,8 @@ void	engine_submit(struct store *st, const struct serverkey *key,
 
 /*
  * For per-key rate limits (HTTP and mail): the public key of the player
- * in the seat a block names, read before anything is verified -- 0, or
+ * in the seat a block names (of the game's master for a master's
+ * command), read before anything is verified -- 0, or
  * -1 if the game or seat is unknown or open (the engine will say so) --
  * and whether a reply's status means the block's signature was checked
  * and good, so that a token is spent only for the key's own blocks.
@@ -576,7 +577,8 @@ enum engine_status engine_master_pause(struct store *st, int64_t game_id,
 	    char *err, size_t errlen);
 /* mastermail.c: one "master_notice" row to game_id's master, if it has
  * one with an address: what ("named", "game_started", "late",
- * "auto_move", "seat_offered", "game_over", "answer") about entry seq,
+ * "auto_move", "seat_offered", "game_over", "answer", "clock": what the
+ * administrator did to the clock or policy) about entry seq,
  * with the fields of extra (taken; may be NULL).  0, or -1 on a store
  * failure. */
 int	engine_queue_master(struct store *st, int64_t game_id, int64_t seq,
@@ -591,7 +593,8 @@ enum engine_status engine_master_force(struct store *st,
 	    const struct serverkey *key, int64_t game_id, int64_t command_seq,
 	    int64_t now, enum rules_lang lang, char *err, size_t errlen);
 /* Change one field of the policy ("missed=default"); it applies to the
- * turn already late at the next scheduler pass (docs/ASYNC.md). */
+ * turn already late at the next scheduler pass (docs/ASYNC.md).  Every
+ * seat is told (clock_changed), as for extend, pause and resume. */
 enum engine_status engine_master_policy(struct store *st, int64_t game_id,
 	    int64_t command_seq, const char *assignment, enum rules_lang lang,
 	    char *err, size_t errlen);

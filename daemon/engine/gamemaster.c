@@ -45,54 +45,92 @@ claim(struct store_master *m, int64_t command_seq, enum rules_lang lang,
 	return ENGINE_OK;
 }
 
+/* The row's fields for recipient seat (-1: the master): fields, the
+ * seat it names -- the recipient's own when it is to act, else the
+ * first to act -- and that seat's deadline in turn under pol (0: none,
+ * or turn is NULL: the game is paused). */
+static json_t *
+clock_row(struct store *st, const struct gamestate *gs,
+    const struct policy *pol, const struct store_turn *turn,
+    const int *seats, int nact, int seat, json_t *fields)
+{
+	struct store_seat row;
+	int64_t deadline = 0;
+	int named = seats[0], k;
+	json_t *payload;
+
+	for (k = 0; k < nact; k++)
+		if (seats[k] == seat)
+			named = seat;
+	if (turn != NULL && store_seat_get(st, gs->game.id, named, &row) ==
+	    STORE_OK)
+		deadline = turnclock_deadline(pol, turn, &row);
+	payload = json_pack("{s:I, s:I, s:I, s:i}", "game",
+	    (json_int_t)gs->game.id, "seq", (json_int_t)gs->seq, "deadline",
+	    (json_int_t)deadline, "late_seat", named);
+	if (payload != NULL && fields != NULL)
+		json_object_update(payload, fields);
+	return payload;
+}
+
 /*
  * Tell every seat what the master (by_master) or the administrator did
- * to the clock of the current turn, now turn: what is "extended" (by
- * seconds) or "resumed"; each row names the first seat to act and its
- * new deadline (0: the game has no deadlines), rendered in each player's
- * language and time zone (clock_changed.txt).
+ * to the game's clock or policy: what is "extended" (by seconds),
+ * "resumed", "paused" or "policy"; extra holds that action's own fields
+ * ("since" for a pause, "change" for a policy; taken, may be NULL).
+ * Each row names a seat to act and its deadline (clock_row(): each seat
+ * of a response window hears of its own), rendered in each player's
+ * language and time zone (clock_changed.txt).  A master who did not act
+ * (the administrator did) hears of it too, by a master_notice "clock".
  */
 static enum engine_status
 tell_seats(struct store *st, struct gamestate *gs,
-    const struct store_turn *turn, const char *what, int64_t seconds,
+    const struct store_turn *turn, const char *what, json_t *extra,
     int by_master, char *err, size_t errlen)
 {
 	const struct store_player *p;
-	struct store_seat row;
 	struct policy pol;
-	enum engine_status es;
+	enum engine_status es = ENGINE_OK;
 	int seats[STORE_MAX_SEATS], nact, s;
 	unsigned waiting;
-	int64_t deadline = 0;
+	json_t *fields = NULL, *payload;
 
 	(void)turnclock_shape(gs, seats, &nact, &waiting);
 	if (nact == 0)
-		return ENGINE_OK;
+		goto out;
 	if ((es = engine_policy_of(st, gs->game.id, gs->module, &pol, err,
 	    errlen)) != ENGINE_OK)
-		return es;
-	if (store_seat_get(st, gs->game.id, seats[0], &row) == STORE_OK)
-		deadline = turnclock_deadline(&pol, turn, &row);
-	for (s = 0; s < gs->game.nseats; s++) {
-		if ((p = gamestate_seat_player(st, gs, s)) == NULL ||
-		    engine_outbox_mail(st, gs->game.id, gs->seq,
-		    p->email, "clock_changed", json_pack("{s:I, s:I, s:i, s:s, "
-		    "s:s, s:I, s:I, s:i, s:b}", "game", (json_int_t)gs->game.id,
-		    "seq", (json_int_t)gs->seq, "seat", s, "event",
-		    "clock_changed", "what", what, "extension",
-		    (json_int_t)seconds, "deadline", (json_int_t)deadline,
-		    "late_seat", seats[0], "by_master", by_master),
-		    clock_now()) != 0)
-			return engine_refusal(err, errlen, ENGINE_INTERNAL,
+		goto out;
+	fields = json_pack("{s:s, s:b}", "action", what, "by_master",
+	    by_master);
+	if (fields != NULL && extra != NULL)
+		json_object_update(fields, extra);
+	for (s = 0; s < gs->game.nseats && es == ENGINE_OK; s++) {
+		payload = clock_row(st, gs, &pol, turn, seats, nact, s, fields);
+		json_object_set_new(payload, "seat", json_integer(s));
+		json_object_set_new(payload, "event",
+		    json_string("clock_changed"));
+		if ((p = gamestate_seat_player(st, gs, s)) == NULL)
+			json_decref(payload);
+		if (p == NULL || engine_outbox_mail(st, gs->game.id, gs->seq,
+		    p->email, "clock_changed", payload, clock_now()) != 0)
+			es = engine_refusal(err, errlen, ENGINE_INTERNAL,
 			    "store: %s", store_errmsg(st));
 	}
-	return ENGINE_OK;
+	if (es == ENGINE_OK && !by_master && engine_queue_master(st,
+	    gs->game.id, gs->seq, "clock", clock_row(st, gs, &pol, turn,
+	    seats, nact, -1, fields), clock_now()) != 0)
+		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
+		    store_errmsg(st));
+out:
+	json_decref(fields);
+	json_decref(extra);
+	return es;
 }
 
-/* Move the start of gs's current turn by delta seconds; *turn: the turn
- * after. */
+/* The clock of gs's current turn, brought up to its last entry. */
 static enum engine_status
-shift_turn(struct store *st, const struct gamestate *gs, int64_t delta,
+current_turn(struct store *st, const struct gamestate *gs,
     struct store_turn *turn, char *err, size_t errlen)
 {
 	int seats[STORE_MAX_SEATS], nact, window;
@@ -102,6 +140,19 @@ shift_turn(struct store *st, const struct gamestate *gs, int64_t delta,
 	if (turnclock_update(st, gs, window, waiting, -1, turn) != STORE_OK)
 		return engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
+	return ENGINE_OK;
+}
+
+/* Move the start of gs's current turn by delta seconds; *turn: the turn
+ * after. */
+static enum engine_status
+shift_turn(struct store *st, const struct gamestate *gs, int64_t delta,
+    struct store_turn *turn, char *err, size_t errlen)
+{
+	enum engine_status es;
+
+	if ((es = current_turn(st, gs, turn, err, errlen)) != ENGINE_OK)
+		return es;
 	turn->started += delta;
 	if (store_turn_put(st, turn) != STORE_OK)
 		return engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
@@ -182,7 +233,8 @@ engine_master_extend(struct store *st, int64_t game_id,
 	else if ((es = claim(&m, command_seq, lang, err, errlen)) == ENGINE_OK &&
 	    (es = shift_turn(st, &gs, seconds, &turn, err, errlen)) ==
 	    ENGINE_OK && (es = tell_seats(st, &gs, &turn, "extended",
-	    seconds, command_seq != 0, err, errlen)) == ENGINE_OK &&
+	    json_pack("{s:I}", "extension", (json_int_t)seconds),
+	    command_seq != 0, err, errlen)) == ENGINE_OK &&
 	    store_master_put(st, &m) != STORE_OK)
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
@@ -220,11 +272,14 @@ engine_master_pause(struct store *st, int64_t game_id,
 		    "not paused", "la partie %lld n'est pas en pause",
 		    (long long)game_id);
 	/* Resuming gives the turn back the time it stood paused, and every
-	 * seat is told its new deadline. */
+	 * seat is told its new deadline; pausing, that no clock runs. */
 	else if (!pause && (es = shift_turn(st, &gs, now > m.paused_at ?
 	    now - m.paused_at : 0, &turn, err, errlen)) == ENGINE_OK)
-		es = tell_seats(st, &gs, &turn, "resumed", 0,
+		es = tell_seats(st, &gs, &turn, "resumed", NULL,
 		    command_seq != 0, err, errlen);
+	else if (pause)
+		es = tell_seats(st, &gs, NULL, "paused", json_pack("{s:I}",
+		    "since", (json_int_t)now), command_seq != 0, err, errlen);
 	if (es != ENGINE_OK)
 		goto out;
 	m.paused_at = pause ? now : 0;
@@ -277,6 +332,7 @@ engine_master_policy(struct store *st, int64_t game_id, int64_t command_seq,
 {
 	struct gamestate gs;
 	struct store_master m;
+	struct store_turn turn;
 	struct policy pol;
 	enum engine_status es;
 	char perr[512];
@@ -299,6 +355,14 @@ engine_master_policy(struct store *st, int64_t game_id, int64_t command_seq,
 	    ENGINE_OK && store_master_put(st, &m) != STORE_OK)
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
+	/* Every seat is told the change and its deadline under the new
+	 * policy (none while the game is paused). */
+	else if (es == ENGINE_OK && (es = current_turn(st, &gs, &turn, err,
+	    errlen)) == ENGINE_OK)
+		es = tell_seats(st, &gs, m.paused_at != 0 ? NULL : &turn,
+		    "policy", json_pack("{s:s, s:b}", "change", assignment,
+		    "paused", m.paused_at != 0), command_seq != 0, err,
+		    errlen);
 	return engine_game_finish(st, &gs, es, err, errlen);
 }
 
@@ -321,8 +385,8 @@ engine_master_paused(struct store *st, int64_t game_id, enum rules_lang lang,
 	timetext_iso(m.paused_at, zone, iso, sizeof(iso));
 	if (m.paused_by != 0 && store_player_get(st, m.paused_by, &p) ==
 	    STORE_OK)
-		snprintf(who, sizeof(who), fr ? "son maître du jeu, %s" :
-		    "its game master, %s", p.name);
+		snprintf(who, sizeof(who), fr ? "son maître du jeu, %s," :
+		    "its game master, %s,", p.name);
 	else
 		snprintf(who, sizeof(who), fr ? "l'administrateur" :
 		    "the administrator");

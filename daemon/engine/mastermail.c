@@ -6,7 +6,8 @@
  * master's own address, of what a master acts on: being named master of
  * a running game, the game starting, a seat missing its deadline (late
  * under wait, played for by the server, marked absent), the game's end,
- * and the answer to each of their signed gm commands.  The row is
+ * the answer to each of their signed gm commands, and what the
+ * administrator did to the game's clock or policy.  The row is
  * rendered like an observer's, from the public view of the entry it
  * names (a master who holds no seat sees no hand), in the language and
  * time zone of the master when it was queued, which the row records.

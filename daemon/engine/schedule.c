@@ -299,7 +299,7 @@ seat_timers(struct tick *t, int seat)
 {
 	struct store_seat row;
 	int64_t deadline, at, end;
-	char what[32];
+	char what[48];
 	int i, rc, level;
 
 	if (store_seat_get(t->st, t->gs.game.id, seat, &row) != STORE_OK)
@@ -327,8 +327,10 @@ seat_timers(struct tick *t, int seat)
 		if (at <= t->turn.started || t->now < at || t->now >= deadline ||
 		    !newest_reminder(t, &row, i, at))
 			continue;
-		snprintf(what, sizeof(what), "reminder:%lld",
-		    (long long)t->pol.reminders[i]);
+		/* Named by the deadline too: a turn whose deadline moved
+		 * (extended, resumed, a new policy) is reminded again. */
+		snprintf(what, sizeof(what), "reminder:%lld:%lld",
+		    (long long)t->pol.reminders[i], (long long)deadline);
 		if ((rc = fire(t, seat, what)) < 0)
 			return -1;
 		if (rc == 1) {

@@ -207,9 +207,20 @@ engine_block_seat_key(struct store *st, const struct proto_move *m,
     unsigned char key[STORE_KEY_BYTES])
 {
 	struct store_player p;
+	struct store_master gm;
 	struct store_game g;
 	int rc = -1;
 
+	/* A master's command is signed with the master's key, whatever
+	 * seat its block names: it spends the master's tokens. */
+	if (engine_is_master_command(m->text)) {
+		if (store_master_get(st, m->game_id, &gm) != STORE_OK ||
+		    gm.player_id == 0 || store_player_get(st, gm.player_id,
+		    &p) != STORE_OK)
+			return -1;
+		memcpy(key, p.pubkey, STORE_KEY_BYTES);
+		return 0;
+	}
 	if (store_game_get(st, m->game_id, &g) != STORE_OK)
 		return -1;
 	if (m->seat >= 0 && m->seat < g.nseats && g.seat_player[m->seat] != 0 &&

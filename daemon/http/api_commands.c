@@ -12,6 +12,21 @@
 #include "clock.h"
 #include "engine.h"
 
+/* The language of game_id's master (en when it has none): a master's
+ * command is answered in it, whatever seat its block names. */
+static enum rules_lang
+master_lang(struct store *st, int64_t game_id)
+{
+	struct store_master gm;
+	struct store_player p;
+
+	if (store_master_get(st, game_id, &gm) == STORE_OK &&
+	    gm.player_id != 0 && store_player_get(st, gm.player_id, &p) ==
+	    STORE_OK && strcmp(p.lang, "fr") == 0)
+		return RULES_LANG_FR;
+	return RULES_LANG_EN;
+}
+
 enum MHD_Result
 api_command_post(struct api_request *req)
 {
@@ -46,7 +61,8 @@ api_command_post(struct api_request *req)
 	    &rc) != 0)
 		return rc;
 	if (langq == 0 && found)
-		lang = api_seat_lang(st, &m);
+		lang = engine_is_master_command(m.text) ? master_lang(st,
+		    m.game_id) : api_seat_lang(st, &m);
 	engine_command(st, req->d->key, req->body, req->body_len, lang,
 	    clock_now(), &reply);
 	api_block_charge(req, key, keyed, reply.status);

@@ -61,8 +61,14 @@ api_block_limit(struct api_request *req, struct store *st,
 	if (ratelimit_check_key(req->d, key, &retry))
 		return 0;
 	limits_describe_key(req->d, limit, sizeof(limit));
-	snprintf(msg, sizeof(msg), "too many %s signed with the key of seat %d: "
-	    "the limit is %s; try again in %u s", what, m->seat, limit, retry);
+	if (engine_is_master_command(m->text))
+		snprintf(msg, sizeof(msg), "too many %s signed with the key of "
+		    "the game's master: the limit is %s; try again in %u s",
+		    what, limit, retry);
+	else
+		snprintf(msg, sizeof(msg), "too many %s signed with the key of "
+		    "seat %d: the limit is %s; try again in %u s", what,
+		    m->seat, limit, retry);
 	*answered = api_send_rate_limited(req, retry, msg);
 	return -1;
 }

@@ -601,7 +601,9 @@ ingest_parsed(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 		mail_answer_plain(&rep, reply_to, "mail_help", lang, r->message_id,
 		    existing_game(ctx->st, subject_game(m.subject)));
 	} else if (cmd == MAIL_CMD_STATUS) {
-		set_reason(r, MAIL_REJECTED, "an unsigned STATUS: a seat's "
+		set_reason(r, MAIL_REJECTED, strcmp(lang, "fr") == 0 ?
+		    "un ETAT non signé : la vue d'un siège n'est envoyée que "
+		    "pour un bloc ETAT signé" : "an unsigned STATUS: a seat's "
 		    "view is only sent for a signed STATUS block");
 		snprintf(r->code, sizeof(r->code), "unsigned_command");
 		error_reply(&rep, reply_to, lang, r, existing_game(ctx->st,

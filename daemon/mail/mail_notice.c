@@ -142,6 +142,20 @@ set_time(struct notice *n, const char *key, int64_t t)
 	set_string(n->data, key, buf);
 }
 
+/* The moment t as KEY_text (in words) and KEY_iso (ISO 8601), both in
+ * the reader's zone. */
+static void
+set_time_iso(struct notice *n, const char *key, int64_t t)
+{
+	char name[32], iso[64];
+
+	snprintf(name, sizeof(name), "%s_text", key);
+	set_time(n, name, t);
+	timetext_iso(t, n->zone, iso, sizeof(iso));
+	snprintf(name, sizeof(name), "%s_iso", key);
+	set_string(n->data, name, iso);
+}
+
 /* The name of seat's player now, "?" if the store has none. */
 static void
 set_player(struct notice *n, const char *key, int seat)
@@ -510,7 +524,7 @@ static int
 fill_master(struct notice *n)
 {
 	static const char *const whats[] = { "named", "game_started", "late",
-	    "auto_move", "seat_offered", "game_over", "answer" };
+	    "auto_move", "seat_offered", "game_over", "answer", "clock" };
 	const char *what = json_string_value(json_object_get(n->pl, "what"));
 	const json_t *late = json_object_get(n->pl, "late_seat");
 	const json_t *dl = json_object_get(n->pl, "deadline");
@@ -524,6 +538,8 @@ fill_master(struct notice *n)
 		return failed(n, "a master_notice row says no known \"what\"");
 	snprintf(key, sizeof(key), "what_%s", what);
 	json_object_set_new(n->data, key, json_true());
+	if (strcmp(what, "clock") == 0)
+		return fill_clock(n);	/* what the administrator did */
 	if (json_is_integer(late)) {
 		json_object_set_new(n->data, "late_seat", json_integer(
 		    json_integer_value(late)));
@@ -542,31 +558,52 @@ fill_master(struct notice *n)
 	return 0;
 }
 
-/* clock_changed: the master or the administrator extended the turn or
- * resumed the game; the first seat to act and its new deadline. */
+/* clock_changed, and a master_notice "clock": what the master or the
+ * administrator did to the game's clock or policy (action: extended,
+ * resumed, paused, policy; rows queued before "action" say "what"), the
+ * first seat to act and its deadline (in words and ISO 8601, in the
+ * reader's zone), since when a paused game stands, the policy's change. */
 static int
 fill_clock(struct notice *n)
 {
+	static const char *const actions[] = { "extended", "resumed",
+	    "paused", "policy" };
 	const json_t *dl = json_object_get(n->pl, "deadline");
 	const json_t *late = json_object_get(n->pl, "late_seat");
 	const json_t *ext = json_object_get(n->pl, "extension");
-	const char *what = json_string_value(json_object_get(n->pl, "what"));
-	char dur[128];
+	const json_t *since = json_object_get(n->pl, "since");
+	const json_t *change = json_object_get(n->pl, "change");
+	const char *action = json_string_value(json_object_get(n->pl,
+	    "action"));
+	char buf[128];
+	size_t i;
 
-	if (!json_is_integer(dl) || !json_is_integer(late) || what == NULL)
-		return failed(n, "a %s row names no deadline and seat",
-		    n->event);
-	json_object_set_new(n->data, strcmp(what, "extended") == 0 ?
-	    "extended" : "resumed", json_true());
+	if (action == NULL && strcmp(n->event, "clock_changed") == 0)
+		action = json_string_value(json_object_get(n->pl, "what"));
+	for (i = 0; action != NULL && i < sizeof(actions) /
+	    sizeof(actions[0]); i++)
+		if (strcmp(action, actions[i]) == 0)
+			break;
+	if (!json_is_integer(dl) || !json_is_integer(late) || action == NULL ||
+	    i == sizeof(actions) / sizeof(actions[0]))
+		return failed(n, "a %s row names no known change, deadline and "
+		    "seat", n->event);
+	json_object_set_new(n->data, action, json_true());
 	json_object_set_new(n->data, "by_master", json_boolean(json_is_true(
 	    json_object_get(n->pl, "by_master"))));
+	json_object_set_new(n->data, "still_paused", json_boolean(
+	    json_is_true(json_object_get(n->pl, "paused"))));
 	if (json_is_integer(ext) && json_integer_value(ext) > 0) {
-		mail_notice_duration(json_integer_value(ext), n->lang, dur,
-		    sizeof(dur));
-		set_string(n->data, "extension_text", dur);
+		mail_notice_duration(json_integer_value(ext), n->lang, buf,
+		    sizeof(buf));
+		set_string(n->data, "extension_text", buf);
 	}
+	if (json_is_integer(since))
+		set_time_iso(n, "since", json_integer_value(since));
+	if (json_is_string(change))
+		set_string(n->data, "change", json_string_value(change));
 	if (json_integer_value(dl) > 0)
-		set_time(n, "deadline_text", json_integer_value(dl));
+		set_time_iso(n, "deadline", json_integer_value(dl));
 	json_object_set_new(n->data, "late_seat", json_integer(
 	    json_integer_value(late)));
 	set_player(n, "late_player", (int)json_integer_value(late));
