@@ -19,6 +19,7 @@
 struct job {
 	const struct proto_move	*m;
 	int			 kind;		/* of the log entry */
+	const unsigned char	*signer;	/* the key m verified with */
 	enum rules_lang		 lang;
 	struct engine_reply	*reply;
 	int			 done;
@@ -154,8 +155,8 @@ write_batch(struct writer *w, int n)
 			    store_errmsg(w->st));
 			continue;
 		}
-		if (apply_move(w->st, w->key, gs, j->m, j->kind, j->lang, j->reply,
-		    &spoilt) == ENGINE_OK) {
+		if (apply_move(w->st, w->key, gs, j->m, j->kind, j->signer,
+		    j->lang, j->reply, &spoilt) == ENGINE_OK) {
 			if (store_mark_release(w->st) == STORE_OK) {
 				w->written[i] = 1;
 				nwritten++;
@@ -299,8 +300,8 @@ writer_get_stats(struct writer_stats *stats)
 }
 
 int
-writer_play(const struct proto_move *m, int kind, enum rules_lang lang,
-    struct engine_reply *reply)
+writer_play(const struct proto_move *m, int kind, const unsigned char *signer,
+    enum rules_lang lang, struct engine_reply *reply)
 {
 	struct writer *w = atomic_load(&current);
 	struct job j;
@@ -310,6 +311,7 @@ writer_play(const struct proto_move *m, int kind, enum rules_lang lang,
 	memset(&j, 0, sizeof(j));
 	j.m = m;
 	j.kind = kind;
+	j.signer = signer;
 	j.lang = lang;
 	j.reply = reply;
 	pthread_cond_init(&j.wake, NULL);

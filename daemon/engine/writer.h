@@ -52,10 +52,12 @@ void	writer_stop(void);
 void	writer_get_stats(struct writer_stats *stats);
 
 /* For engine_submit(): play the checked move m (a log entry of kind:
- * STORE_ENTRY_MOVE or a hosted kind) through the writer and
- * wait for the answer in reply.  -1 when no writer runs (or it is
- * stopping): the caller writes the move itself. */
-int	writer_play(const struct proto_move *m, int kind, enum rules_lang lang,
+ * STORE_ENTRY_MOVE or a hosted kind, verified with signer: see
+ * apply_move()) through the writer and wait for the answer in reply.
+ * -1 when no writer runs (or it is stopping): the caller writes the move
+ * itself. */
+int	writer_play(const struct proto_move *m, int kind,
+	    const unsigned char *signer, enum rules_lang lang,
 	    struct engine_reply *reply);
 
 #endif /* PBEM_WRITER_H */

@@ -3,8 +3,8 @@
  * same one a mail carries (see api.h; docs/API.md).
  *
  * The per-key rate limit: the block names a game and a seat, whose
- * player's key is looked up (two indexed reads, only when the limit is
- * on).  A key with no token left is refused before any work; a token is
+ * player's key is looked up (in the seats the engine keeps, only when
+ * the limit is on).  A key with no token left is refused before any work; a token is
  * taken only once the engine has checked the block's signature, so a
  * forged block naming someone's seat never spends that player's tokens.
  * Requests for one key racing each other may pass the check together
@@ -84,22 +84,18 @@ refuse(struct api_request *req, unsigned int status, const char *code,
 }
 
 /* The language of the player in the block's seat (en when the game or
- * seat is unknown: the engine will say so). */
+ * seat is unknown: the engine will say so), from the seats the engine
+ * keeps for verifying moves (engine_seats_get()). */
 enum rules_lang
 api_seat_lang(struct store *st, const struct proto_move *m)
 {
-	enum rules_lang lang = RULES_LANG_EN;
-	struct store_player p;
-	struct store_game g;
+	struct engine_seats seats;
 
-	if (store_game_get(st, m->game_id, &g) != STORE_OK)
-		return lang;
-	if (m->seat >= 0 && m->seat < g.nseats && g.seat_player[m->seat] != 0 &&
-	    store_player_get(st, g.seat_player[m->seat], &p) == STORE_OK &&
-	    strcmp(p.lang, "fr") == 0)
-		lang = RULES_LANG_FR;
-	store_game_clear(&g);
-	return lang;
+	if (engine_seats_get(st, m->game_id, &seats) != STORE_OK ||
+	    m->seat < 0 || m->seat >= seats.nseats ||
+	    seats.player[m->seat] == 0)
+		return RULES_LANG_EN;
+	return seats.lang[m->seat];
 }
 
 enum MHD_Result
