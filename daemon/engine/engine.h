@@ -226,6 +226,32 @@ void	engine_submit(struct store *st, const struct serverkey *key,
 	    struct engine_reply *reply);
 
 /*
+ * engine_submit() in three steps, for a caller that must not sleep while
+ * the writer works (an HTTP thread serving many connections):
+ *   engine_move_check()  checks the found block m (game, seat, signature)
+ *			  on the calling thread: 0 with mv filled, or -1 with
+ *			  the refusal in reply (reply is reset first);
+ *   engine_move_queue()  hands mv to the writer: 0, and done(arg) is called
+ *			  on the writer's thread once reply holds the answer
+ *			  (after the commit; mv and reply must live until
+ *			  then; done must not block).  -1 when no writer runs:
+ *   engine_move_write()  then writes it on st, waiting for the answer.
+ */
+struct engine_move {
+	struct proto_move	m;
+	int			kind;		/* of the log entry */
+	unsigned char		signer[STORE_KEY_BYTES];	/* verified with */
+	enum rules_lang		lang;
+};
+int	engine_move_check(struct store *st, const struct proto_move *m,
+	    enum rules_lang lang, struct engine_move *mv,
+	    struct engine_reply *reply);
+int	engine_move_queue(const struct engine_move *mv,
+	    struct engine_reply *reply, void (*done)(void *), void *arg);
+void	engine_move_write(struct store *st, const struct serverkey *key,
+	    const struct engine_move *mv, struct engine_reply *reply);
+
+/*
  * For per-key rate limits (HTTP and mail): the public key of the player
  * in the seat a block names, read before anything is verified -- 0, or
  * -1 if the game or seat is unknown or open (the engine will say so) --

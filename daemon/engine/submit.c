@@ -195,16 +195,42 @@ play_alone(struct store *st, const struct serverkey *key,
 	gamestate_clear(&gs);
 }
 
+int
+engine_move_check(struct store *st, const struct proto_move *m,
+    enum rules_lang lang, struct engine_move *mv, struct engine_reply *reply)
+{
+	memset(reply, 0, sizeof(*reply));
+	memset(mv, 0, sizeof(*mv));
+	mv->m = *m;
+	mv->lang = lang;
+	return verify_block(st, &mv->m, lang, &mv->kind, mv->signer, reply);
+}
+
+int
+engine_move_queue(const struct engine_move *mv, struct engine_reply *reply,
+    void (*done)(void *), void *arg)
+{
+	return writer_queue(&mv->m, mv->kind, mv->signer, mv->lang, reply,
+	    done, arg);
+}
+
+void
+engine_move_write(struct store *st, const struct serverkey *key,
+    const struct engine_move *mv, struct engine_reply *reply)
+{
+	engine_submit_move(st, key, &mv->m, mv->kind, mv->signer, mv->lang,
+	    reply);
+}
+
 void
 engine_submit(struct store *st, const struct serverkey *key,
     const char *text, size_t len, enum rules_lang lang,
     struct engine_reply *reply)
 {
-	unsigned char signer[STORE_KEY_BYTES];
+	struct engine_move mv;
 	struct proto_move m;
 	enum proto_status ps;
 	char perr[512];
-	int kind;
 
 	memset(reply, 0, sizeof(*reply));
 	ps = proto_move_find(text, len, &m, perr, sizeof(perr));
@@ -214,9 +240,9 @@ engine_submit(struct store *st, const struct serverkey *key,
 		    sizeof(reply->message));
 		return;
 	}
-	if (verify_block(st, &m, lang, &kind, signer, reply) != 0)
+	if (engine_move_check(st, &m, lang, &mv, reply) != 0)
 		return;
-	engine_submit_move(st, key, &m, kind, signer, lang, reply);
+	engine_move_write(st, key, &mv, reply);
 }
 
 void
@@ -224,8 +250,10 @@ engine_submit_move(struct store *st, const struct serverkey *key,
     const struct proto_move *m, int kind, const unsigned char *signer,
     enum rules_lang lang, struct engine_reply *reply)
 {
-	if (writer_play(m, kind, signer, lang, reply) != 0)
-		play_alone(st, key, m, kind, signer, lang, reply);
+	/* The writer tells engine_committed() of what it commits. */
+	if (writer_play(m, kind, signer, lang, reply) == 0)
+		return;
+	play_alone(st, key, m, kind, signer, lang, reply);
 	/* The move is committed: work that must follow a commit. */
 	if (reply->status == ENGINE_OK)
 		engine_committed(m->game_id, m->seq);
