@@ -227,6 +227,29 @@ START_TEST(test_batch_refusal_undone_alone)
 }
 END_TEST
 
+/* One move of game through the writer (which then keeps the game's
+ * state), then the next move (legal move number pick) signed by its
+ * seat: its block into block and m.  Returns the seat; *seq is the
+ * next move's number. */
+static int
+play_then_sign(int64_t game, int pick, int64_t *seq, char block[4096],
+    struct proto_move *m)
+{
+	struct engine_reply reply;
+	char move[256], err[512];
+	int seat;
+
+	seat = legal(game, seq, 0, move, sizeof(move));
+	testenv_play(&env, game, *seq, seat, move, &reply);
+	ck_assert_int_eq(reply.status, ENGINE_OK);
+	engine_reply_clear(&reply);
+	seat = legal(game, seq, pick, move, sizeof(move));
+	testenv_block(&env, seat, game, *seq, seat, move, block, 4096);
+	ck_assert_int_eq(proto_move_find(block, strlen(block), m, err,
+	    sizeof(err)), PROTO_OK);
+	return seat;
+}
+
 /* Another writer (another process, in life) plays a move: the state the
  * writer kept is stale and must not be used. */
 START_TEST(test_kept_state_checked_against_log)
@@ -238,17 +261,9 @@ START_TEST(test_kept_state_checked_against_log)
 	char move[256], block[4096], err[512];
 	int seat, spoilt;
 
-	/* One move through the writer: it now keeps the game's state. */
-	seat = legal(game, &seq, 0, move, sizeof(move));
-	testenv_play(&env, game, seq, seat, move, &reply);
-	ck_assert_int_eq(reply.status, ENGINE_OK);
-	engine_reply_clear(&reply);
-
-	/* The next move written behind the writer's back. */
-	seat = legal(game, &seq, 1, move, sizeof(move));
-	testenv_block(&env, seat, game, seq, seat, move, block, sizeof(block));
-	ck_assert_int_eq(proto_move_find(block, strlen(block), &m, err,
-	    sizeof(err)), PROTO_OK);
+	/* One move through the writer (it now keeps the game's state),
+	 * and the next one written behind its back. */
+	seat = play_then_sign(game, 1, &seq, block, &m);
 	memset(&reply, 0, sizeof(reply));
 	ck_assert_int_eq(store_begin(env.st), STORE_OK);
 	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
@@ -285,19 +300,11 @@ START_TEST(test_seat_status_checked_under_lock)
 	struct store_seat row;
 	struct proto_move m;
 	struct gamestate gs;
-	char move[256], block[4096], err[512];
+	char block[4096], err[512];
 	int seat, spoilt;
 
 	/* The writer keeps the game's state. */
-	seat = legal(game, &seq, 0, move, sizeof(move));
-	testenv_play(&env, game, seq, seat, move, &reply);
-	ck_assert_int_eq(reply.status, ENGINE_OK);
-	engine_reply_clear(&reply);
-
-	seat = legal(game, &seq, 0, move, sizeof(move));
-	testenv_block(&env, seat, game, seq, seat, move, block, sizeof(block));
-	ck_assert_int_eq(proto_move_find(block, strlen(block), &m, err,
-	    sizeof(err)), PROTO_OK);
+	seat = play_then_sign(game, 0, &seq, block, &m);
 	ck_assert_int_eq(store_seat_get(env.st, game, seat, &row), STORE_OK);
 	row.status = STORE_SEAT_ABSENT;
 	ck_assert_int_eq(store_seat_update(env.st, &row), STORE_OK);
@@ -383,17 +390,10 @@ START_TEST(test_replaced_key_refused_under_lock)
 	char move[256], block[4096], err[512];
 	int seat, spoilt;
 
-	/* The writer keeps the game's state, the engine its seats. */
-	seat = legal(game, &seq, 0, move, sizeof(move));
-	testenv_play(&env, game, seq, seat, move, &reply);
-	ck_assert_int_eq(reply.status, ENGINE_OK);
-	engine_reply_clear(&reply);
-
-	/* Verified with the seat's key (as submit.c does) ... */
-	seat = legal(game, &seq, 0, move, sizeof(move));
-	testenv_block(&env, seat, game, seq, seat, move, block, sizeof(block));
-	ck_assert_int_eq(proto_move_find(block, strlen(block), &m, err,
-	    sizeof(err)), PROTO_OK);
+	/* A first move: the writer keeps the game's state, the engine its
+	 * seats.  Then the next move's block, verified with the seat's key
+	 * (as submit.c does) ... */
+	seat = play_then_sign(game, 0, &seq, block, &m);
 	memcpy(old_key, seat_key(seat), sizeof(old_key));
 	ck_assert_int_eq(proto_move_verify(&m, old_key), PROTO_OK);
 	/* ... then the key is replaced before the move is written. */

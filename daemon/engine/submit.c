@@ -123,25 +123,23 @@ verify_block(struct store *st, const struct proto_move *m,
 	struct engine_seats seats;
 	struct store_player p;
 	enum store_status rc;
+	int pass;
 
 	reply->game_id = m->game_id;
-	rc = engine_seats_get(st, m->game_id, &seats);
-	if (check_seat(st, rc, &seats, m, lang, reply) != 0)
-		return -1;
 	*kind = STORE_ENTRY_MOVE;
-	if (proto_move_verify(m, seats.pubkey[m->seat]) == PROTO_OK) {
-		memcpy(signer, seats.pubkey[m->seat], STORE_KEY_BYTES);
-		return 0;
-	}
-	if (seats.kept) {
-		/* The kept key may be one replaced by another process. */
-		rc = engine_seats_reload(st, m->game_id, &seats);
+	/* The kept seats first; if their key does not verify, it may be one
+	 * replaced by another process: the store's rows once more. */
+	for (pass = 0; pass < 2; pass++) {
+		rc = pass == 0 ? engine_seats_get(st, m->game_id, &seats) :
+		    engine_seats_reload(st, m->game_id, &seats);
 		if (check_seat(st, rc, &seats, m, lang, reply) != 0)
 			return -1;
 		if (proto_move_verify(m, seats.pubkey[m->seat]) == PROTO_OK) {
 			memcpy(signer, seats.pubkey[m->seat], STORE_KEY_BYTES);
 			return 0;
 		}
+		if (!seats.kept)	/* read from the store just now */
+			break;
 	}
 	if (store_player_get(st, seats.player[m->seat], &p) != STORE_OK) {
 		engine_refuse(reply, ENGINE_INTERNAL, "seat %d has no player",

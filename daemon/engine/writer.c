@@ -363,6 +363,19 @@ enqueue(struct job *j, int wait)
 	return 0;
 }
 
+static void
+job_init(struct job *j, const struct proto_move *m, int kind,
+    const unsigned char *signer, enum rules_lang lang,
+    struct engine_reply *reply)
+{
+	memset(j, 0, sizeof(*j));
+	j->m = m;
+	j->kind = kind;
+	j->signer = signer;
+	j->lang = lang;
+	j->reply = reply;
+}
+
 int
 writer_play(const struct proto_move *m, int kind, const unsigned char *signer,
     enum rules_lang lang, struct engine_reply *reply)
@@ -370,12 +383,7 @@ writer_play(const struct proto_move *m, int kind, const unsigned char *signer,
 	struct job j;
 	int rc;
 
-	memset(&j, 0, sizeof(j));
-	j.m = m;
-	j.kind = kind;
-	j.signer = signer;
-	j.lang = lang;
-	j.reply = reply;
+	job_init(&j, m, kind, signer, lang, reply);
 	pthread_cond_init(&j.wake, NULL);
 	rc = enqueue(&j, 1);
 	pthread_cond_destroy(&j.wake);
@@ -389,13 +397,9 @@ writer_queue(const struct proto_move *m, int kind, const unsigned char *signer,
 {
 	struct job *j;
 
-	if (atomic_load(&current) == NULL || (j = calloc(1, sizeof(*j))) == NULL)
+	if (atomic_load(&current) == NULL || (j = malloc(sizeof(*j))) == NULL)
 		return -1;
-	j->m = m;
-	j->kind = kind;
-	j->signer = signer;
-	j->lang = lang;
-	j->reply = reply;
+	job_init(j, m, kind, signer, lang, reply);
 	j->done_cb = done;
 	j->done_arg = arg;
 	if (enqueue(j, 0) != 0) {
