@@ -18,7 +18,8 @@ daemon_libpbem_a_SOURCES = \
 # engine/: everything that decides and records a move (engine.h).
 daemon_libpbem_a_SOURCES += \
 	daemon/engine/engine.h \
-	daemon/engine/submit.c daemon/engine/hostedkey.c daemon/engine/tokens.c \
+	daemon/engine/submit.c daemon/engine/seatkeys.c \
+	daemon/engine/hostedkey.c daemon/engine/tokens.c \
 	daemon/engine/signup.c daemon/engine/websession.c \
 	daemon/engine/writer.h daemon/engine/writer.c \
 	daemon/engine/apply.h daemon/engine/apply.c \

@@ -525,6 +525,16 @@ enum store_status store_outbox_webhook_next(struct store *st, int64_t *when);
  * removes it.
  */
 void	store_set_commit_hook(void (*fn)(void *arg), void *arg);
+/*
+ * A number that grows after every commit in this process that changed
+ * which player holds a seat (store_game_set_seat) or a player's key
+ * (store_player_set_key), and at every store_open() (so that nothing
+ * read from one database file answers for another).  A cache of seats and
+ * keys reads it before it reads the rows, and keeps what it read only
+ * while the number is the same (daemon/engine/seatkeys.c).  Writes by
+ * another process are not counted.
+ */
+uint64_t store_seats_generation(void);
 /* ---- Asynchronous play (store_async.c; docs/ASYNC.md) ------------------ */
 
 /*

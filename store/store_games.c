@@ -230,6 +230,7 @@ enum store_status
 store_game_set_seat(struct store *st, int64_t id, int seat,
     int64_t player_id)
 {
+	enum store_status status;
 	sqlite3_stmt	*s;
 	char		 msg[96];
 
@@ -240,7 +241,9 @@ store_game_set_seat(struct store *st, int64_t id, int seat,
 	sq_bind_id(st, s, 3, player_id);
 	snprintf(msg, sizeof(msg), "game %lld has no seat %d", (long long)id,
 	    seat);
-	return sq_update_one(st, s, "game set seat", msg);
+	if ((status = sq_update_one(st, s, "game set seat", msg)) == STORE_OK)
+		sq_seats_changed(st);
+	return status;
 }
 
 /* Call cb for each game row s steps to (bound already), then reset s. */

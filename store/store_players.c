@@ -225,6 +225,8 @@ store_player_set_key(struct store *st, int64_t id,
 	}
 	if (status == STORE_OK)
 		status = key_insert(st, id, pubkey);
+	if (status == STORE_OK)
+		sq_seats_changed(st);
 	return sq_op_end(st, own, status);
 }
 

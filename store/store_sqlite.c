@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,8 +69,15 @@ struct store {
 	struct kept_stmt kept[KEPT_MAX];
 	int		 nkept;
 	int		 bind_rc;	/* first failed bind of this call */
+	int		 seats_changed;	/* in the open transaction */
 	char		 errmsg[512];
 };
+
+/* store_seats_generation(): bumped after a commit that changed a seat's
+ * player or a player's key (sq_seats_changed()), and by every
+ * store_open(): what a cache read from another database file holds must
+ * not answer for this one. */
+static atomic_uint_least64_t seats_generation;
 
 int64_t
 sq_now(void)
@@ -618,6 +626,7 @@ store_open(const char *path, struct store **out, char *err, size_t errlen)
 		free(st);
 		return STORE_ERROR;
 	}
+	atomic_fetch_add(&seats_generation, 1);
 	*out = st;
 	return STORE_OK;
 }
@@ -663,6 +672,21 @@ store_schema_version(struct store *st)
 
 /* ---- Transactions ------------------------------------------------------- */
 
+uint64_t
+store_seats_generation(void)
+{
+	return atomic_load(&seats_generation);
+}
+
+void
+sq_seats_changed(struct store *st)
+{
+	if (sqlite3_get_autocommit(st->db))	/* committed already */
+		atomic_fetch_add(&seats_generation, 1);
+	else
+		st->seats_changed = 1;
+}
+
 /* store_set_commit_hook(): set once at start-up, read by every thread. */
 static void	(*commit_hook)(void *);
 static void	*commit_hook_arg;
@@ -689,9 +713,15 @@ store_commit(struct store *st)
 {
 	enum store_status	 status;
 
-	if ((status = run_id(st, ST_COMMIT, "commit")) != STORE_OK)
+	if ((status = run_id(st, ST_COMMIT, "commit")) != STORE_OK) {
 		store_rollback(st);
-	else if (commit_hook != NULL)
+		return status;
+	}
+	if (st->seats_changed) {
+		st->seats_changed = 0;
+		atomic_fetch_add(&seats_generation, 1);
+	}
+	if (commit_hook != NULL)
 		commit_hook(commit_hook_arg);
 	return status;
 }
@@ -702,6 +732,7 @@ store_rollback(struct store *st)
 {
 	sqlite3_stmt	*s = st->stmt[ST_ROLLBACK];
 
+	st->seats_changed = 0;
 	if (sqlite3_get_autocommit(st->db))
 		return;
 	sqlite3_step(s);

@@ -243,4 +243,8 @@ enum store_status store_sqlite_missing(struct store *st, const char *what);
 void		 store_sqlite_corrupt(struct store *st, const char *table,
 		    const char *why);
 
+/* A seat's player or a player's key was written by st: store_seats_generation()
+ * moves on when that write is committed (at once outside a transaction). */
+void	sq_seats_changed(struct store *st);
+
 #endif /* PBEM_STORE_SQLITE_H */

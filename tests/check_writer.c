@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <check.h>
 #include <sodium.h>
@@ -62,6 +63,14 @@ legal(int64_t game, int64_t *seq, int pick, char *move, size_t len)
 	json_decref(moves);
 	gamestate_clear(&gs);
 	return seat;
+}
+
+/* The public key of player n (testenv gives player n seat n): the second
+ * half of its libsodium secret key. */
+static const unsigned char *
+seat_key(int n)
+{
+	return env.player_sk[n] + 32;
 }
 
 struct submitter {
@@ -218,6 +227,29 @@ START_TEST(test_batch_refusal_undone_alone)
 }
 END_TEST
 
+/* One move of game through the writer (which then keeps the game's
+ * state), then the next move (legal move number pick) signed by its
+ * seat: its block into block and m.  Returns the seat; *seq is the
+ * next move's number. */
+static int
+play_then_sign(int64_t game, int pick, int64_t *seq, char block[4096],
+    struct proto_move *m)
+{
+	struct engine_reply reply;
+	char move[256], err[512];
+	int seat;
+
+	seat = legal(game, seq, 0, move, sizeof(move));
+	testenv_play(&env, game, *seq, seat, move, &reply);
+	ck_assert_int_eq(reply.status, ENGINE_OK);
+	engine_reply_clear(&reply);
+	seat = legal(game, seq, pick, move, sizeof(move));
+	testenv_block(&env, seat, game, *seq, seat, move, block, 4096);
+	ck_assert_int_eq(proto_move_find(block, strlen(block), m, err,
+	    sizeof(err)), PROTO_OK);
+	return seat;
+}
+
 /* Another writer (another process, in life) plays a move: the state the
  * writer kept is stale and must not be used. */
 START_TEST(test_kept_state_checked_against_log)
@@ -229,23 +261,15 @@ START_TEST(test_kept_state_checked_against_log)
 	char move[256], block[4096], err[512];
 	int seat, spoilt;
 
-	/* One move through the writer: it now keeps the game's state. */
-	seat = legal(game, &seq, 0, move, sizeof(move));
-	testenv_play(&env, game, seq, seat, move, &reply);
-	ck_assert_int_eq(reply.status, ENGINE_OK);
-	engine_reply_clear(&reply);
-
-	/* The next move written behind the writer's back. */
-	seat = legal(game, &seq, 1, move, sizeof(move));
-	testenv_block(&env, seat, game, seq, seat, move, block, sizeof(block));
-	ck_assert_int_eq(proto_move_find(block, strlen(block), &m, err,
-	    sizeof(err)), PROTO_OK);
+	/* One move through the writer (it now keeps the game's state),
+	 * and the next one written behind its back. */
+	seat = play_then_sign(game, 1, &seq, block, &m);
 	memset(&reply, 0, sizeof(reply));
 	ck_assert_int_eq(store_begin(env.st), STORE_OK);
 	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
 	    sizeof(err)), ENGINE_OK);
-	ck_assert_int_eq(apply_move(env.st, env.key, &gs, &m, STORE_ENTRY_MOVE, RULES_LANG_EN,
-	    &reply, &spoilt), ENGINE_OK);
+	ck_assert_int_eq(apply_move(env.st, env.key, &gs, &m, STORE_ENTRY_MOVE,
+	    seat_key(seat), RULES_LANG_EN, &reply, &spoilt), ENGINE_OK);
 	ck_assert_int_eq(store_commit(env.st), STORE_OK);
 	gamestate_clear(&gs);
 	engine_reply_clear(&reply);
@@ -276,19 +300,11 @@ START_TEST(test_seat_status_checked_under_lock)
 	struct store_seat row;
 	struct proto_move m;
 	struct gamestate gs;
-	char move[256], block[4096], err[512];
+	char block[4096], err[512];
 	int seat, spoilt;
 
 	/* The writer keeps the game's state. */
-	seat = legal(game, &seq, 0, move, sizeof(move));
-	testenv_play(&env, game, seq, seat, move, &reply);
-	ck_assert_int_eq(reply.status, ENGINE_OK);
-	engine_reply_clear(&reply);
-
-	seat = legal(game, &seq, 0, move, sizeof(move));
-	testenv_block(&env, seat, game, seq, seat, move, block, sizeof(block));
-	ck_assert_int_eq(proto_move_find(block, strlen(block), &m, err,
-	    sizeof(err)), PROTO_OK);
+	seat = play_then_sign(game, 0, &seq, block, &m);
 	ck_assert_int_eq(store_seat_get(env.st, game, seat, &row), STORE_OK);
 	row.status = STORE_SEAT_ABSENT;
 	ck_assert_int_eq(store_seat_update(env.st, &row), STORE_OK);
@@ -296,7 +312,8 @@ START_TEST(test_seat_status_checked_under_lock)
 
 	/* Through the writer, whose kept state was built before. */
 	memset(&reply, 0, sizeof(reply));
-	ck_assert_int_eq(writer_play(&m, STORE_ENTRY_MOVE, RULES_LANG_EN, &reply), 0);
+	ck_assert_int_eq(writer_play(&m, STORE_ENTRY_MOVE, seat_key(seat),
+	    RULES_LANG_EN, &reply), 0);
 	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
 	ck_assert_ptr_nonnull(strstr(reply.message, "marked absent"));
 	engine_reply_clear(&reply);
@@ -306,8 +323,8 @@ START_TEST(test_seat_status_checked_under_lock)
 	ck_assert_int_eq(store_begin(env.st), STORE_OK);
 	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
 	    sizeof(err)), ENGINE_OK);
-	ck_assert_int_eq(apply_move(env.st, env.key, &gs, &m, STORE_ENTRY_MOVE, RULES_LANG_EN,
-	    &reply, &spoilt), ENGINE_REFUSED);
+	ck_assert_int_eq(apply_move(env.st, env.key, &gs, &m, STORE_ENTRY_MOVE,
+	    seat_key(seat), RULES_LANG_EN, &reply, &spoilt), ENGINE_REFUSED);
 	ck_assert_int_eq(spoilt, 0);
 	store_rollback(env.st);
 	gamestate_clear(&gs);
@@ -319,9 +336,167 @@ START_TEST(test_seat_status_checked_under_lock)
 	row.status = STORE_SEAT_PLAYING;
 	ck_assert_int_eq(store_seat_update(env.st, &row), STORE_OK);
 	memset(&reply, 0, sizeof(reply));
-	ck_assert_int_eq(writer_play(&m, STORE_ENTRY_MOVE, RULES_LANG_EN, &reply), 0);
+	ck_assert_int_eq(writer_play(&m, STORE_ENTRY_MOVE, seat_key(seat),
+	    RULES_LANG_EN, &reply), 0);
 	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
 	engine_reply_clear(&reply);
+	ck_assert(audit_ok(game));
+}
+END_TEST
+
+/* Give player n a new key pair: the store's (through the store, so the
+ * kept seats are dropped; or behind the process's back with raw SQL, as
+ * another process would) and the one testenv signs with. */
+static void
+new_key(int n, int behind_back)
+{
+	unsigned char pk[32];
+	char sql[256], hex[65];
+
+	crypto_sign_keypair(pk, env.player_sk[n]);
+	if (!behind_back) {
+		ck_assert_int_eq(store_player_set_key(env.st, env.player_id[n],
+		    pk), STORE_OK);
+		return;
+	}
+	sodium_bin2hex(hex, sizeof(hex), pk, sizeof(pk));
+	snprintf(sql, sizeof(sql), "UPDATE player_keys SET pubkey = x'%s' "
+	    "WHERE player_id = %lld AND revoked IS NULL", hex,
+	    (long long)env.player_id[n]);
+	ck_assert_int_eq(testenv_sql(&env, sql), 0);
+}
+
+/* Record player seat's new key in game's log (engine_rekey(), as pbemctl
+ * does after store_player_set_key()), so that audits check with it. */
+static void
+rekey(int64_t game, int seat, const unsigned char *old_pubkey)
+{
+	char err[512];
+
+	ck_assert_msg(engine_rekey(env.st, env.key, game, seat, old_pubkey,
+	    (int64_t)time(NULL), err, sizeof(err)) == ENGINE_OK, "%s", err);
+}
+
+/* A move verified with the seat's key, whose key is then replaced before
+ * the move is written: refused under the write lock, through the writer
+ * and on the direct path, and nothing of it is stored. */
+START_TEST(test_replaced_key_refused_under_lock)
+{
+	int64_t game = testenv_game(&env, "template", 2), seq, before;
+	unsigned char old_key[32];
+	struct engine_reply reply;
+	struct proto_move m;
+	struct gamestate gs;
+	char move[256], block[4096], err[512];
+	int seat, spoilt;
+
+	/* A first move: the writer keeps the game's state, the engine its
+	 * seats.  Then the next move's block, verified with the seat's key
+	 * (as submit.c does) ... */
+	seat = play_then_sign(game, 0, &seq, block, &m);
+	memcpy(old_key, seat_key(seat), sizeof(old_key));
+	ck_assert_int_eq(proto_move_verify(&m, old_key), PROTO_OK);
+	/* ... then the key is replaced before the move is written. */
+	new_key(seat, 0);
+	before = testenv_rows(&env);
+
+	memset(&reply, 0, sizeof(reply));
+	ck_assert_int_eq(writer_play(&m, STORE_ENTRY_MOVE, old_key,
+	    RULES_LANG_EN, &reply), 0);
+	ck_assert_int_eq(reply.status, ENGINE_BAD_SIGNATURE);
+	ck_assert_ptr_nonnull(strstr(reply.message, "was replaced after"));
+	engine_reply_clear(&reply);
+
+	memset(&reply, 0, sizeof(reply));
+	ck_assert_int_eq(store_begin(env.st), STORE_OK);
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(apply_move(env.st, env.key, &gs, &m, STORE_ENTRY_MOVE,
+	    old_key, RULES_LANG_FR, &reply, &spoilt), ENGINE_BAD_SIGNATURE);
+	store_rollback(env.st);
+	gamestate_clear(&gs);
+	ck_assert_ptr_nonnull(strstr(reply.message, "a été remplacée"));
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(testenv_rows(&env), before);
+
+	/* The whole path: the kept seats were dropped at the key's commit,
+	 * so the old block fails its check at once (not under the lock). */
+	engine_submit(env.st, env.key, block, strlen(block), RULES_LANG_EN,
+	    &reply);
+	ck_assert_int_eq(reply.status, ENGINE_BAD_SIGNATURE);
+	ck_assert_ptr_nonnull(strstr(reply.message, "does not match"));
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(testenv_rows(&env), before);
+
+	/* The new key recorded in the log (as pbemctl does), then a move
+	 * signed with it: accepted. */
+	rekey(game, seat, old_key);
+	seat = legal(game, &seq, 0, move, sizeof(move));
+	testenv_play(&env, game, seq, seat, move, &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert(audit_ok(game));
+}
+END_TEST
+
+/* The seats the engine keeps for verifying: read once, dropped when this
+ * process replaces a key; a key replaced by another process leaves them
+ * stale, and still no move gets in with the old key, and none is lost
+ * with the new one. */
+START_TEST(test_kept_seats)
+{
+	int64_t game = testenv_game(&env, "template", 2), seq, before;
+	struct engine_seats seats;
+	struct engine_reply reply;
+	unsigned char old_sk[64];
+	char move[256], block[4096];
+	int seat;
+
+	ck_assert_int_eq(engine_seats_get(env.st, game, &seats), STORE_OK);
+	ck_assert_int_eq(engine_seats_get(env.st, game, &seats), STORE_OK);
+	ck_assert_int_eq(seats.kept, 1);
+	ck_assert_int_eq(seats.nseats, 2);
+	ck_assert_int_eq(seats.player[1], env.player_id[1]);
+	ck_assert_mem_eq(seats.pubkey[1], seat_key(1), 32);
+
+	/* Through the store: dropped at the commit. */
+	new_key(1, 0);
+	ck_assert_int_eq(engine_seats_get(env.st, game, &seats), STORE_OK);
+	ck_assert_int_eq(seats.kept, 0);
+	ck_assert_mem_eq(seats.pubkey[1], seat_key(1), 32);
+
+	/* Behind the process's back: the kept key is the old one. */
+	seat = legal(game, &seq, 0, move, sizeof(move));
+	memcpy(old_sk, env.player_sk[seat], sizeof(old_sk));
+	new_key(seat, 1);
+	ck_assert_int_eq(engine_seats_get(env.st, game, &seats), STORE_OK);
+	ck_assert_int_eq(seats.kept, 1);
+	ck_assert_mem_eq(seats.pubkey[seat], old_sk + 32, 32);
+	/* The old key's move passes the kept key, and is refused under
+	 * the lock. */
+	memcpy(env.player_sk[7], old_sk, sizeof(old_sk));
+	testenv_block(&env, 7, game, seq, seat, move, block, sizeof(block));
+	before = testenv_rows(&env);
+	engine_submit(env.st, env.key, block, strlen(block), RULES_LANG_EN,
+	    &reply);
+	ck_assert_int_eq(reply.status, ENGINE_BAD_SIGNATURE);
+	ck_assert_ptr_nonnull(strstr(reply.message, "was replaced after"));
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(testenv_rows(&env), before);
+	/* The other process records the new key in the log; the kept
+	 * key is still the old one. */
+	rekey(game, seat, old_sk + 32);
+	ck_assert_int_eq(engine_seats_get(env.st, game, &seats), STORE_OK);
+	ck_assert_int_eq(seats.kept, 1);
+	ck_assert_mem_eq(seats.pubkey[seat], old_sk + 32, 32);
+	/* The new key's move fails the kept key, and is checked again
+	 * against the store's: accepted. */
+	seat = legal(game, &seq, 0, move, sizeof(move));
+	testenv_play(&env, game, seq, seat, move, &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(engine_seats_get(env.st, game, &seats), STORE_OK);
+	ck_assert_mem_eq(seats.pubkey[seat], seat_key(seat), 32);
 	ck_assert(audit_ok(game));
 }
 END_TEST
@@ -370,6 +545,8 @@ main(void)
 	tcase_add_test(tc, test_kept_state_checked_against_log);
 	tcase_add_test(tc, test_seat_status_checked_under_lock);
 	tcase_add_test(tc, test_games_through_small_cache);
+	tcase_add_test(tc, test_replaced_key_refused_under_lock);
+	tcase_add_test(tc, test_kept_seats);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

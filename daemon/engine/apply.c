@@ -3,6 +3,7 @@
  * sequence -> parse -> check -> apply -> save + hash -> receipt ->
  * append + snapshot + outbox + status.
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,17 +99,13 @@ refuse_seq(struct engine_reply *reply, const struct proto_move *m,
 }
 
 /* ENGINE_OK if gs's game is running; else the refusal, with times in
- * the zone of seat's player. */
+ * the zone of the seat's player p. */
 static enum engine_status
-paused(struct store *st, const struct gamestate *gs, int seat,
-    enum rules_lang lang, struct engine_reply *reply)
+paused(struct store *st, const struct gamestate *gs,
+    const struct store_player *p, enum rules_lang lang,
+    struct engine_reply *reply)
 {
-	struct store_player p;
-
-	memset(&p, 0, sizeof(p));
-	if (seat >= 0 && seat < gs->game.nseats)
-		(void)store_player_get(st, gs->game.seat_player[seat], &p);
-	return engine_master_paused(st, gs->game.id, lang, p.tz,
+	return engine_master_paused(st, gs->game.id, lang, p->tz,
 	    reply->message, sizeof(reply->message));
 }
 
@@ -140,24 +137,48 @@ play(struct gamestate *gs, const struct proto_move *m, enum rules_lang lang,
 	return move;
 }
 
-/* A bot's move (kind STORE_ENTRY_DELEGATED) checked again under the write
- * lock at the time it is recorded: the certificate it was verified with
- * may have expired or been revoked since (delegate.c). */
-static int
-delegation_holds(struct store *st, const struct gamestate *gs,
-    const struct proto_move *m, int64_t now)
+/* The move's signature, checked again under the write lock at the time
+ * it is recorded, with the seat's player p read there: a bot's move (kind
+ * STORE_ENTRY_DELEGATED) needs a certificate still in force (it may have
+ * expired or been revoked since, delegate.c); any other needs the key it
+ * was verified with to be still the seat's (it may have been replaced
+ * since).  ENGINE_OK, or the refusal in reply. */
+static enum engine_status
+signature_holds(struct store *st, const struct store_player *p,
+    const struct proto_move *m, int kind, const unsigned char *signer,
+    int64_t now, enum rules_lang lang, struct engine_reply *reply)
 {
-	struct store_player p;
-
-	return store_player_get(st, gs->game.seat_player[m->seat], &p) ==
-	    STORE_OK && engine_delegated_move(st, &p, m, now);
+	if (kind == STORE_ENTRY_DELEGATED) {
+		if (engine_delegated_move(st, p, m, now))
+			return ENGINE_OK;
+		engine_refuse_lang(reply, ENGINE_BAD_SIGNATURE, lang,
+		    "the certificate that let a bot move for seat %d expired "
+		    "or was revoked before the move was recorded",
+		    "le certificat qui permettait à un robot de jouer pour le "
+		    "siège %d a expiré ou a été révoqué avant que le coup soit "
+		    "enregistré", m->seat);
+		return reply->status;
+	}
+	assert(signer != NULL);
+	if (memcmp(signer, p->pubkey, STORE_KEY_BYTES) == 0)
+		return ENGINE_OK;
+	engine_refuse_lang(reply, ENGINE_BAD_SIGNATURE, lang,
+	    "the key of seat %d (%s) was replaced after this move was "
+	    "signed; the move is not recorded: sign it again with the "
+	    "seat's current key",
+	    "la clé du siège %d (%s) a été remplacée après la signature de "
+	    "ce coup ; le coup n'est pas enregistré : signez-le de nouveau "
+	    "avec la clé actuelle du siège", m->seat, p->name);
+	return reply->status;
 }
 
 enum engine_status
 apply_move(struct store *st, const struct serverkey *key,
     struct gamestate *gs, const struct proto_move *m, int kind,
-    enum rules_lang lang, struct engine_reply *reply, int *gs_spoilt)
+    const unsigned char *signer, enum rules_lang lang,
+    struct engine_reply *reply, int *gs_spoilt)
 {
+	struct store_player p;
 	struct store_entry e;
 	json_t *move;
 	char err[1024];
@@ -176,9 +197,15 @@ apply_move(struct store *st, const struct serverkey *key,
 		reply->status = ENGINE_REFUSED;
 		return reply->status;
 	}
+	/* The seat's player, read under the write lock. */
+	if (store_player_get(st, gs->game.seat_player[m->seat], &p) !=
+	    STORE_OK) {
+		engine_refuse(reply, ENGINE_INTERNAL, "seat %d: %s", m->seat,
+		    store_errmsg(st));
+		return reply->status;
+	}
 	/* A paused game takes no move: its master resumes it first. */
-	if ((reply->status = paused(st, gs, m->seat, lang, reply)) !=
-	    ENGINE_OK)
+	if ((reply->status = paused(st, gs, &p, lang, reply)) != ENGINE_OK)
 		return reply->status;
 	if (m->seq != gs->seq + 1) {
 		refuse_seq(reply, m, gs->seq + 1, lang);
@@ -193,15 +220,9 @@ apply_move(struct store *st, const struct serverkey *key,
 		return reply->status;
 	}
 	now = clock_now();
-	if (kind == STORE_ENTRY_DELEGATED && !delegation_holds(st, gs, m, now)) {
-		engine_refuse_lang(reply, ENGINE_BAD_SIGNATURE, lang,
-		    "the certificate that let a bot move for seat %d expired or "
-		    "was revoked before the move was recorded",
-		    "le certificat qui permettait à un robot de jouer pour le "
-		    "siège %d a expiré ou a été révoqué avant que le coup soit "
-		    "enregistré", m->seat);
+	if (signature_holds(st, &p, m, kind, signer, now, lang, reply) !=
+	    ENGINE_OK)
 		return reply->status;
-	}
 	if ((move = play(gs, m, lang, reply)) == NULL)
 		return reply->status;
 	json_decref(move);

@@ -29,6 +29,10 @@
  * STORE_ENTRY_HOSTED_WEB for a move signed with the seat's hosted key, or
  * STORE_ENTRY_DELEGATED for one signed by a bot key (checked again here,
  * at the time it is recorded, against the certificates in force).
+ * signer is the key the move's signature was verified with (for the
+ * other kinds; NULL for a delegated move): a move whose seat's key is no
+ * longer that key -- replaced between the check and this transaction --
+ * is refused as a bad signature.
  * Returns ENGINE_OK with every row written, reply's receipt, next_seq and
  * game_over set, and gs advanced to the new state (seq, last_hash);
  * otherwise the refusal or failure with its message in reply.
@@ -38,7 +42,8 @@
  */
 enum engine_status apply_move(struct store *st, const struct serverkey *key,
 	    struct gamestate *gs, const struct proto_move *m, int kind,
-	    enum rules_lang lang, struct engine_reply *reply, int *gs_spoilt);
+	    const unsigned char *signer, enum rules_lang lang,
+	    struct engine_reply *reply, int *gs_spoilt);
 
 /* Set reply's status and message (printf-style). */
 void	engine_refuse(struct engine_reply *reply, enum engine_status status,

@@ -226,6 +226,32 @@ void	engine_submit(struct store *st, const struct serverkey *key,
 	    struct engine_reply *reply);
 
 /*
+ * engine_submit() in three steps, for a caller that must not sleep while
+ * the writer works (an HTTP thread serving many connections):
+ *   engine_move_check()  checks the found block m (game, seat, signature)
+ *			  on the calling thread: 0 with mv filled, or -1 with
+ *			  the refusal in reply (reply is reset first);
+ *   engine_move_queue()  hands mv to the writer: 0, and done(arg) is called
+ *			  on the writer's thread once reply holds the answer
+ *			  (after the commit; mv and reply must live until
+ *			  then; done must not block).  -1 when no writer runs:
+ *   engine_move_write()  then writes it on st, waiting for the answer.
+ */
+struct engine_move {
+	struct proto_move	m;
+	int			kind;		/* of the log entry */
+	unsigned char		signer[STORE_KEY_BYTES];	/* verified with */
+	enum rules_lang		lang;
+};
+int	engine_move_check(struct store *st, const struct proto_move *m,
+	    enum rules_lang lang, struct engine_move *mv,
+	    struct engine_reply *reply);
+int	engine_move_queue(const struct engine_move *mv,
+	    struct engine_reply *reply, void (*done)(void *), void *arg);
+void	engine_move_write(struct store *st, const struct serverkey *key,
+	    const struct engine_move *mv, struct engine_reply *reply);
+
+/*
  * For per-key rate limits (HTTP and mail): the public key of the player
  * in the seat a block names (of the game's master for a master's
  * command), read before anything is verified -- 0, or
@@ -236,6 +262,39 @@ void	engine_submit(struct store *st, const struct serverkey *key,
 int	engine_block_seat_key(struct store *st, const struct proto_move *m,
 	    unsigned char key[STORE_KEY_BYTES]);
 int	engine_signature_checked(enum engine_status status);
+
+/* ---- seatkeys.c -------------------------------------------------------- */
+
+/*
+ * A game's seats as the threads that verify moves see them: who holds
+ * each seat, with that player's key and language.  engine_seats_get()
+ * answers from a table kept in memory, and reads the store only for a
+ * game it does not hold or after store_seats_generation() moved (a seat
+ * given to another player, a key replaced: in this process, after the
+ * commit).  A change made by another process (pbemctl) can leave an
+ * entry stale; that never lets a move in: a signature that a kept key
+ * does not verify is checked again with engine_seats_reload(), and the
+ * writer checks under the write lock that the key a move was verified
+ * with is still its seat's (apply.c).  Thread-safe.
+ */
+struct engine_seats {
+	int64_t		game_id;
+	int		status;		/* enum store_game_status */
+	int		nseats;
+	int64_t		player[STORE_MAX_SEATS];	/* 0: open seat */
+	/* Of the seat's player; zeros for an open seat. */
+	unsigned char	pubkey[STORE_MAX_SEATS][STORE_KEY_BYTES];
+	enum rules_lang	lang[STORE_MAX_SEATS];
+	int		kept;		/* 1: from the table, 0: read now */
+};
+/* game_id's seats: STORE_OK, STORE_NOTFOUND, or a store failure (the
+ * reason in store_errmsg(st)). */
+enum store_status engine_seats_get(struct store *st, int64_t game_id,
+	    struct engine_seats *out);
+/* The same read from the store now, whatever the table holds (and kept
+ * in it). */
+enum store_status engine_seats_reload(struct store *st, int64_t game_id,
+	    struct engine_seats *out);
 
 /* ---- gamestate.c ------------------------------------------------------- */
 
@@ -727,12 +786,15 @@ void	engine_handle(struct store *st, const struct serverkey *key,
  * Play the checked move m (its signature already verified, or made by
  * the seat's hosted key) as a log entry of kind (STORE_ENTRY_MOVE, or
  * STORE_ENTRY_HOSTED_MAIL / _WEB): through the writer when one runs in
- * this process, else in a transaction of its own.  engine_submit() ends
- * here.
+ * this process, else in a transaction of its own.  signer is the key the
+ * signature was verified with (made with, for a hosted key); the move is
+ * refused if it is no longer the seat's key when the move is written.
+ * It may be NULL only for STORE_ENTRY_DELEGATED, whose certificate is
+ * checked again instead.  engine_submit() ends here.
  */
 void	engine_submit_move(struct store *st, const struct serverkey *key,
-	    const struct proto_move *m, int kind, enum rules_lang lang,
-	    struct engine_reply *reply);
+	    const struct proto_move *m, int kind, const unsigned char *signer,
+	    enum rules_lang lang, struct engine_reply *reply);
 
 /*
  * Hosted keys (hostedkey.c; docs/PLAYING.md).  The key-encryption key is

@@ -329,5 +329,5 @@ engine_submit_hosted(struct store *st, const struct serverkey *key,
 		snprintf(reply->message, sizeof(reply->message), "%s", err);
 		return;
 	}
-	engine_submit_move(st, key, &m, kind, lang, reply);
+	engine_submit_move(st, key, &m, kind, p.pubkey, lang, reply);
 }

@@ -2,8 +2,11 @@
  * writer.c -- the batching writer thread (writer.h).
  *
  * Submitters append a job to the queue and sleep on the job's own
- * condition variable; the writer takes the whole queue (up to the batch
- * size), writes it in one transaction, then wakes each job's submitter.
+ * condition variable (writer_play), or leave a callback and go on with
+ * other work (writer_queue: an HTTP thread suspends the connection);
+ * the writer takes the whole queue (up to the batch size), writes it in
+ * one transaction, then tells the engine's commit hook and answers each
+ * job's submitter.
  * While it writes, new jobs gather for the next transaction: the busier
  * the server, the larger the batches.
  */
@@ -19,8 +22,14 @@
 struct job {
 	const struct proto_move	*m;
 	int			 kind;		/* of the log entry */
+	const unsigned char	*signer;	/* the key m verified with */
 	enum rules_lang		 lang;
 	struct engine_reply	*reply;
+	/* How the submitter hears the answer: it sleeps on wake until done
+	 * (writer_play), or done_cb(done_arg) is called and the job, the
+	 * writer's own, is freed (writer_queue). */
+	void			(*done_cb)(void *);
+	void			*done_arg;
 	int			 done;
 	pthread_cond_t		 wake;
 	struct job		*next;
@@ -154,8 +163,8 @@ write_batch(struct writer *w, int n)
 			    store_errmsg(w->st));
 			continue;
 		}
-		if (apply_move(w->st, w->key, gs, j->m, j->kind, j->lang, j->reply,
-		    &spoilt) == ENGINE_OK) {
+		if (apply_move(w->st, w->key, gs, j->m, j->kind, j->signer,
+		    j->lang, j->reply, &spoilt) == ENGINE_OK) {
 			if (store_mark_release(w->st) == STORE_OK) {
 				w->written[i] = 1;
 				nwritten++;
@@ -181,12 +190,49 @@ write_batch(struct writer *w, int n)
 	}
 }
 
+/*
+ * The batch is committed (or lost): tell who hears of commits, then each
+ * submitter.  A job with a callback is answered first, outside the lock,
+ * and freed (the callback may let its submitter free the move and the
+ * reply at once); the sleeping submitters are woken under the lock.
+ */
+static void
+answer_batch(struct writer *w, int n)
+{
+	void (*done_cb)(void *);
+	void *done_arg;
+	struct job *j;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (w->batch[i]->reply->status == ENGINE_OK)
+			engine_committed(w->batch[i]->m->game_id,
+			    w->batch[i]->m->seq);
+	for (i = 0; i < n; i++) {
+		if ((j = w->batch[i])->done_cb == NULL)
+			continue;
+		done_cb = j->done_cb;
+		done_arg = j->done_arg;
+		free(j);
+		w->batch[i] = NULL;
+		done_cb(done_arg);
+	}
+	pthread_mutex_lock(&w->lock);
+	for (i = 0; i < n; i++) {
+		if ((j = w->batch[i]) == NULL)
+			continue;
+		j->done = 1;
+		pthread_cond_signal(&j->wake);
+	}
+	pthread_mutex_unlock(&w->lock);
+}
+
 static void *
 writer_main(void *arg)
 {
 	struct writer *w = arg;
 	struct job *j;
-	int n, i;
+	int n;
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
@@ -206,12 +252,8 @@ writer_main(void *arg)
 		pthread_mutex_unlock(&w->lock);
 
 		write_batch(w, n);
-
+		answer_batch(w, n);
 		pthread_mutex_lock(&w->lock);
-		for (i = 0; i < n; i++) {
-			w->batch[i]->done = 1;
-			pthread_cond_signal(&w->batch[i]->wake);
-		}
 	}
 	pthread_mutex_unlock(&w->lock);
 	return NULL;
@@ -298,33 +340,71 @@ writer_get_stats(struct writer_stats *stats)
 	pthread_mutex_unlock(&w->lock);
 }
 
-int
-writer_play(const struct proto_move *m, int kind, enum rules_lang lang,
-    struct engine_reply *reply)
+/* Put j on the queue: 0, or -1 when no writer runs or it is stopping.
+ * With wait, sleep until the writer has answered. */
+static int
+enqueue(struct job *j, int wait)
 {
 	struct writer *w = atomic_load(&current);
-	struct job j;
 
 	if (w == NULL)
 		return -1;
-	memset(&j, 0, sizeof(j));
-	j.m = m;
-	j.kind = kind;
-	j.lang = lang;
-	j.reply = reply;
-	pthread_cond_init(&j.wake, NULL);
 	pthread_mutex_lock(&w->lock);
 	if (w->stopping) {
 		pthread_mutex_unlock(&w->lock);
-		pthread_cond_destroy(&j.wake);
 		return -1;
 	}
-	*w->tail = &j;
-	w->tail = &j.next;
+	*w->tail = j;
+	w->tail = &j->next;
 	pthread_cond_signal(&w->work);
-	while (!j.done)
-		pthread_cond_wait(&j.wake, &w->lock);
+	while (wait && !j->done)
+		pthread_cond_wait(&j->wake, &w->lock);
 	pthread_mutex_unlock(&w->lock);
+	return 0;
+}
+
+static void
+job_init(struct job *j, const struct proto_move *m, int kind,
+    const unsigned char *signer, enum rules_lang lang,
+    struct engine_reply *reply)
+{
+	memset(j, 0, sizeof(*j));
+	j->m = m;
+	j->kind = kind;
+	j->signer = signer;
+	j->lang = lang;
+	j->reply = reply;
+}
+
+int
+writer_play(const struct proto_move *m, int kind, const unsigned char *signer,
+    enum rules_lang lang, struct engine_reply *reply)
+{
+	struct job j;
+	int rc;
+
+	job_init(&j, m, kind, signer, lang, reply);
+	pthread_cond_init(&j.wake, NULL);
+	rc = enqueue(&j, 1);
 	pthread_cond_destroy(&j.wake);
+	return rc;
+}
+
+int
+writer_queue(const struct proto_move *m, int kind, const unsigned char *signer,
+    enum rules_lang lang, struct engine_reply *reply, void (*done)(void *),
+    void *arg)
+{
+	struct job *j;
+
+	if (atomic_load(&current) == NULL || (j = malloc(sizeof(*j))) == NULL)
+		return -1;
+	job_init(j, m, kind, signer, lang, reply);
+	j->done_cb = done;
+	j->done_arg = arg;
+	if (enqueue(j, 0) != 0) {
+		free(j);
+		return -1;
+	}
 	return 0;
 }

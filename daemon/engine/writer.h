@@ -7,7 +7,9 @@
  * lock, each paying a whole commit per move.  With a writer running,
  * engine_submit() still checks the block and the signature on the
  * caller's thread (in parallel), then hands the checked move to the
- * writer thread and waits for its answer.  The writer takes every move
+ * writer thread and waits for its answer (or, for an HTTP thread, goes on
+ * serving other connections until the writer calls it back).  The writer
+ * calls engine_committed() for each move it committed.  The writer takes every move
  * waiting (up to "batch") and writes them in ONE transaction, each move
  * in its own savepoint: a move that is refused or fails is undone alone,
  * and the others stand.  When the commit succeeds every waiter gets its
@@ -52,10 +54,20 @@ void	writer_stop(void);
 void	writer_get_stats(struct writer_stats *stats);
 
 /* For engine_submit(): play the checked move m (a log entry of kind:
- * STORE_ENTRY_MOVE or a hosted kind) through the writer and
- * wait for the answer in reply.  -1 when no writer runs (or it is
- * stopping): the caller writes the move itself. */
-int	writer_play(const struct proto_move *m, int kind, enum rules_lang lang,
+ * STORE_ENTRY_MOVE or a hosted kind, verified with signer: see
+ * apply_move()) through the writer and wait for the answer in reply.
+ * -1 when no writer runs (or it is stopping): the caller writes the move
+ * itself. */
+int	writer_play(const struct proto_move *m, int kind,
+	    const unsigned char *signer, enum rules_lang lang,
 	    struct engine_reply *reply);
+/* The same without waiting: 0 when queued, and done(arg) is called on the
+ * writer's thread once reply holds the answer (after the commit, and
+ * after engine_committed()); m, signer and reply must live until then,
+ * and done must not block.  -1 when no writer runs (or it is stopping, or
+ * memory is short): the caller writes the move itself. */
+int	writer_queue(const struct proto_move *m, int kind,
+	    const unsigned char *signer, enum rules_lang lang,
+	    struct engine_reply *reply, void (*done)(void *), void *arg);
 
 #endif /* PBEM_WRITER_H */

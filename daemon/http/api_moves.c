@@ -3,13 +3,19 @@
  * same one a mail carries (see api.h; docs/API.md).
  *
  * The per-key rate limit: the block names a game and a seat, whose
- * player's key is looked up (two indexed reads, only when the limit is
- * on).  A key with no token left is refused before any work; a token is
+ * player's key is looked up (in the seats the engine keeps, only when
+ * the limit is on).  A key with no token left is refused before any work; a token is
  * taken only once the engine has checked the block's signature, so a
  * forged block naming someone's seat never spends that player's tokens.
  * Requests for one key racing each other may pass the check together
- * and overshoot by at most the number of HTTP threads.
+ * and overshoot by at most the number of moves in flight.
+ *
+ * The block is found once; its game, seat and signature are checked on
+ * the HTTP thread (engine_move_check()), then the move goes to the
+ * process's writer while its connection is suspended (hand_over()).
  */
+#include <assert.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,22 +96,109 @@ refuse(struct api_request *req, unsigned int status, const char *code,
 }
 
 /* The language of the player in the block's seat (en when the game or
- * seat is unknown: the engine will say so). */
+ * seat is unknown: the engine will say so), from the seats the engine
+ * keeps for verifying moves (engine_seats_get()). */
 enum rules_lang
 api_seat_lang(struct store *st, const struct proto_move *m)
 {
-	enum rules_lang lang = RULES_LANG_EN;
-	struct store_player p;
-	struct store_game g;
+	struct engine_seats seats;
 
-	if (store_game_get(st, m->game_id, &g) != STORE_OK)
-		return lang;
-	if (m->seat >= 0 && m->seat < g.nseats && g.seat_player[m->seat] != 0 &&
-	    store_player_get(st, g.seat_player[m->seat], &p) == STORE_OK &&
-	    strcmp(p.lang, "fr") == 0)
-		lang = RULES_LANG_FR;
-	store_game_clear(&g);
-	return lang;
+	if (engine_seats_get(st, m->game_id, &seats) != STORE_OK ||
+	    m->seat < 0 || m->seat >= seats.nseats ||
+	    seats.player[m->seat] == 0)
+		return RULES_LANG_EN;
+	return seats.lang[m->seat];
+}
+
+/* A move in the writer's hands, kept across its connection's suspension
+ * (req->state). */
+struct move_wait {
+	struct engine_move	 mv;
+	struct engine_reply	 reply;
+	struct MHD_Connection	*conn;
+	unsigned char		 key[STORE_KEY_BYTES];	/* rate limit */
+	int			 keyed;
+	atomic_int		 written;	/* reply holds the answer */
+};
+
+static void
+move_wait_free(void *arg)
+{
+	struct move_wait *w = arg;
+
+	if (w == NULL)
+		return;
+	engine_reply_clear(&w->reply);
+	free(w);
+}
+
+/* The writer's callback (its thread): the answer is in, wake the
+ * connection. */
+static void
+move_written(void *arg)
+{
+	struct move_wait *w = arg;
+
+	atomic_store(&w->written, 1);
+	MHD_resume_connection(w->conn);
+}
+
+/* Answer the engine's reply: 200 with the receipt, or the refusal. */
+static enum MHD_Result
+answer(struct api_request *req, const unsigned char *key, int keyed,
+    struct engine_reply *reply)
+{
+	char hex[65], block[2048];
+
+	api_block_charge(req, key, keyed, reply->status);
+	if (reply->status != ENGINE_OK)
+		return refuse(req, api_engine_http_status(reply->status),
+		    engine_status_code(reply->status), reply->message,
+		    reply->forms, reply->legal);
+	metrics_add(METRICS_MOVES_ACCEPTED, 1);
+	proto_hex(reply->receipt.entry_hash, 32, hex);
+	proto_receipt_armour(&reply->receipt, block, sizeof(block));
+	return api_send_json(req, MHD_HTTP_OK, json_pack("{s:I, s:I, s:s, "
+	    "s:s, s:I, s:b}", "game", (json_int_t)reply->receipt.game_id,
+	    "seq", (json_int_t)reply->receipt.seq, "entry_hash", hex,
+	    "receipt", block, "next_seq", (json_int_t)reply->next_seq,
+	    "game_over", reply->game_over));
+}
+
+/*
+ * The checked move goes to the writer and the connection is suspended
+ * meanwhile, so that this thread serves other connections instead of
+ * sleeping (libmicrohttpd calls the handler again once move_written()
+ * resumed it; the answer comes from req->state).  The suspension comes
+ * before the hand-over: the writer may answer at once.  Without a writer
+ * the move is written here, and the connection resumed at once.
+ */
+static enum MHD_Result
+hand_over(struct api_request *req, struct store *st,
+    const struct engine_move *mv, const unsigned char *key, int keyed)
+{
+	struct move_wait *w;
+	struct engine_reply reply;
+	enum MHD_Result rc;
+
+	if ((w = calloc(1, sizeof(*w))) == NULL) {
+		engine_move_write(st, req->d->key, mv, &reply);
+		rc = answer(req, key, keyed, &reply);
+		engine_reply_clear(&reply);
+		return rc;
+	}
+	w->mv = *mv;
+	w->conn = req->conn;
+	memcpy(w->key, key, STORE_KEY_BYTES);
+	w->keyed = keyed;
+	*req->state = w;
+	*req->state_free = move_wait_free;
+	MHD_suspend_connection(req->conn);
+	if (engine_move_queue(&w->mv, &w->reply, move_written, w) != 0) {
+		engine_move_write(st, req->d->key, &w->mv, &w->reply);
+		move_written(w);
+	}
+	return MHD_YES;
 }
 
 enum MHD_Result
@@ -115,12 +208,19 @@ api_move_post(struct api_request *req)
 	unsigned char key[STORE_KEY_BYTES];
 	enum rules_lang lang = RULES_LANG_EN;
 	struct engine_reply reply;
+	struct engine_move mv;
+	struct move_wait *w;
 	struct proto_move m;
 	struct store *st;
 	enum MHD_Result rc = MHD_NO;
 	int found, keyed = 0, langq;
-	char hex[65], block[2048];
+	char block[2048];
 
+	/* Called again once the writer answered (hand_over()). */
+	if ((w = *req->state) != NULL) {
+		assert(atomic_load(&w->written));
+		return answer(req, w->key, w->keyed, &w->reply);
+	}
 	if ((langq = api_query_lang(req, &lang, &rc)) < 0)
 		return rc;
 
@@ -141,6 +241,7 @@ api_move_post(struct api_request *req)
 		return refuse(req, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
 		    "the database cannot be opened now; try again", NULL,
 		    NULL);
+	memset(key, 0, sizeof(key));
 	if (found && api_block_limit(req, st, &m, key, &keyed, "moves",
 	    &rc) != 0) {
 		metrics_move_rejected("rate_limited");
@@ -149,24 +250,13 @@ api_move_post(struct api_request *req)
 	/* Without ?lang=, the language of the seat's player. */
 	if (langq == 0 && found)
 		lang = api_seat_lang(st, &m);
-	engine_submit(st, req->d->key, req->body, req->body_len, lang,
-	    &reply);
-	api_block_charge(req, key, keyed, reply.status);
-	if (reply.status != ENGINE_OK) {
-		rc = refuse(req, api_engine_http_status(reply.status),
-		    engine_status_code(reply.status), reply.message,
-		    reply.forms, reply.legal);
-		engine_reply_clear(&reply);
-		return rc;
-	}
-	metrics_add(METRICS_MOVES_ACCEPTED, 1);
-	proto_hex(reply.receipt.entry_hash, 32, hex);
-	proto_receipt_armour(&reply.receipt, block, sizeof(block));
-	rc = api_send_json(req, MHD_HTTP_OK, json_pack("{s:I, s:I, s:s, s:s, "
-	    "s:I, s:b}", "game", (json_int_t)reply.receipt.game_id, "seq",
-	    (json_int_t)reply.receipt.seq, "entry_hash", hex, "receipt",
-	    block, "next_seq", (json_int_t)reply.next_seq, "game_over",
-	    reply.game_over));
+	/* A block that cannot be read: the engine words the refusal. */
+	if (!found)
+		engine_submit(st, req->d->key, req->body, req->body_len, lang,
+		    &reply);
+	else if (engine_move_check(st, &m, lang, &mv, &reply) == 0)
+		return hand_over(req, st, &mv, key, keyed);
+	rc = answer(req, key, keyed, &reply);
 	engine_reply_clear(&reply);
 	return rc;
 }
