@@ -378,6 +378,7 @@ static int
 tick_game(struct tick *t, int64_t game_id)
 {
 	int seats[STORE_MAX_SEATS], nact, i, rc = 0;
+	int64_t loaded_seq;
 	unsigned waiting;
 
 	if (store_begin(t->st) != STORE_OK)
@@ -388,6 +389,7 @@ tick_game(struct tick *t, int64_t game_id)
 		store_rollback(t->st);
 		return -1;
 	}
+	loaded_seq = t->gs.seq;
 	t->window = turnclock_shape(&t->gs, seats, &nact, &waiting);
 	if (nact == 0 || engine_policy_of(t->st, game_id, t->gs.module,
 	    &t->pol, t->err, t->errlen) != ENGINE_OK) {
@@ -408,7 +410,11 @@ tick_game(struct tick *t, int64_t game_id)
 		    store_errmsg(t->st));
 		goto rollback;
 	}
-	engine_committed(game_id, t->gs.seq);	/* engine.h: wake followers */
+	/* engine.h: wake the followers, and the scheduler for another
+	 * pass, only when the log grew (a timer's notice alone is no
+	 * event, and must not make the scheduler look again). */
+	if (t->gs.seq != loaded_seq)
+		engine_committed(game_id, t->gs.seq);
 	gamestate_clear(&t->gs);
 	return rc;
 rollback:
