@@ -280,7 +280,6 @@ land(struct hexx *g, int seat, struct rules_rng *rng)
 		return;
 	g->seat[seat].q = g->tile[t].q;
 	g->seat[seat].r = g->tile[t].r;
-	g->last.steps++;
 	hexx_land(g, seat, t, 0, 0, &none, rng);
 }
 
