@@ -35,13 +35,22 @@ rules_find(const char *name)
 	return NULL;
 }
 
+/* Does m keep older rulesets: setup_version, or for a card module
+ * setup_cards_version? */
+static int
+keeps_older(const struct rules_module *m)
+{
+	if (m->api_version >= 7 && m->cards_parse != NULL)
+		return m->api_version >= 10 && m->setup_cards_version != NULL;
+	return m->api_version >= 4 && m->setup_version != NULL;
+}
+
 int
 rules_version_supported(const struct rules_module *m, int version)
 {
 	int oldest = m->ruleset_version;
 
-	if (m->api_version >= 4 && m->setup_version != NULL &&
-	    m->oldest_ruleset_version > 0)
+	if (keeps_older(m) && m->oldest_ruleset_version > 0)
 		oldest = m->oldest_ruleset_version;
 	return version >= oldest && version <= m->ruleset_version;
 }
@@ -75,9 +84,9 @@ rules_setup_game(const struct rules_module *m, const void *cards,
 	if (!rules_has_cards(m))
 		return rules_setup_version(m, version, nseats, options, rng,
 		    err, errlen);
-	if (version != m->ruleset_version) {
+	if (!rules_version_supported(m, version)) {
 		snprintf(err, errlen, "%s ruleset version %d is not kept by "
-		    "this build (it plays version %d)", m->name, version,
+		    "this build (it plays versions up to %d)", m->name, version,
 		    m->ruleset_version);
 		return NULL;
 	}
@@ -86,6 +95,9 @@ rules_setup_game(const struct rules_module *m, const void *cards,
 		    "was given", m->name);
 		return NULL;
 	}
+	if (version != m->ruleset_version)
+		return m->setup_cards_version(version, cards, nseats, options,
+		    rng, err, errlen);
 	return m->setup_cards(cards, nseats, options, rng, err, errlen);
 }
 
@@ -190,12 +202,15 @@ rules_validate_module(const struct rules_module *m, char *err, size_t errlen)
 	else if (m->api_version >= 3 &&
 	    (m->skip_check == NULL) != (m->skip_apply == NULL))
 		missing = "skip_check/skip_apply (give both or neither)";
-	else if (m->api_version >= 4 &&
+	else if (m->api_version >= 4 && !rules_has_cards(m) &&
 	    (m->setup_version == NULL) != (m->oldest_ruleset_version == 0))
 		missing = "oldest_ruleset_version/setup_version (give both or "
 		    "neither)";
-	if (missing == NULL && m->api_version >= 4 &&
-	    m->setup_version != NULL &&
+	else if (rules_has_cards(m) && m->oldest_ruleset_version != 0 &&
+	    !keeps_older(m))
+		missing = "setup_cards_version (a card module keeping "
+		    "oldest_ruleset_version gives it)";
+	if (missing == NULL && m->api_version >= 4 && keeps_older(m) &&
 	    (m->oldest_ruleset_version < 1 ||
 	    m->oldest_ruleset_version >= m->ruleset_version)) {
 		snprintf(err, errlen, "%s: oldest_ruleset_version %d must be "
@@ -204,8 +219,15 @@ rules_validate_module(const struct rules_module *m, char *err, size_t errlen)
 		return -1;
 	}
 	if (missing == NULL && rules_has_cards(m) && m->setup_version != NULL) {
-		snprintf(err, errlen, "%s: a card module keeps no older "
-		    "ruleset versions yet (setup_version must be NULL)", m->name);
+		snprintf(err, errlen, "%s: a card module keeps its older "
+		    "ruleset versions with setup_cards_version (setup_version "
+		    "must be NULL)", m->name);
+		return -1;
+	}
+	if (missing == NULL && !rules_has_cards(m) && m->api_version >= 10 &&
+	    m->setup_cards_version != NULL) {
+		snprintf(err, errlen, "%s: setup_cards_version is for card "
+		    "modules only", m->name);
 		return -1;
 	}
 	if (missing != NULL) {

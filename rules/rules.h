@@ -53,6 +53,8 @@
  *   8  bot_move (optional): the move a server-played seat chooses.
  *   9  bot_levels (optional): bot levels of the module's own, and the
  *      server-played seats passed to setup in the options.
+ *  10  setup_cards_version (optional): older rulesets kept playable by a
+ *      card module (with oldest_ruleset_version).
  */
 #ifndef PBEM_RULES_H
 #define PBEM_RULES_H
@@ -61,7 +63,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define RULES_API_VERSION 9
+#define RULES_API_VERSION 10
 
 /* Every error message a module writes fits in this many bytes. */
 #define RULES_ERRLEN 1024
@@ -416,8 +418,8 @@ struct rules_module {
 	 * the set, but save() writes the position only, never the cards
 	 * themselves (the set is known by the game's hash), and load_cards
 	 * refuses a saved state that names a card the set does not have.
-	 * A card module keeps no older ruleset versions yet
-	 * (oldest_ruleset_version 0, setup_version NULL).
+	 * A card module keeps its older ruleset versions through
+	 * setup_cards_version (api_version 10), never setup_version.
 	 */
 	void *(*cards_parse)(const char *bytes, size_t len,
 	    const char *filename, char *err, size_t errlen);
@@ -468,6 +470,20 @@ struct rules_module {
 	 * up.  docs/SERVER-BOTS.md.
 	 */
 	const char *const *bot_levels;
+
+	/* ---- api_version 10 and later ---- */
+
+	/*
+	 * setup_cards_version -- optional; a card module's setup_version:
+	 * with oldest_ruleset_version (both or neither), games recorded
+	 * under any version from oldest_ruleset_version to ruleset_version
+	 * load, play and replay with their own version's rules, and this
+	 * builds the opening position of such a game from its card set
+	 * exactly as setup_cards() did while that version was the newest.
+	 */
+	void *(*setup_cards_version)(int version, const void *cards,
+	    int nseats, const json_t *options, struct rules_rng *rng,
+	    char *err, size_t errlen);
 };
 
 /*

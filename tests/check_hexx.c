@@ -123,7 +123,9 @@ game(int nseats, uint64_t seed)
 static void
 give(struct hexx *g, int seat, const char *id)
 {
-	int c = card(id), i, s;
+	int c = hexx_card_find(g->cards, id), i, s;
+
+	ck_assert_msg(c >= 0, "no card %s", id);
 
 	for (i = 0; i < g->ndeck; i++)
 		if (g->deck[i] == c) {
@@ -153,7 +155,7 @@ give(struct hexx *g, int seat, const char *id)
 static void
 put(struct hexx *g, const char *id, int q, int r, int rot)
 {
-	int c = card(id), t;
+	int c = hexx_card_find(g->cards, id), t;
 
 	give(g, 0, id);
 	hexx_hand_take(g, 0, c);
@@ -162,8 +164,8 @@ put(struct hexx *g, const char *id, int q, int r, int rot)
 	g->tile[t].q = q;
 	g->tile[t].r = r;
 	g->tile[t].rot = rot;
-	g->tile[t].data = set->card[c].data;
-	g->supply -= set->card[c].data;
+	g->tile[t].data = g->cards->card[c].data;
+	g->supply -= g->cards->card[c].data;
 }
 
 static enum rules_status
@@ -1063,31 +1065,42 @@ again(struct hexx *g)
 	g->seat[0].hand[g->seat[0].nhand++] = g->discard[--g->ndiscard];
 }
 
-START_TEST(small_card_file)
+/* A started two-seat game (sides chosen, seat 0 to play) of a small card
+ * file, padded with blank voids up to the 30 cards four hands need; the
+ * set is returned in *small for cards_free. */
+static struct hexx *
+small_game(const char *file, const json_t *options, struct hexx_cards **small)
 {
-	char err[RULES_ERRLEN], text[sizeof(small_file) + 2048];
-	struct hexx_cards *small;
+	char err[RULES_ERRLEN], text[4096];
 	struct rules_rng rng;
 	struct hexx *g;
 	int i, s;
 
-	/* Blank voids up to the 30 cards four hands need. */
-	snprintf(text, sizeof(text), "%s", small_file);
+	snprintf(text, sizeof(text), "%s", file);
 	for (i = 0; i < 25; i++)
 		snprintf(text + strlen(text), sizeof(text) - strlen(text),
 		    " - {id: v%d, kind: void, name: {en: v%d, fr: v%d}, "
 		    "text: {en: t, fr: t}}\n", i, i, i);
-	small = M->cards_parse(text, strlen(text), "small.yaml", err,
+	*small = M->cards_parse(text, strlen(text), "small.yaml", err,
 	    sizeof(err));
-	ck_assert_msg(small != NULL, "small.yaml: %s", err);
+	ck_assert_msg(*small != NULL, "small.yaml: %s", err);
 	seeded(&rng, 31, 0);
-	g = M->setup_cards(small, 2, no_options(), &rng, err, sizeof(err));
+	g = M->setup_cards(*small, 2, options, &rng, err, sizeof(err));
 	ck_assert_msg(g != NULL, "setup: %s", err);
 	for (s = 0; s < 2; s++)
 		g->seat[s].side = 0;
 	hexx_begin_play(g);
 	g->first = g->current = 0;
 	g->actions = HEXX_ACTIONS;
+	return g;
+}
+
+START_TEST(small_card_file)
+{
+	struct hexx_cards *small;
+	struct hexx *g = small_game(small_file, no_options(), &small);
+	int i, s;
+
 	/* Every card in seat 0's hand. */
 	for (s = 0; s < 2; s++)
 		g->seat[s].nhand = 0;
@@ -1134,6 +1147,318 @@ START_TEST(small_card_file)
 	ck_assert_int_eq(g->transmit_actions, 1);
 	M->destroy(g);
 	M->cards_free(small);
+}
+END_TEST
+
+/* Ruleset 2 (docs/hexx.md): the seed passages built last, each through
+ * a card of this file. */
+static const char r2_file[] =
+    "format: hexx-cards-1\nmissions:\n"
+    SMALL_MISSION("m1") SMALL_MISSION("m2") SMALL_MISSION("m3")
+    SMALL_MISSION("m4")
+    "cards:\n"
+    " - {id: base, kind: void, start: base, name: {en: B, fr: B}, "
+    "text: {en: t, fr: t}}\n"
+    " - {id: colony, kind: planet, start: colony, data: 4, "
+    "name: {en: C, fr: C}, text: {en: t, fr: t}}\n"
+    " - {id: bog, kind: planet, data: 3, name: {en: bog, fr: bog}, "
+    "text: {en: t, fr: t}, collect: {may: false, effects: "
+    "[{do: spend, n: 2}]}}\n"
+    " - {id: rock, kind: planet, data: 2, name: {en: rock, fr: rock}, "
+    "text: {en: t, fr: t}}\n"
+    " - {id: sling, kind: object, surprise: true, name: {en: sling, "
+    "fr: sling}, text: {en: t, fr: t}, play: [{do: land}]}\n"
+    " - {id: union, kind: alien, surprise: true, name: {en: union, "
+    "fr: union}, text: {en: t, fr: t}, play: [{do: copy}]}\n"
+    SMALL_CARD("terra", "dilemma", "[{do: replace}]")
+    SMALL_CARD("peek", "alien", "[{do: show_hand, target: next}]")
+    SMALL_CARD("flare", "dilemma", "[{do: event_action, n: 2}]")
+    SMALL_CARD("gift", "object", "[{do: gain, n: 1}]")
+    SMALL_CARD("gift2", "object", "[{do: gain, n: 1}]");
+
+/* Seed line 179: collecting is optional; not collecting is offered where
+ * it matters (a mandatory collect option) and refused in ruleset 1. */
+START_TEST(ruleset2_nocollect)
+{
+	struct hexx_cards *small;
+	struct hexx *g = small_game(r2_file, no_options(), &small);
+	json_t *legal;
+	size_t i;
+	int offered = 0;
+
+	ck_assert_int_eq(g->ruleset, HEXX_RULESET);
+	put(g, "bog", -1, 0, 0);
+	g->seat[0].base = 3;
+	legal = M->legal_moves(g, 0);
+	for (i = 0; i < json_array_size(legal); i++)
+		offered |= strcmp(json_string_value(json_array_get(legal, i)),
+		    "move -1,0 nocollect") == 0;
+	ck_assert(offered);
+	json_decref(legal);
+	put(g, "v0", 0, -1, 0);
+	refused(g, 0, "move 0,-1 nocollect", RULES_LANG_EN,
+	    "the path does not end on a planet");
+	g->ruleset = HEXX_RULESET_1;
+	refused(g, 0, "move -1,0 nocollect", RULES_LANG_EN,
+	    "\"nocollect\" lands on a planet");
+	g->ruleset = HEXX_RULESET;
+	refused(g, 0, "déplacer 0,0 sans-collecte", RULES_LANG_FR, "Étape 1");
+	play(g, 0, "déplacer -1,0 sans-collecte");
+	all_pass(g);
+	ck_assert_int_eq(g->seat[0].base, 3);	/* bog's option not run */
+	ck_assert_int_eq(g->tile[2].data, 3);
+	ck_assert_int_eq(g->seat[0].last_planet, hexx_card_find(small, "bog"));
+	/* Collecting runs the mandatory option: spend 2. */
+	g->seat[0].last_planet = -1;
+	g->seat[0].q = g->seat[0].r = 0;
+	play(g, 0, "move -1,0");
+	all_pass(g);
+	ck_assert_int_eq(g->seat[0].base, 1);
+	M->destroy(g);
+	M->cards_free(small);
+}
+END_TEST
+
+/* Seed lines 341-343: an Event action received in another's turn (a
+ * Surprise copying Fuel Flare) is played at once, in a window of that
+ * seat's own, before the action answered resolves; ruleset 1 ignores
+ * it.  Seed line 381: a hand shown to one seat only, until the turn
+ * ends. */
+START_TEST(ruleset2_bonus_events_and_shown_hand)
+{
+	struct hexx_cards *small;
+	struct hexx *g;
+	json_t *view, *shown, *saved;
+	char out[64], err[RULES_ERRLEN];
+	int seats[HEXX_SEATS_MAX], version;
+	void *copy;
+
+	for (version = HEXX_RULESET_1; version <= HEXX_RULESET; version++) {
+		g = small_game(r2_file, no_options(), &small);
+		g->ruleset = version;
+		give(g, 0, "gift");
+		give(g, 1, "union");
+		give(g, 1, "peek");
+		give(g, 1, "gift2");
+		give(g, 1, "flare");
+		hexx_hand_take(g, 1, hexx_card_find(small, "flare"));
+		hexx_to_discard(g, hexx_card_find(small, "flare"));
+		play(g, 0, "event gift");
+		play(g, 1, "surprise union");
+		play(g, 0, "pass");	/* no riposte */
+		if (version == HEXX_RULESET_1) {
+			/* Gained actions count only in one's own turn. */
+			ck_assert_int_eq(g->phase, HEXX_PHASE_ACTIONS);
+			ck_assert_int_eq(g->seat[0].base, 1);
+			M->destroy(g);
+			M->cards_free(small);
+			continue;
+		}
+		ck_assert_int_eq(g->phase, HEXX_PHASE_BONUS);
+		ck_assert_int_eq(g->bonus[1], 2);
+		ck_assert_int_eq(g->seat[0].base, 0);	/* gift waits */
+		ck_assert_int_eq(M->to_act(g, seats, HEXX_SEATS_MAX), 1);
+		ck_assert_int_eq(seats[0], 1);
+		ck_assert(M->response_window(g));
+		ck_assert_int_eq(M->default_move(g, 1, out, sizeof(out)),
+		    RULES_OK);
+		ck_assert_str_eq(out, "pass");
+		refused(g, 0, "end", RULES_LANG_EN, "It is not your turn");
+		refused(g, 1, "refresh peek", RULES_LANG_FR,
+		    "jouez-les maintenant avec événement CARTE");
+		/* Saved and loaded in the middle of it. */
+		saved = M->save(g);
+		copy = M->load_cards(small, saved, err, sizeof(err));
+		ck_assert_msg(copy != NULL, "%s", err);
+		M->destroy(copy);
+		json_decref(saved);
+		play(g, 1, "event peek");
+		ck_assert_int_eq(g->bonus[1], 1);
+		ck_assert_int_eq(g->phase, HEXX_PHASE_BONUS);
+		/* Seat 1 alone sees seat 0's hand. */
+		view = M->view(g, 1);
+		shown = json_object_get(view, "shown_hand");
+		ck_assert_ptr_nonnull(shown);
+		ck_assert_int_eq(json_integer_value(json_object_get(shown,
+		    "seat")), 0);
+		ck_assert_int_eq(json_array_size(json_object_get(shown,
+		    "cards")), (size_t)g->seat[0].nhand);
+		json_decref(view);
+		view = M->view(g, 0);
+		ck_assert_ptr_null(json_object_get(view, "shown_hand"));
+		json_decref(view);
+		view = M->view(g, RULES_VIEW_PUBLIC);
+		ck_assert_ptr_null(json_object_get(view, "shown_hand"));
+		json_decref(view);
+		play(g, 1, "passer");
+		/* Then seat 0's gift resolves, and its turn goes on. */
+		ck_assert_int_eq(g->phase, HEXX_PHASE_ACTIONS);
+		ck_assert_int_eq(g->bonus[1], 0);
+		ck_assert_int_eq(g->seat[0].base, 1);
+		ck_assert_int_eq(g->current, 0);
+		end_turn(g, 0);
+		view = M->view(g, 1);
+		ck_assert_ptr_null(json_object_get(view, "shown_hand"));
+		json_decref(view);
+		M->destroy(g);
+		M->cards_free(small);
+	}
+}
+END_TEST
+
+/* Seed lines 187-189: a Surprise moves its player's ship in another's
+ * turn, and the landing collects. */
+START_TEST(ruleset2_land_in_another_turn)
+{
+	struct hexx_cards *small;
+	struct hexx *g = small_game(r2_file, no_options(), &small);
+
+	put(g, "bog", -1, 0, 0);
+	give(g, 0, "gift");
+	give(g, 1, "sling");
+	play(g, 0, "event gift");
+	play(g, 1, "surprise sling");
+	play(g, 0, "pass");	/* no riposte */
+	/* Delta Colony (4 data) beats the bog (3): seat 1 lands there. */
+	ck_assert_int_eq(g->seat[1].q, 1);
+	ck_assert_int_eq(g->seat[1].r, 0);
+	ck_assert_int_eq(g->seat[1].base, 1);
+	ck_assert_int_eq(g->tile[1].data, 3);
+	ck_assert_int_eq(g->seat[1].last_planet, small->colony);
+	ck_assert_int_eq(g->seat[0].base, 1);
+	M->destroy(g);
+	M->cards_free(small);
+}
+END_TEST
+
+/* Seed line 167: a schema replaced by a card; ships on it stay. */
+START_TEST(ruleset2_replace)
+{
+	struct hexx_cards *small;
+	struct hexx *g = small_game(r2_file, no_options(), &small);
+	int total, i, s;
+
+	put(g, "bog", -1, 0, 0);
+	put(g, "v0", 2, 0, 0);
+	g->seat[0].q = -1;
+	give(g, 0, "terra");
+	give(g, 0, "rock");
+	give(g, 0, "v1");
+	refused(g, 0, "event terra at -1,0", RULES_LANG_EN,
+	    "needs a second card");
+	refused(g, 0, "event terra at 0,0 with rock", RULES_LANG_EN,
+	    "cannot be replaced");
+	/* A planet may not replace a void next to a planet. */
+	refused(g, 0, "événement terra en 2,0 avec rock", RULES_LANG_FR,
+	    "ne peut pas être remplacé");
+	play(g, 0, "event terra at -1,0 with rock");
+	all_pass(g);
+	ck_assert_int_eq(g->tile[2].card, hexx_card_find(small, "rock"));
+	ck_assert_int_eq(g->tile[2].data, 2);
+	ck_assert_int_eq(g->discard[g->ndiscard - 1],
+	    hexx_card_find(small, "terra"));
+	ck_assert_int_eq(g->discard[g->ndiscard - 2],
+	    hexx_card_find(small, "bog"));
+	ck_assert(!hexx_hand_has(g, 0, hexx_card_find(small, "rock")));
+	ck_assert_int_eq(g->seat[0].q, -1);	/* the ship stayed */
+	total = g->supply;
+	for (i = 0; i < g->ntiles; i++)
+		total += g->tile[i].data;
+	for (s = 0; s < g->nseats; s++)
+		total += g->seat[s].base;
+	ck_assert_int_eq(total, HEXX_DATA_TOTAL);
+	M->destroy(g);
+	M->cards_free(small);
+}
+END_TEST
+
+/* Seed line 407: with finish_round the round is finished; of several
+ * finished Missions the most data wins, ties share. */
+START_TEST(ruleset2_finish_round)
+{
+	struct hexx_cards *small;
+	json_t *options = json_pack("{s:b}", "finish_round", 1), *bad;
+	struct rules_rng rng;
+	char err[RULES_ERRLEN];
+	struct hexx *g;
+	int i, tie;
+
+	for (tie = 0; tie < 2; tie++) {
+		g = small_game(r2_file, options, &small);
+		ck_assert(g->finish_round);
+		/* Seat 0's Mission full: the round goes on after it. */
+		for (i = 0; i < HEXX_SLOTS; i++)
+			g->seat[0].slot[i] = small->base;
+		give(g, 0, "gift");
+		play(g, 0, "event gift");
+		all_pass(g);
+		ck_assert(g->finished);
+		ck_assert_int_eq(g->phase, HEXX_PHASE_ACTIONS);
+		end_turn(g, 0);
+		/* Seat 1 plays its turn of the round and finishes too. */
+		ck_assert_int_eq(g->current, 1);
+		ck_assert_int_eq(g->phase, HEXX_PHASE_ACTIONS);
+		for (i = 0; i < HEXX_SLOTS; i++)
+			g->seat[1].slot[i] = small->base;
+		g->seat[1].base = tie ? g->seat[0].base : g->seat[0].base + 1;
+		g->supply -= g->seat[1].base;
+		end_turn(g, 1);
+		ck_assert_int_eq(g->phase, HEXX_PHASE_OVER);
+		ck_assert_int_eq(g->winner_mask, tie ? 3 : 2);
+		M->destroy(g);
+		M->cards_free(small);
+	}
+	/* The option's refusals. */
+	load_set();
+	bad = json_pack("{s:i}", "finish_round", 3);
+	ck_assert_ptr_null(M->setup_cards(set, 2, bad, &rng, err,
+	    sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "finish_round"));
+	json_decref(bad);
+	ck_assert_ptr_null(hexx_setup_version(HEXX_RULESET_1, set, 2, options,
+	    &rng, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "ruleset 1 has no options"));
+	json_decref(options);
+}
+END_TEST
+
+/* A ruleset 1 game keeps its rules: the same deal, a saved state with
+ * no ruleset 2 field (so its recorded hashes still match), loaded back
+ * as ruleset 1.  tests/cli-test.sh verifies a recorded ruleset 1 game. */
+START_TEST(ruleset1_kept)
+{
+	struct rules_rng rng;
+	char err[RULES_ERRLEN];
+	struct hexx *old, *now, *back;
+	json_t *a, *b;
+
+	load_set();
+	ck_assert_int_eq(M->ruleset_version, HEXX_RULESET);
+	ck_assert_int_eq(M->oldest_ruleset_version, HEXX_RULESET_1);
+	seeded(&rng, 5, 0);
+	old = rules_setup_game(M, set, HEXX_RULESET_1, 3, no_options(), &rng,
+	    err, sizeof(err));
+	ck_assert_msg(old != NULL, "%s", err);
+	seeded(&rng, 5, 0);
+	now = rules_setup_game(M, set, HEXX_RULESET, 3, no_options(), &rng,
+	    err, sizeof(err));
+	ck_assert_msg(now != NULL, "%s", err);
+	a = M->save(old);
+	b = M->save(now);
+	ck_assert_ptr_null(json_object_get(a, "ruleset"));
+	ck_assert_ptr_null(json_object_get(a, "bonus"));
+	ck_assert_int_eq(json_integer_value(json_object_get(b, "ruleset")),
+	    HEXX_RULESET);
+	ck_assert(json_equal(json_object_get(a, "hands"),
+	    json_object_get(b, "hands")));
+	back = M->load_cards(set, a, err, sizeof(err));
+	ck_assert_msg(back != NULL, "%s", err);
+	ck_assert_int_eq(back->ruleset, HEXX_RULESET_1);
+	M->destroy(back);
+	json_decref(a);
+	json_decref(b);
+	M->destroy(old);
+	M->destroy(now);
 }
 END_TEST
 
@@ -1255,7 +1580,7 @@ START_TEST(words_and_refusals)
 {
 	struct hexx *g = game(2, 16);
 	char out[256];
-	json_t *forms;
+	json_t *forms, *parsed;
 
 	refused(g, 0, "fly 1,0", RULES_LANG_EN, "\"fly\" is not understood");
 	refused(g, 0, "voler 1,0", RULES_LANG_FR, "« voler » n'est pas compris");
@@ -1271,16 +1596,26 @@ START_TEST(words_and_refusals)
 	ck_assert_str_eq(out, "end");
 	forms = M->move_forms(g, 0, RULES_LANG_FR);
 	ck_assert(strstr(json_string_value(json_array_get(forms, 1)),
-	    "deplacer") != NULL);
+	    "déplacer") != NULL);
 	json_decref(forms);
 	ck_assert_int_eq(M->translate(g, 0, "event sabotage at -1,0 to 0,1 "
 	    "with ocean-world", RULES_LANG_FR, out, sizeof(out)), RULES_OK);
-	ck_assert_str_eq(out, "evenement sabotage en -1,0 vers 0,1 avec "
+	ck_assert_str_eq(out, "événement sabotage en -1,0 vers 0,1 avec "
 	    "ocean-world");
 	ck_assert_int_eq(M->translate(g, 0, "end discard a, b", RULES_LANG_FR,
 	    out, sizeof(out)), RULES_OK);
-	ck_assert_str_eq(out, "fin defausser a, b");
-	play(g, 0, "deplacer 1,0");
+	ck_assert_str_eq(out, "fin défausser a, b");
+	/* Players type with or without accents. */
+	ck_assert_int_eq(M->parse(g, 0, "Événement sabotage en -1,0",
+	    RULES_LANG_FR, &parsed, out, sizeof(out)), RULES_OK);
+	json_decref(parsed);
+	ck_assert_int_eq(M->parse(g, 0, "evenement sabotage en -1,0",
+	    RULES_LANG_FR, &parsed, out, sizeof(out)), RULES_OK);
+	json_decref(parsed);
+	ck_assert_int_eq(M->parse(g, 0, "fin défausser ocean-world",
+	    RULES_LANG_FR, &parsed, out, sizeof(out)), RULES_OK);
+	json_decref(parsed);
+	play(g, 0, "déplacer 1,0");
 	ck_assert_int_eq(M->default_move(g, 1, out, sizeof(out)), RULES_OK);
 	ck_assert_str_eq(out, "pass");
 	{
@@ -1789,6 +2124,12 @@ main(void)
 	tcase_add_test(tc, small_card_file);
 	tcase_add_test(tc, gained_actions_and_conditions);
 	tcase_add_test(tc, copy_top_event);
+	tcase_add_test(tc, ruleset2_nocollect);
+	tcase_add_test(tc, ruleset2_bonus_events_and_shown_hand);
+	tcase_add_test(tc, ruleset2_land_in_another_turn);
+	tcase_add_test(tc, ruleset2_replace);
+	tcase_add_test(tc, ruleset2_finish_round);
+	tcase_add_test(tc, ruleset1_kept);
 	tcase_add_test(tc, transmission);
 	tcase_add_test(tc, winning);
 	tcase_add_test(tc, words_and_refusals);

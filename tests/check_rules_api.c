@@ -147,6 +147,28 @@ START_TEST(test_card_module)
 	bad.api_version = 6;	/* a version 6 table has no card fields */
 	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "setup"));
+	/* Older rulesets of a card module: setup_cards_version, never
+	 * setup_version, and the same range as any module. */
+	bad = *rules_find("hexx");
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), 0);
+	ck_assert_int_gt(bad.oldest_ruleset_version, 0);
+	ck_assert(rules_version_supported(&bad, bad.oldest_ruleset_version));
+	bad.setup_cards_version = NULL;
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "setup_cards_version"));
+	ck_assert(!rules_version_supported(&bad, bad.oldest_ruleset_version));
+	bad = *rules_find("hexx");
+	bad.setup_version = rules_find("stmissions")->setup_version;
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "setup_cards_version"));
+	bad = *rules_find("hexx");
+	bad.oldest_ruleset_version = bad.ruleset_version;
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "oldest_ruleset_version"));
+	bad = *rules_find("stmissions");
+	bad.setup_cards_version = rules_find("hexx")->setup_cards_version;
+	ck_assert_int_eq(rules_validate_module(&bad, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "card modules only"));
 
 	rng_init(&rng, seed, 0);
 	ck_assert_ptr_null(rules_setup_game(m, NULL, m->ruleset_version, 2,

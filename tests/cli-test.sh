@@ -214,6 +214,11 @@ contains "verify eve 1" out.txt "full replay from the revealed seed"
 expect "verify eve 2" 0 "$bin/pbem" verify \
 	"$top_srcdir/tests/vectors/eve-ruleset2-expert-game.json"
 contains "verify eve 2" out.txt "full replay from the revealed seed"
+# And Mission to Planet Hexx! ruleset 1 (three seats of bots, a Robotic
+# Union among its Surprises), recorded before ruleset 2 (docs/hexx.md).
+expect "verify hexx 1" 0 "$bin/pbem" verify \
+	"$top_srcdir/tests/vectors/hexx-ruleset1-game.json"
+contains "verify hexx 1" out.txt "full replay from the revealed seed"
 
 # --- a player's new key in a running game: the log records it -------------
 expect "second game" 0 ctl game create stmissions alice,bob

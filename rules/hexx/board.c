@@ -209,3 +209,32 @@ hexx_path_check(const struct hexx *g, int seat, int npath,
 	}
 	return HEXX_PATH_OK;
 }
+
+/* May card (a schema) replace the schema of tile (seed line 167)?  Not a
+ * start card, and card could be placed there, turned as the old one (0
+ * if fixed), with the old schema out of the way; the board keeps its
+ * shape, so it stays in one piece. */
+int
+hexx_replace_ok(const struct hexx *g, int tile, int card)
+{
+	struct hexx *without;
+	int q, r, ok;
+
+	if (tile < 0 || tile >= g->ntiles || card < 0 ||
+	    !hexx_is_schema(&g->cards->card[card]) ||
+	    g->cards->card[card].start ||
+	    g->cards->card[g->tile[tile].card].start)
+		return 0;
+	without = malloc(sizeof(*without));
+	if (without == NULL)
+		abort();
+	*without = *g;
+	q = g->tile[tile].q;
+	r = g->tile[tile].r;
+	without->tile[tile].q = 10 * HEXX_RADIUS;
+	without->tile[tile].r = 10 * HEXX_RADIUS;
+	ok = hexx_place_ok(without, card, q, r, g->cards->card[card].fixed ?
+	    0 : g->tile[tile].rot);
+	free(without);
+	return ok;
+}

@@ -146,13 +146,15 @@ try_move(struct hexx *g, int seat, const char *text, struct rules_rng *rng)
 	return ok ? 0 : -1;
 }
 
-/* Every window the move opened closes with every seat passing. */
+/* Every window the move opened closes with every seat passing (the
+ * Event actions received in another's turn too). */
 static void
 pass_windows(struct hexx *g, struct rules_rng *rng)
 {
 	int seats[HEXX_SEATS_MAX], n, guard;
 
-	for (guard = 0; g->phase == HEXX_PHASE_WINDOW && guard < 16; guard++)
+	for (guard = 0; (g->phase == HEXX_PHASE_WINDOW ||
+	    g->phase == HEXX_PHASE_BONUS) && guard < 16; guard++)
 		if ((n = hexx_to_act(g, seats, HEXX_SEATS_MAX)) == 0 ||
 		    try_move(g, seats[0], "pass", rng) != 0)
 			break;

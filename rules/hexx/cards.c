@@ -28,7 +28,8 @@ const char *const hexx_op_names[HEXX_OPS] = {
 	"no_move", "no_transmit", "delete", "disintegrate", "show_top",
 	"roll", "copy", "cancel", "die_mod", "mucus", "transmit",
 	"event_action", "counter", "shift", "move_action", "transmit_action",
-	"if_base", "if_planet", "use_event_action"
+	"if_base", "if_planet", "use_event_action", "land", "replace",
+	"show_hand"
 };
 const char *const hexx_target_names[HEXX_TARGETS] = {
 	"you", "each_opponent", "next", "all"
@@ -402,6 +403,30 @@ read_card(struct reader *rd, const json_t *v, struct hexx_card *c)
 		    json_object_get(v, "link") != NULL)
 			return fail(rd, v, "kind", "only schemas (planet, void) "
 			    "carry data, borders, start, link or schema icons");
+	}
+	for (l = 0; l < HEXX_LISTS; l++) {
+		const struct hexx_fxlist *list = &c->on[l];
+
+		if (hexx_list_has(list, HEXX_OP_REPLACE) &&
+		    (c->surprise || (l != HEXX_ON_PLAY && l != HEXX_ON_OR)))
+			return fail(rd, v, hexx_list_names[l], "replace is "
+			    "played as an event that is not a Surprise (it "
+			    "needs \"at Q,R\" and \"with CARD\")");
+		if (hexx_list_has(list, HEXX_OP_REPLACE) &&
+		    (c->cost_discard >= 0 ||
+		    hexx_list_has(list, HEXX_OP_TRANSMIT) ||
+		    hexx_list_has(list, HEXX_OP_DISINTEGRATE) ||
+		    hexx_list_has(list, HEXX_OP_SHIFT)))
+			return fail(rd, v, hexx_list_names[l], "replace takes "
+			    "the \"with\" card and the \"at\" hex: not in "
+			    "one list with transmit, disintegrate, shift or a "
+			    "discard cost");
+		for (i = 0; i < list->n; i++)
+			if (list->fx[i].step.op == HEXX_OP_SHOW_HAND &&
+			    list->fx[i].step.target != HEXX_NEXT)
+				return fail(rd, v, hexx_list_names[l],
+				    "show_hand shows one seat's hand to you: "
+				    "its target is next");
 	}
 	if (c->start == 1 && c->kind != HEXX_VOID)
 		return fail(rd, v, "start", "the Space Base is a void");

@@ -96,7 +96,11 @@ hexx_check_win(struct hexx *g)
 	for (s = 0; s < g->nseats; s++)
 		if (hexx_mission_count(g, s) == HEXX_SLOTS)
 			mask |= 1 << s;
-	if (mask != 0) {
+	if (mask != 0 && g->finish_round) {
+		/* The round is played to its end (ruleset 2, seed line
+		 * 407): hexx_end_turn() scores it. */
+		g->finished = 1;
+	} else if (mask != 0) {
 		g->winner_mask = mask;
 		g->phase = HEXX_PHASE_OVER;
 	}
@@ -117,7 +121,8 @@ int
 hexx_list_needs_at(const struct hexx_fxlist *list)
 {
 	return hexx_list_has(list, HEXX_OP_DISINTEGRATE) ||
-	    hexx_list_has(list, HEXX_OP_SHIFT);
+	    hexx_list_has(list, HEXX_OP_SHIFT) ||
+	    hexx_list_has(list, HEXX_OP_REPLACE);
 }
 
 int
@@ -126,7 +131,8 @@ hexx_list_needs_with(const struct hexx_fxlist *list)
 	int i;
 
 	for (i = 0; i < list->n; i++)
-		if (list->fx[i].step.op == HEXX_OP_TRANSMIT)
+		if (list->fx[i].step.op == HEXX_OP_TRANSMIT ||
+		    list->fx[i].step.op == HEXX_OP_REPLACE)
 			return 1;
 	return 0;
 }
@@ -218,6 +224,119 @@ shift(struct hexx *g, int at)
 	g->tile[at].r = p->tr;
 }
 
+void
+hexx_land(struct hexx *g, int seat, int tile, int blue, int nocollect,
+    int *with, struct rules_rng *rng)
+{
+	const struct hexx_card *c = &g->cards->card[g->tile[tile].card];
+	struct hexx_seat *s = &g->seat[seat];
+
+	if (c->kind == HEXX_PLANET) {
+		s->last_planet = g->tile[tile].card;
+		if (nocollect)
+			;	/* collecting is optional (seed line 179) */
+		else if (c->on[HEXX_ON_COLLECT].n > 0 &&
+		    (blue || !c->collect_may)) {
+			if (g->tile[tile].data > 0)
+				hexx_run(g, seat, &c->on[HEXX_ON_COLLECT], -1,
+				    with, rng);
+		} else if (g->tile[tile].data > 0) {
+			g->tile[tile].data--;
+			s->base++;
+			g->last.collected++;
+		}
+	}
+	hexx_run(g, seat, &c->on[HEXX_ON_STOP], -1, with, rng);
+}
+
+int
+hexx_land_target(const struct hexx *g, int seat)
+{
+	const struct hexx_seat *s = &g->seat[seat];
+	int here = hexx_tile_at(g, s->q, s->r), best = -1, d, t;
+
+	for (d = 0; d < 6; d++) {
+		t = hexx_tile_at(g, s->q + hexx_dir[d][0], s->r + hexx_dir[d][1]);
+		if (t < 0 ||
+		    g->cards->card[g->tile[t].card].kind != HEXX_PLANET ||
+		    g->tile[t].card == s->last_planet ||
+		    !hexx_step_ok(g, here, t))
+			continue;
+		if (best < 0 || g->tile[t].data > g->tile[best].data ||
+		    (g->tile[t].data == g->tile[best].data && t < best))
+			best = t;
+	}
+	return best;
+}
+
+/* HEXX_OP_LAND: seat's ship moves to the neighbouring planet and lands:
+ * a landing, even in another's turn, collects (seed lines 187-189). */
+static void
+land(struct hexx *g, int seat, struct rules_rng *rng)
+{
+	int t = hexx_land_target(g, seat), none = -1;
+
+	if (t < 0)
+		return;
+	g->seat[seat].q = g->tile[t].q;
+	g->seat[seat].r = g->tile[t].r;
+	hexx_land(g, seat, t, 0, 0, &none, rng);
+}
+
+/* HEXX_OP_REPLACE: the "with" schema takes the place of the one at tile
+ * at (seed line 167): the old card goes to the discard and its data to
+ * the supply; the new one keeps the orientation (0 if fixed), brings its
+ * starting data and comes into play; ships on it stay, now on the new
+ * card. */
+static void
+replace(struct hexx *g, int you, int at, int *with, struct rules_rng *rng)
+{
+	const struct hexx_card *c;
+	struct hexx_tile *t;
+	int none = -1;
+
+	if (*with < 0 || !hexx_replace_ok(g, at, *with))
+		return;
+	c = &g->cards->card[*with];
+	t = &g->tile[at];
+	hexx_to_discard(g, t->card);
+	g->supply += t->data;
+	t->card = *with;
+	*with = -1;
+	if (c->fixed)
+		t->rot = 0;
+	t->data = c->data < g->supply ? c->data : g->supply;
+	g->supply -= t->data;
+	hexx_run(g, you, &c->on[HEXX_ON_ENTER], at, &none, rng);
+}
+
+/* HEXX_OP_SHOW_HAND: seat shows its hand to you alone (seed line 381;
+ * the project's reading: to one seat); you see it until the turn ends. */
+static void
+show_hand(struct hexx *g, int you, int seat)
+{
+	struct hexx_shown *sh = &g->shown[you];
+
+	if (seat == you)
+		return;
+	sh->from = seat;
+	sh->ncards = g->seat[seat].nhand;
+	memcpy(sh->cards, g->seat[seat].hand,
+	    sizeof(int) * (size_t)g->seat[seat].nhand);
+}
+
+/* Event actions a seat receives in another's turn (ruleset 2, seed
+ * lines 341-343): played at once, in a window of that seat's own. */
+static int
+bonus_events(struct hexx *g, int you, int n)
+{
+	if (g->ruleset < HEXX_RULESET || you == g->current ||
+	    (g->phase != HEXX_PHASE_WINDOW && g->phase != HEXX_PHASE_BONUS))
+		return 0;
+	g->bonus[you] += n;
+	return 1;
+}
+
 static void run_effect(struct hexx *g, int you, const struct hexx_effect *fx,
     int at, int *with, int depth, struct rules_rng *rng);
 
@@ -302,6 +421,9 @@ run_step(struct hexx *g, int you, const struct hexx_step *st, int at,
 	case HEXX_OP_COPY:
 		copy_top(g, you, at, with, depth, rng);
 		return;
+	case HEXX_OP_REPLACE:
+		replace(g, you, at, with, rng);
+		return;
 	case HEXX_OP_CANCEL:
 		if (g->phase == HEXX_PHASE_WINDOW)
 			g->pending.cancelled = 1;
@@ -316,6 +438,9 @@ run_step(struct hexx *g, int you, const struct hexx_step *st, int at,
 	case HEXX_OP_TRANSMIT_ACTION:
 	case HEXX_OP_USE_ACTIONS:
 	case HEXX_OP_USE_EVENT_ACTION:
+		if (st->op == HEXX_OP_EVENT_ACTION && st->target == HEXX_YOU &&
+		    bonus_events(g, you, n))
+			return;
 		/* Actions belong to the turn: only the seat playing it. */
 		if (!targeted(g, you, st->target, g->current))
 			return;
@@ -394,6 +519,12 @@ run_step(struct hexx *g, int you, const struct hexx_step *st, int at,
 					p->slot[i] = -1;
 					break;
 				}
+			break;
+		case HEXX_OP_LAND:
+			land(g, s, rng);
+			break;
+		case HEXX_OP_SHOW_HAND:
+			show_hand(g, you, s);
 			break;
 		case HEXX_OP_MUCUS:
 			p->mucus += n;

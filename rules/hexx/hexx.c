@@ -8,7 +8,7 @@
 const struct rules_module hexx_module = {
 	.api_version = RULES_API_VERSION,
 	.name = "hexx",
-	.ruleset_version = 1,
+	.ruleset_version = HEXX_RULESET,
 	.title_en = "Mission to Planet Hexx!",
 	.title_fr = "Mission to Planet Hexx!",
 	.summary_en = "Build a galaxy of hexagonal schemas, fly your ship "
@@ -46,4 +46,6 @@ const struct rules_module hexx_module = {
 	.setup_cards = hexx_setup,
 	.load_cards = hexx_load,
 	.bot_move = hexx_bot_move,
+	.oldest_ruleset_version = HEXX_RULESET_1,
+	.setup_cards_version = hexx_setup_version,
 };

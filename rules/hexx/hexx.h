@@ -43,6 +43,12 @@
 #define HEXX_DATA_TOTAL		150	/* data value of every cube in the box */
 #define HEXX_ROUND_LIMIT	40	/* rounds before the game is scored */
 #define HEXX_MUCUS_MAX		3	/* Mucus counters one seat may hold */
+/* Ruleset versions (rules.h): 1 is the first release; 2 adds not
+ * collecting, Event actions played in another's turn, landings by card,
+ * replaced schemas, shown hands and finishing the round (docs/hexx.md).
+ * A game keeps the version it was set up with. */
+#define HEXX_RULESET_1		1
+#define HEXX_RULESET		2
 
 /* Card kinds: the five types of the seed's card icons. */
 enum hexx_kind {
@@ -90,6 +96,12 @@ enum hexx_op {
 	HEXX_OP_IF_PLANET,	/* "then" if the planet holds >= at_least */
 	HEXX_OP_USE_EVENT_ACTION,	/* lose N Event actions (extra Event
 				   actions first, then any action) */
+	HEXX_OP_LAND,		/* move the ship to a neighbouring planet and
+				   land there: it collects (ruleset 2) */
+	HEXX_OP_REPLACE,	/* the "with" schema replaces the one at the
+				   target hex (ruleset 2) */
+	HEXX_OP_SHOW_HAND,	/* the target shows its hand to you
+				   (ruleset 2) */
 	HEXX_OPS
 };
 
@@ -204,7 +216,9 @@ enum hexx_phase {
 	HEXX_PHASE_MISSION = 0,	/* every seat picks its Mission's side */
 	HEXX_PHASE_ACTIONS,	/* the seat to play declares an action */
 	HEXX_PHASE_WINDOW,	/* the others answer with a Surprise or pass */
-	HEXX_PHASE_OVER
+	HEXX_PHASE_OVER,
+	HEXX_PHASE_BONUS	/* ruleset 2: a seat plays the Event actions a
+				   Surprise gave it in another's turn */
 };
 
 /* Actions and answers, as parse() reads them. */
@@ -228,6 +242,7 @@ struct hexx_pending {
 	int	with;		/* the "with" card taken from the hand, -1 */
 	int	alt;		/* OR: the second effect */
 	int	blue;		/* take the blue collect option */
+	int	nocollect;	/* land without collecting (ruleset 2) */
 	int	has_at, q, r;	/* the target hex */
 	int	has_to, tq, tr;	/* where a shifted schema goes */
 	int	npath;
@@ -256,8 +271,23 @@ struct hexx_last {
 	int	surprises;	/* how many Surprises answered it */
 };
 
+/* A hand shown to one seat (ruleset 2, seed line 381): what the viewer
+ * saw, as it was when shown. */
+struct hexx_shown {
+	int	from;		/* the seat that showed, -1: nothing shown */
+	int	ncards;
+	int	cards[HEXX_CARDS_MAX];
+};
+
 struct hexx {
 	const struct hexx_cards *cards;
+	int	ruleset;	/* HEXX_RULESET_1 or HEXX_RULESET */
+	int	finish_round;	/* option: a finished Mission lets the round
+				   end (ruleset 2, seed line 407) */
+	int	finished;	/* a Mission is finished: the round ends */
+	int	bonus[HEXX_SEATS_MAX];	/* Event actions a seat received
+				   in another's turn, to play at once */
+	struct hexx_shown shown[HEXX_SEATS_MAX];	/* per viewer */
 	int	nseats;
 	int	phase;
 	int	current;	/* seat whose turn it is */
@@ -333,6 +363,17 @@ int	hexx_list_needs_at(const struct hexx_fxlist *list);
 int	hexx_list_needs_with(const struct hexx_fxlist *list);
 int	hexx_list_has(const struct hexx_fxlist *list, int op);
 int	hexx_free_slot(const struct hexx *g, int seat, int card, int as);
+/* Land seat's ship on planet tile (a Movement or an effect that moves
+ * it): collect unless nocollect, run the stop icon. */
+void	hexx_land(struct hexx *g, int seat, int tile, int blue, int nocollect,
+	    int *with, struct rules_rng *rng);
+/* The neighbouring planet tile seat's ship may land on by an effect
+ * (the one with most data, first on the board on a tie), or -1. */
+int	hexx_land_target(const struct hexx *g, int seat);
+/* May card (a schema) replace the schema of tile? */
+int	hexx_replace_ok(const struct hexx *g, int tile, int card);
+/* HEXX_PHASE_BONUS: the seat playing its Event actions, or -1. */
+int	hexx_bonus_seat(const struct hexx *g);
 void	hexx_draw(struct hexx *g, int seat, int n, struct rules_rng *rng);
 void	hexx_to_discard(struct hexx *g, int card);
 int	hexx_hand_take(struct hexx *g, int seat, int card);
@@ -342,6 +383,10 @@ void	hexx_check_win(struct hexx *g);
 /* state.c */
 void	*hexx_setup(const void *cards, int nseats, const json_t *options,
 	    struct rules_rng *rng, char *err, size_t errlen);
+/* The opening position of a game of an older ruleset version. */
+void	*hexx_setup_version(int version, const void *cards, int nseats,
+	    const json_t *options, struct rules_rng *rng, char *err,
+	    size_t errlen);
 void	 hexx_destroy(void *state);
 json_t	*hexx_save(const void *state);
 void	*hexx_load(const void *cards, const json_t *saved, char *err,

@@ -5,8 +5,9 @@
  * What a seat cannot see (docs/hexx.md, "Hidden information"): the deck's
  * order and the cards of the other hands (only their sizes are public),
  * and, while a window is open, which other seats answered with a
- * Surprise (until they are shown for a riposte).  A card shown from the
- * deck's top is known to all.
+ * Surprise (until they are shown for a riposte), and a hand shown to
+ * another seat (ruleset 2).  A card shown from the deck's top is known
+ * to all.
  */
 #include <stdio.h>
 
@@ -36,11 +37,16 @@ static void
 hexx_hide(json_t *saved, int seat, const struct nopeek_known *k,
     struct rules_rng *rng)
 {
-	json_t *slot[8], *surprises;
+	json_t *slot[8], *surprises, *shown;
 	size_t s;
 
 	nopeek_permute(slot, nopeek_deck_and_hands(saved, "deck", "hands",
 	    seat, slot, 8), k, NULL, rng);
+	/* A hand shown to another seat (ruleset 2) is that seat's alone. */
+	shown = json_object_get(saved, "shown");
+	for (s = 0; s < json_array_size(shown); s++)
+		if ((int)s != seat)
+			json_array_set_new(shown, s, json_null());
 	/* Answers stay secret until the window closes, or until they are
 	 * shown to the seat that may riposte. */
 	surprises = json_object_get(json_object_get(saved, "pending"),
@@ -59,9 +65,9 @@ static void
 hexx_text(const json_t *saved, int seat, struct rules_rng *rng, char *buf,
     size_t len)
 {
-	static const char *const verbs[] = { "event", "evenement", "transmit",
+	static const char *const verbs[] = { "event", "événement", "transmit",
 		"transmettre", "refresh", "actualiser", "surprise", "schema",
-		"move", "deplacer", "pass", "passer", "end", "fin", "side" };
+		"move", "déplacer", "pass", "passer", "end", "fin", "side" };
 	const json_t *pool = json_object_get(saved, "deck");
 	const json_t *hand = json_array_get(json_object_get(saved, "hands"),
 	    (size_t)(seat < 0 ? 0 : seat));

@@ -56,12 +56,48 @@ score_at_limit(struct hexx *g)
 	g->phase = HEXX_PHASE_OVER;
 }
 
+/* The round is finished after a Mission was (ruleset 2, option
+ * finish_round, seed line 407): of the finished Missions, the one with
+ * the most data in its data base wins (the seed's example); ties share. */
+static void
+score_finished(struct hexx *g)
+{
+	int s, best = -1;
+
+	g->winner_mask = 0;
+	for (s = 0; s < g->nseats; s++) {
+		if (hexx_mission_count(g, s) != HEXX_SLOTS)
+			continue;
+		if (g->seat[s].base > best) {
+			best = g->seat[s].base;
+			g->winner_mask = 0;
+		}
+		if (g->seat[s].base == best)
+			g->winner_mask |= 1 << s;
+	}
+	g->phase = HEXX_PHASE_OVER;
+}
+
+int
+hexx_bonus_seat(const struct hexx *g)
+{
+	int i, s;
+
+	for (i = 1; i < g->nseats; i++) {
+		s = (g->current + i) % g->nseats;
+		if (g->bonus[s] > 0)
+			return s;
+	}
+	return -1;
+}
+
 /* End the current turn: draw up to six (discards were chosen by the
  * move), lift this turn's forbids, pass to the next seat. */
 void
 hexx_end_turn(struct hexx *g, struct rules_rng *rng)
 {
 	struct hexx_seat *s = &g->seat[g->current];
+	int i;
 
 	if (s->nhand < HEXX_HAND)
 		hexx_draw(g, g->current, HEXX_HAND - s->nhand, rng);
@@ -69,7 +105,13 @@ hexx_end_turn(struct hexx *g, struct rules_rng *rng)
 		s->no_move--;
 	if (s->no_transmit > 0)
 		s->no_transmit--;
+	for (i = 0; i < HEXX_SEATS_MAX; i++)
+		g->shown[i].from = -1;	/* shown hands are hidden again */
 	g->current = (g->current + 1) % g->nseats;
+	if (g->current == g->first && g->finished) {
+		score_finished(g);
+		return;
+	}
 	if (g->current == g->first && ++g->round >= HEXX_ROUND_LIMIT) {
 		score_at_limit(g);
 		return;
@@ -110,12 +152,48 @@ first_player(int nseats, struct rules_rng *rng)
 	}
 }
 
+/* The options of a game of version: ruleset 2 knows finish_round. */
+static int
+read_options(const json_t *options, int version, int *finish_round,
+    char *err, size_t errlen)
+{
+	const char *key;
+	const json_t *v;
+
+	*finish_round = 0;
+	if (options == NULL)
+		return 0;
+	json_object_foreach((json_t *)options, key, v) {
+		if (version >= HEXX_RULESET && strcmp(key, "finish_round") == 0 &&
+		    json_is_boolean(v)) {
+			*finish_round = json_is_true(v);
+			continue;
+		}
+		snprintf(err, errlen, version >= HEXX_RULESET ?
+		    "Mission to Planet Hexx! has one option, finish_round "
+		    "(true or false), not \"%s\"" : "Mission to Planet Hexx! "
+		    "ruleset 1 has no options", key);
+		return -1;
+	}
+	return 0;
+}
+
 void *
 hexx_setup(const void *cards, int nseats, const json_t *options,
     struct rules_rng *rng, char *err, size_t errlen)
 {
+	return hexx_setup_version(HEXX_RULESET, cards, nseats, options, rng,
+	    err, errlen);
+}
+
+/* The deal is the same under every version; the state keeps its
+ * version, which decides the rules it plays by. */
+void *
+hexx_setup_version(int version, const void *cards, int nseats,
+    const json_t *options, struct rules_rng *rng, char *err, size_t errlen)
+{
 	const struct hexx_cards *set = cards;
-	int missions[HEXX_MISSIONS_MAX], i, s;
+	int missions[HEXX_MISSIONS_MAX], i, s, finish_round;
 	struct hexx *g;
 
 	if (set == NULL) {
@@ -128,16 +206,23 @@ hexx_setup(const void *cards, int nseats, const json_t *options,
 		    "to 4 players, not %d", nseats);
 		return NULL;
 	}
-	if (options != NULL && json_object_size(options) > 0) {
-		snprintf(err, errlen, "Mission to Planet Hexx! has no options");
+	if (version < HEXX_RULESET_1 || version > HEXX_RULESET) {
+		snprintf(err, errlen, "Mission to Planet Hexx! has no ruleset "
+		    "version %d", version);
 		return NULL;
 	}
+	if (read_options(options, version, &finish_round, err, errlen) != 0)
+		return NULL;
 	g = calloc(1, sizeof(*g));
 	if (g == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	g->cards = set;
+	g->ruleset = version;
+	g->finish_round = finish_round;
+	for (s = 0; s < HEXX_SEATS_MAX; s++)
+		g->shown[s].from = -1;
 	g->nseats = nseats;
 	g->last.seat = -1;
 	g->last.card = g->last.shown = g->last.resolved = -1;
@@ -193,6 +278,28 @@ cards_json(const struct hexx *g, const int *cards, int n)
 	return a;
 }
 
+/* What ruleset 2 adds to a saved state; a ruleset 1 state is saved as
+ * it always was, so its recorded hashes still match. */
+static void
+save_ruleset2(const struct hexx *g, json_t *o)
+{
+	json_t *shown = json_array();
+	int s;
+
+	for (s = 0; s < g->nseats; s++)
+		json_array_append_new(shown, g->shown[s].from < 0 ?
+		    json_null() : json_pack("{s:i,s:o}", "from",
+		    g->shown[s].from, "cards", cards_json(g, g->shown[s].cards,
+		    g->shown[s].ncards)));
+	json_object_set_new(o, "ruleset", json_integer(g->ruleset));
+	json_object_set_new(o, "finish_round", json_integer(g->finish_round));
+	json_object_set_new(o, "finished", json_integer(g->finished));
+	json_object_set_new(o, "bonus", rules_json_ints(g->bonus, g->nseats));
+	json_object_set_new(o, "shown", shown);
+	json_object_set_new(json_object_get(o, "pending"), "nocollect",
+	    json_integer(g->pending.nocollect));
+}
+
 json_t *
 hexx_save(const void *state)
 {
@@ -244,6 +351,8 @@ hexx_save(const void *state)
 	    "deck", cards_json(g, g->deck, g->ndeck), "discard",
 	    cards_json(g, g->discard, g->ndiscard), "tiles", tiles, "seats",
 	    seats, "hands", hands, "pending", pend);
+	if (g->ruleset >= HEXX_RULESET)
+		save_ruleset2(g, o);
 	json_object_set_new(o, "move_actions", json_integer(g->move_actions));
 	json_object_set_new(o, "transmit_actions",
 	    json_integer(g->transmit_actions));
@@ -320,6 +429,21 @@ get_cards(const json_t *a, int *out, int max, struct loader *ld)
 	}
 	for (i = 0; i < json_array_size(a); i++)
 		out[i] = get_card(json_array_get(a, i), 0, 1, ld);
+	return (int)json_array_size(a);
+}
+
+/* Cards a seat saw (a shown hand): ids, not counted as placed. */
+static int
+get_cards_seen(const json_t *a, int *out, struct loader *ld)
+{
+	size_t i;
+
+	if (!json_is_array(a) || json_array_size(a) > HEXX_CARDS_MAX) {
+		ld->bad = 1;
+		return 0;
+	}
+	for (i = 0; i < json_array_size(a); i++)
+		out[i] = get_card(json_array_get(a, i), 0, 0, ld);
 	return (int)json_array_size(a);
 }
 
@@ -457,6 +581,37 @@ load_pending(struct hexx *g, const json_t *p, struct loader *ld)
 	}
 }
 
+static void
+load_ruleset2(struct hexx *g, const json_t *saved, struct loader *ld)
+{
+	const json_t *shown = json_object_get(saved, "shown"), *sh;
+	int n, s;
+
+	get_int(saved, "finish_round", 0, 1, &g->finish_round, ld);
+	get_int(saved, "finished", 0, g->finish_round, &g->finished, ld);
+	get_int(json_object_get(saved, "pending"), "nocollect", 0, 1,
+	    &g->pending.nocollect, ld);
+	if (rules_json_read_ints(json_object_get(saved, "bonus"), g->bonus,
+	    HEXX_SEATS_MAX, 0, 50, &n) != 0 || n != g->nseats ||
+	    !json_is_array(shown) || json_array_size(shown) !=
+	    (size_t)g->nseats) {
+		ld->bad = 1;
+		return;
+	}
+	for (s = 0; s < g->nseats; s++) {
+		sh = json_array_get(shown, (size_t)s);
+		if (json_is_null(sh))
+			continue;
+		get_int(sh, "from", 0, g->nseats - 1, &g->shown[s].from, ld);
+		/* Cards seen, not placed: they are counted where they are. */
+		g->shown[s].ncards = get_cards_seen(json_object_get(sh,
+		    "cards"), g->shown[s].cards, ld);
+	}
+	if ((g->phase == HEXX_PHASE_BONUS) != (hexx_bonus_seat(g) >= 0) &&
+	    g->phase != HEXX_PHASE_OVER)
+		ld->bad = 1;
+}
+
 void *
 hexx_load(const void *cards, const json_t *saved, char *err, size_t errlen)
 {
@@ -478,11 +633,18 @@ hexx_load(const void *cards, const json_t *saved, char *err, size_t errlen)
 		return NULL;
 	}
 	g->cards = ld.set;
+	for (s = 0; s < HEXX_SEATS_MAX; s++)
+		g->shown[s].from = -1;
 	get_int(saved, "version", SAVE_VERSION, SAVE_VERSION, &v, &ld);
+	g->ruleset = HEXX_RULESET_1;	/* ruleset 1 states do not say */
+	if (json_object_get(saved, "ruleset") != NULL)
+		get_int(saved, "ruleset", HEXX_RULESET, HEXX_RULESET,
+		    &g->ruleset, &ld);
 	get_int(saved, "nseats", 2, HEXX_SEATS_MAX, &g->nseats, &ld);
 	if (ld.bad)
 		goto bad;
-	get_int(saved, "phase", 0, HEXX_PHASE_OVER, &g->phase, &ld);
+	get_int(saved, "phase", 0, g->ruleset >= HEXX_RULESET ?
+	    HEXX_PHASE_BONUS : HEXX_PHASE_OVER, &g->phase, &ld);
 	get_int(saved, "current", 0, g->nseats - 1, &g->current, &ld);
 	get_int(saved, "first", 0, g->nseats - 1, &g->first, &ld);
 	get_int(saved, "round", 0, HEXX_ROUND_LIMIT, &g->round, &ld);
@@ -514,6 +676,8 @@ hexx_load(const void *cards, const json_t *saved, char *err, size_t errlen)
 	if (ld.bad)
 		goto bad;
 	load_pending(g, json_object_get(saved, "pending"), &ld);
+	if (g->ruleset >= HEXX_RULESET)
+		load_ruleset2(g, saved, &ld);
 	last = json_object_get(saved, "last");
 	get_int(last, "seat", -1, g->nseats - 1, &g->last.seat, &ld);
 	get_int(last, "verb", 0, HEXX_VERBS - 1, &g->last.verb, &ld);
@@ -568,6 +732,9 @@ hexx_to_act(const void *state, int *seats, int max)
 			acts = g->pending.riposte ? s == g->current :
 			    s != g->current && !g->pending.answer[s];
 			break;
+		case HEXX_PHASE_BONUS:
+			acts = s == hexx_bonus_seat(g);
+			break;
 		default:
 			acts = 0;
 		}
@@ -583,7 +750,11 @@ hexx_to_act(const void *state, int *seats, int max)
 int
 hexx_response_window(const void *state)
 {
-	return ((const struct hexx *)state)->phase == HEXX_PHASE_WINDOW;
+	const struct hexx *g = state;
+
+	/* The Event actions a seat received in another's turn are a
+	 * window of that seat's own: pass is its default. */
+	return g->phase == HEXX_PHASE_WINDOW || g->phase == HEXX_PHASE_BONUS;
 }
 
 json_t *

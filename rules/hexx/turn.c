@@ -138,13 +138,15 @@ syntax(const char *word, enum rules_lang lang, char *err, size_t errlen)
 {
 	if (lang == RULES_LANG_FR)
 		snprintf(err, errlen, "« %s » n'est pas compris ici. Formes : "
-		    "schema CARTE en Q,R [orientation N], deplacer Q,R Q,R... "
-		    "[bleu], transmettre CARTE, actualiser CARTE, evenement "
-		    "CARTE [ou] [en Q,R] [vers Q,R] [avec CARTE], fin [defausser CARTE, "
-		    "...], passer, surprise CARTE, face 1|2.", word);
+		    "schema CARTE en Q,R [orientation N], déplacer Q,R Q,R... "
+		    "[bleu|sans-collecte], transmettre CARTE, actualiser CARTE, "
+		    "événement CARTE [ou] [en Q,R] [vers Q,R] [avec CARTE], fin "
+		    "[défausser CARTE, ...], passer, surprise CARTE, face 1|2.",
+		    word);
 	else
 		snprintf(err, errlen, "\"%s\" is not understood here. Forms: "
-		    "schema CARD at Q,R [facing N], move Q,R Q,R... [blue], "
+		    "schema CARD at Q,R [facing N], move Q,R Q,R... "
+		    "[blue|nocollect], "
 		    "transmit CARD, refresh CARD, event CARD [or] [at Q,R] "
 		    "[to Q,R] [with CARD], end [discard CARD, ...], pass, surprise CARD, "
 		    "side 1|2.", word);
@@ -261,6 +263,10 @@ hexx_parse(const void *state, int seat, const char *text,
 		if (at < ntok && is_word(tok[at], "blue", "bleu")) {
 			json_object_set_new(m, "blue", json_true());
 			at++;
+		} else if (at < ntok && is_word(tok[at], "nocollect",
+		    "sans-collecte")) {
+			json_object_set_new(m, "nocollect", json_true());
+			at++;
 		}
 		break;
 	}
@@ -332,11 +338,12 @@ hexx_translate(const void *state, int seat, const char *text,
 {
 	static const char *const en[] = { "side", "schema", "move",
 		"transmit", "refresh", "event", "end", "pass", "surprise", "at",
-		"facing", "or", "with", "to", "blue", "discard", NULL };
-	static const char *const fr[] = { "face", "schema", "deplacer",
-		"transmettre", "actualiser", "evenement", "fin", "passer",
+		"facing", "or", "with", "to", "blue", "discard", "nocollect",
+		NULL };
+	static const char *const fr[] = { "face", "schema", "déplacer",
+		"transmettre", "actualiser", "événement", "fin", "passer",
 		"surprise", "en", "orientation", "ou", "avec", "vers", "bleu",
-		"defausser", NULL };
+		"défausser", "sans-collecte", NULL };
 	const struct hexx *g = state;
 	char buf[FOLD_MAX], *tok, *save = NULL;
 	const char *word;
@@ -373,7 +380,7 @@ struct parsed {
 	int	card;
 	int	with;
 	int	side;
-	int	alt, blue;
+	int	alt, blue, nocollect;
 	int	has_at, q, r, rot;
 	int	has_to, tq, tr;
 	int	npath;
@@ -409,6 +416,7 @@ unpack(const struct hexx *g, const json_t *move, struct parsed *p)
 	p->side = (int)json_integer_value(json_object_get(move, "side"));
 	p->alt = json_is_true(json_object_get(move, "alt"));
 	p->blue = json_is_true(json_object_get(move, "blue"));
+	p->nocollect = json_is_true(json_object_get(move, "nocollect"));
 	p->rot = (int)json_integer_value(json_object_get(move, "rot"));
 	if (json_array_size(at) == 2) {
 		p->has_at = 1;
@@ -514,6 +522,19 @@ check_cost(const struct hexx *g, int seat, const struct parsed *p,
 			    "là : pas une carte de départ, une case libre où il "
 			    "pourrait être posé, et le plateau reste d'un seul "
 			    "tenant.");
+	} else if (hexx_list_has(list, HEXX_OP_REPLACE)) {
+		if (!p->has_at)
+			return refuse(RULES_ILLEGAL, err, errlen, lang,
+			    "Say which schema: add \"at Q,R\".",
+			    "Dites quel schéma : ajoutez « en Q,R ».");
+		if (!hexx_replace_ok(g, hexx_tile_at(g, p->q, p->r), p->with))
+			return refuse(RULES_ILLEGAL, err, errlen, lang,
+			    "That schema cannot be replaced by that card: not a "
+			    "starting card, a schema from your hand, and it "
+			    "could be placed there.", "Ce schéma ne peut pas "
+			    "être remplacé par cette carte : pas une carte de "
+			    "départ, un schéma de votre main, et il pourrait "
+			    "être posé là.");
 	} else if (hexx_list_needs_at(list)) {
 		if (!p->has_at)
 			return refuse(RULES_ILLEGAL, err, errlen, lang,
@@ -585,6 +606,13 @@ check_move(const struct hexx *g, int seat, const struct parsed *p,
 		if (!hexx_hand_has(g, seat, p->with))
 			return not_in_hand(g, p->with, lang, err, errlen);
 	}
+	if (p->nocollect && (g->ruleset < HEXX_RULESET ||
+	    g->cards->card[g->tile[t].card].kind != HEXX_PLANET))
+		return refuse(RULES_ILLEGAL, err, errlen, lang,
+		    "\"nocollect\" lands on a planet without collecting; the "
+		    "path does not end on a planet.",
+		    "« sans-collecte » atterrit sur une planète sans collecter ; "
+		    "le chemin ne finit pas sur une planète.");
 	if (p->blue && (g->cards->card[g->tile[t].card].kind != HEXX_PLANET ||
 	    !g->cards->card[g->tile[t].card].collect_may))
 		return refuse(RULES_ILLEGAL, err, errlen, lang,
@@ -785,6 +813,29 @@ hexx_check(const void *state, int seat, const json_t *move,
 			    "Mission : face 1 ou face 2.");
 		return RULES_OK;
 	}
+	if (g->phase == HEXX_PHASE_BONUS) {
+		if (p.verb == HEXX_V_PASS)
+			return RULES_OK;
+		if (p.verb != HEXX_V_EVENT)
+			return refuse(RULES_ILLEGAL, err, errlen, lang,
+			    "A Surprise gave you Event actions in another "
+			    "player's turn: play them now with event CARD, or "
+			    "pass.", "Une Surprise vous a donné des Actions "
+			    "Événement pendant le tour d'un autre joueur : "
+			    "jouez-les maintenant avec événement CARTE, ou "
+			    "passer.");
+		if (p.card < 0)
+			return refuse(RULES_ILLEGAL, err, errlen, lang,
+			    "Unknown card.", "Carte inconnue.");
+		if (!hexx_hand_has(g, seat, p.card))
+			return not_in_hand(g, p.card, lang, err, errlen);
+		if (hexx_is_schema(&g->cards->card[p.card]))
+			return refuse(RULES_ILLEGAL, err, errlen, lang,
+			    "That card is a Schema: only an Event may be "
+			    "played now.", "Cette carte est un Schéma : seul "
+			    "un Événement peut être joué maintenant.");
+		return check_cost(g, seat, &p, 0, lang, err, errlen);
+	}
 	if (g->phase == HEXX_PHASE_WINDOW) {
 		if (p.verb == HEXX_V_PASS)
 			return RULES_OK;
@@ -841,29 +892,6 @@ finish_action(struct hexx *g, struct rules_rng *rng)
 		hexx_end_turn(g, rng);
 }
 
-/* Land on or stop at the last hex reached. */
-static void
-arrive(struct hexx *g, int seat, int tile, int blue, struct rules_rng *rng)
-{
-	const struct hexx_card *c = &g->cards->card[g->tile[tile].card];
-	struct hexx_seat *s = &g->seat[seat];
-	int *with = &g->pending.with;
-
-	if (c->kind == HEXX_PLANET) {
-		s->last_planet = g->tile[tile].card;
-		if (c->on[HEXX_ON_COLLECT].n > 0 && (blue || !c->collect_may)) {
-			if (g->tile[tile].data > 0)
-				hexx_run(g, seat, &c->on[HEXX_ON_COLLECT], -1,
-				    with, rng);
-		} else if (g->tile[tile].data > 0) {
-			g->tile[tile].data--;
-			s->base++;
-			g->last.collected++;
-		}
-	}
-	hexx_run(g, seat, &c->on[HEXX_ON_STOP], -1, with, rng);
-}
-
 static void
 resolve_move(struct hexx *g, struct rules_rng *rng)
 {
@@ -894,7 +922,8 @@ resolve_move(struct hexx *g, struct rules_rng *rng)
 		g->last.steps++;
 	}
 	if (g->last.steps > 0 && g->phase != HEXX_PHASE_OVER)
-		arrive(g, g->current, here, p->blue, rng);
+		hexx_land(g, g->current, here, p->blue, p->nocollect,
+		    &g->pending.with, rng);
 }
 
 static void
@@ -1011,6 +1040,8 @@ riposte_open(const struct hexx *g)
 	return 0;
 }
 
+static void resolve_pending(struct hexx *g, struct rules_rng *rng);
+
 /* The last answer is in: a riposte, the Surprises, then the action. */
 static void
 close_window(struct hexx *g, struct rules_rng *rng)
@@ -1033,6 +1064,23 @@ close_window(struct hexx *g, struct rules_rng *rng)
 	}
 	if (g->phase == HEXX_PHASE_OVER)
 		return;
+	if (hexx_bonus_seat(g) >= 0) {
+		/* A seat received Event actions: it plays them now, before
+		 * the action answered resolves (seed line 343). */
+		g->phase = HEXX_PHASE_BONUS;
+		return;
+	}
+	resolve_pending(g, rng);
+}
+
+/* The window is closed and its Surprises played: the action declared
+ * resolves (unless cancelled), then the turn goes on. */
+static void
+resolve_pending(struct hexx *g, struct rules_rng *rng)
+{
+	struct hexx_pending *p = &g->pending;
+	int s;
+
 	g->phase = HEXX_PHASE_ACTIONS;
 	if (p->cancelled) {
 		g->last.fizzled = 1;
@@ -1052,7 +1100,8 @@ close_window(struct hexx *g, struct rules_rng *rng)
 		g->seat[g->current].hand[g->seat[g->current].nhand++] = p->with;
 	p->card = p->with = -1;
 	p->npath = 0;
-	p->has_at = p->has_to = p->alt = p->blue = p->die_mod = 0;
+	p->has_at = p->has_to = p->alt = p->blue = p->nocollect = 0;
+	p->die_mod = 0;
 	p->cancelled = 0;
 	for (s = 0; s < g->nseats; s++)
 		p->answer[s] = 0;
@@ -1072,6 +1121,7 @@ declare(struct hexx *g, int seat, const struct parsed *mv)
 	p->with = -1;
 	p->alt = mv->alt;
 	p->blue = mv->blue;
+	p->nocollect = mv->nocollect;
 	p->has_at = mv->has_at;
 	p->q = mv->q;
 	p->r = mv->r;
@@ -1109,6 +1159,55 @@ declare(struct hexx *g, int seat, const struct parsed *mv)
 	g->phase = HEXX_PHASE_WINDOW;
 }
 
+/*
+ * An Event action received in another's turn, played at once (ruleset
+ * 2, seed lines 341-343): the event's costs are paid and its effects run
+ * now, answered by no window; the action declared by the seat playing
+ * waits, and resolves when every such Event action is played or passed.
+ */
+static void
+play_bonus(struct hexx *g, int seat, const struct parsed *mv,
+    struct rules_rng *rng)
+{
+	struct hexx_pending waiting = g->pending, *p = &g->pending;
+	const struct hexx_card *c;
+
+	if (mv->verb == HEXX_V_EVENT) {
+		c = &g->cards->card[mv->card];
+		g->last.card = mv->card;
+		hexx_hand_take(g, seat, mv->card);
+		g->seat[seat].base -= c->cost_data;
+		g->supply += c->cost_data;
+		p->with = -1;
+		p->has_at = mv->has_at;
+		p->q = mv->q;
+		p->r = mv->r;
+		p->has_to = mv->has_to;
+		p->tq = mv->tq;
+		p->tr = mv->tr;
+		if (mv->with >= 0) {
+			hexx_hand_take(g, seat, mv->with);
+			if (c->cost_discard >= 0)
+				hexx_to_discard(g, mv->with);
+			else
+				p->with = mv->with;
+		}
+		g->bonus[seat]--;
+		hexx_run(g, seat, &c->on[mv->alt ? HEXX_ON_OR : HEXX_ON_PLAY],
+		    mv->has_at ? hexx_tile_at(g, mv->q, mv->r) : -1, &p->with,
+		    rng);
+		hexx_to_discard(g, mv->card);
+		if (p->with >= 0)
+			g->seat[seat].hand[g->seat[seat].nhand++] = p->with;
+		*p = waiting;
+	} else
+		g->bonus[seat] = 0;
+	if (g->phase == HEXX_PHASE_OVER)
+		return;
+	if (hexx_bonus_seat(g) < 0)
+		resolve_pending(g, rng);
+}
+
 void
 hexx_apply(void *state, int seat, const json_t *move, struct rules_rng *rng)
 {
@@ -1122,6 +1221,10 @@ hexx_apply(void *state, int seat, const json_t *move, struct rules_rng *rng)
 	g->last.seat = seat;
 	g->last.verb = p.verb;
 	g->last.card = g->last.shown = g->last.resolved = -1;
+	if (g->phase == HEXX_PHASE_BONUS) {
+		play_bonus(g, seat, &p, rng);
+		return;
+	}
 	switch (p.verb) {
 	case HEXX_V_SIDE:
 		s->side = p.side;

@@ -18,7 +18,7 @@
 #define SQRT3		1.7320508075688772
 
 static const char *const phase_names[] = { "mission", "actions", "window",
-	"over" };
+	"over", "bonus" };
 static const char *const verb_names[HEXX_VERBS] = { "side", "schema",
 	"move", "transmit", "refresh", "event", "end", "pass", "surprise" };
 static const char *const ship_colour[HEXX_SEATS_MAX] = { "#d33", "#36c",
@@ -435,7 +435,7 @@ hexx_view(const void *state, int viewer)
 			json_object_set_new(v, key, cards_arr(g,
 			    g->seat[s].hand, g->seat[s].nhand));
 		}
-	if (g->phase == HEXX_PHASE_WINDOW) {
+	if (g->phase == HEXX_PHASE_WINDOW || g->phase == HEXX_PHASE_BONUS) {
 		const struct hexx_pending *p = &g->pending;
 		json_t *path = json_array();
 
@@ -457,8 +457,22 @@ hexx_view(const void *state, int viewer)
 		    p->surprise[viewer] >= 0)
 			json_object_set_new(pend, "your_surprise",
 			    card_obj(g, p->surprise[viewer]));
+		if (g->phase == HEXX_PHASE_BONUS)
+			json_object_set_new(pend, "bonus", json_pack("{s:i,s:i}",
+			    "seat", hexx_bonus_seat(g), "events",
+			    g->bonus[hexx_bonus_seat(g)]));
 		json_object_set_new(v, "pending", pend);
 	}
+	/* A hand shown to the viewer alone (ruleset 2, seed line 381). */
+	if (viewer >= 0 && viewer < g->nseats && g->shown[viewer].from >= 0)
+		json_object_set_new(v, "shown_hand", json_pack("{s:i,s:o,s:o,"
+		    "s:o}", "seat", g->shown[viewer].from, "cards",
+		    cards_arr(g, g->shown[viewer].cards,
+		    g->shown[viewer].ncards), "names_en", card_names(g,
+		    g->shown[viewer].cards, g->shown[viewer].ncards,
+		    RULES_LANG_EN), "names_fr", card_names(g,
+		    g->shown[viewer].cards, g->shown[viewer].ncards,
+		    RULES_LANG_FR)));
 	if (g->last.shown >= 0)
 		json_object_set_new(v, "shown", card_obj(g, g->last.shown));
 	if (g->last.roll > 0)
@@ -534,9 +548,15 @@ offer_move(struct lister *ls, int i, json_t *path, const char *base)
 	char text[320];
 	json_t *m;
 
-	for (blue = 0; blue < 2; blue++) {
-		if (blue && !c->collect_may)
-			break;
+	for (blue = 0; blue < 3; blue++) {
+		if (blue == 1 && !c->collect_may)
+			continue;
+		/* Not collecting (ruleset 2, seed line 179) is offered where
+		 * it matters: a planet whose collect option is mandatory. */
+		if (blue == 2 && (g->ruleset < HEXX_RULESET ||
+		    c->kind != HEXX_PLANET || c->collect_may ||
+		    c->on[HEXX_ON_COLLECT].n == 0 || g->tile[i].data == 0))
+			continue;
 		for (w = -1; w < s->nhand; w++) {
 			if (w >= 0 && !hexx_list_needs_with(&c->on[HEXX_ON_STOP])
 			    && !hexx_list_needs_with(&c->on[HEXX_ON_COLLECT]))
@@ -544,10 +564,14 @@ offer_move(struct lister *ls, int i, json_t *path, const char *base)
 			with = w >= 0 ? s->hand[w] : -1;
 			m = json_pack("{s:s,s:O}", "verb", "move", "path", path);
 			snprintf(text, sizeof(text), "%s%s%s%s", base,
-			    blue ? " blue" : "", with >= 0 ? " with " : "",
+			    blue == 1 ? " blue" : blue == 2 ? " nocollect" : "",
+			    with >= 0 ? " with " : "",
 			    with >= 0 ? g->cards->card[with].id : "");
-			if (blue)
+			if (blue == 1)
 				json_object_set_new(m, "blue", json_true());
+			if (blue == 2)
+				json_object_set_new(m, "nocollect",
+				    json_true());
 			if (with >= 0)
 				json_object_set_new(m, "with", json_string(
 				    g->cards->card[with].id));
@@ -743,6 +767,14 @@ hexx_legal_moves(const void *state, int seat)
 			    "card", g->cards->card[c].id), text);
 		}
 		break;
+	case HEXX_PHASE_BONUS:
+		if (seat != hexx_bonus_seat(g))
+			break;
+		offer(&ls, json_pack("{s:s}", "verb", "pass"), "pass");
+		for (i = 0; i < s->nhand; i++)
+			if (!hexx_is_schema(&g->cards->card[s->hand[i]]))
+				list_events(&ls, s->hand[i]);
+		break;
 	case HEXX_PHASE_ACTIONS:
 		if (seat != g->current)
 			break;
@@ -804,20 +836,29 @@ hexx_move_forms(const void *state, int seat, enum rules_lang lang)
 		    "hand>"));
 		return a;
 	}
+	if (g->phase == HEXX_PHASE_BONUS) {
+		json_array_append_new(a, json_string(fr ? "passer" : "pass"));
+		json_array_append_new(a, json_string(fr ? "événement <carte> "
+		    "[ou] [en Q,R] [vers Q,R] [avec <carte>] (vos Actions "
+		    "Événement reçues, jouées maintenant)" : "event <card> [or] "
+		    "[at Q,R] [to Q,R] [with <card>] (the Event actions you "
+		    "received, played now)"));
+		return a;
+	}
 	json_array_append_new(a, json_string(fr ? "schema <carte> en Q,R "
 	    "[orientation 0-5]" : "schema <card> at Q,R [facing 0-5]"));
-	json_array_append_new(a, json_string(fr ? "deplacer Q,R Q,R ... "
-	    "(jusqu'à 6 cases ; bleu : l'option de Collecte)" : "move Q,R Q,R "
-	    "... (up to 6 hexes; blue: the collect option)"));
+	json_array_append_new(a, json_string(fr ? "déplacer Q,R ... (6 cases "
+	    "max ; bleu : option de Collecte ; sans-collecte)" : "move "
+	    "Q,R ... (up to 6 hexes; blue: collect option; nocollect)"));
 	json_array_append_new(a, json_string(fr ? "transmettre <carte> (3 "
 	    "Données, depuis un Vide interstellaire)" : "transmit <card> (3 "
 	    "data, from an Interstellar Void)"));
 	json_array_append_new(a, json_string(fr ? "actualiser <carte>" :
 	    "refresh <card>"));
-	json_array_append_new(a, json_string(fr ? "evenement <carte> [ou] "
+	json_array_append_new(a, json_string(fr ? "événement <carte> [ou] "
 	    "[en Q,R] [vers Q,R] [avec <carte>]" : "event <card> [or] [at Q,R] "
 	    "[to Q,R] [with <card>]"));
-	json_array_append_new(a, json_string(fr ? "fin [defausser <carte>, "
+	json_array_append_new(a, json_string(fr ? "fin [défausser <carte>, "
 	    "...]" : "end [discard <card>, ...]"));
 	return a;
 }
@@ -835,7 +876,8 @@ hexx_default_move(const void *state, int seat, char *out, size_t outlen)
 		return RULES_NOT_YOUR_TURN;
 	if (g->phase == HEXX_PHASE_MISSION)
 		snprintf(out, outlen, "side 1");
-	else if (g->phase == HEXX_PHASE_WINDOW)
+	else if (g->phase == HEXX_PHASE_WINDOW ||
+	    g->phase == HEXX_PHASE_BONUS)
 		snprintf(out, outlen, "pass");
 	else
 		end_text(g, seat, out, outlen);
