@@ -27,8 +27,9 @@
 #include "testcards.h"
 
 #define TEXT_COLUMNS	80
-#define GAMES_PER_MODE	3
+#define GAMES_PER_MODE	2
 #define MAX_STEPS	3000
+#define BURN_SEARCH	3000	/* games played unseen to find a BURN */
 
 static const char *const seat_names[] = { "alice", "chloé" };
 
@@ -253,16 +254,16 @@ acting_seat(const struct game *g)
 	return g->m->to_act(g->state, seats, 4) > 0 ? seats[0] : -1;
 }
 
-/* One whole game of a mode, rendered at every step; the mover reads
- * its accepted move. */
-static void
-play_game(int nseats, const char *options, uint64_t n)
+/* One whole game of a mode, rendered at every step when render is set
+ * (the mover reads its accepted move); whether it ended by BURN. */
+static int
+play_game(int nseats, const char *options, uint64_t n, int render)
 {
 	struct rules_rng	 rng;
 	struct game		 g;
 	json_t			*opts, *legal, *move;
 	char			 err[RULES_ERRLEN], text[1024];
-	int			 seat, lang;
+	int			 seat, lang, burn;
 
 	memset(&g, 0, sizeof(g));
 	g.m = rules_find("captains");
@@ -277,9 +278,11 @@ play_game(int nseats, const char *options, uint64_t n)
 	ck_assert_msg(g.state != NULL, "%s", err);
 	json_decref(opts);
 	for (;;) {
-		note_phases(&g);
 		seat = acting_seat(&g);
-		render_all(&g, seat);
+		if (render) {
+			note_phases(&g);
+			render_all(&g, seat);
+		}
 		if (seat < 0)
 			break;
 		ck_assert_int_lt(g.seq, MAX_STEPS);
@@ -299,11 +302,16 @@ play_game(int nseats, const char *options, uint64_t n)
 		rng_init(&rng, g.seed, (uint64_t)g.seq);
 		g.m->apply(g.state, seat, move, &rng);
 		json_decref(move);
-		for (lang = 0; lang < 2; lang++)
+		for (lang = 0; lang < 2 && render; lang++)
 			render_one(&g, seat, lang, lang, "accepted", text,
 			    NULL);
 	}
+	move = g.m->result(g.state);
+	burn = strcmp(json_string_value(json_object_get(move, "end")),
+	    "burn") == 0;
+	json_decref(move);
 	g.m->destroy(g.state);
+	return burn;
 }
 
 START_TEST(every_phase_fits_80_columns)
@@ -318,12 +326,19 @@ START_TEST(every_phase_fits_80_columns)
 	tpl = templates_load(dir, err, sizeof(err));
 	ck_assert_msg(tpl != NULL, "%s", err);
 	for (n = 1; n <= GAMES_PER_MODE; n++) {
-		play_game(2, "{}", n);
-		play_game(2, "{\"bot_seats\": {\"1\": \"normal\"}}", 100 + n);
+		play_game(2, "{}", n, 1);
+		play_game(2, "{\"bot_seats\": {\"1\": \"normal\"}}", 100 + n,
+		    1);
 		seen[PH_BOT] = 1;
-		play_game(1, "{}", 200 + n);
+		play_game(1, "{}", 200 + n, 1);
 		seen[PH_CADET] = 1;
 	}
+	/* A BURN is rare in random play: the first game that ends so. */
+	for (n = 1000; n < 1000 + BURN_SEARCH; n++)
+		if (play_game(2, "{}", n, 0)) {
+			play_game(2, "{}", n, 1);
+			break;
+		}
 	for (p = 0; p < PH_COUNT; p++)
 		ck_assert_msg(seen[p], "no game went through %s: play more "
 		    "games or other seeds", phase_name[p]);

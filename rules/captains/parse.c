@@ -148,7 +148,7 @@ read_card_words(const struct cc_set *set, char *rest, json_t *step,
 		if (deck == -3) {
 			snprintf(err, errlen, lang == RULES_LANG_FR ?
 			    "pioche inconnue : « %s » (personne, cargaison, "
-			    "vaisseau, allie)" : "unknown deck: \"%s\" (person, "
+			    "vaisseau, allié)" : "unknown deck: \"%s\" (person, "
 			    "cargo, ship, ally)", target);
 			return RULES_SYNTAX;
 		}
@@ -233,8 +233,8 @@ read_step(const struct cc_set *set, char *text, json_t *steps,
 		;
 	if (v == NVERBS) {
 		snprintf(err, errlen, lang == RULES_LANG_FR ?
-		    "« %s » n'est pas un mot de coup : controler, jouer, "
-		    "activer, fin, choisir, passer, reagir, defausser, effacer, "
+		    "« %s » n'est pas un mot de coup : contrôler, jouer, "
+		    "activer, fin, choisir, passer, réagir, défausser, effacer, "
 		    "robot" : "\"%s\" is not a move word: control, play, "
 		    "activate, end, pick, pass, react, discard, wipe, bot", text);
 		return RULES_SYNTAX;

@@ -487,14 +487,14 @@ cc_run_steps(struct cc_state *s, int seat, const json_t *steps,
 		if (s->over || s->turn != turn)
 			rc = cc_refuse(&c, s->over ? "the game ended at the "
 			    "step before" : "your turn ended at the step "
-			    "before", s->over ? "la partie a fini à l'étape "
-			    "précédente" : "votre tour a fini à l'étape "
-			    "précédente");
+			    "before", s->over ? "la partie s'est terminée à "
+			    "l'étape précédente" : "votre tour s'est terminé à "
+			    "l'étape précédente");
 		else if (s->pending)
 			rc = cc_refuse(&c, "your attack waits for your "
 			    "opponent's answer: send the next steps after it",
 			    "votre attaque attend la réponse adverse : envoyez "
-			    "les étapes suivantes après");
+			    "les étapes suivantes après elle");
 		else if (s->unseen && rng == NULL)
 			rc = cc_refuse(&c, "the step before brought cards you "
 			    "have not seen yet: send the next steps in a new "

@@ -34,6 +34,16 @@ static const char *const opkind_fr[CC_NOPKINDS] = {
 	"NETTOYAGE", "FIN DE PARTIE", "SPÉCIAL"
 };
 
+/* A keyword as English words: "gain action" for gain_action. */
+static void
+keyword_en(enum cc_keyword k, char *out, size_t len)
+{
+	snprintf(out, len, "%s", cc_keyword_name(k));
+	for (char *c = out; *c != '\0'; c++)
+		if (*c == '_')
+			*c = ' ';
+}
+
 /* An operation's effects in words: "gain 2 latinum, draw 1", from n. */
 static void
 effects_text(const struct cc_set *set, const struct cc_op *op, int fr,
@@ -41,7 +51,7 @@ effects_text(const struct cc_set *set, const struct cc_op *op, int fr,
 {
 	for (int i = 0; i < op->neffects && n < len; i++) {
 		const struct cc_effect *e = &op->effect[i];
-		char arg[96] = "";
+		char arg[96] = "", word[48];
 		if (e->resource >= 0)
 			snprintf(arg, sizeof(arg), " %d %s", e->amount,
 			    fr ? resource_fr[e->resource] :
@@ -63,9 +73,10 @@ effects_text(const struct cc_set *set, const struct cc_op *op, int fr,
 		if (e->amount != 1 && e->resource < 0 && e->track < 0)
 			snprintf(arg + strlen(arg), sizeof(arg) - strlen(arg),
 			    " %d", e->amount);
+		keyword_en(e->keyword, word, sizeof(word));
 		n += (size_t)snprintf(out + n, len - n, "%s%s%s%s",
-		    i ? ", " : "", fr ? keyword_fr[e->keyword] :
-		    cc_keyword_name(e->keyword), arg, e->self ?
+		    i ? ", " : "", fr ? keyword_fr[e->keyword] : word, arg,
+		    e->self ?
 		    (fr ? " (cette carte)" : " (this card)") : "");
 	}
 }
