@@ -99,7 +99,7 @@ op_text(const struct cc_set *set, const struct cc_op *op, int fr, char *out,
 	size_t n = (size_t)snprintf(out, len, "%s%s%s%s", op->attack ?
 	    (fr ? "ATTAQUE " : "ATTACK ") : "", fr ? opkind_fr[op->kind] :
 	    cc_opkind_name(op->kind), op->action ? " (action)" : "",
-	    fr ? " : " : ": ");
+	    fr ? "\u00a0: " : ": ");	/* French: no line break before ':' */
 
 	effects_text(set, op, fr, out, len, n);
 }
@@ -191,7 +191,7 @@ cc_card_json(const struct cc_state *s, int card)
 		append_line(line_en, sizeof(line_en), "; ", buf);
 		op_text(s->set, &k->op[o], 1, buf, sizeof(buf));
 		json_array_append_new(ops_fr, json_string(buf));
-		append_line(line_fr, sizeof(line_fr), " ; ", buf);
+		append_line(line_fr, sizeof(line_fr), "\u00a0; ", buf);
 	}
 	card_obj = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:i,s:o,s:o,s:s,s:s}",
 	    "id", k->id, "name_en", k->name, "name_fr", k->name_fr, "suit",
