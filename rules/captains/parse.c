@@ -308,11 +308,8 @@ cc_parse(const struct cc_set *set, const char *text, enum rules_lang lang,
 		}
 		if ((rc = read_step(set, folded, steps, lang, err, errlen)) !=
 		    RULES_OK) {
-			char tmp[RULES_ERRLEN];
-			snprintf(tmp, sizeof(tmp), "%s %zu: %s",
-			    lang == RULES_LANG_FR ? "étape" : "step",
-			    json_array_size(steps), err);
-			snprintf(err, errlen, "%s", tmp);
+			cc_step_refusal(err, errlen, lang,
+			    json_array_size(steps));
 			break;
 		}
 	}
@@ -328,4 +325,14 @@ cc_parse(const struct cc_set *set, const char *text, enum rules_lang lang,
 	}
 	*move = json_pack("{s:o}", "steps", steps);
 	return RULES_OK;
+}
+
+void
+cc_step_refusal(char *err, size_t errlen, enum rules_lang lang, size_t step)
+{
+	char tmp[RULES_ERRLEN];
+
+	snprintf(tmp, sizeof(tmp), lang == RULES_LANG_FR ? "étape %zu : %s" :
+	    "step %zu: %s", step, err);
+	snprintf(err, errlen, "%s", tmp);
 }
