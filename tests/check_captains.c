@@ -1183,8 +1183,8 @@ START_TEST(missions_complete)
 	ck_assert_int_eq(p->res[CC_GLORY], 2);
 	ck_assert_msg(strstr(s->last_en, "mission Hold Fast of Captain Ada "
 	    "completed") != NULL, "%s", s->last_en);
-	ck_assert(strstr(s->last_fr, "mission Tenir bon de Captain Ada "
-	    "accomplie") != NULL);
+	ck_assert_msg(strstr(s->last_fr, "Captain Ada : mission Tenir bon "
+	    "accomplie") != NULL, "%s", s->last_fr);
 	/* once a game: meeting it again gives nothing */
 	p->zone[CC_Z_DUTY].s[0].exhausted = 0;
 	ok(s, 0, "activate T Officer");

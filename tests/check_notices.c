@@ -1193,16 +1193,17 @@ START_TEST(test_deadlines_shown)
 	int seat;
 	struct want want[] = {
 		{ "your_turn", "Your deadline: Wednesday 3 January 2024, 09:00 "
-		    "UTC (2024-01-03T09:00:00Z)", "Votre délai : mercredi 3 "
-		    "janvier 2024, 09:00 UTC (2024-01-03T09:00:00Z)", -2, 1,
+		    "UTC\n  (2024-01-03T09:00:00Z)", "Votre délai : mercredi 3 "
+		    "janvier 2024, 09:00 UTC\n  (2024-01-03T09:00:00Z)", -2, 1,
 		    0 },
 		{ "game_started", "(2024-01-03T09:00:00Z)",
 		    "(2024-01-03T09:00:00Z)", -2, 1, 0 },
 		{ NULL, NULL, NULL, 0, 0, 0 }
 	};
 	struct want late[] = {
-		{ "late", "10:00 (Europe/Paris) (2024-01-03T10:00:00+01", "10:00 "
-		    "(Europe/Paris) (2024-01-03T10:00:00+01", -2, 1, 0 },
+		{ "late", "10:00 (Europe/Paris)\n  (2024-01-03T10:00:00+01",
+		    "10:00 (Europe/Paris)\n  (2024-01-03T10:00:00+01", -2, 1,
+		    0 },
 		{ "late", " - late", " - en retard", -2, 1, 0 },
 		{ NULL, NULL, NULL, 0, 0, 0 }
 	};

@@ -90,7 +90,7 @@ expect "the cadet score in English" 0 ctl view 4 --text --seat 0 \
 contains "in English" out.txt "Cadet training: your cadet score is"
 expect "in French" 0 ctl view 4 --text --seat 0 --lang fr \
 	--templates "$top_srcdir/templates"
-contains "in French" out.txt "Entraînement des cadets : votre score cadet"
+contains "in French" out.txt "Entraînement des cadets : votre score de cadet"
 expect "the creator may not write bot_seats" 1 ctl game create captains \
 	alice,@bot --options '{"bot_seats": {"1": "admiral"}}'
 contains "refused" err.txt "bot_seats is the server's"

@@ -113,6 +113,38 @@ localise(json_t *obj, const char *code)
 	json_decref(add);
 }
 
+/* K_names and K_names_lines for each array K of objects that all have a
+ * string "name" (already localised): the names joined with ", ", and the
+ * same wrapped -- a list of cards as text ("discard_names_lines"). */
+static void
+list_names(json_t *obj)
+{
+	json_t		*add, *v, *item, *names, *text;
+	const char	*key;
+	char		 k[300];
+	size_t		 i;
+
+	add = json_object();
+	json_object_foreach(obj, key, v) {
+		if (!json_is_array(v) || json_array_size(v) == 0 ||
+		    strlen(key) > 200)
+			continue;
+		names = json_array();
+		json_array_foreach(v, i, item)
+			json_array_append(names, json_object_get(item, "name"));
+		if (json_array_size(names) == json_array_size(v) &&
+		    (text = join_strings(names, ", ")) != NULL) {
+			snprintf(k, sizeof(k), "%s_names_lines", key);
+			json_object_set_new(add, k, wrapped(text));
+			snprintf(k, sizeof(k), "%s_names", key);
+			json_object_set_new(add, k, text);
+		}
+		json_decref(names);
+	}
+	json_object_update_missing(obj, add);
+	json_decref(add);
+}
+
 /* A lowercase keyword such as "take" or "discard_galaxy"? */
 static int
 is_keyword(const json_t *v)
@@ -213,6 +245,7 @@ decorate(json_t *v, const char *code)
 		json_object_foreach(v, key, child)
 			decorate(child, code);
 		localise(v, code);
+		list_names(v);
 		flag_keywords(v);
 	} else if (json_is_array(v)) {
 		json_array_foreach(v, i, child)
@@ -332,9 +365,9 @@ sign_lines(const json_t *view, const json_t *moves, int viewer, size_t max,
     const struct present_info *tr)
 {
 	const struct rules_module	*m;
-	json_t				*out, *j;
+	json_t				*out, *j, *item;
 	const char			*text;
-	char				*line, said[1024];
+	char				*line, said[1024], command[128];
 	size_t				 i, n, pick, len;
 
 	/* Examples are translated when the module can (api_version 2). */
@@ -353,15 +386,19 @@ sign_lines(const json_t *view, const json_t *moves, int viewer, size_t max,
 		if (m != NULL && m->translate(tr->state, viewer, text,
 		    tr->lang, said, sizeof(said)) == RULES_OK)
 			text = said;
-		len = strlen(text) + 128;
-		line = xrealloc(NULL, len, 1);
-		snprintf(line, len, "pbem sign -g %" JSON_INTEGER_FORMAT
-		    " -n %" JSON_INTEGER_FORMAT " -s %d \"%s\"",
+		snprintf(command, sizeof(command), "pbem sign -g %"
+		    JSON_INTEGER_FORMAT " -n %" JSON_INTEGER_FORMAT " -s %d",
 		    json_integer_value(json_object_get(view, "game_id")),
 		    json_integer_value(json_object_get(view, "next_seq")),
-		    viewer, text);
-		json_array_append_new(out, json_pack("{s:s, s:s}", "text",
-		    text, "sign", line));
+		    viewer);
+		len = strlen(command) + strlen(text) + 4;
+		line = xrealloc(NULL, len, 1);
+		snprintf(line, len, "%s \"%s\"", command, text);
+		item = json_pack("{s:s, s:s, s:s}", "text", text, "sign", line,
+		    "command", command);
+		json_object_set_new(item, "text_lines",
+		    wrapped(json_object_get(item, "text")));
+		json_array_append_new(out, item);
 		free(line);
 	}
 	return out;
@@ -541,8 +578,14 @@ present_view(const json_t *view, const struct present_info *info)
 		json_object_set_new(v, "move", json_string(info->move));
 	if (info->move != NULL && info->move_is_command)
 		json_object_set_new(v, "command", json_true());
-	if (info->reason != NULL)
+	if (info->move != NULL)
+		json_object_set_new(v, "move_lines",
+		    wrapped(json_object_get(v, "move")));
+	if (info->reason != NULL) {
 		json_object_set_new(v, "reason", json_string(info->reason));
+		json_object_set_new(v, "reason_lines",
+		    wrapped(json_object_get(v, "reason")));
+	}
 	add_standings(v, info);
 	add_deadlines(v, info);
 	return v;

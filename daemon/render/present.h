@@ -16,6 +16,11 @@
  *                replaces a plain K ("breakdown" from "breakdown_fr")
  *   K_text       for each localised array of strings, its items joined
  *                with ", " ("types_text")
+ *   K_lines, K_text_lines   the same strings broken into lines of at
+ *                most 72 characters, for an 80-column text with an indent
+ *   K_names, K_names_lines  for each array of objects that all have a
+ *                string "name", the names joined with ", ", and wrapped
+ *                ("discard_names_lines")
  *   K_VALUE      true, for each field K whose value (or an item of whose
  *                array value) is a lowercase keyword [a-z0-9_]{1,32}:
  *                "action_take", "phase_q_draw", "end_reasons_discard_galaxy"
@@ -44,13 +49,17 @@
  *                (only when names are given)
  *   seats[].you, seats[].to_act   booleans (when "seats" is an array of
  *                objects with "seat")
- *   forms        [{"text", "sign"}]: the move forms open to the viewer,
- *                each with a ready-to-fill `pbem sign` line
- *   examples     [{"text", "sign"}]: up to three legal moves, likewise,
+ *   forms        [{"text", "sign", "command", "text_lines"}]: the move
+ *                forms open to the viewer, each with a ready-to-fill
+ *                `pbem sign` line, that line's command without the move
+ *                ("pbem sign -g 4 -n 7 -s 0") and the text wrapped
+ *   examples     [{"text", "sign", "command", "text_lines"}]: up to
+ *                three legal moves, likewise,
  *                written in the player's language by the module's
  *                translate() when it has one (api_version >= 2) and
  *                state is given; otherwise as legal_moves() wrote them
- *   move, reason the move text and refusal message, when given
+ *   move, reason the move text and refusal message, when given, and
+ *   move_lines, reason_lines   the same wrapped
  *   standings    once "result" exists: [{"seat", "score", "winner",
  *                "you", "hand", "breakdown", "player"}] in seat order
  *                ("player" when the seat's name is known)

@@ -72,7 +72,7 @@ cc_cadet_rank(int score, enum rules_lang lang)
 	if (score >= 120)
 		return fr ? "vous êtes phénoménal !" : "you are phenomenal!";
 	if (score >= 100)
-		return fr ? "vous maîtrisez les règles avec le deck choisi" :
+		return fr ? "vous maîtrisez les règles avec l'équipage choisi" :
 		    "you master the rules with the chosen deck";
 	if (score >= 70)
 		return fr ? "vous savez jouer à Star Trek Captain's Chair" :

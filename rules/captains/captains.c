@@ -388,8 +388,8 @@ const struct rules_module captains_module = {
 	.summary_fr = "Deux capitaines bâtissent leur équipage depuis un "
 	    "marché commun, envoient vaisseaux et équipes d'exploration dans "
 	    "la Zone Neutre pour en contrôler les lieux, et courent après la "
-	    "gloire jusqu'à la dernière STARDATE -- ou jusqu'à ce que le deck "
-	    "INCIDENT s'épuise et que la Combustion finisse tout.",
+	    "gloire jusqu'à la dernière STARDATE -- ou jusqu'à ce que la "
+	    "pioche INCIDENT s'épuise et que la Combustion finisse tout.",
 	.min_seats = 1,
 	.max_seats = 2,
 	.setup = NULL,

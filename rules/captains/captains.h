@@ -16,6 +16,10 @@ int		cc_card_by_name(const struct cc_set *set, const char *text);
 enum rules_status cc_parse(const struct cc_set *set, const char *text,
 		    enum rules_lang lang, json_t **move, char *err,
 		    size_t errlen);
+/* The refusal err of a message's step-th step (from 1) as "step 2: ..."
+ * / "étape 2 : ...", in place. */
+void		cc_step_refusal(char *err, size_t errlen, enum rules_lang lang,
+		    size_t step);
 
 /* translate.c: text (English, as legal_moves() lists it) written with
  * lang's move words and card names, reading back to the same steps. */

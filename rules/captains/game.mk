@@ -20,3 +20,17 @@ TESTS += tests/check_captains_bot
 tests_check_captains_bot_SOURCES = tests/check_captains_bot.c $(NOPEEK_HIDERS)
 tests_check_captains_bot_CPPFLAGS = $(tests_check_captains_CPPFLAGS)
 tests_check_captains_bot_LDADD = $(tests_check_captains_LDADD)
+
+# Every text template of the game, in both languages, at every step of
+# whole games of each mode: no line wider than 80 columns, in the text
+# and in the mail made of it (daemon/libmail.a: mail_wrap()).
+check_PROGRAMS += tests/check_captains_text
+TESTS += tests/check_captains_text
+tests_check_captains_text_SOURCES = tests/check_captains_text.c $(TESTCARDS)
+tests_check_captains_text_CPPFLAGS = $(RULES_CPPFLAGS) \
+	-I$(srcdir)/daemon/common -I$(srcdir)/daemon/render \
+	-I$(srcdir)/daemon/mail -I$(srcdir)/daemon/engine -I$(srcdir)/store \
+	$(TESTCARDS_CPPFLAGS) $(SODIUM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_captains_text_LDADD = daemon/libmail.a daemon/libpbem.a \
+	rules/librules.a $(SODIUM_LIBS) $(JANSSON_LIBS) $(YAML_LIBS) \
+	$(GLIB_LIBS) $(CHECK_LIBS)

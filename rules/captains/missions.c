@@ -137,8 +137,8 @@ said(struct cc_state *s, const struct cc_card *cap,
 
 	snprintf(en, sizeof(en), "mission %s of %s completed", mi->name,
 	    cap->name);
-	snprintf(fr, sizeof(fr), "mission %s de %s accomplie", mi->name_fr,
-	    cap->name_fr);
+	snprintf(fr, sizeof(fr), "%s : mission %s accomplie", cap->name_fr,
+	    mi->name_fr);
 	cc_say(s, en, fr, NULL, NULL);
 }
 

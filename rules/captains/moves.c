@@ -294,13 +294,11 @@ cc_move_forms(const struct cc_state *s, int seat, enum rules_lang lang)
 	    "activer <carte de votre table> [N] [sur <cible>]" :
 	    "activate <card on your table> [N] [on <target>]"));
 	json_array_append_new(a, json_string(fr ?
-	    "fin [<offre du Marché où poser la gloire>] [defausser <cartes "
-	    "de votre main, séparées par des virgules>]" :
-	    "end [<market offer to put the glory on>] [discard <cards in "
-	    "your hand, separated by commas>]"));
+	    "fin [<offre où poser la gloire>] [défausser <carte>, <carte>...]" :
+	    "end [<offer to put the glory on>] [discard <card>, <card>...]"));
 	json_array_append_new(a, json_string(fr ?
-	    "... vers pioche : la carte gagnée va sur votre pioche, pas dans "
-	    "votre défausse" :
+	    "... vers pioche : la carte gagnée va sur votre pioche, pas en "
+	    "défausse" :
 	    "... to deck: the gained card goes onto your deck, not into "
 	    "your discard"));
 	json_array_append_new(a, json_string(fr ?

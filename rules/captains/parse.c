@@ -148,7 +148,7 @@ read_card_words(const struct cc_set *set, char *rest, json_t *step,
 		if (deck == -3) {
 			snprintf(err, errlen, lang == RULES_LANG_FR ?
 			    "pioche inconnue : « %s » (personne, cargaison, "
-			    "vaisseau, allie)" : "unknown deck: \"%s\" (person, "
+			    "vaisseau, allié)" : "unknown deck: \"%s\" (person, "
 			    "cargo, ship, ally)", target);
 			return RULES_SYNTAX;
 		}
@@ -233,8 +233,8 @@ read_step(const struct cc_set *set, char *text, json_t *steps,
 		;
 	if (v == NVERBS) {
 		snprintf(err, errlen, lang == RULES_LANG_FR ?
-		    "« %s » n'est pas un mot de coup : controler, jouer, "
-		    "activer, fin, choisir, passer, reagir, defausser, effacer, "
+		    "« %s » n'est pas un mot de coup : contrôler, jouer, "
+		    "activer, fin, choisir, passer, réagir, défausser, effacer, "
 		    "robot" : "\"%s\" is not a move word: control, play, "
 		    "activate, end, pick, pass, react, discard, wipe, bot", text);
 		return RULES_SYNTAX;
@@ -308,11 +308,8 @@ cc_parse(const struct cc_set *set, const char *text, enum rules_lang lang,
 		}
 		if ((rc = read_step(set, folded, steps, lang, err, errlen)) !=
 		    RULES_OK) {
-			char tmp[RULES_ERRLEN];
-			snprintf(tmp, sizeof(tmp), "%s %zu: %s",
-			    lang == RULES_LANG_FR ? "étape" : "step",
-			    json_array_size(steps), err);
-			snprintf(err, errlen, "%s", tmp);
+			cc_step_refusal(err, errlen, lang,
+			    json_array_size(steps));
 			break;
 		}
 	}
@@ -328,4 +325,14 @@ cc_parse(const struct cc_set *set, const char *text, enum rules_lang lang,
 	}
 	*move = json_pack("{s:o}", "steps", steps);
 	return RULES_OK;
+}
+
+void
+cc_step_refusal(char *err, size_t errlen, enum rules_lang lang, size_t step)
+{
+	char tmp[RULES_ERRLEN];
+
+	snprintf(tmp, sizeof(tmp), lang == RULES_LANG_FR ? "étape %zu : %s" :
+	    "step %zu: %s", step, err);
+	snprintf(err, errlen, "%s", tmp);
 }

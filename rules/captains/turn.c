@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "captains.h"
 #include "solo.h"
 
 /* Append words and name to a last-move line; cut, when it is full, at
@@ -432,13 +433,7 @@ answer(struct cc_ctx *c, int seat, const json_t *steps)
 		(void)le;
 		continue;
 refused:
-		{
-			char tmp[RULES_ERRLEN];
-			snprintf(tmp, sizeof(tmp), "%s %zu: %s",
-			    c->lang == RULES_LANG_FR ? "étape" : "step", i + 1,
-			    c->err);
-			snprintf(c->err, c->errlen, "%s", tmp);
-		}
+		cc_step_refusal(c->err, c->errlen, c->lang, i + 1);
 		return RULES_ILLEGAL;
 	}
 	s->last_en[0] = s->last_fr[0] = '\0';
@@ -487,14 +482,14 @@ cc_run_steps(struct cc_state *s, int seat, const json_t *steps,
 		if (s->over || s->turn != turn)
 			rc = cc_refuse(&c, s->over ? "the game ended at the "
 			    "step before" : "your turn ended at the step "
-			    "before", s->over ? "la partie a fini à l'étape "
-			    "précédente" : "votre tour a fini à l'étape "
-			    "précédente");
+			    "before", s->over ? "la partie s'est terminée à "
+			    "l'étape précédente" : "votre tour s'est terminé à "
+			    "l'étape précédente");
 		else if (s->pending)
 			rc = cc_refuse(&c, "your attack waits for your "
 			    "opponent's answer: send the next steps after it",
 			    "votre attaque attend la réponse adverse : envoyez "
-			    "les étapes suivantes après");
+			    "les étapes suivantes après elle");
 		else if (s->unseen && rng == NULL)
 			rc = cc_refuse(&c, "the step before brought cards you "
 			    "have not seen yet: send the next steps in a new "
@@ -533,11 +528,7 @@ cc_run_steps(struct cc_state *s, int seat, const json_t *steps,
 		if (rc == 0 && !s->over && s->turn == turn)
 			cc_check_missions(&c, seat);
 		if (rc < 0) {
-			char tmp[RULES_ERRLEN];
-			snprintf(tmp, sizeof(tmp), "%s %zu: %s",
-			    lang == RULES_LANG_FR ? "étape" : "step", i + 1,
-			    err);
-			snprintf(err, errlen, "%s", tmp);
+			cc_step_refusal(err, errlen, lang, i + 1);
 			return RULES_ILLEGAL;
 		}
 	}

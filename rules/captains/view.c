@@ -34,6 +34,16 @@ static const char *const opkind_fr[CC_NOPKINDS] = {
 	"NETTOYAGE", "FIN DE PARTIE", "SPÉCIAL"
 };
 
+/* A keyword as English words: "gain action" for gain_action. */
+static void
+keyword_en(enum cc_keyword k, char *out, size_t len)
+{
+	snprintf(out, len, "%s", cc_keyword_name(k));
+	for (char *c = out; *c != '\0'; c++)
+		if (*c == '_')
+			*c = ' ';
+}
+
 /* An operation's effects in words: "gain 2 latinum, draw 1", from n. */
 static void
 effects_text(const struct cc_set *set, const struct cc_op *op, int fr,
@@ -41,7 +51,7 @@ effects_text(const struct cc_set *set, const struct cc_op *op, int fr,
 {
 	for (int i = 0; i < op->neffects && n < len; i++) {
 		const struct cc_effect *e = &op->effect[i];
-		char arg[96] = "";
+		char arg[96] = "", word[48];
 		if (e->resource >= 0)
 			snprintf(arg, sizeof(arg), " %d %s", e->amount,
 			    fr ? resource_fr[e->resource] :
@@ -63,9 +73,10 @@ effects_text(const struct cc_set *set, const struct cc_op *op, int fr,
 		if (e->amount != 1 && e->resource < 0 && e->track < 0)
 			snprintf(arg + strlen(arg), sizeof(arg) - strlen(arg),
 			    " %d", e->amount);
+		keyword_en(e->keyword, word, sizeof(word));
 		n += (size_t)snprintf(out + n, len - n, "%s%s%s%s",
-		    i ? ", " : "", fr ? keyword_fr[e->keyword] :
-		    cc_keyword_name(e->keyword), arg, e->self ?
+		    i ? ", " : "", fr ? keyword_fr[e->keyword] : word, arg,
+		    e->self ?
 		    (fr ? " (cette carte)" : " (this card)") : "");
 	}
 }
@@ -88,7 +99,7 @@ op_text(const struct cc_set *set, const struct cc_op *op, int fr, char *out,
 	size_t n = (size_t)snprintf(out, len, "%s%s%s%s", op->attack ?
 	    (fr ? "ATTAQUE " : "ATTACK ") : "", fr ? opkind_fr[op->kind] :
 	    cc_opkind_name(op->kind), op->action ? " (action)" : "",
-	    fr ? " : " : ": ");
+	    fr ? "\u00a0: " : ": ");	/* French: no line break before ':' */
 
 	effects_text(set, op, fr, out, len, n);
 }
@@ -180,7 +191,7 @@ cc_card_json(const struct cc_state *s, int card)
 		append_line(line_en, sizeof(line_en), "; ", buf);
 		op_text(s->set, &k->op[o], 1, buf, sizeof(buf));
 		json_array_append_new(ops_fr, json_string(buf));
-		append_line(line_fr, sizeof(line_fr), " ; ", buf);
+		append_line(line_fr, sizeof(line_fr), "\u00a0; ", buf);
 	}
 	card_obj = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:i,s:o,s:o,s:s,s:s}",
 	    "id", k->id, "name_en", k->name, "name_fr", k->name_fr, "suit",
