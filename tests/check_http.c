@@ -1910,7 +1910,21 @@ check_key_limit_on_commands(int64_t game)
 	j = http_json(NULL, "POST", path, block, &status);
 	ck_assert_msg(status == 429, "press with no token left: %ld %s",
 	    status, error_message(j));
-	ck_assert_ptr_nonnull(strstr(error_message(j), "too many commands"));
+	/* bob plays in French: his refusal is French */
+	ck_assert_msg(strstr(error_message(j), "trop de commandes signées "
+	    "avec la clé du siège 1") != NULL && strstr(error_message(j),
+	    "1 par minute pour les requêtes signées avec la clé d'un "
+	    "joueur") != NULL, "%s", error_message(j));
+	json_decref(j);
+	/* the same refusal in English, when asked */
+	snprintf(path, sizeof(path), "/v1/games/%lld/commands?lang=en",
+	    (long long)game);
+	j = http_json(NULL, "POST", path, block, &status);
+	ck_assert_int_eq(status, 429);
+	ck_assert_msg(strstr(error_message(j), "too many commands signed "
+	    "with the key of seat 1") != NULL && strstr(error_message(j),
+	    "a minute for the requests signed with one player's key") !=
+	    NULL, "%s", error_message(j));
 	json_decref(j);
 }
 

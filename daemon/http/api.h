@@ -215,14 +215,15 @@ enum MHD_Result	api_game_seed(struct api_request *req);
 
 /* api_moves.c; the HTTP status for an engine refusal (moves, commands) */
 unsigned int	api_engine_http_status(enum engine_status es);
-/* The per-key rate limit of a signed block m (a move or a command), read
- * before the engine: 0 to go on, with *keyed set when the seat's key is
- * known (it is then in key), or -1 with 429 answered (`what`: "moves",
- * "commands", for the message).  After the engine, api_block_charge()
+/* The per-key rate limit of a signed block m (a move, or a command when
+ * is_command), read before the engine: 0 to go on, with *keyed set when
+ * the seat's key is known (it is then in key), or -1 with 429 answered
+ * in lang.  After the engine, api_block_charge()
  * takes the token if the signature proved good. */
 int		api_block_limit(struct api_request *req, struct store *st,
 		    const struct proto_move *m, unsigned char key[32],
-		    int *keyed, const char *what, enum MHD_Result *answered);
+		    int *keyed, int is_command, enum rules_lang lang,
+		    enum MHD_Result *answered);
 void		api_block_charge(struct api_request *req,
 		    const unsigned char *key, int keyed,
 		    enum engine_status status);

@@ -57,7 +57,8 @@ limit_key(struct api_request *req, const struct store_player *player,
 
 	if (ratelimit_allow_key(req->d, player->pubkey, &retry))
 		return 0;
-	limits_describe_key(req->d, limit, sizeof(limit));
+	limits_describe_key(req->d, in_french(req, player) ? RULES_LANG_FR :
+	    RULES_LANG_EN, limit, sizeof(limit));
 	snprintf(msg, sizeof(msg), in_french(req, player) ? "trop de requêtes "
 	    "signées avec la clé de %s : la limite est %s ; réessayez dans "
 	    "%u s" : "too many signed requests with %s's key: the limit is "

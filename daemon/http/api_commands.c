@@ -57,12 +57,12 @@ api_command_post(struct api_request *req)
 		return api_send_error(req, MHD_HTTP_SERVICE_UNAVAILABLE,
 		    "busy", "the database cannot be opened now; try again",
 		    NULL);
-	if (found && api_block_limit(req, st, &m, key, &keyed, "commands",
-	    &rc) != 0)
-		return rc;
 	if (langq == 0 && found)
 		lang = engine_is_master_command(m.text) ? master_lang(st,
 		    m.game_id) : api_seat_lang(st, &m);
+	if (found && api_block_limit(req, st, &m, key, &keyed, 1, lang,
+	    &rc) != 0)
+		return rc;
 	engine_command(st, req->d->key, req->body, req->body_len, lang,
 	    clock_now(), &reply);
 	api_block_charge(req, key, keyed, reply.status);

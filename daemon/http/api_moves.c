@@ -54,10 +54,15 @@ api_engine_http_status(enum engine_status es)
 int
 api_block_limit(struct api_request *req, struct store *st,
     const struct proto_move *m, unsigned char key[STORE_KEY_BYTES],
-    int *keyed, const char *what, enum MHD_Result *answered)
+    int *keyed, int is_command, enum rules_lang lang,
+    enum MHD_Result *answered)
 {
 	unsigned int retry;
 	char limit[256], msg[512];
+	int fr = lang == RULES_LANG_FR;
+	const char *what = fr ? (is_command ? "commandes signées" :
+	    "coups signés") : (is_command ? "commands signed" :
+	    "moves signed");
 
 	*keyed = 0;
 	if (config_int(req->d->cfg, "rate_per_key") <= 0 ||
@@ -66,15 +71,17 @@ api_block_limit(struct api_request *req, struct store *st,
 	*keyed = 1;
 	if (ratelimit_check_key(req->d, key, &retry))
 		return 0;
-	limits_describe_key(req->d, limit, sizeof(limit));
+	limits_describe_key(req->d, lang, limit, sizeof(limit));
 	if (engine_is_master_command(m->text))
-		snprintf(msg, sizeof(msg), "too many %s signed with the key of "
-		    "the game's master: the limit is %s; try again in %u s",
-		    what, limit, retry);
+		snprintf(msg, sizeof(msg), fr ? "trop de %s avec la clé du "
+		    "maître de jeu : la limite est %s ; réessayez dans %u s" :
+		    "too many %s with the key of the game's master: the limit "
+		    "is %s; try again in %u s", what, limit, retry);
 	else
-		snprintf(msg, sizeof(msg), "too many %s signed with the key of "
-		    "seat %d: the limit is %s; try again in %u s", what,
-		    m->seat, limit, retry);
+		snprintf(msg, sizeof(msg), fr ? "trop de %s avec la clé du "
+		    "siège %d : la limite est %s ; réessayez dans %u s" :
+		    "too many %s with the key of seat %d: the limit is %s; "
+		    "try again in %u s", what, m->seat, limit, retry);
 	*answered = api_send_rate_limited(req, retry, msg);
 	return -1;
 }
@@ -242,14 +249,14 @@ api_move_post(struct api_request *req)
 		    "the database cannot be opened now; try again", NULL,
 		    NULL);
 	memset(key, 0, sizeof(key));
-	if (found && api_block_limit(req, st, &m, key, &keyed, "moves",
+	/* Without ?lang=, the language of the seat's player. */
+	if (langq == 0 && found)
+		lang = api_seat_lang(st, &m);
+	if (found && api_block_limit(req, st, &m, key, &keyed, 0, lang,
 	    &rc) != 0) {
 		metrics_move_rejected("rate_limited");
 		return rc;
 	}
-	/* Without ?lang=, the language of the seat's player. */
-	if (langq == 0 && found)
-		lang = api_seat_lang(st, &m);
 	/* A block that cannot be read: the engine words the refusal. */
 	if (!found)
 		engine_submit(st, req->d->key, req->body, req->body_len, lang,

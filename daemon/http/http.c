@@ -537,7 +537,8 @@ arrived(struct daemon *d, struct MHD_Connection *conn, const char *url,
 	struct api_request req;
 	unsigned int retry;
 	const char *length;
-	char who[INET6_ADDRSTRLEN], why[512], limit[256];
+	char who[INET6_ADDRSTRLEN], why[1024], limit[256];
+	char limit_fr[256];
 	char shown_method[16], shown_url[256];
 	enum MHD_Result rc;
 
@@ -554,9 +555,15 @@ arrived(struct daemon *d, struct MHD_Connection *conn, const char *url,
 	printable(url, shown_url, sizeof(shown_url));
 	log_debug("http: %s %s %s", who, shown_method, shown_url);
 	if (!ratelimit_allow_address(d, sa, &retry)) {
-		limits_describe_address(d, limit, sizeof(limit));
+		/* Before the route: nobody's language is known, so both. */
+		limits_describe_address(d, RULES_LANG_EN, limit,
+		    sizeof(limit));
+		limits_describe_address(d, RULES_LANG_FR, limit_fr,
+		    sizeof(limit_fr));
 		snprintf(why, sizeof(why), "too many requests from %s: the "
-		    "limit is %s; try again in %u s", who, limit, retry);
+		    "limit is %s; try again in %u s / trop de requêtes depuis "
+		    "%s : la limite est %s ; réessayez dans %u s", who, limit,
+		    retry, who, limit_fr, retry);
 		rc = api_send_rate_limited(&req, retry, why);
 		p->status = req.status;
 		return rc;

@@ -144,23 +144,31 @@ ratelimit_charge_key(struct daemon *d, const unsigned char key[32])
 }
 
 void
-limits_describe_address(struct daemon *d, char *buf, size_t len)
+limits_describe_address(struct daemon *d, enum rules_lang lang, char *buf,
+    size_t len)
 {
 	const struct config *cfg = d->cfg;
 
-	snprintf(buf, len, "%lld requests per second from one address, with "
-	    "bursts of %lld (rate_per_address, rate_per_address_burst)",
+	snprintf(buf, len, lang == RULES_LANG_FR ? "%lld par seconde pour "
+	    "les requêtes d'une même adresse, par rafales de %lld au plus "
+	    "(rate_per_address, rate_per_address_burst)" : "%lld a second "
+	    "for the requests from one address, in bursts of up to %lld "
+	    "(rate_per_address, rate_per_address_burst)",
 	    config_int(cfg, "rate_per_address"),
 	    config_int(cfg, "rate_per_address_burst"));
 }
 
 void
-limits_describe_key(struct daemon *d, char *buf, size_t len)
+limits_describe_key(struct daemon *d, enum rules_lang lang, char *buf,
+    size_t len)
 {
 	const struct config *cfg = d->cfg;
 
-	snprintf(buf, len, "%lld signed requests per minute with one "
-	    "player's key, with bursts of %lld (rate_per_key, "
-	    "rate_per_key_burst)", config_int(cfg, "rate_per_key"),
+	snprintf(buf, len, lang == RULES_LANG_FR ? "%lld par minute pour "
+	    "les requêtes signées avec la clé d'un joueur, par rafales de "
+	    "%lld au plus (rate_per_key, rate_per_key_burst)" : "%lld a "
+	    "minute for the requests signed with one player's key, in "
+	    "bursts of up to %lld (rate_per_key, rate_per_key_burst)",
+	    config_int(cfg, "rate_per_key"),
 	    config_int(cfg, "rate_per_key_burst"));
 }

@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 
 #include "daemon.h"
+#include "rules.h"
 
 int	limits_init(struct daemon *d);
 void	limits_free(struct daemon *d);
@@ -29,8 +30,11 @@ int	ratelimit_check_key(struct daemon *d, const unsigned char key[32],
 /* Take a token if there is one, after the work was done (the pair of
  * ratelimit_check_key()); not counted as a refusal if there is none. */
 void	ratelimit_charge_key(struct daemon *d, const unsigned char key[32]);
-/* "50 per second with bursts of 100": the limit, for a refusal. */
-void	limits_describe_address(struct daemon *d, char *buf, size_t len);
-void	limits_describe_key(struct daemon *d, char *buf, size_t len);
+/* "50 per second with bursts of 100": the limit, for a refusal, in
+ * lang. */
+void	limits_describe_address(struct daemon *d, enum rules_lang lang,
+	    char *buf, size_t len);
+void	limits_describe_key(struct daemon *d, enum rules_lang lang,
+	    char *buf, size_t len);
 
 #endif /* PBEM_HTTP_LIMITS_H */
