@@ -1108,6 +1108,33 @@ resolve_pending(struct hexx *g, struct rules_rng *rng)
 	finish_action(g, rng);
 }
 
+/* The targets a move names (a tile, a destination) become the pending
+ * action's. */
+static void
+pending_aim(struct hexx_pending *p, const struct parsed *mv)
+{
+	p->has_at = mv->has_at;
+	p->q = mv->q;
+	p->r = mv->r;
+	p->has_to = mv->has_to;
+	p->tq = mv->tq;
+	p->tr = mv->tr;
+}
+
+/* An Event played "with" a second card from the hand: a card paid as its
+ * cost goes to the discard, any other waits as the pending action's. */
+static void
+event_with(struct hexx *g, int seat, const struct hexx_card *c, int with)
+{
+	if (with < 0)
+		return;
+	hexx_hand_take(g, seat, with);
+	if (c->cost_discard >= 0)
+		hexx_to_discard(g, with);
+	else
+		g->pending.with = with;
+}
+
 /* Declare an action a Surprise may answer: pay, set aside, ask. */
 static void
 declare(struct hexx *g, int seat, const struct parsed *mv)
@@ -1122,12 +1149,7 @@ declare(struct hexx *g, int seat, const struct parsed *mv)
 	p->alt = mv->alt;
 	p->blue = mv->blue;
 	p->nocollect = mv->nocollect;
-	p->has_at = mv->has_at;
-	p->q = mv->q;
-	p->r = mv->r;
-	p->has_to = mv->has_to;
-	p->tq = mv->tq;
-	p->tr = mv->tr;
+	pending_aim(p, mv);
 	p->npath = mv->npath;
 	memcpy(p->path, mv->path, sizeof(p->path));
 	p->die_mod = p->cancelled = p->riposte = 0;
@@ -1144,13 +1166,7 @@ declare(struct hexx *g, int seat, const struct parsed *mv)
 		s->base -= c->cost_data;
 		g->supply += c->cost_data;
 		g->actions -= c->cost_actions;
-		if (mv->with >= 0) {
-			hexx_hand_take(g, seat, mv->with);
-			if (c->cost_discard >= 0)
-				hexx_to_discard(g, mv->with);
-			else
-				p->with = mv->with;
-		}
+		event_with(g, seat, c, mv->with);
 	}
 	for (i = 0; i < g->nseats; i++) {
 		p->answer[i] = i == seat;
@@ -1179,19 +1195,8 @@ play_bonus(struct hexx *g, int seat, const struct parsed *mv,
 		g->seat[seat].base -= c->cost_data;
 		g->supply += c->cost_data;
 		p->with = -1;
-		p->has_at = mv->has_at;
-		p->q = mv->q;
-		p->r = mv->r;
-		p->has_to = mv->has_to;
-		p->tq = mv->tq;
-		p->tr = mv->tr;
-		if (mv->with >= 0) {
-			hexx_hand_take(g, seat, mv->with);
-			if (c->cost_discard >= 0)
-				hexx_to_discard(g, mv->with);
-			else
-				p->with = mv->with;
-		}
+		pending_aim(p, mv);
+		event_with(g, seat, c, mv->with);
 		g->bonus[seat]--;
 		hexx_run(g, seat, &c->on[mv->alt ? HEXX_ON_OR : HEXX_ON_PLAY],
 		    mv->has_at ? hexx_tile_at(g, mv->q, mv->r) : -1, &p->with,
