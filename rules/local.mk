@@ -11,6 +11,9 @@ rules_librules_a_SOURCES = rules/rules.h rules/registry.c rules/bot.c \
 # hider: test code, not in the library): the contract, the list and its
 # helpers, and from games.mk every game's rules/GAME/nopeek.c.
 NOPEEK_HIDERS = rules/nopeek.h rules/nopeek.c rules/nopeek_list.h
+# What every game's own test (rules/GAME/game.mk) may share: a seeded
+# random stream and a file read whole (tests/rulestest.h).
+RULESTEST = tests/rulestest.h tests/rulestest.c
 # Each card game's own card file, rules/GAME/cards.yaml (games.mk lists
 # them): shipped, and installed as $(pkgdatadir)/cards/GAME.yaml, where
 # pbemd and pbemctl look for a game's default set (docs/CARDFILES.md).

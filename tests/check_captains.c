@@ -17,6 +17,7 @@
 
 #include "rules.h"
 #include "rng.h"
+#include "rulestest.h"
 #include "nopeek.h"
 #include "captains.h"
 
@@ -26,41 +27,11 @@ static void round_trip(const struct cc_state *s);
 static void no_peek(const struct cc_state *s, int seat,
     struct rules_rng *rng);
 
-static void
-seeded(struct rules_rng *rng, uint64_t seed, uint64_t step)
-{
-	unsigned char key[RNG_SEED_BYTES];
-
-	memset(key, 0, sizeof(key));
-	for (int i = 0; i < 8; i++)
-		key[i] = (unsigned char)(seed >> (8 * i));
-	rng_init(rng, key, step);
-}
-
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	ck_assert(fread(buf, 1, (size_t)n, f) == (size_t)n);
-	fclose(f);
-	buf[n] = '\0';
-	*len = (size_t)n;
-	return buf;
-}
-
 static void *
 project_set(void)
 {
 	size_t len;
-	char *bytes = slurp(CAPTAINS_CARDS, &len), err[RULES_ERRLEN];
+	char *bytes = rulestest_slurp(CAPTAINS_CARDS, &len), err[RULES_ERRLEN];
 	void *set = M->cards_parse(bytes, len, "cards.yaml", err, sizeof(err));
 
 	ck_assert_msg(set != NULL, "%s", err);
@@ -156,7 +127,7 @@ start(const struct cc_set *set, uint64_t seed)
 	char err[RULES_ERRLEN];
 	struct cc_state *s;
 
-	seeded(&rng, seed, 0);
+	rulestest_rng(&rng, seed, 0);
 	s = M->setup_cards(set, 2, opts, &rng, err, sizeof(err));
 	json_decref(opts);
 	ck_assert_msg(s != NULL, "%s", err);
@@ -216,7 +187,7 @@ run(struct cc_state *s, int seat, const char *text, enum rules_lang lang,
 		return rc;
 	rc = M->check(s, seat, move, lang, err, RULES_ERRLEN);
 	if (rc == RULES_OK) {
-		seeded(&rng, 99, (uint64_t)s->turn);
+		rulestest_rng(&rng, 99, (uint64_t)s->turn);
 		M->apply(s, seat, move, &rng);
 		ck_assert_int_eq(cc_count_cards(s), total);
 	}
@@ -331,10 +302,10 @@ END_TEST
 START_TEST(card_file_mangled)
 {
 	size_t len;
-	char *bytes = slurp(CAPTAINS_CARDS, &len), err[RULES_ERRLEN];
+	char *bytes = rulestest_slurp(CAPTAINS_CARDS, &len), err[RULES_ERRLEN];
 	struct rules_rng rng;
 
-	seeded(&rng, 11, 0);
+	rulestest_rng(&rng, 11, 0);
 	for (size_t cut = 0; cut < len; cut += 61) {
 		void *set = M->cards_parse(bytes, cut, "cut.yaml", err,
 		    sizeof(err));
@@ -366,7 +337,7 @@ START_TEST(saved_state_mangled)
 	struct rules_rng rng;
 	size_t len = strlen(text);
 
-	seeded(&rng, 12, 0);
+	rulestest_rng(&rng, 12, 0);
 	for (int i = 0; i < 400; i++) {
 		char *copy = strdup(text);
 		size_t at = rules_rng_below(&rng, (uint32_t)len);
@@ -1036,7 +1007,7 @@ START_TEST(scan_of_suit)
 	char text[160];
 	json_t *v, *legal;
 
-	seeded(&rng, 77, 0);
+	rulestest_rng(&rng, 77, 0);
 	give(s, 0, "t-scan");
 	refused(s, 0, "play T Scan 1", RULES_LANG_EN,
 	    "name the deck to scan: \"on deck SUIT\"");
@@ -1505,7 +1476,7 @@ START_TEST(random_games)
 		struct rules_rng pick;
 		int moves = 0, seat;
 
-		seeded(&pick, 5000 + (uint64_t)g, 0);
+		rulestest_rng(&pick, 5000 + (uint64_t)g, 0);
 		while (M->to_act(s, &seat, 1) > 0) {
 			json_t *legal = M->legal_moves(s, seat);
 			size_t n = json_array_size(legal);

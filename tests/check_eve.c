@@ -16,6 +16,7 @@
 
 #include "rules.h"
 #include "rng.h"
+#include "rulestest.h"
 #include "eve.h"
 
 extern const struct rules_module eve_module;
@@ -37,18 +38,6 @@ game_load(const json_t *saved, char *err, size_t errlen)
 	return rules_load_game(M, NULL, saved, err, errlen);
 }
 
-static void
-seeded(struct rules_rng *rng, uint64_t seed, uint64_t step)
-{
-	unsigned char key[RNG_SEED_BYTES];
-	int i;
-
-	memset(key, 0, sizeof(key));
-	for (i = 0; i < 8; i++)
-		key[i] = (unsigned char)(seed >> (8 * i));
-	rng_init(rng, key, step);
-}
-
 static struct eve *
 new_game(const char *opts_text, uint64_t seed)
 {
@@ -57,7 +46,7 @@ new_game(const char *opts_text, uint64_t seed)
 	char err[RULES_ERRLEN];
 	void *st;
 
-	seeded(&rng, seed, 0);
+	rulestest_rng(&rng, seed, 0);
 	st = game_setup(2, opts, &rng, err, sizeof(err));
 	json_decref(opts);
 	ck_assert_msg(st != NULL, "setup: %s", err);
@@ -151,7 +140,7 @@ play(struct eve *g, const char *text)
 	    sizeof(err)) == RULES_OK, "parse \"%s\": %s", text, err);
 	ck_assert_msg(M->check(g, seat, move, RULES_LANG_EN, err,
 	    sizeof(err)) == RULES_OK, "check \"%s\": %s", text, err);
-	seeded(&rng, 99, 1);
+	rulestest_rng(&rng, 99, 1);
 	M->apply(g, seat, move, &rng);
 	json_decref(move);
 	ck_assert(eve_conserved(g));
@@ -198,7 +187,7 @@ START_TEST(test_setup)
 	struct eve *g;
 	int i, r;
 
-	seeded(&rng, 1, 0);
+	rulestest_rng(&rng, 1, 0);
 	o = json_object();
 	ck_assert_ptr_null(game_setup(3, o, &rng, err, sizeof(err)));
 	ck_assert(strstr(err, "exactly 2 players") != NULL);
@@ -1193,7 +1182,7 @@ random_game(const char *opts, uint64_t seed, int checks, char **final,
 		move = M->legal_moves(g, 1 - seats[0]);
 		ck_assert_uint_eq(json_array_size(move), 0);
 		json_decref(move);
-		seeded(&rng, seed, 1000000 + (uint64_t)n);
+		rulestest_rng(&rng, seed, 1000000 + (uint64_t)n);
 		/* Prefer the first (furthest) turns 3 times in 4. */
 		k = json_array_size(moves);
 		pick = rules_rng_below(&rng, 4) ? rules_rng_below(&rng,
@@ -1205,7 +1194,7 @@ random_game(const char *opts, uint64_t seed, int checks, char **final,
 		    sizeof(err)), RULES_OK);
 		ck_assert_msg(M->check(g, seats[0], move, RULES_LANG_EN, err,
 		    sizeof(err)) == RULES_OK, "%s", err);
-		seeded(&rng, seed, (uint64_t)n);
+		rulestest_rng(&rng, seed, (uint64_t)n);
 		M->apply(g, seats[0], move, &rng);
 		json_decref(move);
 		json_decref(moves);
@@ -1450,7 +1439,7 @@ START_TEST(test_no_peek_differential)
 		char text[400];
 
 		/* A random position: up to 40 turns of random legal play. */
-		seeded(&rng, 5000 + (uint64_t)pos, 77);
+		rulestest_rng(&rng, 5000 + (uint64_t)pos, 77);
 		turns = (int)rules_rng_below(&rng, 40);
 		for (n = 0; n < turns && M->to_act(g, seats, 2) > 0; n++) {
 			struct rules_rng r2;
@@ -1461,7 +1450,7 @@ START_TEST(test_no_peek_differential)
 			    json_array_get(moves, rules_rng_below(&rng,
 			    (uint32_t)json_array_size(moves)))), RULES_LANG_EN,
 			    &move, text, sizeof(text)), RULES_OK);
-			seeded(&r2, 5000 + (uint64_t)pos, 100 + (uint64_t)n);
+			rulestest_rng(&r2, 5000 + (uint64_t)pos, 100 + (uint64_t)n);
 			M->apply(g, seats[0], move, &r2);
 			json_decref(move);
 			json_decref(moves);

@@ -19,6 +19,7 @@
 
 #include "rules.h"
 #include "rng.h"
+#include "rulestest.h"
 #include "hexx.h"
 #include "nopeek.h"
 #include "drawing.h"
@@ -31,37 +32,6 @@ extern const struct nopeek_hider hexx_nopeek;
 static const struct rules_module *M = &hexx_module;
 
 static struct hexx_cards *set;	/* rules/hexx/cards.yaml */
-
-static void
-seeded(struct rules_rng *rng, uint64_t seed, uint64_t step)
-{
-	unsigned char key[RNG_SEED_BYTES];
-	int i;
-
-	memset(key, 0, sizeof(key));
-	for (i = 0; i < 8; i++)
-		key[i] = (unsigned char)(seed >> (8 * i));
-	rng_init(rng, key, step);
-}
-
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	ck_assert(fread(buf, 1, (size_t)n, f) == (size_t)n);
-	fclose(f);
-	buf[n] = '\0';
-	*len = (size_t)n;
-	return buf;
-}
 
 /* The empty options every game here is set up with: one object, kept
  * for the whole run. */
@@ -83,7 +53,7 @@ load_set(void)
 
 	if (set != NULL)
 		return;
-	bytes = slurp(HEXX_SRCDIR "/rules/hexx/cards.yaml", &len);
+	bytes = rulestest_slurp(HEXX_SRCDIR "/rules/hexx/cards.yaml", &len);
 	set = M->cards_parse(bytes, len, "cards.yaml", err, sizeof(err));
 	ck_assert_msg(set != NULL, "cards.yaml: %s", err);
 	free(bytes);
@@ -108,7 +78,7 @@ game(int nseats, uint64_t seed)
 	int s;
 
 	load_set();
-	seeded(&rng, seed, 0);
+	rulestest_rng(&rng, seed, 0);
 	g = M->setup_cards(set, nseats, no_options(), &rng, err, sizeof(err));
 	ck_assert_msg(g != NULL, "setup: %s", err);
 	for (s = 0; s < nseats; s++)
@@ -181,7 +151,7 @@ play_lang(struct hexx *g, int seat, const char *text, enum rules_lang lang,
 		return st;
 	st = M->check(g, seat, move, lang, err, RULES_ERRLEN);
 	if (st == RULES_OK) {
-		seeded(&rng, 99, step);
+		rulestest_rng(&rng, 99, step);
 		M->apply(g, seat, move, &rng);
 	}
 	json_decref(move);
@@ -255,14 +225,14 @@ START_TEST(normal_bot)
 	load_set();
 	for (nseats = 2; nseats <= 4; nseats++)
 		for (game = 0; game < 3; game++) {
-			seeded(&rng, 500 + (uint64_t)game, 0);
+			rulestest_rng(&rng, 500 + (uint64_t)game, 0);
 			g = M->setup_cards(set, nseats, no_options(), &rng, err,
 			    sizeof(err));
 			ck_assert_msg(g != NULL, "setup: %s", err);
 			for (step = 1; step < 5000 &&
 			    M->to_act(g, seats, 4) > 0; step++) {
 				before = M->save(g);
-				seeded(&rng, 600 + (uint64_t)game, (uint64_t)step);
+				rulestest_rng(&rng, 600 + (uint64_t)game, (uint64_t)step);
 				ck_assert_int_eq(M->bot_move(g, seats[0],
 				    RULES_BOT_NORMAL, &rng, text, sizeof(text)),
 				    RULES_OK);
@@ -390,7 +360,7 @@ bad_card(const char *from, const char *to, const char *want)
 	char *bytes, *at, *text;
 	size_t len;
 
-	bytes = slurp(HEXX_SRCDIR "/rules/hexx/cards.yaml", &len);
+	bytes = rulestest_slurp(HEXX_SRCDIR "/rules/hexx/cards.yaml", &len);
 	at = strstr(bytes, from);
 	ck_assert_msg(at != NULL, "no \"%s\" in cards.yaml", from);
 	text = malloc(len + strlen(to) + 1);
@@ -456,14 +426,14 @@ START_TEST(setup_rules)
 	int n, s, seats[4];
 
 	load_set();
-	seeded(&rng, 1, 0);
+	rulestest_rng(&rng, 1, 0);
 	ck_assert(M->setup_cards(set, 1, no_options(), &rng, err,
 	    sizeof(err)) == NULL);
 	ck_assert(strstr(err, "2 to 4 players") != NULL);
 	ck_assert(M->setup_cards(set, 5, no_options(), &rng, err,
 	    sizeof(err)) == NULL);
 	for (n = 2; n <= 4; n++) {
-		seeded(&rng, (uint64_t)n, 0);
+		rulestest_rng(&rng, (uint64_t)n, 0);
 		g = M->setup_cards(set, n, no_options(), &rng, err,
 		    sizeof(err));
 		ck_assert(g != NULL);
@@ -1084,7 +1054,7 @@ small_game(const char *file, const json_t *options, struct hexx_cards **small)
 	*small = M->cards_parse(text, strlen(text), "small.yaml", err,
 	    sizeof(err));
 	ck_assert_msg(*small != NULL, "small.yaml: %s", err);
-	seeded(&rng, 31, 0);
+	rulestest_rng(&rng, 31, 0);
 	g = M->setup_cards(*small, 2, options, &rng, err, sizeof(err));
 	ck_assert_msg(g != NULL, "setup: %s", err);
 	for (s = 0; s < 2; s++)
@@ -1435,11 +1405,11 @@ START_TEST(ruleset1_kept)
 	load_set();
 	ck_assert_int_eq(M->ruleset_version, HEXX_RULESET);
 	ck_assert_int_eq(M->oldest_ruleset_version, HEXX_RULESET_1);
-	seeded(&rng, 5, 0);
+	rulestest_rng(&rng, 5, 0);
 	old = rules_setup_game(M, set, HEXX_RULESET_1, 3, no_options(), &rng,
 	    err, sizeof(err));
 	ck_assert_msg(old != NULL, "%s", err);
-	seeded(&rng, 5, 0);
+	rulestest_rng(&rng, 5, 0);
 	now = rules_setup_game(M, set, HEXX_RULESET, 3, no_options(), &rng,
 	    err, sizeof(err));
 	ck_assert_msg(now != NULL, "%s", err);
@@ -1712,10 +1682,10 @@ random_game(int nseats, uint64_t seed, int check_every)
 	const char *text;
 
 	load_set();
-	seeded(&rng, seed, 0);
+	rulestest_rng(&rng, seed, 0);
 	g = M->setup_cards(set, nseats, no_options(), &rng, err, sizeof(err));
 	ck_assert(g != NULL);
-	seeded(&pick, seed ^ 0xabcdef, 1);
+	rulestest_rng(&pick, seed ^ 0xabcdef, 1);
 	while ((n = M->to_act(g, seats, 4)) > 0) {
 		ck_assert_msg(step < 20000, "game %llu does not end",
 		    (unsigned long long)seed);
@@ -1743,7 +1713,7 @@ random_game(int nseats, uint64_t seed, int check_every)
 			    fr);
 			json_decref(again);
 		}
-		seeded(&rng, seed, (uint64_t)++step);
+		rulestest_rng(&rng, seed, (uint64_t)++step);
 		M->apply(g, who, move, &rng);
 		json_decref(move);
 		json_decref(legal);
@@ -1848,10 +1818,10 @@ START_TEST(no_peek)
 		struct hexx *g;
 		int nseats = 2 + game_no % 3;
 
-		seeded(&rng, 77 + (uint64_t)game_no, 0);
+		rulestest_rng(&rng, 77 + (uint64_t)game_no, 0);
 		g = M->setup_cards(set, nseats, no_options(), &rng, err,
 		    sizeof(err));
-		seeded(&pick, 31 + (uint64_t)game_no, 0);
+		rulestest_rng(&pick, 31 + (uint64_t)game_no, 0);
 		known.n = 0;
 		for (step = 0; (n = M->to_act(g, seats, 4)) > 0 && step < 300;
 		    step++) {
@@ -1896,7 +1866,7 @@ START_TEST(no_peek)
 			    rules_rng_below(&pick,
 			    (uint32_t)json_array_size(legal)))), RULES_LANG_EN,
 			    &move, err, sizeof(err));
-			seeded(&rng, 77 + (uint64_t)game_no, (uint64_t)step + 1);
+			rulestest_rng(&rng, 77 + (uint64_t)game_no, (uint64_t)step + 1);
 			M->apply(g, who, move, &rng);
 			json_decref(move);
 			json_decref(legal);
@@ -2021,9 +1991,9 @@ START_TEST(templates_render_all)
 	tpl = templates_load(HEXX_SRCDIR "/templates", err, sizeof(err));
 	ck_assert_msg(tpl != NULL, "templates: %s", err);
 	load_set();
-	seeded(&rng, 4242, 0);
+	rulestest_rng(&rng, 4242, 0);
 	g = M->setup_cards(set, 3, no_options(), &rng, err, sizeof(err));
-	seeded(&pick, 4243, 0);
+	rulestest_rng(&pick, 4243, 0);
 	for (step = 0; (n = M->to_act(g, seats, 4)) > 0 || phases == 0;
 	    step++) {
 		if (step % 7 == 0 || n == 0)
@@ -2088,7 +2058,7 @@ START_TEST(templates_render_all)
 		M->parse(g, seats[0], json_string_value(json_array_get(legal,
 		    rules_rng_below(&pick, (uint32_t)json_array_size(legal)))),
 		    RULES_LANG_EN, &move, err, sizeof(err));
-		seeded(&rng, 4242, (uint64_t)step + 1);
+		rulestest_rng(&rng, 4242, (uint64_t)step + 1);
 		M->apply(g, seats[0], move, &rng);
 		json_decref(move);
 		json_decref(legal);

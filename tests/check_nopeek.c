@@ -36,6 +36,7 @@
 
 #include "rules.h"
 #include "rng.h"
+#include "rulestest.h"
 #include "nopeek.h"
 #include "testcards.h"
 
@@ -43,18 +44,6 @@
 #define MAX_PLIES	5000	/* longer than any game */
 #define RANDOM_TEXTS	40	/* random texts tried per position */
 #define HIDE_TRIES	20	/* rearrangements drawn before giving up */
-
-static void
-seeded(struct rules_rng *rng, uint64_t seed, uint64_t step)
-{
-	unsigned char	key[RNG_SEED_BYTES];
-	int		i;
-
-	memset(key, 0, sizeof(key));
-	for (i = 0; i < 8; i++)
-		key[i] = (unsigned char)(seed >> (8 * i));
-	rng_init(rng, key, step);
-}
 
 /* The note() of the module under test (for play()). */
 static void (*h_note)(const json_t *, struct nopeek_known *);
@@ -158,8 +147,8 @@ same_seat(const struct rules_module *m, const void *g1, const void *g2,
 		struct rules_rng rng1, rng2;
 
 		/* The same bot stream: the same choice (rules.h, bot_move). */
-		seeded(&rng1, 17, 3);
-		seeded(&rng2, 17, 3);
+		rulestest_rng(&rng1, 17, 3);
+		rulestest_rng(&rng2, 17, 3);
 		a[0] = b[0] = '\0';
 		r1 = m->bot_move(g1, seat, RULES_BOT_NORMAL, &rng1, a,
 		    sizeof(a));
@@ -259,8 +248,8 @@ play(const struct rules_module *m, uint64_t seed, int nseats, int plies,
 	void		*st;
 	int		 n, seats[16], nact;
 
-	seeded(&rng, seed, 0);
-	seeded(&choose, seed, 1u << 20);
+	rulestest_rng(&rng, seed, 0);
+	rulestest_rng(&choose, seed, 1u << 20);
 	st = testcards_setup(m, nseats, opts, &rng, err, sizeof(err));
 	json_decref(opts);
 	ck_assert_msg(st != NULL, "%s setup: %s", m->name, err);
@@ -274,7 +263,7 @@ play(const struct rules_module *m, uint64_t seed, int nseats, int plies,
 		    json_array_get(legal, rules_rng_below(&choose, (uint32_t)
 		    json_array_size(legal)))), RULES_LANG_EN, &move, err,
 		    sizeof(err)), RULES_OK);
-		seeded(&rng, seed, (uint64_t)n + 1);
+		rulestest_rng(&rng, seed, (uint64_t)n + 1);
 		m->apply(st, seat, move, &rng);
 		json_decref(move);
 		json_decref(legal);
@@ -318,7 +307,7 @@ no_peek(const struct rules_module *m)
 	    "rules/%s/nopeek.c (rules/nopeek.h; copy rules/template/nopeek.c)",
 	    m->name, m->name);
 	h_note = h->note;
-	seeded(&pick, 14, 3);
+	rulestest_rng(&pick, 14, 3);
 	for (pos = 0; pos < POSITIONS; pos++) {
 		struct nopeek_known	 k = { 0 };
 		void		*st, *g1, *g2 = NULL;
@@ -431,7 +420,7 @@ START_TEST(test_hide_keeps_what_shows)
 	g05 = json_string("G05");
 	nopeek_add_known(&k, g05);
 	json_decref(g05);
-	seeded(&rng, 1, 1);
+	rulestest_rng(&rng, 1, 1);
 	for (i = 0; i < 20; i++) {
 		stm->hide(s, 0, &k, &rng);
 		ck_assert(json_equal(json_object_get(s, "discard"),

@@ -18,6 +18,7 @@
 
 #include "rules.h"
 #include "rng.h"
+#include "rulestest.h"
 #include "cards.h"
 #include "stmissions.h"
 
@@ -43,17 +44,6 @@ game_load(const json_t *saved, char *err, size_t errlen)
 /*
  * Helpers.
  */
-static void
-seeded(struct rules_rng *rng, uint64_t seed, uint64_t step)
-{
-	unsigned char	key[RNG_SEED_BYTES];
-	int		i;
-
-	memset(key, 0, sizeof(key));
-	for (i = 0; i < 8; i++)
-		key[i] = (unsigned char)(seed >> (8 * i));
-	rng_init(rng, key, step);
-}
 
 static void *
 new_game(int nseats, uint64_t seed)
@@ -63,7 +53,7 @@ new_game(int nseats, uint64_t seed)
 	char			 err[RULES_ERRLEN];
 	void			*st;
 
-	seeded(&rng, seed, 0);
+	rulestest_rng(&rng, seed, 0);
 	st = game_setup(nseats, opts, &rng, err, sizeof(err));
 	json_decref(opts);
 	ck_assert_msg(st != NULL, "setup: %s", err);
@@ -117,7 +107,7 @@ play_lang(void *st, int seat, const char *text, enum rules_lang lang,
 		return rc;
 	rc = M->check(st, seat, mv, lang, err, errlen);
 	if (rc == RULES_OK) {
-		seeded(&rng, 99, 1);
+		rulestest_rng(&rng, 99, 1);
 		M->apply(st, seat, mv, &rng);
 	}
 	json_decref(mv);
@@ -425,13 +415,13 @@ START_TEST(test_setup_seats)
 	int			 n, seat, missions;
 	size_t			 i;
 
-	seeded(&rng, 1, 0);
+	rulestest_rng(&rng, 1, 0);
 	ck_assert_ptr_null(game_setup(1, opts, &rng, err, sizeof(err)));
 	ck_assert_ptr_nonnull(strstr(err, "2 to 4 players"));
 	ck_assert_ptr_null(game_setup(5, opts, &rng, err, sizeof(err)));
 	ck_assert_ptr_nonnull(strstr(err, "not 5"));
 	for (n = 2; n <= 4; n++) {
-		seeded(&rng, (uint64_t)n, 0);
+		rulestest_rng(&rng, (uint64_t)n, 0);
 		st = game_setup(n, opts, &rng, err, sizeof(err));
 		ck_assert_ptr_nonnull(st);
 		s = M->save(st);
@@ -468,7 +458,7 @@ START_TEST(test_setup_options)
 	char			 err[RULES_ERRLEN];
 
 	opts = json_pack("{s:i}", "variant", 1);
-	seeded(&rng, 1, 0);
+	rulestest_rng(&rng, 1, 0);
 	ck_assert_ptr_null(game_setup(3, opts, &rng, err, sizeof(err)));
 	ck_assert_ptr_nonnull(strstr(err, "unknown option \"variant\""));
 	json_decref(opts);
@@ -1795,7 +1785,7 @@ random_game(int nseats, uint64_t seed, int deep)
 		    err, sizeof(err)) == RULES_OK, "%s: %s", lg.moves[n], err);
 		REQUIRE(M->check(st, seat, mv, RULES_LANG_EN, err,
 		    sizeof(err)) == RULES_OK, "%s: %s", lg.moves[n], err);
-		seeded(&rng, seed, (uint64_t)n + 1);
+		rulestest_rng(&rng, seed, (uint64_t)n + 1);
 		M->apply(st, seat, mv, &rng);
 		json_decref(mv);
 		check_invariants(st, nseats, ever_public);
@@ -1820,7 +1810,7 @@ random_game(int nseats, uint64_t seed, int deep)
 		    err);
 		REQUIRE(M->check(replay, lg.seats[i], mv,
 		    RULES_LANG_EN, err, sizeof(err)) == RULES_OK, "%s", err);
-		seeded(&rng, seed, (uint64_t)i + 1);
+		rulestest_rng(&rng, seed, (uint64_t)i + 1);
 		M->apply(replay, lg.seats[i], mv, &rng);
 		json_decref(mv);
 		free(lg.moves[i]);

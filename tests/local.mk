@@ -105,7 +105,7 @@ EXTRA_DIST += tests/games-lists-test.sh
 # game's hider (rules/nopeek.h, rules/GAME/nopeek.c).
 check_PROGRAMS += tests/check_nopeek
 TESTS += tests/check_nopeek
-tests_check_nopeek_SOURCES = tests/check_nopeek.c $(NOPEEK_HIDERS) \
+tests_check_nopeek_SOURCES = tests/check_nopeek.c $(RULESTEST) $(NOPEEK_HIDERS) \
 	$(TESTCARDS)
 tests_check_nopeek_CPPFLAGS = $(RULES_CPPFLAGS) -I$(srcdir)/daemon/common \
 	$(TESTCARDS_CPPFLAGS) $(SODIUM_CFLAGS) $(CHECK_CFLAGS)

@@ -5,7 +5,7 @@
 # module, with the project's card set and small card files of its own.
 check_PROGRAMS += tests/check_captains
 TESTS += tests/check_captains
-tests_check_captains_SOURCES = tests/check_captains.c $(NOPEEK_HIDERS)
+tests_check_captains_SOURCES = tests/check_captains.c $(RULESTEST) $(NOPEEK_HIDERS)
 tests_check_captains_CPPFLAGS = $(RULES_CPPFLAGS) \
 	-I$(srcdir)/rules/captains -I$(srcdir)/daemon/common \
 	-DCAPTAINS_CARDS='"$(srcdir)/rules/captains/cards.yaml"' \

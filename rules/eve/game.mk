@@ -5,7 +5,7 @@
 # builds its random stream with daemon/common/rng.h; the module sees only rules/.
 check_PROGRAMS += tests/check_eve
 TESTS += tests/check_eve
-tests_check_eve_SOURCES = tests/check_eve.c
+tests_check_eve_SOURCES = tests/check_eve.c $(RULESTEST)
 tests_check_eve_CPPFLAGS = $(RULES_CPPFLAGS) -I$(srcdir)/rules/eve \
 	-I$(srcdir)/daemon/common $(SODIUM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_eve_LDADD = daemon/libpbem.a rules/librules.a \

@@ -7,7 +7,7 @@
 # and rules/hexx/tests/*.yaml from the source tree (HEXX_SRCDIR).
 check_PROGRAMS += tests/check_hexx
 TESTS += tests/check_hexx
-tests_check_hexx_SOURCES = tests/check_hexx.c $(NOPEEK_HIDERS)
+tests_check_hexx_SOURCES = tests/check_hexx.c $(RULESTEST) $(NOPEEK_HIDERS)
 tests_check_hexx_CPPFLAGS = $(RULES_CPPFLAGS) -I$(srcdir)/rules/hexx \
 	-I$(srcdir)/daemon/common -I$(srcdir)/daemon/render $(SODIUM_CFLAGS) $(CHECK_CFLAGS) \
 	-I$(srcdir)/daemon/mail -I$(srcdir)/daemon/engine -I$(srcdir)/store \

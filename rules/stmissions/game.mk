@@ -5,7 +5,7 @@ include $(srcdir)/rules/stmissions/score.mk
 # its random stream with daemon/common/rng.h; the module itself sees only rules/.
 check_PROGRAMS += tests/check_stm_rules
 TESTS += tests/check_stm_rules
-tests_check_stm_rules_SOURCES = tests/check_stm_rules.c
+tests_check_stm_rules_SOURCES = tests/check_stm_rules.c $(RULESTEST)
 tests_check_stm_rules_CPPFLAGS = $(RULES_CPPFLAGS) \
 	-I$(srcdir)/rules/stmissions -I$(srcdir)/daemon/common $(SODIUM_CFLAGS) \
 	$(CHECK_CFLAGS)
