@@ -133,16 +133,25 @@ play_first(int64_t game)
 	ck_assert_int_eq(play_as(game, -1), ENGINE_OK);
 }
 
-/* A signed command from player signer for seat, command number n. */
+/* A signed command from player signer for seat, command number n,
+ * answered in lang. */
 static void
-command(int signer, int64_t game, int64_t n, int seat, const char *text,
-    struct engine_reply *reply)
+command_in(enum rules_lang lang, int signer, int64_t game, int64_t n,
+    int seat, const char *text, struct engine_reply *reply)
 {
 	char block[4096];
 
 	testenv_block(&env, signer, game, n, seat, text, block, sizeof(block));
-	engine_handle(env.st, env.key, block, strlen(block), RULES_LANG_EN,
-	    fake_now, reply);
+	engine_handle(env.st, env.key, block, strlen(block), lang, fake_now,
+	    reply);
+}
+
+/* The same answered in English. */
+static void
+command(int signer, int64_t game, int64_t n, int seat, const char *text,
+    struct engine_reply *reply)
+{
+	command_in(RULES_LANG_EN, signer, game, n, seat, text, reply);
 }
 
 START_TEST(test_policy)
@@ -1155,18 +1164,6 @@ START_TEST(test_command_and_policy_words)
 }
 END_TEST
 
-/* A signed command answered in French. */
-static void
-command_fr(int signer, int64_t game, int64_t n, int seat, const char *text,
-    struct engine_reply *reply)
-{
-	char block[4096];
-
-	testenv_block(&env, signer, game, n, seat, text, block, sizeof(block));
-	engine_handle(env.st, env.key, block, strlen(block), RULES_LANG_FR,
-	    fake_now, reply);
-}
-
 /* Every refusal a player or master reads exists in French: the policy's,
  * a used command number, press. */
 START_TEST(test_refusals_in_french)
@@ -1194,36 +1191,36 @@ START_TEST(test_refusals_in_french)
 	ck_assert_msg(strstr(err, "écrivez CHAMP=VALEUR") != NULL, "%s", err);
 
 	game = testenv_game(&env, "template", 3);
-	command_fr(0, game, 1, 0, "message 1 : bonjour", &reply);
+	command_in(RULES_LANG_FR, 0, game, 1, 0, "message 1 : bonjour", &reply);
 	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
 	engine_reply_clear(&reply);
-	command_fr(0, game, 1, 0, "message 2 : encore", &reply);
+	command_in(RULES_LANG_FR, 0, game, 1, 0, "message 2 : encore", &reply);
 	ck_assert_int_eq(reply.status, ENGINE_STALE_SEQ);
 	ck_assert_msg(strstr(reply.message, "le numéro de commande 1 du "
 	    "siège 0 a déjà servi") != NULL, "%s", reply.message);
 	engine_reply_clear(&reply);
-	command_fr(0, game, 2, 0, "message 0 : à moi", &reply);
+	command_in(RULES_LANG_FR, 0, game, 2, 0, "message 0 : à moi", &reply);
 	ck_assert_int_eq(reply.status, ENGINE_BAD_REQUEST);
 	ck_assert_msg(strstr(reply.message, "nommez au moins un autre siège")
 	    != NULL, "%s", reply.message);
 	engine_reply_clear(&reply);
 	set_policy(game, "{\"press\": false}");
-	command_fr(0, game, 2, 0, "message tous : coucou", &reply);
+	command_in(RULES_LANG_FR, 0, game, 2, 0, "message tous : coucou", &reply);
 	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
 	ck_assert_msg(strstr(reply.message, "les messages entre joueurs sont "
 	    "désactivés") != NULL, "%s", reply.message);
 	engine_reply_clear(&reply);
 	ck_assert_int_eq(engine_master_name(env.st, game, env.player_id[3],
 	    err, sizeof(err)), ENGINE_OK);
-	command_fr(3, game, 1, 0, "mj politique tempo=vite", &reply);
+	command_in(RULES_LANG_FR, 3, game, 1, 0, "mj politique tempo=vite", &reply);
 	ck_assert_int_eq(reply.status, ENGINE_BAD_REQUEST);
 	ck_assert_msg(strstr(reply.message, "inconnu") != NULL, "%s",
 	    reply.message);
 	engine_reply_clear(&reply);
-	command_fr(3, game, 1, 0, "mj pause", &reply);
+	command_in(RULES_LANG_FR, 3, game, 1, 0, "mj pause", &reply);
 	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
 	engine_reply_clear(&reply);
-	command_fr(3, game, 1, 0, "mj reprendre", &reply);
+	command_in(RULES_LANG_FR, 3, game, 1, 0, "mj reprendre", &reply);
 	ck_assert_int_eq(reply.status, ENGINE_STALE_SEQ);
 	ck_assert_msg(strstr(reply.message, "du maître du jeu de la partie") !=
 	    NULL, "%s", reply.message);
@@ -1258,7 +1255,7 @@ START_TEST(test_paused_commands)
 
 	before = testenv_rows(&env);
 	ck_assert_int_eq(play_as(game, -1), ENGINE_REFUSED);
-	command_fr(3, game, 2, 0, "mj prolonger 24h", &reply);
+	command_in(RULES_LANG_FR, 3, game, 2, 0, "mj prolonger 24h", &reply);
 	ck_assert_int_eq(reply.status, ENGINE_REFUSED);
 	ck_assert_msg(strstr(reply.message, "est en pause") != NULL, "%s",
 	    reply.message);
