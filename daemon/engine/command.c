@@ -327,24 +327,6 @@ run_command(struct store *st, const struct serverkey *key,
 		snprintf(reply->message, sizeof(reply->message), "%s", err);
 }
 
-/* The master's own record of a command done: a master_notice "answer"
- * (mastermail.c), whatever way the command came.  The effect is
- * committed already: if the mail cannot be queued, the game stays as
- * the command made it and the command's own answer still says so. */
-static void
-answer_master(struct store *st, const struct proto_move *m,
-    const char *answer, int64_t now)
-{
-	struct store_entry last;
-
-	memset(&last, 0, sizeof(last));
-	if (store_log_last(st, m->game_id, &last) == STORE_OK)
-		(void)engine_queue_master(st, m->game_id, last.seq, "answer",
-		    json_pack("{s:s, s:s}", "command", m->text, "answer",
-		    answer), now);
-	store_entry_clear(&last);
-}
-
 /* A signed command of the game's master: verified with the master's
  * key, whatever seat the block names.  words: the folded text after
  * "gm"/"mj"; the policy's assignment is read from the text as written. */
@@ -353,6 +335,7 @@ master_command(struct store *st, const struct serverkey *key,
     const struct proto_move *m, const char *words, enum rules_lang lang,
     int64_t now, struct engine_reply *reply)
 {
+	struct engine_gm_command cmd;
 	struct store_master gm;
 	struct store_player p;
 	char err[1024], verb[32], arg[128], extra;
@@ -381,35 +364,40 @@ master_command(struct store *st, const struct serverkey *key,
 	n = sscanf(words, "%31s %127s %c", verb, arg, &extra);
 	es = ENGINE_SYNTAX;
 	err[0] = '\0';
+	/* The answer is worded before the command runs: the engine queues
+	 * it to the master in the transaction of the command's effect. */
+	cmd.seq = m->seq;
+	cmd.text = m->text;
+	cmd.answer = reply->message;
 	if (n == 2 && (strcmp(verb, "extend") == 0 || strcmp(verb,
 	    "prolonger") == 0) && policy_read_duration(arg, &seconds) == 0) {
-		es = engine_master_extend(st, m->game_id, m->seq, seconds, lang,
-		    err, sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), fr ?
 		    "tour prolongé de %s" : "turn extended by %s", arg);
+		es = engine_master_extend(st, m->game_id, &cmd, seconds, lang,
+		    err, sizeof(err));
 	} else if (n == 1 && (strcmp(verb, "force") == 0 || strcmp(verb,
 	    "forcer") == 0)) {
-		es = engine_master_force(st, key, m->game_id, m->seq, now, lang,
-		    err, sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), fr ? "la "
 		    "règle du délai manqué est appliquée" : "the missed-"
 		    "deadline outcome is applied");
+		es = engine_master_force(st, key, m->game_id, &cmd, now, lang,
+		    err, sizeof(err));
 	} else if (n == 1 && (strcmp(verb, "pause") == 0 || strcmp(verb,
 	    "resume") == 0 || strcmp(verb, "reprendre") == 0)) {
-		es = engine_master_pause(st, m->game_id, m->seq,
-		    strcmp(verb, "pause") == 0, now, lang, err, sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), "%s",
 		    strcmp(verb, "pause") == 0 ? (fr ? "partie en pause" :
 		    "game paused") : (fr ? "partie reprise" : "game resumed"));
+		es = engine_master_pause(st, m->game_id, &cmd,
+		    strcmp(verb, "pause") == 0, now, lang, err, sizeof(err));
 	} else if (n == 2 && (strcmp(verb, "policy") == 0 || strcmp(verb,
 	    "politique") == 0) && (raw = strchr(m->text, '=')) != NULL) {
 		/* NAME=VALUE as written (the name is lower case anyway). */
 		while (raw > m->text && raw[-1] != ' ')
 			raw--;
-		es = engine_master_policy(st, m->game_id, m->seq, raw, lang,
-		    err, sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), fr ?
 		    "politique modifiée : %s" : "policy changed: %s", raw);
+		es = engine_master_policy(st, m->game_id, &cmd, raw, lang,
+		    err, sizeof(err));
 	} else
 		snprintf(err, sizeof(err), fr ? "écrivez « mj prolonger 24h », "
 		    "« mj forcer », « mj pause », « mj reprendre » ou « mj "
@@ -419,8 +407,6 @@ master_command(struct store *st, const struct serverkey *key,
 	reply->status = es;
 	if (es != ENGINE_OK)
 		snprintf(reply->message, sizeof(reply->message), "%s", err);
-	else
-		answer_master(st, m, reply->message, now);
 }
 
 void
