@@ -1516,6 +1516,16 @@ check_play_pages(int64_t game)
 	ck_assert_int_eq(r.status, 200);
 	ck_assert_ptr_nonnull(strstr(r.body, "lang=\"fr\""));
 	free(r.body);
+	/* An unknown language on a page: a page in both languages, 400. */
+	snprintf(target, sizeof(target), "/play/games/%lld/public?lang=xx",
+	    (long long)game);
+	http_raw("GET", target, NULL, NULL, &r);
+	ck_assert_int_eq(r.status, 400);
+	ck_assert_msg(strstr(r.body, "<html") != NULL && strstr(r.body,
+	    "lang=en (English) or lang=fr (French)") != NULL && strstr(r.body,
+	    "lang=en (anglais) ou lang=fr (français)") != NULL, "%s", r.body);
+	ck_assert_ptr_null(strstr(r.body, "\"error\""));
+	free(r.body);
 	snprintf(target, sizeof(target), "/play/games/%lld", (long long)game);
 	http_raw("GET", target, NULL, NULL, &r);
 	ck_assert_msg(r.status == 401 || r.status == 303, "%ld", r.status);
