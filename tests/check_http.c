@@ -1663,6 +1663,86 @@ START_TEST(test_http_api)
 }
 END_TEST
 
+/* The value of the first `name="NAME" value="..."' of page into out. */
+static void
+form_value(const char *page, const char *name, char *out, size_t outlen)
+{
+	char pattern[64];
+	const char *at;
+
+	snprintf(pattern, sizeof(pattern), "name=\"%s\" value=\"", name);
+	ck_assert_msg((at = strstr(page, pattern)) != NULL, "no %s field",
+	    name);
+	at += strlen(pattern);
+	snprintf(out, outlen, "%.*s", (int)strcspn(at, "\""), at);
+}
+
+/* A move played from the web page by a player whose key the server
+ * holds: 303 back to the seat page, and the move is in the log. */
+START_TEST(test_http_web_move)
+{
+	char err[512], path[300], code[ENGINE_TOKEN_LEN + 1], cookie[300];
+	char move[200], seq[32], csrf[ENGINE_CSRF_LEN + 1], form[600];
+	const char *names[2] = { "hank", "hugo" };
+	struct store_player p;
+	struct hosted_kek *kek;
+	struct reply r;
+	int64_t players[2], game, next, after;
+	char *escaped;
+	int i, seat, started;
+	CURL *c;
+
+	snprintf(path, sizeof(path), "%s.kek", env.dbpath);
+	ck_assert_ptr_nonnull(kek = hosted_kek_open(path, 1, err,
+	    sizeof(err)));
+	ck_assert_int_eq(store_begin(env.st), STORE_OK);
+	for (i = 0; i < 2; i++) {
+		memset(&p, 0, sizeof(p));
+		snprintf(p.name, sizeof(p.name), "%s", names[i]);
+		snprintf(p.email, sizeof(p.email), "%s@example.org",
+		    names[i]);
+		snprintf(p.lang, sizeof(p.lang), "en");
+		ck_assert_int_eq(engine_hosted_player_add(env.st, kek, &p, err,
+		    sizeof(err)), ENGINE_OK);
+		players[i] = p.id;
+	}
+	ck_assert_int_eq(store_commit(env.st), STORE_OK);
+	hosted_kek_close(kek);
+	ck_assert_int_eq(engine_form_game(env.st, env.key, "template", NULL,
+	    players, 2, &game, &started, err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(started, 1);
+	seat = testenv_to_act(&env, game, &next);
+	ck_assert_int_ge(seat, 0);
+
+	ck_assert_int_eq(engine_play_token_issue(env.st, game, seat,
+	    players[seat], (int64_t)time(NULL) + 3600, code), STORE_OK);
+	snprintf(path, sizeof(path), "/play/%s", code);
+	http_raw("POST", path, "", NULL, &r);
+	ck_assert_int_eq(r.status, 303);
+	snprintf(cookie, sizeof(cookie), "Cookie: %s", r.cookie);
+	free(r.body);
+	snprintf(path, sizeof(path), "/play/games/%lld", (long long)game);
+	http_raw_header("GET", path, NULL, cookie, &r);
+	ck_assert_int_eq(r.status, 200);
+	form_value(r.body, "move", move, sizeof(move));
+	form_value(r.body, "seq", seq, sizeof(seq));
+	form_value(r.body, "csrf", csrf, sizeof(csrf));
+	free(r.body);
+	ck_assert_ptr_nonnull(c = curl_easy_init());
+	ck_assert_ptr_nonnull(escaped = curl_easy_escape(c, move, 0));
+	snprintf(form, sizeof(form), "move=%s&seq=%s&csrf=%s", escaped, seq,
+	    csrf);
+	curl_free(escaped);
+	curl_easy_cleanup(c);
+	snprintf(path, sizeof(path), "/play/games/%lld/move", (long long)game);
+	http_raw_header("POST", path, form, cookie, &r);
+	ck_assert_msg(r.status == 303, "%ld %s", r.status, r.body);
+	free(r.body);
+	(void)testenv_to_act(&env, game, &after);
+	ck_assert_int_eq(after, next + 1);
+}
+END_TEST
+
 /* A game with a seat the server plays (docs/SERVER-BOTS.md): a player
  * seats a bot without anyone's consent, the game starts at once, and
  * the bot's made-up name is in the summary; a bad level is refused. */
@@ -2735,6 +2815,7 @@ http_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_http_api);
 	tcase_add_test(tc, test_http_bot_seats);
+	tcase_add_test(tc, test_http_web_move);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("delegation");
 	tcase_add_checked_fixture(tc, setup, teardown);
