@@ -1635,6 +1635,46 @@ START_TEST(test_admin_policy_announced)
 }
 END_TEST
 
+/* "language fr" / "langue en": the seat's player reads in that language
+ * from then on; an unknown language is refused and changes nothing. */
+START_TEST(test_language_command)
+{
+	struct engine_reply reply;
+	struct store_player p;
+	int64_t game, before;
+
+	game = testenv_game(&env, "template", 2);
+	before = testenv_rows(&env);
+	command(0, game, 1, 0, "language de", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_BAD_REQUEST);
+	ck_assert_msg(strstr(reply.message, "\"de\" is not a language of this "
+	    "server: en (English) or fr (French)") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	command(0, game, 1, 0, "language", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_SYNTAX);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(testenv_rows(&env), before);
+	command(0, game, 1, 0, "Language fr", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	ck_assert_ptr_nonnull(strstr(reply.message, "désormais en français"));
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(store_player_get(env.st, env.player_id[0], &p),
+	    STORE_OK);
+	ck_assert_str_eq(p.lang, "fr");
+	command(0, game, 1, 0, "langue en", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_STALE_SEQ);	/* number used */
+	engine_reply_clear(&reply);
+	command(0, game, 2, 0, "langue en", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	ck_assert_ptr_nonnull(strstr(reply.message, "now in English"));
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(store_player_get(env.st, env.player_id[0], &p),
+	    STORE_OK);
+	ck_assert_str_eq(p.lang, "en");
+}
+END_TEST
+
 static Suite *
 async_suite(void)
 {
@@ -1678,6 +1718,7 @@ async_suite(void)
 	tcase_add_test(tc, test_vacation_in_pause_counts_once);
 	tcase_add_test(tc, test_master_answer_in_transaction);
 	tcase_add_test(tc, test_admin_policy_announced);
+	tcase_add_test(tc, test_language_command);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1623,6 +1623,78 @@ check_master_command_lang(int64_t game)
 	}
 }
 
+/* alice's move block for seat 0 with sequence number 0 (always stale),
+ * posted: the refusal's message into out. */
+static void
+stale_move_message(int64_t game, char *out, size_t outlen)
+{
+	struct proto_move m;
+	char block[PROTO_ARMOUR_MAX], path[64];
+	long status;
+	json_t *j;
+
+	memset(&m, 0, sizeof(m));
+	m.game_id = game;
+	m.seat = 0;
+	snprintf(m.text, sizeof(m.text), "pass");
+	proto_move_sign(&m, alice.sk);
+	ck_assert(proto_move_armour(&m, block, sizeof(block)) > 0);
+	snprintf(path, sizeof(path), "/v1/games/%lld/moves", (long long)game);
+	j = http_json(NULL, "POST", path, block, &status);
+	ck_assert_msg(status >= 400 && status < 500, "%ld", status);
+	snprintf(out, outlen, "%s", error_message(j));
+	json_decref(j);
+}
+
+/* alice's signed command text for seat 0, command number n: 200. */
+static void
+alice_command(int64_t game, int64_t n, const char *text)
+{
+	struct proto_move m;
+	char block[PROTO_ARMOUR_MAX], path[64];
+	long status;
+	json_t *j;
+
+	memset(&m, 0, sizeof(m));
+	m.game_id = game;
+	m.seq = n;
+	m.seat = 0;
+	snprintf(m.text, sizeof(m.text), "%s", text);
+	proto_move_sign(&m, alice.sk);
+	ck_assert(proto_move_armour(&m, block, sizeof(block)) > 0);
+	snprintf(path, sizeof(path), "/v1/games/%lld/commands",
+	    (long long)game);
+	j = http_json(NULL, "POST", path, block, &status);
+	ck_assert_msg(status == 200, "%s: %ld %s", text, status,
+	    error_message(j));
+	json_decref(j);
+}
+
+/* A player who changes language (the signed command "language fr") has
+ * the next refusal of a move in the new language: the server's cache of
+ * seats and keys does not keep the old one.  Back to English after. */
+static void
+check_language_change(int64_t game)
+{
+	char before[512], after[512];
+	int round;
+
+	/* Several rounds: every HTTP thread has its store connection open
+	 * (an opening also moves the caches' generation on) by the last. */
+	for (round = 0; round < 8; round++) {
+		stale_move_message(game, before, sizeof(before));
+		ck_assert_msg(strstr(before, "stale sequence number") != NULL,
+		    "round %d: %s", round, before);
+		alice_command(game, 50 + 2 * round, "language fr");
+		stale_move_message(game, after, sizeof(after));
+		ck_assert_msg(strstr(after, "numéro de coup périmé") != NULL,
+		    "round %d: %s", round, after);
+		alice_command(game, 51 + 2 * round, "langue en");
+		stale_move_message(game, after, sizeof(after));
+		ck_assert_str_eq(after, before);
+	}
+}
+
 START_TEST(test_http_api)
 {
 	char path[128];
@@ -1656,6 +1728,7 @@ START_TEST(test_http_api)
 
 	check_game_webhooks(game);
 	check_play_pages(game);
+	check_language_change(game);
 	moves = play(game);
 	ck_assert_int_gt(moves, 5);
 	check_long_poll(game);
@@ -1681,7 +1754,7 @@ form_value(const char *page, const char *name, char *out, size_t outlen)
  * holds: 303 back to the seat page, and the move is in the log. */
 START_TEST(test_http_web_move)
 {
-	char err[512], path[300], code[ENGINE_TOKEN_LEN + 1], cookie[300];
+	char err[512], path[400], code[ENGINE_TOKEN_LEN + 1], cookie[300];
 	char move[200], seq[32], csrf[ENGINE_CSRF_LEN + 1], form[600];
 	const char *names[2] = { "hank", "hugo" };
 	struct store_player p;

@@ -92,6 +92,11 @@ expect "text view: the deadline" 0 ctl view 1 --seat 0 --text \
     --templates "$top_srcdir/templates"
 contains "text view: the deadline" out.txt "eadline"
 expect "time zone" 0 ctl player tz bob Europe/Paris
+expect "language" 0 ctl player lang alice fr
+contains "language" out.txt "alice now reads in French"
+expect "unknown language" 1 ctl player lang alice de
+contains "unknown language" err.txt "is not a language of this server"
+expect "language back" 0 ctl player lang alice en
 expect "unknown time zone" 1 ctl player tz bob Mars/Olympus
 contains "unknown time zone" err.txt "is not a known time zone"
 expect "tick too far ahead" 1 ctl tick --at 99999999999

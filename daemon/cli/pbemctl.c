@@ -52,6 +52,7 @@ print_usage(FILE *out)
 "                                    the game's clock\n"
 "  gm GAME policy NAME=VALUE        change the policy, the late turn too\n"
 "  player tz NAME ZONE               the time zone NAME reads times in\n"
+"  player lang NAME en|fr            the language NAME reads in\n"
 "                                    (Europe/Paris, America/New_York, UTC)\n"
 "  game create RULESET PLAYER,PLAYER,... [--options JSON] [--policy JSON]\n"
 "              [--seats N]           '-' for an open seat; --seats N opens\n"
@@ -441,6 +442,25 @@ player_tz(struct ctl *c, const char *name, const char *zone)
 	return 0;
 }
 
+/* pbemctl player lang NAME en|fr */
+static int
+player_lang(struct ctl *c, const char *name, const char *code)
+{
+	struct store_player p;
+	char err[512];
+
+	ctl_open(c, 0);
+	if (store_player_find(c->st, name, &p) != STORE_OK)
+		cli_fatal("there is no player %s", name);
+	if (engine_player_set_lang(c->st, p.id, code, RULES_LANG_EN, err,
+	    sizeof(err)) != ENGINE_OK)
+		cli_fatal("%s", err);
+	printf("%s now reads in %s\n", p.name, strcmp(code, "fr") == 0 ?
+	    "French" : "English");
+	ctl_close(c);
+	return 0;
+}
+
 static int
 cmd_player(struct ctl *c, int argc, char **argv)
 {
@@ -452,6 +472,8 @@ cmd_player(struct ctl *c, int argc, char **argv)
 		return player_key(c, argc - 1, argv + 1);
 	if (strcmp(argv[1], "tz") == 0 && argc == 4)
 		return player_tz(c, argv[2], argv[3]);
+	if (strcmp(argv[1], "lang") == 0 && argc == 4)
+		return player_lang(c, argv[2], argv[3]);
 	if (strcmp(argv[1], "list") == 0 && argc == 2) {
 		ctl_open(c, 0);
 		if (store_player_foreach(c->st, print_player, NULL) != STORE_OK)

@@ -13,6 +13,7 @@
  *     call off                          annuler la partie
  *     keep playing                      continuer la partie
  *     timezone Europe/Paris             fuseau Europe/Paris
+ *     language fr                       langue en
  *
  * and the game master's, signed with the master's key whatever the
  * block's seat, numbered by the master's own command numbers:
@@ -43,6 +44,7 @@ enum command {
 	CMD_CALL_OFF,
 	CMD_KEEP_PLAYING,
 	CMD_TIMEZONE,
+	CMD_LANGUAGE,
 	CMD_MASTER
 };
 
@@ -62,6 +64,8 @@ static const struct {
 	{ "continuer la partie", CMD_KEEP_PLAYING },
 	{ "timezone", CMD_TIMEZONE },
 	{ "fuseau", CMD_TIMEZONE },
+	{ "language", CMD_LANGUAGE },
+	{ "langue", CMD_LANGUAGE },
 	{ "gm", CMD_MASTER },
 	{ "mj", CMD_MASTER },
 };
@@ -150,11 +154,17 @@ signed_record(const struct proto_move *m)
 	    "text", m->text, "signature", hex);
 }
 
-/* "timezone ZONE": the zone of the seat's player, with the seat's
- * command number claimed in the same transaction. */
+/* How the seat's player reads: engine_player_set_tz() or
+ * engine_player_set_lang(). */
+typedef enum engine_status (*player_setter)(struct store *, int64_t,
+    const char *, enum rules_lang, char *, size_t);
+
+/* "timezone ZONE", "language CODE": set value for the seat's player
+ * with set, the seat's command number claimed in the same
+ * transaction. */
 static enum engine_status
-set_zone(struct store *st, const struct proto_move *m, const char *zone,
-    enum rules_lang lang, char *err, size_t errlen)
+set_own(struct store *st, const struct proto_move *m, player_setter set,
+    const char *value, enum rules_lang lang, char *err, size_t errlen)
 {
 	struct store_game g;
 	struct store_seat row;
@@ -177,8 +187,7 @@ set_zone(struct store *st, const struct proto_move *m, const char *zone,
 		es = ENGINE_INTERNAL;
 	}
 	if (es == ENGINE_OK)
-		es = engine_player_set_tz(st, g.seat_player[m->seat], zone, lang,
-		    err, errlen);
+		es = set(st, g.seat_player[m->seat], value, lang, err, errlen);
 	store_game_clear(&g);
 	if (es == ENGINE_OK && store_commit(st) != STORE_OK) {
 		snprintf(err, errlen, "store: %s", store_errmsg(st));
@@ -313,10 +322,26 @@ run_command(struct store *st, const struct serverkey *key,
 			    "or UTC)");
 			return;
 		}
-		es = set_zone(st, m, zone, lang, err, sizeof(err));
+		es = set_own(st, m, engine_player_set_tz, zone, lang, err,
+		    sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), fr ?
 		    "les heures vous sont désormais données dans le fuseau %s" :
 		    "times are now given to you in the time zone %s", zone);
+		break;
+	case CMD_LANGUAGE:
+		if (sscanf(args, "%63s %c", a, &extra) != 1) {
+			refuse(reply, ENGINE_SYNTAX, fr ? "écrivez « langue "
+			    "fr » ou « langue en »" : "write \"language en\" "
+			    "or \"language fr\"");
+			return;
+		}
+		es = set_own(st, m, engine_player_set_lang, a, lang, err,
+		    sizeof(err));
+		/* Said in the language chosen. */
+		snprintf(reply->message, sizeof(reply->message), "%s",
+		    strcmp(a, "fr") == 0 ? "vos courriels, pages et réponses "
+		    "sont désormais en français" : "your mails, pages and "
+		    "answers are now in English");
 		break;
 	case CMD_NONE:
 	case CMD_MASTER:	/* master_command(), before the seat's key */
@@ -444,8 +469,9 @@ engine_command(struct store *st, const struct serverkey *key,
 		refuse(reply, ENGINE_NOT_COMMAND, lang == RULES_LANG_FR ?
 		    "ce bloc n'est pas une commande (abandonner, vacances, "
 		    "message, annuler la partie, continuer la partie, "
-		    "fuseau)" : "this block is not a command (resign, "
-		    "vacation, press, call off, keep playing, timezone)");
+		    "fuseau, langue)" : "this block is not a command (resign, "
+		    "vacation, press, call off, keep playing, timezone, "
+		    "language)");
 		return;
 	}
 	if (store_game_get(st, m.game_id, &g) != STORE_OK) {
