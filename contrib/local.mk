@@ -4,7 +4,12 @@
 #
 # The unit and the two files are made here, not by config.status, so that
 # every path is expanded in full (`@sbindir@` from configure alone reads
-# "${exec_prefix}/sbin") and follows a `make prefix=...`.
+# "${exec_prefix}/sbin") and follows a `make prefix=...` (the autoconf
+# manual's "Installation Directory Variables").  They depend on
+# contrib/paths.stamp, which holds the values this make run substitutes
+# and is rewritten only when one differs from the last run's, so a
+# `make install prefix=/x` after a plain `make` makes them again, naming
+# /x, and a make with the same values makes nothing.
 CONTRIB_EDIT = sed \
 	-e 's|@bindir[@]|$(bindir)|g' \
 	-e 's|@sbindir[@]|$(sbindir)|g' \
@@ -15,26 +20,41 @@ CONTRIB_EDIT = sed \
 	-e 's|@PBEM_MAX_CONNECTIONS[@]|$(PBEM_MAX_CONNECTIONS)|g' \
 	-e 's|@PBEM_HTTP_THREADS[@]|$(PBEM_HTTP_THREADS)|g' \
 	-e 's|@PBEM_LIMIT_NOFILE[@]|$(PBEM_LIMIT_NOFILE)|g'
-contrib/pbemd.service: $(srcdir)/contrib/pbemd.service.in Makefile
+CONTRIB_VALUES = bindir=$(bindir) sbindir=$(sbindir) \
+	sysconfdir=$(sysconfdir) localstatedir=$(localstatedir) \
+	systemdunitdir=$(systemdunitdir) PBEM_USER=$(PBEM_USER) \
+	PBEM_MAX_CONNECTIONS=$(PBEM_MAX_CONNECTIONS) \
+	PBEM_HTTP_THREADS=$(PBEM_HTTP_THREADS) \
+	PBEM_LIMIT_NOFILE=$(PBEM_LIMIT_NOFILE)
+contrib/paths.stamp: contrib-values-check
+	@:
+contrib-values-check:
+	@$(MKDIR_P) contrib && \
+	    echo '$(CONTRIB_VALUES)' >contrib/paths.stamp.tmp && \
+	    if cmp -s contrib/paths.stamp.tmp contrib/paths.stamp; then \
+	        rm -f contrib/paths.stamp.tmp; \
+	    else mv contrib/paths.stamp.tmp contrib/paths.stamp; fi
+.PHONY: contrib-values-check
+contrib/pbemd.service: $(srcdir)/contrib/pbemd.service.in contrib/paths.stamp
 	$(AM_V_GEN)$(MKDIR_P) contrib && \
 	    $(CONTRIB_EDIT) $(srcdir)/contrib/pbemd.service.in >$@.tmp && \
 	    mv $@.tmp $@
-contrib/pbem.sysusers: $(srcdir)/contrib/pbem.sysusers.in Makefile
+contrib/pbem.sysusers: $(srcdir)/contrib/pbem.sysusers.in contrib/paths.stamp
 	$(AM_V_GEN)$(MKDIR_P) contrib && \
 	    $(CONTRIB_EDIT) $(srcdir)/contrib/pbem.sysusers.in >$@.tmp && \
 	    mv $@.tmp $@
-contrib/pbem.tmpfiles: $(srcdir)/contrib/pbem.tmpfiles.in Makefile
+contrib/pbem.tmpfiles: $(srcdir)/contrib/pbem.tmpfiles.in contrib/paths.stamp
 	$(AM_V_GEN)$(MKDIR_P) contrib && \
 	    $(CONTRIB_EDIT) $(srcdir)/contrib/pbem.tmpfiles.in >$@.tmp && \
 	    mv $@.tmp $@
 CONTRIB_MADE = contrib/pbemd.service contrib/pbem.sysusers \
 	contrib/pbem.tmpfiles
 all-local: $(CONTRIB_MADE)
-CLEANFILES += $(CONTRIB_MADE)
+CLEANFILES += $(CONTRIB_MADE) contrib/paths.stamp
 # EXTRA_DIST ships contrib/ whole: leave out what an in-tree build made,
 # so that a build from the tarball makes them with its own paths.
 dist-hook:
-	for f in $(CONTRIB_MADE); do rm -f "$(distdir)/$$f"; done
+	for f in $(CONTRIB_MADE) contrib/paths.stamp; do rm -f "$(distdir)/$$f"; done
 
 # Installed under the names systemd looks for.
 install-data-local: $(CONTRIB_MADE) install-example-config

@@ -137,6 +137,10 @@ enum store_status store_player_set_bot(struct store *st, int64_t id,
 /* Set player id's time zone name ("" for UTC); the caller checked it. */
 enum store_status store_player_set_tz(struct store *st, int64_t id,
     const char *tz);
+/* Set player id's language ("en" or "fr"; the caller checked it).  Moves
+ * store_seats_generation() on: seat caches hold each seat's language. */
+enum store_status store_player_set_lang(struct store *st, int64_t id,
+    const char *lang);
 enum store_status store_player_find_folded(struct store *st, const char *name,
     struct store_player *p);
 /* The first registered player with this address (ASCII case ignored),
@@ -527,8 +531,9 @@ enum store_status store_outbox_webhook_next(struct store *st, int64_t *when);
 void	store_set_commit_hook(void (*fn)(void *arg), void *arg);
 /*
  * A number that grows after every commit in this process that changed
- * which player holds a seat (store_game_set_seat) or a player's key
- * (store_player_set_key), and at every store_open() (so that nothing
+ * which player holds a seat (store_game_set_seat), a player's key
+ * (store_player_set_key) or language (store_player_set_lang), and at
+ * every store_open() (so that nothing
  * read from one database file answers for another).  A cache of seats and
  * keys reads it before it reads the rows, and keeps what it read only
  * while the number is the same (daemon/engine/seatkeys.c).  Writes by

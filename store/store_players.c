@@ -269,6 +269,27 @@ store_player_set_tz(struct store *st, int64_t id, const char *tz)
 }
 
 enum store_status
+store_player_set_lang(struct store *st, int64_t id, const char *lang)
+{
+	enum store_status	 status;
+	sqlite3_stmt		*s;
+
+	if ((s = store_sqlite_prepare(st, "UPDATE players SET lang = ?2 WHERE "
+	    "id = ?1", "player language")) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_text(s, 2, lang, -1, SQLITE_TRANSIENT);
+	status = store_sqlite_step(st, s, "player language");
+	store_sqlite_done(st, s);
+	if (status == STORE_NOTFOUND && sqlite3_changes(
+	    store_sqlite_db(st)) == 1)
+		status = STORE_OK;	/* done: no row to read, one changed */
+	if (status == STORE_OK)
+		sq_seats_changed(st);	/* the seat caches' languages */
+	return status;
+}
+
+enum store_status
 store_player_set_bot(struct store *st, int64_t id, const char *level)
 {
 	sqlite3_stmt	*s;

@@ -1503,6 +1503,175 @@ START_TEST(test_observers)
 }
 END_TEST
 
+/* A statement on a connection of its own (a trigger that injects a
+ * failure, and its removal). */
+static void
+exec_sql(const char *sql)
+{
+	sqlite3 *db;
+
+	ck_assert_int_eq(sqlite3_open(env.dbpath, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+/* The deadline engine_view_deadlines() gives the first seat to act. */
+static void
+deadline_is(int64_t game, const char *iso)
+{
+	struct gamestate gs;
+	json_t *view;
+	char err[512];
+
+	ck_assert_int_eq(gamestate_load(env.st, game, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	view = json_object();
+	engine_view_deadlines(env.st, &gs, fake_now, view);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(
+	    json_object_get(view, "deadlines"), 0), "deadline")), iso);
+	json_decref(view);
+	gamestate_clear(&gs);
+}
+
+/* A vacation declared while the game is paused counts its overlap with
+ * the pause once: 10 h played, paused from 10 h to 20 h, away from 12 h
+ * to 36 h; the 38 h left run from the vacation's end (not 8 h later). */
+START_TEST(test_vacation_in_pause_counts_once)
+{
+	struct schedule_stats s;
+	char err[512];
+	int64_t game, t0 = fake_now;
+	int seat;
+
+	game = mastered_game("{\"turn_time\": \"48h\", \"reminders\": [], "
+	    "\"missed\": \"default\"}");
+	seat = to_act(game, NULL);
+	(void)tick(t0);
+	fake_now = t0 + 10 * HOUR;
+	master_does(game, 1, "gm pause");
+	fake_now = t0 + 12 * HOUR;
+	ck_assert_int_eq(engine_vacation(env.st, game, seat, 0, fake_now,
+	    t0 + 36 * HOUR, fake_now, RULES_LANG_EN, err, sizeof(err)),
+	    ENGINE_OK);
+	fake_now = t0 + 20 * HOUR;
+	master_does(game, 2, "gm resume");
+	deadline_is(game, "2024-01-04T11:00:00Z");	/* t0 + 74 h */
+	s = tick(t0 + 36 * HOUR);			/* the vacation ends */
+	ck_assert_int_eq(s.auto_moves, 0);
+	deadline_is(game, "2024-01-04T11:00:00Z");
+	s = tick(t0 + 74 * HOUR - 1);
+	ck_assert_int_eq(s.auto_moves, 0);
+	s = tick(t0 + 74 * HOUR);
+	ck_assert_int_eq(s.auto_moves, 1);
+	ck_assert_int_ne(to_act(game, NULL), seat);
+}
+END_TEST
+
+/* The master's answer to a gm command is queued in the command's own
+ * transaction: when it cannot be queued, the command does not stand
+ * (its number stays free, the turn keeps its deadline). */
+START_TEST(test_master_answer_in_transaction)
+{
+	struct engine_reply reply;
+	int64_t game, t0 = fake_now;
+
+	game = mastered_game("{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"wait\"}");
+	(void)tick(t0);
+	exec_sql("CREATE TRIGGER no_answer BEFORE INSERT ON outbox WHEN "
+	    "NEW.event = 'master_notice' BEGIN SELECT RAISE(ABORT, "
+	    "'injected'); END");
+	command(2, game, 1, 0, "gm extend 24h", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_INTERNAL);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(outbox("clock_changed"), 0);
+	deadline_is(game, "2024-01-02T09:00:00Z");
+	exec_sql("DROP TRIGGER no_answer");
+	master_does(game, 1, "gm extend 24h");		/* the same number */
+	ck_assert_int_eq(outbox("master_notice"), 2);	/* named, answer */
+	ck_assert_int_eq(outbox("clock_changed"), 2);
+	deadline_is(game, "2024-01-03T09:00:00Z");
+	ck_assert_int_eq(rows("SELECT count(*) FROM outbox WHERE event = "
+	    "'master_notice' AND payload LIKE '%\"what\":\"answer\"%' AND "
+	    "payload LIKE '%turn extended by 24h%'"), 1);
+}
+END_TEST
+
+/* The administrator's `pbemctl game policy' on a running game tells
+ * every seat and the master, as the master's `gm policy' does, all
+ * assignments or none. */
+START_TEST(test_admin_policy_announced)
+{
+	const char *good[] = { "turn_time=48h", "missed=default" };
+	const char *bad[] = { "turn_time=72h", "missed=never" };
+	struct policy pol;
+	char err[512];
+	int64_t game, before, t0 = fake_now;
+
+	game = mastered_game("{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"wait\"}");
+	(void)tick(t0);
+	before = testenv_rows(&env);
+	ck_assert_int_eq(engine_policy_change(env.st, game, bad, 2, err,
+	    sizeof(err)), ENGINE_BAD_REQUEST);
+	ck_assert_ptr_nonnull(strstr(err, "missed"));
+	ck_assert_int_eq(testenv_rows(&env), before);
+	ck_assert_int_eq(engine_policy_change(env.st, game, good, 2, err,
+	    sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(outbox("clock_changed"), 2);
+	ck_assert_int_eq(rows("SELECT count(*) FROM outbox WHERE event = "
+	    "'clock_changed' AND payload LIKE '%\"change\":\"turn_time=48h, "
+	    "missed=default\"%' AND payload LIKE '%\"by_master\":false%' AND "
+	    "payload LIKE '%\"deadline\":1704272400%'"), 2);
+	ck_assert_int_eq(rows("SELECT count(*) FROM outbox WHERE event = "
+	    "'master_notice' AND payload LIKE '%\"what\":\"clock\"%'"), 1);
+	ck_assert_int_eq(engine_policy_get(env.st, game, &pol, err,
+	    sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(pol.turn_time, 48 * HOUR);
+	ck_assert_int_eq(pol.missed, POLICY_MISSED_DEFAULT);
+}
+END_TEST
+
+/* "language fr" / "langue en": the seat's player reads in that language
+ * from then on; an unknown language is refused and changes nothing. */
+START_TEST(test_language_command)
+{
+	struct engine_reply reply;
+	struct store_player p;
+	int64_t game, before;
+
+	game = testenv_game(&env, "template", 2);
+	before = testenv_rows(&env);
+	command(0, game, 1, 0, "language de", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_BAD_REQUEST);
+	ck_assert_msg(strstr(reply.message, "\"de\" is not a language of this "
+	    "server: en (English) or fr (French)") != NULL, "%s",
+	    reply.message);
+	engine_reply_clear(&reply);
+	command(0, game, 1, 0, "language", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_SYNTAX);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(testenv_rows(&env), before);
+	command(0, game, 1, 0, "Language fr", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	ck_assert_ptr_nonnull(strstr(reply.message, "désormais en français"));
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(store_player_get(env.st, env.player_id[0], &p),
+	    STORE_OK);
+	ck_assert_str_eq(p.lang, "fr");
+	command(0, game, 1, 0, "langue en", &reply);
+	ck_assert_int_eq(reply.status, ENGINE_STALE_SEQ);	/* number used */
+	engine_reply_clear(&reply);
+	command(0, game, 2, 0, "langue en", &reply);
+	ck_assert_msg(reply.status == ENGINE_OK, "%s", reply.message);
+	ck_assert_ptr_nonnull(strstr(reply.message, "now in English"));
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(store_player_get(env.st, env.player_id[0], &p),
+	    STORE_OK);
+	ck_assert_str_eq(p.lang, "en");
+}
+END_TEST
+
 static Suite *
 async_suite(void)
 {
@@ -1543,6 +1712,10 @@ async_suite(void)
 	tcase_add_test(tc, test_extend_late_every);
 	tcase_add_test(tc, test_extend_reminds_again);
 	tcase_add_test(tc, test_master_block_key);
+	tcase_add_test(tc, test_vacation_in_pause_counts_once);
+	tcase_add_test(tc, test_master_answer_in_transaction);
+	tcase_add_test(tc, test_admin_policy_announced);
+	tcase_add_test(tc, test_language_command);
 	suite_add_tcase(s, tc);
 	return s;
 }

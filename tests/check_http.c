@@ -1516,6 +1516,16 @@ check_play_pages(int64_t game)
 	ck_assert_int_eq(r.status, 200);
 	ck_assert_ptr_nonnull(strstr(r.body, "lang=\"fr\""));
 	free(r.body);
+	/* An unknown language on a page: a page in both languages, 400. */
+	snprintf(target, sizeof(target), "/play/games/%lld/public?lang=xx",
+	    (long long)game);
+	http_raw("GET", target, NULL, NULL, &r);
+	ck_assert_int_eq(r.status, 400);
+	ck_assert_msg(strstr(r.body, "<html") != NULL && strstr(r.body,
+	    "lang=en (English) or lang=fr (French)") != NULL && strstr(r.body,
+	    "lang=en (anglais) ou lang=fr (français)") != NULL, "%s", r.body);
+	ck_assert_ptr_null(strstr(r.body, "\"error\""));
+	free(r.body);
 	snprintf(target, sizeof(target), "/play/games/%lld", (long long)game);
 	http_raw("GET", target, NULL, NULL, &r);
 	ck_assert_msg(r.status == 401 || r.status == 303, "%ld", r.status);
@@ -1613,6 +1623,78 @@ check_master_command_lang(int64_t game)
 	}
 }
 
+/* alice's move block for seat 0 with sequence number 0 (always stale),
+ * posted: the refusal's message into out. */
+static void
+stale_move_message(int64_t game, char *out, size_t outlen)
+{
+	struct proto_move m;
+	char block[PROTO_ARMOUR_MAX], path[64];
+	long status;
+	json_t *j;
+
+	memset(&m, 0, sizeof(m));
+	m.game_id = game;
+	m.seat = 0;
+	snprintf(m.text, sizeof(m.text), "pass");
+	proto_move_sign(&m, alice.sk);
+	ck_assert(proto_move_armour(&m, block, sizeof(block)) > 0);
+	snprintf(path, sizeof(path), "/v1/games/%lld/moves", (long long)game);
+	j = http_json(NULL, "POST", path, block, &status);
+	ck_assert_msg(status >= 400 && status < 500, "%ld", status);
+	snprintf(out, outlen, "%s", error_message(j));
+	json_decref(j);
+}
+
+/* alice's signed command text for seat 0, command number n: 200. */
+static void
+alice_command(int64_t game, int64_t n, const char *text)
+{
+	struct proto_move m;
+	char block[PROTO_ARMOUR_MAX], path[64];
+	long status;
+	json_t *j;
+
+	memset(&m, 0, sizeof(m));
+	m.game_id = game;
+	m.seq = n;
+	m.seat = 0;
+	snprintf(m.text, sizeof(m.text), "%s", text);
+	proto_move_sign(&m, alice.sk);
+	ck_assert(proto_move_armour(&m, block, sizeof(block)) > 0);
+	snprintf(path, sizeof(path), "/v1/games/%lld/commands",
+	    (long long)game);
+	j = http_json(NULL, "POST", path, block, &status);
+	ck_assert_msg(status == 200, "%s: %ld %s", text, status,
+	    error_message(j));
+	json_decref(j);
+}
+
+/* A player who changes language (the signed command "language fr") has
+ * the next refusal of a move in the new language: the server's cache of
+ * seats and keys does not keep the old one.  Back to English after. */
+static void
+check_language_change(int64_t game)
+{
+	char before[512], after[512];
+	int round;
+
+	/* Several rounds: every HTTP thread has its store connection open
+	 * (an opening also moves the caches' generation on) by the last. */
+	for (round = 0; round < 8; round++) {
+		stale_move_message(game, before, sizeof(before));
+		ck_assert_msg(strstr(before, "stale sequence number") != NULL,
+		    "round %d: %s", round, before);
+		alice_command(game, 50 + 2 * round, "language fr");
+		stale_move_message(game, after, sizeof(after));
+		ck_assert_msg(strstr(after, "numéro de coup périmé") != NULL,
+		    "round %d: %s", round, after);
+		alice_command(game, 51 + 2 * round, "langue en");
+		stale_move_message(game, after, sizeof(after));
+		ck_assert_str_eq(after, before);
+	}
+}
+
 START_TEST(test_http_api)
 {
 	char path[128];
@@ -1646,10 +1728,91 @@ START_TEST(test_http_api)
 
 	check_game_webhooks(game);
 	check_play_pages(game);
+	check_language_change(game);
 	moves = play(game);
 	ck_assert_int_gt(moves, 5);
 	check_long_poll(game);
 	check_end(game, moves);
+}
+END_TEST
+
+/* The value of the first `name="NAME" value="..."' of page into out. */
+static void
+form_value(const char *page, const char *name, char *out, size_t outlen)
+{
+	char pattern[64];
+	const char *at;
+
+	snprintf(pattern, sizeof(pattern), "name=\"%s\" value=\"", name);
+	ck_assert_msg((at = strstr(page, pattern)) != NULL, "no %s field",
+	    name);
+	at += strlen(pattern);
+	snprintf(out, outlen, "%.*s", (int)strcspn(at, "\""), at);
+}
+
+/* A move played from the web page by a player whose key the server
+ * holds: 303 back to the seat page, and the move is in the log. */
+START_TEST(test_http_web_move)
+{
+	char err[512], path[400], code[ENGINE_TOKEN_LEN + 1], cookie[300];
+	char move[200], seq[32], csrf[ENGINE_CSRF_LEN + 1], form[600];
+	const char *names[2] = { "hank", "hugo" };
+	struct store_player p;
+	struct hosted_kek *kek;
+	struct reply r;
+	int64_t players[2], game, next, after;
+	char *escaped;
+	int i, seat, started;
+	CURL *c;
+
+	snprintf(path, sizeof(path), "%s.kek", env.dbpath);
+	ck_assert_ptr_nonnull(kek = hosted_kek_open(path, 1, err,
+	    sizeof(err)));
+	ck_assert_int_eq(store_begin(env.st), STORE_OK);
+	for (i = 0; i < 2; i++) {
+		memset(&p, 0, sizeof(p));
+		snprintf(p.name, sizeof(p.name), "%s", names[i]);
+		snprintf(p.email, sizeof(p.email), "%s@example.org",
+		    names[i]);
+		snprintf(p.lang, sizeof(p.lang), "en");
+		ck_assert_int_eq(engine_hosted_player_add(env.st, kek, &p, err,
+		    sizeof(err)), ENGINE_OK);
+		players[i] = p.id;
+	}
+	ck_assert_int_eq(store_commit(env.st), STORE_OK);
+	hosted_kek_close(kek);
+	ck_assert_int_eq(engine_form_game(env.st, env.key, "template", NULL,
+	    players, 2, &game, &started, err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(started, 1);
+	seat = testenv_to_act(&env, game, &next);
+	ck_assert_int_ge(seat, 0);
+
+	ck_assert_int_eq(engine_play_token_issue(env.st, game, seat,
+	    players[seat], (int64_t)time(NULL) + 3600, code), STORE_OK);
+	snprintf(path, sizeof(path), "/play/%s", code);
+	http_raw("POST", path, "", NULL, &r);
+	ck_assert_int_eq(r.status, 303);
+	snprintf(cookie, sizeof(cookie), "Cookie: %s", r.cookie);
+	free(r.body);
+	snprintf(path, sizeof(path), "/play/games/%lld", (long long)game);
+	http_raw_header("GET", path, NULL, cookie, &r);
+	ck_assert_int_eq(r.status, 200);
+	form_value(r.body, "move", move, sizeof(move));
+	form_value(r.body, "seq", seq, sizeof(seq));
+	form_value(r.body, "csrf", csrf, sizeof(csrf));
+	free(r.body);
+	ck_assert_ptr_nonnull(c = curl_easy_init());
+	ck_assert_ptr_nonnull(escaped = curl_easy_escape(c, move, 0));
+	snprintf(form, sizeof(form), "move=%s&seq=%s&csrf=%s", escaped, seq,
+	    csrf);
+	curl_free(escaped);
+	curl_easy_cleanup(c);
+	snprintf(path, sizeof(path), "/play/games/%lld/move", (long long)game);
+	http_raw_header("POST", path, form, cookie, &r);
+	ck_assert_msg(r.status == 303, "%ld %s", r.status, r.body);
+	free(r.body);
+	(void)testenv_to_act(&env, game, &after);
+	ck_assert_int_eq(after, next + 1);
 }
 END_TEST
 
@@ -2725,6 +2888,7 @@ http_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_http_api);
 	tcase_add_test(tc, test_http_bot_seats);
+	tcase_add_test(tc, test_http_web_move);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("delegation");
 	tcase_add_checked_fixture(tc, setup, teardown);

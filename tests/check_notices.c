@@ -1356,7 +1356,7 @@ START_TEST(test_window_reminder)
 		render_new(check_want, want, 1);
 		/* Extended: each seat of the window hears of its own
 		 * deadline, the striker of the first one's. */
-		ck_assert_int_eq(engine_master_extend(env.st, game, 0, HOUR,
+		ck_assert_int_eq(engine_master_extend(env.st, game, NULL, HOUR,
 		    RULES_LANG_EN, err, sizeof(err)), ENGINE_OK);
 		ck_assert_int_eq(count_rows("clock_changed"), 3);
 		ck_assert_int_eq(render_new(check_own_deadline, &striker, 1),
@@ -1574,7 +1574,7 @@ START_TEST(test_master_mail)
 	ck_assert_int_eq(count_rows("master_notice"), 1);
 	render_new(check_want, want, 1);
 	/* What the administrator does, the master hears of too. */
-	ck_assert_int_eq(engine_master_extend(env.st, game, 0, HOUR,
+	ck_assert_int_eq(engine_master_extend(env.st, game, NULL, HOUR,
 	    RULES_LANG_EN, err, sizeof(err)), ENGINE_OK);
 	ck_assert_int_eq(count_rows("clock_changed"), 2);
 	ck_assert_int_eq(count_rows("master_notice"), 1);

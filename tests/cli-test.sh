@@ -78,6 +78,13 @@ contains "outbox" out.txt "mail alice@example.org"
 lacks "outbox: no unix time" out.txt "next=1"
 # deadlines, time zones and the game master (issue 21)
 expect "policy" 0 ctl game policy 1 turn_time=3d
+# Every seat of the running game hears of the change, as with `gm policy'.
+expect "policy: outbox" 0 ctl outbox
+contains "policy: every seat is told" out.txt "clock_changed"
+expect "policy: one refused assignment changes nothing" 1 ctl game policy 1 \
+	turn_time=2d missed=never
+expect "policy: still 3 days" 0 ctl game policy 1
+contains "policy: still 3 days" out.txt '"turn_time":259200'
 expect "seats" 0 ctl seats 1
 contains "seats: a deadline in words and ISO 8601" out.txt " UTC (20"
 contains "seats: no vacation" out.txt "no vacation"
@@ -85,6 +92,11 @@ expect "text view: the deadline" 0 ctl view 1 --seat 0 --text \
     --templates "$top_srcdir/templates"
 contains "text view: the deadline" out.txt "eadline"
 expect "time zone" 0 ctl player tz bob Europe/Paris
+expect "language" 0 ctl player lang alice fr
+contains "language" out.txt "alice now reads in French"
+expect "unknown language" 1 ctl player lang alice de
+contains "unknown language" err.txt "is not a language of this server"
+expect "language back" 0 ctl player lang alice en
 expect "unknown time zone" 1 ctl player tz bob Mars/Olympus
 contains "unknown time zone" err.txt "is not a known time zone"
 expect "tick too far ahead" 1 ctl tick --at 99999999999

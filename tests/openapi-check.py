@@ -20,8 +20,10 @@
                    to a path or method the API does not serve must be the
                    404 or 405 error object, a 405 with an Allow header.
   --require-all    with --answers: every operation of the spec must be in
-                   the recording, and each that declares a
-                   text/event-stream answer must have answered one.
+                   the recording, each that declares a
+                   text/event-stream answer must have answered one, and
+                   each status an operation lists in x-require-status
+                   (the successful web move's 303) must be in it.
 
 Exit 0 when everything holds, 1 with one line per problem otherwise.
 Uses python3-yaml and python3-jsonschema (Debian 12 packages).
@@ -295,10 +297,11 @@ def check_event_stream(doc, media_object, body, where, problems):
                        % (where, number), problems)
 
 
-def check_answers(doc, answers_file, problems, streams):
+def check_answers(doc, answers_file, problems, streams, statuses):
     """Every recorded answer against the spec; the (method, path) of
-    each operation answered is returned, and each whose answer was a
-    text/event-stream is added to streams."""
+    each operation answered is returned, each whose answer was a
+    text/event-stream is added to streams, and (method, path, status) of
+    each declared answer to statuses."""
     seen = set()
     for number, line in enumerate(open(answers_file, encoding="utf-8"), 1):
         answer = json.loads(line)
@@ -324,6 +327,7 @@ def check_answers(doc, answers_file, problems, streams):
             problems.append("%s: status %s is not declared" % (where,
                                                                 status))
             continue
+        statuses.add((method, path, status))
         content = response.get("content")
         if content is None:
             if answer["body"] != "":
@@ -355,9 +359,10 @@ def declares_stream(op):
     return False
 
 
-def check_coverage(doc, seen, streams, problems):
+def check_coverage(doc, seen, streams, statuses, problems):
     """--require-all: every operation of the spec was answered in the
-    recording, and each that declares a stream answered one."""
+    recording, each that declares a stream answered one, and each
+    status an operation lists in x-require-status was answered."""
     for path, item in doc["paths"].items():
         for method in METHODS:
             if method not in item:
@@ -369,6 +374,10 @@ def check_coverage(doc, seen, streams, problems):
                     (method, path) not in streams:
                 problems.append("%s %s: no text/event-stream answer in "
                                 "the recording" % (method.upper(), path))
+            for status in item[method].get("x-require-status", []):
+                if (method, path, str(status)) not in statuses:
+                    problems.append("%s %s: no %s answer in the recording"
+                                    % (method.upper(), path, status))
 
 
 def main():
@@ -392,11 +401,12 @@ def main():
         check_routes(doc, args.routes, problems)
     if args.answers and not problems:
         streams = set()
-        seen = check_answers(doc, args.answers, problems, streams)
+        statuses = set()
+        seen = check_answers(doc, args.answers, problems, streams, statuses)
         print("openapi-check: %d operations answered in the recording"
               % len(seen))
         if args.require_all:
-            check_coverage(doc, seen, streams, problems)
+            check_coverage(doc, seen, streams, statuses, problems)
         else:
             for path, item in doc["paths"].items():
                 for method in METHODS:

@@ -31,6 +31,8 @@ grep -q '"content_type":"text/event-stream' "$record" ||
 	fail "tests/check_http recorded no Server-Sent Events stream"
 grep -q '"path":"/play/games/[0-9]*","status":200,"content_type":"text/html' \
     "$record" || fail "tests/check_http recorded no seat page"
+grep -q '"path":"/play/games/[0-9]*/move","status":303,' "$record" ||
+	fail "tests/check_http recorded no move played from the web page (303)"
 python3 "$top/tests/openapi-check.py" --spec "$top/docs/openapi.yaml" \
     --answers "$record" --require-all ||
 	fail "an answer does not match docs/openapi.yaml, or an operation was not answered"
@@ -68,6 +70,12 @@ python3 "$top/tests/openapi-check.py" --spec "$top/docs/openapi.yaml" \
 	fail "openapi-check.py --require-all missed an operation not answered"
 grep -q 'POST /play/games/{id}/move: not in the recording' "$bad.out" ||
 	fail "openapi-check.py did not name the operation not answered"
+grep -v '"path":"/play/games/[0-9]*/move","status":303,' "$record" >"$bad"
+python3 "$top/tests/openapi-check.py" --spec "$top/docs/openapi.yaml" \
+    --answers "$bad" --require-all >"$bad.out" &&
+	fail "openapi-check.py --require-all missed the web move's 303 not answered"
+grep -q 'POST /play/games/{id}/move: no 303 answer in the recording' "$bad.out" ||
+	fail "openapi-check.py did not name the 303 not answered"
 grep -v '"path":"/v1/events","status":200,"content_type":"text/event-stream' \
     "$record" >"$bad"
 python3 "$top/tests/openapi-check.py" --spec "$top/docs/openapi.yaml" \

@@ -9,6 +9,10 @@
 #      templates and the man pages where configure said; the installed
 #      pbemd runs, finds its templates at the path built into it (under
 #      ROOT), and `pbemd -n` accepts the installed example configuration;
+#      and `make install prefix=OTHER` after the build installs a unit
+#      naming OTHER's programs and configuration (made again at install
+#      time, contrib/local.mk), and a plain make after it makes the unit
+#      with configure's paths again;
 #   3. `systemd-analyze verify --root=ROOT` passes on the installed unit:
 #      with --root, verify reads the unit from ROOT's unit folders and
 #      checks that ExecStart, ExecStartPre and ExecReload name programs
@@ -120,6 +124,31 @@ expect "pbemd -n accepts the installed example configuration" 0 \
 contains "pbemd -n loads the installed templates" out.txt \
     "loaded from $root$tpl"
 lacks "pbemd -n finds the installed cards" err.txt "warning"
+
+# `make install prefix=/x` after the build: the unit is made again at
+# install time, naming /x (contrib/paths.stamp), and a plain make after it
+# makes it again with configure's paths.
+before=$(sed -n 's/^ExecStart=//p' "$unit")
+other="$work/prefix"
+if env -u MAKEFLAGS -u MFLAGS "${MAKE:-make}" -C "$top_builddir" install \
+    prefix="$other" DESTDIR="$work/root2" >"$work/install2.log" 2>&1; then ok
+else bad "make install prefix=$other failed"
+	sed 's/^/  | /' "$work/install2.log" >&2
+fi
+find "$work/root2" -path '*/systemd/system/pbemd.service' >"$work/units2"
+if [ "$(wc -l <"$work/units2")" = 1 ]; then
+	contains "make install prefix=: the unit starts the pbemd it installed" \
+	    "$(head -n 1 "$work/units2")" \
+	    "ExecStart=$other/sbin/pbemd -c $other/etc/pbem/pbemd.conf"
+	contains "make install prefix=: the unit's checks the same" \
+	    "$(head -n 1 "$work/units2")" "$other/sbin/pbemd -n -c "
+else bad "make install prefix=$other installed units: $(cat "$work/units2")"; fi
+[ -x "$work/root2$other/sbin/pbemd" ] && ok ||
+    bad "make install prefix=$other did not put pbemd in $other/sbin"
+env -u MAKEFLAGS -u MFLAGS "${MAKE:-make}" -C "$top_builddir" \
+    contrib/pbemd.service >/dev/null 2>&1
+if [ "$(sed -n 's/^ExecStart=//p' "$unit")" = "$before" ]; then ok
+else bad "a plain make after make install prefix= left $(grep ^ExecStart= "$unit")"; fi
 
 # --- 3. systemd-analyze verify on the installed unit ----------------------------
 if ! command -v systemd-analyze >/dev/null; then

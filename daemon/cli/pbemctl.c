@@ -52,6 +52,7 @@ print_usage(FILE *out)
 "                                    the game's clock\n"
 "  gm GAME policy NAME=VALUE        change the policy, the late turn too\n"
 "  player tz NAME ZONE               the time zone NAME reads times in\n"
+"  player lang NAME en|fr            the language NAME reads in\n"
 "                                    (Europe/Paris, America/New_York, UTC)\n"
 "  game create RULESET PLAYER,PLAYER,... [--options JSON] [--policy JSON]\n"
 "              [--seats N]           '-' for an open seat; --seats N opens\n"
@@ -441,6 +442,25 @@ player_tz(struct ctl *c, const char *name, const char *zone)
 	return 0;
 }
 
+/* pbemctl player lang NAME en|fr */
+static int
+player_lang(struct ctl *c, const char *name, const char *code)
+{
+	struct store_player p;
+	char err[512];
+
+	ctl_open(c, 0);
+	if (store_player_find(c->st, name, &p) != STORE_OK)
+		cli_fatal("there is no player %s", name);
+	if (engine_player_set_lang(c->st, p.id, code, RULES_LANG_EN, err,
+	    sizeof(err)) != ENGINE_OK)
+		cli_fatal("%s", err);
+	printf("%s now reads in %s\n", p.name, strcmp(code, "fr") == 0 ?
+	    "French" : "English");
+	ctl_close(c);
+	return 0;
+}
+
 static int
 cmd_player(struct ctl *c, int argc, char **argv)
 {
@@ -452,6 +472,8 @@ cmd_player(struct ctl *c, int argc, char **argv)
 		return player_key(c, argc - 1, argv + 1);
 	if (strcmp(argv[1], "tz") == 0 && argc == 4)
 		return player_tz(c, argv[2], argv[3]);
+	if (strcmp(argv[1], "lang") == 0 && argc == 4)
+		return player_lang(c, argv[2], argv[3]);
 	if (strcmp(argv[1], "list") == 0 && argc == 2) {
 		ctl_open(c, 0);
 		if (store_player_foreach(c->st, print_player, NULL) != STORE_OK)
@@ -612,6 +634,9 @@ game_seat(struct ctl *c, int argc, char **argv, int join)
 
 /* ---- Asynchronous play (docs/ASYNC.md) ---------------------------------- */
 
+/* pbemctl game policy GAME [NAME=VALUE ...]: show the policy, or change
+ * it and, in a running game, tell every seat and the master (the same
+ * clock_changed mails as `gm policy'). */
 static int
 game_policy(struct ctl *c, int argc, char **argv)
 {
@@ -619,25 +644,21 @@ game_policy(struct ctl *c, int argc, char **argv)
 	struct policy pol;
 	char err[1024], *text;
 	int64_t game_id;
-	int i;
 
 	if (argc < 2)
 		usage();
 	game_id = game_arg(argv[1]);
 	ctl_open(c, 0);
+	memset(&g, 0, sizeof(g));
 	if (store_game_get(c->st, game_id, &g) != STORE_OK)
 		cli_fatal("there is no game %lld", (long long)game_id);
-	if (engine_policy_get(c->st, game_id, &pol, err, sizeof(err)) !=
+	store_game_clear(&g);
+	if (argc > 2 && engine_policy_change(c->st, game_id,
+	    (const char *const *)argv + 2, argc - 2, err, sizeof(err)) !=
 	    ENGINE_OK)
 		cli_fatal("%s", err);
-	/* Every assignment is checked before anything is stored. */
-	for (i = 2; i < argc; i++)
-		if (policy_set_field(argv[i], rules_find(g.ruleset), &pol, err,
-		    sizeof(err)) != 0)
-			cli_fatal("%s", err);
-	store_game_clear(&g);
-	if (argc > 2 && engine_policy_set(c->st, game_id, &pol, err,
-	    sizeof(err)) != ENGINE_OK)
+	if (engine_policy_get(c->st, game_id, &pol, err, sizeof(err)) !=
+	    ENGINE_OK)
 		cli_fatal("%s", err);
 	text = policy_text(&pol);
 	printf("%s\n", text);
@@ -993,18 +1014,18 @@ cmd_gm(struct ctl *c, int argc, char **argv)
 		if (policy_read_duration(argv[3], &seconds) != 0)
 			cli_fatal("\"%s\" is not a duration (90m, 12h, 3d)",
 			    argv[3]);
-		es = engine_master_extend(c->st, game_id, 0, seconds,
+		es = engine_master_extend(c->st, game_id, NULL, seconds,
 		    RULES_LANG_EN, err, sizeof(err));
 	} else if (strcmp(what, "force") == 0 && argc == 3)
-		es = engine_master_force(c->st, c->key, game_id, 0,
+		es = engine_master_force(c->st, c->key, game_id, NULL,
 		    clock_now(), RULES_LANG_EN, err, sizeof(err));
 	else if ((strcmp(what, "pause") == 0 || strcmp(what, "resume") ==
 	    0) && argc == 3)
-		es = engine_master_pause(c->st, game_id, 0,
+		es = engine_master_pause(c->st, game_id, NULL,
 		    strcmp(what, "pause") == 0, clock_now(), RULES_LANG_EN, err,
 		    sizeof(err));
 	else if (strcmp(what, "policy") == 0 && argc == 4)
-		es = engine_master_policy(c->st, game_id, 0, argv[3],
+		es = engine_master_policy(c->st, game_id, NULL, argv[3],
 		    RULES_LANG_EN, err, sizeof(err));
 	else {
 		usage();

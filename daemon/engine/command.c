@@ -13,6 +13,7 @@
  *     call off                          annuler la partie
  *     keep playing                      continuer la partie
  *     timezone Europe/Paris             fuseau Europe/Paris
+ *     language fr                       langue en
  *
  * and the game master's, signed with the master's key whatever the
  * block's seat, numbered by the master's own command numbers:
@@ -43,6 +44,7 @@ enum command {
 	CMD_CALL_OFF,
 	CMD_KEEP_PLAYING,
 	CMD_TIMEZONE,
+	CMD_LANGUAGE,
 	CMD_MASTER
 };
 
@@ -62,6 +64,8 @@ static const struct {
 	{ "continuer la partie", CMD_KEEP_PLAYING },
 	{ "timezone", CMD_TIMEZONE },
 	{ "fuseau", CMD_TIMEZONE },
+	{ "language", CMD_LANGUAGE },
+	{ "langue", CMD_LANGUAGE },
 	{ "gm", CMD_MASTER },
 	{ "mj", CMD_MASTER },
 };
@@ -150,11 +154,17 @@ signed_record(const struct proto_move *m)
 	    "text", m->text, "signature", hex);
 }
 
-/* "timezone ZONE": the zone of the seat's player, with the seat's
- * command number claimed in the same transaction. */
+/* How the seat's player reads: engine_player_set_tz() or
+ * engine_player_set_lang(). */
+typedef enum engine_status (*player_setter)(struct store *, int64_t,
+    const char *, enum rules_lang, char *, size_t);
+
+/* "timezone ZONE", "language CODE": set value for the seat's player
+ * with set, the seat's command number claimed in the same
+ * transaction. */
 static enum engine_status
-set_zone(struct store *st, const struct proto_move *m, const char *zone,
-    enum rules_lang lang, char *err, size_t errlen)
+set_own(struct store *st, const struct proto_move *m, player_setter set,
+    const char *value, enum rules_lang lang, char *err, size_t errlen)
 {
 	struct store_game g;
 	struct store_seat row;
@@ -177,8 +187,7 @@ set_zone(struct store *st, const struct proto_move *m, const char *zone,
 		es = ENGINE_INTERNAL;
 	}
 	if (es == ENGINE_OK)
-		es = engine_player_set_tz(st, g.seat_player[m->seat], zone, lang,
-		    err, errlen);
+		es = set(st, g.seat_player[m->seat], value, lang, err, errlen);
 	store_game_clear(&g);
 	if (es == ENGINE_OK && store_commit(st) != STORE_OK) {
 		snprintf(err, errlen, "store: %s", store_errmsg(st));
@@ -313,10 +322,26 @@ run_command(struct store *st, const struct serverkey *key,
 			    "or UTC)");
 			return;
 		}
-		es = set_zone(st, m, zone, lang, err, sizeof(err));
+		es = set_own(st, m, engine_player_set_tz, zone, lang, err,
+		    sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), fr ?
 		    "les heures vous sont désormais données dans le fuseau %s" :
 		    "times are now given to you in the time zone %s", zone);
+		break;
+	case CMD_LANGUAGE:
+		if (sscanf(args, "%63s %c", a, &extra) != 1) {
+			refuse(reply, ENGINE_SYNTAX, fr ? "écrivez « langue "
+			    "fr » ou « langue en »" : "write \"language en\" "
+			    "or \"language fr\"");
+			return;
+		}
+		es = set_own(st, m, engine_player_set_lang, a, lang, err,
+		    sizeof(err));
+		/* Said in the language chosen. */
+		snprintf(reply->message, sizeof(reply->message), "%s",
+		    strcmp(a, "fr") == 0 ? "vos courriels, pages et réponses "
+		    "sont désormais en français" : "your mails, pages and "
+		    "answers are now in English");
 		break;
 	case CMD_NONE:
 	case CMD_MASTER:	/* master_command(), before the seat's key */
@@ -327,24 +352,6 @@ run_command(struct store *st, const struct serverkey *key,
 		snprintf(reply->message, sizeof(reply->message), "%s", err);
 }
 
-/* The master's own record of a command done: a master_notice "answer"
- * (mastermail.c), whatever way the command came.  The effect is
- * committed already: if the mail cannot be queued, the game stays as
- * the command made it and the command's own answer still says so. */
-static void
-answer_master(struct store *st, const struct proto_move *m,
-    const char *answer, int64_t now)
-{
-	struct store_entry last;
-
-	memset(&last, 0, sizeof(last));
-	if (store_log_last(st, m->game_id, &last) == STORE_OK)
-		(void)engine_queue_master(st, m->game_id, last.seq, "answer",
-		    json_pack("{s:s, s:s}", "command", m->text, "answer",
-		    answer), now);
-	store_entry_clear(&last);
-}
-
 /* A signed command of the game's master: verified with the master's
  * key, whatever seat the block names.  words: the folded text after
  * "gm"/"mj"; the policy's assignment is read from the text as written. */
@@ -353,6 +360,7 @@ master_command(struct store *st, const struct serverkey *key,
     const struct proto_move *m, const char *words, enum rules_lang lang,
     int64_t now, struct engine_reply *reply)
 {
+	struct engine_gm_command cmd;
 	struct store_master gm;
 	struct store_player p;
 	char err[1024], verb[32], arg[128], extra;
@@ -381,35 +389,40 @@ master_command(struct store *st, const struct serverkey *key,
 	n = sscanf(words, "%31s %127s %c", verb, arg, &extra);
 	es = ENGINE_SYNTAX;
 	err[0] = '\0';
+	/* The answer is worded before the command runs: the engine queues
+	 * it to the master in the transaction of the command's effect. */
+	cmd.seq = m->seq;
+	cmd.text = m->text;
+	cmd.answer = reply->message;
 	if (n == 2 && (strcmp(verb, "extend") == 0 || strcmp(verb,
 	    "prolonger") == 0) && policy_read_duration(arg, &seconds) == 0) {
-		es = engine_master_extend(st, m->game_id, m->seq, seconds, lang,
-		    err, sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), fr ?
 		    "tour prolongé de %s" : "turn extended by %s", arg);
+		es = engine_master_extend(st, m->game_id, &cmd, seconds, lang,
+		    err, sizeof(err));
 	} else if (n == 1 && (strcmp(verb, "force") == 0 || strcmp(verb,
 	    "forcer") == 0)) {
-		es = engine_master_force(st, key, m->game_id, m->seq, now, lang,
-		    err, sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), fr ? "la "
 		    "règle du délai manqué est appliquée" : "the missed-"
 		    "deadline outcome is applied");
+		es = engine_master_force(st, key, m->game_id, &cmd, now, lang,
+		    err, sizeof(err));
 	} else if (n == 1 && (strcmp(verb, "pause") == 0 || strcmp(verb,
 	    "resume") == 0 || strcmp(verb, "reprendre") == 0)) {
-		es = engine_master_pause(st, m->game_id, m->seq,
-		    strcmp(verb, "pause") == 0, now, lang, err, sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), "%s",
 		    strcmp(verb, "pause") == 0 ? (fr ? "partie en pause" :
 		    "game paused") : (fr ? "partie reprise" : "game resumed"));
+		es = engine_master_pause(st, m->game_id, &cmd,
+		    strcmp(verb, "pause") == 0, now, lang, err, sizeof(err));
 	} else if (n == 2 && (strcmp(verb, "policy") == 0 || strcmp(verb,
 	    "politique") == 0) && (raw = strchr(m->text, '=')) != NULL) {
 		/* NAME=VALUE as written (the name is lower case anyway). */
 		while (raw > m->text && raw[-1] != ' ')
 			raw--;
-		es = engine_master_policy(st, m->game_id, m->seq, raw, lang,
-		    err, sizeof(err));
 		snprintf(reply->message, sizeof(reply->message), fr ?
 		    "politique modifiée : %s" : "policy changed: %s", raw);
+		es = engine_master_policy(st, m->game_id, &cmd, raw, lang,
+		    err, sizeof(err));
 	} else
 		snprintf(err, sizeof(err), fr ? "écrivez « mj prolonger 24h », "
 		    "« mj forcer », « mj pause », « mj reprendre » ou « mj "
@@ -419,8 +432,6 @@ master_command(struct store *st, const struct serverkey *key,
 	reply->status = es;
 	if (es != ENGINE_OK)
 		snprintf(reply->message, sizeof(reply->message), "%s", err);
-	else
-		answer_master(st, m, reply->message, now);
 }
 
 void
@@ -458,8 +469,9 @@ engine_command(struct store *st, const struct serverkey *key,
 		refuse(reply, ENGINE_NOT_COMMAND, lang == RULES_LANG_FR ?
 		    "ce bloc n'est pas une commande (abandonner, vacances, "
 		    "message, annuler la partie, continuer la partie, "
-		    "fuseau)" : "this block is not a command (resign, "
-		    "vacation, press, call off, keep playing, timezone)");
+		    "fuseau, langue)" : "this block is not a command (resign, "
+		    "vacation, press, call off, keep playing, timezone, "
+		    "language)");
 		return;
 	}
 	if (store_game_get(st, m.game_id, &g) != STORE_OK) {

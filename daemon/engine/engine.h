@@ -125,6 +125,11 @@ void	engine_player_exists_reason(struct store *st,
  * changes. */
 enum engine_status engine_player_set_tz(struct store *st, int64_t player_id,
 	    const char *zone, enum rules_lang lang, char *err, size_t errlen);
+/* Set the language player_id reads in: "en" or "fr" (anything else is
+ * refused, ENGINE_BAD_REQUEST, err in lang, nothing changed).  Refusals
+ * by any channel, mails and pages follow it from the commit on. */
+enum engine_status engine_player_set_lang(struct store *st, int64_t player_id,
+	    const char *code, enum rules_lang lang, char *err, size_t errlen);
 
 /*
  * Form a game of ruleset with nseats seats: players[s] is the player of
@@ -619,21 +624,29 @@ enum engine_status engine_master_name(struct store *st, int64_t game_id,
 	    int64_t player_id, char *err, size_t errlen);
 /*
  * What a game's master (or the administrator) does to a running game.
- * command_seq: the master's signed command number, recorded with the
- * effect so a signed command never acts twice (0: the administrator).
- * Refusals are worded in lang.
+ * cmd: the master's signed command -- its number, recorded with the
+ * effect so a signed command never acts twice, and the answer queued to
+ * the master (master_notice "answer") in the same transaction; NULL:
+ * the administrator (pbemctl), whose change the master hears of by a
+ * master_notice "clock".  Refusals are worded in lang.
  */
+struct engine_gm_command {
+	int64_t		 seq;		/* the master's command number */
+	const char	*text;		/* the command as signed */
+	const char	*answer;	/* what the answer mail says was done */
+};
 /* Give the current turn `seconds' more (1 h to 30 d). */
 enum engine_status engine_master_extend(struct store *st, int64_t game_id,
-	    int64_t command_seq, int64_t seconds, enum rules_lang lang,
-	    char *err, size_t errlen);
+	    const struct engine_gm_command *cmd, int64_t seconds,
+	    enum rules_lang lang, char *err, size_t errlen);
 /* Pause (pause 1) or resume (0) a running game's clock: no reminder,
  * deadline or outcome while paused; resuming gives the turn back the
- * time it stood paused.  No move is accepted while paused
+ * time it stood paused (a vacation's part inside the pause is not
+ * given twice).  No move is accepted while paused
  * (engine_master_paused()). */
 enum engine_status engine_master_pause(struct store *st, int64_t game_id,
-	    int64_t command_seq, int pause, int64_t now, enum rules_lang lang,
-	    char *err, size_t errlen);
+	    const struct engine_gm_command *cmd, int pause, int64_t now,
+	    enum rules_lang lang, char *err, size_t errlen);
 /* mastermail.c: one "master_notice" row to game_id's master, if it has
  * one with an address: what ("named", "game_started", "late",
  * "auto_move", "seat_offered", "game_over", "answer", "clock": what the
@@ -649,14 +662,21 @@ enum engine_status engine_master_paused(struct store *st, int64_t game_id,
 	    enum rules_lang lang, const char *zone, char *err, size_t errlen);
 /* Apply the missed-deadline outcome of the current turn now. */
 enum engine_status engine_master_force(struct store *st,
-	    const struct serverkey *key, int64_t game_id, int64_t command_seq,
-	    int64_t now, enum rules_lang lang, char *err, size_t errlen);
+	    const struct serverkey *key, int64_t game_id,
+	    const struct engine_gm_command *cmd, int64_t now,
+	    enum rules_lang lang, char *err, size_t errlen);
 /* Change one field of the policy ("missed=default"); it applies to the
  * turn already late at the next scheduler pass (docs/ASYNC.md).  Every
  * seat is told (clock_changed), as for extend, pause and resume. */
 enum engine_status engine_master_policy(struct store *st, int64_t game_id,
-	    int64_t command_seq, const char *assignment, enum rules_lang lang,
-	    char *err, size_t errlen);
+	    const struct engine_gm_command *cmd, const char *assignment,
+	    enum rules_lang lang, char *err, size_t errlen);
+/* The administrator's `pbemctl game policy': the n assignments, all or
+ * none.  For a running game, as engine_master_policy() with no cmd (in
+ * one transaction with the mails); a forming or ended game's is only
+ * stored. */
+enum engine_status engine_policy_change(struct store *st, int64_t game_id,
+	    const char *const *assignments, int n, char *err, size_t errlen);
 
 /* How far ahead a vacation may start: a typed year cannot block a seat. */
 #define ENGINE_VACATION_AHEAD_MAX	(180LL * 86400)

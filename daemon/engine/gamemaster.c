@@ -24,24 +24,41 @@
 /* The longest a master may extend one turn at a time. */
 #define EXTEND_MAX	(30LL * 86400)
 
-/* BEGIN and load a running game; on failure the transaction is over. */
-/* The master's signed command number must be new (0: the administrator,
- * no number); it is recorded in m, which the caller writes. */
+/* The master's signed command number must be new (cmd NULL: the
+ * administrator, no number); it is recorded in m, which record()
+ * writes. */
 static enum engine_status
-claim(struct store_master *m, int64_t command_seq, enum rules_lang lang,
-    char *err, size_t errlen)
+claim(struct store_master *m, const struct engine_gm_command *cmd,
+    enum rules_lang lang, char *err, size_t errlen)
 {
-	if (command_seq == 0)
+	if (cmd == NULL)
 		return ENGINE_OK;
-	if (command_seq <= m->command_seq)
+	if (cmd->seq <= m->command_seq)
 		return engine_refusal_in(err, errlen, ENGINE_STALE_SEQ, lang,
 		    "command number %lld of game %lld's master has already "
 		    "been used; sign the command again with a number above "
 		    "%lld", "le numéro de commande %lld du maître du jeu de la "
 		    "partie %lld a déjà servi ; signez à nouveau la commande "
-		    "avec un numéro supérieur à %lld", (long long)command_seq,
+		    "avec un numéro supérieur à %lld", (long long)cmd->seq,
 		    (long long)m->game_id, (long long)m->command_seq);
-	m->command_seq = command_seq;
+	m->command_seq = cmd->seq;
+	return ENGINE_OK;
+}
+
+/* Write the master's row m and, for a master's signed command, queue
+ * its answer (a master_notice "answer") in the same transaction as the
+ * command's effect: a crash cannot keep the one without the other. */
+static enum engine_status
+record(struct store *st, const struct gamestate *gs,
+    const struct store_master *m, const struct engine_gm_command *cmd,
+    char *err, size_t errlen)
+{
+	if (store_master_put(st, m) != STORE_OK || (cmd != NULL &&
+	    engine_queue_master(st, gs->game.id, gs->seq, "answer",
+	    json_pack("{s:s, s:s}", "command", cmd->text, "answer",
+	    cmd->answer), clock_now()) != 0))
+		return engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
+		    store_errmsg(st));
 	return ENGINE_OK;
 }
 
@@ -205,8 +222,8 @@ engine_master_name(struct store *st, int64_t game_id, int64_t player_id,
 
 enum engine_status
 engine_master_extend(struct store *st, int64_t game_id,
-    int64_t command_seq, int64_t seconds, enum rules_lang lang, char *err,
-    size_t errlen)
+    const struct engine_gm_command *cmd, int64_t seconds,
+    enum rules_lang lang, char *err, size_t errlen)
 {
 	struct gamestate gs;
 	struct store_master m;
@@ -230,21 +247,49 @@ engine_master_extend(struct store *st, int64_t game_id,
 		    "paused: its clock does not run; resume it first", "la "
 		    "partie %lld est en pause : son horloge ne tourne pas ; "
 		    "reprenez-la d'abord", (long long)game_id);
-	else if ((es = claim(&m, command_seq, lang, err, errlen)) == ENGINE_OK &&
+	else if ((es = claim(&m, cmd, lang, err, errlen)) == ENGINE_OK &&
 	    (es = shift_turn(st, &gs, seconds, &turn, err, errlen)) ==
 	    ENGINE_OK && (es = tell_seats(st, &gs, &turn, "extended",
 	    json_pack("{s:I}", "extension", (json_int_t)seconds),
-	    command_seq != 0, err, errlen)) == ENGINE_OK &&
-	    store_master_put(st, &m) != STORE_OK)
-		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
-		    store_errmsg(st));
+	    cmd != NULL, err, errlen)) == ENGINE_OK)
+		es = record(st, &gs, &m, cmd, err, errlen);
 	return engine_game_finish(st, &gs, es, err, errlen);
+}
+
+/*
+ * On resuming at now a game paused at paused_at: the part of a seat's
+ * vacation that falls in the pause is dropped from its row, since the
+ * pause already gave the turn that time back (shift_turn()); counted
+ * twice, it would stretch the deadline by the overlap again.  A
+ * vacation that begins before the pause keeps its row (docs/ASYNC.md,
+ * "Not done, or partly").
+ */
+static enum engine_status
+trim_vacations(struct store *st, const struct gamestate *gs,
+    int64_t paused_at, int64_t now, char *err, size_t errlen)
+{
+	struct store_seat row;
+	int s;
+
+	for (s = 0; s < gs->game.nseats; s++) {
+		if (store_seat_get(st, gs->game.id, s, &row) != STORE_OK)
+			return engine_refusal(err, errlen, ENGINE_INTERNAL,
+			    "store: %s", store_errmsg(st));
+		if (row.away_until <= row.away_from ||
+		    row.away_from < paused_at || row.away_from >= now)
+			continue;
+		row.away_from = now < row.away_until ? now : row.away_until;
+		if (store_seat_update(st, &row) != STORE_OK)
+			return engine_refusal(err, errlen, ENGINE_INTERNAL,
+			    "store: %s", store_errmsg(st));
+	}
+	return ENGINE_OK;
 }
 
 enum engine_status
 engine_master_pause(struct store *st, int64_t game_id,
-    int64_t command_seq, int pause, int64_t now, enum rules_lang lang,
-    char *err, size_t errlen)
+    const struct engine_gm_command *cmd, int pause, int64_t now,
+    enum rules_lang lang, char *err, size_t errlen)
 {
 	struct gamestate gs;
 	struct store_master m;
@@ -259,7 +304,7 @@ engine_master_pause(struct store *st, int64_t game_id,
 		    store_errmsg(st));
 		goto out;
 	}
-	if ((es = claim(&m, command_seq, lang, err, errlen)) != ENGINE_OK)
+	if ((es = claim(&m, cmd, lang, err, errlen)) != ENGINE_OK)
 		;
 	else if (pause && m.paused_at != 0)
 		es = engine_refusal_in(err, errlen, ENGINE_REFUSED, lang,
@@ -273,29 +318,29 @@ engine_master_pause(struct store *st, int64_t game_id,
 		    (long long)game_id);
 	/* Resuming gives the turn back the time it stood paused, and every
 	 * seat is told its new deadline; pausing, that no clock runs. */
-	else if (!pause && (es = shift_turn(st, &gs, now > m.paused_at ?
-	    now - m.paused_at : 0, &turn, err, errlen)) == ENGINE_OK)
-		es = tell_seats(st, &gs, &turn, "resumed", NULL,
-		    command_seq != 0, err, errlen);
+	else if (!pause && (es = trim_vacations(st, &gs, m.paused_at, now,
+	    err, errlen)) == ENGINE_OK && (es = shift_turn(st, &gs,
+	    now > m.paused_at ? now - m.paused_at : 0, &turn, err,
+	    errlen)) == ENGINE_OK)
+		es = tell_seats(st, &gs, &turn, "resumed", NULL, cmd != NULL,
+		    err, errlen);
 	else if (pause)
 		es = tell_seats(st, &gs, NULL, "paused", json_pack("{s:I}",
-		    "since", (json_int_t)now), command_seq != 0, err, errlen);
+		    "since", (json_int_t)now), cmd != NULL, err, errlen);
 	if (es != ENGINE_OK)
 		goto out;
 	m.paused_at = pause ? now : 0;
 	/* Who paused it: the master who signed, or the administrator. */
-	m.paused_by = pause && command_seq != 0 ? m.player_id : 0;
-	if (store_master_put(st, &m) != STORE_OK)
-		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
-		    store_errmsg(st));
+	m.paused_by = pause && cmd != NULL ? m.player_id : 0;
+	es = record(st, &gs, &m, cmd, err, errlen);
 out:
 	return engine_game_finish(st, &gs, es, err, errlen);
 }
 
 enum engine_status
 engine_master_force(struct store *st, const struct serverkey *key,
-    int64_t game_id, int64_t command_seq, int64_t now, enum rules_lang lang,
-    char *err, size_t errlen)
+    int64_t game_id, const struct engine_gm_command *cmd, int64_t now,
+    enum rules_lang lang, char *err, size_t errlen)
 {
 	struct schedule_stats stats;
 	struct store_master m;
@@ -313,12 +358,10 @@ engine_master_force(struct store *st, const struct serverkey *key,
 		    "game %lld is "
 		    "paused; resume it first", "la partie %lld est en pause ; "
 		    "reprenez-la d'abord", (long long)game_id);
-	else if ((es = claim(&m, command_seq, lang, err, errlen)) == ENGINE_OK &&
-	    store_master_put(st, &m) != STORE_OK)
-		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
-		    store_errmsg(st));
-	/* The command number first: schedule_force() has its own
-	 * transactions, one per entry it writes. */
+	else if ((es = claim(&m, cmd, lang, err, errlen)) == ENGINE_OK)
+		es = record(st, &gs, &m, cmd, err, errlen);
+	/* The command number and its answer first: schedule_force() has its
+	 * own transactions, one per entry it writes. */
 	if ((es = engine_game_finish(st, &gs, es, err, errlen)) != ENGINE_OK)
 		return es;
 	if (schedule_force(st, key, game_id, now, &stats, err, errlen) != 0)
@@ -326,44 +369,92 @@ engine_master_force(struct store *st, const struct serverkey *key,
 	return ENGINE_OK;
 }
 
-enum engine_status
-engine_master_policy(struct store *st, int64_t game_id, int64_t command_seq,
-    const char *assignment, enum rules_lang lang, char *err, size_t errlen)
+/* Set the n assignments ("missed=default") of the policy of running
+ * game_id, in one transaction with the mail that tells every seat the
+ * change and its deadline under the new policy (none while the game is
+ * paused), and the master's answer (cmd) or notice (the administrator). */
+static enum engine_status
+change_policy(struct store *st, int64_t game_id,
+    const struct engine_gm_command *cmd, const char *const *assignments,
+    int n, enum rules_lang lang, char *err, size_t errlen)
 {
 	struct gamestate gs;
 	struct store_master m;
 	struct store_turn turn;
 	struct policy pol;
 	enum engine_status es;
-	char perr[512];
+	char perr[512], change[1024];
+	int i;
 
 	es = engine_game_open(st, game_id, -1, &gs, lang, err, errlen);
 	if (es != ENGINE_OK)
 		return es;
+	change[0] = '\0';
 	if (store_master_get(st, game_id, &m) != STORE_OK)
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
-	else if ((es = claim(&m, command_seq, lang, err, errlen)) != ENGINE_OK ||
-	    (es = engine_policy_of(st, game_id, gs.module, &pol, err,
-	    errlen)) != ENGINE_OK)
-		;
-	else if (policy_set_field_in(assignment, gs.module, &pol, lang, perr,
-	    sizeof(perr)) != 0)
-		es = engine_refusal(err, errlen, ENGINE_BAD_REQUEST, "%s",
-		    perr);
-	else if ((es = engine_policy_set(st, game_id, &pol, err, errlen)) ==
-	    ENGINE_OK && store_master_put(st, &m) != STORE_OK)
-		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
-		    store_errmsg(st));
-	/* Every seat is told the change and its deadline under the new
-	 * policy (none while the game is paused). */
-	else if (es == ENGINE_OK && (es = current_turn(st, &gs, &turn, err,
-	    errlen)) == ENGINE_OK)
-		es = tell_seats(st, &gs, m.paused_at != 0 ? NULL : &turn,
-		    "policy", json_pack("{s:s, s:b}", "change", assignment,
-		    "paused", m.paused_at != 0), command_seq != 0, err,
+	else if ((es = claim(&m, cmd, lang, err, errlen)) == ENGINE_OK)
+		es = engine_policy_of(st, game_id, gs.module, &pol, err,
 		    errlen);
+	for (i = 0; i < n && es == ENGINE_OK; i++) {
+		if (policy_set_field_in(assignments[i], gs.module, &pol, lang,
+		    perr, sizeof(perr)) != 0)
+			es = engine_refusal(err, errlen, ENGINE_BAD_REQUEST,
+			    "%s", perr);
+		else
+			snprintf(change + strlen(change), sizeof(change) -
+			    strlen(change), "%s%s", i > 0 ? ", " : "",
+			    assignments[i]);
+	}
+	if (es == ENGINE_OK && (es = engine_policy_set(st, game_id, &pol,
+	    err, errlen)) == ENGINE_OK && (es = current_turn(st, &gs, &turn,
+	    err, errlen)) == ENGINE_OK && (es = tell_seats(st, &gs,
+	    m.paused_at != 0 ? NULL : &turn, "policy", json_pack("{s:s, s:b}",
+	    "change", change, "paused", m.paused_at != 0), cmd != NULL, err,
+	    errlen)) == ENGINE_OK)
+		es = record(st, &gs, &m, cmd, err, errlen);
 	return engine_game_finish(st, &gs, es, err, errlen);
+}
+
+enum engine_status
+engine_master_policy(struct store *st, int64_t game_id,
+    const struct engine_gm_command *cmd, const char *assignment,
+    enum rules_lang lang, char *err, size_t errlen)
+{
+	return change_policy(st, game_id, cmd, &assignment, 1, lang, err,
+	    errlen);
+}
+
+enum engine_status
+engine_policy_change(struct store *st, int64_t game_id,
+    const char *const *assignments, int n, char *err, size_t errlen)
+{
+	const struct rules_module *module;
+	struct store_game g;
+	struct policy pol;
+	enum engine_status es;
+	int running, i;
+
+	memset(&g, 0, sizeof(g));
+	if (store_game_get(st, game_id, &g) != STORE_OK)
+		return engine_refusal(err, errlen, ENGINE_UNKNOWN_GAME,
+		    "there is no game %lld", (long long)game_id);
+	running = g.status == STORE_GAME_RUNNING;
+	module = rules_find(g.ruleset);
+	store_game_clear(&g);
+	if (running)
+		return change_policy(st, game_id, NULL, assignments, n,
+		    RULES_LANG_EN, err, errlen);
+	/* A forming game has no turn yet, a game over none left: nobody
+	 * is told, the policy is only stored. */
+	if ((es = engine_policy_get(st, game_id, &pol, err, errlen)) !=
+	    ENGINE_OK)
+		return es;
+	for (i = 0; i < n; i++)
+		if (policy_set_field(assignments[i], module, &pol, err,
+		    errlen) != 0)
+			return ENGINE_BAD_REQUEST;
+	return engine_policy_set(st, game_id, &pol, err, errlen);
 }
 
 enum engine_status

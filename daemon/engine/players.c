@@ -8,7 +8,8 @@
  * The store enforces it (index players_name_folded, docs/STORE.md); this
  * file only words the refusal.
  *
- * It also sets the time zone a player reads times in, once the system's
+ * It also sets the language a player reads in (en or fr) and the time
+ * zone a player reads times in, once the system's
  * time zone database knows the name (timetext.h).
  */
 #include <stdio.h>
@@ -61,6 +62,26 @@ engine_player_set_tz(struct store *st, int64_t player_id, const char *zone,
 	}
 	if (store_player_set_tz(st, player_id, strcmp(zone, "UTC") == 0 ?
 	    "" : zone) != STORE_OK) {
+		snprintf(err, errlen, "store: %s", store_errmsg(st));
+		return ENGINE_INTERNAL;
+	}
+	return ENGINE_OK;
+}
+
+enum engine_status
+engine_player_set_lang(struct store *st, int64_t player_id, const char *code,
+    enum rules_lang lang, char *err, size_t errlen)
+{
+	if (code == NULL || (strcmp(code, "en") != 0 && strcmp(code, "fr") !=
+	    0)) {
+		snprintf(err, errlen, lang == RULES_LANG_FR ? "« %.31s » "
+		    "n'est pas une langue de ce serveur : en (anglais) ou fr "
+		    "(français)" : "\"%.31s\" is not a language of this "
+		    "server: en (English) or fr (French)", code != NULL ? code :
+		    "");
+		return ENGINE_BAD_REQUEST;
+	}
+	if (store_player_set_lang(st, player_id, code) != STORE_OK) {
 		snprintf(err, errlen, "store: %s", store_errmsg(st));
 		return ENGINE_INTERNAL;
 	}

@@ -447,9 +447,20 @@ answer_too_large(struct api_request *req)
 	    why, NULL);
 }
 
+/* Does the request ask for a language the server does not have? */
+static int
+asks_unknown_lang(struct api_request *req)
+{
+	const char *text = api_query(req, "lang");
+
+	return text != NULL && strcmp(text, "en") != 0 &&
+	    strcmp(text, "fr") != 0;
+}
+
 /* The route's handler, after the checks every route shares: the body's
  * size, and ?lang= (an unknown language is the same 400 everywhere,
- * whether or not the route's answer depends on the language). */
+ * whether or not the route's answer depends on the language: a JSON
+ * error for the API, a page in both languages under /play/). */
 static enum MHD_Result
 route(struct api_request *req, struct pending *p)
 {
@@ -459,6 +470,10 @@ route(struct api_request *req, struct pending *p)
 	if (p->route != NULL) {
 		if (p->too_large)
 			return answer_too_large(req);
+		if (strncmp(req->path, "/play/", 6) == 0 &&
+		    asks_unknown_lang(req))
+			return web_notice(req, MHD_HTTP_BAD_REQUEST,
+			    web_request_lang(req), "bad_lang");
 		if (api_query_lang(req, &lang, &rc) < 0)
 			return rc;
 		return p->route->handler(req);
