@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "apply.h"
+#include "threadname.h"
 #include "writer.h"
 
 struct job {
@@ -234,6 +235,7 @@ writer_main(void *arg)
 	struct job *j;
 	int n;
 
+	thread_name_set("pbem-writer");
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
 		while (w->head == NULL && !w->stopping)
