@@ -314,6 +314,10 @@ struct gamestate {
 	/* The players at the seats, read once each and kept with the state
 	 * (gamestate_seat_player()); id 0: not read yet. */
 	struct store_player	    seat_players[STORE_MAX_SEATS];
+	/* 1 while the writer keeps this state for the game's next move
+	 * (writer.c): an entry appended to it then gets a snapshot row
+	 * only every ENGINE_SNAPSHOT_EVERY entries (record.h). */
+	int			    kept;
 };
 
 /* Load a game's newest state (or the one after entry seq, if seq >= 0). */

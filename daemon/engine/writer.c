@@ -118,6 +118,7 @@ game_state(struct writer *w, int64_t game_id, struct engine_reply *reply)
 		return NULL;
 	}
 	s->game_id = game_id;
+	s->gs.kept = 1;
 	return &s->gs;
 }
 
