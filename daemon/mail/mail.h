@@ -392,8 +392,8 @@ int	maildir_put(const char *dir, const char *name_hint, const char *header,
 /*
  * A batch of outgoing messages into one Maildir, made durable together
  * (the sender's Maildir delivery): each is written into tmp/ unsynced;
- * maildir_batch_commit() then syncs their data with one syncfs(), renames
- * each into new/ and fsyncs new/ once.  A message counts as delivered only
+ * maildir_batch_commit() then syncs each one's data (fdatasync, all
+ * issued after every write), renames each into new/ and fsyncs new/ once.  A message counts as delivered only
  * when commit says so: its data and its name in new/ are on disk.
  */
 #define MAILDIR_BATCH_MAX	64
@@ -411,7 +411,7 @@ int	maildir_batch_begin(struct maildir_batch *b, const char *dir,
 int	maildir_batch_add(struct maildir_batch *b, const char *name_hint,
 	    const char *data, size_t len, char *err, size_t errlen);
 /* Make the batch's messages durable and visible; moved[i] says whether
- * message i now is (both syncs done and its rename too).  0 when all
+ * message i now is (its data synced, renamed, and new/ synced).  0 when all
  * were, else -1 with the first error in err; a message not moved is
  * removed from tmp/.  The batch is empty afterwards. */
 int	maildir_batch_commit(struct maildir_batch *b, int *moved, char *err,

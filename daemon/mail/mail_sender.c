@@ -4,8 +4,9 @@
  *
  * By SMTP each row is marked when the server took it.  Into the Maildir
  * outbox the batch's messages are written unsynced, then made durable
- * together (one syncfs for their data, one fsync of new/: mail.h,
- * maildir_batch_commit()), and only then are their rows marked sent.
+ * together (their data synced one after another, then renamed, then one
+ * fsync of new/: mail.h, maildir_batch_commit()), and only then are
+ * their rows marked sent.
  *
  * Before it delivers a batch it makes every commit durable
  * (store_sync()): with synchronous=NORMAL a power cut could otherwise
