@@ -267,8 +267,8 @@ START_TEST(test_kept_state_checked_against_log)
 	struct engine_reply reply;
 	struct proto_move m;
 	struct gamestate gs;
-	char move[256], block[4096], err[512];
-	int seat, spoilt;
+	char move[256], block[4096], err[512], *text = NULL;
+	int seat, spoilt, i;
 
 	/* One move through the writer (it now keeps the game's state),
 	 * and the next one written behind its back. */
@@ -296,6 +296,17 @@ START_TEST(test_kept_state_checked_against_log)
 	ck_assert_int_eq(reply.status, ENGINE_STALE_SEQ);
 	engine_reply_clear(&reply);
 	ck_assert(audit_ok(game));
+	/* Snapshots: entry 2, written on a loaded state, had the game's
+	 * newest; the writer, loading again for entry 3, removed it and
+	 * wrote none (record.h).  Only the genesis checkpoint is left. */
+	for (i = 1; i <= 3; i++) {
+		ck_assert_int_eq(store_snapshot_get(env.st, game, i, &text),
+		    STORE_NOTFOUND);
+		free(text);
+		text = NULL;
+	}
+	ck_assert_int_eq(store_snapshot_get(env.st, game, 0, &text), STORE_OK);
+	free(text);
 }
 END_TEST
 

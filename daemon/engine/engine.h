@@ -318,6 +318,10 @@ struct gamestate {
 	 * (writer.c): an entry appended to it then gets a snapshot row
 	 * only every ENGINE_SNAPSHOT_EVERY entries (record.h). */
 	int			    kept;
+	/* 1 when entry seq was appended to a kept state without a snapshot
+	 * (record.c): the next entry then has no newest snapshot to remove.
+	 * 0 (as loaded): one may be in the store. */
+	int			    seq_unsnapshotted;
 };
 
 /* Load a game's newest state (or the one after entry seq, if seq >= 0). */

@@ -90,6 +90,7 @@ engine_append_entry(struct store *st, const struct serverkey *key,
 	    (snapshot_wanted(gs, e->seq, over) && store_snapshot_put(st,
 	    e->game_id, e->seq, state_text) != STORE_OK) ||
 	    ((e->seq - 1) % ENGINE_SNAPSHOT_EVERY != 0 &&
+	    !gs->seq_unsnapshotted &&
 	    store_snapshot_drop(st, e->game_id, e->seq - 1) != STORE_OK) ||
 	    (!quiet_entry(e->kind) && engine_queue_notifications(st, gs,
 	    mover, mover_event, e->seq, over) != 0) ||
@@ -107,5 +108,6 @@ engine_append_entry(struct store *st, const struct serverkey *key,
 	}
 	free(state_text);
 	memcpy(gs->last_hash, e->hash, STORE_HASH_BYTES);
+	gs->seq_unsnapshotted = !snapshot_wanted(gs, e->seq, over);
 	return STORE_OK;
 }
