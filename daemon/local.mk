@@ -14,7 +14,8 @@ daemon_libpbem_a_SOURCES = \
 	daemon/common/clock.h daemon/common/clock.c \
 	daemon/common/timetext.h daemon/common/timetext.c \
 	daemon/common/addrpolicy.h daemon/common/addrpolicy.c \
-	daemon/common/secretfile.h daemon/common/secretfile.c
+	daemon/common/secretfile.h daemon/common/secretfile.c \
+	daemon/common/threadname.h daemon/common/threadname.c
 # engine/: everything that decides and records a move (engine.h).
 daemon_libpbem_a_SOURCES += \
 	daemon/engine/engine.h \

@@ -60,7 +60,8 @@ struct store;
 
 /* ---- Opening and transactions ---------------------------------------- */
 
-/* Open (creating if needed) the database at path and migrate it. */
+/* Open (creating if needed) the database at path and migrate it.  A
+ * connection is for one thread at a time (it has no lock of its own). */
 enum store_status store_open(const char *path, struct store **out,
     char *err, size_t errlen);
 void		store_close(struct store *st);

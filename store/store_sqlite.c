@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -493,6 +494,19 @@ db_create_private(const char *path, char *err, size_t errlen)
 }
 
 /*
+ * Once per process, before SQLite starts: no memory statistics (each
+ * allocation would take a process-wide mutex; nothing reads them).  If
+ * SQLite was already started by other code, it keeps its settings.
+ */
+static pthread_once_t sqlite_setup_once = PTHREAD_ONCE_INIT;
+
+static void
+sqlite_setup(void)
+{
+	(void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
+/*
  * Open the file and set up the connection.  The file is checked before
  * anything is written to it, so a foreign or newer file is left as it was.
  */
@@ -509,8 +523,13 @@ db_open(const char *path, sqlite3 **out, char *err, size_t errlen)
 		return STORE_ERROR;
 	if (db_create_private(path, err, errlen) == -1)
 		return STORE_ERROR;
+	(void)pthread_once(&sqlite_setup_once, sqlite_setup);
+	/* NOMUTEX: a connection is used by one thread at a time (a struct
+	 * store is not shared), so it needs no lock of its own around every
+	 * call; connections of different threads still share the file
+	 * safely. */
 	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE, NULL);
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path,
 		    db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));

@@ -16,7 +16,8 @@
  *
  * It reports accepted moves/s, the latency of each request (p50, p90,
  * p99, max), errors by HTTP status and code, pbemd's peak RSS (VmHWM)
- * and CPU time per accepted move, this program's own CPU time (it shares
+ * and CPU time per accepted move (in all, and by thread name: the
+ * writer's is the serial ceiling), this program's own CPU time (it shares
  * the machine), and the load average before and after.
  *
  * usage: bench_load [-k] [-c clients] [-g games] [-t http_threads]
@@ -312,6 +313,34 @@ cpu_of(const struct rusage *ru)
 	    1e6;
 }
 
+/*
+ * pbemd's CPU per accepted move by thread name, between two readings.
+ * The writer's figure is the serial ceiling: one thread writes every
+ * move, so 1e6 / (its us per move) is the most moves/s the writer can
+ * take however many cores there are, a figure that holds at any load.
+ */
+static void
+print_threads(const struct load_threads *before,
+    const struct load_threads *after, long moves)
+{
+	double us;
+	int i, k;
+
+	printf("  pbemd CPU per accepted move, by thread name:\n");
+	for (i = 0; i < after->n; i++) {
+		us = after->cpu[i];
+		for (k = 0; k < before->n; k++)
+			if (strcmp(before->name[k], after->name[i]) == 0)
+				us -= before->cpu[k];
+		us = moves ? 1e6 * us / (double)moves : 0;
+		printf("    %-15s x%-2d %6.1f us", after->name[i],
+		    after->count[i], us);
+		if (strcmp(after->name[i], "pbem-writer") == 0 && us > 0)
+			printf("  (serial ceiling %.0f moves/s)", 1e6 / us);
+		printf("\n");
+	}
+}
+
 static void
 loadavg(char *out, size_t len)
 {
@@ -337,6 +366,7 @@ main(int argc, char **argv)
 	struct epoll_event ev, events[256];
 	char load_before[128], load_after[128];
 	struct client *clients, *c;
+	struct load_threads threads0, threads1;
 	struct loadenv env;
 	struct rusage ru0, ru;
 	ssize_t n;
@@ -396,6 +426,7 @@ main(int argc, char **argv)
 	}
 	loadavg(load_before, sizeof(load_before));
 	cpu0 = loadenv_pbemd_cpu(&env, &sys0);
+	loadenv_pbemd_threads(&env, &threads0);
 	getrusage(RUSAGE_SELF, &ru0);
 	t0 = load_now();
 	if (seconds > 0)
@@ -444,6 +475,7 @@ main(int argc, char **argv)
 	}
 	t1 = load_now();
 	cpu1 = loadenv_pbemd_cpu(&env, &sys1);
+	loadenv_pbemd_threads(&env, &threads1);
 	rss = loadenv_pbemd_peak_rss(&env);
 	loadavg(load_after, sizeof(load_after));
 	getrusage(RUSAGE_SELF, &ru);
@@ -469,6 +501,7 @@ main(int argc, char **argv)
 	    "move (%.0f us in the kernel)\n", rss, cpu1 - cpu0, accepted ?
 	    1e6 * (cpu1 - cpu0) / (double)accepted : 0, accepted ? 1e6 *
 	    (sys1 - sys0) / (double)accepted : 0);
+	print_threads(&threads0, &threads1, accepted);
 	printf("  bench_load itself (the clients): CPU %.2f s = %.0f us per "
 	    "accepted move\n", cpu_of(&ru) - cpu_of(&ru0), accepted ? 1e6 *
 	    (cpu_of(&ru) - cpu_of(&ru0)) / (double)accepted : 0);

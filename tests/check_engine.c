@@ -293,6 +293,50 @@ audit_game(int64_t game, struct audit_report *report)
 	return rc;
 }
 
+/* Checks one mail row of the notifications test. */
+static int
+check_notification(const struct store_outbox *o, void *arg)
+{
+	int *seen = arg;
+	json_t *pl;
+	char *canonical;
+
+	if (strcmp(o->channel, "mail") != 0 || o->seq == 0)
+		return 0;
+	pl = json_loads(o->payload, 0, NULL);
+	ck_assert_msg(pl != NULL, "row %lld: %s", (long long)o->id,
+	    o->payload);
+	canonical = json_dumps(pl, JSON_COMPACT | JSON_SORT_KEYS);
+	ck_assert_str_eq(o->payload, canonical);
+	ck_assert_int_eq(json_integer_value(json_object_get(pl, "game")),
+	    o->game_id);
+	ck_assert_int_eq(json_integer_value(json_object_get(pl, "seq")),
+	    o->seq);
+	ck_assert_str_eq(json_string_value(json_object_get(pl, "event")),
+	    o->event);
+	ck_assert(json_is_integer(json_object_get(pl, "seat")));
+	ck_assert(json_is_boolean(json_object_get(pl, "your_turn")));
+	ck_assert_int_eq(json_object_size(pl), 5);
+	free(canonical);
+	json_decref(pl);
+	(*seen)++;
+	return 0;
+}
+
+/* A move's notification rows are printed without jansson (outbox.c):
+ * each must be the very text jansson makes of the same object. */
+START_TEST(test_notification_payloads)
+{
+	int64_t game = testenv_game(&env, "stmissions", 2);
+	int seen = 0;
+
+	play_out(game, 7);
+	ck_assert_int_eq(store_outbox_due(env.st, INT64_MAX, 100000,
+	    check_notification, &seen), STORE_OK);
+	ck_assert_int_gt(seen, 10);
+}
+END_TEST
+
 START_TEST(test_audit_export_verify)
 {
 	int64_t game = testenv_game(&env, "template", 3);
@@ -518,6 +562,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_french_messages);
 	tcase_add_test(tc, test_race_same_sequence);
 	tcase_add_test(tc, test_audit_export_verify);
+	tcase_add_test(tc, test_notification_payloads);
 	tcase_add_test(tc, test_bundle_running_game);
 	tcase_add_test(tc, test_tampering);
 	tcase_add_test(tc, test_tampering_first_fault);

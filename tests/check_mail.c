@@ -1236,6 +1236,50 @@ START_TEST(test_opening_mail_sent)
 }
 END_TEST
 
+/* Counts the pending mail rows already tried once (for the test below). */
+static int
+count_retried(const struct store_outbox *o, void *arg)
+{
+	int *n = arg;
+
+	if (o->attempts == 1 && strstr(o->last_error, "/new") != NULL)
+		(*n)++;
+	return 0;
+}
+
+/* The Maildir batch is made durable before its rows are marked sent: when
+ * new/ cannot take the messages, no row is marked, nothing is left in
+ * tmp/, and both rows wait for a retry. */
+START_TEST(test_maildir_batch_not_durable)
+{
+	struct tpl_set *tpl = templates();
+	char path[700];
+	struct dirent *de;
+	int retried = 0, left = 0;
+	DIR *d;
+	FILE *f;
+
+	ck_assert_int_eq(maildir_make(set.maildir_out, path, sizeof(path)),
+	    0);
+	snprintf(path, sizeof(path), "%s/new", set.maildir_out);
+	ck_assert_int_eq(rmdir(path), 0);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));	/* not a folder */
+	fclose(f);
+	ck_assert_int_eq(mail_sender_run_once(env.st, tpl, &set, 100), 2);
+	ck_assert_int_eq(store_outbox_due_channel(env.st, "mail",
+	    (int64_t)time(NULL) + 1000000, 100, count_retried, &retried),
+	    STORE_OK);
+	ck_assert_int_eq(retried, 2);
+	snprintf(path, sizeof(path), "%s/tmp", set.maildir_out);
+	ck_assert_ptr_nonnull(d = opendir(path));
+	while ((de = readdir(d)) != NULL)
+		left += de->d_name[0] != '.';
+	closedir(d);
+	ck_assert_int_eq(left, 0);
+	templates_free(tpl);
+}
+END_TEST
+
 /* An unsigned HELP whose subject names a game gets, after the mail
  * help, the game's own rules from the public view. */
 START_TEST(test_help_names_game)
@@ -1742,6 +1786,7 @@ mail_suite(void)
 	tcase_add_test(tc, test_maildir_scan);
 	tcase_add_test(tc, test_send_no_leak);
 	tcase_add_test(tc, test_opening_mail_sent);
+	tcase_add_test(tc, test_maildir_batch_not_durable);
 	tcase_add_test(tc, test_help_names_game);
 	tcase_add_test(tc, test_render_bad_rows);
 	tcase_add_test(tc, test_send_failures);

@@ -175,6 +175,8 @@ START_TEST(test_batch_refusal_undone_alone)
 	struct submitter s[2 * NTHREADS];
 	pthread_barrier_t start;
 	pthread_t t[2 * NTHREADS];
+	struct gamestate gs;
+	char err[512];
 	int i, n, seat, round, ok, refused;
 
 	for (i = 0; i < NTHREADS; i++)
@@ -214,16 +216,23 @@ START_TEST(test_batch_refusal_undone_alone)
 		}
 		ck_assert_int_eq(ok, NTHREADS);
 		ck_assert_int_eq(refused, NTHREADS);
-		/* Each accepted move adds a log entry, a snapshot and two
-		 * outbox rows, and drops the game's previous snapshot unless
-		 * it is a checkpoint (record.h; round 0 follows entry 0, one);
-		 * the refused ones add nothing. */
+		/* Each accepted move adds a log entry and two outbox rows,
+		 * and no snapshot: the writer keeps the game's state, and
+		 * entries 1-10 are no checkpoint (record.h); the refused ones
+		 * add nothing. */
 		logged = testenv_rows(&env) - before;
-		ck_assert_int_eq(logged, NTHREADS * (round == 0 ? 4 : 3));
+		ck_assert_int_eq(logged, NTHREADS * 3);
 	}
 	pthread_barrier_destroy(&start);
-	for (i = 0; i < NTHREADS; i++)
+	for (i = 0; i < NTHREADS; i++) {
 		ck_assert(audit_ok(games[i]));
+		/* With no newest snapshot, a load replays from entry 0 and
+		 * must still reach the log's state hash. */
+		ck_assert_msg(gamestate_load(env.st, games[i], -1, &gs, err,
+		    sizeof(err)) == ENGINE_OK, "%s", err);
+		ck_assert_int_eq(gs.seq, 10);
+		gamestate_clear(&gs);
+	}
 }
 END_TEST
 
@@ -258,8 +267,8 @@ START_TEST(test_kept_state_checked_against_log)
 	struct engine_reply reply;
 	struct proto_move m;
 	struct gamestate gs;
-	char move[256], block[4096], err[512];
-	int seat, spoilt;
+	char move[256], block[4096], err[512], *text = NULL;
+	int seat, spoilt, i;
 
 	/* One move through the writer (it now keeps the game's state),
 	 * and the next one written behind its back. */
@@ -287,6 +296,17 @@ START_TEST(test_kept_state_checked_against_log)
 	ck_assert_int_eq(reply.status, ENGINE_STALE_SEQ);
 	engine_reply_clear(&reply);
 	ck_assert(audit_ok(game));
+	/* Snapshots: entry 2, written on a loaded state, had the game's
+	 * newest; the writer, loading again for entry 3, removed it and
+	 * wrote none (record.h).  Only the genesis checkpoint is left. */
+	for (i = 1; i <= 3; i++) {
+		ck_assert_int_eq(store_snapshot_get(env.st, game, i, &text),
+		    STORE_NOTFOUND);
+		free(text);
+		text = NULL;
+	}
+	ck_assert_int_eq(store_snapshot_get(env.st, game, 0, &text), STORE_OK);
+	free(text);
 }
 END_TEST
 

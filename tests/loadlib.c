@@ -1,6 +1,7 @@
 /*
  * loadlib.c -- see loadlib.h.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -334,26 +335,81 @@ loadenv_pbemd_peak_rss(const struct loadenv *env)
 	return kib;
 }
 
-double
-loadenv_pbemd_cpu(const struct loadenv *env, double *sys)
+/* The name and CPU seconds (user + system; *sys the system part) in the
+ * stat file at path: 0, or -1 if it cannot be read. */
+static int
+stat_cpu(const char *path, char name[16], double *cpu, double *sys)
 {
-	char path[64], buf[1024], *p;
+	char buf[1024], *open_paren, *close_paren;
 	unsigned long utime, stime;
-	size_t n;
+	size_t n, namelen;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)env->pbemd);
 	if ((f = fopen(path, "r")) == NULL)
 		return -1;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
 	/* Fields 14 and 15, counted after the ")" that ends the name. */
-	if ((p = strrchr(buf, ')')) == NULL || sscanf(p + 2,
+	if ((open_paren = strchr(buf, '(')) == NULL ||
+	    (close_paren = strrchr(buf, ')')) == NULL ||
+	    close_paren < open_paren || sscanf(close_paren + 2,
 	    "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime,
 	    &stime) != 2)
 		return -1;
+	namelen = (size_t)(close_paren - open_paren - 1);
+	if (namelen > 15)
+		namelen = 15;
+	memcpy(name, open_paren + 1, namelen);
+	name[namelen] = '\0';
+	*cpu = (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+	*sys = (double)stime / (double)sysconf(_SC_CLK_TCK);
+	return 0;
+}
+
+double
+loadenv_pbemd_cpu(const struct loadenv *env, double *sys)
+{
+	char path[64], name[16];
+	double cpu, kernel;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)env->pbemd);
+	if (stat_cpu(path, name, &cpu, &kernel) != 0)
+		return -1;
 	if (sys != NULL)
-		*sys = (double)stime / (double)sysconf(_SC_CLK_TCK);
-	return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+		*sys = kernel;
+	return cpu;
+}
+
+void
+loadenv_pbemd_threads(const struct loadenv *env, struct load_threads *t)
+{
+	char path[320], name[16];
+	struct dirent *d;
+	double cpu, kernel;
+	DIR *dir;
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)env->pbemd);
+	if ((dir = opendir(path)) == NULL)
+		return;
+	while ((d = readdir(dir)) != NULL) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.32s/stat",
+		    (int)env->pbemd, d->d_name);
+		if (stat_cpu(path, name, &cpu, &kernel) != 0)
+			continue;
+		for (i = 0; i < t->n && strcmp(t->name[i], name) != 0; i++)
+			;
+		if (i == t->n) {
+			if (t->n == LOAD_MAX_THREAD_NAMES)
+				continue;
+			memcpy(t->name[t->n++], name, sizeof(name));
+		}
+		t->count[i]++;
+		t->cpu[i] += cpu;
+	}
+	closedir(dir);
 }

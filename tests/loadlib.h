@@ -75,6 +75,19 @@ int	loadenv_stop_pbemd(struct loadenv *env, int sig);
 long	loadenv_pbemd_peak_rss(const struct loadenv *env);
 double	loadenv_pbemd_cpu(const struct loadenv *env, double *sys);
 
+/* pbemd's CPU time by thread name (/proc/<pid>/task/<tid>/stat; pbemd
+ * names its threads, daemon/common/threadname.h): the threads alive when
+ * read, summed per name.  A thread that ended is not counted. */
+#define LOAD_MAX_THREAD_NAMES	24
+struct load_threads {
+	int	 n;
+	char	 name[LOAD_MAX_THREAD_NAMES][16];
+	int	 count[LOAD_MAX_THREAD_NAMES];		/* threads */
+	double	 cpu[LOAD_MAX_THREAD_NAMES];		/* seconds */
+};
+void	loadenv_pbemd_threads(const struct loadenv *env,
+	    struct load_threads *t);
+
 double	load_now(void);
 uint32_t load_random(uint64_t *state, uint32_t bound);
 

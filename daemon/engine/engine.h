@@ -319,6 +319,14 @@ struct gamestate {
 	/* The players at the seats, read once each and kept with the state
 	 * (gamestate_seat_player()); id 0: not read yet. */
 	struct store_player	    seat_players[STORE_MAX_SEATS];
+	/* 1 while the writer keeps this state for the game's next move
+	 * (writer.c): an entry appended to it then gets a snapshot row
+	 * only every ENGINE_SNAPSHOT_EVERY entries (record.h). */
+	int			    kept;
+	/* 1 when entry seq was appended to a kept state without a snapshot
+	 * (record.c): the next entry then has no newest snapshot to remove.
+	 * 0 (as loaded): one may be in the store. */
+	int			    seq_unsnapshotted;
 };
 
 /* Load a game's newest state (or the one after entry seq, if seq >= 0). */

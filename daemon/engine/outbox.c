@@ -49,17 +49,15 @@ engine_mail_event_known(const char *event)
 	return 0;
 }
 
-int
-engine_outbox_mail(struct store *st, int64_t game_id, int64_t seq,
-    const char *recipient, const char *event, json_t *payload, int64_t when)
+/* Queue a "mail" row whose payload is the JSON text payload_text (the
+ * event already checked).  0 or -1. */
+static int
+outbox_add_mail(struct store *st, int64_t game_id, int64_t seq,
+    const char *recipient, const char *event, char *payload_text,
+    int64_t when)
 {
 	struct store_outbox o;
-	enum store_status rc;
 
-	if (!engine_mail_event_known(event) || payload == NULL) {
-		json_decref(payload);
-		return -1;
-	}
 	memset(&o, 0, sizeof(o));
 	o.game_id = game_id;
 	o.seq = seq;
@@ -68,22 +66,53 @@ engine_outbox_mail(struct store *st, int64_t game_id, int64_t seq,
 	snprintf(o.event, sizeof(o.event), "%s", event);
 	o.status = STORE_OUTBOX_PENDING;
 	o.next_attempt = when;
-	o.payload = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
-	json_decref(payload);
-	rc = o.payload != NULL ? store_outbox_add(st, &o) : STORE_ERROR;
-	free(o.payload);
-	return rc == STORE_OK ? 0 : -1;
+	o.payload = payload_text;
+	return store_outbox_add(st, &o) == STORE_OK ? 0 : -1;
 }
 
-/* The outbox payload: which game, move and seat to render at delivery
- * (never the view itself, so no hidden card is stored in the outbox). */
-static json_t *
-notification_payload(int64_t game_id, int64_t seq, int seat,
-    const char *event, int acting)
+int
+engine_outbox_mail(struct store *st, int64_t game_id, int64_t seq,
+    const char *recipient, const char *event, json_t *payload, int64_t when)
 {
-	return json_pack("{s:I, s:I, s:i, s:s, s:b}", "game",
-	    (json_int_t)game_id, "seq", (json_int_t)seq, "seat", seat,
-	    "event", event, "your_turn", acting);
+	char *text;
+	int rc;
+
+	if (!engine_mail_event_known(event) || payload == NULL) {
+		json_decref(payload);
+		return -1;
+	}
+	text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(payload);
+	if (text == NULL)
+		return -1;
+	rc = outbox_add_mail(st, game_id, seq, recipient, event, text, when);
+	free(text);
+	return rc;
+}
+
+/*
+ * A seat's notification: which game, move and seat to render at delivery
+ * (never the view itself, so no hidden card is stored in the outbox).
+ * Two of these go with every move, so the payload is printed directly
+ * rather than built with jansson: the same text json_dumps(JSON_COMPACT |
+ * JSON_SORT_KEYS) makes of {game, seq, seat, event, your_turn} (an event
+ * name is one of engine_mail_events[], which need no escaping; tests/
+ * check_engine compares the two).
+ */
+static int
+queue_notification(struct store *st, int64_t game_id, int64_t seq,
+    const char *recipient, int seat, const char *event, int acting)
+{
+	char text[256];
+
+	if (!engine_mail_event_known(event))
+		return -1;
+	snprintf(text, sizeof(text), "{\"event\":\"%s\",\"game\":%lld,"
+	    "\"seat\":%d,\"seq\":%lld,\"your_turn\":%s}", event,
+	    (long long)game_id, seat, (long long)seq, acting ? "true" :
+	    "false");
+	return outbox_add_mail(st, game_id, seq, recipient, event, text,
+	    clock_now());
 }
 
 /* One row per seat after entry seq: mover_event for seat mover (if not
@@ -111,15 +140,13 @@ queue_seats(struct store *st, struct gamestate *gs, int mover,
 				acting = 1;
 		if (over && s == mover && mover_event != NULL &&
 		    strcmp(mover_event, "accepted") == 0 &&
-		    engine_outbox_mail(st, gs->game.id, seq, p->email,
-		    mover_event, notification_payload(gs->game.id, seq, s,
-		    mover_event, 0), clock_now()) != 0)
+		    queue_notification(st, gs->game.id, seq, p->email, s,
+		    mover_event, 0) != 0)
 			return -1;
 		event = over ? "game_over" : s == mover && mover_event != NULL ?
 		    mover_event : acting ? "your_turn" : idle_event;
-		if (engine_outbox_mail(st, gs->game.id, seq, p->email, event,
-		    notification_payload(gs->game.id, seq, s, event, acting),
-		    clock_now()) != 0)
+		if (queue_notification(st, gs->game.id, seq, p->email, s,
+		    event, acting) != 0)
 			return -1;
 	}
 	return 0;

@@ -45,6 +45,13 @@ quiet_entry(int kind)
 	return kind == STORE_ENTRY_DELEGATION || kind == STORE_ENTRY_REVOCATION;
 }
 
+/* Does entry seq of gs's game get a snapshot row (record.h)? */
+static int
+snapshot_wanted(const struct gamestate *gs, int64_t seq, int over)
+{
+	return seq % ENGINE_SNAPSHOT_EVERY == 0 || over || !gs->kept;
+}
+
 enum store_status
 engine_append_entry(struct store *st, const struct serverkey *key,
     struct gamestate *gs, struct store_entry *e, int mover,
@@ -80,9 +87,10 @@ engine_append_entry(struct store *st, const struct serverkey *key,
 	 * like the calls below.
 	 */
 	if (rc != STORE_OK ||
-	    store_snapshot_put(st, e->game_id, e->seq, state_text) !=
-	    STORE_OK ||
+	    (snapshot_wanted(gs, e->seq, over) && store_snapshot_put(st,
+	    e->game_id, e->seq, state_text) != STORE_OK) ||
 	    ((e->seq - 1) % ENGINE_SNAPSHOT_EVERY != 0 &&
+	    !gs->seq_unsnapshotted &&
 	    store_snapshot_drop(st, e->game_id, e->seq - 1) != STORE_OK) ||
 	    (!quiet_entry(e->kind) && engine_queue_notifications(st, gs,
 	    mover, mover_event, e->seq, over) != 0) ||
@@ -100,5 +108,6 @@ engine_append_entry(struct store *st, const struct serverkey *key,
 	}
 	free(state_text);
 	memcpy(gs->last_hash, e->hash, STORE_HASH_BYTES);
+	gs->seq_unsnapshotted = !snapshot_wanted(gs, e->seq, over);
 	return STORE_OK;
 }

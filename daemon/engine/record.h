@@ -18,12 +18,15 @@
 #include "engine.h"
 
 /*
- * Snapshots kept: the newest state of every game (so the next move loads
- * it directly), and one every ENGINE_SNAPSHOT_EVERY entries; the state
- * after any other entry is rebuilt from the snapshot before it by
- * replaying the entries between (gamestate_load(); docs/STORE.md,
- * "Snapshots").  16 keeps about a sixteenth of a snapshot per move while
- * a rebuild replays at most 15 moves.
+ * Snapshots kept: one every ENGINE_SNAPSHOT_EVERY entries, the last entry
+ * of a finished game, and the newest state of every game whose state is
+ * not kept in memory by the writer (gs->kept), so that its next move
+ * loads it directly; the state after any other entry is rebuilt from the
+ * snapshot before it by replaying the entries between (gamestate_load();
+ * docs/STORE.md, "Snapshots").  16 keeps about a sixteenth of a snapshot
+ * per move while a rebuild replays at most 15 moves.  The writer's moves
+ * skip the newest snapshot: a whole-state row written and deleted again
+ * at the next move was the largest write of a move.
  */
 #define ENGINE_SNAPSHOT_EVERY	16
 

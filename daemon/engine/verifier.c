@@ -13,6 +13,7 @@
 
 #include "engine.h"
 #include "protocol.h"
+#include "threadname.h"
 #include "verifier.h"
 
 /* Entries a worker takes at a time, and the most workers started. */
@@ -205,6 +206,7 @@ work(void *arg)
 	struct verifier *v = arg;
 	size_t first, i, end;
 
+	thread_name_set("pbem-verify");
 	while (!atomic_load(&v->stop)) {
 		first = atomic_fetch_add(&v->next, VERIFIER_CHUNK);
 		if (first >= v->n)

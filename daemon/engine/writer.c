@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "apply.h"
+#include "threadname.h"
 #include "writer.h"
 
 struct job {
@@ -117,6 +118,7 @@ game_state(struct writer *w, int64_t game_id, struct engine_reply *reply)
 		return NULL;
 	}
 	s->game_id = game_id;
+	s->gs.kept = 1;
 	return &s->gs;
 }
 
@@ -234,6 +236,7 @@ writer_main(void *arg)
 	struct job *j;
 	int n;
 
+	thread_name_set("pbem-writer");
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
 		while (w->head == NULL && !w->stopping)

@@ -16,6 +16,7 @@
 #include <microhttpd.h>
 
 #include "events.h"
+#include "threadname.h"
 
 /* The time in milliseconds on the clock the timer waits on. */
 static int64_t
@@ -82,6 +83,7 @@ timer_main(void *arg)
 	struct timespec until;
 	int64_t now;
 
+	thread_name_set("pbem-events");
 	pthread_mutex_lock(&hub->lock);
 	while (!hub->timer_exit) {
 		now = now_ms();

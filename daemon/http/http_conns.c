@@ -18,6 +18,7 @@
 
 #include "http_conns.h"
 #include "log.h"
+#include "threadname.h"
 
 struct conn {
 	struct conn	*prev, *next;
@@ -158,6 +159,7 @@ watchdog_main(void *arg)
 {
 	struct timespec until;
 
+	thread_name_set("pbem-watchdog");
 	(void)arg;
 	pthread_mutex_lock(&lock);
 	while (!stopping) {

@@ -388,6 +388,34 @@ int	maildir_make(const char *dir, char *err, size_t errlen);
  * LF).  0 or -1 with err. */
 int	maildir_put(const char *dir, const char *name_hint, const char *header,
 	    const char *data, size_t len, char *err, size_t errlen);
+
+/*
+ * A batch of outgoing messages into one Maildir, made durable together
+ * (the sender's Maildir delivery): each is written into tmp/ unsynced;
+ * maildir_batch_commit() then syncs each one's data (fdatasync, all
+ * issued after every write), renames each into new/ and fsyncs new/ once.  A message counts as delivered only
+ * when commit says so: its data and its name in new/ are on disk.
+ */
+#define MAILDIR_BATCH_MAX	64
+struct maildir_batch {
+	char	 dir[MAIL_PATH_MAX];
+	int	 n;				/* messages in tmp/ */
+	char	 name[MAILDIR_BATCH_MAX][256];
+};
+/* An empty batch into dir (made if need be).  0 or -1 with err. */
+int	maildir_batch_begin(struct maildir_batch *b, const char *dir,
+	    char *err, size_t errlen);
+/* Write a message into tmp/ under name_hint (as maildir_put() names it):
+ * its index in the batch, or -1 with err (the batch is full, or the
+ * write failed; nothing is left in tmp/). */
+int	maildir_batch_add(struct maildir_batch *b, const char *name_hint,
+	    const char *data, size_t len, char *err, size_t errlen);
+/* Make the batch's messages durable and visible; moved[i] says whether
+ * message i now is (its data synced, renamed, and new/ synced).  0 when all
+ * were, else -1 with the first error in err; a message not moved is
+ * removed from tmp/.  The batch is empty afterwards. */
+int	maildir_batch_commit(struct maildir_batch *b, int *moved, char *err,
+	    size_t errlen);
 /* Keep a message in the quarantine Maildir with an
  * X-Pbem-Quarantine-Reason: header at the top.  0 or -1. */
 int	mail_quarantine(const struct mail_settings *s, const char *raw,

@@ -3,7 +3,9 @@
  *
  * Writing follows the Maildir convention: the message goes to tmp/,
  * is fsync'd, then renamed into new/, so a reader never sees half a
- * message.  Reading takes every file of new/, hands it to mail_ingest()
+ * message; the sender's batches (maildir_batch_*) write all their
+ * messages into tmp/ first, then sync each one's data, rename them, and
+ * fsync new/ once.  Reading takes every file of new/, hands it to mail_ingest()
  * and renames it to cur/NAME:2,S (":2,FS" when it was quarantined, so
  * it stands out); on MAIL_TEMPFAIL it stays in new/ for the next scan.
  * A file over max_size, or that is not a regular file, is never read:
@@ -138,6 +140,125 @@ maildir_put(const char *dir, const char *name_hint, const char *header,
 		return -1;
 	}
 	return 0;
+}
+
+int
+maildir_batch_begin(struct maildir_batch *b, const char *dir, char *err,
+    size_t errlen)
+{
+	b->n = 0;
+	if (snprintf(b->dir, sizeof(b->dir), "%s", dir) >=
+	    (int)sizeof(b->dir)) {
+		snprintf(err, errlen, "%s: path too long", dir);
+		return -1;
+	}
+	return maildir_make(dir, err, errlen);
+}
+
+int
+maildir_batch_add(struct maildir_batch *b, const char *name_hint,
+    const char *data, size_t len, char *err, size_t errlen)
+{
+	char tmp[MAIL_PATH_MAX + 300];
+	int fd;
+
+	if (b->n == MAILDIR_BATCH_MAX) {
+		snprintf(err, errlen, "%s: the batch is full", b->dir);
+		return -1;
+	}
+	maildir_name(name_hint, b->name[b->n], sizeof(b->name[b->n]));
+	snprintf(tmp, sizeof(tmp), "%s/tmp/%s", b->dir, b->name[b->n]);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0600)) == -1) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	if (write_all(fd, data, len) != 0) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	if (close(fd) != 0) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return b->n++;
+}
+
+/* Remove the messages of b from i on from tmp/ (not delivered). */
+static void
+batch_unlink_from(const struct maildir_batch *b, int i, int *moved)
+{
+	char tmp[MAIL_PATH_MAX + 300];
+
+	for (; i < b->n; i++) {
+		moved[i] = 0;
+		snprintf(tmp, sizeof(tmp), "%s/tmp/%s", b->dir, b->name[i]);
+		unlink(tmp);
+	}
+}
+
+int
+maildir_batch_commit(struct maildir_batch *b, int *moved, char *err,
+    size_t errlen)
+{
+	char tmp[MAIL_PATH_MAX + 300], dst[MAIL_PATH_MAX + 300];
+	int fd, dfd, i, rc = 0, any = 0;
+
+	if (b->n == 0)
+		return 0;
+	snprintf(tmp, sizeof(tmp), "%s/new", b->dir);
+	if ((fd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		batch_unlink_from(b, 0, moved);
+		b->n = 0;
+		return -1;
+	}
+	/* Every message's data on disk.  The writes were all issued first,
+	 * so one journal commit can carry several files' metadata.  (One
+	 * syncfs() for the batch was tried: on a file system shared with
+	 * other work it flushes their data too, and cost more.) */
+	for (i = 0; i < b->n; i++) {
+		snprintf(tmp, sizeof(tmp), "%s/tmp/%s", b->dir, b->name[i]);
+		if ((dfd = open(tmp, O_RDONLY | O_CLOEXEC)) == -1 ||
+		    fdatasync(dfd) != 0) {
+			snprintf(err, errlen, "fdatasync %s: %s", tmp,
+			    strerror(errno));
+			if (dfd != -1)
+				close(dfd);
+			batch_unlink_from(b, 0, moved);
+			close(fd);
+			b->n = 0;
+			return -1;
+		}
+		close(dfd);
+	}
+	for (i = 0; i < b->n; i++) {
+		snprintf(tmp, sizeof(tmp), "%s/tmp/%s", b->dir, b->name[i]);
+		snprintf(dst, sizeof(dst), "%s/new/%s", b->dir, b->name[i]);
+		moved[i] = rename(tmp, dst) == 0;
+		if (!moved[i]) {
+			if (rc == 0)
+				snprintf(err, errlen, "rename %s: %s", tmp,
+				    strerror(errno));
+			unlink(tmp);
+			rc = -1;
+		} else
+			any = 1;
+	}
+	/* The names in new/ on disk: only then is a message delivered. */
+	if (any && fsync(fd) != 0) {
+		snprintf(err, errlen, "fsync %s/new: %s", b->dir,
+		    strerror(errno));
+		for (i = 0; i < b->n; i++)
+			moved[i] = 0;
+		rc = -1;
+	}
+	close(fd);
+	b->n = 0;
+	return rc;
 }
 
 int

@@ -2,6 +2,12 @@
  * mail_sender.c -- the outbound worker: due "mail" rows of the outbox ->
  * render -> compose -> send -> mark.
  *
+ * By SMTP each row is marked when the server took it.  Into the Maildir
+ * outbox the batch's messages are written unsynced, then made durable
+ * together (their data synced one after another, then renamed, then one
+ * fsync of new/: mail.h, maildir_batch_commit()), and only then are
+ * their rows marked sent.
+ *
  * Before it delivers a batch it makes every commit durable
  * (store_sync()): with synchronous=NORMAL a power cut could otherwise
  * take back a move whose mail, and receipt, already went out.
@@ -48,6 +54,11 @@ struct batch {
 	const struct tpl_set		*tpl;
 	const struct mail_settings	*set;
 	struct mail_send_conn		 conn;	/* one SMTP connection */
+	/* Maildir delivery: the messages written into tmp/ and their rows,
+	 * marked sent once the batch is durable (flush_maildir()). */
+	struct maildir_batch		 maildir;
+	int				 maildir_ready;
+	struct store_outbox		 pending[MAILDIR_BATCH_MAX];
 	int				 synced;
 	int				 handled;
 	int				 store_failed;
@@ -144,6 +155,63 @@ over_cap(struct batch *b, const struct store_outbox *o)
 	return 1;
 }
 
+/* Make the Maildir batch durable, then mark its rows sent (or failed,
+ * to be tried again: the same file name makes a retry idempotent). */
+static void
+flush_maildir(struct batch *b)
+{
+	int moved[MAILDIR_BATCH_MAX], i, n = b->maildir.n;
+	char err[1024];
+
+	if (n == 0)
+		return;
+	err[0] = '\0';
+	if (maildir_batch_commit(&b->maildir, moved, err, sizeof(err)) != 0)
+		log_warnx("mail: Maildir %s: %s", b->set->maildir_out, err);
+	for (i = 0; i < n; i++) {
+		if (!moved[i])
+			failed(b, &b->pending[i], 0, err);
+		else if (store_outbox_mark_sent(b->st, b->pending[i].id) !=
+		    STORE_OK) {
+			log_warnx("mail: row %lld sent but not marked: %s",
+			    (long long)b->pending[i].id, store_errmsg(b->st));
+			b->store_failed = 1;
+		} else
+			log_debug("mail: row %lld (%s) put in the Maildir "
+			    "for %s", (long long)b->pending[i].id,
+			    b->pending[i].event, b->pending[i].recipient);
+	}
+}
+
+/* Write a composed message into the Maildir batch; its row is marked
+ * when the batch is flushed. */
+static void
+queue_maildir(struct batch *b, const struct store_outbox *o,
+    const char *data, size_t len)
+{
+	char err[1024], hint[64];
+	int i;
+
+	if (!b->maildir_ready) {
+		if (maildir_batch_begin(&b->maildir, b->set->maildir_out, err,
+		    sizeof(err)) != 0) {
+			failed(b, o, 0, err);
+			return;
+		}
+		b->maildir_ready = 1;
+	}
+	if (b->maildir.n == MAILDIR_BATCH_MAX)
+		flush_maildir(b);
+	snprintf(hint, sizeof(hint), "pbem-out-%lld", (long long)o->id);
+	if ((i = maildir_batch_add(&b->maildir, hint, data, len, err,
+	    sizeof(err))) < 0) {
+		failed(b, o, 0, err);
+		return;
+	}
+	b->pending[i] = *o;
+	b->pending[i].payload = NULL;
+}
+
 static int
 deliver(const struct store_outbox *o, void *arg)
 {
@@ -193,6 +261,12 @@ deliver(const struct store_outbox *o, void *arg)
 		failed(b, o, 0, "out of memory composing the mail");
 		return b->store_failed;
 	}
+	if (b->set->smtp_url[0] == '\0') {
+		queue_maildir(b, o, data, len);
+		free(data);
+		mail_out_clear(&m);
+		return b->store_failed;
+	}
 	snprintf(hint, sizeof(hint), "pbem-out-%lld", (long long)o->id);
 	ss = mail_send(b->set, &b->conn, m.to, data, len, hint, err,
 	    sizeof(err));
@@ -223,10 +297,12 @@ mail_sender_run_once(struct store *st, const struct tpl_set *tpl,
 	b.set = s;
 	if (store_outbox_due_channel(st, "mail", (int64_t)time(NULL), limit,
 	    deliver, &b) != STORE_OK) {
+		flush_maildir(&b);
 		mail_send_close(&b.conn);
 		log_warnx("mail: outbox: %s", store_errmsg(st));
 		return -1;
 	}
+	flush_maildir(&b);
 	mail_send_close(&b.conn);
 	return b.store_failed ? -1 : b.handled;
 }

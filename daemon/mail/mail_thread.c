@@ -12,6 +12,7 @@
 
 #include "log.h"
 #include "mail.h"
+#include "threadname.h"
 
 struct mail_loop {
 	pthread_t	 thread;
@@ -30,8 +31,11 @@ loop_main(void *arg)
 {
 	struct mail_loop *l = arg;
 	struct timespec until;
+	char thread_name[48];
 	int more;
 
+	snprintf(thread_name, sizeof(thread_name), "pbem-%s", l->name);
+	thread_name_set(thread_name);
 	pthread_mutex_lock(&l->mu);
 	while (!l->stop) {
 		pthread_mutex_unlock(&l->mu);

@@ -57,6 +57,7 @@
 #include "addrpolicy.h"
 #include "config.h"
 #include "notify.h"
+#include "threadname.h"
 #include "webhook.h"
 #include "webhook_chat.h"
 
@@ -495,6 +496,7 @@ run(void *arg)
 	int64_t wake_at, look_at = 0, now;
 	int poked, running, ended = 1;
 
+	thread_name_set("pbem-webhooks");
 	for (;;) {
 		pthread_mutex_lock(&w->lock);
 		poked = w->poked;

@@ -19,6 +19,7 @@
 #include "log.h"
 #include "schedule.h"
 #include "scheduler.h"
+#include "threadname.h"
 
 #define NUDGE_GAP_SECONDS	1
 
@@ -71,6 +72,7 @@ run(void *arg)
 	struct timespec started;
 	char err[1024];
 
+	thread_name_set("pbem-sched");
 	pthread_mutex_lock(&t->lock);
 	while (!t->stop) {
 		t->nudged = 0;
