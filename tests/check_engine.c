@@ -482,7 +482,9 @@ START_TEST(test_tampering_first_fault)
 	play_out(game, 5);
 	ck_assert_int_eq(store_log_head(env.st, game, &last, hash), STORE_OK);
 	/* Longer than two of a worker's chunks (16 entries, verifier.c). */
-	ck_assert_int_gt(last, 2 * ENGINE_SNAPSHOT_EVERY);
+	/* Past the second checkpoint (a game's length depends on its random
+	 * seed: it may end on a checkpoint itself). */
+	ck_assert_int_ge(last, 2 * ENGINE_SNAPSHOT_EVERY);
 	two_faults(game, last - 1, "signature", 20, "receipt");
 	two_faults(game, last, "receipt", 1, "signature");
 	two_faults(game, last / 2, "signature", last / 2 + 1, "receipt");
@@ -503,7 +505,9 @@ START_TEST(test_snapshot_checkpoints)
 
 	play_out(game, 5);
 	ck_assert_int_eq(store_log_head(env.st, game, &last, hash), STORE_OK);
-	ck_assert_int_gt(last, 2 * ENGINE_SNAPSHOT_EVERY);
+	/* Past the second checkpoint (a game's length depends on its random
+	 * seed: it may end on a checkpoint itself). */
+	ck_assert_int_ge(last, 2 * ENGINE_SNAPSHOT_EVERY);
 	for (seq = 0; seq <= last; seq++) {
 		found = store_snapshot_get(env.st, game, seq, &text) ==
 		    STORE_OK;
