@@ -115,6 +115,7 @@ main(void)
 	int g, i, first, handled, sent, use_writer;
 	double t0, t_in, t_render, t_send, u0, s0, u1, s1;
 	struct rusage ru;
+	struct writer_stats ws;
 	int64_t pending;
 
 	log_init("bench_mail", 0, 0);
@@ -204,8 +205,10 @@ main(void)
 	handled = maildir_scan(&ctx, set.maildir_in);
 	t_in = now() - t0;
 	cpu_times(&u1, &s1);
-	if (use_writer)
+	if (use_writer) {
+		writer_get_stats(&ws);
 		writer_stop();
+	}
 	if (handled != ngames * nmoves) {
 		fprintf(stderr, "handled %d of %d\n", handled, ngames * nmoves);
 		return 1;
@@ -219,6 +222,9 @@ main(void)
 	printf("  CPU per message: %.0f us user + %.0f us system; peak RSS "
 	    "%ld KiB\n", 1e6 * (u1 - u0) / handled, 1e6 * (s1 - s0) / handled,
 	    ru.ru_maxrss);
+	if (use_writer)
+		printf("  writer: %lld moves in %lld transactions (at most %lld "
+		    "in one)\n", ws.moves, ws.batches, ws.largest);
 	if (getenv("PBEM_BENCH_OUTBOUND") != NULL &&
 	    strcmp(getenv("PBEM_BENCH_OUTBOUND"), "0") == 0)
 		goto done;
