@@ -223,8 +223,8 @@ main(void)
 	    "%ld KiB\n", 1e6 * (u1 - u0) / handled, 1e6 * (s1 - s0) / handled,
 	    ru.ru_maxrss);
 	if (use_writer)
-		printf("  writer: %lld moves in %lld transactions (at most %lld "
-		    "in one)\n", ws.moves, ws.batches, ws.largest);
+		printf("  writer: %lld moves in %lld transactions (at most "
+		    "%lld in one)\n", ws.moves, ws.batches, ws.largest);
 	if (getenv("PBEM_BENCH_OUTBOUND") != NULL &&
 	    strcmp(getenv("PBEM_BENCH_OUTBOUND"), "0") == 0)
 		goto done;

@@ -403,9 +403,10 @@ void	mail_delegation(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
 struct mail_turns {
 	pthread_mutex_t	lock;
 	pthread_cond_t	changed;
-	long		gate;		/* tickets below it handed on or done */
-	long		next;		/* the next ticket to take */
-	long		working[MAIL_TURN_WORKERS];	/* LONG_MAX: idle */
+	long		gate;	/* those below: handed on or done */
+	long		next;	/* the next ticket to take */
+	/* Each worker's ticket now (LONG_MAX: none). */
+	long		working[MAIL_TURN_WORKERS];
 };
 void	mail_turns_init(struct mail_turns *t);
 void	mail_turns_destroy(struct mail_turns *t);

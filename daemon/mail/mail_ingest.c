@@ -665,12 +665,12 @@ ingest_parsed(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 	/* A signed block keeps its turn itself (a move may be handed on
 	 * beside the other thread's work); anything else waits for every
 	 * earlier message to be done. */
-	if (off < 0)
+	if (off < 0) {
 		turn_alone(ctx);
-	if (off < 0)
 		cmd = mail_command_find(m.subject, m.text, m.textlen, &fr);
-	else
+	} else {
 		cmd = MAIL_CMD_NONE;
+	}
 	sender_lang(ctx->st, reply_to, fr, lang, sizeof(lang));
 	if (off < 0 && ctx->set->hosted_key_file[0] != '\0' &&
 	    mail_reply_play(ctx, &m, lang, r, &rep)) {
