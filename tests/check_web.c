@@ -324,6 +324,7 @@ END_TEST
 START_TEST(test_buttons_name_cards)
 {
 	const char *langs[] = { "name_en", "name_fr" };
+	enum rules_lang lang;
 	struct gamestate gs;
 	char err[512], want[256];
 	json_t *view, *legal, *buttons, *b, *card;
@@ -340,8 +341,7 @@ START_TEST(test_buttons_name_cards)
 	seat = seats[0];
 	view = gamestate_view(&gs, seat);
 	legal = gs.module->legal_moves(gs.state, seat);
-	for (enum rules_lang lang = RULES_LANG_EN; lang <= RULES_LANG_FR;
-	    lang++) {
+	for (lang = RULES_LANG_EN; lang <= RULES_LANG_FR; lang++) {
 		buttons = web_move_buttons(&gs, seat, legal, lang);
 		ck_assert_uint_eq(json_array_size(buttons),
 		    json_array_size(legal));
