@@ -30,10 +30,12 @@ SAYS = {
     "en": {"turn": r"your turn \(move (\d+)\).*Legal \(!move \d+ #K\): "
                    r"#1 (.*)$",
            "legal": "#K): ", "accepted": "accepted",
+           "no_pick": r"no move #99 in the list",
            "in_channel": r"not played: a move can name a hidden card"},
     "fr": {"turn": r"à vous de jouer \(coup (\d+)\).*Coups \(!move \d+ "
                    r"#K\) : #1 (.*)$",
            "legal": "#K) : ", "accepted": "accepté",
+           "no_pick": r"pas de coup n° 99 dans la liste",
            "in_channel": r"non joué : un coup peut nommer une carte cachée"},
 }
 LANG = {"alice": "en", "bob": "fr"}
@@ -195,6 +197,13 @@ def play(observer, players, game, limit):
                     says["in_channel"], cursor[name])
                 check(refusal is not None, "a move said in the channel is "
                       "refused privately")
+            if moves < 2 and limit == 0:
+                # A number the list does not have: told, nothing played.
+                client.send("PRIVMSG %s :!move %d #99" % (BOTNICK, game))
+                refusal, cursor[name] = client.wait_for(
+                    says["no_pick"], cursor[name])
+                check(refusal is not None, "%s's !move #99 is refused "
+                      "with the reason" % name)
             client.send("PRIVMSG %s :!move %d %s" % (BOTNICK, game, legal))
             answer, cursor[name] = client.wait_for(
                 r"(game|partie) %d ?: (.*)" % game, cursor[name])
