@@ -237,3 +237,17 @@ rules_validate_module(const struct rules_module *m, char *err, size_t errlen)
 	}
 	return 0;
 }
+
+const char *
+rules_move_label(const struct rules_module *m, const void *state, int seat,
+    const char *text, enum rules_lang lang, char *out, size_t outlen)
+{
+	if (m->api_version >= 11 && m->move_label != NULL &&
+	    m->move_label(state, seat, text, lang, out, outlen) == RULES_OK)
+		return out;
+	if (lang != RULES_LANG_EN && m->api_version >= 2 &&
+	    m->translate != NULL &&
+	    m->translate(state, seat, text, lang, out, outlen) == RULES_OK)
+		return out;
+	return text;
+}

@@ -55,6 +55,8 @@
  *      server-played seats passed to setup in the options.
  *  10  setup_cards_version (optional): older rulesets kept playable by a
  *      card module (with oldest_ruleset_version).
+ *  11  move_label (optional): a legal move worded for a person picking
+ *      it (a web button, a chat bot's list), cards by their names.
  */
 #ifndef PBEM_RULES_H
 #define PBEM_RULES_H
@@ -63,7 +65,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define RULES_API_VERSION 10
+#define RULES_API_VERSION 11
 
 /* Every error message a module writes fits in this many bytes. */
 #define RULES_ERRLEN 1024
@@ -484,6 +486,31 @@ struct rules_module {
 	void *(*setup_cards_version)(int version, const void *cards,
 	    int nseats, const json_t *options, struct rules_rng *rng,
 	    char *err, size_t errlen);
+
+	/* ---- api_version 11 and later ---- */
+
+	/*
+	 * move_label -- optional (NULL: people see the move text itself,
+	 * with lang's keywords by translate()).  A move text that parse()
+	 * reads (as a rule, one of legal_moves()' English texts) worded
+	 * for a person who picks it rather than types it -- a button of
+	 * the web page, an entry of a chat bot's list: lang's keywords,
+	 * and each card the text names by an id given by its name in lang
+	 * with the id beside it, "take Tribble Trouble (M13), discard Red
+	 * Alert (M03)" / "prendre Problèmes de tribules (M13), ...".  A
+	 * module whose move texts already name cards by name needs none.
+	 * It is a label, not a move: it need not parse back, and the core
+	 * still posts and signs the text.  It may name only the cards the
+	 * text itself names (which the seat already knows): never another
+	 * card, and never what a reference to a hidden card stands for
+	 * ("drawn" stays "drawn"), so the same text gets the same label
+	 * whatever seat cannot see.  Pure and deterministic, like parse().
+	 * Returns RULES_OK with the label, one line, NUL-terminated, in out,
+	 * or any other status (text not understood, out too small); callers
+	 * then show translate()'s text, or the text as it is.
+	 */
+	enum rules_status (*move_label)(const void *state, int seat,
+	    const char *text, enum rules_lang lang, char *out, size_t outlen);
 };
 
 /*
@@ -539,6 +566,13 @@ int rules_bot_level_of(const struct rules_module *m, const char *name);
 /* m's own bot levels (api_version 9), or NULL. */
 const char *const *rules_module_bot_levels(const struct rules_module *m);
 const char *rules_bot_level_name(int level);
+/* How a person picking among moves sees the move text of seat, in lang:
+ * m's move_label() (api_version 11) when it has one and it answers, else
+ * m's translate() (api_version 2) for a language other than English,
+ * else text itself.  Returns out or text; out holds outlen bytes. */
+const char *rules_move_label(const struct rules_module *m, const void *state,
+    int seat, const char *text, enum rules_lang lang, char *out,
+    size_t outlen);
 /* 0 if the table is well formed, else -1 with the reason in err.  The core
  * checks each module once at start-up and refuses to run a bad one. */
 int rules_validate_module(const struct rules_module *m, char *err,

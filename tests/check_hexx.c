@@ -1575,6 +1575,17 @@ START_TEST(words_and_refusals)
 	ck_assert_int_eq(M->translate(g, 0, "end discard a, b", RULES_LANG_FR,
 	    out, sizeof(out)), RULES_OK);
 	ck_assert_str_eq(out, "fin défausser a, b");
+	/* A button's label names the cards, the id beside (rules API 11);
+	 * a word that is no card ("a") stays as it is. */
+	ck_assert_int_eq(M->move_label(g, 0, "event sabotage at -1,0 to 0,1 "
+	    "with ocean-world", RULES_LANG_EN, out, sizeof(out)), RULES_OK);
+	ck_assert_str_eq(out, "event Sabotage (sabotage) at -1,0 to 0,1 with "
+	    "Ocean World (ocean-world)");
+	ck_assert_int_eq(M->move_label(g, 0, "end discard sabotage, a",
+	    RULES_LANG_FR, out, sizeof(out)), RULES_OK);
+	ck_assert_str_eq(out, "fin défausser Sabotage (sabotage), a");
+	ck_assert_int_ne(M->move_label(g, 0, "end discard sabotage, a",
+	    RULES_LANG_FR, out, 12), RULES_OK);
 	/* Players type with or without accents. */
 	ck_assert_int_eq(M->parse(g, 0, "Événement sabotage en -1,0",
 	    RULES_LANG_FR, &parsed, out, sizeof(out)), RULES_OK);

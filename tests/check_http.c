@@ -947,6 +947,9 @@ check_views(int64_t game, const struct secrets *sec)
 			legal = json_incref(json_object_get(j, "legal_moves"));
 			ck_assert(json_array_size(json_object_get(j,
 			    "move_forms")) > 0);
+			/* One label a move, checked for secrets above. */
+			ck_assert_uint_eq(json_array_size(json_object_get(j,
+			    "move_labels")), json_array_size(legal));
 		}
 		json_decref(j);
 		/* The text rendering, every few moves (it is the same

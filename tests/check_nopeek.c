@@ -18,8 +18,8 @@
  * description of every seat's last move (describe_last, the summaries of
  * events and webhooks), and -- for every text tried (the legal moves of
  * either state, the sample illegal move, and the hider's random texts)
- * -- the status and the message of parse and check, and translate's
- * answer, in both languages.
+ * -- the status and the message of parse and check, and translate's and
+ * move_label's answers, in both languages.
  *
  * Cards become known to everyone when they show (the discard area, a
  * played pile): those stay where they are, so the pair differs only in
@@ -97,6 +97,14 @@ same_answers(const struct rules_module *m, const void *g1, const void *g2,
 		ck_assert_msg(r1 == r2 && strcmp(a, b) == 0, "%s, \"%s\": the "
 		    "answer depends on hidden cards:\n%d %s\n%d %s", where,
 		    text, r1, a, r2, b);
+		if (m->api_version >= 11 && m->move_label != NULL) {
+			a[0] = b[0] = '\0';
+			r1 = m->move_label(g1, seat, text, lang, a, sizeof(a));
+			r2 = m->move_label(g2, seat, text, lang, b, sizeof(b));
+			ck_assert_msg(r1 == r2 && strcmp(a, b) == 0, "%s, "
+			    "\"%s\": move_label depends on hidden cards:\n"
+			    "%d %s\n%d %s", where, text, r1, a, r2, b);
+		}
 		if (m->translate == NULL)
 			continue;
 		a[0] = b[0] = '\0';

@@ -12,7 +12,12 @@
  *     final state, and every game ends with a result naming winners;
  *   - translate (api_version >= 2, when the module has it): every legal
  *     move written in French and in English parses back, checks, and
- *     reads as the very same move JSON.
+ *     reads as the very same move JSON;
+ *   - move_label (api_version >= 11, when the module has it): every legal
+ *     move gets, in both languages, one line, the same every time, that
+ *     leaves the state untouched, refuses too small a buffer, and is the
+ *     same from a position where what the seat cannot see was rearranged
+ *     by the game's hider (rules/nopeek.h): it names no hidden card.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +25,7 @@
 
 #include <check.h>
 
+#include "nopeek.h"
 #include "rng.h"
 #include "rules.h"
 #include "testcards.h"
@@ -412,6 +418,86 @@ check_step(const struct rules_module *m, void *state, int seat)
 	free(after);
 }
 
+/* The labels of seat's legal moves in lang, one per line (malloc'd), or
+ * NULL for a module without move_label. */
+static char *
+labels_of(const struct rules_module *m, const void *state, int seat,
+    const json_t *moves, enum rules_lang lang)
+{
+	char out[RULES_ERRLEN], again[RULES_ERRLEN], tiny[4], *all = NULL;
+	const char *text;
+	size_t i, len = 0;
+
+	if (m->api_version < 11 || m->move_label == NULL)
+		return NULL;
+	for (i = 0; i < json_array_size(moves); i++) {
+		text = json_string_value(json_array_get(moves, i));
+		ck_assert_msg(m->move_label(state, seat, text, lang, out,
+		    sizeof(out)) == RULES_OK, "%s: legal move \"%s\" has no "
+		    "label", m->name, text);
+		ck_assert_msg(out[0] != '\0' && strchr(out, '\n') == NULL,
+		    "%s: label \"%s\" of \"%s\" is not one line", m->name,
+		    out, text);
+		ck_assert_int_eq(m->move_label(state, seat, text, lang, again,
+		    sizeof(again)), RULES_OK);
+		ck_assert_str_eq(out, again);
+		ck_assert_int_ne(m->move_label(state, seat, text, lang, tiny,
+		    sizeof(tiny)), RULES_OK);
+		all = realloc(all, len + strlen(out) + 2);
+		ck_assert_ptr_nonnull(all);
+		len += (size_t)sprintf(all + len, "%s\n", out);
+	}
+	return all != NULL ? all : strdup("");
+}
+
+/* move_label (api_version 11) of every legal move of seat, in both
+ * languages: see labels_of(); pure (the state is unchanged); and the
+ * same labels from a copy of the position where the game's hider
+ * rearranged what seat cannot see (k: the cards shown so far), so a
+ * label names no hidden card. */
+static void
+check_labels(const struct rules_module *m, const void *state, int seat,
+    const struct nopeek_known *k, uint64_t game)
+{
+	const struct nopeek_hider *h = nopeek_find(m->name);
+	unsigned char seed[32];
+	struct rules_rng rng;
+	char err[RULES_ERRLEN], *before, *after, *a, *b;
+	enum rules_lang lang;
+	json_t *moves, *saved;
+	void *hidden;
+
+	if (m->api_version < 11 || m->move_label == NULL)
+		return;
+	ck_assert_msg(h != NULL, "%s has move_label but no hider", m->name);
+	before = saved_text(m, state);
+	saved = json_loads(before, 0, NULL);
+	memset(seed, 0, sizeof(seed));
+	memcpy(seed, &game, sizeof(game));
+	rng_init(&rng, seed, 77);
+	h->hide(saved, seat, k, &rng);
+	hidden = testcards_load(m, saved, err, sizeof(err));
+	ck_assert_msg(hidden != NULL, "%s: the hider's position does not "
+	    "load: %s", m->name, err);
+	moves = m->legal_moves(state, seat);
+	for (lang = RULES_LANG_EN; lang <= RULES_LANG_FR; lang++) {
+		a = labels_of(m, state, seat, moves, lang);
+		b = labels_of(m, hidden, seat, moves, lang);
+		ck_assert_msg(strcmp(a, b) == 0, "%s: labels depend on hidden "
+		    "cards:\n%s\n%s", m->name, a, b);
+		free(a);
+		free(b);
+	}
+	after = saved_text(m, state);
+	ck_assert_msg(strcmp(before, after) == 0, "%s: move_label changed "
+	    "the state", m->name);
+	json_decref(moves);
+	json_decref(saved);
+	m->destroy(hidden);
+	free(before);
+	free(after);
+}
+
 /* describe_last (api_version 5), right after seat moved: one line in
  * each language, naming the seat's player.  What it must not say is
  * check_nopeek.c's concern. */
@@ -447,7 +533,9 @@ play(const struct rules_module *m, int nseats, uint64_t game, int checks,
 	unsigned char seed[32];
 	char err[RULES_ERRLEN], *final;
 	struct rules_rng rng;
-	json_t *opts = json_object(), *moves, *move, *result;
+	const struct nopeek_hider *h = nopeek_find(m->name);
+	struct nopeek_known known = { 0 };
+	json_t *opts = json_object(), *moves, *move, *result, *saved;
 	int seats[8], nact, n;
 	uint32_t pick;
 	void *state;
@@ -462,8 +550,10 @@ play(const struct rules_module *m, int nseats, uint64_t game, int checks,
 		ck_assert_msg(n < MAX_MOVES, "%s: game does not end", m->name);
 		ck_assert_int_ge(seats[0], 0);
 		ck_assert_int_lt(seats[0], nseats);
-		if (checks)
+		if (checks) {
 			check_step(m, state, seats[0]);
+			check_labels(m, state, seats[0], &known, game);
+		}
 		moves = m->legal_moves(state, seats[0]);
 		rng_init(&rng, seed, 1000000 + (uint64_t)n);
 		pick = rules_rng_below(&rng, (uint32_t)json_array_size(moves));
@@ -477,6 +567,11 @@ play(const struct rules_module *m, int nseats, uint64_t game, int checks,
 		m->apply(state, seats[0], move, &rng);
 		if (checks)
 			check_description(m, state, seats[0]);
+		if (checks && h != NULL) {
+			saved = m->save(state);
+			h->note(saved, &known);
+			json_decref(saved);
+		}
 		json_decref(move);
 		json_decref(moves);
 	}

@@ -5,8 +5,9 @@
  * session is bound to one player, game and seat and expires; a CSRF
  * token belongs to its session only; a POST from another site (login
  * CSRF and move forms) is told from one of the server's own page
- * (daemon/http/web_origin.c); the seat page marks on each move button
- * the cards it involves (daemon/http/web_pick.c).  The HTTP side (cookie flags, pages, forms,
+ * (daemon/http/web_origin.c); the seat page's move buttons name the
+ * cards of a Missions move by their names in the reader's language, and
+ * each is marked with the cards it involves (daemon/http/web_pick.c).  The HTTP side (cookie flags, pages, forms,
  * the 403 page of a cross-site POST) is tests/web-e2e.sh's, against a
  * running pbemd.
  */
@@ -317,6 +318,67 @@ START_TEST(test_pick_marks)
 }
 END_TEST
 
+/* A button of Star Trek: Missions' seat page names each card of its move
+ * by its name in the page's language with its id beside it, while the
+ * text it posts stays the legal move text with ids. */
+START_TEST(test_buttons_name_cards)
+{
+	const char *langs[] = { "name_en", "name_fr" };
+	enum rules_lang lang;
+	struct gamestate gs;
+	char err[512], want[256];
+	json_t *view, *legal, *buttons, *b, *card;
+	const char *id, *text, *label;
+	int64_t missions;
+	int seats[STORE_MAX_SEATS], seat, named = 0;
+	size_t i, k;
+
+	missions = testenv_game(&env, "stmissions", 2);
+	ck_assert_int_eq(gamestate_load(env.st, missions, -1, &gs, err,
+	    sizeof(err)), ENGINE_OK);
+	ck_assert_int_gt(gs.module->to_act(gs.state, seats, STORE_MAX_SEATS),
+	    0);
+	seat = seats[0];
+	view = gamestate_view(&gs, seat);
+	legal = gs.module->legal_moves(gs.state, seat);
+	for (lang = RULES_LANG_EN; lang <= RULES_LANG_FR; lang++) {
+		buttons = web_move_buttons(&gs, seat, legal, lang);
+		ck_assert_uint_eq(json_array_size(buttons),
+		    json_array_size(legal));
+		json_array_foreach(buttons, i, b) {
+			text = json_string_value(json_object_get(b, "text"));
+			label = json_string_value(json_object_get(b, "label"));
+			ck_assert_str_eq(text, json_string_value(
+			    json_array_get(legal, i)));
+			json_array_foreach(json_object_get(view, "hand"), k,
+			    card) {
+				id = json_string_value(json_object_get(card,
+				    "id"));
+				if (strstr(text, id) == NULL)
+					continue;
+				snprintf(want, sizeof(want), "%s (%s)",
+				    json_string_value(json_object_get(card,
+				    langs[lang])), id);
+				ck_assert_msg(strstr(label, want) != NULL,
+				    "button \"%s\" of \"%s\" does not say "
+				    "\"%s\"", label, text, want);
+				named++;
+			}
+			if (lang == RULES_LANG_FR)
+				ck_assert_msg(strncmp(label, "piocher ", 8) ==
+				    0 || strncmp(label, "prendre ", 8) == 0 ||
+				    strncmp(label, "d\xc3\xa9" "fausser ", 11)
+				    == 0, "French button \"%s\"", label);
+		}
+		json_decref(buttons);
+	}
+	ck_assert_int_gt(named, 0);
+	json_decref(legal);
+	json_decref(view);
+	gamestate_clear(&gs);
+}
+END_TEST
+
 /* "Last moves": another seat's move is the log's public summary in the
  * reader's language (not "bruno played"), without its "to play" tail;
  * the reader's own move is its text. */
@@ -382,6 +444,7 @@ main(void)
 	tcase_add_test(tc, test_csrf_bound_to_session);
 	tcase_add_test(tc, test_cross_site_refused);
 	tcase_add_test(tc, test_pick_marks);
+	tcase_add_test(tc, test_buttons_name_cards);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -27,11 +27,15 @@ failures = []
 
 # What the bot tells each player, in their language.
 SAYS = {
-    "en": {"turn": r"your turn \(move (\d+)\).*Legal: (.*)$",
-           "legal": "Legal: ", "accepted": "accepted",
+    "en": {"turn": r"your turn \(move (\d+)\).*Legal \(!move \d+ #K\): "
+                   r"#1 (.*)$",
+           "legal": "#K): ", "accepted": "accepted",
+           "no_pick": r"no move #99 in the list",
            "in_channel": r"not played: a move can name a hidden card"},
-    "fr": {"turn": r"à vous de jouer \(coup (\d+)\).*Coups : (.*)$",
-           "legal": "Coups : ", "accepted": "accepté",
+    "fr": {"turn": r"à vous de jouer \(coup (\d+)\).*Coups \(!move \d+ "
+                   r"#K\) : #1 (.*)$",
+           "legal": "#K) : ", "accepted": "accepté",
+           "no_pick": r"pas de coup n° 99 dans la liste",
            "in_channel": r"non joué : un coup peut nommer une carte cachée"},
 }
 LANG = {"alice": "en", "bob": "fr"}
@@ -161,8 +165,10 @@ def main():
 
 def play(observer, players, game, limit):
     """Whoever the bot tells it is their turn answers with the first legal
-    move, privately; until the game is over (or limit moves, if not 0).
-    The number of moves played."""
+    move, privately: picked by its number (#1) on every other move, typed
+    (the label: Ladder's name no card, so it is the text in the player's
+    language) on the others; until the game is over (or limit moves, if
+    not 0).  The number of moves played."""
     cursor = {name: 0 for name in players}
     moves = 0
     until = time.time() + 240
@@ -181,6 +187,8 @@ def play(observer, players, game, limit):
             if line is None:
                 continue
             legal = line.split(says["legal"], 1)[1].split(" | ")[0]
+            # "#1 play 5": the number, or the words after it
+            legal = "#1" if moves % 2 == 0 else legal.split(" ", 1)[1]
             if moves == 0 and limit == 0:
                 # In the channel: refused privately, not played.
                 client.send("PRIVMSG %s :!move %d %s" % (CHANNEL, game,
@@ -189,6 +197,13 @@ def play(observer, players, game, limit):
                     says["in_channel"], cursor[name])
                 check(refusal is not None, "a move said in the channel is "
                       "refused privately")
+            if moves < 2 and limit == 0:
+                # A number the list does not have: told, nothing played.
+                client.send("PRIVMSG %s :!move %d #99" % (BOTNICK, game))
+                refusal, cursor[name] = client.wait_for(
+                    says["no_pick"], cursor[name])
+                check(refusal is not None, "%s's !move #99 is refused "
+                      "with the reason" % name)
             client.send("PRIVMSG %s :!move %d %s" % (BOTNICK, game, legal))
             answer, cursor[name] = client.wait_for(
                 r"(game|partie) %d ?: (.*)" % game, cursor[name])

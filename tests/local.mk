@@ -89,7 +89,8 @@ tests_check_cardfile_LDADD = rules/librules.a $(YAML_LIBS) $(JANSSON_LIBS) \
 	$(CHECK_LIBS)
 check_PROGRAMS += tests/check_rules_api
 TESTS += tests/check_rules_api
-tests_check_rules_api_SOURCES = tests/check_rules_api.c $(TESTCARDS)
+tests_check_rules_api_SOURCES = tests/check_rules_api.c $(NOPEEK_HIDERS) \
+	$(TESTCARDS)
 tests_check_rules_api_CPPFLAGS = $(CORE_CPPFLAGS) $(TESTCARDS_CPPFLAGS) \
 	$(CHECK_CFLAGS)
 tests_check_rules_api_LDADD = $(CORE_LIBS) $(CHECK_LIBS)

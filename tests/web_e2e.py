@@ -427,15 +427,44 @@ def moves_of(d):
 KEYWORDS = {"play": "jouer"}
 
 
-def check_labels(moves, p, game, seat):
-    """English players' buttons show the legal move texts; French
-    players' show them translated: at least one differs on each page,
-    and a move starting with a known English keyword starts with its
-    French one."""
+def cards_by_id(own):
+    """The cards of the seat's view that have an id (Missions: its hand
+    and the discard area), by id."""
+    cards = {}
+    for key in ("hand", "discard"):
+        for c in own.get(key) or []:
+            if isinstance(c, dict) and "id" in c and "name_en" in c:
+                cards[c["id"]] = c
+    return cards
+
+
+def check_labels(moves, p, game, seat, own):
+    """Buttons name the cards of their move by name, in the player's
+    language, with the id beside it ("take Computer (G12)"); English
+    players' buttons of moves naming no such card show the legal move
+    texts; French players' show them translated: at least one differs on
+    each page, and a move starting with a known English keyword starts
+    with its French one."""
     pairs = [(m["label"], m["text"]) for m in moves]
+    cards = cards_by_id(own)
+    named = 0
+    for label, text in pairs:
+        ids = [i for i in cards if re.search(r"\b%s\b" % re.escape(i),
+                                              text)]
+        for i in ids:
+            want = "%s (%s)" % (cards[i]["name_" + p.lang], i)
+            ok(want in label,
+               "game %d seat %d: button %r for %r does not say %r" % (
+                   game, seat, label, text, want))
+            named += 1
+        if p.lang == "en" and not ids:
+            ok(label == text,
+               "game %d seat %d (English): button %r for %r" % (
+                   game, seat, label, text))
+    if cards:
+        ok(named > 0, "game %d seat %d: no button names a card: %r" % (
+            game, seat, pairs))
     if p.lang == "en":
-        ok(all(label == text for label, text in pairs),
-           "game %d seat %d (English): buttons %r" % (game, seat, pairs))
         return
     ok(any(label != text for label, text in pairs),
        "game %d seat %d (French): buttons not translated: %r" % (
@@ -548,7 +577,7 @@ def play_game(srv, br, players, game, max_moves, rng, label, picks=None,
             load_key(d, p)
         if moves < 2:
             br.shot("%s-seat%d-move%d" % (label, seat, moves + 1))
-        check_labels(moves_here, p, game, seat)
+        check_labels(moves_here, p, game, seat, own)
         # Moves with cards first, so that most moves are built by
         # clicking cards.
         pool = list(range(len(moves_here)))

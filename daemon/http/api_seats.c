@@ -6,8 +6,10 @@
  * JSON (default): the module's view for that seat -- which shows that
  * seat's hand and nothing of another's -- with the game's id, the next
  * sequence number, "your_turn", and, when the seat is to act, the move
- * forms for people ("move_forms", in ?lang=) and every legal move text
- * ("legal_moves", English, what `pbem sign` signs).  ?format=text renders
+ * forms for people ("move_forms", in ?lang=), every legal move text
+ * ("legal_moves", English, what `pbem sign` signs) and, in the same
+ * order, each worded for a person picking it ("move_labels", in ?lang=,
+ * cards by their names: rules_move_label()).  ?format=text renders
  * the same view with the your_turn / waiting / game_over template, as the
  * seat's mail reads, in ?lang= (default: the player's language).
  */
@@ -19,6 +21,7 @@
 #include "clock.h"
 #include "engine.h"
 #include "present.h"
+#include "protocol.h"
 #include "templates.h"
 
 static enum MHD_Result
@@ -59,6 +62,23 @@ render_text(struct api_request *req, struct store *st, struct gamestate *gs,
 	json_decref(shown);
 	return api_send_text(req, MHD_HTTP_OK, "text/plain; charset=utf-8",
 	    out.data != NULL ? out.data : strdup(""));
+}
+
+/* Each legal move (NULL: none) of seat as a person picking it reads it,
+ * in lang: a new array in legal's order. */
+static json_t *
+move_labels(const struct gamestate *gs, int seat, const json_t *legal,
+    enum rules_lang lang)
+{
+	char said[PROTO_MOVE_MAX + 1];
+	json_t *out = json_array(), *j;
+	size_t i;
+
+	json_array_foreach(legal, i, j)
+		json_array_append_new(out, json_string(rules_move_label(
+		    gs->module, gs->state, seat, json_string_value(j), lang,
+		    said, sizeof(said))));
+	return out;
 }
 
 enum MHD_Result
@@ -140,6 +160,8 @@ api_seat_view(struct api_request *req)
 		    json_incref(forms) : json_array());
 		json_object_set_new(view, "legal_moves", legal != NULL ?
 		    json_incref(legal) : json_array());
+		json_object_set_new(view, "move_labels", move_labels(&gs, seat,
+		    legal, lang));
 		json_object_set_new(view, "status", json_string(
 		    api_game_status_name(gs.game.status)));
 		rc = api_send_json(req, MHD_HTTP_OK, view);

@@ -12,26 +12,22 @@
 #define WEB_LAST_MOVES	6
 
 /*
- * A move text of seat as a page in lang shows it: on a French page, by
- * the module's translate() (api_version 2) with the present state -- the
- * text the log holds is the one the player sent (the legal move's
- * English text from the page, or what a mail said).  On an English page,
- * and when the module cannot translate it (no translate(), or a text the
- * present state no longer reads, such as a card named by a hand it has
- * left), the text as it is: legal_moves() writes English, and
- * translate() may spell a default out ("extend" becomes "extend keep").
+ * A move text of seat as a page in lang shows it: rules_move_label()
+ * with the present state -- the module's move_label() (api_version 11),
+ * which names the cards by their names, else its translate() on a page
+ * not in English.  The text the log holds is the one the player sent
+ * (the legal move's English text from the page, or what a mail said).
+ * When the module can do neither (a text the present state no longer
+ * reads, such as a card named by a hand it has left), the text as it
+ * is: legal_moves() writes English, and translate() may spell a default
+ * out ("extend" becomes "extend keep").
  */
 const char *
 web_text_in_lang(const struct gamestate *gs, int seat, const char *text,
     enum rules_lang lang, char *out, size_t outlen)
 {
-	const struct rules_module *m = gs->module;
-
-	if (lang != RULES_LANG_EN && m->api_version >= 2 &&
-	    m->translate != NULL &&
-	    m->translate(gs->state, seat, text, lang, out, outlen) == RULES_OK)
-		return out;
-	return text;
+	return rules_move_label(gs->module, gs->state, seat, text, lang, out,
+	    outlen);
 }
 
 /* Another seat's move e as the log's one-line summary says it

@@ -26,8 +26,9 @@ json_t	*web_last_moves(struct store *st, const struct gamestate *gs,
 /* Put moves (taken; NULL: nothing) into a page's data as "last_moves",
  * with "has_last". */
 void	 web_add_last_moves(json_t *data, json_t *moves);
-/* A move text of seat as a page in lang shows it (the module's
- * translate(), else the text as it is); out holds a translation. */
+/* A move text of seat as a page in lang shows it, cards by their names
+ * (rules_move_label(): the module's move_label(), else translate(), else
+ * the text as it is); out holds the label. */
 const char *web_text_in_lang(const struct gamestate *gs, int seat,
 	    const char *text, enum rules_lang lang, char *out, size_t outlen);
 

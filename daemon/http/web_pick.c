@@ -1,7 +1,7 @@
 /*
- * web_pick.c -- which cards of the seat page each move button involves,
- * so that play.js can build a move from clicked cards (docs/WEB.md,
- * "Building a move by clicking cards").
+ * web_pick.c -- the move buttons of the seat page (web_pick.h), and
+ * which cards each involves, so that play.js can build a move from
+ * clicked cards (docs/WEB.md, "Building a move by clicking cards").
  *
  * A card of the page (the seat's hand and the discard area, as drawing.c
  * drew them from the seat's own view) is named by its "ref": its id when
@@ -15,6 +15,8 @@
  */
 #include <string.h>
 
+#include "protocol.h"
+#include "web_last.h"
 #include "web_pick.h"
 
 /* Refs joined in a button's data-cards attribute: names may hold
@@ -82,6 +84,26 @@ mark_cards(json_t *list, json_t *refs)
 		if (!seen)
 			json_array_append_new(refs, json_string(ref));
 	}
+}
+
+json_t *
+web_move_buttons(const struct gamestate *gs, int seat, const json_t *legal,
+    enum rules_lang lang)
+{
+	const char *text, *label;
+	char said[PROTO_MOVE_MAX + 1];
+	json_t *out = json_array(), *j;
+	size_t i;
+
+	json_array_foreach(legal, i, j) {
+		if ((text = json_string_value(j)) == NULL)
+			continue;
+		label = web_text_in_lang(gs, seat, text, lang, said,
+		    sizeof(said));
+		json_array_append_new(out, json_pack("{s:s, s:s}", "text",
+		    text, "label", label));
+	}
+	return out;
 }
 
 void

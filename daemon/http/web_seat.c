@@ -8,8 +8,9 @@
  * drawing.c (daemon/render), the same view as text (the seat's mail template), the
  * last moves (who moved; the texts of the seat's own), and,
  * when the seat is to act, one button per legal move (exactly the texts
- * legal_moves() lists, shown in the player's language by the module's
- * translate()), each a form POST to /play/games/N/move of the listed
+ * legal_moves() lists, shown in the player's language with the cards'
+ * names by the module's move_label(), else translate()), each a form
+ * POST to /play/games/N/move of the listed
  * text with the expected sequence number and the session's CSRF token.  A player whose
  * key the server does not hold gets the same page; play.js signs for
  * them in the browser, and without script the page says to use `pbem
@@ -106,33 +107,6 @@ seat_acts(const struct gamestate *gs, int seat)
 	    gamestate_seat_acts(gs, seat, NULL);
 }
 
-/*
- * The move buttons: [{"text", "label"}] for each legal move.  "text" is
- * the legal move text as legal_moves() wrote it -- the one the form
- * posts and play.js signs, so the hosted and own-key paths play exactly
- * the listed move -- and "label" the same move in the page's language
- * (web_text_in_lang(), as the last moves are shown).
- */
-static json_t *
-move_buttons(const struct gamestate *gs, int seat, const json_t *legal,
-    enum rules_lang lang)
-{
-	const char *text, *label;
-	char said[PROTO_MOVE_MAX + 1];
-	json_t *out = json_array(), *j;
-	size_t i;
-
-	json_array_foreach(legal, i, j) {
-		if ((text = json_string_value(j)) == NULL)
-			continue;
-		label = web_text_in_lang(gs, seat, text, lang, said,
-		    sizeof(said));
-		json_array_append_new(out, json_pack("{s:s, s:s}", "text",
-		    text, "label", label));
-	}
-	return out;
-}
-
 /* The seat page: a move's refusal, or a note of the bots form (failed
  * or done), or neither. */
 static enum MHD_Result
@@ -190,7 +164,7 @@ seat_answer(struct api_request *req, const struct store_web_session *ws,
 	shown = present_view(view, &info);
 	json_decref(view);
 	engine_web_csrf(session, csrf);
-	moves = move_buttons(&gs, ws->seat, legal, lang);
+	moves = web_move_buttons(&gs, ws->seat, legal, lang);
 	data = json_pack("{s:I, s:O?, s:i, s:s, s:b, s:b, s:b, s:I, s:s, "
 	    "s:o}", "game_id", (json_int_t)gs.game.id, "title",
 	    json_object_get(shown, "title"), "seat", ws->seat, "name",

@@ -35,6 +35,7 @@ const struct rules_module hexx_module = {
 	.result = hexx_result,
 	.score_cards = NULL,
 	.translate = hexx_translate,
+	.move_label = hexx_move_label,
 	.default_move = hexx_default_move,
 	.skip_check = NULL,
 	.skip_apply = NULL,

@@ -403,6 +403,8 @@ enum rules_status hexx_parse(const void *state, int seat, const char *text,
 	    enum rules_lang lang, json_t **move, char *err, size_t errlen);
 enum rules_status hexx_translate(const void *state, int seat,
 	    const char *text, enum rules_lang lang, char *out, size_t outlen);
+enum rules_status hexx_move_label(const void *state, int seat,
+	    const char *text, enum rules_lang lang, char *out, size_t outlen);
 enum rules_status hexx_check(const void *state, int seat, const json_t *move,
 	    enum rules_lang lang, char *err, size_t errlen);
 void	hexx_apply(void *state, int seat, const json_t *move,

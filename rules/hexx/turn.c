@@ -372,6 +372,54 @@ hexx_translate(const void *state, int seat, const char *text,
 	return RULES_OK;
 }
 
+/*
+ * move_label (api_version 11): translate()'s text with each word that is
+ * a card id -- a card of the seat's hand, or one on the board, which the
+ * text names -- written as the card's name in lang with the id beside
+ * it: "schema Base spatiale (space-base) en 0,1".  A list's comma stays
+ * after the card.
+ */
+enum rules_status
+hexx_move_label(const void *state, int seat, const char *text,
+    enum rules_lang lang, char *out, size_t outlen)
+{
+	const struct hexx *g = state;
+	const struct hexx_card *k;
+	char said[FOLD_MAX], *tok, *save = NULL, *comma;
+	size_t len = 0;
+	int c, first = 1;
+
+	if (hexx_translate(state, seat, text, lang, said, sizeof(said)) !=
+	    RULES_OK)
+		return RULES_SYNTAX;
+	out[0] = '\0';
+	for (tok = strtok_r(said, " ", &save); tok != NULL;
+	    tok = strtok_r(NULL, " ", &save), first = 0) {
+		comma = strchr(tok, ',');
+		if (comma != NULL && comma[1] == '\0')
+			*comma = '\0';
+		else
+			comma = NULL;
+		c = hexx_card_find(g->cards, tok);
+		k = c >= 0 ? &g->cards->card[c] : NULL;
+		if (k != NULL && len + strlen(k->name_en) +
+		    strlen(k->name_fr) + strlen(tok) + 8 > outlen)
+			return RULES_SYNTAX;
+		if (k == NULL && len + strlen(tok) + 3 > outlen)
+			return RULES_SYNTAX;
+		if (k != NULL)
+			len += (size_t)snprintf(out + len, outlen - len,
+			    "%s%s (%s)", first ? "" : " ", lang ==
+			    RULES_LANG_FR ? k->name_fr : k->name_en, tok);
+		else
+			len += (size_t)snprintf(out + len, outlen - len,
+			    "%s%s", first ? "" : " ", tok);
+		if (comma != NULL)
+			len += (size_t)snprintf(out + len, outlen - len, ",");
+	}
+	return RULES_OK;
+}
+
 /* ---- check ---- */
 
 /* The move's fields, read back into numbers. */

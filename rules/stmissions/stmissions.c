@@ -416,4 +416,5 @@ const struct rules_module stmissions_module = {
 	.describe_last = stm_describe_last,
 	.sample_illegal_move = stm_sample_illegal_move,
 	.bot_move = stm_bot_move,
+	.move_label = stm_move_label,
 };

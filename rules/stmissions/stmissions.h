@@ -259,6 +259,8 @@ enum rules_status stm_describe_last(const void *state, int seat,
 	    size_t outlen);
 enum rules_status stm_translate(const void *state, int seat,
 	    const char *text, enum rules_lang lang, char *out, size_t outlen);
+enum rules_status stm_move_label(const void *state, int seat,
+	    const char *text, enum rules_lang lang, char *out, size_t outlen);
 json_t	*stm_move_forms(const void *state, int seat, enum rules_lang lang);
 json_t	*stm_view_card(int card, int full);
 void	 stm_msg_forms(struct stm_msg *, const struct stm_state *, int seat,

@@ -288,9 +288,26 @@ struct lister {
 	json_t			*out;
 };
 
-/* A card reference as parse() reads it, in lang's words. */
+/* Bytes of one card in a label ("Name (M13)") and of a whole label. */
+#define STM_LABEL_CARD	160
+#define STM_LABEL_MAX	1024
+
+/* A card as a move names it: its id, or, for a label, its name in lang
+ * with the id beside it ("Tribble Trouble (M13)"). */
 static void
-ref_words(char *buf, size_t len, int ref, enum rules_lang lang)
+card_words(char *buf, size_t len, int card, enum rules_lang lang, int named)
+{
+	if (named)
+		snprintf(buf, len, "%s (%s)", stm_name_in(card, lang),
+		    stm_cards[card].id);
+	else
+		snprintf(buf, len, "%s", stm_cards[card].id);
+}
+
+/* A card reference as parse() reads it, in lang's words; a drawn card
+ * stays "drawn" even in a label (the text does not say which it is). */
+static void
+ref_words(char *buf, size_t len, int ref, enum rules_lang lang, int named)
 {
 	switch (ref) {
 	case STM_REF_DRAWN:
@@ -311,24 +328,25 @@ ref_words(char *buf, size_t len, int ref, enum rules_lang lang)
 		    "mission piochée"));
 		break;
 	default:
-		snprintf(buf, len, "%s", stm_cards[ref].id);
+		card_words(buf, len, ref, lang, named);
 		break;
 	}
 }
 
-/* The text of a move in lang's keywords, as parse() reads it; card ids
- * stay ids.  legal_moves() lists the English texts. */
-void
-stm_move_text(const struct stm_move *mv, enum rules_lang lang, char *buf,
-    size_t len)
+/* The words of a move in lang: its text (named 0), or its label, with
+ * each card the move names by name (named 1). */
+static void
+move_words(const struct stm_move *mv, enum rules_lang lang, int named,
+    char *buf, size_t len)
 {
-	char	ref[32];
+	char	ref[STM_LABEL_CARD];
 	int	i;
 
 	switch (mv->action) {
 	case STM_ACT_TAKE:
+		card_words(ref, sizeof(ref), mv->card, lang, named);
 		snprintf(buf, len, "%s %s", stm_tr(lang, "take", "prendre"),
-		    stm_cards[mv->card].id);
+		    ref);
 		break;
 	case STM_ACT_GALAXY:
 		snprintf(buf, len, "%s", stm_tr(lang, "draw galaxy",
@@ -339,10 +357,11 @@ stm_move_text(const struct stm_move *mv, enum rules_lang lang, char *buf,
 		    "piocher missions"));
 		break;
 	case STM_ACT_Q:
-		if (mv->card >= 0)
+		if (mv->card >= 0) {
+			card_words(ref, sizeof(ref), mv->card, lang, named);
 			snprintf(buf, len, "q %s %s", stm_tr(lang, "take",
-			    "prendre"), stm_cards[mv->card].id);
-		else
+			    "prendre"), ref);
+		} else
 			snprintf(buf, len, "q %s", stm_tr(lang, "draw",
 			    "piocher"));
 		break;
@@ -351,7 +370,7 @@ stm_move_text(const struct stm_move *mv, enum rules_lang lang, char *buf,
 		break;
 	}
 	for (i = 0; i < mv->ndiscard; i++) {
-		ref_words(ref, sizeof(ref), mv->discard[i], lang);
+		ref_words(ref, sizeof(ref), mv->discard[i], lang, named);
 		if (i > 0 || mv->action != STM_ACT_DISCARD)
 			strncat(buf, ", ", len - strlen(buf) - 1);
 		if (i == 0)
@@ -361,14 +380,24 @@ stm_move_text(const struct stm_move *mv, enum rules_lang lang, char *buf,
 	}
 }
 
-/* translate (api_version 2): parse the text, write the move in lang. */
-enum rules_status
-stm_translate(const void *state, int seat, const char *text,
-    enum rules_lang lang, char *out, size_t outlen)
+/* The text of a move in lang's keywords, as parse() reads it; card ids
+ * stay ids.  legal_moves() lists the English texts. */
+void
+stm_move_text(const struct stm_move *mv, enum rules_lang lang, char *buf,
+    size_t len)
+{
+	move_words(mv, lang, 0, buf, len);
+}
+
+/* The move of text (parse() in lang) written again in lang into out, as
+ * a text (named 0: translate) or a label (named 1: move_label). */
+static enum rules_status
+reword(const void *state, int seat, const char *text, enum rules_lang lang,
+    int named, char *out, size_t outlen)
 {
 	struct stm_move		 mv;
 	json_t			*move;
-	char			 err[RULES_ERRLEN], buf[256];
+	char			 err[RULES_ERRLEN], buf[STM_LABEL_MAX];
 	enum rules_status	 rc;
 
 	if ((rc = stm_parse(state, seat, text, lang, &move, err,
@@ -379,11 +408,28 @@ stm_translate(const void *state, int seat, const char *text,
 		return RULES_SYNTAX;
 	}
 	json_decref(move);
-	stm_move_text(&mv, lang, buf, sizeof(buf));
+	move_words(&mv, lang, named, buf, sizeof(buf));
 	if (strlen(buf) + 1 > outlen || strlen(buf) + 1 >= sizeof(buf))
 		return RULES_SYNTAX;
 	memcpy(out, buf, strlen(buf) + 1);
 	return RULES_OK;
+}
+
+/* translate (api_version 2): parse the text, write the move in lang. */
+enum rules_status
+stm_translate(const void *state, int seat, const char *text,
+    enum rules_lang lang, char *out, size_t outlen)
+{
+	return reword(state, seat, text, lang, 0, out, outlen);
+}
+
+/* move_label (api_version 11): the move in lang, each card the text
+ * names by its name and id -- only those: a drawn card stays "drawn". */
+enum rules_status
+stm_move_label(const void *state, int seat, const char *text,
+    enum rules_lang lang, char *out, size_t outlen)
+{
+	return reword(state, seat, text, lang, 1, out, outlen);
 }
 
 static void

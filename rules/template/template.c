@@ -53,7 +53,10 @@
  *     describe_last: the move just applied, worded for the whole table
  *     from what the public view shows -- it goes into every event and
  *     webhook as the chat-sized summary (tests/check_nopeek.c checks it
- *     does not depend on hidden cards).
+ *     does not depend on hidden cards).  If your move texts name cards
+ *     by ids a newcomer cannot read (Missions' "take M13"), move_label:
+ *     the move with the cards' names, for the web page's buttons and a
+ *     chat bot's list (Ladder's numbers need none).
  *  7. Write the templates, in templates/en/<game>/ and templates/fr/<game>/:
  *     the seven every game needs -- your_turn, accepted, rejected,
  *     game_over, help, spectator, waiting (.txt.mustache) -- and any
