@@ -32,8 +32,8 @@
 #include "testcards.h"
 
 #define TEXT_COLUMNS	80
-#define TEXT_GAMES	6
-#define TEXT_STEPS	300
+#define TEXT_GAMES	3
+#define TEXT_STEPS	150
 #define SAMPLE_EVERY	10
 #define MAX_STEPS	5000
 #define MAX_SEATS	8
@@ -100,8 +100,8 @@ check_width(const char *text, const char *what)
 
 	for (;;) {
 		ck_assert_msg(columns(line) <= TEXT_COLUMNS, "%s, line %d: "
-		    "%zu columns:\n%.*s\n-- in --\n%s", what, number,
-		    columns(line), (int)strcspn(line, "\n"), line, text);
+		    "%zu columns:\n%.*s", what, number, columns(line),
+		    (int)strcspn(line, "\n"), line);
 		if ((line = strchr(line, '\n')) == NULL)
 			break;
 		line++;
