@@ -60,4 +60,18 @@ tests_check_templates_SOURCES = tests/check_templates.c $(NOPEEK_HIDERS) \
 tests_check_templates_CPPFLAGS = $(CORE_CPPFLAGS) $(TESTCARDS_CPPFLAGS) \
 	$(CHECK_CFLAGS)
 tests_check_templates_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+
+# Every game's text views, in both languages, at every step of seeded
+# random games: no line wider than 80 columns, in the text and in the
+# mail made of it (daemon/libmail.a: mail_wrap()).
+check_PROGRAMS += tests/check_text_width
+TESTS += tests/check_text_width
+tests_check_text_width_SOURCES = tests/check_text_width.c $(TESTCARDS)
+tests_check_text_width_CPPFLAGS = $(RULES_CPPFLAGS) \
+	-I$(srcdir)/daemon/common -I$(srcdir)/daemon/render \
+	-I$(srcdir)/daemon/mail -I$(srcdir)/daemon/engine -I$(srcdir)/store \
+	$(TESTCARDS_CPPFLAGS) $(SODIUM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_text_width_LDADD = daemon/libmail.a daemon/libpbem.a \
+	rules/librules.a $(SODIUM_LIBS) $(JANSSON_LIBS) $(YAML_LIBS) \
+	$(GLIB_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += tests/golden

@@ -696,8 +696,8 @@ START_TEST(test_stm_q_draw_lines)
 		"le tour suppl\xc3\xa9mentaire est le dernier"
 	};
 	static const char *const q[] = {
-		"holder of Meddlesome Q, is making the final draw",
-		"qui d\xc3\xa9tient Q l'importun, fait la pioche finale"
+		"holder of Meddlesome Q,\nis making the final draw",
+		"qui d\xc3\xa9tient Q l'importun,\nfait la pioche finale"
 	};
 	struct tpl_set	*set = load_shipped();
 	char		 path[4096], *got;

@@ -16,6 +16,11 @@
 #define SEAT_TEXT_MAX	256
 /* The width of K_lines: an 80-column text with an indent of up to 8. */
 #define PRESENT_WRAP_WIDTH	72
+/* The widest example move a text prints on one line: quoted, after an
+ * indent of 6 (a move is never broken: it is copied as it is). */
+#define EXAMPLE_WIDTH	(80 - 6 - 2)
+/* How many moves after a long one an example looks at for one that fits. */
+#define EXAMPLE_SCAN	32
 
 const char *
 present_lang_code(enum rules_lang lang)
@@ -66,17 +71,32 @@ join_strings(const json_t *a, const char *sep)
 	return out;
 }
 
-/* The lines of a string for an 80-column text: at most
- * PRESENT_WRAP_WIDTH characters, so that an indent of up to 8 fits. */
-static json_t *
-wrapped(const json_t *s)
+/* KEY_lines: the string s broken into lines of at most
+ * PRESENT_WRAP_WIDTH characters, so that an indent of up to 8 fits in an
+ * 80-column text; and, for a list item with a hanging indent,
+ * KEY_first_line (the first of them) and KEY_more_lines (the others).
+ * Nothing is set when s is not a string. */
+static void
+set_wrapped(json_t *obj, const char *key, const json_t *s)
 {
-	json_t	*lines = json_array();
+	json_t	*lines, *more;
+	char	 k[300];
+	size_t	 i;
 
-	if (json_is_string(s))
-		draw_wrap_lines(lines, json_string_value(s),
-		    PRESENT_WRAP_WIDTH);
-	return lines;
+	if (!json_is_string(s) || strlen(key) > 200)
+		return;
+	lines = json_array();
+	draw_wrap_lines(lines, json_string_value(s), PRESENT_WRAP_WIDTH);
+	more = json_array();
+	for (i = 1; i < json_array_size(lines); i++)
+		json_array_append(more, json_array_get(lines, i));
+	snprintf(k, sizeof(k), "%s_first_line", key);
+	json_object_set_new(obj, k, json_string(json_array_size(lines) > 0 ?
+	    json_string_value(json_array_get(lines, 0)) : ""));
+	snprintf(k, sizeof(k), "%s_more_lines", key);
+	json_object_set_new(obj, k, more);
+	snprintf(k, sizeof(k), "%s_lines", key);
+	json_object_set_new(obj, k, lines);
 }
 
 /* K from K_en / K_fr, and K_text for arrays of strings; K_lines and
@@ -99,13 +119,11 @@ localise(json_t *obj, const char *code)
 		base[len - 3] = '\0';
 		json_object_set(add, base, v);
 		if (json_is_string(v)) {
-			snprintf(k, sizeof(k), "%s_lines", base);
-			json_object_set_new(add, k, wrapped(v));
+			set_wrapped(add, base, v);
 		}
 		if (json_is_array(v) && (text = join_strings(v, ", ")) != NULL) {
-			snprintf(k, sizeof(k), "%s_text_lines", base);
-			json_object_set_new(add, k, wrapped(text));
 			snprintf(k, sizeof(k), "%s_text", base);
+			set_wrapped(add, k, text);
 			json_object_set_new(add, k, text);
 		}
 	}
@@ -134,9 +152,8 @@ list_names(json_t *obj)
 			json_array_append(names, json_object_get(item, "name"));
 		if (json_array_size(names) == json_array_size(v) &&
 		    (text = join_strings(names, ", ")) != NULL) {
-			snprintf(k, sizeof(k), "%s_names_lines", key);
-			json_object_set_new(add, k, wrapped(text));
 			snprintf(k, sizeof(k), "%s_names", key);
+			set_wrapped(add, k, text);
 			json_object_set_new(add, k, text);
 		}
 		json_decref(names);
@@ -357,18 +374,49 @@ name_seats(json_t *v, const struct present_info *info)
 	json_decref(add);
 }
 
+/* The text of moves[pick], translated by m when not NULL (into tr's
+ * language, in said).  When scan is not 0 and it is wider than an
+ * example line, the first that fits of the scan moves after it, then of
+ * the scan before it; NULL when none does (or moves[pick] is not a
+ * string). */
+static const char *
+example_text(const json_t *moves, size_t pick, size_t scan,
+    const struct rules_module *m, const struct present_info *tr, int viewer,
+    char *said, size_t saidlen)
+{
+	const char	*text;
+	size_t		 k, at;
+
+	/* pick, then the moves after it, then (for the last pick) before */
+	for (k = 0; k <= 2 * scan; k++) {
+		at = k <= scan ? pick + k : pick - (k - scan);
+		if (at >= json_array_size(moves) || (k > scan && k - scan > pick)
+		    || !json_is_string(json_array_get(moves, at)))
+			continue;
+		text = json_string_value(json_array_get(moves, at));
+		if (m != NULL && m->translate(tr->state, viewer, text,
+		    tr->lang, said, saidlen) == RULES_OK)
+			text = said;
+		if (scan == 0 || width(text) <= EXAMPLE_WIDTH)
+			return text;
+	}
+	return NULL;
+}
+
 /* [{"text", "sign"}] for each move text, signed by the viewer at the
  * view's next sequence number; tr, when not NULL, translates the texts
- * into its language (examples only: move forms are already in it). */
+ * into its language (examples only: move forms are already in it).  For
+ * examples (fits set), each pick prefers a move whose text fits an
+ * example line: one of the moves up to the next pick. */
 static json_t *
 sign_lines(const json_t *view, const json_t *moves, int viewer, size_t max,
-    const struct present_info *tr)
+    const struct present_info *tr, int fits)
 {
 	const struct rules_module	*m;
-	json_t				*out, *j, *item;
+	json_t				*out, *item;
 	const char			*text;
 	char				*line, said[1024], command[128];
-	size_t				 i, n, pick, len;
+	size_t				 i, n, pick, len, scan;
 
 	/* Examples are translated when the module can (api_version 2). */
 	m = tr != NULL && tr->state != NULL ? tr->module : NULL;
@@ -379,13 +427,11 @@ sign_lines(const json_t *view, const json_t *moves, int viewer, size_t max,
 	for (i = 0; i < n && i < max; i++) {
 		/* spread the picks over the list: first, middle, last */
 		pick = n <= max ? i : i * (n - 1) / (max - 1);
-		j = json_array_get(moves, pick);
-		if (!json_is_string(j))
+		scan = fits ? n / max : 0;
+		text = example_text(moves, pick, scan < EXAMPLE_SCAN ? scan :
+		    EXAMPLE_SCAN, m, tr, viewer, said, sizeof(said));
+		if (text == NULL)
 			continue;
-		text = json_string_value(j);
-		if (m != NULL && m->translate(tr->state, viewer, text,
-		    tr->lang, said, sizeof(said)) == RULES_OK)
-			text = said;
 		snprintf(command, sizeof(command), "pbem sign -g %"
 		    JSON_INTEGER_FORMAT " -n %" JSON_INTEGER_FORMAT " -s %d",
 		    json_integer_value(json_object_get(view, "game_id")),
@@ -396,8 +442,7 @@ sign_lines(const json_t *view, const json_t *moves, int viewer, size_t max,
 		snprintf(line, len, "%s \"%s\"", command, text);
 		item = json_pack("{s:s, s:s, s:s}", "text", text, "sign", line,
 		    "command", command);
-		json_object_set_new(item, "text_lines",
-		    wrapped(json_object_get(item, "text")));
+		set_wrapped(item, "text", json_object_get(item, "text"));
 		json_array_append_new(out, item);
 		free(line);
 	}
@@ -460,8 +505,8 @@ add_standings(json_t *v, const struct present_info *info)
 	if (json_is_array(winners)) {
 		json_object_set_new(v, "winners_text",
 		    seats_text(winners, info));
-		json_object_set_new(v, "winners_text_lines",
-		    wrapped(json_object_get(v, "winners_text")));
+		set_wrapped(v, "winners_text",
+		    json_object_get(v, "winners_text"));
 	}
 	nrows = json_is_array(scores) ? json_array_size(scores) :
 	    (size_t)(info->nseats > 0 ? info->nseats : 0);
@@ -547,8 +592,7 @@ present_view(const json_t *view, const struct present_info *info)
 		    json_string(fr ? m->title_fr : m->title_en));
 		json_object_set_new(v, "summary",
 		    json_string(fr ? m->summary_fr : m->summary_en));
-		json_object_set_new(v, "summary_lines",
-		    wrapped(json_object_get(v, "summary")));
+		set_wrapped(v, "summary", json_object_get(v, "summary"));
 	}
 	to_act = json_object_get(v, "to_act");
 	json_object_set_new(v, "spectator", json_boolean(info->viewer < 0));
@@ -559,15 +603,14 @@ present_view(const json_t *view, const struct present_info *info)
 	    in_array(to_act, info->viewer) &&
 	    (json_object_get(v, "seat_status") == NULL || held_by_bot(v))));
 	json_object_set_new(v, "waiting_for", seats_text(to_act, info));
-	json_object_set_new(v, "waiting_for_lines",
-	    wrapped(json_object_get(v, "waiting_for")));
+	set_wrapped(v, "waiting_for", json_object_get(v, "waiting_for"));
 	mark_seats(v, info);
 	add_players(v, info);
 	empty = json_array();
 	json_object_set_new(v, "forms", sign_lines(v, info->forms != NULL ?
-	    info->forms : empty, info->viewer, 16, NULL));
+	    info->forms : empty, info->viewer, 16, NULL, 0));
 	examples = sign_lines(v, info->legal != NULL ? info->legal : empty,
-	    info->viewer, 3, info);
+	    info->viewer, 3, info, 1);
 	/* What the examples' heading says: answer the mail, or sign. */
 	if (json_array_size(examples) > 0)
 		json_object_set_new(v, info->hosted ? "plain_examples" :
@@ -579,12 +622,10 @@ present_view(const json_t *view, const struct present_info *info)
 	if (info->move != NULL && info->move_is_command)
 		json_object_set_new(v, "command", json_true());
 	if (info->move != NULL)
-		json_object_set_new(v, "move_lines",
-		    wrapped(json_object_get(v, "move")));
+		set_wrapped(v, "move", json_object_get(v, "move"));
 	if (info->reason != NULL) {
 		json_object_set_new(v, "reason", json_string(info->reason));
-		json_object_set_new(v, "reason_lines",
-		    wrapped(json_object_get(v, "reason")));
+		set_wrapped(v, "reason", json_object_get(v, "reason"));
 	}
 	add_standings(v, info);
 	add_deadlines(v, info);

@@ -17,7 +17,10 @@
  *   K_text       for each localised array of strings, its items joined
  *                with ", " ("types_text")
  *   K_lines, K_text_lines   the same strings broken into lines of at
- *                most 72 characters, for an 80-column text with an indent
+ *                most 72 characters, for an 80-column text with an indent;
+ *                with each K_lines (any of them below too), K_first_line
+ *                and K_more_lines: its first line and the others, for a
+ *                list item with a hanging indent
  *   K_names, K_names_lines  for each array of objects that all have a
  *                string "name", the names joined with ", ", and wrapped
  *                ("discard_names_lines")
@@ -54,7 +57,9 @@
  *                `pbem sign` line, that line's command without the move
  *                ("pbem sign -g 4 -n 7 -s 0") and the text wrapped
  *   examples     [{"text", "sign", "command", "text_lines"}]: up to
- *                three legal moves, likewise,
+ *                three legal moves, likewise, each short enough for
+ *                one line of an 80-column text (a longer pick gives way
+ *                to a nearby move that fits, or is left out),
  *                written in the player's language by the module's
  *                translate() when it has one (api_version >= 2) and
  *                state is given; otherwise as legal_moves() wrote them
