@@ -14,6 +14,9 @@ NOPEEK_HIDERS = rules/nopeek.h rules/nopeek.c rules/nopeek_list.h
 # What every game's own test (rules/GAME/game.mk) may share: a seeded
 # random stream and a file read whole (tests/rulestest.h).
 RULESTEST = tests/rulestest.h tests/rulestest.c
+# The 80-column check of every text view (check_text_width and each
+# game's own text test).
+TEXTWIDTH = tests/textwidth.h tests/textwidth.c
 # Each card game's own card file, rules/GAME/cards.yaml (games.mk lists
 # them): shipped, and installed as $(pkgdatadir)/cards/GAME.yaml, where
 # pbemd and pbemctl look for a game's default set (docs/CARDFILES.md).

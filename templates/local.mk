@@ -66,7 +66,7 @@ tests_check_templates_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
 # mail made of it (daemon/libmail.a: mail_wrap()).
 check_PROGRAMS += tests/check_text_width
 TESTS += tests/check_text_width
-tests_check_text_width_SOURCES = tests/check_text_width.c $(TESTCARDS)
+tests_check_text_width_SOURCES = tests/check_text_width.c $(TEXTWIDTH) $(TESTCARDS)
 tests_check_text_width_CPPFLAGS = $(RULES_CPPFLAGS) \
 	-I$(srcdir)/daemon/common -I$(srcdir)/daemon/render \
 	-I$(srcdir)/daemon/mail -I$(srcdir)/daemon/engine -I$(srcdir)/store \

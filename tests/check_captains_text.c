@@ -19,14 +19,12 @@
 #include <check.h>
 #include <jansson.h>
 
-#include "mail.h"
-#include "present.h"
 #include "rng.h"
 #include "rules.h"
 #include "templates.h"
 #include "testcards.h"
+#include "textwidth.h"
 
-#define TEXT_COLUMNS	80
 #define GAMES_PER_MODE	2
 #define MAX_STEPS	3000
 #define BURN_SEARCH	3000	/* games played unseen to find a BURN */
@@ -57,113 +55,25 @@ struct game {
 static struct tpl_set	*tpl;
 static int		 seen[PH_COUNT];
 
-/* Characters of the line at s, up to its newline. */
-static size_t
-columns(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s != '\0' && *s != '\n'; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	return n;
-}
-
-/* Fail, naming the template and showing the text, on a line wider than
- * TEXT_COLUMNS. */
-static void
-check_width(const char *text, const char *what)
-{
-	const char *line = text;
-
-	for (;;) {
-		ck_assert_msg(columns(line) <= TEXT_COLUMNS, "%s: a line of "
-		    "%zu columns:\n%.*s\n-- in --\n%s", what, columns(line),
-		    (int)strcspn(line, "\n"), line, text);
-		if ((line = strchr(line, '\n')) == NULL)
-			break;
-		line++;
-	}
-}
-
-/* The view gamestate_view() gives, with a deadline for every seat to
- * act (the first one late) as engine_view_deadlines() adds them. */
-static json_t *
-engine_view(const struct game *g, int viewer)
-{
-	json_t *v = g->m->view(g->state, viewer), *result, *deadlines, *s;
-	size_t i;
-
-	json_object_set_new(v, "game_id", json_integer(1234));
-	json_object_set_new(v, "next_seq", json_integer(g->seq + 1));
-	json_object_set_new(v, "seed_commitment", json_string("e7f687f4665f"
-	    "33799e5093c53320d85f1ec2586dc3b3fd89780528c7b8284979"));
-	if (viewer >= 0)
-		json_object_set_new(v, "seat", json_integer(viewer));
-	deadlines = json_array();
-	json_array_foreach(json_object_get(v, "to_act"), i, s)
-		json_array_append_new(deadlines, json_pack("{s:O, s:s, s:b}",
-		    "seat", s, "deadline", "2026-09-30T08:00:00Z", "late",
-		    i == 0));
-	json_object_set_new(v, "deadlines", deadlines);
-	if ((result = g->m->result(g->state)) != NULL) {
-		json_object_set_new(v, "result", result);
-		json_object_set_new(v, "seed", json_string("0123456789abcdef"
-		    "0123456789abcdef0123456789abcdef0123456789abcdef"));
-	}
-	return v;
-}
-
 /* Render one template for viewer in lang, signing or hosted, and check
  * it and its mail text. */
 static void
 render_one(const struct game *g, int viewer, int lang, int hosted,
     const char *name, const char *move, const char *reason)
 {
-	struct present_info	 info;
-	struct mustache_buf	 out;
-	json_t			*view, *shown, *forms = NULL, *legal = NULL;
-	char			 err[1024], what[256];
-	char			*mail;
+	struct textwidth_page	page = {
+		.tpl = tpl, .m = g->m, .state = g->state, .nseats = g->nseats,
+		.seq = g->seq, .seat_names = seat_names, .viewer = viewer,
+		.lang = lang, .hosted = hosted, .name = name, .move = move,
+		.reason = reason
+	};
+	char			what[256];
 
-	memset(&info, 0, sizeof(info));
-	info.lang = (enum rules_lang)lang;
-	info.module = g->m;
-	info.viewer = viewer;
-	info.seat_names = seat_names;
-	info.nseats = g->nseats;
-	info.zone = "Europe/Paris";
-	info.hosted = hosted;
-	info.move = move;
-	info.reason = reason;
-	if (viewer >= 0) {
-		forms = g->m->move_forms(g->state, viewer, info.lang);
-		legal = g->m->legal_moves(g->state, viewer);
-		info.forms = forms;
-		info.legal = legal;
-		info.state = g->state;
-	}
-	view = engine_view(g, viewer);
-	shown = present_view(view, &info);
-	mustache_buf_init(&out);
-	ck_assert_msg(templates_render(tpl, lang ? "fr" : "en", "captains",
-	    name, TPL_TEXT, shown, &out, err, sizeof(err)) == 0, "%s: %s",
-	    name, err);
-	mustache_buf_append(&out, "", 1);
 	snprintf(what, sizeof(what), "%s/captains/%s, seat %d, move %d%s",
 	    lang ? "fr" : "en", name, viewer, g->seq, hosted ? ", hosted" :
 	    "");
-	ck_assert_msg(strstr(out.data, "{{") == NULL, "%s", what);
-	check_width(out.data, what);
-	mail = mail_wrap(out.data, MAIL_WRAP_WIDTH);
-	ck_assert_ptr_nonnull(mail);
-	check_width(mail, what);
-	free(mail);
-	mustache_buf_free(&out);
-	json_decref(shown);
-	json_decref(view);
-	json_decref(forms);
-	json_decref(legal);
+	page.what = what;
+	textwidth_render(&page);
 }
 
 /* What each seat and the public read now: the seat to act its turn, its

@@ -26,7 +26,7 @@ tests_check_captains_bot_LDADD = $(tests_check_captains_LDADD)
 # and in the mail made of it (daemon/libmail.a: mail_wrap()).
 check_PROGRAMS += tests/check_captains_text
 TESTS += tests/check_captains_text
-tests_check_captains_text_SOURCES = tests/check_captains_text.c $(TESTCARDS)
+tests_check_captains_text_SOURCES = tests/check_captains_text.c $(TEXTWIDTH) $(TESTCARDS)
 tests_check_captains_text_CPPFLAGS = $(RULES_CPPFLAGS) \
 	-I$(srcdir)/daemon/common -I$(srcdir)/daemon/render \
 	-I$(srcdir)/daemon/mail -I$(srcdir)/daemon/engine -I$(srcdir)/store \
