@@ -249,18 +249,20 @@ store_player_foreach(struct store *st, store_player_cb cb, void *arg)
 	return status == STORE_NOTFOUND ? STORE_OK : status;
 }
 
-enum store_status
-store_player_set_tz(struct store *st, int64_t id, const char *tz)
+/* Set one text column of player id's row (sql binds ?1 the id, ?2 the
+ * value); STORE_NOTFOUND when there is no such player. */
+static enum store_status
+player_set_text(struct store *st, int64_t id, const char *sql,
+    const char *value, const char *what)
 {
 	enum store_status	 status;
 	sqlite3_stmt		*s;
 
-	if ((s = store_sqlite_prepare(st, "UPDATE players SET tz = ?2 WHERE "
-	    "id = ?1", "player time zone")) == NULL)
+	if ((s = store_sqlite_prepare(st, sql, what)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_text(s, 2, tz, -1, SQLITE_TRANSIENT);
-	status = store_sqlite_step(st, s, "player time zone");
+	sqlite3_bind_text(s, 2, value, -1, SQLITE_TRANSIENT);
+	status = store_sqlite_step(st, s, what);
 	store_sqlite_done(st, s);
 	if (status == STORE_NOTFOUND && sqlite3_changes(
 	    store_sqlite_db(st)) == 1)
@@ -269,21 +271,19 @@ store_player_set_tz(struct store *st, int64_t id, const char *tz)
 }
 
 enum store_status
+store_player_set_tz(struct store *st, int64_t id, const char *tz)
+{
+	return player_set_text(st, id, "UPDATE players SET tz = ?2 WHERE "
+	    "id = ?1", tz, "player time zone");
+}
+
+enum store_status
 store_player_set_lang(struct store *st, int64_t id, const char *lang)
 {
-	enum store_status	 status;
-	sqlite3_stmt		*s;
+	enum store_status status;
 
-	if ((s = store_sqlite_prepare(st, "UPDATE players SET lang = ?2 WHERE "
-	    "id = ?1", "player language")) == NULL)
-		return STORE_ERROR;
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_text(s, 2, lang, -1, SQLITE_TRANSIENT);
-	status = store_sqlite_step(st, s, "player language");
-	store_sqlite_done(st, s);
-	if (status == STORE_NOTFOUND && sqlite3_changes(
-	    store_sqlite_db(st)) == 1)
-		status = STORE_OK;	/* done: no row to read, one changed */
+	status = player_set_text(st, id, "UPDATE players SET lang = ?2 WHERE "
+	    "id = ?1", lang, "player language");
 	if (status == STORE_OK)
 		sq_seats_changed(st);	/* the seat caches' languages */
 	return status;
