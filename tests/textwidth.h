@@ -17,7 +17,7 @@
 #include "rules.h"
 #include "templates.h"
 
-#define TEXT_COLUMNS	80
+#define TEXT_COLUMNS	78
 
 /* One reader's page of a game in memory. */
 struct textwidth_page {

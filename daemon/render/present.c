@@ -14,11 +14,13 @@
 
 /* Room for one seat as text: a player's name and "(siège N)". */
 #define SEAT_TEXT_MAX	256
-/* The width of K_lines: an 80-column text with an indent of up to 8. */
-#define PRESENT_WRAP_WIDTH	72
+/* The width of K_lines: lines of at most 78 characters (the mail's, so
+ * that mail_wrap() has nothing left to break) with an indent of up to 8. */
+#define PRESENT_WRAP_WIDTH	70
 /* The widest example move a text prints on one line: quoted, after an
- * indent of 6 (a move is never broken: it is copied as it is). */
-#define EXAMPLE_WIDTH	(80 - 6 - 2)
+ * indent of 6, within 78 characters (a move is never broken: it is
+ * copied as it is). */
+#define EXAMPLE_WIDTH	(78 - 6 - 2)
 /* How many moves after a long one an example looks at for one that fits. */
 #define EXAMPLE_SCAN	32
 
@@ -72,8 +74,8 @@ join_strings(const json_t *a, const char *sep)
 }
 
 /* KEY_lines: the string s broken into lines of at most
- * PRESENT_WRAP_WIDTH characters, so that an indent of up to 8 fits in an
- * 80-column text; and, for a list item with a hanging indent,
+ * PRESENT_WRAP_WIDTH characters, so that an indent of up to 8 fits in a
+ * 78-character mail line; and, for a list item with a hanging indent,
  * KEY_first_line (the first of them) and KEY_more_lines (the others).
  * Nothing is set when s is not a string. */
 static void
@@ -486,6 +488,23 @@ add_players(json_t *v, const struct present_info *info)
 	json_object_set_new(v, "players", players);
 }
 
+/* K_lines for each string field K of obj (a score breakdown's notes). */
+static void
+wrap_strings(json_t *obj)
+{
+	json_t		*add, *v;
+	const char	*key;
+
+	if (!json_is_object(obj))
+		return;
+	add = json_object();
+	json_object_foreach(obj, key, v)
+		if (json_is_string(v) && strlen(key) < 200)
+			set_wrapped(add, key, v);
+	json_object_update_missing(obj, add);
+	json_decref(add);
+}
+
 /* standings and winners_text, from the (already localised) result.  A
  * game ended outside its rules (a resignation, a call-off) has winners
  * but no scores: one row per seat then, with "scored" false. */
@@ -522,8 +541,10 @@ add_standings(json_t *v, const struct present_info *info)
 			json_object_set(row, "score", json_array_get(scores, i));
 		if (json_array_get(hands, i) != NULL)
 			json_object_set(row, "hand", json_array_get(hands, i));
-		if (json_array_get(bd, i) != NULL)
+		if (json_array_get(bd, i) != NULL) {
+			wrap_strings(json_array_get(bd, i));
 			json_object_set(row, "breakdown", json_array_get(bd, i));
+		}
 		if ((name = seat_name(info, (json_int_t)i)) != NULL)
 			json_object_set_new(row, "player", json_string(name));
 		json_array_append_new(st, row);

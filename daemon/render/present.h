@@ -67,7 +67,8 @@
  *   move_lines, reason_lines   the same wrapped
  *   standings    once "result" exists: [{"seat", "score", "winner",
  *                "you", "hand", "breakdown", "player"}] in seat order
- *                ("player" when the seat's name is known)
+ *                ("player" when the seat's name is known); each string
+ *                field K of a breakdown also as K_lines
  *   winners_text the winning seats as text, like waiting_for
  *
  * The seats' names are public (the game's summary lists them), so adding
