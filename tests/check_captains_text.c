@@ -6,7 +6,7 @@
  * training) for each seat and for spectators, with the players' names,
  * deadlines in a named time zone and both ways of playing (signing, or
  * answering the mail in plain words).  No line of any of them, nor of the
- * mail text made from them (mail_wrap()), is wider than 80 columns
+ * mail text made from them (mail_wrap()), is wider than 78 columns
  * (characters, not bytes).  The games must go through every phase a
  * player meets: set-up, control, action, an attack's answer, a SCAN's
  * pick, a completed mission, the last turns, both ends (STARDATE and
@@ -224,7 +224,7 @@ play_game(int nseats, const char *options, uint64_t n, int render)
 	return burn;
 }
 
-START_TEST(every_phase_fits_80_columns)
+START_TEST(every_phase_fits_78_columns)
 {
 	char	 dir[4096], err[1024];
 	const char *top = getenv("top_srcdir");
@@ -265,7 +265,7 @@ main(void)
 	int failed;
 
 	tcase_set_timeout(tc, 300);
-	tcase_add_test(tc, every_phase_fits_80_columns);
+	tcase_add_test(tc, every_phase_fits_78_columns);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -1,5 +1,5 @@
 /*
- * check_text_width.c -- every game's text views fit 80 columns.  For
+ * check_text_width.c -- every game's text views fit 78 columns.  For
  * each registered game (rules_all()), at each seat count it takes and
  * in each variant below, seeded random games are played in memory; at
  * every step every text template a player can receive (your_turn,
@@ -8,7 +8,7 @@
  * players' names, deadlines in a named time zone and both ways of
  * playing (signing, or answering the mail in plain words).  No line of
  * any of them, nor of the mail text made from them (mail_wrap()), may be
- * wider than 80 columns (characters, not bytes); a failure names the
+ * wider than 78 columns (characters, not bytes); a failure names the
  * game, template, language, viewer and step, and shows the line.
  *
  * TEXT_GAMES games are played per run, fewer when PBEM_RANDOM_GAMES is
@@ -38,7 +38,7 @@
 #define MAX_SEATS	8
 
 /* Players' names of five characters, one accented (longer names, or a
- * long time zone, can still push a deadline's line past 80 columns). */
+ * long time zone, can still push a deadline's line past 78 columns). */
 static const char *const seat_names[MAX_SEATS] = {
 	"alice", "chloé", "bruno", "denis", "émile", "fatou", "gaëlle",
 	"henri"
@@ -262,7 +262,7 @@ games_per_run(void)
 	return TEXT_GAMES;
 }
 
-START_TEST(every_view_fits_80_columns)
+START_TEST(every_view_fits_78_columns)
 {
 	const struct run *r = &runs[_i];
 	int	 g, games = games_per_run(), steps = 0;
@@ -295,7 +295,7 @@ main(void)
 	}
 	list_runs();
 	tcase_set_timeout(tc, 300);
-	tcase_add_loop_test(tc, every_view_fits_80_columns, 0, nruns);
+	tcase_add_loop_test(tc, every_view_fits_78_columns, 0, nruns);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -1,5 +1,5 @@
 /*
- * textwidth.c -- the 80-column check of the text views (textwidth.h).
+ * textwidth.c -- the 78-column check of the text views (textwidth.h).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * textwidth.h -- the 80-column check of the text views, shared by
+ * textwidth.h -- the 78-column check of the text views, shared by
  * check_text_width (every game) and check_captains_text (Captain's
  * Chair, phase by phase).
  *
