@@ -7,8 +7,8 @@
  * loops "pbem-sender", "pbem-maildir", "pbem-imap", and the Maildir
  * scan's second thread "pbem-mailscan"; the libmicrohttpd workers keep
  * the name libmicrohttpd gives them.  A name longer than 15 bytes is cut
- * (the kernel's limit); a failure is ignored, since a name is only a
- * label.
+ * (the
+ * kernel's limit); a failure is ignored, since a name is only a label.
  */
 #ifndef PBEM_THREADNAME_H
 #define PBEM_THREADNAME_H
