@@ -28,7 +28,6 @@
 
 #include "log.h"
 #include "mail.h"
-#include "threadname.h"
 
 /* mkdir -p for one path. */
 static int
@@ -463,8 +462,6 @@ scan_work(void *arg)
 	struct scan_worker *w = arg;
 	long ticket;
 
-	if (w->index > 0)	/* the helper thread, not the Maildir loop's */
-		thread_name_set("pbem-mailscan");
 	while ((ticket = mail_turn_take(w->ctx.turns, w->index,
 	    (long)w->n)) >= 0) {
 		w->ctx.ticket = ticket;
