@@ -10,16 +10,13 @@
  *    move the file to cur/.  On a real database file (WAL,
  *    synchronous=NORMAL, as in production), the moves written by the
  *    batching writer thread as in pbemd (writer.h; PBEM_BENCH_WRITER=0:
- *    each in a transaction of its own on the ingesting connection), on
- *    two ingesting threads as pbemd's watcher (PBEM_BENCH_THREADS=1:
- *    one).
+ *    each in a transaction of its own on the ingesting connection).
  * 2. Outbound: every mail row the moves queued is rendered (that seat's
  *    view through the templates) and composed as MIME; timed alone, and
  *    then with delivery into the Maildir outbox (fsync per mail), or by
  *    SMTP to PBEM_BENCH_SMTP_URL when it is set (any server that takes
  *    the mails: `python3 -m smtpd -n -c DebuggingServer 127.0.0.1:2525`
- *    with smtp://127.0.0.1:2525 is enough).  PBEM_BENCH_OUTBOUND=0 skips
- *    this part (when only ingestion is measured, e.g. under strace).
+ *    with smtp://127.0.0.1:2525 is enough).
  * Figures on standard output; `make bench` runs it.
  */
 #include <dirent.h>
@@ -115,7 +112,6 @@ main(void)
 	int g, i, first, handled, sent, use_writer;
 	double t0, t_in, t_render, t_send, u0, s0, u1, s1;
 	struct rusage ru;
-	struct writer_stats ws;
 	int64_t pending;
 
 	log_init("bench_mail", 0, 0);
@@ -187,16 +183,11 @@ main(void)
 				return fprintf(stderr, "%s\n", err), 1;
 		}
 
-	memset(&ctx, 0, sizeof(ctx));
 	ctx.st = st;
 	ctx.key = key;
 	ctx.set = &set;
 	use_writer = getenv("PBEM_BENCH_WRITER") == NULL ||
 	    strcmp(getenv("PBEM_BENCH_WRITER"), "0") != 0;
-	/* Two ingesting threads as pbemd's watcher (PBEM_BENCH_THREADS=1:
-	 * one). */
-	if (env_int("PBEM_BENCH_THREADS", 2) > 1)
-		ctx.dbpath = path;
 	if (use_writer && writer_start(path, key, 256, 1024, err,
 	    sizeof(err)) != 0)
 		return fprintf(stderr, "writer: %s\n", err), 1;
@@ -205,29 +196,20 @@ main(void)
 	handled = maildir_scan(&ctx, set.maildir_in);
 	t_in = now() - t0;
 	cpu_times(&u1, &s1);
-	if (use_writer) {
-		writer_get_stats(&ws);
+	if (use_writer)
 		writer_stop();
-	}
 	if (handled != ngames * nmoves) {
 		fprintf(stderr, "handled %d of %d\n", handled, ngames * nmoves);
 		return 1;
 	}
-	printf("mail ingestion%s, %d thread%s: %d messages (%d games x %d "
-	    "moves) in %.2f s: %.0f messages/s (parse + verify + apply + "
-	    "commit + file)\n", use_writer ? " (through the writer)" : "",
-	    ctx.dbpath != NULL ? 2 : 1, ctx.dbpath != NULL ? "s" : "",
-	    handled, ngames, nmoves, t_in, handled / t_in);
+	printf("mail ingestion%s: %d messages (%d games x %d moves) in %.2f "
+	    "s: %.0f messages/s (parse + verify + apply + commit + file)\n",
+	    use_writer ? " (through the writer)" : "", handled, ngames, nmoves,
+	    t_in, handled / t_in);
 	getrusage(RUSAGE_SELF, &ru);
 	printf("  CPU per message: %.0f us user + %.0f us system; peak RSS "
 	    "%ld KiB\n", 1e6 * (u1 - u0) / handled, 1e6 * (s1 - s0) / handled,
 	    ru.ru_maxrss);
-	if (use_writer)
-		printf("  writer: %lld moves in %lld transactions (at most "
-		    "%lld in one)\n", ws.moves, ws.batches, ws.largest);
-	if (getenv("PBEM_BENCH_OUTBOUND") != NULL &&
-	    strcmp(getenv("PBEM_BENCH_OUTBOUND"), "0") == 0)
-		goto done;
 
 	snprintf(path, sizeof(path), "%s/templates", top != NULL ? top : ".");
 	if ((tpl = templates_load(path, err, sizeof(err))) == NULL)
@@ -258,7 +240,6 @@ main(void)
 	    (long long)pending);
 
 	templates_free(tpl);
-done:
 	serverkey_close(key);
 	store_close(st);
 	free(games);

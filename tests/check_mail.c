@@ -9,7 +9,6 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +27,6 @@
 #include "store_test.h"
 #include "templates.h"
 #include "testlib.h"
-#include "writer.h"
 
 /* check_mail_hosted.c: playing by plain replies. */
 TCase	*mail_hosted_tcase(void);
@@ -1045,136 +1043,6 @@ START_TEST(test_maildir_scan)
 }
 END_TEST
 
-/*
- * Two ingesting threads (ctx.dbpath set), with and without the writer:
- * the moves of one game one after the other in the Maildir are all
- * played in order, a signed STATUS between them sees the moves before it
- * (it is refused as "in the future" otherwise), and a second copy of a
- * move is a duplicate, not a second move.
- */
-START_TEST(test_maildir_two_threads)
-{
-	char err[256], block[PROTO_ARMOUR_MAX], raw[4096], name[32],
-	    outcome[64], id[64];
-	int64_t games[3], next;
-	int with_writer = _i, g, i, first[3], seat;
-	struct store_entry last;
-
-	games[0] = game;
-	games[1] = testenv_game(&env, "stmissions", 2);
-	games[2] = testenv_game(&env, "stmissions", 2);
-	for (g = 0; g < 3; g++)
-		first[g] = testenv_to_act(&env, games[g], &next);
-	/* Game-major: the five moves of a game are neighbours. */
-	for (g = 0; g < 3; g++)
-		for (i = 1; i <= 5; i++) {
-			seat = (first[g] + i - 1) % 2;
-			testenv_block(&env, seat, games[g], i, seat,
-			    "draw galaxy, discard drawn", block, sizeof(block));
-			snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: "
-			    "<g%d.m%d@x>\n\n%s", email(seat), g, i, block);
-			snprintf(name, sizeof(name), "%d%d", g, i);
-			ck_assert_int_eq(maildir_put(set.maildir_in, name,
-			    NULL, raw, strlen(raw), err, sizeof(err)), 0);
-			if (g == 1 && i == 2) {
-				snprintf(name, sizeof(name), "%d%da", g, i);
-				ck_assert_int_eq(maildir_put(set.maildir_in,
-				    name, NULL, raw, strlen(raw), err,
-				    sizeof(err)), 0);
-			}
-		}
-	/* After game 0's third move: STATUS with the fourth's number. */
-	testenv_block(&env, 0, games[0], 4, 0, "STATUS", block,
-	    sizeof(block));
-	snprintf(raw, sizeof(raw), "From: %s\nMessage-ID: <status@x>\n\n%s",
-	    email(0), block);
-	ck_assert_int_eq(maildir_put(set.maildir_in, "03s", NULL, raw,
-	    strlen(raw), err, sizeof(err)), 0);
-
-	if (with_writer)
-		ck_assert_msg(writer_start(env.dbpath, env.key, 64, 16, err,
-		    sizeof(err)) == 0, "%s", err);
-	ctx.dbpath = env.dbpath;
-	ck_assert_int_eq(maildir_scan(&ctx, set.maildir_in), 17);
-	ctx.dbpath = NULL;
-	if (with_writer)
-		writer_stop();
-	for (g = 0; g < 3; g++) {
-		memset(&last, 0, sizeof(last));
-		ck_assert_int_eq(store_log_last(env.st, games[g], &last),
-		    STORE_OK);
-		ck_assert_int_eq(last.seq, 5);
-		store_entry_clear(&last);
-		for (i = 1; i <= 5; i++) {
-			snprintf(id, sizeof(id), "g%d.m%d@x", g, i);
-			ck_assert_int_eq(store_mail_seen_get(env.st, id,
-			    outcome, sizeof(outcome)), STORE_OK);
-			ck_assert_str_eq(outcome, "accepted");
-		}
-	}
-	ck_assert_int_eq(store_mail_seen_get(env.st, "status@x", outcome,
-	    sizeof(outcome)), STORE_OK);
-	ck_assert_str_eq(outcome, "command");
-	snprintf(raw, sizeof(raw), "%s/new", set.maildir_in);
-	ck_assert_int_eq(count_files(raw), 0);
-}
-END_TEST
-
-/* mail_turns.c alone: ticket 1's barrier holds while ticket 0 is still
- * worked, though 0 has handed its move on; 1's hand-off waits for 0's. */
-static struct mail_turns turns_under_test;
-static int turn_order[4], turn_count;
-
-static int
-note_hand(void *arg)
-{
-	turn_order[turn_count++] = *(int *)arg;
-	return 0;
-}
-
-static void *
-second_worker(void *arg)
-{
-	int one = 1;
-
-	(void)arg;
-	ck_assert_int_eq(mail_turn_take(&turns_under_test, 1, 2), 1);
-	mail_turn_hand_on(&turns_under_test, 1, note_hand, &one);
-	mail_turn_alone(&turns_under_test, 1);
-	__atomic_store_n(&turn_order[3], 1, __ATOMIC_SEQ_CST);
-	mail_turn_finish(&turns_under_test, 1, 1);
-	return NULL;
-}
-
-START_TEST(test_turns_order)
-{
-	struct timespec pause = { 0, 100 * 1000 * 1000 };
-	pthread_t thread;
-	int zero = 0;
-
-	mail_turns_init(&turns_under_test);
-	turn_count = 0;
-	memset(turn_order, 0, sizeof(turn_order));
-	ck_assert_int_eq(mail_turn_take(&turns_under_test, 0, 2), 0);
-	ck_assert_int_eq(pthread_create(&thread, NULL, second_worker, NULL),
-	    0);
-	nanosleep(&pause, NULL);
-	ck_assert_int_eq(turn_count, 0);	/* 1 waits for 0's turn */
-	mail_turn_hand_on(&turns_under_test, 0, note_hand, &zero);
-	nanosleep(&pause, NULL);
-	ck_assert_int_eq(__atomic_load_n(&turn_order[3], __ATOMIC_SEQ_CST),
-	    0);				/* 0 is still being worked */
-	mail_turn_finish(&turns_under_test, 0, 0);
-	ck_assert_int_eq(pthread_join(thread, NULL), 0);
-	ck_assert_int_eq(turn_count, 2);
-	ck_assert_int_eq(turn_order[0], 0);
-	ck_assert_int_eq(turn_order[1], 1);
-	ck_assert_int_eq(turn_order[3], 1);
-	ck_assert_int_eq(mail_turn_take(&turns_under_test, 0, 2), -1);
-	mail_turns_destroy(&turns_under_test);
-}
-END_TEST
-
 /* ---- Rendering and sending ---------------------------------------------- */
 
 static struct tpl_set *
@@ -1916,8 +1784,6 @@ mail_suite(void)
 	tcase_add_test(tc, test_too_large);
 	tcase_add_test(tc, test_rate_limit);
 	tcase_add_test(tc, test_maildir_scan);
-	tcase_add_loop_test(tc, test_maildir_two_threads, 0, 2);
-	tcase_add_test(tc, test_turns_order);
 	tcase_add_test(tc, test_send_no_leak);
 	tcase_add_test(tc, test_opening_mail_sent);
 	tcase_add_test(tc, test_maildir_batch_not_durable);

@@ -12,8 +12,7 @@ daemon_libmail_a_SOURCES = daemon/mail/mail.h \
 	daemon/mail/mail_parse.c daemon/mail/mail_block.c daemon/mail/mail_ingest.c \
 	daemon/mail/mail_reply.c daemon/mail/mail_account.c \
 	daemon/mail/mail_delegate.c \
-	daemon/mail/mail_maildir.c daemon/mail/mail_turns.c \
-	daemon/mail/mail_imap.c \
+	daemon/mail/mail_maildir.c daemon/mail/mail_imap.c \
 	daemon/mail/mail_render.c daemon/mail/mail_picture.c \
 	daemon/mail/mail_notice.c daemon/mail/mail_compose.c \
 	daemon/mail/mail_flowed.c \

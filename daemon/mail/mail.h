@@ -46,7 +46,6 @@
 #ifndef PBEM_MAIL_H
 #define PBEM_MAIL_H
 
-#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -302,14 +301,6 @@ struct mail_ingest_ctx {
 	struct store			*st;
 	const struct serverkey		*key;
 	const struct mail_settings	*set;
-	/* When set, a Maildir scan of several messages ingests them on two
-	 * threads, the second on a connection of its own to this file
-	 * (mail_maildir.c, mail_turns.c); NULL: one at a time. */
-	const char			*dbpath;
-	/* Set by the scan for each message: the order kept with the other
-	 * thread, and the message's rank in it (NULL: no other thread). */
-	struct mail_turns		*turns;
-	long				 ticket;
 };
 
 /* A reply to queue with the Message-ID record (mail_ingest.c and the
@@ -386,41 +377,6 @@ int	mail_delegation_found(const char *text, size_t len);
 void	mail_delegation(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
 	    const char *reply_to, const char *lang, struct mail_result *r,
 	    struct mail_answer *a);
-
-/* ---- mail_turns.c: the order of two ingesting threads ------------------- */
-
-/*
- * A scan's messages are tickets 0, 1, ... taken in order by
- * MAIL_TURN_WORKERS threads.  A ticket whose message is a signed move
- * hands it to the writer in its turn (mail_turn_hand_on: after every
- * earlier ticket has handed its move on or finished), then waits for
- * the writer apart; a ticket that does anything else to the store first
- * waits until every earlier ticket is finished (mail_turn_alone).  So
- * two moves of one game reach the writer in the Maildir's order, and a
- * command or an account message sees every earlier message done.
- */
-#define MAIL_TURN_WORKERS	2
-struct mail_turns {
-	pthread_mutex_t	lock;
-	pthread_cond_t	changed;
-	long		gate;	/* those below: handed on or done */
-	long		next;	/* the next ticket to take */
-	/* Each worker's ticket now (LONG_MAX: none). */
-	long		working[MAIL_TURN_WORKERS];
-};
-void	mail_turns_init(struct mail_turns *t);
-void	mail_turns_destroy(struct mail_turns *t);
-/* The next ticket below count for worker (0 to MAIL_TURN_WORKERS - 1),
- * or -1 when all are taken. */
-long	mail_turn_take(struct mail_turns *t, int worker, long count);
-/* In ticket's turn, call hand(arg) (which queues a move for the writer)
- * and let the next ticket have its turn; hand's return value. */
-int	mail_turn_hand_on(struct mail_turns *t, long ticket,
-	    int (*hand)(void *), void *arg);
-/* Wait until every ticket before this one is finished. */
-void	mail_turn_alone(struct mail_turns *t, long ticket);
-/* The worker is done with ticket (after its turn, if it had none). */
-void	mail_turn_finish(struct mail_turns *t, int worker, long ticket);
 
 /* ---- mail_maildir.c ------------------------------------------------------ */
 

@@ -194,7 +194,6 @@ mail_deliver_main(int argc, char **argv)
 		return EX_NOINPUT;
 	}
 	mail_init();
-	memset(&ctx, 0, sizeof(ctx));
 	ctx.st = st;
 	ctx.key = key;
 	ctx.set = &set;

@@ -213,7 +213,7 @@ static int
 poll_tick(struct store *st, void *arg)
 {
 	struct poller *p = arg;
-	struct mail_ingest_ctx ctx = { .st = st, .key = p->key, .set = p->set };
+	struct mail_ingest_ctx ctx = { st, p->key, p->set };
 	char err[1024];
 
 	if (mail_imap_poll(&ctx, err, sizeof(err)) < 0)

@@ -15,7 +15,6 @@
  * row of mail_attempt names its bytes: a row found at the start is a
  * message an earlier process died on, quarantined unread.
  */
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -360,80 +359,6 @@ to_sender:
 	    existing_game(ctx->st, pm->game_id));
 }
 
-/* Before a message does anything to the store that an earlier one may
- * bear on: wait until every earlier message of the scan is finished. */
-static void
-turn_alone(struct mail_ingest_ctx *ctx)
-{
-	if (ctx->turns != NULL)
-		mail_turn_alone(ctx->turns, ctx->ticket);
-}
-
-/* A verified move handed to the writer in its turn, and its answer. */
-struct handed {
-	struct mail_ingest_ctx	*ctx;
-	struct engine_move	 mv;
-	struct engine_reply	*reply;
-	pthread_mutex_t		 lock;
-	pthread_cond_t		 answered;
-	int			 done;
-	int			 queued;
-};
-
-/* The writer's callback: the move is committed or refused. */
-static void
-handed_done(void *arg)
-{
-	struct handed *h = arg;
-
-	pthread_mutex_lock(&h->lock);
-	h->done = 1;
-	pthread_cond_signal(&h->answered);
-	pthread_mutex_unlock(&h->lock);
-}
-
-/* In the message's turn: queue the move, or with no writer running,
- * write it here and now (still in turn). */
-static int
-hand_move(void *arg)
-{
-	struct handed *h = arg;
-
-	h->queued = engine_move_queue(&h->mv, h->reply, handed_done, h) == 0;
-	if (!h->queued)
-		engine_move_write(h->ctx->st, h->ctx->key, &h->mv, h->reply);
-	return 0;
-}
-
-/*
- * A signed move of a seat, when another thread ingests beside this one:
- * its signature is checked here, at once; it is handed to the writer in
- * the message's turn (so moves reach it in the Maildir's order); then
- * this thread waits for the writer's answer while the next message is
- * read and checked on the other.  The same answer as engine_handle().
- */
-static void
-play_in_turn(struct mail_ingest_ctx *ctx, const struct proto_move *pm,
-    enum rules_lang lang, struct engine_reply *er)
-{
-	struct handed h;
-
-	memset(&h, 0, sizeof(h));
-	h.ctx = ctx;
-	h.reply = er;
-	if (engine_move_check(ctx->st, pm, lang, &h.mv, er) != 0)
-		return;		/* refused before anything is written */
-	pthread_mutex_init(&h.lock, NULL);
-	pthread_cond_init(&h.answered, NULL);
-	mail_turn_hand_on(ctx->turns, ctx->ticket, hand_move, &h);
-	pthread_mutex_lock(&h.lock);
-	while (h.queued && !h.done)
-		pthread_cond_wait(&h.answered, &h.lock);
-	pthread_mutex_unlock(&h.lock);
-	pthread_cond_destroy(&h.answered);
-	pthread_mutex_destroy(&h.lock);
-}
-
 /* The block at text (its BEGIN line first): a signed command or a move. */
 static void
 signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
@@ -446,7 +371,6 @@ signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
 	struct proto_move pm;
 	enum proto_status ps;
 	enum mail_command cmd;
-	enum rules_lang elang;
 	char perr[512];
 	int fr = 0, dup, is_command, keyed = 0, master;
 
@@ -462,7 +386,6 @@ signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
 		return;
 	}
 	if ((cmd = mail_command_word(pm.text, &fr)) != MAIL_CMD_NONE) {
-		turn_alone(ctx);
 		signed_command(ctx, &pm, cmd, reply_to, lang, r, rep);
 		return;
 	}
@@ -482,14 +405,8 @@ signed_block(struct mail_ingest_ctx *ctx, const char *text, size_t len,
 	 * (resign, vacation, press, call off -- docs/ASYNC.md), whose Seq
 	 * is the seat's command number, not a move number. */
 	is_command = engine_is_command(pm.text);
-	elang = strcmp(p.lang, "fr") == 0 ? RULES_LANG_FR : RULES_LANG_EN;
-	if (ctx->turns != NULL && keyed && !master && !is_command)
-		play_in_turn(ctx, &pm, elang, &er);
-	else {
-		turn_alone(ctx);
-		engine_handle(ctx->st, ctx->key, text, len, elang,
-		    (int64_t)time(NULL), &er);
-	}
+	engine_handle(ctx->st, ctx->key, text, len, strcmp(p.lang, "fr") == 0 ?
+	    RULES_LANG_FR : RULES_LANG_EN, (int64_t)time(NULL), &er);
 	if (keyed && engine_signature_checked(er.status))
 		key_charge(ctx, p.pubkey);
 	r->game_id = pm.game_id;
@@ -662,15 +579,10 @@ ingest_parsed(struct mail_ingest_ctx *ctx, const char *raw, size_t len,
 	reply_to = m.reply_to[0] != '\0' ? m.reply_to : m.from;
 
 	off = mail_block_pick(m.text, m.textlen);
-	/* A signed block keeps its turn itself (a move may be handed on
-	 * beside the other thread's work); anything else waits for every
-	 * earlier message to be done. */
-	if (off < 0) {
-		turn_alone(ctx);
+	if (off < 0)
 		cmd = mail_command_find(m.subject, m.text, m.textlen, &fr);
-	} else {
+	else
 		cmd = MAIL_CMD_NONE;
-	}
 	sender_lang(ctx->st, reply_to, fr, lang, sizeof(lang));
 	if (off < 0 && ctx->set->hosted_key_file[0] != '\0' &&
 	    mail_reply_play(ctx, &m, lang, r, &rep)) {

@@ -17,7 +17,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -445,74 +444,6 @@ by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* One ingesting thread of a scan: it takes the next message in turn
- * until none is left. */
-struct scan_worker {
-	struct mail_ingest_ctx	 ctx;
-	int			 index;		/* in the turns */
-	const char		*dir;
-	char			**names;
-	size_t			 n;
-	int			 handled;
-};
-
-static void *
-scan_work(void *arg)
-{
-	struct scan_worker *w = arg;
-	long ticket;
-
-	while ((ticket = mail_turn_take(w->ctx.turns, w->index,
-	    (long)w->n)) >= 0) {
-		w->ctx.ticket = ticket;
-		w->handled += scan_one(&w->ctx, w->dir, w->names[ticket]);
-		mail_turn_finish(w->ctx.turns, w->index, ticket);
-	}
-	return NULL;
-}
-
-/*
- * The names, oldest first, on two threads: this one with ctx's
- * connection, a second with one of its own to ctx->dbpath.  -1 if the
- * second cannot be had (then the caller goes on alone).
- */
-static int
-scan_two(struct mail_ingest_ctx *ctx, const char *dir, char **names,
-    size_t n)
-{
-	struct scan_worker w[MAIL_TURN_WORKERS];
-	struct mail_turns turns;
-	struct store *second;
-	pthread_t thread;
-	char err[512];
-
-	if (store_open(ctx->dbpath, &second, err, sizeof(err)) != STORE_OK) {
-		log_warnx("mail: a second ingesting thread: %s", err);
-		return -1;
-	}
-	mail_turns_init(&turns);
-	memset(w, 0, sizeof(w));
-	w[0].ctx = *ctx;
-	w[1].ctx = *ctx;
-	w[1].ctx.st = second;
-	w[0].ctx.turns = w[1].ctx.turns = &turns;
-	w[1].index = 1;
-	w[0].dir = w[1].dir = dir;
-	w[0].names = w[1].names = names;
-	w[0].n = w[1].n = n;
-	if (pthread_create(&thread, NULL, scan_work, &w[1]) != 0) {
-		log_warnx("mail: cannot start a second ingesting thread");
-		mail_turns_destroy(&turns);
-		store_close(second);
-		return -1;
-	}
-	scan_work(&w[0]);
-	pthread_join(thread, NULL);
-	mail_turns_destroy(&turns);
-	store_close(second);
-	return w[0].handled + w[1].handled;
-}
-
 int
 maildir_scan(struct mail_ingest_ctx *ctx, const char *dir)
 {
@@ -520,7 +451,7 @@ maildir_scan(struct mail_ingest_ctx *ctx, const char *dir)
 	struct dirent *de;
 	size_t n = 0, cap = 0, i;
 	DIR *dp;
-	int handled = -1;
+	int handled = 0;
 
 	snprintf(path, sizeof(path), "%s/new", dir);
 	if ((dp = opendir(path)) == NULL)
@@ -543,15 +474,10 @@ maildir_scan(struct mail_ingest_ctx *ctx, const char *dir)
 	/* Oldest first: Maildir names start with the delivery time. */
 	if (n > 1)
 		qsort(names, n, sizeof(*names), by_name);
-	if (n > 1 && ctx->dbpath != NULL)
-		handled = scan_two(ctx, dir, names, n);
-	if (handled < 0) {
-		handled = 0;
-		for (i = 0; i < n; i++)
-			handled += scan_one(ctx, dir, names[i]);
-	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		handled += scan_one(ctx, dir, names[i]);
 		free(names[i]);
+	}
 	free(names);
 	return handled;
 }
@@ -559,7 +485,6 @@ maildir_scan(struct mail_ingest_ctx *ctx, const char *dir)
 /* ---- The watcher thread ------------------------------------------------- */
 
 struct watcher {
-	const char			*dbpath;
 	const struct serverkey		*key;
 	const struct mail_settings	*set;
 	int				 warned;
@@ -569,13 +494,7 @@ static int
 watch_tick(struct store *st, void *arg)
 {
 	struct watcher *w = arg;
-	struct mail_ingest_ctx ctx;
-
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.st = st;
-	ctx.key = w->key;
-	ctx.set = w->set;
-	ctx.dbpath = w->dbpath;
+	struct mail_ingest_ctx ctx = { st, w->key, w->set };
 
 	if (maildir_scan(&ctx, w->set->maildir_in) < 0 && !w->warned) {
 		log_warn("mail: %s/new", w->set->maildir_in);
@@ -593,7 +512,6 @@ mail_watcher_start(const char *dbpath, const struct serverkey *key,
 	if (maildir_make(s->maildir_in, err, errlen) != 0 ||
 	    maildir_make(s->quarantine, err, errlen) != 0)
 		return NULL;
-	w.dbpath = dbpath;
 	w.key = key;
 	w.set = s;
 	w.warned = 0;
