@@ -585,12 +585,12 @@ struct mail_send_conn {
 	void	*curl;		/* a CURL *, or NULL */
 };
 
-/* Deliver one composed message to rcpt: by SMTP if smtp_url is set
- * (through conn's connection, opened if need be), else into the Maildir
- * outbox (name_hint keeps a retry idempotent). */
+/* Deliver one composed message to rcpt by SMTP (smtp_url), through
+ * conn's connection, opened if need be.  (The Maildir outbox is written
+ * a batch at a time: maildir_batch_begin() and the rest, mail_maildir.c.) */
 enum mail_send_status mail_send(const struct mail_settings *s,
 	    struct mail_send_conn *conn, const char *rcpt, const char *data,
-	    size_t len, const char *name_hint, char *err, size_t errlen);
+	    size_t len, char *err, size_t errlen);
 void	mail_send_close(struct mail_send_conn *conn);
 
 /* ---- mail_sender.c ------------------------------------------------------- */

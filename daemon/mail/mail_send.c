@@ -82,15 +82,9 @@ send_smtp(const struct mail_settings *s, struct mail_send_conn *conn,
 
 enum mail_send_status
 mail_send(const struct mail_settings *s, struct mail_send_conn *conn,
-    const char *rcpt, const char *data, size_t len, const char *name_hint,
-    char *err, size_t errlen)
+    const char *rcpt, const char *data, size_t len, char *err, size_t errlen)
 {
-	if (s->smtp_url[0] != '\0')
-		return send_smtp(s, conn, rcpt, data, len, err, errlen);
-	if (maildir_put(s->maildir_out, name_hint, NULL, data, len, err,
-	    errlen) != 0)
-		return MAIL_SEND_TEMP;
-	return MAIL_SEND_OK;
+	return send_smtp(s, conn, rcpt, data, len, err, errlen);
 }
 
 void

@@ -168,6 +168,14 @@ flush_maildir(struct batch *b)
 	err[0] = '\0';
 	if (maildir_batch_commit(&b->maildir, moved, err, sizeof(err)) != 0)
 		log_warnx("mail: Maildir %s: %s", b->set->maildir_out, err);
+	/* One transaction for the batch's marks: a row left unmarked by a
+	 * failed commit is written again under the same name, harmlessly. */
+	if (store_begin(b->st) != STORE_OK) {
+		log_warnx("mail: cannot mark the Maildir batch sent: %s",
+		    store_errmsg(b->st));
+		b->store_failed = 1;
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		if (!moved[i])
 			failed(b, &b->pending[i], 0, err);
@@ -180,6 +188,11 @@ flush_maildir(struct batch *b)
 			log_debug("mail: row %lld (%s) put in the Maildir "
 			    "for %s", (long long)b->pending[i].id,
 			    b->pending[i].event, b->pending[i].recipient);
+	}
+	if (store_commit(b->st) != STORE_OK) {
+		log_warnx("mail: cannot mark the Maildir batch sent: %s",
+		    store_errmsg(b->st));
+		b->store_failed = 1;	/* rolled back: written again later */
 	}
 }
 
@@ -219,7 +232,7 @@ deliver(const struct store_outbox *o, void *arg)
 	struct mail_out m;
 	enum mail_render_status rs;
 	enum mail_send_status ss;
-	char err[1024], hint[64], *data;
+	char err[1024], *data;
 	size_t len;
 
 	if (!b->synced) {
@@ -267,9 +280,7 @@ deliver(const struct store_outbox *o, void *arg)
 		mail_out_clear(&m);
 		return b->store_failed;
 	}
-	snprintf(hint, sizeof(hint), "pbem-out-%lld", (long long)o->id);
-	ss = mail_send(b->set, &b->conn, m.to, data, len, hint, err,
-	    sizeof(err));
+	ss = mail_send(b->set, &b->conn, m.to, data, len, err, sizeof(err));
 	free(data);
 	if (ss == MAIL_SEND_OK) {
 		if (store_outbox_mark_sent(b->st, o->id) != STORE_OK) {
