@@ -72,6 +72,21 @@ engine_view(const struct textwidth_page *p)
 	return v;
 }
 
+/* No example move twice. */
+static void
+check_examples(const json_t *examples, const char *what)
+{
+	size_t i, j;
+
+	for (i = 0; i < json_array_size(examples); i++)
+		for (j = 0; j < i; j++)
+			ck_assert_msg(strcmp(json_string_value(json_object_get(
+			    json_array_get(examples, i), "text")),
+			    json_string_value(json_object_get(
+			    json_array_get(examples, j), "text"))) != 0,
+			    "%s: example %zu repeats example %zu", what, i, j);
+}
+
 void
 textwidth_render(const struct textwidth_page *p)
 {
@@ -100,6 +115,7 @@ textwidth_render(const struct textwidth_page *p)
 	}
 	view = engine_view(p);
 	shown = present_view(view, &info);
+	check_examples(json_object_get(shown, "examples"), p->what);
 	mustache_buf_init(&out);
 	ck_assert_msg(templates_render(p->tpl, p->lang ? "fr" : "en",
 	    p->m->name, p->name, TPL_TEXT, shown, &out, err, sizeof(err)) == 0,

@@ -389,7 +389,7 @@ example_text(const json_t *moves, size_t pick, size_t scan,
 	const char	*text;
 	size_t		 k, at;
 
-	/* pick, then the moves after it, then (for the last pick) before */
+	/* pick, then the moves after it, then those before it */
 	for (k = 0; k <= 2 * scan; k++) {
 		at = k <= scan ? pick + k : pick - (k - scan);
 		if (at >= json_array_size(moves) || (k > scan && k - scan > pick)
@@ -403,6 +403,20 @@ example_text(const json_t *moves, size_t pick, size_t scan,
 			return text;
 	}
 	return NULL;
+}
+
+/* Whether an item of list already has text as its "text". */
+static int
+has_text(const json_t *list, const char *text)
+{
+	const json_t	*item;
+	size_t		 i;
+
+	json_array_foreach(list, i, item)
+		if (strcmp(json_string_value(json_object_get(item, "text")),
+		    text) == 0)
+			return 1;
+	return 0;
 }
 
 /* [{"text", "sign"}] for each move text, signed by the viewer at the
@@ -432,8 +446,8 @@ sign_lines(const json_t *view, const json_t *moves, int viewer, size_t max,
 		scan = fits ? n / max : 0;
 		text = example_text(moves, pick, scan < EXAMPLE_SCAN ? scan :
 		    EXAMPLE_SCAN, m, tr, viewer, said, sizeof(said));
-		if (text == NULL)
-			continue;
+		if (text == NULL || has_text(out, text))
+			continue;	/* none fits, or a nearby pick's */
 		snprintf(command, sizeof(command), "pbem sign -g %"
 		    JSON_INTEGER_FORMAT " -n %" JSON_INTEGER_FORMAT " -s %d",
 		    json_integer_value(json_object_get(view, "game_id")),
