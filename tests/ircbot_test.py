@@ -8,6 +8,8 @@ starts, one move played through the bot; then ngircd is stopped and
 started again: the bot must come back to the channel by itself and tell
 the player to act again, who plays two more moves through it."""
 import argparse
+import importlib.machinery
+import importlib.util
 import json
 import os
 import re
@@ -18,6 +20,7 @@ import sys
 import tempfile
 import threading
 import time
+import types
 import urllib.error
 import urllib.request
 
@@ -135,11 +138,34 @@ def http(url, method="GET", body=None):
         return error.code, json.load(error)
 
 
+def check_say_splits(bot_path):
+    """The bot's say() keeps every PRIVMSG within IRC's line: a long
+    move list goes out in pieces broken at spaces, nothing lost."""
+    loader = importlib.machinery.SourceFileLoader("pbem_ircbot", bot_path)
+    spec = importlib.util.spec_from_loader("pbem_ircbot", loader)
+    bot = importlib.util.module_from_spec(spec)
+    loader.exec_module(bot)
+    sent = []
+    fake = types.SimpleNamespace(SAY_BYTES=bot.Bot.SAY_BYTES,
+                                 send=sent.append)
+    text = " | ".join("#%d prendre Alerte intrus (M%02d), défausser "
+                      "Ambassadeur Sarek (G02)" % (i, i) for i in range(40))
+    bot.Bot.say(fake, "alice", text + "\nsecond line")
+    bodies = [line.split(" :", 1)[1] for line in sent]
+    # 512 bytes with CRLF, less a relaying server's ":nick!user@host "
+    check(len(sent) > 2 and all(len(line.encode()) + 2 + 105 <= 512
+                                for line in sent),
+          "a long message goes out in lines IRC takes")
+    check(" ".join(bodies[:-1]) == text and bodies[-1] == "second line",
+          "nothing of it is lost")
+
+
 def main():
     parser = argparse.ArgumentParser()
     for option in ("--ngircd", "--bin", "--templates", "--bot"):
         parser.add_argument(option, required=True)
     args = parser.parse_args()
+    check_say_splits(args.bot)
     work = tempfile.mkdtemp(prefix="pbem-ircbot-")
     procs = []
     try:
