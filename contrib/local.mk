@@ -30,27 +30,27 @@ contrib/paths.stamp: contrib-values-check
 	@:
 contrib-values-check:
 	@$(MKDIR_P) contrib && \
-	    echo '$(CONTRIB_VALUES)' >contrib/paths.stamp.tmp && \
+	    printf '%s\n' "$(CONTRIB_VALUES)" >contrib/paths.stamp.tmp && \
 	    if cmp -s contrib/paths.stamp.tmp contrib/paths.stamp; then \
 	        rm -f contrib/paths.stamp.tmp; \
 	    else mv contrib/paths.stamp.tmp contrib/paths.stamp; fi
 .PHONY: contrib-values-check
-contrib/pbemd.service: $(srcdir)/contrib/pbemd.service.in contrib/paths.stamp
+contrib/pbemd.service: $(srcdir)/contrib/pbemd.service.in contrib/paths.stamp Makefile
 	$(AM_V_GEN)$(MKDIR_P) contrib && \
 	    $(CONTRIB_EDIT) $(srcdir)/contrib/pbemd.service.in >$@.tmp && \
 	    mv $@.tmp $@
-contrib/pbem.sysusers: $(srcdir)/contrib/pbem.sysusers.in contrib/paths.stamp
+contrib/pbem.sysusers: $(srcdir)/contrib/pbem.sysusers.in contrib/paths.stamp Makefile
 	$(AM_V_GEN)$(MKDIR_P) contrib && \
 	    $(CONTRIB_EDIT) $(srcdir)/contrib/pbem.sysusers.in >$@.tmp && \
 	    mv $@.tmp $@
-contrib/pbem.tmpfiles: $(srcdir)/contrib/pbem.tmpfiles.in contrib/paths.stamp
+contrib/pbem.tmpfiles: $(srcdir)/contrib/pbem.tmpfiles.in contrib/paths.stamp Makefile
 	$(AM_V_GEN)$(MKDIR_P) contrib && \
 	    $(CONTRIB_EDIT) $(srcdir)/contrib/pbem.tmpfiles.in >$@.tmp && \
 	    mv $@.tmp $@
 CONTRIB_MADE = contrib/pbemd.service contrib/pbem.sysusers \
 	contrib/pbem.tmpfiles
 all-local: $(CONTRIB_MADE)
-CLEANFILES += $(CONTRIB_MADE) contrib/paths.stamp
+CLEANFILES += $(CONTRIB_MADE) contrib/paths.stamp contrib/paths.stamp.tmp
 # EXTRA_DIST ships contrib/ whole: leave out what an in-tree build made,
 # so that a build from the tarball makes them with its own paths.
 dist-hook:
