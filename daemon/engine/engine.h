@@ -126,8 +126,11 @@ void	engine_player_exists_reason(struct store *st,
 enum engine_status engine_player_set_tz(struct store *st, int64_t player_id,
 	    const char *zone, enum rules_lang lang, char *err, size_t errlen);
 /* Set the language player_id reads in: "en" or "fr" (anything else is
- * refused, ENGINE_BAD_REQUEST, err in lang, nothing changed).  Refusals
- * by any channel, mails and pages follow it from the commit on. */
+ * refused, ENGINE_BAD_REQUEST, err in lang, nothing changed).  Mails and
+ * pages follow it from the commit on, and so do refusals when the change
+ * is made in pbemd's own process; a running pbemd's kept seat keys
+ * (seatkeys.c) do not see a change made by another process (pbemctl)
+ * until it next reloads them. */
 enum engine_status engine_player_set_lang(struct store *st, int64_t player_id,
 	    const char *code, enum rules_lang lang, char *err, size_t errlen);
 
