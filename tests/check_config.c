@@ -205,6 +205,42 @@ write_secret(const char *text, size_t len, mode_t mode)
 	ck_assert_int_eq(chmod(path, mode), 0);
 }
 
+/* An empty public_base_url is the HTTP listener's own address, so the
+ * links in mails follow -p; one given stays as it is. */
+START_TEST(derived_base_url)
+{
+	struct config *cfg = config_new();
+	char err[256];
+
+	ck_assert_ptr_nonnull(cfg);
+	ck_assert_str_eq(config_str(cfg, "public_base_url"), "");
+	ck_assert_int_eq(config_set(cfg, "http_port", "18080", err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(config_derive(cfg, err, sizeof(err)), 0);
+	ck_assert_str_eq(config_str(cfg, "public_base_url"),
+	    "http://127.0.0.1:18080");
+	config_free(cfg);
+
+	cfg = config_new();
+	ck_assert_int_eq(config_set(cfg, "http_listen", "0.0.0.0", err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(config_derive(cfg, err, sizeof(err)), 0);
+	ck_assert_str_eq(config_str(cfg, "public_base_url"),
+	    "http://127.0.0.1:8080");
+	config_free(cfg);
+
+	cfg = config_new();
+	ck_assert_int_eq(config_set(cfg, "http_listen", "192.0.2.7", err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(config_set(cfg, "public_base_url",
+	    "https://pbem.example.org", err, sizeof(err)), 0);
+	ck_assert_int_eq(config_derive(cfg, err, sizeof(err)), 0);
+	ck_assert_str_eq(config_str(cfg, "public_base_url"),
+	    "https://pbem.example.org");
+	config_free(cfg);
+}
+END_TEST
+
 START_TEST(secret_files)
 {
 	char buf[64], err[512];
@@ -306,6 +342,7 @@ main(void)
 	tcase_add_test(tc, example_is_valid);
 	tcase_add_test(tc, secret_files);
 	tcase_add_test(tc, secrets_in_settings);
+	tcase_add_test(tc, derived_base_url);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

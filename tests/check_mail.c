@@ -646,7 +646,9 @@ START_TEST(test_config_defaults)
 	char err[256];
 
 	ck_assert_ptr_nonnull(cfg);
+	ck_assert_int_eq(config_derive(cfg, err, sizeof(err)), 0);
 	mail_settings_default(&a);
+	ck_assert_str_eq(a.public_base_url, "http://127.0.0.1:8080");
 	ck_assert_int_eq(mail_settings_from_config(&b, cfg, err, sizeof(err)),
 	    0);
 	/* The configuration names the hosted keys' KEK beside the database

@@ -111,7 +111,8 @@ mail_deliver_main(int argc, char **argv)
 		return EX_OSERR;
 	if ((file != NULL && config_load_file(cfg, file, err,
 	    sizeof(err)) != 0) || config_read_secret_files(cfg, err,
-	    sizeof(err)) != 0 || mail_settings_from_config(&set, cfg, err,
+	    sizeof(err)) != 0 || config_derive(cfg, err, sizeof(err)) != 0 ||
+	    mail_settings_from_config(&set, cfg, err,
 	    sizeof(err)) != 0) {
 		fprintf(stderr, "pbemd deliver: %s\n", err);
 		config_free(cfg);

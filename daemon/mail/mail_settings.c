@@ -184,6 +184,7 @@ mail_settings_default(struct mail_settings *s)
 {
 	const struct config_option *o;
 	const struct setting *t;
+	struct config *defaults;
 	char err[256];
 
 	memset(s, 0, sizeof(*s));
@@ -192,12 +193,15 @@ mail_settings_default(struct mail_settings *s)
 		    sizeof(err)) != 0)
 			abort();	/* a default out of its own range */
 	for (o = config_options(); o->name != NULL; o++)
-		if (strcmp(o->name, "public_base_url") == 0)
-			snprintf(s->public_base_url,
-			    sizeof(s->public_base_url), "%s",
-			    o->default_value);
-		else if (strcmp(o->name, "forming_games_per_player") == 0)
+		if (strcmp(o->name, "forming_games_per_player") == 0)
 			s->forming_games_per_player = atoi(o->default_value);
+	/* The links' base as a default configuration derives it. */
+	if ((defaults = config_new()) == NULL || config_derive(defaults, err,
+	    sizeof(err)) != 0)
+		abort();	/* out of memory at start-up */
+	snprintf(s->public_base_url, sizeof(s->public_base_url), "%s",
+	    config_str(defaults, "public_base_url"));
+	config_free(defaults);
 }
 
 void

@@ -184,9 +184,9 @@ static const struct config_option options[] = {
 	{ "hosted_key_file", CONFIG_STRING, "", 0, 0, 0,
 	    "key-encryption key of the keys the server holds for players "
 	    "(0600); empty: <database>.kek" },
-	{ "public_base_url", CONFIG_STRING, "http://127.0.0.1:8080", 0, 0, 0,
+	{ "public_base_url", CONFIG_STRING, "", 0, 0, 0,
 	    "the address people reach pbemd's HTTP at, for links in mails "
-	    "(/play/..., /confirm/...)" },
+	    "(/play/..., /confirm/...); empty: http://HTTP_LISTEN:HTTP_PORT" },
 
 	{ NULL, CONFIG_STRING, NULL, 0, 0, 0, NULL }
 };
@@ -372,6 +372,21 @@ config_set(struct config *cfg, const char *name, const char *value,
 	free(cfg->value[i]);
 	cfg->value[i] = copy;
 	return 0;
+}
+
+int
+config_derive(struct config *cfg, char *err, size_t errlen)
+{
+	const char	*host = config_str(cfg, "http_listen");
+	char		 url[300];
+
+	if (config_str(cfg, "public_base_url")[0] != '\0')
+		return 0;
+	if (strcmp(host, "0.0.0.0") == 0 || host[0] == '\0')
+		host = "127.0.0.1";	/* every address: this machine's own */
+	snprintf(url, sizeof(url), "http://%s:%lld", host,
+	    config_int(cfg, "http_port"));
+	return config_set(cfg, "public_base_url", url, err, errlen);
 }
 
 int

@@ -57,6 +57,12 @@ int	config_set(struct config *cfg, const char *name, const char *value,
 int	config_set_pair(struct config *cfg, const char *name_equals_value,
 	    char *err, size_t errlen);
 
+/* Fill the options whose default comes from others, once every file and
+ * override is applied: public_base_url, when empty, is the HTTP
+ * listener's own address (http://HTTP_LISTEN:HTTP_PORT, 127.0.0.1 for
+ * 0.0.0.0).  0, or -1 with the reason in err. */
+int	config_derive(struct config *cfg, char *err, size_t errlen);
+
 /* The value of a known option (asking for an unknown name is a
  * programming error and aborts). */
 const char	*config_str(const struct config *cfg, const char *name);

@@ -58,6 +58,10 @@ daemon_settings_unread(struct daemon *d, char *err, size_t errlen)
 			config_free(cfg);
 			return NULL;
 		}
+	if (config_derive(cfg, err, errlen) != 0) {
+		config_free(cfg);
+		return NULL;
+	}
 	return cfg;
 }
 
