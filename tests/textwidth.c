@@ -43,6 +43,30 @@ check_width(const char *text, const char *what)
 	}
 }
 
+/* Fail on a line that begins (after its indent) with punctuation that
+ * belongs to the word before it: a French "»", ";", ":", "!" or "?"
+ * standing alone, left there by a wrap. */
+static void
+check_punctuation(const char *text, const char *what)
+{
+	const char	*line = text, *p;
+	int		 number = 1;
+
+	for (;;) {
+		for (p = line; *p == ' '; p++)
+			continue;
+		ck_assert_msg(!((strncmp(p, "»", 2) == 0 && (p[2] == ' ' ||
+		    p[2] == '\n' || p[2] == '\0')) || ((*p == ';' || *p == ':' ||
+		    *p == '!' || *p == '?') && (p[1] == ' ' || p[1] == '\n' ||
+		    p[1] == '\0'))), "%s, line %d begins with punctuation:\n%.*s",
+		    what, number, (int)strcspn(line, "\n"), line);
+		if ((line = strchr(line, '\n')) == NULL)
+			break;
+		line++;
+		number++;
+	}
+}
+
 /* The view gamestate_view() gives, with a deadline for every seat to
  * act (the first one late) as engine_view_deadlines() adds them. */
 static json_t *
@@ -123,6 +147,7 @@ textwidth_render(const struct textwidth_page *p)
 	mustache_buf_append(&out, "", 1);
 	ck_assert_msg(strstr(out.data, "{{") == NULL, "%s", p->what);
 	check_width(out.data, p->what);
+	check_punctuation(out.data, p->what);
 	mail = mail_wrap(out.data, MAIL_WRAP_WIDTH);
 	ck_assert_ptr_nonnull(mail);
 	check_width(mail, p->what);

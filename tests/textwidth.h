@@ -8,8 +8,9 @@
  * seat to act (the first one late), the players' names, a named time
  * zone, the move forms and legal moves of a seat -- and fails the
  * running test when the text or the mail made from it (mail_wrap())
- * has a line wider than TEXT_COLUMNS characters (not bytes), an
- * unrendered "{{", or an example move twice.
+ * has a line wider than TEXT_COLUMNS characters (not bytes), a line
+ * that begins with a French "»", ";", ":", "!" or "?" left alone by a
+ * wrap, an unrendered "{{", or an example move twice.
  */
 #ifndef PBEM_TEXTWIDTH_H
 #define PBEM_TEXTWIDTH_H

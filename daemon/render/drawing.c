@@ -53,14 +53,29 @@
 static const char *const kind_keys[] = { "traits", "kind", "suit", NULL };
 static const char *const note_keys[] = { "bonus", "text", "ops_line", NULL };
 
+/* The bytes of a French high punctuation mark standing alone at w (";",
+ * ":", "!", "?", "»", then a space or the end), or 0. */
+static size_t
+high_punct(const char *w)
+{
+	size_t n = 0;
+
+	if (*w == ';' || *w == ':' || *w == '!' || *w == '?')
+		n = 1;
+	else if (strncmp(w, "»", 2) == 0)
+		n = 2;
+	return n > 0 && (w[n] == ' ' || w[n] == '\0') ? n : 0;
+}
+
 /* The bytes of the next piece of w to place on a line, and its width in
  * characters (a UTF-8 sequence counts once): up to a space, or up to
  * and with a hyphen, so that "Lieutenant-Commander" may break after
- * "Lieutenant-".  A piece wider than width is cut at width. */
+ * "Lieutenant-".  A piece wider than width is cut at width. French
+ * punctuation keeps to its word. */
 static size_t
 piece(const char *w, size_t width, size_t *chars)
 {
-	size_t len = 0;
+	size_t len = 0, plen, more;
 
 	*chars = 0;
 	while (w[len] != '\0' && w[len] != ' ') {
@@ -75,6 +90,16 @@ piece(const char *w, size_t width, size_t *chars)
 	/* Whole UTF-8 sequences only. */
 	while (((unsigned char)w[len] & 0xc0) == 0x80)
 		len++;
+	/* French punctuation after a space stays with the word before it
+	 * ("carte »", "mot ;"), and "«" with the word after it. */
+	if (w[len] == ' ' && (plen = high_punct(w + len + 1)) > 0) {
+		len += 1 + plen;
+		*chars += 2;
+	} else if (len == 2 && memcmp(w, "«", 2) == 0 && w[2] == ' ' &&
+	    w[3] != '\0' && w[3] != ' ') {
+		len = 3 + piece(w + 3, width, &more);
+		*chars += 1 + more;
+	}
 	return len;
 }
 
