@@ -689,6 +689,48 @@ START_TEST(test_seat_names)
 }
 END_TEST
 
+/* A game that ended outside its rules (a resignation, a call-off) has
+ * winners but no scores: its game_over shows no score section, no
+ * "points" line with nothing before it. */
+START_TEST(test_game_over_unscored)
+{
+	static const char *const empty[] = { ":  points", " :  points" };
+	static const char *const section[] = { "Score breakdown",
+	    "Détail des scores" };
+	struct tpl_set	*set = load_shipped();
+	char		 path[4096], *got;
+	json_t		*c, *result;
+	json_error_t	 jerr;
+	size_t		 l;
+	const struct rules_module *const *m;
+	const char	*game;
+
+	for (m = rules_all(); *m != NULL; m++) {
+		game = (*m)->name;
+		snprintf(path, sizeof(path), "%s/tests/golden/views/%s/"
+		    "game_over.json", srcdir(), game);
+		if ((c = json_load_file(path, 0, &jerr)) == NULL)
+			continue;	/* a game without a game_over case */
+		result = json_object_get(json_object_get(c, "view"),
+		    "result");
+		ck_assert_msg(json_is_object(result), "%s: no result", game);
+		json_object_del(result, "scores");
+		json_object_del(result, "breakdown");
+		json_object_del(result, "breakdown_en");
+		json_object_del(result, "breakdown_fr");
+		for (l = 0; l < NLANGS; l++) {
+			got = render_case(set, game, "game_over", l, c);
+			ck_assert_msg(strstr(got, empty[l]) == NULL &&
+			    strstr(got, section[l]) == NULL, "%s/%s/game_over "
+			    "unscored:\n%s", langs[l], game, got);
+			free(got);
+		}
+		json_decref(c);
+	}
+	templates_free(set);
+}
+END_TEST
+
 START_TEST(test_stm_q_draw_lines)
 {
 	static const char *const last[] = {
@@ -1298,6 +1340,7 @@ main(void)
 	tcase_add_test(tc, test_load_errors);
 	tcase_add_test(tc, test_golden);
 	tcase_add_test(tc, test_seat_names);
+	tcase_add_test(tc, test_game_over_unscored);
 	tcase_add_test(tc, test_stm_q_draw_lines);
 	tcase_add_test(tc, test_no_hidden_cards);
 	tcase_add_test(tc, test_eve_no_interference);

@@ -535,6 +535,7 @@ add_standings(json_t *v, const struct present_info *info)
 		return;
 	scores = json_object_get(result, "scores");
 	winners = json_object_get(result, "winners");
+	json_object_set_new(v, "scored", json_boolean(json_is_array(scores)));
 	if (json_is_array(winners)) {
 		json_object_set_new(v, "winners_text",
 		    seats_text(winners, info));

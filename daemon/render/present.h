@@ -69,6 +69,9 @@
  *                "you", "hand", "breakdown", "player"}] in seat order
  *                ("player" when the seat's name is known); each string
  *                field K of a breakdown also as K_lines
+ *   scored       once "result" exists: whether the game was scored
+ *                (false when it ended outside its rules: a resignation,
+ *                a call-off), for a template's score sections
  *   winners_text the winning seats as text, like waiting_for
  *
  * The seats' names are public (the game's summary lists them), so adding
