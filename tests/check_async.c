@@ -1597,6 +1597,39 @@ START_TEST(test_master_answer_in_transaction)
 }
 END_TEST
 
+/* gm force: the master's answer comes after the forced move, at its
+ * entry (the board it left); when the move cannot be written, the master
+ * hears the error only, never "applied". */
+START_TEST(test_force_answer_after_move)
+{
+	struct engine_reply reply;
+	int64_t game, t0 = fake_now;
+
+	game = mastered_game("{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"default\"}");
+	(void)tick(t0);
+	exec_sql("CREATE TRIGGER no_move BEFORE INSERT ON log BEGIN "
+	    "SELECT RAISE(ABORT, 'injected'); END");
+	fake_now = t0 + HOUR;
+	command(2, game, 1, 0, "gm force", &reply);
+	ck_assert_int_ne(reply.status, ENGINE_OK);
+	engine_reply_clear(&reply);
+	ck_assert_int_eq(rows("SELECT count(*) FROM outbox WHERE event = "
+	    "'master_notice' AND payload LIKE '%\"what\":\"answer\"%'"), 0);
+	exec_sql("DROP TRIGGER no_move");
+	master_does(game, 2, "gm force");
+	ck_assert_int_eq(rows("SELECT count(*) FROM outbox WHERE event = "
+	    "'master_notice' AND payload LIKE '%\"what\":\"answer\"%'"), 1);
+	/* At the forced entry (kind 2), the last. */
+	ck_assert_int_eq(rows("SELECT o.seq = (SELECT max(seq) FROM log WHERE "
+	    "game_id = o.game_id) AND o.seq = (SELECT seq FROM log WHERE "
+	    "game_id = o.game_id AND kind = 2) FROM outbox o WHERE o.event = "
+	    "'master_notice' AND o.payload LIKE '%\"what\":\"answer\"%'"),
+	    1);
+	audit_ok(game);
+}
+END_TEST
+
 /* The administrator's `pbemctl game policy' on a running game tells
  * every seat and the master, as the master's `gm policy' does, all
  * assignments or none. */
@@ -1714,6 +1747,7 @@ async_suite(void)
 	tcase_add_test(tc, test_master_block_key);
 	tcase_add_test(tc, test_vacation_in_pause_counts_once);
 	tcase_add_test(tc, test_master_answer_in_transaction);
+	tcase_add_test(tc, test_force_answer_after_move);
 	tcase_add_test(tc, test_admin_policy_announced);
 	tcase_add_test(tc, test_language_command);
 	suite_add_tcase(s, tc);

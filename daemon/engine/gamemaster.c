@@ -45,18 +45,27 @@ claim(struct store_master *m, const struct engine_gm_command *cmd,
 	return ENGINE_OK;
 }
 
+/* Queue the answer to the master's signed command cmd (a master_notice
+ * "answer") at entry seq of game_id; 0, or -1 on a store error. */
+static int
+queue_answer(struct store *st, int64_t game_id, int64_t seq,
+    const struct engine_gm_command *cmd)
+{
+	return engine_queue_master(st, game_id, seq, "answer",
+	    json_pack("{s:s, s:s}", "command", cmd->text, "answer",
+	    cmd->answer), clock_now());
+}
+
 /* Write the master's row m and, for a master's signed command, queue
- * its answer (a master_notice "answer") in the same transaction as the
- * command's effect: a crash cannot keep the one without the other. */
+ * its answer in the same transaction as the command's effect: a crash
+ * cannot keep the one without the other. */
 static enum engine_status
 record(struct store *st, const struct gamestate *gs,
     const struct store_master *m, const struct engine_gm_command *cmd,
     char *err, size_t errlen)
 {
 	if (store_master_put(st, m) != STORE_OK || (cmd != NULL &&
-	    engine_queue_master(st, gs->game.id, gs->seq, "answer",
-	    json_pack("{s:s, s:s}", "command", cmd->text, "answer",
-	    cmd->answer), clock_now()) != 0))
+	    queue_answer(st, gs->game.id, gs->seq, cmd) != 0))
 		return engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	return ENGINE_OK;
@@ -337,6 +346,35 @@ out:
 	return engine_game_finish(st, &gs, es, err, errlen);
 }
 
+/* Queue the answer to the master's command cmd in a transaction of its
+ * own, at game_id's last entry (for a command whose effect committed in
+ * transactions of its own: gm force). */
+static enum engine_status
+answer_after(struct store *st, int64_t game_id,
+    const struct engine_gm_command *cmd, char *err, size_t errlen)
+{
+	struct store_entry last;
+	int64_t seq = 0;
+	int rc = -1;
+
+	if (store_begin(st) != STORE_OK)
+		return engine_refusal(err, errlen, ENGINE_BUSY,
+		    "the store is busy: %s; try again", store_errmsg(st));
+	memset(&last, 0, sizeof(last));
+	if (store_log_last(st, game_id, &last) == STORE_OK) {
+		seq = last.seq;
+		rc = queue_answer(st, game_id, seq, cmd);
+	}
+	store_entry_clear(&last);
+	if (rc != 0 || store_commit(st) != STORE_OK) {
+		store_rollback(st);
+		return engine_refusal(err, errlen, ENGINE_INTERNAL,
+		    "store: %s", store_errmsg(st));
+	}
+	engine_committed(game_id, seq);
+	return ENGINE_OK;
+}
+
 enum engine_status
 engine_master_force(struct store *st, const struct serverkey *key,
     int64_t game_id, const struct engine_gm_command *cmd, int64_t now,
@@ -359,14 +397,17 @@ engine_master_force(struct store *st, const struct serverkey *key,
 		    "paused; resume it first", "la partie %lld est en pause ; "
 		    "reprenez-la d'abord", (long long)game_id);
 	else if ((es = claim(&m, cmd, lang, err, errlen)) == ENGINE_OK)
-		es = record(st, &gs, &m, cmd, err, errlen);
-	/* The command number and its answer first: schedule_force() has its
-	 * own transactions, one per entry it writes. */
+		es = record(st, &gs, &m, NULL, err, errlen);
+	/* The command number first: schedule_force() has its own
+	 * transactions, one per entry it writes.  The answer comes after
+	 * them, so that it is never "applied" for a move that failed and
+	 * shows the board as the forced move left it. */
 	if ((es = engine_game_finish(st, &gs, es, err, errlen)) != ENGINE_OK)
 		return es;
 	if (schedule_force(st, key, game_id, now, &stats, err, errlen) != 0)
 		return ENGINE_INTERNAL;
-	return ENGINE_OK;
+	return cmd != NULL ? answer_after(st, game_id, cmd, err, errlen) :
+	    ENGINE_OK;
 }
 
 /* Set the n assignments ("missed=default") of the policy of running
