@@ -1567,6 +1567,70 @@ START_TEST(test_vacation_in_pause_counts_once)
 }
 END_TEST
 
+/* A vacation that began before a pause and runs through it counts once
+ * too: 48-hour turn, away from 5 h to 30 h, paused from 10 h to 20 h:
+ * 5 hours counted before the vacation, the 43 left from 30 h, deadline
+ * at 73 h (it was 78 h: the pause's overlap given twice).  Cancelling
+ * the rest after the resume gives back the days still ahead. */
+START_TEST(test_vacation_across_pause_counts_once)
+{
+	struct schedule_stats s;
+	char err[512];
+	int64_t game, t0 = fake_now;
+	int seat;
+
+	game = mastered_game("{\"turn_time\": \"48h\", \"reminders\": [], "
+	    "\"missed\": \"default\"}");
+	seat = to_act(game, NULL);
+	(void)tick(t0);
+	fake_now = t0 + 5 * HOUR;
+	ck_assert_int_eq(engine_vacation(env.st, game, seat, 0, fake_now,
+	    t0 + 30 * HOUR, fake_now, RULES_LANG_EN, err, sizeof(err)),
+	    ENGINE_OK);
+	fake_now = t0 + 10 * HOUR;
+	master_does(game, 1, "gm pause");
+	fake_now = t0 + 20 * HOUR;
+	master_does(game, 2, "gm resume");
+	deadline_is(game, "2024-01-04T10:00:00Z");	/* t0 + 73 h */
+	s = tick(t0 + 73 * HOUR - 1);
+	ck_assert_int_eq(s.auto_moves, 0);
+	s = tick(t0 + 73 * HOUR);
+	ck_assert_int_eq(s.auto_moves, 1);
+	ck_assert_int_ne(to_act(game, NULL), seat);
+}
+END_TEST
+
+/* Ended inside the pause (away 5 h to 15 h, paused 10 h to 20 h): 5
+ * hours before, 43 from 20 h, deadline at 63 h; and a vacation cancelled
+ * after a resume gives back only the time still ahead. */
+START_TEST(test_vacation_ending_in_pause)
+{
+	char err[512];
+	int64_t game, t0 = fake_now, used;
+	int seat;
+
+	game = mastered_game("{\"turn_time\": \"48h\", \"reminders\": [], "
+	    "\"missed\": \"default\"}");
+	seat = to_act(game, NULL);
+	(void)tick(t0);
+	fake_now = t0 + 5 * HOUR;
+	ck_assert_int_eq(engine_vacation(env.st, game, seat, 0, fake_now,
+	    t0 + 15 * HOUR, fake_now, RULES_LANG_EN, err, sizeof(err)),
+	    ENGINE_OK);
+	fake_now = t0 + 10 * HOUR;
+	master_does(game, 1, "gm pause");
+	fake_now = t0 + 20 * HOUR;
+	master_does(game, 2, "gm resume");
+	deadline_is(game, "2024-01-04T00:00:00Z");	/* t0 + 63 h */
+	/* Over before the resume: nothing to cancel, nothing given back. */
+	used = rows("SELECT sum(away_used) FROM seats");
+	ck_assert_int_eq(engine_vacation_cancel(env.st, game, seat, 0,
+	    fake_now, RULES_LANG_EN, err, sizeof(err)), ENGINE_REFUSED);
+	ck_assert_int_eq(rows("SELECT sum(away_used) FROM seats"), used);
+	ck_assert_int_eq(used, 10 * HOUR);
+}
+END_TEST
+
 /* The master's answer to a gm command is queued in the command's own
  * transaction: when it cannot be queued, the command does not stand
  * (its number stays free, the turn keeps its deadline). */
@@ -1746,6 +1810,8 @@ async_suite(void)
 	tcase_add_test(tc, test_extend_reminds_again);
 	tcase_add_test(tc, test_master_block_key);
 	tcase_add_test(tc, test_vacation_in_pause_counts_once);
+	tcase_add_test(tc, test_vacation_across_pause_counts_once);
+	tcase_add_test(tc, test_vacation_ending_in_pause);
 	tcase_add_test(tc, test_master_answer_in_transaction);
 	tcase_add_test(tc, test_force_answer_after_move);
 	tcase_add_test(tc, test_admin_policy_announced);

@@ -266,28 +266,42 @@ engine_master_extend(struct store *st, int64_t game_id,
 }
 
 /*
- * On resuming at now a game paused at paused_at: the part of a seat's
- * vacation that falls in the pause is dropped from its row, since the
- * pause already gave the turn that time back (shift_turn()); counted
- * twice, it would stretch the deadline by the overlap again.  A
- * vacation that begins before the pause keeps its row (docs/ASYNC.md,
- * "Not done, or partly").
+ * On resuming at now a game paused at paused_at, whose current turn
+ * started at started: make each seat's vacation row count as the pause
+ * had never been.  Resuming moves the turn's start later by the pause's
+ * length (shift_turn()), so the part of a vacation before the pause
+ * moves later by as much, the part inside the pause is dropped (the
+ * pause already gave that time back; counted twice it would stretch the
+ * deadline again), and the part after it stays.  The parts before and
+ * after then meet at now: the row stays one period.  Paused at 10 h into
+ * a turn, away from 5 h to 30 h, resumed at 20 h: the row becomes 15 h
+ * to 30 h, and the turn, now starting at 10 h, counts 5 hours before the
+ * vacation as it did before the pause.  A vacation over before the turn
+ * began, or not begun by now, is left as it is.
  */
 static enum engine_status
 trim_vacations(struct store *st, const struct gamestate *gs,
-    int64_t paused_at, int64_t now, char *err, size_t errlen)
+    int64_t started, int64_t paused_at, int64_t now, char *err,
+    size_t errlen)
 {
 	struct store_seat row;
+	int64_t pause = now > paused_at ? now - paused_at : 0, from, until;
 	int s;
 
 	for (s = 0; s < gs->game.nseats; s++) {
 		if (store_seat_get(st, gs->game.id, s, &row) != STORE_OK)
 			return engine_refusal(err, errlen, ENGINE_INTERNAL,
 			    "store: %s", store_errmsg(st));
-		if (row.away_until <= row.away_from ||
-		    row.away_from < paused_at || row.away_from >= now)
+		from = row.away_from;
+		until = row.away_until;
+		if (until <= from || until <= started || from >= now)
 			continue;
-		row.away_from = now < row.away_until ? now : row.away_until;
+		if (from < paused_at) {
+			row.away_from = from + pause;
+			row.away_until = until <= paused_at ? until + pause :
+			    until > now ? until : now;
+		} else		/* begun inside the pause */
+			row.away_from = until < now ? until : now;
 		if (store_seat_update(st, &row) != STORE_OK)
 			return engine_refusal(err, errlen, ENGINE_INTERNAL,
 			    "store: %s", store_errmsg(st));
@@ -327,8 +341,10 @@ engine_master_pause(struct store *st, int64_t game_id,
 		    (long long)game_id);
 	/* Resuming gives the turn back the time it stood paused, and every
 	 * seat is told its new deadline; pausing, that no clock runs. */
-	else if (!pause && (es = trim_vacations(st, &gs, m.paused_at, now,
-	    err, errlen)) == ENGINE_OK && (es = shift_turn(st, &gs,
+	else if (!pause && (es = current_turn(st, &gs, &turn, err,
+	    errlen)) == ENGINE_OK && (es = trim_vacations(st, &gs,
+	    turn.started, m.paused_at, now, err, errlen)) == ENGINE_OK &&
+	    (es = shift_turn(st, &gs,
 	    now > m.paused_at ? now - m.paused_at : 0, &turn, err,
 	    errlen)) == ENGINE_OK)
 		es = tell_seats(st, &gs, &turn, "resumed", NULL, cmd != NULL,
