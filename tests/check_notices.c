@@ -1458,6 +1458,55 @@ START_TEST(test_every_event_has_a_mail)
 }
 END_TEST
 
+
+/* A policy change is told in words, every field, both languages, in the
+ * order of docs/ASYNC.md whatever the row's; a field the mail does not
+ * know is said as written. */
+START_TEST(test_policy_words)
+{
+	json_t *changed;
+	char words[2048];
+
+	changed = json_loads("{\"late_every\": 86400, \"zzz\": 1, "
+	    "\"press\": false, \"response_time\": 43200, \"vacation_max\": 0, "
+	    "\"missed\": \"bot\", \"weekends\": \"pause\", \"grace\": 7200, "
+	    "\"reminders\": [86400, 3600, 600], \"turn_time\": 0}", 0, NULL);
+	ck_assert_ptr_nonnull(changed);
+	mail_policy_change_words(changed, "en", words, sizeof(words));
+	ck_assert_str_eq(words, "turns have no deadline now; a reminder goes "
+	    "out 1 day, 1 hour and 10 minutes before a deadline; a missed "
+	    "deadline leaves 2 hours of grace; weekends (Saturday and "
+	    "Sunday, UTC) stop the clock; after a missed deadline, a bot "
+	    "plays for the late seat until its player moves again; no "
+	    "vacation is allowed now; a response window stays open 12 "
+	    "hours; players may no longer send each other messages; the "
+	    "late notice is sent again at intervals of 1 day; zzz=1");
+	mail_policy_change_words(changed, "fr", words, sizeof(words));
+	ck_assert_str_eq(words, "les tours n'ont plus de délai ; un rappel "
+	    "part 1 jour, 1 heure et 10 minutes avant un délai ; un délai "
+	    "manqué laisse 2 heures de grâce ; les week-ends (samedi et "
+	    "dimanche, UTC) arrêtent l'horloge ; après un délai manqué, un "
+	    "robot joue pour le siège en retard jusqu'à ce que son joueur "
+	    "rejoue ; les vacances ne sont plus permises ; une fenêtre de "
+	    "réponse reste ouverte 12 heures ; les joueurs ne peuvent plus "
+	    "s'écrire ; l'avis de retard est renvoyé à intervalles de 1 "
+	    "jour ; zzz=1");
+	json_decref(changed);
+	changed = json_loads("{\"turn_time\": 259200, \"reminders\": [], "
+	    "\"missed\": \"default\", \"weekends\": \"count\", \"press\": "
+	    "true, \"grace\": 0, \"late_every\": 0, \"vacation_max\": "
+	    "604800, \"missed2\": \"x\"}", 0, NULL);
+	mail_policy_change_words(changed, "en", words, sizeof(words));
+	ck_assert_str_eq(words, "a turn now lasts 3 days; no reminders "
+	    "before a deadline now; no grace after a deadline now; weekends "
+	    "count like any other day; after a missed deadline, the server "
+	    "plays the late seat's default move; each seat may take 7 days "
+	    "of vacation in the game; players may send each other messages; "
+	    "the late notice goes out once; missed2=\"x\"");
+	json_decref(changed);
+}
+END_TEST
+
 /*
  * The game master's own mails: named, the game starting, a seat late, a
  * move the server played for a seat, the answer to each gm command, the
@@ -1495,20 +1544,21 @@ START_TEST(test_master_mail)
 		    "2024, 09:00 UTC", -2, 0, 0 },
 		{ "clock_changed", "resumed the game", "a repris la partie",
 		    -2, 0, 0 },
-		{ "clock_changed", "is now Wednesday 3 January 2024, 11:00 UTC\n"
+		{ "clock_changed", "is now Wednesday 3 January 2024, 11:00 UTC "
 		    "(2024-01-03T11:00:00Z)", "court désormais jusqu'au "
-		    "mercredi 3 janvier 2024, 11:00 UTC\n"
-		    "(2024-01-03T11:00:00Z)", -2, 0, 0 },
+		    "mercredi 3 janvier 2024, 11:00 UTC (2024-01-03T11:00:00Z)",
+		    -2, 0, 0 },
 		{ "clock_changed", "game master paused the game on\nTuesday 2 "
 		    "January 2024, 09:00 UTC (2024-01-02T09:00:00Z)", "maître "
 		    "du jeu a mis la partie en pause le\nmardi 2 janvier 2024, "
 		    "09:00 UTC (2024-01-02T09:00:00Z)", -2, 0, 0 },
-		{ "clock_changed", "changed the game's policy:\nturn_time=48h",
-		    "a modifié la politique de la\npartie : turn_time=48h",
-		    -2, 0, 0 },
-		{ "clock_changed", "is now Thursday 4 January 2024, 11:00 UTC\n"
+		{ "clock_changed", "changed the game's policy:\na turn now lasts "
+		    "2 days. It applies", "a modifié la politique de la\npartie "
+		    ": un tour dure désormais 2 jours. Elle s'applique", -2, 0,
+		    0 },
+		{ "clock_changed", "is now Thursday 4 January 2024, 11:00 UTC "
 		    "(2024-01-04T11:00:00Z)", "court désormais jusqu'au "
-		    "jeudi 4 janvier 2024, 11:00 UTC\n(2024-01-04T11:00:00Z)",
+		    "jeudi 4 janvier 2024, 11:00 UTC (2024-01-04T11:00:00Z)",
 		    -2, 0, 0 },
 		{ "clock_changed", "the administrator gave the current turn 1 "
 		    "hour more", "l'administrateur a prolongé le tour en cours "
@@ -1516,8 +1566,8 @@ START_TEST(test_master_mail)
 		{ "master_notice", "administrator gave the current turn 1 hour "
 		    "more.\nSeat ", "l'administrateur a prolongé le tour en "
 		    "cours de 1 heure.\nLe siège ", -1, 0, 0 },
-		{ "master_notice", "13:00 (Europe/Paris)\n"
-		    "(2024-01-04T13:00:00+01", "13:00 (Europe/Paris)\n"
+		{ "master_notice", "13:00 (Europe/Paris) "
+		    "(2024-01-04T13:00:00+01", "13:00 (Europe/Paris) "
 		    "(2024-01-04T13:00:00+01", -1, 0, 0 },
 		{ NULL, NULL, NULL, 0, 0, 0 }
 	};
@@ -1750,6 +1800,7 @@ notices_suite(void)
 	tcase_add_test(tc, test_press_row_checked);
 	tcase_add_test(tc, test_one_writer);
 	tcase_add_test(tc, test_signup_mail);
+	tcase_add_test(tc, test_policy_words);
 	/* Last: it reads what the tests above rendered. */
 	tcase_add_test(tc, test_every_event_has_a_mail);
 	suite_add_tcase(s, tc);

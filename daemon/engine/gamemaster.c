@@ -11,6 +11,7 @@
  * the log: the game's position does not change.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
@@ -426,6 +427,37 @@ engine_master_force(struct store *st, const struct serverkey *key,
 	    ENGINE_OK;
 }
 
+/* The new values (as policy_text() writes them: seconds, words,
+ * booleans) of the fields the n assignments name, for the mail to say
+ * in the reader's language; NULL when out of memory. */
+static json_t *
+changed_fields(const struct policy *pol, const char *const *assignments,
+    int n)
+{
+	json_t *all, *changed;
+	char *text, name[64];
+	const char *eq;
+	int i;
+
+	if ((text = policy_text(pol)) == NULL)
+		return NULL;
+	all = json_loads(text, 0, NULL);
+	free(text);
+	changed = json_object();
+	for (i = 0; i < n && all != NULL && changed != NULL; i++) {
+		if ((eq = strchr(assignments[i], '=')) == NULL ||
+		    (size_t)(eq - assignments[i]) >= sizeof(name))
+			continue;
+		snprintf(name, sizeof(name), "%.*s",
+		    (int)(eq - assignments[i]), assignments[i]);
+		if (json_object_get(all, name) != NULL)
+			json_object_set(changed, name, json_object_get(all,
+			    name));
+	}
+	json_decref(all);
+	return changed;
+}
+
 /* Set the n assignments ("missed=default") of the policy of running
  * game_id, in one transaction with the mail that tells every seat the
  * change and its deadline under the new policy (none while the game is
@@ -466,9 +498,10 @@ change_policy(struct store *st, int64_t game_id,
 	if (es == ENGINE_OK && (es = engine_policy_set(st, game_id, &pol,
 	    err, errlen)) == ENGINE_OK && (es = current_turn(st, &gs, &turn,
 	    err, errlen)) == ENGINE_OK && (es = tell_seats(st, &gs,
-	    m.paused_at != 0 ? NULL : &turn, "policy", json_pack("{s:s, s:b}",
-	    "change", change, "paused", m.paused_at != 0), cmd != NULL, err,
-	    errlen)) == ENGINE_OK)
+	    m.paused_at != 0 ? NULL : &turn, "policy", json_pack(
+	    "{s:s, s:o*, s:b}", "change", change, "changed",
+	    changed_fields(&pol, assignments, n), "paused", m.paused_at != 0),
+	    cmd != NULL, err, errlen)) == ENGINE_OK)
 		es = record(st, &gs, &m, cmd, err, errlen);
 	return engine_game_finish(st, &gs, es, err, errlen);
 }

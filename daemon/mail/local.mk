@@ -14,7 +14,8 @@ daemon_libmail_a_SOURCES = daemon/mail/mail.h \
 	daemon/mail/mail_delegate.c \
 	daemon/mail/mail_maildir.c daemon/mail/mail_imap.c \
 	daemon/mail/mail_render.c daemon/mail/mail_picture.c \
-	daemon/mail/mail_notice.c daemon/mail/mail_compose.c \
+	daemon/mail/mail_notice.c daemon/mail/mail_policy.c \
+	daemon/mail/mail_compose.c \
 	daemon/mail/mail_flowed.c \
 	daemon/mail/mail_send.c \
 	daemon/mail/mail_sender.c daemon/mail/mail_daemon.c

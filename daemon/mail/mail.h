@@ -563,6 +563,15 @@ void	mail_notice_time(int64_t t, const char *lang, char *buf, size_t len);
 void	mail_notice_duration(int64_t secs, const char *lang, char *buf,
 	    size_t len);
 
+/* ---- mail_policy.c ------------------------------------------------------- */
+
+/* The policy fields in changed (name: new value, as policy_text() writes
+ * them) in words, in lang, one clause per field joined by "; " in the
+ * order of docs/ASYNC.md: "a turn now lasts 2 days; after a missed
+ * deadline, the server plays the late seat's default move". */
+void	mail_policy_change_words(const json_t *changed, const char *lang,
+	    char *buf, size_t len);
+
 /* ---- mail_compose.c ------------------------------------------------------ */
 
 /* The whole message as bytes (malloc'd, *len set); crlf selects CRLF

@@ -573,9 +573,10 @@ fill_clock(struct notice *n)
 	const json_t *ext = json_object_get(n->pl, "extension");
 	const json_t *since = json_object_get(n->pl, "since");
 	const json_t *change = json_object_get(n->pl, "change");
+	const json_t *changed = json_object_get(n->pl, "changed");
 	const char *action = json_string_value(json_object_get(n->pl,
 	    "action"));
-	char buf[128];
+	char buf[128], words[2048];
 	size_t i;
 
 	if (action == NULL && strcmp(n->event, "clock_changed") == 0)
@@ -600,7 +601,13 @@ fill_clock(struct notice *n)
 	}
 	if (json_is_integer(since))
 		set_time_iso(n, "since", json_integer_value(since));
-	if (json_is_string(change))
+	/* The new values in words; a row queued before they were kept
+	 * says the change as the master wrote it. */
+	if (json_object_size(changed) > 0) {
+		mail_policy_change_words(changed, n->lang, words,
+		    sizeof(words));
+		set_string(n->data, "change", words);
+	} else if (json_is_string(change))
 		set_string(n->data, "change", json_string_value(change));
 	if (json_integer_value(dl) > 0)
 		set_time_iso(n, "deadline", json_integer_value(dl));
