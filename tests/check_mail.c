@@ -1389,6 +1389,29 @@ sql_count(const char *sql)
 	return n;
 }
 
+/* Over mail_send_per_hour, a mail waits for the next hour, and the
+ * queue (`pbemctl outbox') says until when as a date, not a count of
+ * seconds. */
+START_TEST(test_send_cap_deferred)
+{
+	struct tpl_set *tpl = templates();
+
+	set.send_per_hour = 1;
+	ck_assert_int_eq(sqlite3_exec(store_test_db(env.st), "INSERT INTO "
+	    "outbox (game_id, seq, channel, recipient, event, payload, "
+	    "next_attempt, created) SELECT game_id, seq, channel, recipient, "
+	    "event, payload, next_attempt, created FROM outbox ORDER BY id "
+	    "LIMIT 1", NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(mail_sender_run_once(env.st, tpl, &set, 100), 3);
+	ck_assert_int_eq(sql_count("SELECT count(*) FROM outbox WHERE status "
+	    "= 0 AND last_error GLOB 'deferred: * already had 1 mails this "
+	    "hour (mail_send_per_hour); sent after "
+	    "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]"
+	    ":[0-9][0-9]Z'"), 1);
+	templates_free(tpl);
+}
+END_TEST
+
 START_TEST(test_send_failures)
 {
 	struct tpl_set *tpl = templates();
@@ -1788,6 +1811,7 @@ mail_suite(void)
 	tcase_add_test(tc, test_maildir_scan);
 	tcase_add_test(tc, test_send_no_leak);
 	tcase_add_test(tc, test_opening_mail_sent);
+	tcase_add_test(tc, test_send_cap_deferred);
 	tcase_add_test(tc, test_maildir_batch_not_durable);
 	tcase_add_test(tc, test_help_names_game);
 	tcase_add_test(tc, test_render_bad_rows);

@@ -35,6 +35,7 @@
 
 #include <jansson.h>
 
+#include "clock.h"
 #include "log.h"
 #include "mail.h"
 
@@ -121,7 +122,7 @@ failed(struct batch *b, const struct store_outbox *o, int permanent,
 static int
 over_cap(struct batch *b, const struct store_outbox *o)
 {
-	char addr[STORE_EMAIL_MAX], why[512];
+	char addr[STORE_EMAIL_MAX], why[512], when[32];
 	int64_t now = (int64_t)time(NULL), until;
 	int allowed;
 	size_t i;
@@ -141,9 +142,10 @@ over_cap(struct batch *b, const struct store_outbox *o)
 	}
 	if (allowed)
 		return 0;
+	clock_format_iso(until, when, sizeof(when));
 	snprintf(why, sizeof(why), "deferred: %s already had %d mails this "
-	    "hour (mail_send_per_hour); sent after %lld", o->recipient,
-	    b->set->send_per_hour, (long long)until);
+	    "hour (mail_send_per_hour); sent after %s", o->recipient,
+	    b->set->send_per_hour, when);
 	if (store_outbox_defer(b->st, o->id, until, why) != STORE_OK) {
 		log_warnx("mail: row %lld: %s", (long long)o->id,
 		    store_errmsg(b->st));
