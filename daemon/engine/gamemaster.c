@@ -458,6 +458,32 @@ changed_fields(const struct policy *pol, const char *const *assignments,
 	return changed;
 }
 
+/* Apply the n assignments ("missed=default") to *pol for module, and
+ * write them into change, joined by ", " (as the master wrote them);
+ * refused in lang at the first that does not fit, *pol then part
+ * changed. */
+static enum engine_status
+assign(struct policy *pol, const struct rules_module *module,
+    const char *const *assignments, int n, enum rules_lang lang,
+    char *change, size_t changelen, char *err, size_t errlen)
+{
+	char perr[512];
+	size_t used = 0;
+	int i;
+
+	change[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (policy_set_field_in(assignments[i], module, pol, lang,
+		    perr, sizeof(perr)) != 0)
+			return engine_refusal(err, errlen, ENGINE_BAD_REQUEST,
+			    "%s", perr);
+		if (used < changelen)
+			used += (size_t)snprintf(change + used, changelen -
+			    used, "%s%s", i > 0 ? ", " : "", assignments[i]);
+	}
+	return ENGINE_OK;
+}
+
 /* Set the n assignments ("missed=default") of the policy of running
  * game_id, in one transaction with the mail that tells every seat the
  * change and its deadline under the new policy (none while the game is
@@ -472,29 +498,20 @@ change_policy(struct store *st, int64_t game_id,
 	struct store_turn turn;
 	struct policy pol;
 	enum engine_status es;
-	char perr[512], change[1024];
-	int i;
+	char change[1024];
 
 	es = engine_game_open(st, game_id, -1, &gs, lang, err, errlen);
 	if (es != ENGINE_OK)
 		return es;
-	change[0] = '\0';
 	if (store_master_get(st, game_id, &m) != STORE_OK)
 		es = engine_refusal(err, errlen, ENGINE_INTERNAL, "store: %s",
 		    store_errmsg(st));
 	else if ((es = claim(&m, cmd, lang, err, errlen)) == ENGINE_OK)
 		es = engine_policy_of(st, game_id, gs.module, &pol, err,
 		    errlen);
-	for (i = 0; i < n && es == ENGINE_OK; i++) {
-		if (policy_set_field_in(assignments[i], gs.module, &pol, lang,
-		    perr, sizeof(perr)) != 0)
-			es = engine_refusal(err, errlen, ENGINE_BAD_REQUEST,
-			    "%s", perr);
-		else
-			snprintf(change + strlen(change), sizeof(change) -
-			    strlen(change), "%s%s", i > 0 ? ", " : "",
-			    assignments[i]);
-	}
+	if (es == ENGINE_OK)
+		es = assign(&pol, gs.module, assignments, n, lang, change,
+		    sizeof(change), err, errlen);
 	if (es == ENGINE_OK && (es = engine_policy_set(st, game_id, &pol,
 	    err, errlen)) == ENGINE_OK && (es = current_turn(st, &gs, &turn,
 	    err, errlen)) == ENGINE_OK && (es = tell_seats(st, &gs,
@@ -523,7 +540,8 @@ engine_policy_change(struct store *st, int64_t game_id,
 	struct store_game g;
 	struct policy pol;
 	enum engine_status es;
-	int running, i;
+	char change[1024];
+	int running;
 
 	memset(&g, 0, sizeof(g));
 	if (store_game_get(st, game_id, &g) != STORE_OK)
@@ -538,12 +556,9 @@ engine_policy_change(struct store *st, int64_t game_id,
 	/* A forming game has no turn yet, a game over none left: nobody
 	 * is told, the policy is only stored. */
 	if ((es = engine_policy_get(st, game_id, &pol, err, errlen)) !=
-	    ENGINE_OK)
+	    ENGINE_OK || (es = assign(&pol, module, assignments, n,
+	    RULES_LANG_EN, change, sizeof(change), err, errlen)) != ENGINE_OK)
 		return es;
-	for (i = 0; i < n; i++)
-		if (policy_set_field(assignments[i], module, &pol, err,
-		    errlen) != 0)
-			return ENGINE_BAD_REQUEST;
 	return engine_policy_set(st, game_id, &pol, err, errlen);
 }
 
