@@ -117,9 +117,12 @@ refusal(const struct game *g, int seat, int lang, char *bad, size_t badlen,
 	reason[0] = '\0';
 	if (g->m->parse(g->state, seat, bad, (enum rules_lang)lang, &move,
 	    reason, reasonlen) == RULES_OK)
-		(void)g->m->check(g->state, seat, move, (enum rules_lang)lang,
-		    reason, reasonlen);
+		ck_assert_int_ne(g->m->check(g->state, seat, move,
+		    (enum rules_lang)lang, reason, reasonlen), RULES_OK);
 	json_decref(move);
+	/* A refusal always says why. */
+	ck_assert_msg(reason[0] != '\0', "%s: the sample illegal move \"%s\" "
+	    "of seat %d is refused with no reason", g->m->name, bad, seat);
 	return 1;
 }
 
