@@ -75,20 +75,35 @@ join_strings(const json_t *a, const char *sep)
 
 /* KEY_lines: the string s broken into lines of at most
  * PRESENT_WRAP_WIDTH characters, so that an indent of up to 8 fits in a
- * 78-character mail line; and, for a list item with a hanging indent,
- * KEY_first_line (the first of them) and KEY_more_lines (the others).
- * Nothing is set when s is not a string. */
+ * 78-character mail line.  Nothing is set when s is not a string. */
 static void
 set_wrapped(json_t *obj, const char *key, const json_t *s)
 {
-	json_t	*lines, *more;
+	json_t	*lines;
 	char	 k[300];
-	size_t	 i;
 
 	if (!json_is_string(s) || strlen(key) > 200)
 		return;
 	lines = json_array();
 	draw_wrap_lines(lines, json_string_value(s), PRESENT_WRAP_WIDTH);
+	snprintf(k, sizeof(k), "%s_lines", key);
+	json_object_set_new(obj, k, lines);
+}
+
+/* KEY_lines as set_wrapped(), and for a list item with a hanging indent
+ * (a move form, an example) KEY_first_line (the first of them) and
+ * KEY_more_lines (the others). */
+static void
+set_hanging(json_t *obj, const char *key, const json_t *s)
+{
+	json_t	*lines, *more;
+	char	 k[300];
+	size_t	 i;
+
+	set_wrapped(obj, key, s);
+	snprintf(k, sizeof(k), "%s_lines", key);
+	if ((lines = json_object_get(obj, k)) == NULL)
+		return;
 	more = json_array();
 	for (i = 1; i < json_array_size(lines); i++)
 		json_array_append(more, json_array_get(lines, i));
@@ -97,8 +112,6 @@ set_wrapped(json_t *obj, const char *key, const json_t *s)
 	    json_string_value(json_array_get(lines, 0)) : ""));
 	snprintf(k, sizeof(k), "%s_more_lines", key);
 	json_object_set_new(obj, k, more);
-	snprintf(k, sizeof(k), "%s_lines", key);
-	json_object_set_new(obj, k, lines);
 }
 
 /* K from K_en / K_fr, and K_text for arrays of strings; K_lines and
@@ -458,7 +471,7 @@ sign_lines(const json_t *view, const json_t *moves, int viewer, size_t max,
 		snprintf(line, len, "%s \"%s\"", command, text);
 		item = json_pack("{s:s, s:s, s:s}", "text", text, "sign", line,
 		    "command", command);
-		set_wrapped(item, "text", json_object_get(item, "text"));
+		set_hanging(item, "text", json_object_get(item, "text"));
 		json_array_append_new(out, item);
 		free(line);
 	}

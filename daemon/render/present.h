@@ -17,10 +17,7 @@
  *   K_text       for each localised array of strings, its items joined
  *                with ", " ("types_text")
  *   K_lines, K_text_lines   the same strings broken into lines of at
- *                most 72 characters, for an 80-column text with an indent;
- *                with each K_lines (any of them below too), K_first_line
- *                and K_more_lines: its first line and the others, for a
- *                list item with a hanging indent
+ *                most 70 characters, for a 78-column text with an indent
  *   K_names, K_names_lines  for each array of objects that all have a
  *                string "name", the names joined with ", ", and wrapped
  *                ("discard_names_lines")
@@ -52,11 +49,13 @@
  *                (only when names are given)
  *   seats[].you, seats[].to_act   booleans (when "seats" is an array of
  *                objects with "seat")
- *   forms        [{"text", "sign", "command", "text_lines"}]: the move
+ *   forms        [{"text", "sign", "command", "text_lines", ...}]: the move
  *                forms open to the viewer, each with a ready-to-fill
  *                `pbem sign` line, that line's command without the move
  *                ("pbem sign -g 4 -n 7 -s 0") and the text wrapped
- *   examples     [{"text", "sign", "command", "text_lines"}]: up to
+ *                (text_lines, and text_first_line and text_more_lines
+ *                for a list item with a hanging indent)
+ *   examples     [{"text", "sign", "command", "text_lines", ...}]: up to
  *                three legal moves, likewise, each short enough for
  *                one line of an 80-column text (a longer pick gives way
  *                to a nearby move that fits, or is left out),
