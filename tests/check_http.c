@@ -1679,6 +1679,7 @@ alice_command(int64_t game, int64_t n, const char *text)
 static void
 check_language_change(int64_t game)
 {
+	struct store_player p;
 	char before[512], after[512];
 	int round;
 
@@ -1696,6 +1697,18 @@ check_language_change(int64_t game)
 		stale_move_message(game, after, sizeof(after));
 		ck_assert_str_eq(after, before);
 	}
+	/* Changed by another process (as `pbemctl player lang' while pbemd
+	 * runs): seen within pbemd's second of keeping seats unread. */
+	ck_assert_int_eq(store_player_find(env.st, "alice", &p), STORE_OK);
+	ck_assert_int_eq(store_player_set_lang(env.st, p.id, "fr"), STORE_OK);
+	usleep(1100 * 1000);
+	stale_move_message(game, after, sizeof(after));
+	ck_assert_msg(strstr(after, "numéro de coup périmé") != NULL,
+	    "changed by another process: %s", after);
+	ck_assert_int_eq(store_player_set_lang(env.st, p.id, "en"), STORE_OK);
+	usleep(1100 * 1000);
+	stale_move_message(game, after, sizeof(after));
+	ck_assert_str_eq(after, before);
 }
 
 START_TEST(test_http_api)

@@ -10,20 +10,41 @@
  * table after its commit.  A reader that read the rows while such a
  * change was being committed finds the number moved when it comes to
  * keep them, and does not keep them.
+ *
+ * The generation counts the changes made in this process only; a change
+ * another process commits (`pbemctl player lang', `pbemctl replace'
+ * while pbemd runs) is seen when the entry is read again, and an entry
+ * is used for at most SEATKEYS_TTL_MS after its rows were read.  A key
+ * no longer the seat's is refused anyway by the writer, which checks
+ * the signer against the stored key in its transaction (apply.c).
  */
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine.h"
 
 #define SEATKEYS_SLOTS	1024
+#define SEATKEYS_TTL_MS	1000	/* how long another process's change can
+				 * go unseen (a refusal's language) */
 
 struct slot {
 	pthread_mutex_t		lock;
 	int			used;
 	uint64_t		generation;	/* when its rows were read */
+	int64_t			read_ms;	/* then, on the monotonic clock */
 	struct engine_seats	seats;
 };
+
+/* Milliseconds on the monotonic clock. */
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static struct slot slots[SEATKEYS_SLOTS];
 static pthread_once_t slots_once = PTHREAD_ONCE_INIT;
@@ -83,6 +104,7 @@ engine_seats_reload(struct store *st, int64_t game_id,
 	struct slot *s = slot_of(game_id);
 	enum store_status rc;
 	uint64_t generation = store_seats_generation();
+	int64_t read_ms = now_ms();
 
 	if ((rc = read_seats(st, game_id, out)) != STORE_OK)
 		return rc;
@@ -94,6 +116,7 @@ engine_seats_reload(struct store *st, int64_t game_id,
 	if (store_seats_generation() == generation) {
 		s->used = 1;
 		s->generation = generation;
+		s->read_ms = read_ms;
 		s->seats = *out;
 	}
 	pthread_mutex_unlock(&s->lock);
@@ -108,7 +131,8 @@ engine_seats_get(struct store *st, int64_t game_id, struct engine_seats *out)
 
 	pthread_mutex_lock(&s->lock);
 	kept = s->used && s->seats.game_id == game_id &&
-	    s->generation == store_seats_generation();
+	    s->generation == store_seats_generation() &&
+	    now_ms() - s->read_ms < SEATKEYS_TTL_MS;
 	if (kept)
 		*out = s->seats;
 	pthread_mutex_unlock(&s->lock);
