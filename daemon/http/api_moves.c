@@ -189,6 +189,7 @@ hand_over(struct api_request *req, struct store *st,
 	enum MHD_Result rc;
 
 	if ((w = calloc(1, sizeof(*w))) == NULL) {
+		memset(&reply, 0, sizeof(reply));
 		engine_move_write(st, req->d->key, mv, &reply);
 		rc = answer(req, key, keyed, &reply);
 		engine_reply_clear(&reply);
