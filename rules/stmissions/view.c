@@ -297,11 +297,13 @@ struct lister {
 static void
 card_words(char *buf, size_t len, int card, enum rules_lang lang, int named)
 {
+	struct stm_msg m;
+
+	stm_msg_init(&m, buf, len);
 	if (named)
-		snprintf(buf, len, "%s (%s)", stm_name_in(card, lang),
-		    stm_cards[card].id);
+		stm_msg_card(&m, card, lang);
 	else
-		snprintf(buf, len, "%s", stm_cards[card].id);
+		stm_msg_add(&m, "%s", stm_cards[card].id);
 }
 
 /* A card reference as parse() reads it, in lang's words; a drawn card
