@@ -327,14 +327,10 @@ bad:
 	return syntax(at < ntok ? tok[at] : tok[ntok - 1], lang, err, errlen);
 }
 
-/*
- * translate (api_version 2): a move text of legal_moves() with lang's
- * keywords, word by word; card ids and coordinates stay.  A word that
- * is a card id is never taken for a keyword.
- */
-enum rules_status
-hexx_translate(const void *state, int seat, const char *text,
-    enum rules_lang lang, char *out, size_t outlen)
+/* A keyword of a move text in lang: word itself when it is none (or a
+ * verb past the first word, where it means something else). */
+static const char *
+keyword_in(const char *word, int first, enum rules_lang lang)
 {
 	static const char *const en[] = { "side", "schema", "move",
 		"transmit", "refresh", "event", "end", "pass", "surprise", "at",
@@ -344,80 +340,84 @@ hexx_translate(const void *state, int seat, const char *text,
 		"transmettre", "actualiser", "événement", "fin", "passer",
 		"surprise", "en", "orientation", "ou", "avec", "vers", "bleu",
 		"défausser", "sans-collecte", NULL };
-	const struct hexx *g = state;
+	int i;
+
+	for (i = 0; en[i] != NULL; i++)
+		if (strcmp(word, en[i]) == 0 && (first || i >= HEXX_VERBS))
+			return lang == RULES_LANG_FR ? fr[i] : en[i];
+	return word;
+}
+
+/*
+ * A move text of legal_moves() written again in lang, word by word: its
+ * keywords in lang's words; each word that is a card id -- a card of
+ * the seat's hand, or one on the board, which the text names -- stays
+ * (named 0: translate), or becomes the card's name in lang with the id
+ * beside it (named 1: move_label), a list's comma staying after it.  A
+ * word that is a card id is never taken for a keyword; coordinates stay.
+ */
+static enum rules_status
+reword(const struct hexx *g, const char *text, enum rules_lang lang,
+    int named, char *out, size_t outlen)
+{
+	const struct hexx_card *k;
 	char buf[FOLD_MAX], *tok, *save = NULL;
 	const char *word;
-	size_t len = 0;
-	int i, first = 1;
+	size_t len = 0, n;
+	int c, comma, first = 1;
 
-	(void)seat;
 	if (strlen(text) >= sizeof(buf))
 		return RULES_SYNTAX;
 	memcpy(buf, text, strlen(text) + 1);
 	out[0] = '\0';
 	for (tok = strtok_r(buf, " ", &save); tok != NULL;
 	    tok = strtok_r(NULL, " ", &save), first = 0) {
-		word = tok;
-		if (hexx_card_find(g->cards, tok) < 0)
-			for (i = 0; en[i] != NULL; i++)
-				if (strcmp(tok, en[i]) == 0 &&
-				    (first || i >= HEXX_VERBS))
-					word = lang == RULES_LANG_FR ? fr[i] :
-					    en[i];
-		if (len + strlen(word) + 2 > outlen)
-			return RULES_SYNTAX;
-		len += (size_t)snprintf(out + len, outlen - len, "%s%s",
-		    first ? "" : " ", word);
-	}
-	return RULES_OK;
-}
-
-/*
- * move_label (api_version 11): translate()'s text with each word that is
- * a card id -- a card of the seat's hand, or one on the board, which the
- * text names -- written as the card's name in lang with the id beside
- * it: "schema Base spatiale (space-base) en 0,1".  A list's comma stays
- * after the card.
- */
-enum rules_status
-hexx_move_label(const void *state, int seat, const char *text,
-    enum rules_lang lang, char *out, size_t outlen)
-{
-	const struct hexx *g = state;
-	const struct hexx_card *k;
-	char said[FOLD_MAX], *tok, *save = NULL, *comma;
-	size_t len = 0;
-	int c, first = 1;
-
-	if (hexx_translate(state, seat, text, lang, said, sizeof(said)) !=
-	    RULES_OK)
-		return RULES_SYNTAX;
-	out[0] = '\0';
-	for (tok = strtok_r(said, " ", &save); tok != NULL;
-	    tok = strtok_r(NULL, " ", &save), first = 0) {
-		comma = strchr(tok, ',');
-		if (comma != NULL && comma[1] == '\0')
-			*comma = '\0';
-		else
-			comma = NULL;
+		n = strlen(tok);
+		comma = n > 1 && tok[n - 1] == ',';
+		if (comma)
+			tok[n - 1] = '\0';
 		c = hexx_card_find(g->cards, tok);
 		k = c >= 0 ? &g->cards->card[c] : NULL;
-		if (k != NULL && len + strlen(k->name_en) +
+		if (comma && k == NULL)
+			tok[n - 1] = ',';	/* not a card: the word as is */
+		word = k != NULL || comma ? tok : keyword_in(tok, first, lang);
+		if (k != NULL && named && len + strlen(k->name_en) +
 		    strlen(k->name_fr) + strlen(tok) + 8 > outlen)
 			return RULES_SYNTAX;
-		if (k == NULL && len + strlen(tok) + 3 > outlen)
+		if (len + strlen(word) + 2 > outlen)
 			return RULES_SYNTAX;
-		if (k != NULL)
+		if (k != NULL && named)
 			len += (size_t)snprintf(out + len, outlen - len,
 			    "%s%s (%s)", first ? "" : " ", lang ==
 			    RULES_LANG_FR ? k->name_fr : k->name_en, tok);
 		else
 			len += (size_t)snprintf(out + len, outlen - len,
-			    "%s%s", first ? "" : " ", tok);
-		if (comma != NULL)
+			    "%s%s", first ? "" : " ", word);
+		if (comma && k != NULL)
 			len += (size_t)snprintf(out + len, outlen - len, ",");
 	}
 	return RULES_OK;
+}
+
+/* translate (api_version 2): a move text of legal_moves() with lang's
+ * keywords (reword()). */
+enum rules_status
+hexx_translate(const void *state, int seat, const char *text,
+    enum rules_lang lang, char *out, size_t outlen)
+{
+	(void)seat;
+	return reword(state, text, lang, 0, out, outlen);
+}
+
+/* move_label (api_version 11): translate()'s text with each card the
+ * text names by its name in lang and its id: "schema Base spatiale
+ * (space-base) en 0,1" (reword()). */
+enum rules_status
+hexx_move_label(const void *state, int seat, const char *text,
+    enum rules_lang lang, char *out, size_t outlen)
+{
+	(void)seat;
+	return reword(state, text, lang, 1, out, outlen);
 }
 
 /* ---- check ---- */
