@@ -19,7 +19,9 @@ command -v systemd-analyze >/dev/null ||
 	apt-get install -y --no-install-recommends systemd ||
 	echo "install-deps: systemd not installed; tests/unit-test.sh will skip systemd-analyze verify"
 # clang brings libFuzzer: `make fuzz` and tests/fuzz-run.sh (docs/MAIL.md).
-apt-get install -y --no-install-recommends clang
+# libFuzzer and the sanitizers' runtimes are in libclang-rt-14-dev, which
+# clang only recommends: without it the fuzzers do not link.
+apt-get install -y --no-install-recommends clang libclang-rt-14-dev
 # A real MTA, IMAP server and SMTP test client for the mail gateway's
 # end-to-end test (tests/mail-e2e.sh).
 apt-get install -y --no-install-recommends \
