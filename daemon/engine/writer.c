@@ -4,11 +4,11 @@
  * Submitters append a job to the queue and sleep on the job's own
  * condition variable (writer_play), or leave a callback and go on with
  * other work (writer_queue: an HTTP thread suspends the connection);
- * the writer takes the whole queue (up to the batch size), writes it in
- * one transaction, then tells the engine's commit hook and answers each
- * job's submitter.
- * While it writes, new jobs gather for the next transaction: the busier
- * the server, the larger the batches.
+ * the writer takes the whole queue (up to the batch size) and writes it
+ * in one transaction; the jobs that arrive while it writes join the same
+ * transaction, up to the batch size, until none is waiting; then it
+ * commits, tells the engine's commit hook and answers each job's
+ * submitter.  The busier the server, the larger the batches.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -131,7 +131,40 @@ lost(struct engine_reply *reply, const char *why)
 	reply->game_over = 0;
 }
 
-static void
+/* Move the queued jobs after the n already in the batch into it, up to
+ * the batch size; the new count.  Called with the lock held. */
+static int
+take(struct writer *w, int n)
+{
+	struct job *j;
+	int first = n;
+
+	for (; n < w->batch_max && (j = w->head) != NULL; n++) {
+		w->batch[n] = j;
+		if ((w->head = j->next) == NULL)
+			w->tail = &w->head;
+	}
+	w->stats.moves += n - first;
+	return n;
+}
+
+/* The jobs queued while the batch's first n were applied join the
+ * transaction (up to the batch size): the writer keeps working while
+ * the HTTP threads verify the next moves, and one commit serves them
+ * all.  The batch's new count. */
+static int
+take_more(struct writer *w, int n)
+{
+	pthread_mutex_lock(&w->lock);
+	n = take(w, n);
+	pthread_mutex_unlock(&w->lock);
+	return n;
+}
+
+/* Write the batch's n jobs, and those that arrive meanwhile, in one
+ * transaction; the number of jobs in the batch, all answered in their
+ * replies. */
+static int
 write_batch(struct writer *w, int n)
 {
 	struct gamestate *gs;
@@ -143,9 +176,11 @@ write_batch(struct writer *w, int n)
 			engine_refuse(w->batch[i]->reply, ENGINE_BUSY, "the "
 			    "store is busy: %s; try again",
 			    store_errmsg(w->st));
-		return;
+		return n;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0;; i++) {
+		if (i == n && (n = take_more(w, n)) == i)
+			break;
 		j = w->batch[i];
 		w->written[i] = 0;
 		if (!store_in_transaction(w->st)) {
@@ -156,7 +191,7 @@ write_batch(struct writer *w, int n)
 					    "the transaction was rolled back; "
 					    "try again");
 			cache_drop_all(w);
-			return;
+			return n;
 		}
 		if ((gs = game_state(w, j->m->game_id, j->reply)) == NULL)
 			continue;
@@ -182,7 +217,7 @@ write_batch(struct writer *w, int n)
 	}
 	if (nwritten == 0) {
 		store_rollback(w->st);
-		return;
+		return n;
 	}
 	if (store_commit(w->st) != STORE_OK) {
 		for (i = 0; i < n; i++)
@@ -190,6 +225,7 @@ write_batch(struct writer *w, int n)
 				lost(w->batch[i]->reply, store_errmsg(w->st));
 		cache_drop_all(w);
 	}
+	return n;
 }
 
 /*
@@ -233,7 +269,6 @@ static void *
 writer_main(void *arg)
 {
 	struct writer *w = arg;
-	struct job *j;
 	int n;
 
 	thread_name_set("pbem-writer");
@@ -243,20 +278,15 @@ writer_main(void *arg)
 			pthread_cond_wait(&w->work, &w->lock);
 		if (w->head == NULL)
 			break;
-		for (n = 0; n < w->batch_max && (j = w->head) != NULL; n++) {
-			w->batch[n] = j;
-			if ((w->head = j->next) == NULL)
-				w->tail = &w->head;
-		}
-		w->stats.moves += n;
+		n = take(w, 0);
 		w->stats.batches++;
-		if (n > w->stats.largest)
-			w->stats.largest = n;
 		pthread_mutex_unlock(&w->lock);
 
-		write_batch(w, n);
+		n = write_batch(w, n);
 		answer_batch(w, n);
 		pthread_mutex_lock(&w->lock);
+		if (n > w->stats.largest)
+			w->stats.largest = n;
 	}
 	pthread_mutex_unlock(&w->lock);
 	return NULL;

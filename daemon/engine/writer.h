@@ -10,8 +10,9 @@
  * writer thread and waits for its answer (or, for an HTTP thread, goes on
  * serving other connections until the writer calls it back).  The writer
  * calls engine_committed() for each move it committed.  The writer takes every move
- * waiting (up to "batch") and writes them in ONE transaction, each move
- * in its own savepoint: a move that is refused or fails is undone alone,
+ * waiting (up to "batch") and writes them in ONE transaction, and the
+ * moves handed over while it writes join that transaction (up to "batch"
+ * in all) until none is waiting; each move is in its own savepoint: a move that is refused or fails is undone alone,
  * and the others stand.  When the commit succeeds every waiter gets its
  * receipt; when it fails every move of the batch gets "internal_error"
  * and nothing of the batch is stored.  A waiter is answered only after
