@@ -1523,8 +1523,8 @@ START_TEST(test_master_mail)
 		{ "master_notice", "which you run as its game master, has "
 		    "begun", "dont vous êtes le maître du jeu, commence",
 		    -1, 0, 0 },
-		{ "master_notice", "missed its\ndeadline of Tuesday 2 January "
-		    "2024, 10:00 (Europe/Paris)", "a dépassé\nson délai du "
+		{ "master_notice", "missed its deadline of Tuesday 2 January "
+		    "2024, 10:00 (Europe/Paris)", "a dépassé son délai du "
 		    "mardi 2 janvier 2024, 10:00 (Europe/Paris)", -1, 0, 0 },
 		{ "master_notice", "your command \"gm extend 24h\" is done:\n"
 		    "turn extended by 24h", "votre commande « gm extend 24h » "
