@@ -1533,28 +1533,47 @@ deadline_is(int64_t game, const char *iso)
 	gamestate_clear(&gs);
 }
 
+/* A 48-hour turn of a mastered game starting at t0, whose master
+ * pauses it from 10 h to 20 h, and whose seat to act (*seat) declares a
+ * vacation from away_from to away_until hours (at away_from: before or
+ * during the pause).  The game, resumed at t0 + 20 h. */
+static int64_t
+vacation_and_pause(int64_t t0, int away_from, int away_until, int *seat)
+{
+	char err[512];
+	int64_t game;
+
+	game = mastered_game("{\"turn_time\": \"48h\", \"reminders\": [], "
+	    "\"missed\": \"default\"}");
+	*seat = to_act(game, NULL);
+	(void)tick(t0);
+	if (away_from >= 10) {
+		fake_now = t0 + 10 * HOUR;
+		master_does(game, 1, "gm pause");
+	}
+	fake_now = t0 + away_from * HOUR;
+	ck_assert_int_eq(engine_vacation(env.st, game, *seat, 0, fake_now,
+	    t0 + away_until * HOUR, fake_now, RULES_LANG_EN, err,
+	    sizeof(err)), ENGINE_OK);
+	if (away_from < 10) {
+		fake_now = t0 + 10 * HOUR;
+		master_does(game, 1, "gm pause");
+	}
+	fake_now = t0 + 20 * HOUR;
+	master_does(game, 2, "gm resume");
+	return game;
+}
+
 /* A vacation declared while the game is paused counts its overlap with
  * the pause once: 10 h played, paused from 10 h to 20 h, away from 12 h
  * to 36 h; the 38 h left run from the vacation's end (not 8 h later). */
 START_TEST(test_vacation_in_pause_counts_once)
 {
 	struct schedule_stats s;
-	char err[512];
 	int64_t game, t0 = fake_now;
 	int seat;
 
-	game = mastered_game("{\"turn_time\": \"48h\", \"reminders\": [], "
-	    "\"missed\": \"default\"}");
-	seat = to_act(game, NULL);
-	(void)tick(t0);
-	fake_now = t0 + 10 * HOUR;
-	master_does(game, 1, "gm pause");
-	fake_now = t0 + 12 * HOUR;
-	ck_assert_int_eq(engine_vacation(env.st, game, seat, 0, fake_now,
-	    t0 + 36 * HOUR, fake_now, RULES_LANG_EN, err, sizeof(err)),
-	    ENGINE_OK);
-	fake_now = t0 + 20 * HOUR;
-	master_does(game, 2, "gm resume");
+	game = vacation_and_pause(t0, 12, 36, &seat);
 	deadline_is(game, "2024-01-04T11:00:00Z");	/* t0 + 74 h */
 	s = tick(t0 + 36 * HOUR);			/* the vacation ends */
 	ck_assert_int_eq(s.auto_moves, 0);
@@ -1570,27 +1589,14 @@ END_TEST
 /* A vacation that began before a pause and runs through it counts once
  * too: 48-hour turn, away from 5 h to 30 h, paused from 10 h to 20 h:
  * 5 hours counted before the vacation, the 43 left from 30 h, deadline
- * at 73 h (it was 78 h: the pause's overlap given twice).  Cancelling
- * the rest after the resume gives back the days still ahead. */
+ * at 73 h (it was 78 h: the pause's overlap given twice). */
 START_TEST(test_vacation_across_pause_counts_once)
 {
 	struct schedule_stats s;
-	char err[512];
 	int64_t game, t0 = fake_now;
 	int seat;
 
-	game = mastered_game("{\"turn_time\": \"48h\", \"reminders\": [], "
-	    "\"missed\": \"default\"}");
-	seat = to_act(game, NULL);
-	(void)tick(t0);
-	fake_now = t0 + 5 * HOUR;
-	ck_assert_int_eq(engine_vacation(env.st, game, seat, 0, fake_now,
-	    t0 + 30 * HOUR, fake_now, RULES_LANG_EN, err, sizeof(err)),
-	    ENGINE_OK);
-	fake_now = t0 + 10 * HOUR;
-	master_does(game, 1, "gm pause");
-	fake_now = t0 + 20 * HOUR;
-	master_does(game, 2, "gm resume");
+	game = vacation_and_pause(t0, 5, 30, &seat);
 	deadline_is(game, "2024-01-04T10:00:00Z");	/* t0 + 73 h */
 	s = tick(t0 + 73 * HOUR - 1);
 	ck_assert_int_eq(s.auto_moves, 0);
@@ -1601,28 +1607,16 @@ START_TEST(test_vacation_across_pause_counts_once)
 END_TEST
 
 /* Ended inside the pause (away 5 h to 15 h, paused 10 h to 20 h): 5
- * hours before, 43 from 20 h, deadline at 63 h; and a vacation cancelled
- * after a resume gives back only the time still ahead. */
+ * hours before, 43 from 20 h, deadline at 63 h; and a vacation over
+ * before the resume has nothing to cancel and gives nothing back. */
 START_TEST(test_vacation_ending_in_pause)
 {
 	char err[512];
 	int64_t game, t0 = fake_now, used;
 	int seat;
 
-	game = mastered_game("{\"turn_time\": \"48h\", \"reminders\": [], "
-	    "\"missed\": \"default\"}");
-	seat = to_act(game, NULL);
-	(void)tick(t0);
-	fake_now = t0 + 5 * HOUR;
-	ck_assert_int_eq(engine_vacation(env.st, game, seat, 0, fake_now,
-	    t0 + 15 * HOUR, fake_now, RULES_LANG_EN, err, sizeof(err)),
-	    ENGINE_OK);
-	fake_now = t0 + 10 * HOUR;
-	master_does(game, 1, "gm pause");
-	fake_now = t0 + 20 * HOUR;
-	master_does(game, 2, "gm resume");
+	game = vacation_and_pause(t0, 5, 15, &seat);
 	deadline_is(game, "2024-01-04T00:00:00Z");	/* t0 + 63 h */
-	/* Over before the resume: nothing to cancel, nothing given back. */
 	used = rows("SELECT sum(away_used) FROM seats");
 	ck_assert_int_eq(engine_vacation_cancel(env.st, game, seat, 0,
 	    fake_now, RULES_LANG_EN, err, sizeof(err)), ENGINE_REFUSED);
