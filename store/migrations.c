@@ -692,6 +692,18 @@ static const char migration_19[] =
 	"	UPDATE turns SET due = 0 WHERE game_id = NEW.game_id;\n"
 	"END;\n";
 
+/*
+ * Version 20: delivered outbox rows by age.  The retention pass
+ * (store_outbox_prune(), after every scheduler pass) looked for delivered
+ * rows older than the retention by walking the table in id order from its
+ * start, so every row it kept -- all those younger than the retention --
+ * was read again on every pass: a cost that grew with the mail of the
+ * last outbox_keep_days.  With outbox_delivered a pass reads only the
+ * rows it removes.
+ */
+static const char migration_20[] =
+	"CREATE INDEX outbox_delivered ON outbox(created) WHERE status = 1;\n";
+
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
 	{ 2, "players.lang and outbox_pending index", migration_2, NULL },
@@ -717,6 +729,8 @@ static const struct migration migrations[] = {
 	{ 18, "delegations, delegation_games, chat_codes, chat_links",
 	    migration_18, NULL },
 	{ 19, "turns.due, the scheduler's index", migration_19, NULL },
+	{ 20, "outbox_delivered, the retention pass's index", migration_20,
+	    NULL },
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

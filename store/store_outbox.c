@@ -48,7 +48,7 @@ const char *const sq_outbox_sql[ST_COUNT] = {
 	    "last_error = ?3 WHERE id = ?1 AND status = 0",
 	[ST_OUTBOX_PENDING] = "SELECT count(*) FROM outbox WHERE status = 0",
 	[ST_OUTBOX_PRUNE] = "DELETE FROM outbox WHERE id IN (SELECT id FROM "
-	    "outbox WHERE status = 1 AND created < ?1 ORDER BY id LIMIT ?2)",
+	    "outbox WHERE status = 1 AND created < ?1 ORDER BY created LIMIT ?2)",
 	/* Rows not yet delivered: pending ones through the partial index,
 	 * failed ones by a scan (there should be few). */
 	[ST_OUTBOX_DEPTH] = "SELECT channel, 0, count(*) FROM outbox "

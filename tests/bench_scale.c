@@ -12,6 +12,9 @@
  *   - a player's games: one page of 50 (store_game_page(), by player);
  *   - a mail lookup: the player of an address (store_player_find_email());
  *   - a list page: 50 running games after an id in the middle;
+ *   - a retention pass (engine_outbox_prune(), which pbemd runs after
+ *     every scheduler pass) with every outbox row delivered and none old
+ *     enough to go: the rows it keeps must cost nothing;
  *   - a move: a signed move through engine_submit() (verify, apply,
  *     commit, receipt).
  * Each figure is the mean of many repetitions, in microseconds, with the
@@ -292,7 +295,8 @@ count_game(const struct store_game *g, void *arg)
 }
 
 struct figures {
-	double	first_pass, pass, player_page, mail, list_page, move;
+	double	first_pass, pass, player_page, mail, list_page, retention,
+		move;
 };
 
 static void
@@ -365,6 +369,17 @@ measure(struct scale *sc, struct figures *f)
 			die("list page", store_errmsg(sc->st));
 	}
 	f->list_page = (seconds() - t0) / reps;
+
+	/* Every notice the games queued, delivered today: a week's
+	 * retention keeps them all. */
+	if (sqlite3_exec(store_test_db(sc->st), "UPDATE outbox SET status = 1",
+	    NULL, NULL, NULL) != SQLITE_OK)
+		die("outbox", sqlite3_errmsg(store_test_db(sc->st)));
+	t0 = seconds();
+	for (rep = 0; rep < reps; rep++)
+		if (engine_outbox_prune(sc->st, sc->now - 7 * 86400) < 0)
+			die("retention pass", store_errmsg(sc->st));
+	f->retention = (seconds() - t0) / reps;
 }
 
 static void
@@ -410,6 +425,8 @@ main(void)
 	row("a player's games (page of 50)", fs.player_page, fl.player_page);
 	row("mail lookup (address -> player)", fs.mail, fl.mail);
 	row("list page (50 running games)", fs.list_page, fl.list_page);
+	row("retention pass (nothing to remove)", fs.retention,
+	    fl.retention);
 	row("a move (engine_submit)", fs.move, fl.move);
 	row("first pass (every running game)", fs.first_pass, fl.first_pass);
 	return 0;

@@ -1260,6 +1260,41 @@ START_TEST(test_outbox_plan)
 }
 END_TEST
 
+/* The retention pass reads only the rows it removes: with every row
+ * delivered and none old enough, its statement steps through no table
+ * (a scan from the first row cost a read of every row kept, after every
+ * scheduler pass). */
+START_TEST(test_outbox_prune_reads_no_kept_row)
+{
+	struct store	*st = open_store("pruneplan");
+	sqlite3		*db = store_test_db(st);
+	sqlite3_stmt	*s;
+	int		 i, removed, found = 0;
+
+	for (i = 0; i < 200; i++)
+		add_outbox(st, 0, i, "x@example.org", 0);
+	ck_assert_int_eq(sqlite3_exec(db, "UPDATE outbox SET status = 1, "
+	    "created = 1000", NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(store_outbox_prune(st, 500, 1000, &removed),
+	    STORE_OK);
+	ck_assert_int_eq(removed, 0);
+	for (s = sqlite3_next_stmt(db, NULL); s != NULL;
+	    s = sqlite3_next_stmt(db, s)) {
+		if (strstr(sqlite3_sql(s), "DELETE FROM outbox WHERE id IN") ==
+		    NULL)
+			continue;
+		found = 1;
+		ck_assert_int_eq(sqlite3_stmt_status(s,
+		    SQLITE_STMTSTATUS_FULLSCAN_STEP, 0), 0);
+	}
+	ck_assert(found);
+	ck_assert_int_eq(store_outbox_prune(st, 2000, 1000, &removed),
+	    STORE_OK);
+	ck_assert_int_eq(removed, 200);
+	store_close(st);
+}
+END_TEST
+
 /* ---- Transactions ------------------------------------------------------- */
 
 START_TEST(test_txn_rollback)
@@ -1851,6 +1886,7 @@ store_suite(void)
 	tcase_add_test(tc, test_summaries);
 	tcase_add_test(tc, test_outbox);
 	tcase_add_test(tc, test_outbox_plan);
+	tcase_add_test(tc, test_outbox_prune_reads_no_kept_row);
 	tcase_add_test(tc, test_names_folded);
 	tcase_add_test(tc, test_game_pages);
 	tcase_add_test(tc, test_outbox_defer_and_send_rate);
