@@ -693,16 +693,19 @@ static const char migration_19[] =
 	"END;\n";
 
 /*
- * Version 20: delivered outbox rows by age.  The retention pass
- * (store_outbox_prune(), after every scheduler pass) looked for delivered
- * rows older than the retention by walking the table in id order from its
- * start, so every row it kept -- all those younger than the retention --
- * was read again on every pass: a cost that grew with the mail of the
- * last outbox_keep_days.  With outbox_delivered a pass reads only the
- * rows it removes.
+ * Version 20: the outbox's delivered and failed rows, each in an index of
+ * its own.  The retention pass (store_outbox_prune(), after every
+ * scheduler pass) looked for delivered rows older than the retention by
+ * walking the table in id order from its start, and the queue depth
+ * (store_outbox_depth(), on every metrics scrape) counted the failed rows
+ * by a scan: each read every row kept, a cost that grew with the mail of
+ * the last outbox_keep_days.  With outbox_delivered the retention pass
+ * reads only the rows it removes, and with outbox_failed the depth reads
+ * only the rows it counts.
  */
 static const char migration_20[] =
-	"CREATE INDEX outbox_delivered ON outbox(created) WHERE status = 1;\n";
+	"CREATE INDEX outbox_delivered ON outbox(created) WHERE status = 1;\n"
+	"CREATE INDEX outbox_failed ON outbox(channel) WHERE status = 2;\n";
 
 static const struct migration migrations[] = {
 	{ 1, "initial schema", migration_1, NULL },
@@ -729,7 +732,7 @@ static const struct migration migrations[] = {
 	{ 18, "delegations, delegation_games, chat_codes, chat_links",
 	    migration_18, NULL },
 	{ 19, "turns.due, the scheduler's index", migration_19, NULL },
-	{ 20, "outbox_delivered, the retention pass's index", migration_20,
+	{ 20, "outbox_delivered and outbox_failed indexes", migration_20,
 	    NULL },
 };
 

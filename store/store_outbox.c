@@ -49,8 +49,8 @@ const char *const sq_outbox_sql[ST_COUNT] = {
 	[ST_OUTBOX_PENDING] = "SELECT count(*) FROM outbox WHERE status = 0",
 	[ST_OUTBOX_PRUNE] = "DELETE FROM outbox WHERE id IN (SELECT id FROM "
 	    "outbox WHERE status = 1 AND created < ?1 ORDER BY created LIMIT ?2)",
-	/* Rows not yet delivered: pending ones through the partial index,
-	 * failed ones by a scan (there should be few). */
+	/* Rows not yet delivered, each kind through its partial index
+	 * (outbox_pending, outbox_failed): never the delivered rows. */
 	[ST_OUTBOX_DEPTH] = "SELECT channel, 0, count(*) FROM outbox "
 	    "WHERE status = 0 GROUP BY channel UNION ALL "
 	    "SELECT channel, 2, count(*) FROM outbox WHERE status = 2 "
