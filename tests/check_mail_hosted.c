@@ -692,8 +692,9 @@ signup_code(const char *addr, char *code)
 static void
 command(const char *from, const char *text)
 {
-	char raw[1024];
+	char raw[4096];
 
+	ck_assert_int_lt(strlen(from) + strlen(text), 3800);
 	snprintf(raw, sizeof(raw), "From: %s\nSubject: pbem\nMessage-ID: "
 	    "<cmd%d.%ld@client>\nContent-Type: text/plain; charset=utf-8\n\n"
 	    "%s\n\n-- \nsent by a person\n", from, nmsg, (long)time(NULL),
@@ -912,6 +913,71 @@ START_TEST(test_forming_cap_by_mail)
 	refused(hugo.email, "Vous avez déjà une place dans 2 parties en "
 	    "formation");
 	ck_assert_int_eq(forming(&hugo), 2);
+}
+END_TEST
+
+/* The body of the newest mail to `to' containing needle (malloc'd). */
+static char *
+newest_body(const char *to, const char *needle)
+{
+	char *m, *b;
+
+	m = newest(to, needle);
+	ck_assert_msg(m != NULL, "no mail to %s with \"%s\"", to, needle);
+	b = body_of(m);
+	free(m);
+	return b;
+}
+
+/* Whether body lists game id ("game 12:" / "partie 12 :"). */
+static int
+lists_game(const char *body, int64_t id, int fr)
+{
+	char line[64];
+
+	snprintf(line, sizeof(line), fr ? "partie %lld :" : "game %lld:",
+	    (long long)id);
+	return strstr(body, line) != NULL;
+}
+
+/* "games" answers one page of open games, however many are stored, and
+ * "games N" the next one (the store reads no more than it lists). */
+START_TEST(test_games_by_mail_paged)
+{
+	int64_t players[2] = { 0, 0 }, ids[25];
+	char err[256], line[64], *b;
+	int i, started;
+
+	players[0] = hana.id;
+	for (i = 0; i < 25; i++)
+		ck_assert_int_eq(engine_form_game_with(env.st, env.key,
+		    "template", NULL, NULL, players, NULL, 2, &ids[i],
+		    &started, err, sizeof(err)), ENGINE_OK);
+	command(hana.email, "games");
+	b = newest_body(hana.email, "waiting for players");
+	ck_assert(lists_game(b, ids[0], 0) && lists_game(b, ids[19], 0));
+	ck_assert(!lists_game(b, ids[20], 0));
+	snprintf(line, sizeof(line), "\"games %lld\"", (long long)ids[19]);
+	ck_assert_msg(strstr(b, line) != NULL, "%s", b);
+	free(b);
+
+	snprintf(line, sizeof(line), "games %lld", (long long)ids[19]);
+	command(hana.email, line);
+	b = newest_body(hana.email, "waiting for players");
+	ck_assert(lists_game(b, ids[20], 0) && lists_game(b, ids[24], 0));
+	ck_assert(!lists_game(b, ids[19], 0));
+	ck_assert_ptr_null(strstr(b, "next ones"));
+	free(b);
+
+	command(hugo.email, "parties");
+	b = newest_body(hugo.email, "attendent des joueurs");
+	ck_assert(lists_game(b, ids[0], 1) && !lists_game(b, ids[20], 1));
+	snprintf(line, sizeof(line), "« parties %lld »", (long long)ids[19]);
+	ck_assert_msg(strstr(b, line) != NULL, "%s", b);
+	free(b);
+
+	command(hana.email, "games next");
+	refused(hana.email, "for those after game N");
 }
 END_TEST
 
@@ -1215,6 +1281,7 @@ mail_hosted_tcase(void)
 	tcase_add_test(tc, test_unconfirmed_gets_no_game_mail);
 	tcase_add_test(tc, test_registration_closed);
 	tcase_add_test(tc, test_forming_cap_by_mail);
+	tcase_add_test(tc, test_games_by_mail_paged);
 	tcase_add_test(tc, test_new_with_bots_by_mail);
 	tcase_add_test(tc, test_delegation_by_mail);
 	tcase_add_test(tc, test_revocation_by_mail);

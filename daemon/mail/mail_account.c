@@ -250,9 +250,15 @@ do_confirm(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
 	}
 }
 
+/* At most this many open games in one "games" answer: the store reads
+ * no more than the answer lists, whatever the number of games stored,
+ * and "games N" lists those after game N. */
+#define GAMES_LISTED	20
+
 struct forming {
 	json_t	*list;
 	int	 fr;
+	int64_t	 next;	/* "games N" for the next ones; 0 if none */
 };
 
 static int
@@ -262,8 +268,12 @@ add_forming(const struct store_game *g, void *arg)
 	const struct rules_module *mod;
 	int s, open = 0;
 
-	if (g->status != STORE_GAME_FORMING)
-		return 0;
+	if (json_array_size(f->list) == GAMES_LISTED) {
+		/* One more than listed: there is a next page. */
+		f->next = json_integer_value(json_object_get(json_array_get(
+		    f->list, GAMES_LISTED - 1), "id"));
+		return 1;
+	}
 	for (s = 0; s < g->nseats; s++)
 		open += g->seat_player[s] == 0;
 	mod = rules_find(g->ruleset);
@@ -291,14 +301,29 @@ player_of(struct mail_ingest_ctx *ctx, const char *to, const char *lang,
 }
 
 static void
-do_games(struct mail_ingest_ctx *ctx, const char *to, const char *lang,
-    struct mail_result *r, struct mail_answer *a)
+do_games(struct mail_ingest_ctx *ctx, const char *to, char **w, int nw,
+    const char *lang, struct mail_result *r, struct mail_answer *a)
 {
+	struct store_game_query q;
 	struct forming f;
+	long long after = 0;
 
+	memset(&q, 0, sizeof(q));
+	if (nw >= 2 && (sscanf(w[1][0] == '#' ? w[1] + 1 : w[1], "%lld",
+	    &after) != 1 || after < 0)) {
+		failure(a, r, to, lang, "bad_request", lang[0] == 'f' ?
+		    "Écrivez « parties », ou « parties N » pour celles qui "
+		    "suivent la partie N." : "Write \"games\", or \"games "
+		    "N\" for those after game N.");
+		return;
+	}
+	q.after = after;
+	q.limit = GAMES_LISTED + 1;
+	q.status = STORE_GAME_FORMING;
 	f.list = json_array();
 	f.fr = lang[0] == 'f';
-	if (store_game_foreach(ctx->st, add_forming, &f) != STORE_OK) {
+	f.next = 0;
+	if (store_game_page(ctx->st, &q, add_forming, &f) != STORE_OK) {
 		json_decref(f.list);
 		outcome(r, MAIL_TEMPFAIL, "busy", store_errmsg(ctx->st));
 		return;
@@ -308,6 +333,11 @@ do_games(struct mail_ingest_ctx *ctx, const char *to, const char *lang,
 	json_object_set_new(a->payload, "none", json_boolean(
 	    json_array_size(f.list) == 0));
 	json_object_set_new(a->payload, "list", f.list);
+	if (f.next != 0) {
+		json_object_set_new(a->payload, "next", json_integer(f.next));
+		json_object_set_new(a->payload, "listed",
+		    json_integer(GAMES_LISTED));
+	}
 }
 
 /* The engine's answer to join or new: busy (try again), a refusal
@@ -504,7 +534,7 @@ mail_account(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
 		do_confirm(ctx, m, sender, w, nw, lang, r, a);
 		break;
 	case ACC_GAMES:
-		do_games(ctx, sender, lang, r, a);
+		do_games(ctx, sender, w, nw, lang, r, a);
 		break;
 	case ACC_JOIN:
 		do_join(ctx, sender, w, nw, lang, r, a);
