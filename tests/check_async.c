@@ -910,14 +910,7 @@ END_TEST
 static int64_t
 mastered_game(const char *policy)
 {
-	char err[512];
-	int64_t game;
-
-	game = testenv_game(&env, "template", 2);
-	set_policy(game, policy);
-	ck_assert_int_eq(engine_master_name(env.st, game, env.player_id[2],
-	    err, sizeof(err)), ENGINE_OK);
-	return game;
+	return testenv_mastered_game(&env, 2, policy, 2);
 }
 
 /* The master's signed command number n, text, done at fake_now. */
