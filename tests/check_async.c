@@ -910,14 +910,7 @@ END_TEST
 static int64_t
 mastered_game(const char *policy)
 {
-	char err[512];
-	int64_t game;
-
-	game = testenv_game(&env, "template", 2);
-	set_policy(game, policy);
-	ck_assert_int_eq(engine_master_name(env.st, game, env.player_id[2],
-	    err, sizeof(err)), ENGINE_OK);
-	return game;
+	return testenv_mastered_game(&env, 2, policy, 2);
 }
 
 /* The master's signed command number n, text, done at fake_now. */
@@ -1688,6 +1681,60 @@ START_TEST(test_force_answer_after_move)
 }
 END_TEST
 
+/* The text of entry seq of game (free it). */
+static char *
+entry_text(int64_t game, int64_t seq)
+{
+	struct store_entry e;
+	char *text;
+
+	ck_assert_int_eq(store_log_get(env.st, game, seq, &e), STORE_OK);
+	text = strdup(e.text);
+	store_entry_clear(&e);
+	return text;
+}
+
+/* A turn skipped by gm force before its deadline is recorded as
+ * "reason": "forced", one skipped at (or forced after) its deadline as
+ * "missed_deadline"; the audit accepts both (docs/LOG.md). */
+START_TEST(test_force_skip_reason)
+{
+	int64_t game, next, t0 = fake_now;
+	char *text;
+
+	game = mastered_game("{\"turn_time\": \"24h\", \"reminders\": [], "
+	    "\"missed\": \"skip\"}");
+	(void)tick(t0);
+	fake_now = t0 + HOUR;
+	master_does(game, 1, "gm force");		/* a day early */
+	(void)to_act(game, &next);
+	ck_assert_int_eq(entry_kind(game, next - 1), STORE_ENTRY_SKIP);
+	text = entry_text(game, next - 1);
+	ck_assert_msg(strstr(text, "\"reason\":\"forced\"") != NULL, "%s",
+	    text);
+	free(text);
+	ck_assert_int_eq(rows("SELECT count(*) FROM outbox WHERE event = "
+	    "'skipped' AND payload LIKE '%\"forced\":true%'"), 1);
+	fake_now = t0 + 26 * HOUR;
+	master_does(game, 2, "gm force");		/* past its deadline */
+	(void)to_act(game, &next);
+	text = entry_text(game, next - 1);
+	ck_assert_msg(strstr(text, "\"reason\":\"missed_deadline\"") != NULL,
+	    "%s", text);
+	free(text);
+	ck_assert_int_eq(rows("SELECT count(*) FROM outbox WHERE event = "
+	    "'skipped' AND payload NOT LIKE '%\"forced\"%'"), 1);
+	(void)tick(t0 + 50 * HOUR);			/* at its deadline */
+	(void)to_act(game, &next);
+	ck_assert_int_eq(entry_kind(game, next - 1), STORE_ENTRY_SKIP);
+	text = entry_text(game, next - 1);
+	ck_assert_msg(strstr(text, "\"reason\":\"missed_deadline\"") != NULL,
+	    "%s", text);
+	free(text);
+	audit_ok(game);
+}
+END_TEST
+
 /* The administrator's `pbemctl game policy' on a running game tells
  * every seat and the master, as the master's `gm policy' does, all
  * assignments or none. */
@@ -1808,6 +1855,7 @@ async_suite(void)
 	tcase_add_test(tc, test_vacation_ending_in_pause);
 	tcase_add_test(tc, test_master_answer_in_transaction);
 	tcase_add_test(tc, test_force_answer_after_move);
+	tcase_add_test(tc, test_force_skip_reason);
 	tcase_add_test(tc, test_admin_policy_announced);
 	tcase_add_test(tc, test_language_command);
 	suite_add_tcase(s, tc);

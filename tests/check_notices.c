@@ -178,14 +178,28 @@ static const struct expect expects[] = {
 	    "Voici la vue publique de la partie" },
 	{ "clock_changed", "the deadline has changed", "le délai a changé",
 	    ", game ", ", partie " },
+	/* A row that says "forced": a "gm force" before the deadline. */
+	{ "late/forced", "a turn was forced (gm force)",
+	    "un tour a été forcé (mj forcer)", "(gm force)", "(mj forcer)" },
+	{ "seat_offered/forced", "a seat is offered",
+	    "un siège est à prendre", "(gm force)", "(mj forcer)" },
+	{ "skipped/forced", "your turn was skipped", "votre tour a été passé",
+	    "passed your turn", "a passé votre tour" },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
 
+/* The expectations of event, or of "EVENT/forced" for a row that says
+ * "forced" when the test has some. */
 static const struct expect *
-expect_for(const char *event)
+expect_for(const char *event, int forced)
 {
 	const struct expect *e;
+	char name[64];
 
+	snprintf(name, sizeof(name), "%s/forced", event);
+	for (e = expects; forced && e->event != NULL; e++)
+		if (strcmp(e->event, name) == 0)
+			return e;
 	for (e = expects; e->event != NULL; e++)
 		if (strcmp(e->event, event) == 0)
 			return e;
@@ -508,7 +522,7 @@ french_colons(const char *subject, int fr)
 static char *
 render_in(struct store_outbox *o, int fr)
 {
-	const struct expect *x = expect_for(o->event);
+	const struct expect *x;
 	struct mail_out out;
 	json_t *pl;
 	char err[1024], *body, *payload = o->payload;
@@ -516,6 +530,7 @@ render_in(struct store_outbox *o, int fr)
 
 	pl = json_loads(o->payload, 0, NULL);
 	ck_assert_ptr_nonnull(pl);
+	x = expect_for(o->event, json_is_true(json_object_get(pl, "forced")));
 	observer = json_object_get(pl, "viewer") != NULL;
 	if (observer) {
 		json_object_set_new(pl, "lang", json_string(fr ? "fr" : "en"));
@@ -1645,6 +1660,123 @@ START_TEST(test_master_mail)
 }
 END_TEST
 
+/* ---- gm force ----------------------------------------------------------- */
+
+/* What a seat missing its deadline is said to have done, in either
+ * language: none may be said of a turn forced before its deadline. */
+static const char *const missed_words[] = { "missed", "ran out", "manqué",
+    "dépassé", "écoulé", NULL };
+
+struct forced_mails {
+	int	 early;		/* forced before the deadline */
+	int	 checked[2];	/* rows checked, per language */
+};
+
+/* A row_check: after a "gm force", every mail about the forced turn
+ * (all the rows but the master's answer, which names the policy) says
+ * that the turn was forced, and nothing of a missed deadline, when it
+ * was forced early; the missed deadline, and nothing of a force, when
+ * its deadline had passed. */
+static void
+check_forced(struct store_outbox *o, int seat, int fr, const char *body,
+    void *arg)
+{
+	struct forced_mails *fm = arg;
+	const char *told = fr ? "(mj forcer)" : "(gm force)";
+	const char *const *w;
+	json_t *pl;
+	int missed = 0;
+
+	(void)seat;
+	if (strstr(o->payload, "\"what\":\"answer\"") != NULL)
+		return;
+	for (w = missed_words; *w != NULL; w++)
+		if (strstr(body, *w) != NULL)
+			missed++;
+	if (fm->early)
+		ck_assert_msg(missed == 0 && strstr(body, told) != NULL,
+		    "%s (%s) after a gm force before the deadline:\n%s",
+		    o->event, fr ? "fr" : "en", body);
+	else
+		ck_assert_msg(missed > 0 && strstr(body, told) == NULL,
+		    "%s (%s) after a gm force past the deadline:\n%s",
+		    o->event, fr ? "fr" : "en", body);
+	pl = json_loads(o->payload, 0, NULL);
+	ck_assert_int_eq(json_is_true(json_object_get(pl, "forced")),
+	    fm->early);
+	json_decref(pl);
+	fm->checked[fr]++;
+}
+
+/* A three-seat Ladder game under policy, with observers in both
+ * languages and player 4 as its master; its clock started at t0, and
+ * every mail so far checked. */
+static int64_t
+forced_game(const char *policy, int64_t t0)
+{
+	char err[512];
+	int64_t game;
+
+	game = testenv_mastered_game(&env, 3, policy, 4);
+	ck_assert_int_eq(engine_observe(env.st, game, "watch-en@example.org",
+	    "en", fake_now, err, sizeof(err)), ENGINE_OK);
+	ck_assert_int_eq(engine_observe(env.st, game, "watch-fr@example.org",
+	    "fr", fake_now, err, sizeof(err)), ENGINE_OK);
+	tick(t0);
+	render_new(NULL, NULL, 1);
+	return game;
+}
+
+/*
+ * "gm force" under each outcome a force can reach (wait, skip, default,
+ * bot, absent; and a turn without a deadline): forced an hour into a
+ * day's turn, the mails of the late seat, the other seats, the
+ * observers and the master, in English and French, say the turn was
+ * forced ("gm force" / "mj forcer") and never that a deadline was missed
+ * or that time ran out; forced after the deadline passed (no pass of the
+ * scheduler in between), they keep saying the deadline was missed.
+ */
+START_TEST(test_forced_notices)
+{
+	static const struct {
+		const char	*missed;
+		int		 turn;	/* 0: no deadline */
+		int		 rows;	/* mails about the forced turn */
+	} cases[] = {
+		{ "wait", 1, 4 },	/* late x 3, the master's */
+		{ "skip", 1, 6 },	/* skipped, 2 seats, 2 observers, master */
+		{ "default", 1, 6 },	/* auto_move, the same */
+		{ "bot", 1, 5 },	/* auto_move, 2 seats, 2 observers */
+		{ "absent", 1, 6 },	/* seat_offered x 3, 2 observers, master */
+		{ "default", 0, 6 },	/* a turn without a deadline */
+	};
+	struct forced_mails fm;
+	char policy[160];
+	int64_t game, t0;
+	size_t i;
+	int early;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (early = 1; early >= !cases[i].turn; early--) {
+			snprintf(policy, sizeof(policy), "{\"turn_time\": "
+			    "\"%s\", \"reminders\": [], \"missed\": \"%s\"}",
+			    cases[i].turn ? "24h" : "0", cases[i].missed);
+			t0 = fake_now;
+			game = forced_game(policy, t0);
+			fake_now = t0 + (early ? HOUR : 25 * HOUR);
+			command(4, game, 1, 0, "gm force");
+			memset(&fm, 0, sizeof(fm));
+			fm.early = early;
+			render_new(check_forced, &fm, 1);
+			ck_assert_msg(fm.checked[0] == cases[i].rows &&
+			    fm.checked[1] == cases[i].rows, "%s, %s: %d/%d "
+			    "mails checked, %d expected", cases[i].missed,
+			    early ? "early" : "late", fm.checked[0],
+			    fm.checked[1], cases[i].rows);
+		}
+}
+END_TEST
+
 /* An event outside the list is refused and writes nothing. */
 START_TEST(test_unknown_event_refused)
 {
@@ -1796,6 +1928,7 @@ notices_suite(void)
 	tcase_add_test(tc, test_draw_receipt_names_card);
 	tcase_add_test(tc, test_window_reminder);
 	tcase_add_test(tc, test_master_mail);
+	tcase_add_test(tc, test_forced_notices);
 	tcase_add_test(tc, test_unknown_event_refused);
 	tcase_add_test(tc, test_press_row_checked);
 	tcase_add_test(tc, test_one_writer);

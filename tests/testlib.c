@@ -237,6 +237,20 @@ testenv_set_policy(struct testenv *env, int64_t game, const char *json)
 	    sizeof(err)), ENGINE_OK);
 }
 
+int64_t
+testenv_mastered_game(struct testenv *env, int nseats, const char *policy,
+    int master)
+{
+	char err[512];
+	int64_t game;
+
+	game = testenv_game(env, "template", nseats);
+	testenv_set_policy(env, game, policy);
+	ck_assert_msg(engine_master_name(env->st, game,
+	    env->player_id[master], err, sizeof(err)) == ENGINE_OK, "%s", err);
+	return game;
+}
+
 struct schedule_stats
 testenv_tick(struct testenv *env, int64_t now)
 {

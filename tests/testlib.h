@@ -67,6 +67,10 @@ int64_t	testenv_clock(void *arg);
 /* Set game's policy from JSON over the default; asserts it is accepted. */
 void	testenv_set_policy(struct testenv *env, int64_t game,
 	    const char *json);
+/* A new Ladder (template) game of nseats under policy (JSON), whose
+ * game master is player master. */
+int64_t	testenv_mastered_game(struct testenv *env, int nseats,
+	    const char *policy, int master);
 /* One scheduler pass at now; asserts it succeeded. */
 struct schedule_stats testenv_tick(struct testenv *env, int64_t now);
 /* The first seat to act (-1 when the game is over); *next (if not NULL)

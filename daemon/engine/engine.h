@@ -330,6 +330,11 @@ struct gamestate {
 	 * (record.c): the next entry then has no newest snapshot to remove.
 	 * 0 (as loaded): one may be in the store. */
 	int			    seq_unsnapshotted;
+	/* 1 while the scheduler writes the outcome of a "gm force" applied
+	 * before the seat's deadline (schedule.c): the notices of the
+	 * entries appended meanwhile carry "forced": true, so that their
+	 * mails say the turn was ended early, not missed.  0 as loaded. */
+	int			    forced;
 };
 
 /* Load a game's newest state (or the one after entry seq, if seq >= 0). */
@@ -456,6 +461,7 @@ json_t *engine_summary_json(const struct engine_summary *sum);
  * seats to act, "update" for the others, or "game_over" for all once
  * over (and, when a player's own move ended the game, its "accepted"
  * receipt first).  Every event must be in engine_mail_events (outbox.c).
+ * While gs->forced, each row's payload also says "forced": true.
  */
 int	engine_queue_notifications(struct store *st,
 	    struct gamestate *gs, int mover, const char *mover_event,
@@ -791,9 +797,10 @@ enum engine_status engine_observe(struct store *st, int64_t game_id,
 enum engine_status engine_unobserve(struct store *st, int64_t game_id,
 	    const char *email, char *err, size_t errlen);
 /* Queue a public update for every observer of the game after entry seq
- * (inside the caller's transaction). */
+ * (inside the caller's transaction); forced: it is the outcome of a "gm
+ * force" before the deadline (the payload says "forced": true). */
 int	engine_queue_observers(struct store *st, int64_t game_id, int64_t seq,
-	    const char *event, int64_t now);
+	    const char *event, int forced, int64_t now);
 
 /* command.c -- players' signed commands (docs/PROTOCOL.md, "Commands"):
  * a signed block whose text starts with a command keyword (resign,

@@ -78,6 +78,7 @@ struct queue {
 	struct store	*st;
 	int64_t		 seq;
 	const char	*event;
+	int		 forced;
 	int64_t		 now;
 	int		 failed;
 };
@@ -87,21 +88,25 @@ queue_one(const struct store_observer *ob, void *arg)
 {
 	struct queue *q = arg;
 	char event[32];
+	json_t *payload;
 
 	snprintf(event, sizeof(event), "observer_%s", q->event);
-	if (engine_outbox_mail(q->st, ob->game_id, q->seq, ob->email, event,
-	    json_pack("{s:I, s:I, s:s, s:s, s:s}", "game",
+	payload = json_pack("{s:I, s:I, s:s, s:s, s:s}", "game",
 	    (json_int_t)ob->game_id, "seq", (json_int_t)q->seq, "viewer",
-	    "public", "event", q->event, "lang", ob->lang), q->now) != 0)
+	    "public", "event", q->event, "lang", ob->lang);
+	if (payload != NULL && q->forced)
+		json_object_set_new(payload, "forced", json_true());
+	if (engine_outbox_mail(q->st, ob->game_id, q->seq, ob->email, event,
+	    payload, q->now) != 0)
 		q->failed = 1;
 	return q->failed;
 }
 
 int
 engine_queue_observers(struct store *st, int64_t game_id, int64_t seq,
-    const char *event, int64_t now)
+    const char *event, int forced, int64_t now)
 {
-	struct queue q = { st, seq, event, now, 0 };
+	struct queue q = { st, seq, event, forced, now, 0 };
 
 	if (store_observer_foreach(st, game_id, queue_one, &q) != STORE_OK)
 		return -1;

@@ -95,22 +95,24 @@ engine_outbox_mail(struct store *st, int64_t game_id, int64_t seq,
  * (never the view itself, so no hidden card is stored in the outbox).
  * Two of these go with every move, so the payload is printed directly
  * rather than built with jansson: the same text json_dumps(JSON_COMPACT |
- * JSON_SORT_KEYS) makes of {game, seq, seat, event, your_turn} (an event
- * name is one of engine_mail_events[], which need no escaping; tests/
- * check_engine compares the two).
+ * JSON_SORT_KEYS) makes of {game, seq, seat, event, your_turn}, and
+ * "forced": true after the outcome of a "gm force" before the deadline
+ * (an event name is one of engine_mail_events[], which need no escaping;
+ * tests/check_engine compares the two).
  */
 static int
 queue_notification(struct store *st, int64_t game_id, int64_t seq,
-    const char *recipient, int seat, const char *event, int acting)
+    const char *recipient, int seat, const char *event, int acting,
+    int forced)
 {
 	char text[256];
 
 	if (!engine_mail_event_known(event))
 		return -1;
-	snprintf(text, sizeof(text), "{\"event\":\"%s\",\"game\":%lld,"
+	snprintf(text, sizeof(text), "{\"event\":\"%s\",%s\"game\":%lld,"
 	    "\"seat\":%d,\"seq\":%lld,\"your_turn\":%s}", event,
-	    (long long)game_id, seat, (long long)seq, acting ? "true" :
-	    "false");
+	    forced ? "\"forced\":true," : "", (long long)game_id, seat,
+	    (long long)seq, acting ? "true" : "false");
 	return outbox_add_mail(st, game_id, seq, recipient, event, text,
 	    clock_now());
 }
@@ -141,12 +143,12 @@ queue_seats(struct store *st, struct gamestate *gs, int mover,
 		if (over && s == mover && mover_event != NULL &&
 		    strcmp(mover_event, "accepted") == 0 &&
 		    queue_notification(st, gs->game.id, seq, p->email, s,
-		    mover_event, 0) != 0)
+		    mover_event, 0, gs->forced) != 0)
 			return -1;
 		event = over ? "game_over" : s == mover && mover_event != NULL ?
 		    mover_event : acting ? "your_turn" : idle_event;
 		if (queue_notification(st, gs->game.id, seq, p->email, s,
-		    event, acting) != 0)
+		    event, acting, gs->forced) != 0)
 			return -1;
 	}
 	return 0;

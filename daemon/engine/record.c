@@ -95,9 +95,10 @@ engine_append_entry(struct store *st, const struct serverkey *key,
 	    (!quiet_entry(e->kind) && engine_queue_notifications(st, gs,
 	    mover, mover_event, e->seq, over) != 0) ||
 	    engine_queue_observers(st, e->game_id, e->seq, over ? "game_over" :
-	    "update", e->time) != 0 ||
+	    "update", gs->forced, e->time) != 0 ||
 	    (over && engine_queue_master(st, e->game_id, e->seq, "game_over",
-	    NULL, e->time) != 0) ||
+	    gs->forced ? json_pack("{s:b}", "forced", 1) : NULL, e->time) !=
+	    0) ||
 	    turnclock_note(st, gs, e->time) != 0 ||
 	    webhook_move(st, gs, e, over) != 0 ||
 	    (over && store_game_set_status(st, e->game_id, STORE_GAME_OVER) !=

@@ -25,6 +25,10 @@ struct tick {
 	struct store_turn	 turn;
 	int			 window;
 	int			 force;		/* the deadline is now */
+	/* The outcome being applied is a force before the seat's deadline
+	 * (or in a turn without one): nothing was missed, and every notice
+	 * it queues says "forced": true. */
+	int			 early;
 	char			*err;
 	size_t			 errlen;
 };
@@ -40,6 +44,16 @@ fail(struct tick *t, const char *fmt, ...)
 	return -1;
 }
 
+/* The payload of a deadline notice or a master's notice: fields, and
+ * "forced": true when the outcome is a force before the deadline. */
+static json_t *
+marked(const struct tick *t, json_t *fields)
+{
+	if (fields != NULL && t->early)
+		json_object_set_new(fields, "forced", json_true());
+	return fields;
+}
+
 /* One outbox row to seat's player: event with the deadline. */
 static int
 notify_seat(struct tick *t, int seat, const char *event, int64_t deadline,
@@ -53,10 +67,10 @@ notify_seat(struct tick *t, int seat, const char *event, int64_t deadline,
 	if (p.bot[0] != '\0')
 		return 0;	/* a bot reads no mail (bots.c) */
 	if (engine_outbox_mail(t->st, t->gs.game.id, t->gs.seq, p.email,
-	    event, json_pack("{s:I, s:I, s:i, s:s, s:I, s:i, s:b}", "game",
-	    (json_int_t)t->gs.game.id, "seq", (json_int_t)t->gs.seq, "seat",
-	    seat, "event", event, "deadline", (json_int_t)deadline,
-	    "late_seat", late_seat, "window", t->window), t->now) != 0)
+	    event, marked(t, json_pack("{s:I, s:I, s:i, s:s, s:I, s:i, s:b}",
+	    "game", (json_int_t)t->gs.game.id, "seq", (json_int_t)t->gs.seq,
+	    "seat", seat, "event", event, "deadline", (json_int_t)deadline,
+	    "late_seat", late_seat, "window", t->window)), t->now) != 0)
 		return fail(t, "queueing %s for seat %d: %s", event, seat,
 		    store_errmsg(t->st));
 	return 0;
@@ -161,9 +175,11 @@ skip_turn(struct tick *t, int seat)
 	    t->gs.module->skip_check(t->gs.state, seat, RULES_LANG_EN, why,
 	    sizeof(why)) != RULES_OK)
 		return play_default(t, seat);	/* skip refused */
+	/* The record says why the turn passed: a deadline missed, or the
+	 * master's force before it (docs/LOG.md). */
 	text = engine_record_text(t->gs.game.id, t->gs.seq + 1, "skip",
-	    json_pack("{s:i, s:s}", "seat", seat, "reason",
-	    "missed_deadline"));
+	    json_pack("{s:i, s:s}", "seat", seat, "reason", t->early ?
+	    "forced" : "missed_deadline"));
 	es = engine_server_entry(t->st, t->key, &t->gs, STORE_ENTRY_SKIP,
 	    seat, text, "skipped", 0, t->now, t->err, t->errlen);
 	free(text);
@@ -178,8 +194,8 @@ static int
 tell_master(struct tick *t, const char *what, int seat, int64_t deadline)
 {
 	if (engine_queue_master(t->st, t->gs.game.id, t->gs.seq, what,
-	    json_pack("{s:i, s:I}", "late_seat", seat, "deadline",
-	    (json_int_t)deadline), t->now) != 0)
+	    marked(t, json_pack("{s:i, s:I}", "late_seat", seat, "deadline",
+	    (json_int_t)deadline)), t->now) != 0)
 		return fail(t, "queueing the master's %s notice: %s", what,
 		    store_errmsg(t->st));
 	return 0;
@@ -217,7 +233,7 @@ outcome(struct tick *t, struct store_seat *row, int64_t deadline)
 		t->stats->absent++;
 		if (notify_all(t, "seat_offered", deadline, row->seat) != 0 ||
 		    engine_queue_observers(t->st, t->gs.game.id, t->gs.seq,
-		    "seat_offered", t->now) != 0 ||
+		    "seat_offered", t->early, t->now) != 0 ||
 		    tell_master(t, "seat_offered", row->seat, deadline) != 0)
 			return -1;
 		return 0;
@@ -302,6 +318,7 @@ seat_timers(struct tick *t, int seat)
 	char what[48];
 	int i, rc, level;
 
+	t->early = t->gs.forced = 0;
 	if (store_seat_get(t->st, t->gs.game.id, seat, &row) != STORE_OK)
 		return fail(t, "store: %s", store_errmsg(t->st));
 	if (row.status == STORE_SEAT_RESIGNED)
@@ -317,9 +334,13 @@ seat_timers(struct tick *t, int seat)
 	    !t->force)
 		return 0;
 	/* The game master's "now", unless the deadline has passed already
-	 * (its late notice, named by it, then goes out once). */
-	if (t->force && (deadline == 0 || deadline > t->now))
+	 * (its late notice, named by it, then goes out once).  Forced
+	 * before it, the outcome's notices and entries say so: the seat
+	 * missed nothing. */
+	if (t->force && (deadline == 0 || deadline > t->now)) {
 		deadline = t->now;
+		t->early = t->gs.forced = 1;
+	}
 	if (level >= 0)
 		return t->now >= deadline ? play_bot(t, seat, level) : 0;
 	for (i = 0; i < t->pol.nreminders; i++) {

@@ -54,7 +54,10 @@ int	schedule_tick(struct store *st, const struct serverkey *key,
 
 /* The game master's "now": apply the missed-deadline outcome of game's
  * turn at once, to every seat it waits for, as if the deadline and any
- * grace had passed (under wait: the late notices).  0, or -1 with err. */
+ * grace had passed (under wait: the late notices).  For a seat whose
+ * deadline had not passed (or that has none), every notice the outcome
+ * queues, its entry's included, says "forced": true, and a skip records
+ * "reason": "forced" (docs/ASYNC.md).  0, or -1 with err. */
 int	schedule_force(struct store *st, const struct serverkey *key,
 	    int64_t game_id, int64_t now, struct schedule_stats *stats,
 	    char *err, size_t errlen);

@@ -553,10 +553,13 @@ enum mail_render_status mail_notice_render(struct store *st,
 /* When entry gs->seq was written by the server (an automatic move, a
  * skipped turn, a resignation, a replacement, a game called off), append
  * what happened, for viewer (a seat or RULES_VIEW_PUBLIC) in lang; a
- * player's move appends nothing.  0, or -1 with err. */
+ * player's move appends nothing.  forced: the row that asks says
+ * "forced" (the entry is the outcome of a "gm force" before the seat's
+ * deadline, which the note then tells instead of a missed deadline).
+ * 0, or -1 with err. */
 int	mail_notice_entry_note(struct store *st, const struct tpl_set *tpl,
 	    const struct gamestate *gs, int viewer, const char *lang,
-	    struct mustache_buf *out, char *err, size_t errlen);
+	    int forced, struct mustache_buf *out, char *err, size_t errlen);
 /* "Wednesday 3 January 2024, 09:00 UTC" / "mercredi 3 janvier 2024,
  * 09:00 UTC"; "2 days 6 hours" / "2 jours 6 heures". */
 void	mail_notice_time(int64_t t, const char *lang, char *buf, size_t len);

@@ -196,7 +196,8 @@ set_policy(struct notice *n, int window)
 	return 0;
 }
 
-/* reminder, deadline, late, seat_offered: the scheduler's rows. */
+/* reminder, deadline, late, seat_offered: the scheduler's rows (with
+ * `forced', set for every notice whose row says so). */
 static int
 fill_deadline(struct notice *n)
 {
@@ -265,11 +266,14 @@ set_seats_text(json_t *data, const char *key, const json_t *seats,
 /*
  * What entry e did, into data: kind_auto, kind_skip, kind_resign,
  * kind_replace or kind_call_off; its seat and player; you when it is
- * viewer's.  An automatic move's text goes only to its own seat (it was
- * the seat's move; another seat learns what the module's view shows).
+ * viewer's; forced when it is the outcome of a "gm force" before the
+ * seat's deadline (forced: the row says so; a skip's record says it too).
+ * An automatic move's text goes only to its own seat (it was the seat's
+ * move; another seat learns what the module's view shows).
  */
 static void
-describe_entry(struct notice *n, const struct store_entry *e, json_t *data)
+describe_entry(struct notice *n, const struct store_entry *e, int forced,
+    json_t *data)
 {
 	json_t *rec = entry_record(e);
 	struct store_seat row;
@@ -285,6 +289,10 @@ describe_entry(struct notice *n, const struct store_entry *e, json_t *data)
 	json_object_set_new(data, "entry_seat", json_integer(e->seat));
 	json_object_set_new(data, "you", json_boolean(e->seat >= 0 &&
 	    e->seat == n->viewer));
+	if (forced || (e->kind == STORE_ENTRY_SKIP && rec != NULL &&
+	    (s = json_string_value(json_object_get(rec, "reason"))) != NULL &&
+	    strcmp(s, "forced") == 0))
+		json_object_set_new(data, "forced", json_true());
 	if ((e->kind == STORE_ENTRY_AUTO || e->kind == STORE_ENTRY_BOT) &&
 	    e->seat == n->viewer)
 		set_string(data, "move", e->text);
@@ -357,7 +365,8 @@ fill_entry(struct notice *n)
 	if ((rc = server_entry(n->st, &n->gs, &e, n->err, n->errlen)) <= 0)
 		return rc < 0 ? -1 : failed(n, "entry of a %s row is not the "
 		    "server's", n->event);
-	describe_entry(n, &e, n->data);
+	describe_entry(n, &e, json_is_true(json_object_get(n->pl, "forced")),
+	    n->data);
 	store_entry_clear(&e);
 	return 0;
 }
@@ -494,7 +503,8 @@ fill_observer(struct notice *n)
 
 	mustache_buf_init(&note);
 	if (mail_notice_entry_note(n->st, n->tpl, &n->gs, n->viewer, n->lang,
-	    &note, n->err, n->errlen) != 0) {
+	    json_is_true(json_object_get(n->pl, "forced")), &note, n->err,
+	    n->errlen) != 0) {
 		mustache_buf_free(&note);
 		return -1;
 	}
@@ -630,7 +640,7 @@ fill_nothing(struct notice *n)
 
 int
 mail_notice_entry_note(struct store *st, const struct tpl_set *tpl,
-    const struct gamestate *gs, int viewer, const char *lang,
+    const struct gamestate *gs, int viewer, const char *lang, int forced,
     struct mustache_buf *out, char *err, size_t errlen)
 {
 	struct notice n;
@@ -647,7 +657,7 @@ mail_notice_entry_note(struct store *st, const struct tpl_set *tpl,
 	n.err = err;
 	n.errlen = errlen;
 	n.data = json_object();
-	describe_entry(&n, &e, n.data);
+	describe_entry(&n, &e, forced, n.data);
 	store_entry_clear(&e);
 	rc = templates_render(tpl, lang, "mail", "entry", TPL_TEXT, n.data,
 	    out, err, errlen);
@@ -742,6 +752,10 @@ mail_notice_render(struct store *st, const struct tpl_set *tpl,
 	json_object_set_new(n.data, "next_seq", json_integer(n.gs.seq + 1));
 	set_string(n.data, "title", title);
 	set_string(n.data, "lang", n.lang);
+	/* The outcome of a "gm force" before the deadline: nothing was
+	 * missed, and the templates say what happened instead. */
+	if (json_is_true(json_object_get(payload, "forced")))
+		json_object_set_new(n.data, "forced", json_true());
 	rs = MAIL_RENDER_FAIL;
 	mustache_buf_init(&view);
 	mustache_buf_init(&buf);
@@ -759,8 +773,10 @@ mail_notice_render(struct store *st, const struct tpl_set *tpl,
 		goto out;
 	out->body = buf.data != NULL ? buf.data : strdup("");
 	buf.data = NULL;
-	mail_set_headers(s, o, event, n.lang, title, n.gs.game.id, n.gs.seq,
-	    NULL, out);
+	/* A forced late notice's subject says so (mail_render.c). */
+	mail_set_headers(s, o, strcmp(event, "late") == 0 && json_is_true(
+	    json_object_get(payload, "forced")) ? "late_forced" : event,
+	    n.lang, title, n.gs.game.id, n.gs.seq, NULL, out);
 	rs = MAIL_RENDER_OK;
 out:
 	if (rs != MAIL_RENDER_OK)

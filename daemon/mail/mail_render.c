@@ -76,6 +76,10 @@ static const struct subject_words subjects[] = {
 	    "délai dépassé : période de grâce", 0, RENDER_NOTICE },
 	{ "late", "a deadline was missed", "un délai n'a pas été tenu", 0,
 	    RENDER_NOTICE },
+	/* Not an event: the subject of a "late" row that says "forced" (a
+	 * "gm force" before the deadline: nothing was missed). */
+	{ "late_forced", "a turn was forced (gm force)",
+	    "un tour a été forcé (mj forcer)", 0, RENDER_NOTICE },
 	{ "seat_offered", "a seat is offered", "un siège est à prendre", 0,
 	    RENDER_NOTICE },
 	{ "auto_move", "a move was played for you",
@@ -434,7 +438,8 @@ render_seat(struct store *st, const struct tpl_set *tpl,
 	 * resignation, ...) first says what happened (mail_notice.c). */
 	if ((strcmp(event, "update") == 0 || strcmp(event, "your_turn") == 0 ||
 	    strcmp(event, "game_over") == 0) && mail_notice_entry_note(st, tpl,
-	    &gs, seat, lang, &buf, err, errlen) != 0) {
+	    &gs, seat, lang, json_is_true(json_object_get(pl, "forced")),
+	    &buf, err, errlen) != 0) {
 		mustache_buf_free(&buf);
 		gamestate_clear(&gs);
 		return MAIL_RENDER_FAIL;
