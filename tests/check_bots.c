@@ -133,7 +133,7 @@ bot_vs_bot_game(const char *ruleset, int n, int g)
 	struct store_entry e;
 	struct store_player p;
 	struct store_game row;
-	char why[512];
+	char why[1024];
 
 	/* A pass plays at most 64 entries a game; a game just looked at is
 	 * due again at the next second (schedule.c, judge_batch). */
@@ -248,7 +248,7 @@ START_TEST(a_move_the_bot_did_not_choose_is_caught)
 {
 	struct gamestate gs;
 	json_t *moves;
-	char err[1024], chosen[512], why[512];
+	char err[1024], chosen[512], why[1024];
 	const char *other = NULL;
 	size_t i;
 	int64_t game = bot_game("template", 2, 1);	/* seat 0 normal */
