@@ -25,10 +25,6 @@ struct tick {
 	struct store_turn	 turn;
 	int			 window;
 	int			 force;		/* the deadline is now */
-	/* The outcome being applied is a force before the seat's deadline
-	 * (or in a turn without one): nothing was missed, and every notice
-	 * it queues says "forced": true. */
-	int			 early;
 	char			*err;
 	size_t			 errlen;
 };
@@ -45,11 +41,12 @@ fail(struct tick *t, const char *fmt, ...)
 }
 
 /* The payload of a deadline notice or a master's notice: fields, and
- * "forced": true when the outcome is a force before the deadline. */
+ * "forced": true when the outcome is a force before the deadline
+ * (gs.forced, set by seat_timers()). */
 static json_t *
 marked(const struct tick *t, json_t *fields)
 {
-	if (fields != NULL && t->early)
+	if (fields != NULL && t->gs.forced)
 		json_object_set_new(fields, "forced", json_true());
 	return fields;
 }
@@ -178,7 +175,7 @@ skip_turn(struct tick *t, int seat)
 	/* The record says why the turn passed: a deadline missed, or the
 	 * master's force before it (docs/LOG.md). */
 	text = engine_record_text(t->gs.game.id, t->gs.seq + 1, "skip",
-	    json_pack("{s:i, s:s}", "seat", seat, "reason", t->early ?
+	    json_pack("{s:i, s:s}", "seat", seat, "reason", t->gs.forced ?
 	    "forced" : "missed_deadline"));
 	es = engine_server_entry(t->st, t->key, &t->gs, STORE_ENTRY_SKIP,
 	    seat, text, "skipped", 0, t->now, t->err, t->errlen);
@@ -233,7 +230,7 @@ outcome(struct tick *t, struct store_seat *row, int64_t deadline)
 		t->stats->absent++;
 		if (notify_all(t, "seat_offered", deadline, row->seat) != 0 ||
 		    engine_queue_observers(t->st, t->gs.game.id, t->gs.seq,
-		    "seat_offered", t->early, t->now) != 0 ||
+		    "seat_offered", t->gs.forced, t->now) != 0 ||
 		    tell_master(t, "seat_offered", row->seat, deadline) != 0)
 			return -1;
 		return 0;
@@ -318,7 +315,7 @@ seat_timers(struct tick *t, int seat)
 	char what[48];
 	int i, rc, level;
 
-	t->early = t->gs.forced = 0;
+	t->gs.forced = 0;
 	if (store_seat_get(t->st, t->gs.game.id, seat, &row) != STORE_OK)
 		return fail(t, "store: %s", store_errmsg(t->st));
 	if (row.status == STORE_SEAT_RESIGNED)
@@ -339,7 +336,7 @@ seat_timers(struct tick *t, int seat)
 	 * missed nothing. */
 	if (t->force && (deadline == 0 || deadline > t->now)) {
 		deadline = t->now;
-		t->early = t->gs.forced = 1;
+		t->gs.forced = 1;
 	}
 	if (level >= 0)
 		return t->now >= deadline ? play_bot(t, seat, level) : 0;
