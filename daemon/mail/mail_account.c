@@ -258,6 +258,7 @@ do_confirm(struct mail_ingest_ctx *ctx, const struct mail_msg *m,
 struct forming {
 	json_t	*list;
 	int	 fr;
+	int64_t	 last;	/* the last game listed */
 	int64_t	 next;	/* "games N" for the next ones; 0 if none */
 };
 
@@ -270,8 +271,7 @@ add_forming(const struct store_game *g, void *arg)
 
 	if (json_array_size(f->list) == GAMES_LISTED) {
 		/* One more than listed: there is a next page. */
-		f->next = json_integer_value(json_object_get(json_array_get(
-		    f->list, GAMES_LISTED - 1), "id"));
+		f->next = f->last;
 		return 1;
 	}
 	for (s = 0; s < g->nseats; s++)
@@ -281,6 +281,7 @@ add_forming(const struct store_game *g, void *arg)
 	    "id", (json_int_t)g->id, "ruleset", g->ruleset, "title",
 	    mod == NULL ? g->ruleset : f->fr ? mod->title_fr : mod->title_en,
 	    "open", open, "seats", g->nseats));
+	f->last = g->id;
 	return 0;
 }
 
@@ -322,7 +323,7 @@ do_games(struct mail_ingest_ctx *ctx, const char *to, char **w, int nw,
 	q.status = STORE_GAME_FORMING;
 	f.list = json_array();
 	f.fr = lang[0] == 'f';
-	f.next = 0;
+	f.last = f.next = 0;
 	if (store_game_page(ctx->st, &q, add_forming, &f) != STORE_OK) {
 		json_decref(f.list);
 		outcome(r, MAIL_TEMPFAIL, "busy", store_errmsg(ctx->st));
